@@ -1,0 +1,89 @@
+import express from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import crypto from 'node:crypto';
+import { kisiMode, type Config } from './config';
+import type { Database } from './db/database';
+import { accountsRepository } from './features/auth/accounts.repository';
+import { authRouter, DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './features/auth/auth.router';
+import { authService } from './features/auth/auth.service';
+import { sessionsRepository } from './features/auth/sessions.repository';
+import { statusRouter } from './features/status/status.router';
+import { sessionMiddleware } from './lib/auth.middleware';
+import { csrfGuard } from './lib/csrf.middleware';
+import { apiNotFound, errorHandler } from './lib/error-handler';
+import type { Logger } from './lib/logger';
+import { spaMiddleware } from './lib/static.middleware';
+
+export const JSON_BODY_LIMIT = '100kb';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  version: string;
+  startedAt?: Date;
+  loginRateLimit?: LoginRateLimit;
+}
+
+/** Builds the whole BFF as an Express app; `bff/index.ts` only listens, tests use it in-process. */
+export function createApp(deps: AppDeps) {
+  const { config, database, logger } = deps;
+  const sessionTtlMs = config.SESSION_TTL_HOURS * 3_600_000;
+  const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const id = crypto.randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // Only what helps debugging; headers (cookies, authorization) are never logged.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  );
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'connect-src': ["'self'"],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'media-src': ["'self'", 'blob:'],
+          'upgrade-insecure-requests': config.COOKIE_SECURE ? [] : null,
+        },
+      },
+      strictTransportSecurity: config.COOKIE_SECURE,
+    }),
+  );
+
+  const api = express.Router();
+  api.use(csrfGuard);
+  api.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  api.use(sessionMiddleware(auth.userForToken));
+
+  api.use('/auth', authRouter(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT }));
+  api.use(
+    '/',
+    statusRouter({ version: deps.version, startedAt: deps.startedAt ?? new Date(), databaseEngine: database.engine, kisiMode: kisiMode(config) }),
+  );
+
+  api.use(apiNotFound);
+  app.use('/api', api);
+  app.use(spaMiddleware(config.STATIC_DIR));
+  app.use(errorHandler(logger));
+  return app;
+}

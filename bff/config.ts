@@ -1,0 +1,96 @@
+import * as v from 'valibot';
+
+const boolean = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.toLowerCase(),
+    v.picklist(['true', 'false', '1', '0', 'yes', 'no'], `${name} must be true or false`),
+    v.transform((s) => s === 'true' || s === '1' || s === 'yes'),
+  );
+
+const integer = (name: string, min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`),
+    v.transform(Number),
+    v.minValue(min, `${name} must be a whole number from ${min} to ${max}`),
+    v.maxValue(max, `${name} must be a whole number from ${min} to ${max}`),
+  );
+
+const httpUrl = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.url(`${name} must be an absolute http(s) URL`),
+    v.regex(/^https?:\/\//, `${name} must be an absolute http(s) URL`),
+    v.transform((s) => s.replace(/\/+$/, '')),
+  );
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Express's `trust proxy`: false, true, a hop count, or a list of addresses/subnets. */
+const trustProxy = v.pipe(
+  v.string(),
+  v.trim(),
+  v.nonEmpty('TRUST_PROXY must be false, true, a hop count or a list of addresses'),
+  v.transform((s): boolean | number | string => {
+    if (/^(false|0|no)$/i.test(s)) return false;
+    if (/^(true|yes)$/i.test(s)) return true;
+    if (/^\d+$/.test(s)) return Number(s);
+    return s;
+  }),
+);
+
+const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'NODE_ENV must be development, production or test'), 'production'),
+  PORT: v.optional(integer('PORT', 0, 65535), '3000'),
+  HOST: v.optional(v.pipe(v.string(), v.nonEmpty('HOST must not be empty')), '0.0.0.0'),
+  DATABASE_URL: v.optional(
+    v.pipe(v.string(), v.regex(/^(file:.+|:memory:)$/, 'DATABASE_URL must be file:<path> (SQLite); PostgreSQL is not supported yet')),
+    'file:./data/frontdesk.db',
+  ),
+  ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('ADMIN_EMAIL must be an email address')), 'admin@frontdesk.local'),
+  ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'ADMIN_PASSWORD must be at least 12 characters'))),
+  SESSION_TTL_HOURS: v.optional(integer('SESSION_TTL_HOURS', 1, 24 * 90), '12'),
+  COOKIE_SECURE: v.optional(boolean('COOKIE_SECURE'), 'false'),
+  TRUST_PROXY: v.optional(trustProxy, 'false'),
+  LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
+  STATIC_DIR: v.optional(v.pipe(v.string(), v.nonEmpty('STATIC_DIR must not be empty')), 'dist/client'),
+  KISI_BASE_URL: v.optional(httpUrl('KISI_BASE_URL')),
+  KISI_API_KEY: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('KISI_API_KEY must not be empty'))),
+  KISI_GROUP_ID: v.optional(integer('KISI_GROUP_ID', 1, Number.MAX_SAFE_INTEGER)),
+  KISI_TIMEOUT_MS: v.optional(integer('KISI_TIMEOUT_MS', 100, 120_000), '10000'),
+  KISI_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'KISI_WEBHOOK_SECRET must be at least 16 characters'))),
+  SAMPLES_POKEAPI_URL: v.optional(httpUrl('SAMPLES_POKEAPI_URL'), 'https://pokeapi.co/api/v2'),
+  SAMPLES_JSONPLACEHOLDER_URL: v.optional(httpUrl('SAMPLES_JSONPLACEHOLDER_URL'), 'https://jsonplaceholder.typicode.com'),
+  SAMPLES_RICKANDMORTY_URL: v.optional(httpUrl('SAMPLES_RICKANDMORTY_URL'), 'https://rickandmortyapi.com/api'),
+});
+
+const ConfigSchema = v.pipe(
+  EnvSchema,
+  v.check((env) => !env.KISI_BASE_URL || !!env.KISI_API_KEY, 'KISI_API_KEY is required when KISI_BASE_URL is set'),
+  v.check((env) => !env.KISI_BASE_URL || env.KISI_GROUP_ID !== undefined, 'KISI_GROUP_ID is required when KISI_BASE_URL is set'),
+);
+
+export type Config = v.InferOutput<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment once; every problem is listed by variable name. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // Empty strings count as unset, so `PORT= npm start` means the default.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = v.safeParse(ConfigSchema, present);
+  if (result.success) return result.output;
+  const lines = result.issues.map((issue) => {
+    const key = v.getDotPath(issue);
+    return key && !issue.message.startsWith(key) ? `${key}: ${issue.message}` : issue.message;
+  });
+  throw new ConfigError(`Invalid configuration:\n  - ${lines.join('\n  - ')}`);
+}
+
+export const kisiMode = (config: Config): 'emulator' | 'remote' => (config.KISI_BASE_URL ? 'remote' : 'emulator');

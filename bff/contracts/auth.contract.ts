@@ -1,0 +1,32 @@
+import * as v from 'valibot';
+
+export const ROLES = ['admin', 'staff', 'runner'] as const;
+export const RoleSchema = v.picklist(ROLES, 'Expected one of admin, staff, runner');
+export type Role = v.InferOutput<typeof RoleSchema>;
+
+export const EmailSchema = v.pipe(
+  v.string('Expected an email address'),
+  v.trim(),
+  v.toLowerCase(),
+  v.nonEmpty('Required'),
+  v.maxLength(254, 'Email is too long'),
+  v.email('Expected an email address like name@example.com'),
+);
+
+export const LoginRequestSchema = v.object({
+  email: EmailSchema,
+  password: v.pipe(v.string('Expected a password'), v.nonEmpty('Required'), v.maxLength(1024, 'Password is too long')),
+});
+export type LoginRequest = v.InferOutput<typeof LoginRequestSchema>;
+
+export const SessionUserSchema = v.object({
+  id: v.number(),
+  email: v.string(),
+  name: v.string(),
+  role: RoleSchema,
+});
+export type SessionUser = v.InferOutput<typeof SessionUserSchema>;
+
+/** `GET /api/auth/getAuth` and `POST /api/auth/login` answer this. */
+export const AuthResponseSchema = v.object({ user: SessionUserSchema });
+export type AuthResponse = v.InferOutput<typeof AuthResponseSchema>;

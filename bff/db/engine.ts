@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, type ColumnDefinitionBuilder, type Dialect } from 'kysely';
+
+/**
+ * The only engine-specific code: how to connect, and the few DDL spellings that differ between
+ * engines. Adding PostgreSQL means a second branch here, nothing in features or migrations.
+ */
+export type Engine = 'sqlite';
+
+export interface EngineDdl {
+  /** An auto-incrementing integer primary key. */
+  id: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+}
+
+export interface Connection {
+  engine: Engine;
+  dialect: Dialect;
+  ddl: EngineDdl;
+}
+
+export function connect(url: string): Connection {
+  const file = url === ':memory:' ? ':memory:' : url.replace(/^file:/, '');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  return {
+    engine: 'sqlite',
+    dialect: new SqliteDialect({ database: sqlite }),
+    ddl: { id: (col) => col.primaryKey().autoIncrement() },
+  };
+}
+
+export const createKysely = <T>(connection: Connection) => new Kysely<T>({ dialect: connection.dialect });

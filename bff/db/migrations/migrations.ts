@@ -1,0 +1,11 @@
+import type { Kysely } from 'kysely';
+import type { EngineDdl } from '../engine';
+import * as m001 from './001-accounts-sessions.migration';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
+export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
+
+/** Every migration in order. Names are permanent: never rename or reorder a landed one. */
+export const MIGRATIONS: Record<string, MigrationModule> = {
+  '001-accounts-sessions': m001,
+};

@@ -1,0 +1,31 @@
+import type { Generated } from 'kysely';
+
+/** Table types for Kysely. Migrations own the truth; these mirror them. Timestamps are UTC ISO-8601 text. */
+export interface AccountsTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  role: 'admin' | 'staff' | 'runner';
+  password_hash: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  account_id: number;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface AppMetaTable {
+  key: string;
+  value: string;
+}
+
+export interface DB {
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  app_meta: AppMetaTable;
+}

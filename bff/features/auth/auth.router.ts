@@ -1,0 +1,73 @@
+import { Router, type CookieOptions, type Request } from 'express';
+import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
+import { LoginRequestSchema, type AuthResponse } from '../../contracts/auth.contract';
+import { requireUser, SESSION_COOKIE } from '../../lib/auth.middleware';
+import { sendProblem } from '../../lib/problem';
+import { validate } from '../../lib/validate';
+import type { AuthService } from './auth.service';
+
+export interface LoginRateLimit {
+  windowMs: number;
+  /** Failed attempts allowed per client IP in the window. */
+  perIp: number;
+  /** Failed attempts allowed per email in the window. */
+  perEmail: number;
+}
+
+export const DEFAULT_LOGIN_RATE_LIMIT: LoginRateLimit = { windowMs: 15 * 60_000, perIp: 20, perEmail: 5 };
+
+function loginLimiter(limit: number, windowMs: number, keyGenerator?: Options['keyGenerator']) {
+  return rateLimit({
+    windowMs,
+    limit,
+    skipSuccessfulRequests: true,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    ...(keyGenerator ? { keyGenerator } : {}),
+    handler: (req, res) => {
+      const resetTime = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;
+      const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : Math.ceil(windowMs / 1000);
+      res.set('Retry-After', String(seconds));
+      sendProblem(res, 429, `Too many login attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).`);
+    },
+  });
+}
+
+const emailKey = (req: Request) => {
+  const email: unknown = req.body?.email;
+  return `email:${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+};
+
+export function authRouter(auth: AuthService, options: { cookieSecure: boolean; sessionTtlMs: number; rateLimit: LoginRateLimit }) {
+  const router = Router();
+  const cookieOptions = (req: Request): CookieOptions => ({
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: options.cookieSecure || req.secure,
+    path: '/',
+  });
+
+  router.post(
+    '/login',
+    loginLimiter(options.rateLimit.perIp, options.rateLimit.windowMs),
+    loginLimiter(options.rateLimit.perEmail, options.rateLimit.windowMs, emailKey),
+    validate({ body: LoginRequestSchema }, async ({ body }, req, res) => {
+      const { token, user } = await auth.login(body.email, body.password);
+      res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req), maxAge: options.sessionTtlMs });
+      res.json({ user } satisfies AuthResponse);
+    }),
+  );
+
+  router.post('/logout', async (req, res) => {
+    if (req.sessionToken) await auth.logout(req.sessionToken);
+    res.clearCookie(SESSION_COOKIE, cookieOptions(req));
+    res.status(204).end();
+  });
+
+  router.get('/getAuth', requireUser, (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.json({ user: req.user } as AuthResponse);
+  });
+
+  return router;
+}

@@ -1,0 +1,40 @@
+import type { Db } from '../../db/database';
+import type { SessionUser } from '../../contracts/auth.contract';
+
+export function sessionsRepository(db: Db) {
+  return {
+    insert: (session: { tokenHash: string; accountId: number; createdAt: string; expiresAt: string }) =>
+      db
+        .insertInto('sessions')
+        .values({ token_hash: session.tokenHash, account_id: session.accountId, created_at: session.createdAt, expires_at: session.expiresAt })
+        .execute(),
+
+    /** The session's user, only while the session is neither expired nor revoked. */
+    findActiveUser: (tokenHash: string, now: string): Promise<(SessionUser & { sessionId: number }) | undefined> =>
+      db
+        .selectFrom('sessions')
+        .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+        .select(['sessions.id as sessionId', 'accounts.id as id', 'accounts.email', 'accounts.name', 'accounts.role'])
+        .where('sessions.token_hash', '=', tokenHash)
+        .where('sessions.revoked_at', 'is', null)
+        .where('sessions.expires_at', '>', now)
+        .executeTakeFirst(),
+
+    revoke: (tokenHash: string, now: string) =>
+      db.updateTable('sessions').set({ revoked_at: now }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute(),
+
+    revokeAllForAccount: async (accountId: number, now: string): Promise<number> => {
+      const result = await db
+        .updateTable('sessions')
+        .set({ revoked_at: now })
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    deleteEnded: (now: string) =>
+      db.deleteFrom('sessions').where((eb) => eb.or([eb('expires_at', '<=', now), eb('revoked_at', 'is not', null)])).execute(),
+  };
+}
+export type SessionsRepository = ReturnType<typeof sessionsRepository>;

@@ -1,0 +1,32 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { HttpError } from './http-error';
+import type { Logger } from './logger';
+import { sendProblem } from './problem';
+
+/** Errors body-parser raises for the client's mistakes, by their `type`. */
+const BODY_ERRORS: Record<string, [number, string]> = {
+  'entity.parse.failed': [400, 'The request body is not valid JSON.'],
+  'entity.too.large': [413, 'The request body is too large.'],
+  'encoding.unsupported': [415, 'The request body encoding is not supported.'],
+  'charset.unsupported': [415, 'The request body charset is not supported.'],
+  'request.aborted': [400, 'The request was aborted.'],
+};
+
+export const apiNotFound: RequestHandler = (req, res) => {
+  sendProblem(res, 404, `No API endpoint ${req.method} ${req.originalUrl.split('?')[0]}.`);
+};
+
+/** The one error handler: expected failures become problems; anything else is a logged 500. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    if (err instanceof HttpError) {
+      for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
+      return sendProblem(res, err.status, err.detail, { errors: err.options.errors, title: err.options.title });
+    }
+    const bodyError = typeof err?.type === 'string' ? BODY_ERRORS[err.type] : undefined;
+    if (bodyError) return sendProblem(res, bodyError[0], bodyError[1]);
+    (req.log ?? logger).error({ err }, 'unhandled error');
+    sendProblem(res, 500, 'Something went wrong on the server. It has been logged.');
+  };
+}

@@ -1,0 +1,29 @@
+import type { Config } from 'jest';
+
+// ts-jest compiles to CommonJS for Jest; the app itself runs as ESM (tsx, Vite).
+const tsJest: Config['transform'] = {
+  '^.+\\.tsx?$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', jsx: 'react-jsx', isolatedModules: true } }],
+};
+
+const config: Config = {
+  projects: [
+    {
+      displayName: 'bff',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/bff'],
+      testMatch: ['**/*.test.ts'],
+      transform: tsJest,
+    },
+    {
+      displayName: 'client',
+      testEnvironment: 'jest-fixed-jsdom',
+      roots: ['<rootDir>/client'],
+      testMatch: ['**/*.test.tsx', '**/*.test.ts'],
+      transform: tsJest,
+      setupFilesAfterEnv: ['<rootDir>/client/test-setup.ts'],
+      moduleNameMapper: { '\\.(css|png|svg|jpg|webp)$': '<rootDir>/client/test-asset-stub.ts' },
+    },
+  ],
+};
+
+export default config;

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
+
+const bffPort = Number(process.env.PORT ?? 3000);
+
+export default defineConfig({
+  root: 'client',
+  plugins: [
+    react(),
+    // Pre-compressed copies so the BFF serves hashed assets as gzip or brotli without work per request.
+    compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|svg|html|json|webp)$/, threshold: 0 }),
+  ],
+  build: { outDir: '../dist/client', emptyOutDir: true, sourcemap: false, target: 'es2022' },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: `http://localhost:${bffPort}`, changeOrigin: false } },
+  },
+});
