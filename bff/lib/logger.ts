@@ -15,6 +15,6 @@ export const REDACTED_PATHS = [
   '*.KISI_API_KEY',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'frontdesk' } });
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'frontdesk' } }, destination);
 }

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import os from 'node:os';
+import request from 'supertest';
+import { createTestContext, type TestContext } from './test-support/test-app';
+
+let ctx: TestContext;
+const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-static-'));
+beforeAll(async () => {
+  // The static server indexes the pre-compressed files when the app is built, as after `npm run build`.
+  const assets = path.join(staticDir, 'assets');
+  fs.mkdirSync(assets, { recursive: true });
+  fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Frontdesk</title><div id="root"></div>');
+  const js = 'console.log("frontdesk");'.repeat(50);
+  fs.writeFileSync(path.join(assets, 'main-abc123.js'), js);
+  fs.writeFileSync(path.join(assets, 'main-abc123.js.gz'), zlib.gzipSync(js));
+  fs.writeFileSync(path.join(assets, 'main-abc123.js.br'), zlib.brotliCompressSync(js));
+  ctx = await createTestContext({ STATIC_DIR: staticDir });
+});
+afterAll(async () => {
+  await ctx.close();
+  fs.rmSync(staticDir, { recursive: true, force: true });
+});
+
+describe('service status', () => {
+  it('GET /api describes the service', async () => {
+    const res = await request(ctx.app).get('/api').expect(200);
+    expect(res.body).toMatchObject({ name: 'Frontdesk', version: '0.0.0-test', status: 'ok', database: { engine: 'sqlite' }, kisi: { mode: 'emulator' } });
+    expect(res.body.uptimeSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it('GET /api/bad fails on purpose with a 500 problem and no stack trace', async () => {
+    const res = await request(ctx.app).get('/api/bad').expect(500);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: expect.any(String) });
+    expect(res.text).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe('HTTP errors', () => {
+  it('answers an unknown /api path with a 404 problem', async () => {
+    const res = await request(ctx.app).get('/api/x').expect(404);
+    expect(res.body).toMatchObject({ status: 404, title: 'Not Found', detail: 'No API endpoint GET /api/x.' });
+    await request(ctx.app).delete('/api/nothing/here').expect(404);
+  });
+
+  it('answers malformed JSON with a 400 problem', async () => {
+    const res = await request(ctx.app).post('/api/auth/login').set('Content-Type', 'application/json').send('{"email": ').expect(400);
+    expect(res.body).toMatchObject({ status: 400, detail: 'The request body is not valid JSON.' });
+  });
+
+  it('answers an oversize body with a 413 problem', async () => {
+    const res = await request(ctx.app).post('/api/auth/login').send({ email: 'a@b.co', password: 'x'.repeat(200_000) }).expect(413);
+    expect(res.body).toMatchObject({ status: 413, detail: 'The request body is too large.' });
+  });
+
+  it('answers wrong types with a 400 listing each field', async () => {
+    const res = await request(ctx.app).post('/api/auth/login').send({ email: ['a@b.co'], password: 12 }).expect(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.email', 'body.password']);
+  });
+
+  it('stays up after a burst of bad requests', async () => {
+    await Promise.all(Array.from({ length: 20 }, () => request(ctx.app).post('/api/auth/login').set('Content-Type', 'application/json').send('nope')));
+    await request(ctx.app).get('/api').expect(200);
+  });
+});
+
+describe('CSRF rule', () => {
+  it('rejects a state-changing request whose body is not JSON or multipart', async () => {
+    const res = await request(ctx.app).post('/api/auth/login').set('Content-Type', 'application/x-www-form-urlencoded').send('email=a@b.co&password=x').expect(415);
+    expect(res.body.status).toBe(415);
+    await request(ctx.app).post('/api/auth/login').set('Content-Type', 'text/plain').send('{"email":"a@b.co"}').expect(415);
+  });
+
+  it('rejects a cross-origin state-changing request', async () => {
+    const agent = await ctx.loginAs('staff');
+    const res = await agent.post('/api/auth/logout').set('Origin', 'https://evil.example').expect(403);
+    expect(res.body.detail).toBe('Cross-origin requests are not allowed.');
+    await agent.get('/api/auth/getAuth').expect(200);
+  });
+
+  it('accepts a same-origin request', async () => {
+    const agent = await ctx.loginAs('staff');
+    await agent.post('/api/auth/logout').set('Host', 'frontdesk.test').set('Origin', 'http://frontdesk.test').expect(204);
+  });
+});
+
+describe('security headers and logs', () => {
+  it('sends a CSP that allows only the app itself for scripts and connections', async () => {
+    const res = await request(ctx.app).get('/api').expect(200);
+    expect(res.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect(res.headers['content-security-policy']).toMatch(/connect-src 'self'/);
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+});
+
+describe('static SPA', () => {
+  it('answers any non-/api path with index.html, never cached', async () => {
+    for (const url of ['/', '/some/route', '/shell/webhook?page=2']) {
+      const res = await request(ctx.app).get(url).expect(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.text).toContain('<div id="root">');
+    }
+  });
+
+  it('serves hashed assets brotli- or gzip-compressed with immutable caching', async () => {
+    const br = await request(ctx.app).get('/assets/main-abc123.js').set('Accept-Encoding', 'br, gzip').expect(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const gz = await request(ctx.app).get('/assets/main-abc123.js').set('Accept-Encoding', 'gzip').expect(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('answers a missing hashed asset with 404, not the page', async () => {
+    await request(ctx.app).get('/assets/gone-999.js').expect(404);
+  });
+});

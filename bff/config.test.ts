@@ -1,0 +1,54 @@
+import { ConfigError, kisiMode, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('fills every default on an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      DATABASE_URL: 'file:./data/frontdesk.db',
+      ADMIN_EMAIL: 'admin@frontdesk.local',
+      SESSION_TTL_HOURS: 12,
+      COOKIE_SECURE: false,
+      TRUST_PROXY: false,
+      LOG_LEVEL: 'info',
+      KISI_TIMEOUT_MS: 10000,
+      SAMPLES_POKEAPI_URL: 'https://pokeapi.co/api/v2',
+    });
+    expect(kisiMode(config)).toBe('emulator');
+  });
+
+  it('parses typed values and treats empty strings as unset', () => {
+    const config = loadConfig({ PORT: '8080', COOKIE_SECURE: 'true', TRUST_PROXY: '2', LOG_LEVEL: '', KISI_BASE_URL: 'https://api.kisi.io/', KISI_API_KEY: 'k', KISI_GROUP_ID: '42' });
+    expect(config.PORT).toBe(8080);
+    expect(config.COOKIE_SECURE).toBe(true);
+    expect(config.TRUST_PROXY).toBe(2);
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.KISI_BASE_URL).toBe('https://api.kisi.io');
+    expect(kisiMode(config)).toBe('remote');
+  });
+
+  it('names every bad variable and what it expects', () => {
+    expect(() => loadConfig({ PORT: 'eighty', COOKIE_SECURE: 'maybe', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://x' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', COOKIE_SECURE: 'maybe', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://x' });
+    } catch (err) {
+      const message = (err as Error).message;
+      expect(message).toContain('PORT must be a whole number from 0 to 65535');
+      expect(message).toContain('COOKIE_SECURE must be true or false');
+      expect(message).toContain('LOG_LEVEL must be one of');
+      expect(message).toContain('DATABASE_URL must be file:<path>');
+    }
+  });
+
+  it('rejects a short admin password, an invalid email and an out-of-range port', () => {
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD must be at least 12 characters/);
+    expect(() => loadConfig({ ADMIN_EMAIL: 'not-an-email' })).toThrow(/ADMIN_EMAIL must be an email address/);
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT must be a whole number/);
+  });
+
+  it('requires a key and group id when a real Kisi is configured', () => {
+    expect(() => loadConfig({ KISI_BASE_URL: 'https://api.kisi.io' })).toThrow(/KISI_API_KEY is required/);
+    expect(() => loadConfig({ KISI_BASE_URL: 'https://api.kisi.io', KISI_API_KEY: 'k' })).toThrow(/KISI_GROUP_ID is required/);
+    expect(() => loadConfig({ KISI_BASE_URL: 'ftp://kisi' })).toThrow(/KISI_BASE_URL must be an absolute http\(s\) URL/);
+  });
+});
