@@ -8,6 +8,10 @@ import { accountsRepository } from './features/auth/accounts.repository';
 import { authRouter, DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './features/auth/auth.router';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
+import { gymRouter } from './features/gym/gym.router';
+import { gymService, type DoorAccess } from './features/gym/gym.service';
+import { membersRepository } from './features/gym/members.repository';
+import { ownersRepository } from './features/gym/owners.repository';
 import { statusRouter } from './features/status/status.router';
 import { sessionMiddleware } from './lib/auth.middleware';
 import { csrfGuard } from './lib/csrf.middleware';
@@ -24,6 +28,8 @@ export interface AppDeps {
   version: string;
   startedAt?: Date;
   loginRateLimit?: LoginRateLimit;
+  /** The door-access provider for gym memberships (Kisi, or the emulator). */
+  door: DoorAccess;
 }
 
 /** Builds the whole BFF as an Express app; `bff/index.ts` only listens, tests use it in-process. */
@@ -76,6 +82,7 @@ export function createApp(deps: AppDeps) {
   api.use(sessionMiddleware(auth.userForToken));
 
   api.use('/auth', authRouter(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT }));
+  api.use('/gym', gymRouter(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })));
   api.use(
     '/',
     statusRouter({ version: deps.version, startedAt: deps.startedAt ?? new Date(), databaseEngine: database.engine, kisiMode: kisiMode(config) }),

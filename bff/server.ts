@@ -46,7 +46,9 @@ export async function startServer(env: Record<string, string | undefined>, annou
   const purgeTimer = setInterval(() => void auth.purgeEndedSessions().catch((err) => logger.warn({ err }, 'session purge failed')), 3_600_000);
   purgeTimer.unref();
 
-  const app = createApp({ config, database, logger, version: readVersion() });
+  // TODO(kisi): replaced by the Kisi client once the proxy/emulator lands (issue 4).
+  const door = { findUser: async () => null, setAccess: async () => {} };
+  const app = createApp({ config, database, logger, version: readVersion(), door });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
   });

@@ -36,3 +36,7 @@ export function connect(url: string): Connection {
 }
 
 export const createKysely = <T>(connection: Connection) => new Kysely<T>({ dialect: connection.dialect });
+
+/** True when a write failed on a UNIQUE constraint (a race the caller reports as 409). */
+export const isUniqueViolation = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';

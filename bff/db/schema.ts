@@ -24,8 +24,32 @@ export interface AppMetaTable {
   value: string;
 }
 
+export interface GymOwnersTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  phone: string | null;
+  gym_name: string;
+  created_at: string;
+}
+
+export interface GymUsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  owner_id: number;
+  membership: 'active' | 'paused' | 'cancelled';
+  access_sync_state: Generated<'synced' | 'failed' | 'no_kisi_user' | 'not_needed'>;
+  access_sync_error: string | null;
+  access_sync_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
   app_meta: AppMetaTable;
+  gym_owners: GymOwnersTable;
+  gym_users: GymUsersTable;
 }

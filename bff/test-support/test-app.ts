@@ -24,11 +24,14 @@ export interface TestContext {
 }
 
 /** A fresh app over its own temporary SQLite file; call close() in afterAll. */
+/** A door-access provider with no Kisi behind it: every member is unknown to Kisi. */
+export const NO_KISI_DOOR: AppDeps['door'] = { findUser: async () => null, setAccess: async () => {} };
+
 export async function createTestContext(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}): Promise<TestContext> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-test-'));
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: `file:${path.join(dir, 'test.db')}`, STATIC_DIR: path.join(dir, 'static'), ...env });
   const database = await openDatabase(config.DATABASE_URL);
-  const app = createApp({ config, database, logger: createLogger(config.LOG_LEVEL), version: '0.0.0-test', ...overrides });
+  const app = createApp({ config, database, logger: createLogger(config.LOG_LEVEL), version: '0.0.0-test', door: NO_KISI_DOOR, ...overrides });
   const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 3_600_000 });
   let counter = 0;
 

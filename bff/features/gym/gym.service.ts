@@ -1,0 +1,121 @@
+import type {
+  AccessSync,
+  CreateMember,
+  CreateOwner,
+  GymMember,
+  GymOwner,
+  MemberDoorAccess,
+  MemberListQuery,
+  OwnerListQuery,
+  UpdateMember,
+} from '../../contracts/gym.contract';
+import type { Page } from '../../contracts/common.contract';
+import { isUniqueViolation } from '../../db/engine';
+import { badRequest, conflict, notFound } from '../../lib/http-error';
+import { wantsDoorAccess, type MembersRepository } from './members.repository';
+import type { OwnersRepository } from './owners.repository';
+
+/** The door-access provider as the gym sees it: a Kisi user found by email, and their access switch. */
+export interface DoorAccess {
+  findUser: (email: string) => Promise<{ id: number; name: string | null; email: string; accessEnabled: boolean } | null>;
+  setAccess: (kisiUserId: number, enabled: boolean) => Promise<void>;
+}
+
+export interface GymServiceDeps {
+  owners: OwnersRepository;
+  members: MembersRepository;
+  door: DoorAccess;
+  now?: () => string;
+}
+
+/** Inserts, answering 409 when the email is taken (also when two requests race for it). */
+async function insertUnique<T>(insert: () => Promise<T>, duplicateMessage: string): Promise<T> {
+  try {
+    return await insert();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(duplicateMessage);
+    throw err;
+  }
+}
+
+const reason = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
+
+export function gymService({ owners, members, door, now = () => new Date().toISOString() }: GymServiceDeps) {
+  const ownerOr404 = async (id: number) => (await owners.find(id)) ?? Promise.reject(notFound(`No gym owner with id ${id}.`));
+  const memberOr404 = async (id: number) => (await members.find(id)) ?? Promise.reject(notFound(`No gym member with id ${id}.`));
+  const ensureOwnerExists = async (ownerId: number) => {
+    if (!(await owners.find(ownerId))) throw badRequest('The owner does not exist.', [{ path: 'body.ownerId', message: `No gym owner with id ${ownerId}` }]);
+  };
+
+  /** Makes the member's Kisi access match their membership, and records the outcome either way. */
+  async function syncDoorAccess(id: number): Promise<GymMember> {
+    const member = await memberOr404(id);
+    const want = wantsDoorAccess(member.membership);
+    let state: AccessSync['state'];
+    let error: string | null = null;
+    try {
+      const kisiUser = await door.findUser(member.email);
+      if (!kisiUser) state = 'no_kisi_user';
+      else {
+        if (kisiUser.accessEnabled !== want) await door.setAccess(kisiUser.id, want);
+        state = 'synced';
+      }
+    } catch (err) {
+      state = 'failed';
+      error = `Could not switch door access ${want ? 'on' : 'off'}: ${reason(err)}`;
+    }
+    await members.recordAccessSync(id, { state, error, at: now() });
+    return memberOr404(id);
+  }
+
+  return {
+    listOwners: (query: OwnerListQuery): Promise<Page<GymOwner>> => owners.list(query),
+    getOwner: ownerOr404,
+
+    async createOwner(input: CreateOwner): Promise<GymOwner> {
+      const id = await insertUnique(
+        () => owners.insert({ name: input.name, email: input.email, phone: input.phone, gymName: input.gymName, createdAt: now() }),
+        `A gym owner with email ${input.email} already exists.`,
+      );
+      return ownerOr404(id);
+    },
+
+    async deleteOwner(id: number): Promise<void> {
+      const owner = await ownerOr404(id);
+      if ((await owners.deleteIfNoMembers(id)) === 0) {
+        const count = (await owners.find(id))?.memberCount ?? owner.memberCount;
+        throw conflict(`${owner.name} still has ${count} member${count === 1 ? '' : 's'}. Move or delete them first.`);
+      }
+    },
+
+    listMembers: (query: MemberListQuery): Promise<Page<GymMember>> => members.list(query),
+    getMember: memberOr404,
+
+    async createMember(input: CreateMember): Promise<GymMember> {
+      await ensureOwnerExists(input.ownerId);
+      const id = await insertUnique(() => members.insert({ ...input, now: now() }), `A gym member with email ${input.email} already exists.`);
+      return syncDoorAccess(id);
+    },
+
+    async updateMember(id: number, patch: UpdateMember): Promise<GymMember> {
+      const before = await memberOr404(id);
+      if (patch.ownerId !== undefined) await ensureOwnerExists(patch.ownerId);
+      await members.update(id, { ...patch, now: now() });
+      const membershipChanged = patch.membership !== undefined && patch.membership !== before.membership;
+      return membershipChanged ? syncDoorAccess(id) : memberOr404(id);
+    },
+
+    async deleteMember(id: number): Promise<void> {
+      if ((await members.delete(id)) === 0) throw notFound(`No gym member with id ${id}.`);
+    },
+
+    syncDoorAccess,
+
+    async doorAccess(id: number): Promise<MemberDoorAccess> {
+      const member = await memberOr404(id);
+      const kisiUser = await door.findUser(member.email);
+      return { kisiUser, accessSync: member.accessSync };
+    },
+  };
+}
+export type GymService = ReturnType<typeof gymService>;

@@ -1,0 +1,92 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { AccessSync, GymMember, Membership, MemberListQuery } from '../../contracts/gym.contract';
+import type { Db } from '../../db/database';
+import type { DB } from '../../db/schema';
+import { likePattern, paginate } from '../../lib/paginate';
+
+type MemberRow = Omit<GymMember, 'accessSync'> & { syncState: AccessSync['state']; syncError: string | null; syncAt: string | null };
+
+export const wantsDoorAccess = (membership: Membership) => membership === 'active';
+
+const toMember = ({ syncState, syncError, syncAt, ...row }: MemberRow): GymMember => ({
+  ...row,
+  accessSync: { state: syncState, wantEnabled: wantsDoorAccess(row.membership), error: syncError, at: syncAt },
+});
+
+type Filters = Pick<MemberListQuery, 'query' | 'ownerId' | 'membership'>;
+
+export function membersRepository(db: Db) {
+  const selectMembers = () =>
+    db
+      .selectFrom('gym_users as u')
+      .innerJoin('gym_owners as o', 'o.id', 'u.owner_id')
+      .select([
+        'u.id',
+        'u.email',
+        'u.name',
+        'u.owner_id as ownerId',
+        'o.name as ownerName',
+        'o.gym_name as gymName',
+        'u.membership',
+        'u.access_sync_state as syncState',
+        'u.access_sync_error as syncError',
+        'u.access_sync_at as syncAt',
+        'u.created_at as createdAt',
+        'u.updated_at as updatedAt',
+      ]);
+
+  const filtered = (filters: Filters) => (eb: ExpressionBuilder<DB & { u: DB['gym_users'] }, 'u'>) => {
+    const conditions = [];
+    if (filters.query) {
+      const pattern = sql<string>`${likePattern(filters.query)} escape '\\'`;
+      conditions.push(eb.or([eb('u.name', 'like', pattern), eb('u.email', 'like', pattern)]));
+    }
+    if (filters.ownerId !== undefined) conditions.push(eb('u.owner_id', '=', filters.ownerId));
+    if (filters.membership) conditions.push(eb('u.membership', '=', filters.membership));
+    return eb.and(conditions);
+  };
+
+  return {
+    list: (query: MemberListQuery) =>
+      paginate<GymMember>(
+        query,
+        async () =>
+          Number((await db.selectFrom('gym_users as u').where(filtered(query)).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        async (limit, offset) =>
+          (await selectMembers().where(filtered(query)).orderBy('u.name').orderBy('u.id').limit(limit).offset(offset).execute()).map(toMember),
+      ),
+
+    find: async (id: number): Promise<GymMember | undefined> => {
+      const row = await selectMembers().where('u.id', '=', id).executeTakeFirst();
+      return row && toMember(row);
+    },
+
+
+    insert: async (member: { email: string; name: string; ownerId: number; membership: Membership; now: string }) => {
+      const row = await db
+        .insertInto('gym_users')
+        .values({ email: member.email, name: member.name, owner_id: member.ownerId, membership: member.membership, created_at: member.now, updated_at: member.now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    update: (id: number, patch: { name?: string; ownerId?: number; membership?: Membership; now: string }) =>
+      db
+        .updateTable('gym_users')
+        .set({
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.ownerId !== undefined ? { owner_id: patch.ownerId } : {}),
+          ...(patch.membership !== undefined ? { membership: patch.membership } : {}),
+          updated_at: patch.now,
+        })
+        .where('id', '=', id)
+        .execute(),
+
+    recordAccessSync: (id: number, sync: { state: AccessSync['state']; error: string | null; at: string }) =>
+      db.updateTable('gym_users').set({ access_sync_state: sync.state, access_sync_error: sync.error, access_sync_at: sync.at }).where('id', '=', id).execute(),
+
+    delete: async (id: number) => Number((await db.deleteFrom('gym_users').where('id', '=', id).executeTakeFirst()).numDeletedRows),
+  };
+}
+export type MembersRepository = ReturnType<typeof membersRepository>;
