@@ -1,0 +1,33 @@
+import { paths } from './paths';
+
+/**
+ * The areas shown in the header and as cards on the home page. A new area adds one entry here and
+ * its routes in router.tsx.
+ */
+export type Area = {
+  title: string;
+  href: string;
+  summary: string;
+  /** Shown in the header navigation (the rest are reachable from the home page). */
+  nav?: boolean;
+  /** Needs a signed-in account. */
+  staff?: boolean;
+  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert';
+};
+
+export const areas: Area[] = [
+  { title: 'Staff shell', href: paths.shell, summary: 'Your account, service status and the staff tools.', nav: true, staff: true, icon: 'shell' },
+  { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', nav: true, icon: 'test' },
+  { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', nav: true, icon: 'chime' },
+  { title: 'Counter', href: paths.counter, summary: 'A tally that keeps its count while you move around the app.', icon: 'counter' },
+  { title: 'Side panel', href: paths.sidepanel, summary: 'The venue spaces, each opening its details in a side panel.', icon: 'panel' },
+  { title: 'Arcos', href: paths.arcos, summary: 'Nested routes: a list beside the detail it opens.', icon: 'arch' },
+  { title: 'About', href: paths.about, summary: 'What Frontdesk is, its version and where to read more.', nav: true, icon: 'info' },
+];
+
+/** The screens that show the app's loading and error states, for checking them on purpose. */
+export const diagnostics: Area[] = [
+  { title: 'Slow page', href: paths.pending, summary: 'Waits 5 seconds before showing: the loading overlay.', icon: 'clock' },
+  { title: 'Failing page', href: paths.error, summary: 'Its loader always throws: the error screen.', icon: 'alert' },
+  { title: 'Server error', href: paths.bad, summary: 'Calls an API that answers 500: the error screen with the problem.', icon: 'alert' },
+];

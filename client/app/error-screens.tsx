@@ -1,0 +1,159 @@
+import { useEffect } from 'react';
+import { Navigate, isRouteErrorResponse, useLocation, useRevalidator, useRouteError } from 'react-router';
+import { JsonView } from '../components/json-view';
+import { ApiError, NetworkError, isApiError } from '../lib/api-client';
+import { pageReloader, shouldReloadFor } from '../lib/chunk-reload';
+import { loginRedirectFor } from '../features/auth/session';
+import { BrokenIllustration, LostIllustration } from './illustrations';
+import { Overlay } from './pending-overlay';
+import { AppLink } from '../lib/app-link';
+import { paths } from './paths';
+
+export const NOT_FOUND_TEXT = 'Page not found.';
+export const ERROR_TEXT = 'An error occured while processing your request.'; // spelling as the spec gives it
+
+/** What the error screens print: every error as plain JSON (an Error alone stringifies to {}). */
+export function serializeError(error: unknown): unknown {
+  if (isRouteErrorResponse(error)) {
+    const { status, statusText, data } = error;
+    return { status, statusText, data };
+  }
+  if (error instanceof ApiError || error instanceof NetworkError) return error.toJSON();
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return error ?? null;
+}
+
+export function isNotFound(error: unknown): boolean {
+  return (isRouteErrorResponse(error) && error.status === 404) || isApiError(error, 404);
+}
+
+function reloadPage() {
+  pageReloader.reload();
+}
+
+function reloadApp() {
+  window.location.assign(paths.home);
+}
+
+function RepeatButton() {
+  const revalidator = useRevalidator();
+  return (
+    <button type="button" className="link-button" onClick={() => void revalidator.revalidate()} disabled={revalidator.state !== 'idle'}>
+      Repeat the operation
+    </button>
+  );
+}
+
+function MainPageLink() {
+  return <AppLink to={paths.home}>Return to Main Page</AppLink>;
+}
+
+export function NotFoundScreen({ error }: { error: unknown }) {
+  return (
+    <section className="fallback-screen" aria-labelledby="fallback-title">
+      <div className="banner banner-warning" role="alert">
+        <strong id="fallback-title">{NOT_FOUND_TEXT}</strong>
+      </div>
+      <div className="fallback-body">
+        <LostIllustration />
+        <div className="fallback-text">
+          <h2>Try:</h2>
+          <ul className="try-list">
+            <li>
+              <MainPageLink />
+            </li>
+            <li>
+              <button type="button" className="link-button" onClick={reloadApp}>
+                Reload the application
+              </button>
+            </li>
+            <li>
+              <RepeatButton />
+            </li>
+          </ul>
+        </div>
+      </div>
+      <JsonView value={serializeError(error)} />
+    </section>
+  );
+}
+
+export function ErrorScreen({ error }: { error: unknown }) {
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+  return (
+    <section className="fallback-screen" aria-labelledby="fallback-title">
+      <div className="banner banner-danger" role="alert">
+        <strong id="fallback-title">{ERROR_TEXT}</strong>
+      </div>
+      <div className="fallback-body">
+        <BrokenIllustration />
+        <div className="fallback-text">
+          <h2>Try:</h2>
+          <ul className="try-list">
+            <li>
+              <button type="button" className="link-button" onClick={reloadPage}>
+                Refresh the page
+              </button>
+            </li>
+            <li>
+              <MainPageLink />
+            </li>
+            <li>
+              <button type="button" className="link-button" onClick={reloadApp}>
+                Reload the application
+              </button>
+            </li>
+            <li>
+              <RepeatButton />
+            </li>
+            <li>
+              Check your internet connection
+              {offline ? <span className="muted"> (this browser is offline)</span> : null}
+            </li>
+          </ul>
+        </div>
+      </div>
+      <JsonView value={serializeError(error)} />
+    </section>
+  );
+}
+
+// One decision per error object, so re-renders (and StrictMode) never claim a reload twice.
+const reloadDecisions = new WeakMap<object, boolean>();
+function decideReload(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  let decision = reloadDecisions.get(error);
+  if (decision === undefined) {
+    decision = shouldReloadFor(error);
+    reloadDecisions.set(error, decision);
+  }
+  return decision;
+}
+
+/**
+ * The error boundary of the app: a failed chunk reloads once per message, a 401 goes to the
+ * login, a 404 shows not-found, anything else the error screen.
+ */
+export function RouteErrorBoundary() {
+  const error = useRouteError();
+  const location = useLocation();
+  const reload = decideReload(error);
+  useEffect(() => {
+    if (reload) pageReloader.reload();
+  }, [reload]);
+  if (reload) return <Overlay />;
+  if (isApiError(error, 401)) return <Navigate to={loginRedirectFor(location, error)} replace />;
+  if (isNotFound(error)) return <NotFoundScreen error={error} />;
+  return <ErrorScreen error={error} />;
+}
+
+/** The outermost boundary, for a failure of the layout itself: the same screens, page-wide. */
+export function RootErrorBoundary() {
+  return (
+    <div className="app-frame">
+      <main id="main" className="main">
+        <RouteErrorBoundary />
+      </main>
+    </div>
+  );
+}

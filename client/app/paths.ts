@@ -1,0 +1,45 @@
+/** Every route path of the SPA, in one place. Build links with these, never with string literals. */
+export const paths = {
+  home: '/',
+  about: '/about',
+  counter: '/counter',
+  sidepanel: '/sidepanel',
+  selfTest: '/test',
+  windphony: '/windphony',
+  pending: '/pending',
+  error: '/error',
+  bad: '/bad',
+  arcos: '/arcos',
+  arco: (id: string | number) => `/arcos/${encodeURIComponent(String(id))}`,
+  login: '/login',
+  shell: '/shell',
+  shellApi: '/shell/api',
+  shellEmpty: '/shell/empty',
+  shellContain: '/shell/contain',
+} as const;
+
+/** `/login?flash=…&redirect=…` (only non-empty params are written). */
+export function loginPath(options: { flash?: string; redirect?: string } = {}): string {
+  const search = new URLSearchParams();
+  if (options.flash) search.set('flash', options.flash);
+  if (options.redirect) search.set('redirect', options.redirect);
+  const query = search.toString();
+  return query ? `${paths.login}?${query}` : paths.login;
+}
+
+/**
+ * Where to go after a login: `redirect` only when it is a path on this origin ("/x", not
+ * "//evil.example", "https://…", "/\\evil" or "javascript:"); otherwise the staff shell.
+ */
+export function safeRedirect(redirect: string | null | undefined, fallback: string = paths.shell): string {
+  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return fallback;
+  try {
+    const base = 'http://frontdesk.invalid';
+    const url = new URL(redirect, base);
+    if (url.origin !== base) return fallback;
+    if (url.pathname.startsWith(paths.login)) return fallback; // never loop back to the form
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}

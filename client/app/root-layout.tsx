@@ -1,0 +1,162 @@
+import { useEffect, useState } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router';
+import useSWR from 'swr';
+import { Icon } from '../components/icon';
+import { AppLink, AppNavLink } from '../lib/app-link';
+import { errorMessage } from '../lib/api-client';
+import { SESSION_KEY, fetchSession, signOut } from '../features/auth/session';
+import { areas } from './areas';
+import { ModalProvider } from './modal-host';
+import { RouterPendingOverlay } from './pending-overlay';
+import { ToastProvider, useToast } from './toast-host';
+import { loginPath, paths } from './paths';
+
+/** Route handles may carry a `title`; the deepest one names the browser tab. */
+function useDocumentTitle() {
+  const matches = useMatches();
+  const title = [...matches].reverse().map((m) => (m.handle as { title?: string } | undefined)?.title).find(Boolean);
+  useEffect(() => {
+    document.title = title ? `${title} · Frontdesk` : 'Frontdesk';
+  }, [title]);
+}
+
+export function RootLayout() {
+  useDocumentTitle();
+  return (
+    <ToastProvider>
+      <ModalProvider>
+        <div className="app-frame">
+          <a className="skip-link" href="#main">
+            Skip to content
+          </a>
+          <SiteHeader />
+          <main id="main" className="main" tabIndex={-1}>
+            <Outlet />
+          </main>
+          <SiteFooter />
+        </div>
+        <RouterPendingOverlay />
+        <ScrollRestoration />
+      </ModalProvider>
+    </ToastProvider>
+  );
+}
+
+function SiteHeader() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setMenuOpen(false), [pathname]);
+  return (
+    <header className="site-header">
+      <div className="site-header-inner">
+        <AppLink to={paths.home} className="brand" aria-label="Frontdesk home">
+          <span className="brand-mark" aria-hidden="true">
+            F
+          </span>
+          <span className="brand-name">Frontdesk</span>
+        </AppLink>
+        <button
+          type="button"
+          className="icon-button menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="site-nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <Icon name={menuOpen ? 'close' : 'menu'} />
+          <span className="visually-hidden">Menu</span>
+        </button>
+        <nav id="site-nav" className={`site-nav${menuOpen ? ' is-open' : ''}`} aria-label="Main">
+          <ul>
+            {areas
+              .filter((area) => area.nav)
+              .map((area) => (
+                <li key={area.href}>
+                  <AppNavLink to={area.href} end={area.href === paths.home}>
+                    {area.title}
+                  </AppNavLink>
+                </li>
+              ))}
+          </ul>
+          <SessionMenu />
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+function initials(name: string) {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
+}
+
+/** Who is signed in, and the way out (or in). */
+function SessionMenu() {
+  const { data: user, isLoading } = useSWR(SESSION_KEY, fetchSession);
+  const [leaving, setLeaving] = useState(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const toast = useToast();
+
+  if (isLoading && user === undefined) return <div className="session session-loading" aria-hidden="true" />;
+  if (!user) {
+    const here = location.pathname + location.search;
+    const to = location.pathname === paths.login ? paths.login : loginPath({ redirect: here === paths.home ? '' : here });
+    return (
+      <div className="session">
+        <AppLink to={to} className="btn btn-small btn-primary">
+          Sign in
+        </AppLink>
+      </div>
+    );
+  }
+
+  const onSignOut = async () => {
+    setLeaving(true);
+    try {
+      await signOut();
+      toast.show({ tone: 'success', message: 'You have signed out.' });
+      if (location.pathname.startsWith(paths.shell)) navigate(loginPath({ flash: 'You have signed out.' }), { replace: true });
+    } catch (error) {
+      toast.show({ tone: 'error', title: 'Could not sign out', message: errorMessage(error) });
+    } finally {
+      setLeaving(false);
+    }
+  };
+
+  return (
+    <div className="session">
+      <span className="avatar" aria-hidden="true">
+        {initials(user.name || user.email)}
+      </span>
+      <span className="session-who">
+        <span className="session-name">{user.name}</span>
+        <span className="session-role">
+          <span className="visually-hidden">Signed in as </span>
+          {user.email} · {user.role}
+        </span>
+      </span>
+      <button type="button" className="btn btn-small btn-ghost" onClick={() => void onSignOut()} disabled={leaving} aria-busy={leaving}>
+        <Icon name="logout" size={16} />
+        {leaving ? 'Signing out…' : 'Sign out'}
+      </button>
+    </div>
+  );
+}
+
+function SiteFooter() {
+  return (
+    <footer className="site-footer">
+      <div className="site-footer-inner">
+        <span>Frontdesk · gym access, food court and staff tools in one place</span>
+        <nav aria-label="Footer">
+          <AppLink to={paths.about}>About</AppLink>
+          <AppLink to={paths.selfTest}>Self-test</AppLink>
+        </nav>
+      </div>
+    </footer>
+  );
+}

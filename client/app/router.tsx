@@ -1,0 +1,73 @@
+import { createBrowserRouter, data } from 'react-router';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { registerPreloadRoutes } from '../lib/app-link';
+import { requireUser, userContext } from '../features/auth/session';
+import { RootErrorBoundary, RouteErrorBoundary } from './error-screens';
+import { HydrateFallback } from './pending-overlay';
+import { RootLayout } from './root-layout';
+
+/**
+ * The route table. The root layout, error screens and pending overlay are static; every screen
+ * loads lazily from `features/<area>/*.route.tsx` (which exports loader/action/Component/handle).
+ * A new area adds its routes here and a card in areas.ts.
+ */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    path: '/',
+    Component: RootLayout,
+    ErrorBoundary: RootErrorBoundary,
+    HydrateFallback,
+    children: [
+      {
+        // Pathless: errors of any screen render inside the layout, header and all.
+        ErrorBoundary: RouteErrorBoundary,
+        children: [
+          { index: true, lazy: () => import('../features/home/home.route') },
+          { path: 'about', lazy: () => import('../features/about/about.route') },
+          { path: 'counter', lazy: () => import('../features/counter/counter.route') },
+          { path: 'sidepanel', lazy: () => import('../features/sidepanel/sidepanel.route') },
+          { path: 'test', lazy: () => import('../features/selftest/selftest.route') },
+          { path: 'windphony', lazy: () => import('../features/windphony/windphony.route') },
+          { path: 'pending', lazy: () => import('../features/demos/pending.route') },
+          { path: 'error', lazy: () => import('../features/demos/error.route') },
+          { path: 'bad', lazy: () => import('../features/demos/bad.route') },
+          {
+            path: 'arcos',
+            lazy: () => import('../features/arcos/arcos-layout.route'),
+            children: [
+              { index: true, lazy: () => import('../features/arcos/arcos-index.route') },
+              { path: ':id', lazy: () => import('../features/arcos/arco.route') },
+            ],
+          },
+          { path: 'login', lazy: () => import('../features/auth/login.route') },
+          {
+            id: 'shell',
+            path: 'shell',
+            // Asks the server who the user is before any loader of the shell runs.
+            middleware: [requireUser],
+            loader: ({ context }: LoaderFunctionArgs) => ({ user: context.get(userContext) }),
+            lazy: () => import('../features/shell/shell-layout.route'),
+            children: [
+              { index: true, lazy: () => import('../features/shell/shell-index.route') },
+              { path: 'api', lazy: () => import('../features/shell/shell-api.route') },
+              { path: 'empty', lazy: () => import('../features/shell/shell-empty.route') },
+              { path: 'contain', lazy: () => import('../features/shell/shell-contain.route') },
+            ],
+          },
+          {
+            path: '*',
+            loader: ({ url }: LoaderFunctionArgs) => {
+              throw data(`No route matches URL "${url.pathname}"`, { status: 404, statusText: 'Not Found' });
+            },
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  registerPreloadRoutes(routes);
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,60 @@
+import { createContext, redirect } from 'react-router';
+import type { MiddlewareFunction } from 'react-router';
+import type { AuthResponse, SessionUser } from '../../../bff/contracts/auth.contract';
+import { api, errorMessage, isApiError } from '../../lib/api-client';
+import { invalidate, setCacheData } from '../../lib/cache';
+import { loginPath } from '../../app/paths';
+
+/** Who is signed in, as the header and /shell see it (null: nobody). */
+export const SESSION_KEY = ['session'] as const;
+
+export async function fetchSession(): Promise<SessionUser | null> {
+  try {
+    return (await api.get<AuthResponse>('/api/auth/getAuth')).user;
+  } catch (error) {
+    if (isApiError(error, 401)) return null;
+    throw error;
+  }
+}
+
+export const userContext = createContext<SessionUser>();
+
+/** The flash /login shows when a protected page turned the visitor away. */
+export function signInFlash(error: unknown): string {
+  return isApiError(error, 401) ? 'Please sign in to continue.' : `Could not check your session: ${errorMessage(error)}`;
+}
+
+/** `/login?flash=…&redirect=<the href wanted>` for a URL that needs a session. */
+export function loginRedirectFor(url: { pathname: string; search: string; hash: string }, error: unknown): string {
+  return loginPath({ flash: signInFlash(error), redirect: url.pathname + url.search + url.hash });
+}
+
+/**
+ * Route middleware of /shell: asks the server who the user is before any loader runs. On failure
+ * it redirects to /login carrying the error and the wanted href; on success the user goes into the
+ * route context (and the header's cache).
+ */
+export const requireUser: MiddlewareFunction = async ({ request, context }) => {
+  const url = new URL(request.url);
+  let user: SessionUser;
+  try {
+    user = (await api.get<AuthResponse>('/api/auth/getAuth')).user;
+  } catch (error) {
+    if (isApiError(error, 401)) await setCacheData(SESSION_KEY, null);
+    throw redirect(loginRedirectFor(url, error));
+  }
+  context.set(userContext, user);
+  await setCacheData(SESSION_KEY, user);
+};
+
+export async function signIn(email: string, password: string): Promise<SessionUser> {
+  const { user } = await api.post<AuthResponse>('/api/auth/login', { email, password });
+  await setCacheData(SESSION_KEY, user);
+  return user;
+}
+
+export async function signOut(): Promise<void> {
+  await api.post('/api/auth/logout');
+  await setCacheData(SESSION_KEY, null);
+  await invalidate(SESSION_KEY);
+}

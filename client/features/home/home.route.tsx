@@ -1,0 +1,100 @@
+import { useLoaderData } from 'react-router';
+import type { ServiceStatus } from '../../../bff/contracts/status.contract';
+import { Icon } from '../../components/icon';
+import { STATUS_KEY, ServiceStatusView, fetchStatus } from '../../components/service-status';
+import { AppLink } from '../../lib/app-link';
+import { errorMessage } from '../../lib/api-client';
+import { loadQuery, useQuery, warm } from '../../lib/cache';
+import { areas, diagnostics } from '../../app/areas';
+import type { Area } from '../../app/areas';
+
+type HomeData = { status: ServiceStatus | null; statusError?: string };
+
+export async function loader(): Promise<HomeData> {
+  try {
+    return { status: await loadQuery(STATUS_KEY, fetchStatus) };
+  } catch (error) {
+    // The home page stays usable when the API is down; the status card says so.
+    return { status: null, statusError: errorMessage(error) };
+  }
+}
+
+export const handle = { title: 'Home', preload: () => warm(STATUS_KEY, fetchStatus) };
+
+function AreaCard({ area }: { area: Area }) {
+  return (
+    <li>
+      <AppLink to={area.href} className="card card-link">
+        <span className="card-icon" aria-hidden="true">
+          <Icon name={area.icon} />
+        </span>
+        <span className="card-title">
+          {area.title}
+          {area.staff ? <span className="badge badge-muted">Staff</span> : null}
+        </span>
+        <span className="card-text">{area.summary}</span>
+        <span className="card-go" aria-hidden="true">
+          <Icon name="arrow" size={18} />
+        </span>
+      </AppLink>
+    </li>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as HomeData;
+  const { data: status, error } = useQuery(STATUS_KEY, fetchStatus, loaded.status ?? undefined);
+  const problem = status ? undefined : (loaded.statusError ?? (error ? errorMessage(error) : undefined));
+  return (
+    <div className="stack-xl">
+      <section className="hero">
+        <div className="hero-text">
+          <p className="eyebrow">Venue console</p>
+          <h1>Everything at the front desk, in one place.</h1>
+          <p className="lede">
+            Door access for the gym, food-court ordering and the staff tools of the venue. Pick an area to begin;
+            staff pages ask you to sign in.
+          </p>
+        </div>
+        <aside className="card status-card" aria-labelledby="status-title">
+          <h2 id="status-title" className="card-heading">
+            <Icon name="server" /> Service status
+          </h2>
+          {status ? (
+            <ServiceStatusView status={status} compact />
+          ) : (
+            <p className="status-problem">
+              <span className="badge badge-bad">
+                <Icon name="cross" size={14} /> Unavailable
+              </span>
+              <span>{problem ?? 'Checking…'}</span>
+            </p>
+          )}
+        </aside>
+      </section>
+
+      <section aria-labelledby="areas-title">
+        <h2 id="areas-title" className="section-title">
+          Areas
+        </h2>
+        <ul className="card-grid">
+          {areas.map((area) => (
+            <AreaCard key={area.href} area={area} />
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="diag-title">
+        <h2 id="diag-title" className="section-title">
+          Loading and error states
+        </h2>
+        <p className="section-lede">See how the app behaves when a page is slow, fails, or the server answers with an error.</p>
+        <ul className="card-grid card-grid-compact">
+          {diagnostics.map((area) => (
+            <AreaCard key={area.href} area={area} />
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

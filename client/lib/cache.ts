@@ -1,0 +1,182 @@
+import { useEffect } from 'react';
+import useSWR, { mutate as defaultMutate, preload, unstable_serialize, useSWRConfig } from 'swr';
+import type { Key, Middleware, ScopedMutator, SWRConfiguration, State } from 'swr';
+import { ApiError } from './api-client';
+
+/**
+ * SWR is the route-data cache (DESIGN §7, router-mapping §4–5): loaders read through it, so a
+ * revisit renders at once from cache and the hook revalidates in the background (stale time 0).
+ */
+export const GC_AFTER_MS = 5 * 60_000;
+export const GC_SWEEP_MS = 60_000;
+export const PRELOAD_FRESH_MS = 30_000;
+export const MAX_RETRIES = 3;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- SWR stores any data shape
+export const swrCache = new Map<string, State<any, any>>();
+
+const observers = new Map<string, number>();
+const inactiveSince = new Map<string, number>();
+const preloadedAt = new Map<string, { at: number; failed: boolean }>();
+
+const keyOf = (key: Key): string => unstable_serialize(key);
+
+/** Marks a key as just used, so it is not collected between a loader and its component mounting. */
+function touch(k: string, now = Date.now()) {
+  if (!observers.get(k)) inactiveSince.set(k, now);
+}
+
+/** SWR middleware counting the mounted hooks of each key (the GC never deletes a mounted key). */
+export const trackObservers: Middleware = (useSWRNext) => (key, fetcher, config) => {
+  let k = '';
+  try {
+    k = key == null ? '' : keyOf(key as Key);
+  } catch {
+    k = '';
+  }
+  useEffect(() => {
+    if (!k) return;
+    observers.set(k, (observers.get(k) ?? 0) + 1);
+    inactiveSince.delete(k);
+    return () => {
+      const left = (observers.get(k) ?? 1) - 1;
+      if (left > 0) observers.set(k, left);
+      else {
+        observers.delete(k);
+        inactiveSince.set(k, Date.now());
+      }
+    };
+  }, [k]);
+  return useSWRNext(key, fetcher, config);
+};
+
+/** Deletes entries no hook has used for 5 minutes. Returns the keys it removed. */
+export function collectGarbage(now = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const k of swrCache.keys()) if (!observers.get(k) && !inactiveSince.has(k)) inactiveSince.set(k, now);
+  for (const [k, since] of inactiveSince) {
+    if (observers.get(k)) continue;
+    if (now - since >= GC_AFTER_MS) {
+      swrCache.delete(k);
+      inactiveSince.delete(k);
+      removed.push(k);
+    }
+  }
+  return removed;
+}
+
+let gcTimer: ReturnType<typeof setInterval> | undefined;
+export function startCacheGc() {
+  if (gcTimer === undefined) gcTimer = setInterval(() => collectGarbage(), GC_SWEEP_MS);
+}
+
+/** No retries for 4xx (a 404 must show the not-found screen at once) nor for aborts. */
+export function shouldRetry(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status >= 500 || error.status === 408 || error.status === 429;
+  if (error instanceof DOMException && error.name === 'AbortError') return false;
+  return true;
+}
+
+/** 1 s, 2 s, 4 s … capped at 30 s (TanStack Query's default). `attempt` counts from 0. */
+export const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The loader-side retry policy; hooks get the same one from `onErrorRetry`. */
+export async function withRetry<T>(fn: () => Promise<T>, retries = MAX_RETRIES): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= retries || !shouldRetry(error)) throw error;
+      await sleep(retryDelay(attempt));
+    }
+  }
+}
+
+/**
+ * Warms `key` with SWR's `preload`. A preload is reused for 30 s; an older or rejected one is
+ * dropped first (SWR itself would keep returning it forever).
+ */
+export function prefetch<T>(key: Key, fetcher: () => Promise<T>, now = Date.now()): Promise<T> {
+  const k = keyOf(key);
+  const entry = preloadedAt.get(k);
+  if (entry && (entry.failed || now - entry.at > PRELOAD_FRESH_MS)) {
+    void defaultMutate(key, undefined, { revalidate: false });
+    preloadedAt.delete(k);
+  }
+  if (!preloadedAt.has(k)) preloadedAt.set(k, { at: now, failed: false });
+  const promise = preload(key, fetcher) as Promise<T>;
+  promise.catch(() => {
+    const current = preloadedAt.get(k);
+    if (current) current.failed = true;
+  });
+  touch(k, now);
+  return promise;
+}
+
+/** Hover preloading: only when nothing is cached yet (a cached key renders at once anyway). */
+export function warm<K extends Key, T>(key: K, fetcher: (key: K) => Promise<T>): void {
+  if (swrCache.get(keyOf(key))?.data !== undefined) return;
+  prefetch(key, () => withRetry(() => fetcher(key))).catch(() => undefined);
+}
+
+/** The loader helper: a cache hit returns at once; a miss fetches once (with retries). */
+export function loadQuery<K extends Key, T>(key: K, fetcher: (key: K) => Promise<T>): T | Promise<T> {
+  const k = keyOf(key);
+  const hit = swrCache.get(k)?.data as T | undefined;
+  touch(k);
+  if (hit !== undefined) return hit;
+  return prefetch(key, () => withRetry(() => fetcher(key)));
+}
+
+/** The component side of `loadQuery`: renders the loader's data, then keeps it fresh. */
+export function useQuery<K extends Key, T>(key: K, fetcher: (key: K) => Promise<T>, loaderData: T) {
+  return useSWR<T>(key, fetcher as (key: unknown) => Promise<T>, { fallbackData: loaderData });
+}
+
+// The mutate bound to our cache provider, captured by <CacheBridge/> (global `mutate` from 'swr'
+// only reaches the default cache).
+let boundMutate: ScopedMutator | undefined;
+
+export function CacheBridge() {
+  const { mutate } = useSWRConfig();
+  useEffect(() => {
+    boundMutate = mutate;
+  }, [mutate]);
+  return null;
+}
+
+/** Invalidates keys after a write: mounted hooks refetch, unmounted entries are dropped. */
+export async function invalidate(key: Key): Promise<void> {
+  const k = keyOf(key);
+  preloadedAt.delete(k);
+  void defaultMutate(key, undefined, { revalidate: false });
+  if (boundMutate && observers.get(k)) await boundMutate(key);
+  else swrCache.delete(k);
+}
+
+/** Puts known data in the cache (after a login, say) so every hook of that key shows it. */
+export async function setCacheData<T>(key: Key, data: T): Promise<void> {
+  const k = keyOf(key);
+  touch(k);
+  if (boundMutate) await boundMutate(key, data, { revalidate: false });
+}
+
+export const swrConfig: SWRConfiguration = {
+  provider: () => swrCache,
+  use: [trackObservers],
+  onErrorRetry: (error, _key, _config, revalidate, { retryCount }) => {
+    if (retryCount > MAX_RETRIES || !shouldRetry(error)) return;
+    setTimeout(() => void revalidate({ retryCount }), retryDelay(retryCount - 1));
+  },
+};
+
+/** For tests: forget everything. */
+export function resetCache() {
+  for (const k of preloadedAt.keys()) void defaultMutate(k, undefined, { revalidate: false });
+  swrCache.clear();
+  observers.clear();
+  inactiveSince.clear();
+  preloadedAt.clear();
+}
