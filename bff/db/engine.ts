@@ -28,9 +28,22 @@ export function connect(url: string): Connection {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // Kysely prepares every query anew; reusing prepared statements by SQL text saves that work per request.
+  const statements = new Map<string, SQLite.Statement>();
+  const database = {
+    close: () => sqlite.close(),
+    prepare: (text: string) => {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text);
+        if (statements.size < 500) statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
   return {
     engine: 'sqlite',
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database }),
     ddl: { id: (col) => col.primaryKey().autoIncrement() },
   };
 }

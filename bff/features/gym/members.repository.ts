@@ -45,15 +45,17 @@ export function membersRepository(db: Db) {
     if (filters.membership) conditions.push(eb('u.membership', '=', filters.membership));
     return eb.and(conditions);
   };
+  // No WHERE at all without filters: `WHERE 1 = 1` would stop SQLite from counting off the index.
+  const hasFilters = (filters: Filters) => !!filters.query || filters.ownerId !== undefined || !!filters.membership;
 
   return {
     list: (query: MemberListQuery) =>
       paginate<GymMember>(
         query,
         async () =>
-          Number((await db.selectFrom('gym_users as u').where(filtered(query)).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+          Number((await db.selectFrom('gym_users as u').$if(hasFilters(query), (qb) => qb.where(filtered(query))).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
         async (limit, offset) =>
-          (await selectMembers().where(filtered(query)).orderBy('u.name').orderBy('u.id').limit(limit).offset(offset).execute()).map(toMember),
+          (await selectMembers().$if(hasFilters(query), (qb) => qb.where(filtered(query))).orderBy('u.name').orderBy('u.id').limit(limit).offset(offset).execute()).map(toMember),
       ),
 
     find: async (id: number): Promise<GymMember | undefined> => {

@@ -13,21 +13,17 @@ export function ownersRepository(db: Db) {
       .select(['id', 'name', 'email', 'phone', 'gym_name as gymName', 'created_at as createdAt'])
       .select(memberCount);
 
-  const matching = (query: string | undefined) => (eb: ExpressionBuilder<DB, 'gym_owners'>) =>
-    query
-      ? eb.or([
-          eb('gym_owners.name', 'like', sql<string>`${likePattern(query)} escape '\\'`),
-          eb('gym_owners.email', 'like', sql<string>`${likePattern(query)} escape '\\'`),
-          eb('gym_owners.gym_name', 'like', sql<string>`${likePattern(query)} escape '\\'`),
-        ])
-      : eb.and([]);
+  const matching = (query: string) => (eb: ExpressionBuilder<DB, 'gym_owners'>) => {
+    const pattern = sql<string>`${likePattern(query)} escape '\\'`;
+    return eb.or([eb('gym_owners.name', 'like', pattern), eb('gym_owners.email', 'like', pattern), eb('gym_owners.gym_name', 'like', pattern)]);
+  };
 
   return {
     list: (query: OwnerListQuery) =>
       paginate<GymOwner>(
         query,
-        async () => Number((await db.selectFrom('gym_owners').where(matching(query.query)).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        (limit, offset) => selectOwners().where(matching(query.query)).orderBy('gym_owners.name').orderBy('gym_owners.id').limit(limit).offset(offset).execute(),
+        async () => Number((await db.selectFrom('gym_owners').$if(!!query.query, (qb) => qb.where(matching(query.query ?? ''))).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        (limit, offset) => selectOwners().$if(!!query.query, (qb) => qb.where(matching(query.query ?? ''))).orderBy('gym_owners.name').orderBy('gym_owners.id').limit(limit).offset(offset).execute(),
       ),
 
     find: (id: number): Promise<GymOwner | undefined> => selectOwners().where('id', '=', id).executeTakeFirst(),
