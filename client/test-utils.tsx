@@ -1,0 +1,76 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import type { RouteObject } from 'react-router';
+import { Providers } from './app/providers';
+import { routes as appRoutes } from './app/router';
+import { registerPreloadRoutes } from './lib/app-link';
+import { resetCache } from './lib/cache';
+
+/** A canned answer of the fake BFF: status and JSON body (or text). */
+export type FakeReply = { status?: number; json?: unknown; text?: string; contentType?: string };
+export type FakeHandler = (request: { method: string; url: URL; body: unknown }) => FakeReply | undefined;
+
+export const ADMIN_USER = { id: 1, email: 'admin@frontdesk.test', name: 'Administrator', role: 'admin' as const };
+
+export const problem = (status: number, title: string, detail?: string) => ({
+  status,
+  contentType: 'application/problem+json',
+  json: { type: 'about:blank', title, status, ...(detail ? { detail } : {}) },
+});
+
+export const SERVICE_STATUS = {
+  name: 'Frontdesk',
+  version: '0.1.0',
+  status: 'ok',
+  uptimeSeconds: 125,
+  startedAt: '2025-01-01T10:00:00.000Z',
+  database: { engine: 'sqlite' },
+  kisi: { mode: 'emulator' },
+  node: 'v20.20.2',
+};
+
+/**
+ * Replaces `fetch` with a fake BFF. Handlers are tried in order; unknown paths answer a 404
+ * problem. `signedIn` controls GET /api/auth/getAuth. Returns the calls made.
+ */
+export function fakeApi(handlers: FakeHandler[] = [], options: { signedIn?: boolean } = {}) {
+  const state = { signedIn: options.signedIn ?? false };
+  const calls: { method: string; path: string; body: unknown; headers: Record<string, string> }[] = [];
+  const builtIn: FakeHandler = ({ method, url }) => {
+    if (method === 'GET' && url.pathname === '/api') return { json: SERVICE_STATUS };
+    if (method === 'GET' && url.pathname === '/api/auth/getAuth') return state.signedIn ? { json: { user: ADMIN_USER } } : problem(401, 'Unauthorized', 'You need to sign in.');
+    if (method === 'POST' && url.pathname === '/api/auth/logout') {
+      state.signedIn = false;
+      return { status: 204 };
+    }
+    return undefined;
+  };
+  const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    calls.push({ method, path: url.pathname + url.search, body, headers: (init?.headers ?? {}) as Record<string, string> });
+    const reply = [...handlers, builtIn].reduce<FakeReply | undefined>((found, h) => found ?? h({ method, url, body }), undefined) ?? problem(404, 'Not Found');
+    const status = reply.status ?? 200;
+    const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
+    return new Response(status === 204 ? null : text, {
+      status,
+      headers: { 'Content-Type': reply.contentType ?? (reply.json !== undefined ? 'application/json' : 'text/plain') },
+    });
+  });
+  return { calls, state, spy };
+}
+
+/** Renders the app's real route table (or given routes) in a memory router at `path`. */
+export function renderApp(path: string, routes: RouteObject[] = appRoutes) {
+  resetCache();
+  registerPreloadRoutes(routes);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...view, router };
+}

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import { startServer } from '../bff/server';
+
+/** The shared browser-test harness: the real BFF serving the built SPA, and the system Chromium. */
+export const ADMIN = { email: 'admin@frontdesk.test', password: 'correct-horse-battery', name: 'Administrator' };
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export type PageProblems = { messages: string[] };
+
+export type E2eApp = {
+  url: string;
+  browser: Browser;
+  /** A fresh browser context (own cookies) and page, with page errors collected. */
+  newPage: (options?: { viewport?: { width: number; height: number } }) => Promise<{ page: Page; context: BrowserContext; problems: PageProblems }>;
+  close: () => Promise<void>;
+};
+
+/** Calls the app makes on purpose that the browser logs as failed resources. */
+export type ExpectedFailure = { path: string | RegExp; status: number };
+const ALWAYS_EXPECTED: ExpectedFailure[] = [{ path: '/api/auth/getAuth', status: 401 }];
+
+function isExpected(message: ConsoleMessage, expected: ExpectedFailure[]): boolean {
+  const match = /status of (\d{3})/.exec(message.text());
+  if (!match) return false;
+  const status = Number(match[1]);
+  const path = new URL(message.location().url || 'http://x/').pathname;
+  return expected.some((e) => e.status === status && (typeof e.path === 'string' ? e.path === path : e.path.test(path)));
+}
+
+/** Collects uncaught page errors and console errors (minus expected failed calls). */
+export function watchProblems(page: Page, extraExpected: ExpectedFailure[] = []): PageProblems {
+  const problems: PageProblems = { messages: [] };
+  const expected = [...ALWAYS_EXPECTED, ...extraExpected];
+  page.on('pageerror', (error) => problems.messages.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error' || isExpected(message, expected)) return;
+    problems.messages.push(`console.error: ${message.text()} (${message.location().url})`);
+  });
+  return problems;
+}
+
+export async function startApp(): Promise<E2eApp> {
+  if (!existsSync('dist/client/index.html')) throw new Error('dist/client is missing: run `npm run build` first');
+  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-e2e-'));
+  const server = await startServer(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'silent',
+      STATIC_DIR: 'dist/client',
+    },
+    () => undefined,
+  );
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return {
+    url: server.url,
+    browser,
+    async newPage(options = {}) {
+      const context = await browser.newContext({ baseURL: server.url, viewport: options.viewport ?? { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const problems = watchProblems(page);
+      return { page, context, problems };
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the real form. */
+export async function signIn(page: Page, email = ADMIN.email, password = ADMIN.password) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

@@ -1,0 +1,24 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+
+/**
+ * `npm run test:e2e`: builds the SPA when dist/ is missing, then runs every e2e/*.e2e.ts with Node's
+ * test runner, one file at a time (each file starts its own server and browser). The TAP reporter
+ * ends with the `# pass N` / `# fail N` lines CI reads.
+ */
+if (!existsSync('dist/client/index.html')) {
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const only = process.argv.slice(2);
+const files = readdirSync('e2e')
+  .filter((f) => f.endsWith('.e2e.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort()
+  .map((f) => `e2e/${f}`);
+
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=tap', ...files], {
+  stdio: 'inherit',
+});
+process.exit(run.status ?? 1);
