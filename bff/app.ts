@@ -8,6 +8,8 @@ import { accountsRepository } from './features/auth/accounts.repository';
 import { authRouter, DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './features/auth/auth.router';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
+import { eventsRouter, type EventStreamOptions } from './features/events/events.router';
+import { liveEventsRepository } from './features/events/live-events.repository';
 import { gymRouter } from './features/gym/gym.router';
 import { gymService, type DoorAccess } from './features/gym/gym.service';
 import { membersRepository } from './features/gym/members.repository';
@@ -15,6 +17,7 @@ import { ownersRepository } from './features/gym/owners.repository';
 import { statusRouter } from './features/status/status.router';
 import { sessionMiddleware } from './lib/auth.middleware';
 import { csrfGuard } from './lib/csrf.middleware';
+import { EventBus } from './lib/event-bus';
 import { apiNotFound, errorHandler } from './lib/error-handler';
 import type { Logger } from './lib/logger';
 import { spaMiddleware } from './lib/static.middleware';
@@ -30,6 +33,7 @@ export interface AppDeps {
   loginRateLimit?: LoginRateLimit;
   /** The door-access provider for gym memberships (Kisi, or the emulator). */
   door: DoorAccess;
+  eventStream?: Partial<EventStreamOptions>;
 }
 
 /** Builds the whole BFF as an Express app; `bff/index.ts` only listens, tests use it in-process. */
@@ -38,7 +42,14 @@ export function createApp(deps: AppDeps) {
   const sessionTtlMs = config.SESSION_TTL_HOURS * 3_600_000;
   const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs });
 
+  const liveEvents = liveEventsRepository(database.db);
+  const bus = new EventBus(liveEvents.insert, (err) => logger.error({ err }, 'live event listener failed'));
+  const events = eventsRouter({ bus, events: liveEvents, isSessionAlive: async (token) => !!(await auth.userForToken(token)), options: deps.eventStream });
+
   const app = express();
+  // Ends the open event streams at shutdown so in-flight requests can finish.
+  app.locals.closeStreams = events.endAll;
+  app.locals.bus = bus;
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
@@ -82,6 +93,7 @@ export function createApp(deps: AppDeps) {
   api.use(sessionMiddleware(auth.userForToken));
 
   api.use('/auth', authRouter(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT }));
+  api.use('/events', events.router);
   api.use('/gym', gymRouter(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })));
   api.use(
     '/',

@@ -70,6 +70,7 @@ export async function startServer(env: Record<string, string | undefined>, annou
   const close = () =>
     (closing ??= (async () => {
       clearInterval(purgeTimer);
+      (app.locals.closeStreams as () => void)();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         force.unref();

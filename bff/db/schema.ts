@@ -46,10 +46,18 @@ export interface GymUsersTable {
   updated_at: string;
 }
 
+export interface LiveEventsTable {
+  id: Generated<number>;
+  type: 'webhook' | 'order';
+  data: string;
+  created_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
   app_meta: AppMetaTable;
   gym_owners: GymOwnersTable;
   gym_users: GymUsersTable;
+  live_events: LiveEventsTable;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { EngineDdl } from '../engine';
 import * as m001 from './001-accounts-sessions.migration';
+import * as m004 from './004-live-events.migration';
 import * as m005 from './005-gym.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
@@ -9,5 +10,6 @@ export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise
 /** Every migration in order. Names are permanent: never rename or reorder a landed one. */
 export const MIGRATIONS: Record<string, MigrationModule> = {
   '001-accounts-sessions': m001,
+  '004-live-events': m004,
   '005-gym': m005,
 };

@@ -1,0 +1,120 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { EventBus } from '../../lib/event-bus';
+import { createTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
+
+let ctx: TestContext;
+let server: http.Server;
+let base: string;
+let cookie: string;
+let bus: EventBus;
+
+beforeAll(async () => {
+  ctx = await createTestContext({}, { eventStream: { heartbeatMs: 100 } });
+  bus = ctx.app.locals.bus as EventBus;
+  await ctx.loginAs('staff', 'stream@frontdesk.test');
+  const login = await request(ctx.app).post('/api/auth/login').send({ email: 'stream@frontdesk.test', password: TEST_PASSWORD });
+  cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+  server = await new Promise((resolve) => {
+    const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  (ctx.app.locals.closeStreams as () => void)();
+  await new Promise((r) => server.close(r));
+  await ctx.close();
+});
+
+/** Opens the stream and collects its text until `until` matches or the time runs out. */
+function openStream(headers: Record<string, string> = {}) {
+  let text = '';
+  let status = 0;
+  const req = http.get(`${base}/api/events`, { headers: { cookie, ...headers } });
+  const ready = new Promise<void>((resolve) => {
+    req.on('response', (res) => {
+      status = res.statusCode ?? 0;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      resolve();
+    });
+  });
+  const waitFor = async (pattern: RegExp, ms = 2000) => {
+    const end = Date.now() + ms;
+    while (!pattern.test(text) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    return text;
+  };
+  return { ready, waitFor, close: () => req.destroy(), status: () => status, text: () => text };
+}
+
+describe('GET /api/events', () => {
+  it('needs a session', async () => {
+    await request(ctx.app).get('/api/events').expect(401);
+  });
+
+  it('streams a published webhook event with its id and type', async () => {
+    const stream = openStream();
+    await stream.ready;
+    expect(stream.status()).toBe(200);
+    await stream.waitFor(/retry: 3000/);
+    const published = await bus.publish('webhook', { uuid: 'abc', type: 'lock.unlock', actorEmail: 'ana@example.com' });
+    const text = await stream.waitFor(/lock\.unlock/);
+    expect(text).toContain(`id: ${published.id}\nevent: webhook\ndata: {"uuid":"abc","type":"lock.unlock","actorEmail":"ana@example.com"}\n\n`);
+    stream.close();
+  });
+
+  it('resumes after Last-Event-ID from the stored log, without repeats', async () => {
+    const first = await bus.publish('webhook', { n: 1 });
+    const second = await bus.publish('webhook', { n: 2 });
+    const third = await bus.publish('order', { n: 3 });
+    const stream = openStream({ 'Last-Event-ID': first.id });
+    await stream.ready;
+    const text = await stream.waitFor(/"n":3/);
+    expect(text).not.toContain('"n":1');
+    expect(text.indexOf(`id: ${second.id}`)).toBeLessThan(text.indexOf(`id: ${third.id}`));
+    expect(text).toContain('event: order');
+    const live = await bus.publish('webhook', { n: 4 });
+    expect(await stream.waitFor(/"n":4/)).toContain(`id: ${live.id}`);
+    expect(stream.text().match(/"n":2/g)).toHaveLength(1);
+    stream.close();
+  });
+
+  it('sends heartbeats', async () => {
+    const stream = openStream();
+    await stream.ready;
+    expect(await stream.waitFor(/: heartbeat/)).toMatch(/: heartbeat \d{4}-/);
+    stream.close();
+  });
+
+  it('lets go of a client that disconnects', async () => {
+    const settle = async (count: number) => {
+      const end = Date.now() + 2000;
+      while (bus.listenerCount !== count && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    };
+    await settle(0); // streams of earlier tests are gone
+    const before = bus.listenerCount;
+    const stream = openStream();
+    await stream.ready;
+    await stream.waitFor(/retry/);
+    expect(bus.listenerCount).toBe(before + 1);
+    stream.close();
+    await settle(before);
+    expect(bus.listenerCount).toBe(before);
+  });
+
+  it('ends the stream when the session is logged out', async () => {
+    await ctx.loginAs('staff', 'leaving@frontdesk.test');
+    const login = await request(ctx.app).post('/api/auth/login').send({ email: 'leaving@frontdesk.test', password: TEST_PASSWORD });
+    const leavingCookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+    const ended = new Promise<void>((resolve) => {
+      http.get(`${base}/api/events`, { headers: { cookie: leavingCookie } }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    await request(ctx.app).post('/api/auth/logout').set('Cookie', leavingCookie).expect(204);
+    await ended;
+  });
+});

@@ -1,0 +1,80 @@
+import { Router, type Response } from 'express';
+import type { LiveEvent } from '../../contracts/events.contract';
+import type { EventBus } from '../../lib/event-bus';
+import { requireUser } from '../../lib/auth.middleware';
+import type { LiveEventsRepository } from './live-events.repository';
+
+export interface EventStreamOptions {
+  heartbeatMs: number;
+  /** A client whose unsent backlog passes this many bytes is disconnected (it resumes on reconnect). */
+  maxBacklogBytes: number;
+  /** How many stored events one resume replays at most. */
+  maxReplay: number;
+}
+
+export const DEFAULT_STREAM_OPTIONS: EventStreamOptions = { heartbeatMs: 15_000, maxBacklogBytes: 1_000_000, maxReplay: 1000 };
+
+const frame = (event: LiveEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+
+/** `GET /api/events`: Server-Sent Events for signed-in users, with Last-Event-ID resume and heartbeats. */
+export function eventsRouter(deps: {
+  bus: EventBus;
+  events: LiveEventsRepository;
+  isSessionAlive: (token: string) => Promise<boolean>;
+  options?: Partial<EventStreamOptions>;
+}) {
+  const options = { ...DEFAULT_STREAM_OPTIONS, ...deps.options };
+  const open = new Set<Response>();
+  const router = Router();
+
+  router.get('/', requireUser, async (req, res) => {
+    const lastEventId = Number(req.get('Last-Event-ID') ?? req.query.lastEventId ?? NaN);
+    const token = req.sessionToken ?? '';
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write('retry: 3000\n\n');
+    open.add(res);
+
+    let closed = false;
+    let lastSent = Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : -1;
+    const send = (event: LiveEvent) => {
+      if (closed || Number(event.id) <= lastSent) return;
+      lastSent = Number(event.id);
+      res.write(frame(event));
+      // Never let one slow reader hold memory for everyone: drop it; it resumes with Last-Event-ID.
+      if (res.writableLength > options.maxBacklogBytes) res.end();
+    };
+
+    // Subscribe before replaying so nothing published meanwhile is lost; `send` skips duplicates.
+    const pending: LiveEvent[] = [];
+    let replaying = lastSent >= 0;
+    const unsubscribe = deps.bus.subscribe((event) => (replaying ? pending.push(event) : send(event)));
+    const heartbeat = setInterval(async () => {
+      if (!(await deps.isSessionAlive(token).catch(() => true))) return res.end();
+      res.write(`: heartbeat ${new Date().toISOString()}\n\n`);
+    }, options.heartbeatMs);
+
+    const cleanUp = () => {
+      closed = true;
+      clearInterval(heartbeat);
+      unsubscribe();
+      open.delete(res);
+    };
+    res.on('close', cleanUp);
+
+    if (replaying) {
+      try {
+        for (const event of await deps.events.after(lastSent, options.maxReplay)) send(event);
+      } finally {
+        replaying = false;
+        pending.splice(0).forEach(send);
+      }
+    }
+  });
+
+  return { router, endAll: () => open.forEach((res) => res.end()) };
+}
