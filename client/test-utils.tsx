@@ -66,6 +66,7 @@ export function fakeApi(handlers: FakeHandler[] = [], options: { signedIn?: bool
 export function renderApp(path: string, routes: RouteObject[] = appRoutes) {
   resetCache();
   registerPreloadRoutes(routes);
+  jest.spyOn(window, 'scrollTo').mockImplementation(() => undefined); // ScrollRestoration; jsdom lacks it
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const view = render(
     <Providers>
@@ -73,4 +74,28 @@ export function renderApp(path: string, routes: RouteObject[] = appRoutes) {
     </Providers>,
   );
   return { ...view, router };
+}
+
+/**
+ * jest-fixed-jsdom swaps in Node's FormData, which cannot read a jsdom <form>. Forms (React
+ * Router's <Form>, React's own form handling) need `new FormData(form, submitter)`: this subclass
+ * reads the form's fields the way a browser does. Call once at the top of a test file that submits.
+ */
+export function installFormDataShim() {
+  const NodeFormData = globalThis.FormData;
+  class FormDataFromForm extends NodeFormData {
+    constructor(form?: HTMLFormElement, submitter?: HTMLElement | null) {
+      super();
+      if (!form) return;
+      for (const element of Array.from(form.elements)) {
+        const field = element as HTMLInputElement;
+        if (!field.name || field.disabled || ['submit', 'button', 'reset', 'file'].includes(field.type)) continue;
+        if ((field.type === 'checkbox' || field.type === 'radio') && !field.checked) continue;
+        this.append(field.name, field.value);
+      }
+      const button = submitter as HTMLButtonElement | null | undefined;
+      if (button?.name) this.append(button.name, button.value);
+    }
+  }
+  globalThis.FormData = FormDataFromForm as typeof FormData;
 }

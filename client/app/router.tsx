@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: '*',
+            Component: () => null, // never renders: the loader always throws the 404
             loader: ({ url }: LoaderFunctionArgs) => {
               throw data(`No route matches URL "${url.pathname}"`, { status: 404, statusText: 'Not Found' });
             },
