@@ -94,6 +94,11 @@ export async function withRetry<T>(fn: () => Promise<T>, retries = MAX_RETRIES):
   }
 }
 
+/** Forgets SWR's preload promise of a key: only a data-less global mutate clears it (SWR 2.5). */
+function dropPreload(key: Key) {
+  void defaultMutate(key);
+}
+
 /**
  * Warms `key` with SWR's `preload`. A preload is reused for 30 s; an older or rejected one is
  * dropped first (SWR itself would keep returning it forever).
@@ -102,7 +107,7 @@ export function prefetch<T>(key: Key, fetcher: () => Promise<T>, now = Date.now(
   const k = keyOf(key);
   const entry = preloadedAt.get(k);
   if (entry && (entry.failed || now - entry.at > PRELOAD_FRESH_MS)) {
-    void defaultMutate(key, undefined, { revalidate: false });
+    dropPreload(key);
     preloadedAt.delete(k);
   }
   if (!preloadedAt.has(k)) preloadedAt.set(k, { at: now, failed: false });
@@ -151,7 +156,7 @@ export function CacheBridge() {
 export async function invalidate(key: Key): Promise<void> {
   const k = keyOf(key);
   preloadedAt.delete(k);
-  void defaultMutate(key, undefined, { revalidate: false });
+  dropPreload(key);
   if (boundMutate && observers.get(k)) await boundMutate(key);
   else swrCache.delete(k);
 }
@@ -174,7 +179,7 @@ export const swrConfig: SWRConfiguration = {
 
 /** For tests: forget everything. */
 export function resetCache() {
-  for (const k of preloadedAt.keys()) void defaultMutate(k, undefined, { revalidate: false });
+  for (const k of preloadedAt.keys()) dropPreload(k);
   swrCache.clear();
   observers.clear();
   inactiveSince.clear();

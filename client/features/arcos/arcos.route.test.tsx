@@ -1,0 +1,17 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeApi, renderApp } from '../../test-utils';
+
+afterEach(() => jest.restoreAllMocks());
+
+it('shows the list with the chosen arco beside it, showing only its id', async () => {
+  fakeApi();
+  const user = userEvent.setup();
+  const { router } = renderApp('/arcos');
+  expect(await screen.findByRole('heading', { name: 'Choose an arco' })).toBeInTheDocument();
+  const list = screen.getByRole('navigation', { name: 'Arcos' });
+  await user.click(within(list).getByRole('link', { name: 'Arco 7' }));
+  expect(await screen.findByLabelText('Arco id 7')).toHaveTextContent('7');
+  expect(router.state.location.pathname).toBe('/arcos/7');
+  expect(within(list).getByRole('link', { name: 'Arco 7' })).toHaveAttribute('aria-current', 'page');
+});
