@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { EngineDdl } from '../engine';
 import * as m001 from './001-accounts-sessions.migration';
+import * as m002 from './002-kisi-emulator.migration';
+import * as m003 from './003-kisi-events.migration';
 import * as m004 from './004-live-events.migration';
 import * as m005 from './005-gym.migration';
 
@@ -10,6 +12,8 @@ export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise
 /** Every migration in order. Names are permanent: never rename or reorder a landed one. */
 export const MIGRATIONS: Record<string, MigrationModule> = {
   '001-accounts-sessions': m001,
+  '002-kisi-emulator': m002,
+  '003-kisi-events': m003,
   '004-live-events': m004,
   '005-gym': m005,
 };
