@@ -1,0 +1,142 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, watchProblems } from './harness';
+import type { E2eApp } from './harness';
+
+const OVERLAY = 'Loading... Please wait...';
+let app: E2eApp;
+
+before(async () => {
+  app = await startApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+describe('fallback screens', () => {
+  it('an unknown URL shows "Page not found." with the Try: list and the 404 as JSON', async () => {
+    const { page, context, problems } = await app.newPage();
+    await page.goto('/no/such/page');
+    await page.getByText('Page not found.').waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Return to Main Page' }).getAttribute('href'), '/');
+    const json = JSON.parse((await page.locator('details[open] pre').textContent()) ?? '{}') as { status: number };
+    assert.equal(json.status, 404);
+    assert.deepEqual(problems.messages, []);
+    await context.close();
+  });
+
+  it('/error shows the error screen with ERROR', async () => {
+    const { page, context } = await app.newPage();
+    await page.goto('/error');
+    await page.getByText('An error occured while processing your request.').waitFor();
+    assert.match((await page.locator('details[open] pre').textContent()) ?? '', /"message": "ERROR"/);
+    await page.getByRole('link', { name: 'Return to Main Page' }).click();
+    await page.getByRole('heading', { name: 'Everything at the front desk, in one place.' }).waitFor();
+    await context.close();
+  });
+
+  it('/bad shows the error screen with the 500 problem from /api/bad', async () => {
+    const { page, context } = await app.newPage();
+    await page.goto('/bad');
+    await page.getByText('An error occured while processing your request.').waitFor();
+    const json = JSON.parse((await page.locator('details[open] pre').textContent()) ?? '{}') as { status: number; problem?: { status: number } };
+    assert.equal(json.status, 500);
+    assert.equal(json.problem?.status, 500);
+    await context.close();
+  });
+});
+
+describe('pending overlay', () => {
+  it('on a navigation to /pending: nothing for the first second, then the overlay, then the page', async () => {
+    const { page, context, problems } = await app.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Areas' }).waitFor();
+    const started = Date.now();
+    await page.getByRole('link', { name: /Slow page/ }).click();
+    await page.waitForTimeout(600);
+    assert.equal(await page.getByText(OVERLAY, { exact: true }).count(), 0, 'overlay must not show before 1000 ms');
+    await page.getByText(OVERLAY, { exact: true }).waitFor({ timeout: 2000 });
+    assert.ok(Date.now() - started >= 950, 'overlay appeared too early');
+    await page.getByRole('heading', { name: 'Slow page' }).waitFor({ timeout: 8000 });
+    assert.ok(Date.now() - started >= 4900, 'the page came before its 5 s loader finished');
+    await page.getByText(OVERLAY, { exact: true }).waitFor({ state: 'detached', timeout: 2000 });
+    assert.deepEqual(problems.messages, []);
+    await context.close();
+  });
+
+  it('on a first load of /pending the same overlay is the fallback', async () => {
+    const { page, context } = await app.newPage();
+    await page.goto('/pending');
+    await page.getByText(OVERLAY, { exact: true }).waitFor({ timeout: 3000 });
+    await page.getByRole('heading', { name: 'Slow page' }).waitFor({ timeout: 8000 });
+    await context.close();
+  });
+});
+
+describe('every screen of the app shell renders without page errors', () => {
+  const screens: [string, string][] = [
+    ['/', 'Everything at the front desk, in one place.'],
+    ['/about', 'Frontdesk'],
+    ['/counter', 'Counter'],
+    ['/sidepanel', 'Spaces'],
+    ['/test', 'Self-test'],
+    ['/windphony', 'Windphony'],
+    ['/arcos', 'Arcos'],
+    ['/arcos/4', 'Arcos'],
+    ['/login', 'Sign in to Frontdesk'],
+  ];
+  for (const [path, heading] of screens) {
+    it(`${path}`, async () => {
+      const { page, context } = await app.newPage();
+      // The self-test calls /api/bad (500) and /api/events on purpose.
+      const problems = watchProblems(page, [
+        { path: '/api/bad', status: 500 },
+        { path: '/api/events', status: 404 },
+        { path: '/api/events', status: 401 },
+      ]);
+      await page.goto(path);
+      await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      if (path === '/test') await page.getByText(/checks (done|failed)/).waitFor();
+      assert.deepEqual(problems.messages, []);
+      await context.close();
+    });
+  }
+
+  it('the counter keeps its count across client-side navigation', async () => {
+    const { page, context } = await app.newPage();
+    await page.goto('/counter');
+    await page.getByRole('button', { name: 'Increase by 1' }).click();
+    await page.getByRole('button', { name: 'Increase by 1' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click();
+    await page.getByRole('heading', { name: 'What it does' }).waitFor();
+    await page.goBack();
+    assert.equal(await page.getByRole('status', { name: 'Current count' }).textContent(), '2');
+    await context.close();
+  });
+
+  it('the side panel opens on click and closes on Escape', async () => {
+    const { page, context } = await app.newPage();
+    await page.goto('/sidepanel');
+    await page.getByRole('button', { name: /Studio A/ }).click();
+    await page.getByRole('dialog', { name: 'Studio A' }).waitFor();
+    assert.equal(await page.evaluate(() => document.body.style.overflow), 'hidden');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('windphony rings notes from the keyboard with Web Audio', async () => {
+    const { page, context, problems } = await app.newPage();
+    await page.goto('/windphony');
+    await page.getByRole('heading', { name: 'Windphony' }).waitFor();
+    await page.keyboard.press('a');
+    await page.keyboard.press('k');
+    await page.getByRole('button', { name: /Ring C5/ }).click();
+    await page.getByText('3 notes rung').waitFor();
+    const state = await page.evaluate(() => typeof AudioContext);
+    assert.equal(state, 'function');
+    assert.deepEqual(problems.messages, []);
+    await context.close();
+  });
+});
