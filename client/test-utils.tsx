@@ -51,7 +51,7 @@ export function fakeApi(handlers: FakeHandler[] = [], options: { signedIn?: bool
     const method = (init?.method ?? 'GET').toUpperCase();
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     calls.push({ method, path: url.pathname + url.search, body, headers: (init?.headers ?? {}) as Record<string, string> });
-    const reply = [...handlers, builtIn].reduce<FakeReply | undefined>((found, h) => found ?? h({ method, url, body }), undefined) ?? problem(404, 'Not Found');
+    const reply: FakeReply = [...handlers, builtIn].reduce<FakeReply | undefined>((found, h) => found ?? h({ method, url, body }), undefined) ?? problem(404, 'Not Found');
     const status = reply.status ?? 200;
     const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
     return new Response(status === 204 ? null : text, {
