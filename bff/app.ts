@@ -15,9 +15,15 @@ import { gymService, type DoorAccess } from './features/gym/gym.service';
 import { membersRepository } from './features/gym/members.repository';
 import { ownersRepository } from './features/gym/owners.repository';
 import { statusRouter } from './features/status/status.router';
+import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
+import { kisiWebhookRouter } from './features/webhooks/kisi-webhook.router';
+import { emulatorControlRouter } from './kisi/emulator/emulator-control.router';
+import type { Kisi } from './kisi/kisi';
+import { kisiProxy } from './kisi/proxy';
 import { sessionMiddleware } from './lib/auth.middleware';
 import { csrfGuard } from './lib/csrf.middleware';
 import { EventBus } from './lib/event-bus';
+import { HttpError } from './lib/http-error';
 import { apiNotFound, errorHandler } from './lib/error-handler';
 import type { Logger } from './lib/logger';
 import { spaMiddleware } from './lib/static.middleware';
@@ -34,6 +40,8 @@ export interface AppDeps {
   /** The door-access provider for gym memberships (Kisi, or the emulator). */
   door: DoorAccess;
   eventStream?: Partial<EventStreamOptions>;
+  /** Kisi (remote, or the in-process emulator): proxy, webhook secret, server-side client. Without it /api/kisi answers 503. */
+  kisi?: Kisi;
 }
 
 /** Builds the whole BFF as an Express app; `bff/index.ts` only listens, tests use it in-process. */
@@ -89,11 +97,31 @@ export function createApp(deps: AppDeps) {
 
   const api = express.Router();
   api.use(csrfGuard);
+  // Signed Kisi webhooks need their raw body, so they come before the JSON parser.
+  api.use(
+    '/webhooks/kisi',
+    kisiWebhookRouter({
+      events: kisiEventsRepository(database.db),
+      secret: deps.kisi?.settings.webhookSecret,
+      emailOfKisiUser: deps.kisi ? async (id) => (await deps.kisi!.client.getUser(id))?.email ?? null : undefined,
+      publish: (event) => bus.publish('webhook', event),
+      logger,
+    }),
+  );
   api.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   api.use(sessionMiddleware(auth.userForToken));
 
   api.use('/auth', authRouter(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT }));
   api.use('/events', events.router);
+  api.use(
+    '/kisi',
+    deps.kisi
+      ? kisiProxy({ settings: deps.kisi.settings, limiter: deps.kisi.limiter, logger })
+      : () => {
+          throw new HttpError(503, 'Kisi is not configured on this server.');
+        },
+  );
+  if (deps.kisi?.emulator) api.use('/kisi-emulator', emulatorControlRouter(deps.kisi.emulator));
   api.use('/gym', gymRouter(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })));
   api.use(
     '/',

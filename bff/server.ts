@@ -8,16 +8,22 @@ import { seedIfEmpty, type Seeder } from './db/seed';
 import { accountsRepository } from './features/auth/accounts.repository';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
+import { gymSeeder } from './features/gym/gym.seed';
+import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from './kisi/emulator/emulator.seed';
+import { connectKisi, type Kisi } from './kisi/kisi';
+import { kisiDoorAccess } from './kisi/kisi-client';
 import { createLogger } from './lib/logger';
 
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Demo data for a brand-new database; each area adds its seeder here. */
-const SEEDERS: Seeder[] = [];
+const SEEDERS: Seeder[] = [kisiEmulatorSeeder, gymSeeder(KISI_DEMO_PEOPLE)];
 
 export interface RunningServer {
   url: string;
   server: Server;
+  /** How this server reaches Kisi (in emulator mode, the emulator's own URL and key). */
+  kisi: Kisi;
   close: () => Promise<void>;
 }
 
@@ -30,7 +36,16 @@ function readVersion(): string {
 }
 
 /** Opens the database, prepares the first admin and demo data, and listens. */
-export async function startServer(env: Record<string, string | undefined>, announce: (line: string) => void = console.log): Promise<RunningServer> {
+export interface StartOptions {
+  /** Outgoing Kisi requests per second; Kisi's 5 unless a benchmark needs the proxy unthrottled. */
+  kisiRatePerSecond?: number;
+}
+
+export async function startServer(
+  env: Record<string, string | undefined>,
+  announce: (line: string) => void = console.log,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const config = loadConfig(env);
   const logger = createLogger(config.LOG_LEVEL);
   const database = await openDatabase(config.DATABASE_URL);
@@ -46,16 +61,20 @@ export async function startServer(env: Record<string, string | undefined>, annou
   const purgeTimer = setInterval(() => void auth.purgeEndedSessions().catch((err) => logger.warn({ err }, 'session purge failed')), 3_600_000);
   purgeTimer.unref();
 
-  // TODO(kisi): replaced by the Kisi client once the proxy/emulator lands (issue 4).
-  const door = { findUser: async () => null, setAccess: async () => {} };
-  const app = createApp({ config, database, logger, version: readVersion(), door });
+  // In emulator mode the emulator posts its signed webhooks to this server once it listens.
+  let webhookUrl: string | undefined;
+  const kisi = await connectKisi({ config, db: database.db, logger, webhookUrl: () => webhookUrl, ratePerSecond: options.kisiRatePerSecond });
+  const app = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST}:${port}`;
+  const loopback = config.HOST === '0.0.0.0' || config.HOST === 'localhost' ? '127.0.0.1' : config.HOST === '::' ? '[::1]' : config.HOST;
+  webhookUrl = `http://${loopback}:${port}/api/webhooks/kisi`;
 
   announce(`Frontdesk is running at ${url}`);
+  announce(kisi.emulator ? 'Kisi: the built-in emulator (set KISI_BASE_URL and KISI_API_KEY to use the real Kisi).' : `Kisi: ${kisi.settings.baseUrl}`);
   if (admin.generatedPassword) {
     announce(`First start: created the admin account. Log in at ${url}/login with`);
     announce(`  email:    ${config.ADMIN_EMAIL}`);
@@ -80,8 +99,10 @@ export async function startServer(env: Record<string, string | undefined>, annou
         });
         server.closeIdleConnections();
       });
+      await kisi.emulator?.settle();
+      await kisi.emulator?.close();
       await database.close();
     })());
 
-  return { url, server, close };
+  return { url, server, kisi, close };
 }

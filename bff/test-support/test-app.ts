@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -8,6 +10,9 @@ import { openDatabase, type Database } from '../db/database';
 import { accountsRepository } from '../features/auth/accounts.repository';
 import { authService } from '../features/auth/auth.service';
 import { sessionsRepository } from '../features/auth/sessions.repository';
+import { seedKisiOrganisation } from '../kisi/emulator/emulator.seed';
+import { connectKisi, type Kisi } from '../kisi/kisi';
+import { kisiDoorAccess } from '../kisi/kisi-client';
 import { createLogger } from '../lib/logger';
 import type { Role } from '../contracts/auth.contract';
 
@@ -20,6 +25,10 @@ export interface TestContext {
   dir: string;
   /** Creates an account and returns a supertest agent logged in as it. */
   loginAs: (role: Role, email?: string) => Promise<ReturnType<typeof request.agent>>;
+  /** With `{ emulator: true }`: the seeded Kisi emulator behind the app (and its door access). */
+  kisi?: Kisi;
+  /** With `{ emulator: true }`: the app also listens on 127.0.0.1 (the emulator posts its webhooks there). */
+  url?: string;
   close: () => Promise<void>;
 }
 
@@ -27,11 +36,40 @@ export interface TestContext {
 /** A door-access provider with no Kisi behind it: every member is unknown to Kisi. */
 export const NO_KISI_DOOR: AppDeps['door'] = { findUser: async () => null, setAccess: async () => {} };
 
-export async function createTestContext(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}): Promise<TestContext> {
+export interface TestContextOptions {
+  /** Start the Kisi emulator (seeded organisation, signed webhooks back to the app) as the app's Kisi. */
+  emulator?: boolean;
+  /** Outgoing Kisi requests per second in the test (default 100, so tests are not throttled to Kisi's 5). */
+  kisiRatePerSecond?: number;
+}
+
+export async function createTestContext(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}, options: TestContextOptions = {}): Promise<TestContext> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-test-'));
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: `file:${path.join(dir, 'test.db')}`, STATIC_DIR: path.join(dir, 'static'), ...env });
   const database = await openDatabase(config.DATABASE_URL);
-  const app = createApp({ config, database, logger: createLogger(config.LOG_LEVEL), version: '0.0.0-test', door: NO_KISI_DOOR, ...overrides });
+  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
+  let webhookUrl: string | undefined;
+  let kisi: Kisi | undefined;
+  if (options.emulator) {
+    await seedKisiOrganisation(database.db);
+    kisi = await connectKisi({ config, db: database.db, logger, webhookUrl: () => webhookUrl, ratePerSecond: options.kisiRatePerSecond ?? 100 });
+  }
+  const app = createApp({
+    config,
+    database,
+    logger,
+    version: '0.0.0-test',
+    door: kisi ? kisiDoorAccess(kisi.client) : NO_KISI_DOOR,
+    kisi,
+    ...overrides,
+  });
+  let server: Server | undefined;
+  if (options.emulator) {
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/kisi`;
+  }
   const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 3_600_000 });
   let counter = 0;
 
@@ -40,6 +78,8 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     config,
     database,
     dir,
+    kisi,
+    url: webhookUrl?.replace(/\/api\/webhooks\/kisi$/, ''),
     async loginAs(role, email = `${role}${++counter}@frontdesk.test`) {
       await auth.addAccount({ email, name: `Test ${role}`, role, password: TEST_PASSWORD });
       const agent = request.agent(app);
@@ -47,6 +87,12 @@ export async function createTestContext(env: Record<string, string> = {}, overri
       return agent;
     },
     async close() {
+      await kisi?.emulator?.settle();
+      await kisi?.emulator?.close();
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      }
       await database.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },

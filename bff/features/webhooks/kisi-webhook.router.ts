@@ -1,0 +1,69 @@
+import express, { Router } from 'express';
+import type { KisiEvent, WebhookAck } from '../../contracts/webhook.contract';
+import { HttpError, badRequest } from '../../lib/http-error';
+import type { Logger } from '../../lib/logger';
+import { verifySignature } from '../../kisi/signature';
+import { parseKisiEvent } from './kisi-event.parse';
+import type { KisiEventsRepository } from './kisi-events.repository';
+
+export const WEBHOOK_BODY_LIMIT = '64kb';
+
+export interface KisiWebhookDeps {
+  events: KisiEventsRepository;
+  /** KISI_WEBHOOK_SECRET (generated and shared with the emulator in emulator mode); unset → every delivery is refused. */
+  secret: string | undefined;
+  /** Finds the email of the actor's Kisi user when the event has none. */
+  emailOfKisiUser?: (kisiUserId: number) => Promise<string | null>;
+  /** Announces a stored event (the live event stream). */
+  publish: (event: KisiEvent) => Promise<unknown>;
+  logger: Logger;
+  now?: () => string;
+}
+
+/**
+ * `POST /api/webhooks/kisi` (DESIGN §6): public, authenticated by `X-Signature` over the raw body;
+ * each event stored once by uuid, then published. Mount it before the generic JSON parser.
+ */
+export function kisiWebhookRouter({ events, secret, emailOfKisiUser, publish, logger, now = () => new Date().toISOString() }: KisiWebhookDeps) {
+  const router = Router();
+  if (!secret) logger.warn('KISI_WEBHOOK_SECRET is not set: Kisi webhooks will be refused');
+
+  router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), async (req, res) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (!secret || !verifySignature(req.get('X-Signature'), raw, secret)) {
+      throw new HttpError(401, req.get('X-Signature') ? 'The webhook signature does not match.' : 'The webhook has no X-Signature header.');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw badRequest('The webhook body is not valid JSON.');
+    }
+    const receivedAt = now();
+    const parsed = parseKisiEvent(body, raw, receivedAt);
+    if (!parsed) throw badRequest('The webhook body must be a JSON object.');
+
+    const duplicate: WebhookAck = { status: 'duplicate', uuid: parsed.uuid };
+    if (await events.exists(parsed.uuid)) return void res.status(200).json(duplicate);
+
+    const actorId = parsed.actor_id;
+    if (!parsed.actor_email && typeof actorId === 'number' && (parsed.actor_type ?? 'User') === 'User' && emailOfKisiUser) {
+      try {
+        parsed.actor_email = (await emailOfKisiUser(actorId))?.toLowerCase() ?? null;
+      } catch (err) {
+        (req.log ?? logger).warn({ err: err instanceof Error ? err.message : String(err), uuid: parsed.uuid }, 'could not resolve the actor email of a Kisi event');
+      }
+    }
+
+    const stored = await events.insertOnce({ ...parsed, received_at: receivedAt });
+    if (!stored) return void res.status(200).json(duplicate);
+    try {
+      await publish(stored);
+    } catch (err) {
+      (req.log ?? logger).error({ err, uuid: stored.uuid }, 'stored Kisi event could not be published');
+    }
+    const ack: WebhookAck = { status: 'stored', uuid: stored.uuid, id: stored.id };
+    res.status(200).json(ack);
+  });
+  return router;
+}

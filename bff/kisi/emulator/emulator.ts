@@ -1,0 +1,172 @@
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Db } from '../../db/database';
+import type { Logger } from '../../lib/logger';
+import { signBody } from '../signature';
+import { createEmulatorApp, type UnlockOutcome } from './emulator.app';
+import { DEFAULT_GROUP_META_KEY, INTEGRATION_USER } from './emulator.seed';
+import { emulatorStore, kisiNow, ORGANIZATION } from './emulator.store';
+
+/** The `lock.unlock` webhook body, shaped like Kisi's documented sample (no actor_email, as observed). */
+export type EmulatorUnlockEvent = {
+  uuid: string;
+  actor_type: 'User';
+  actor_id: number;
+  actor_name: string;
+  object_type: 'Lock';
+  object_id: number;
+  object_name: string;
+  organization_id: number;
+  place_id: number;
+  success: boolean;
+  type: 'lock.unlock';
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+};
+
+export type SimulatedUnlock =
+  | { kind: 'done'; event: EmulatorUnlockEvent }
+  | { kind: 'no-user' }
+  | { kind: 'no-lock' };
+
+export interface KisiEmulatorOptions {
+  db: Db;
+  logger: Logger;
+  /** The key the emulator accepts; generated when not given. */
+  apiKey?: string;
+  /** The webhook signature key shared with the BFF's receiver. */
+  webhookSecret: string;
+  /** Where signed webhooks go (the BFF's /api/webhooks/kisi); undefined while the BFF is not listening yet. */
+  webhookUrl: () => string | undefined;
+  rateLimitPerSecond?: number;
+  webhookTimeoutMs?: number;
+}
+
+export interface KisiEmulator {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  apiKey: string;
+  /** The group the BFF's access links go to (KISI_GROUP_ID in emulator mode). */
+  defaultGroupId: () => Promise<number>;
+  /** The control endpoint's action: `email` unlocks a door (the first they may open, unless `lockId`). */
+  simulateUnlock: (email: string, lockId?: number) => Promise<SimulatedUnlock>;
+  /** Resolves once every webhook sent so far has been delivered or has failed (for tests). */
+  settle: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+const FAILURES = {
+  accessDisabled: ['fcd8ff', 'Access disabled.'],
+  accessDenied: ['afc496', 'Access denied.'],
+  lockedDown: ['fad001', 'The door is currently locked down.'],
+  offline: ['fad107', 'The wireless lock is offline.'],
+} as const;
+
+/** Starts the stand-in Kisi on 127.0.0.1 and a random port, in this process, over the shared database. */
+export async function startKisiEmulator(options: KisiEmulatorOptions): Promise<KisiEmulator> {
+  const { db, logger } = options;
+  const store = emulatorStore(db);
+  const apiKey = options.apiKey ?? crypto.randomBytes(24).toString('base64url');
+  const pending = new Set<Promise<void>>();
+
+  const apiUserId = async () => (await store.findUserByEmail(INTEGRATION_USER.email))?.id ?? null;
+
+  /** POSTs the event, signed, without holding up the caller; a failure is logged, never thrown. */
+  function deliver(event: EmulatorUnlockEvent) {
+    const url = options.webhookUrl();
+    if (!url) {
+      logger.warn({ uuid: event.uuid }, 'kisi emulator: no webhook receiver yet, event not delivered');
+      return;
+    }
+    const body = JSON.stringify(event);
+    const delivery = fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Signature': `sha256=${signBody(body, options.webhookSecret)}`, 'User-Agent': 'Kisi-Emulator-Webhook' },
+      body,
+      signal: AbortSignal.timeout(options.webhookTimeoutMs ?? 5000),
+    })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (!res.ok) logger.warn({ uuid: event.uuid, status: res.status }, 'kisi emulator: webhook rejected');
+      })
+      .catch((err: unknown) => logger.warn({ uuid: event.uuid, err: err instanceof Error ? err.message : String(err) }, 'kisi emulator: webhook delivery failed'))
+      .finally(() => pending.delete(delivery));
+    pending.add(delivery);
+  }
+
+  /** Records a `lock.unlock` event (success or not) and sends its webhook, as Kisi does. */
+  async function unlockAs(user: { id: number; name: string; access_enabled: number }, lock: { id: number; name: string; place_id: number; online: number; locked_down: number }) {
+    const at = kisiNow();
+    let failure: readonly [string, string] | undefined;
+    if (lock.locked_down) failure = FAILURES.lockedDown;
+    else if (!lock.online) failure = FAILURES.offline;
+    else if (!user.access_enabled) failure = FAILURES.accessDisabled;
+    else if (!(await store.userCanOpen(user.id, lock.id, at))) failure = FAILURES.accessDenied;
+    const event: EmulatorUnlockEvent = {
+      uuid: crypto.randomUUID(),
+      actor_type: 'User',
+      actor_id: user.id,
+      actor_name: user.name,
+      object_type: 'Lock',
+      object_id: lock.id,
+      object_name: lock.name,
+      organization_id: ORGANIZATION.id,
+      place_id: lock.place_id,
+      success: !failure,
+      type: 'lock.unlock',
+      error_code: failure?.[0] ?? null,
+      error_message: failure?.[1] ?? null,
+      created_at: at,
+    };
+    await store.recordEvent(event);
+    if (!failure) await store.touchUserAccess(user.id, at);
+    deliver(event);
+    return event;
+  }
+
+  async function remoteUnlock(lockId: number): Promise<UnlockOutcome> {
+    const lock = await store.lockRow(lockId);
+    if (!lock) return { status: 404, body: { error: 'The door could not be found.', code: 'fad10e' } };
+    const user = await store.findUserByEmail(INTEGRATION_USER.email);
+    if (!user) return { status: 404, body: { error: 'The door could not be found.', code: 'fad10e' } };
+    const event = await unlockAs(user, lock);
+    if (event.success) return { status: 200, body: { message: 'Unlocked!' } };
+    const status = event.error_code === FAILURES.offline[0] ? 503 : event.error_code === FAILURES.lockedDown[0] ? 409 : 404;
+    return { status: status as UnlockOutcome['status'], body: { error: event.error_message ?? 'Access denied.', code: event.error_code ?? 'afc496' } };
+  }
+
+  const app = createEmulatorApp({ store, apiKey, apiUserId, unlock: remoteUnlock, rateLimitPerSecond: options.rateLimitPerSecond });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    async defaultGroupId() {
+      const meta = await db.selectFrom('app_meta').select('value').where('key', '=', DEFAULT_GROUP_META_KEY).executeTakeFirst();
+      const id = Number(meta?.value);
+      if (Number.isInteger(id) && id > 0) return id;
+      const first = await db.selectFrom('kisi_emu_groups').select('id').orderBy('id').executeTakeFirst();
+      return first?.id ?? 1;
+    },
+    async simulateUnlock(email, lockId) {
+      const user = await store.findUserByEmail(email);
+      if (!user) return { kind: 'no-user' };
+      const lock = lockId === undefined ? await store.firstOpenableLock(user.id) : await store.lockRow(lockId);
+      if (!lock) return { kind: 'no-lock' };
+      return { kind: 'done', event: await unlockAs(user, lock) };
+    },
+    async settle() {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,143 @@
+import type { ClientRequest } from 'node:http';
+import { Router, type Request, type Response } from 'express';
+import { createProxyMiddleware, debugProxyErrorsPlugin, fixRequestBody, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
+import { badRequest, forbidden, notFound, unauthorized } from '../lib/http-error';
+import type { Logger } from '../lib/logger';
+import { sendProblem } from '../lib/problem';
+import type { KisiSettings } from './kisi-client';
+import type { RateLimiter } from './rate-limiter';
+
+/**
+ * The Kisi calls the app makes (DESIGN §6) — the only ones the proxy forwards. `staff: true` marks
+ * the one read staff may make besides admins (the gym member page's access links).
+ */
+export const KISI_ALLOWLIST = [
+  { method: 'GET', path: '/users' },
+  { method: 'GET', path: '/users/:id' },
+  { method: 'PATCH', path: '/users/:id' },
+  { method: 'GET', path: '/role_assignments' },
+  { method: 'GET', path: '/groups' },
+  { method: 'POST', path: '/groups' },
+  { method: 'DELETE', path: '/groups/:id' },
+  { method: 'GET', path: '/members' },
+  { method: 'GET', path: '/group_links', staff: true },
+  { method: 'POST', path: '/group_links' },
+  { method: 'DELETE', path: '/group_links/:id' },
+  { method: 'GET', path: '/locks' },
+  { method: 'POST', path: '/locks/:id/unlock' },
+] as const;
+
+type Route = (typeof KISI_ALLOWLIST)[number];
+const ID = /^[1-9]\d{0,15}$/;
+
+/** Finds the allowlisted route for a method and path; `badId` when the shape fits but the id is not a positive integer. */
+export function matchKisiRoute(method: string, path: string): { route: Route; badId: boolean } | undefined {
+  const segments = path.replace(/\/+$/, '').split('/');
+  for (const route of KISI_ALLOWLIST) {
+    if (route.method !== method) continue;
+    const pattern = route.path.split('/');
+    if (pattern.length !== segments.length) continue;
+    let badId = false;
+    const fits = pattern.every((part, i) => {
+      const segment = segments[i] ?? '';
+      if (part !== ':id') return part === segment;
+      if (!ID.test(segment)) badId = true;
+      return segment.length > 0;
+    });
+    if (fits) return { route, badId };
+  }
+  return undefined;
+}
+
+/** Browser headers that must never reach Kisi. */
+const STRIPPED_HEADERS = ['cookie', 'authorization', 'proxy-authorization', 'origin', 'referer', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip'];
+
+export interface KisiProxyDeps {
+  settings: KisiSettings;
+  limiter: RateLimiter;
+  logger: Logger;
+}
+
+/**
+ * `/api/kisi/*` → `${KISI_BASE_URL}/*` (DESIGN §6): session and role checks, the allowlist, the
+ * outgoing rate limit, the key added on the server; Kisi's status codes, bodies and
+ * X-Collection-Range pass through; 502/504 problems when Kisi is unreachable or silent.
+ */
+export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
+  const timedOut = new WeakSet<Request>();
+  const router = Router();
+
+  router.use((req, _res, next) => {
+    if (!req.user) throw unauthorized();
+    const match = matchKisiRoute(req.method, req.path);
+    if (!match) throw notFound(`Frontdesk does not forward ${req.method} ${req.path} to Kisi.`);
+    if (match.badId) throw badRequest('The request has invalid fields.', [{ path: 'params.id', message: 'Expected a positive integer id' }]);
+    if (req.user.role !== 'admin' && !('staff' in match.route && match.route.staff && req.user.role === 'staff')) throw forbidden();
+    // Access links always go to the configured group (KISI_GROUP_ID) unless the caller names one.
+    if (match.route.path === '/group_links' && req.method === 'POST') {
+      const body = req.body as { group_link?: Record<string, unknown> } | undefined;
+      if (body && typeof body.group_link === 'object' && body.group_link !== null && body.group_link.group_id === undefined) body.group_link.group_id = settings.groupId;
+    }
+    next();
+  });
+
+  // Kisi allows 5 requests/s: wait for a slot (never drop); a client that leaves gives its place up.
+  router.use(async (req, res, next) => {
+    const gone = new AbortController();
+    const onClose = () => gone.abort(new Error('client closed the request'));
+    res.once('close', onClose);
+    try {
+      await limiter.acquire(gone.signal);
+    } catch {
+      return;
+    } finally {
+      res.off('close', onClose);
+    }
+    next();
+  });
+
+  router.use(
+    createProxyMiddleware<Request, Response>({
+      target: settings.baseUrl,
+      changeOrigin: true,
+      xfwd: false,
+      ejectPlugins: true,
+      plugins: [debugProxyErrorsPlugin, proxyEventsPlugin] as unknown as Plugin<Request, Response>[],
+      on: {
+        proxyReq: (proxyReq: ClientRequest, req: Request) => {
+          for (const name of STRIPPED_HEADERS) proxyReq.removeHeader(name);
+          proxyReq.setHeader('Authorization', `KISI-LOGIN ${settings.apiKey}`);
+          proxyReq.setHeader('Accept', 'application/json');
+          proxyReq.setHeader('Content-Type', 'application/json');
+          proxyReq.setTimeout(settings.timeoutMs, () => {
+            timedOut.add(req);
+            proxyReq.destroy(new Error('Kisi did not answer in time'));
+          });
+          // express.json() already read the body: send the parsed body on.
+          fixRequestBody(proxyReq, req);
+        },
+        proxyRes: (proxyRes) => {
+          delete proxyRes.headers['set-cookie'];
+          // A 401 from Kisi means the server's key is wrong, not the user's session: the browser must not take it
+          // for its own 401 (which would send the user to the login page).
+          if (proxyRes.statusCode === 401) {
+            proxyRes.statusCode = 502;
+            proxyRes.headers['x-kisi-status'] = '401';
+            logger.error('Kisi rejected the API key (401): check KISI_API_KEY');
+          }
+        },
+        error: (err, req, res) => {
+          const request = req as Request;
+          const late = timedOut.has(request);
+          (request.log ?? logger).warn({ code: (err as NodeJS.ErrnoException).code, timedOut: late }, 'kisi proxy: upstream failed');
+          const response = res as Response;
+          if (typeof response.writeHead !== 'function') return;
+          if (response.headersSent) return void response.destroy();
+          if (late) sendProblem(response, 504, `Kisi did not answer within ${settings.timeoutMs} ms.`);
+          else sendProblem(response, 502, 'Kisi could not be reached. Try again in a moment.');
+        },
+      },
+    }),
+  );
+  return router;
+}
