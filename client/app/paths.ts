@@ -16,6 +16,10 @@ export const paths = {
   shellApi: '/shell/api',
   shellEmpty: '/shell/empty',
   shellContain: '/shell/contain',
+  gymOwners: '/gymowners',
+  gymOwner: (id: string | number) => `/gymowners/${encodeURIComponent(String(id))}`,
+  gymMembers: '/shell/gymowner/users',
+  gymMember: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}`,
 } as const;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */

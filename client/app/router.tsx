@@ -42,6 +42,16 @@ export const routes: RouteObject[] = [
           },
           { path: 'login', lazy: () => import('../features/auth/login.route') },
           {
+            path: 'gymowners',
+            // The gym API needs a staff session: ask who the user is before the loaders run.
+            middleware: [requireUser],
+            lazy: () => import('../features/gym/owners-layout.route'),
+            children: [
+              { index: true, lazy: () => import('../features/gym/owners-list.route') },
+              { path: ':id', lazy: () => import('../features/gym/owner.route') },
+            ],
+          },
+          {
             id: 'shell',
             path: 'shell',
             // Asks the server who the user is before any loader of the shell runs.
@@ -53,6 +63,18 @@ export const routes: RouteObject[] = [
               { path: 'api', lazy: () => import('../features/shell/shell-api.route') },
               { path: 'empty', lazy: () => import('../features/shell/shell-empty.route') },
               { path: 'contain', lazy: () => import('../features/shell/shell-contain.route') },
+              {
+                path: 'gymowner/users',
+                children: [
+                  { index: true, lazy: () => import('../features/gym/members-list.route') },
+                  {
+                    id: 'gym-member', // MEMBER_ROUTE_ID: the tabs read the member from this loader
+                    path: ':id',
+                    lazy: () => import('../features/gym/member-layout.route'),
+                    children: [{ index: true, lazy: () => import('../features/gym/member-profile.route') }],
+                  },
+                ],
+              },
             ],
           },
           {

@@ -22,6 +22,13 @@ const shapes = {
   play: 'M7 4l13 8-13 8z',
   stop: 'M6 6h12v12H6z',
   home: 'M3 11 12 3l9 8 M5 10v10h14V10',
+  plus: 'M12 5v14 M5 12h14',
+  search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14z M20 20l-4-4',
+  trash: 'M4 7h16 M9 7V4h6v3 M6 7l1 13h10l1-13 M10 11v6 M14 11v6',
+  edit: 'M4 20h4L19 9l-4-4L4 16z M13 7l4 4',
+  dumbbell: 'M3 10v4 M6 7v10 M18 7v10 M21 10v4 M6 12h12',
+  users: 'M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8z M2 21a7 7 0 0 1 14 0 M16 3.5a4 4 0 0 1 0 7.5 M18 14a6 6 0 0 1 4 6',
+  door: 'M5 21V3h11v18 M3 21h16 M13 12h.01 M16 5h3v16',
 } as const;
 
 export type IconName = keyof typeof shapes;

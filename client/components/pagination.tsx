@@ -1,0 +1,56 @@
+import { AppLink } from '../lib/app-link';
+import { pageCount } from '../lib/search-params';
+
+/**
+ * "Showing 11–20 of 57 · Previous · Page 2 of 6 · Next" for a paged list. `page` is the 1-based
+ * URL page; `hrefFor` builds the link of another page (keeping the other search params).
+ */
+export function Pagination({
+  page,
+  pageSize,
+  total,
+  hrefFor,
+  label,
+  noun = 'items',
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  hrefFor: (page: number) => string;
+  label: string;
+  noun?: string;
+}) {
+  const pages = pageCount(total, pageSize);
+  const first = total === 0 ? 0 : Math.min(total, (page - 1) * pageSize + 1);
+  const last = Math.min(total, page * pageSize);
+  return (
+    <nav className="pagination" aria-label={label}>
+      <p className="pagination-count muted small">
+        {total === 0 ? `No ${noun}` : first > total ? `Past the end of ${total} ${noun}` : `Showing ${first}–${last} of ${total} ${noun}`}
+      </p>
+      <div className="pagination-controls">
+        {page > 1 ? (
+          <AppLink className="btn btn-small" to={hrefFor(Math.min(page - 1, pages))} rel="prev">
+            Previous
+          </AppLink>
+        ) : (
+          <span className="btn btn-small" aria-disabled="true">
+            Previous
+          </span>
+        )}
+        <span className="pagination-page tabular" aria-current="page">
+          Page {page} of {pages}
+        </span>
+        {page < pages ? (
+          <AppLink className="btn btn-small" to={hrefFor(page + 1)} rel="next">
+            Next
+          </AppLink>
+        ) : (
+          <span className="btn btn-small" aria-disabled="true">
+            Next
+          </span>
+        )}
+      </div>
+    </nav>
+  );
+}

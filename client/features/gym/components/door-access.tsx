@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import useSWR from 'swr';
+import type { GymMember, MemberDoorAccess } from '../../../../bff/contracts/gym.contract';
+import { Icon } from '../../../components/icon';
+import { useToast } from '../../../app/toast-host';
+import { errorMessage } from '../../../lib/api-client';
+import { fetchDoorAccess, memberAccessKey, retryDoorAccess } from '../gym.api';
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export const formatWhen = (iso: string | null) => (iso ? when.format(new Date(iso)) : '');
+
+/** What the last switch did, in words. */
+function syncSentence(member: GymMember): { tone: 'ok' | 'bad' | 'info' | 'muted'; text: string } {
+  const { state, wantEnabled, at } = member.accessSync;
+  const stamp = at ? ` (${formatWhen(at)})` : '';
+  switch (state) {
+    case 'synced':
+      return { tone: 'ok', text: `Door access was switched ${wantEnabled ? 'on' : 'off'} to match the membership${stamp}.` };
+    case 'failed':
+      return { tone: 'bad', text: member.accessSync.error ?? `Could not switch door access ${wantEnabled ? 'on' : 'off'}.` };
+    case 'no_kisi_user':
+      return { tone: 'info', text: `No Kisi account uses ${member.email}, so there was no door access to switch${stamp}.` };
+    default:
+      return { tone: 'muted', text: 'Not switched yet: the membership has not changed since the member was added.' };
+  }
+}
+
+/**
+ * The member's door access: what the membership wants, the Kisi account's live state
+ * (`GET …/access`) and what the last switch did. A failed switch (or a Kisi account out of step)
+ * gets a Retry that asks the BFF to switch again.
+ */
+export function DoorAccessCard({ member, initialAccess }: { member: GymMember; initialAccess?: MemberDoorAccess }) {
+  const toast = useToast();
+  const key = memberAccessKey(member.id);
+  const { data: access, error, isValidating, mutate } = useSWR(key, fetchDoorAccess, { fallbackData: initialAccess });
+  const [retrying, setRetrying] = useState(false);
+  const want = member.accessSync.wantEnabled;
+  const kisi = access?.kisiUser;
+  const outOfStep = kisi ? kisi.accessEnabled !== want : false;
+  const failed = member.accessSync.state === 'failed';
+  const sentence = syncSentence(member);
+
+  const retry = async () => {
+    setRetrying(true);
+    try {
+      const updated = await retryDoorAccess(member.id);
+      if (updated.accessSync.state === 'failed') toast.show({ tone: 'error', title: 'Door access still not switched', message: updated.accessSync.error ?? 'Kisi did not accept the change.' });
+      else toast.show({ tone: 'success', message: `Door access is ${updated.accessSync.wantEnabled ? 'on' : 'off'} for ${updated.name}.` });
+    } catch (err) {
+      toast.show({ tone: 'error', title: 'Could not retry', message: errorMessage(err) });
+    } finally {
+      setRetrying(false);
+    }
+  };
+
+  return (
+    <section className="card stack door-card" aria-labelledby="door-title">
+      <div className="card-head">
+        <h2 id="door-title" className="card-heading">
+          <Icon name="door" /> Door access
+        </h2>
+        <span className={`badge ${want ? 'badge-ok' : 'badge-bad'}`} data-testid="door-wanted">
+          {want ? 'Doors open for them' : 'Doors closed to them'}
+        </span>
+      </div>
+
+      {failed ? (
+        <div className="banner banner-danger sync-failed" role="alert">
+          <p>
+            <strong>Door access was not switched {want ? 'on' : 'off'}.</strong> {sentence.text}
+          </p>
+          <button type="button" className="btn btn-small" onClick={() => void retry()} disabled={retrying} aria-busy={retrying}>
+            <Icon name="refresh" size={16} />
+            {retrying ? 'Retrying…' : 'Retry'}
+          </button>
+        </div>
+      ) : (
+        <p className={`sync-line sync-${sentence.tone}`}>
+          <Icon name={sentence.tone === 'ok' ? 'check' : 'info'} size={16} />
+          <span>{sentence.text}</span>
+        </p>
+      )}
+
+      <dl className="facts">
+        <div>
+          <dt>Kisi account</dt>
+          <dd>
+            {access === undefined && isValidating ? (
+              <span className="muted">Checking…</span>
+            ) : error && !access ? (
+              <span className="muted">Unknown</span>
+            ) : kisi ? (
+              <span>
+                {kisi.name ?? kisi.email} <span className="muted tabular">#{kisi.id}</span>
+              </span>
+            ) : (
+              <span className="muted">None with this email</span>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Access in Kisi now</dt>
+          <dd>
+            {kisi ? (
+              <span className={`badge ${kisi.accessEnabled ? 'badge-ok' : 'badge-bad'}`} data-testid="kisi-access">
+                {kisi.accessEnabled ? 'Enabled' : 'Disabled'}
+              </span>
+            ) : (
+              <span className="muted">—</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+
+      {error ? (
+        <div className="banner banner-warning" role="alert">
+          Could not read the Kisi account: {errorMessage(error)}{' '}
+          <button type="button" className="link-button" onClick={() => void mutate()} disabled={isValidating}>
+            Check again
+          </button>
+        </div>
+      ) : null}
+      {outOfStep && !failed ? (
+        <div className="banner banner-warning">
+          <p>
+            Kisi has access {kisi?.accessEnabled ? 'enabled' : 'disabled'}, but the membership says it should be {want ? 'on' : 'off'}.
+          </p>
+          <button type="button" className="btn btn-small" onClick={() => void retry()} disabled={retrying} aria-busy={retrying}>
+            <Icon name="refresh" size={16} />
+            {retrying ? 'Switching…' : `Switch ${want ? 'on' : 'off'} now`}
+          </button>
+        </div>
+      ) : null}
+      <div className="card-foot">
+        <button type="button" className="btn btn-small btn-ghost" onClick={() => void mutate()} disabled={isValidating} aria-busy={isValidating}>
+          <Icon name="refresh" size={16} />
+          {isValidating ? 'Checking Kisi…' : 'Check Kisi now'}
+        </button>
+      </div>
+    </section>
+  );
+}

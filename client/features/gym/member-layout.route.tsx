@@ -1,0 +1,104 @@
+import './gym.css';
+import { Outlet, data, useNavigate } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { GymMember } from '../../../bff/contracts/gym.contract';
+import { Icon } from '../../components/icon';
+import { useModal } from '../../app/modal-host';
+import { useToast } from '../../app/toast-host';
+import { paths } from '../../app/paths';
+import { AppLink, AppNavLink } from '../../lib/app-link';
+import { loadQuery, warm } from '../../lib/cache';
+import { ConfirmDelete } from './components/confirm-delete';
+import { GymNav } from './components/gym-nav';
+import { EditMemberForm } from './components/member-form';
+import { MembershipBadge } from './components/membership-badge';
+import { deleteMember, fetchMember, memberKey } from './gym.api';
+import { useMember } from './member';
+
+const validId = (id: string | undefined) => /^[1-9]\d{0,15}$/.test(id ?? '');
+
+/** `/shell/gymowner/users/:id`: loads the member once for all tabs (unknown or malformed id → not found). */
+export async function loader({ params }: LoaderFunctionArgs): Promise<{ member: GymMember }> {
+  if (!validId(params.id)) throw data(`No gym member with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
+  return { member: await loadQuery(memberKey(Number(params.id)), fetchMember) };
+}
+
+export const handle = {
+  title: 'Gym member',
+  preload: ({ params }: { params: { id?: string } }) => {
+    if (validId(params.id)) warm(memberKey(Number(params.id)), fetchMember);
+  },
+};
+
+/** The member's tabs; `/unlocks` and `/group_links` join when their APIs exist. */
+const tabs = (id: number) => [{ to: paths.gymMember(id), label: 'Profile', end: true }];
+
+export function Component() {
+  const member = useMember();
+  const modal = useModal();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const memberTabs = tabs(member.id);
+
+  const openEdit = () =>
+    modal.open({
+      title: `Edit ${member.name}`,
+      content: (close) => <EditMemberForm member={member} onCancel={close} onDone={close} />,
+    });
+
+  const openDelete = () =>
+    modal.open({
+      title: `Delete ${member.name}?`,
+      content: (close) => (
+        <ConfirmDelete
+          confirmLabel="Delete member"
+          onCancel={close}
+          onConfirm={async () => {
+            await deleteMember(member.id);
+            toast.show({ tone: 'success', message: `${member.name} was deleted.` });
+            navigate(paths.gymMembers, { replace: true });
+          }}
+        >
+          <p>
+            {member.name} ({member.email}) will be removed from <strong>{member.gymName}</strong>. Their Kisi account is not touched.
+          </p>
+        </ConfirmDelete>
+      ),
+    });
+
+  return (
+    <div className="stack-lg gym">
+      <GymNav />
+      <AppLink to={paths.gymMembers} className="back-link">
+        ← All members
+      </AppLink>
+      <header className="page-header member-head">
+        <div>
+          <p className="eyebrow">Gym member</p>
+          <h1>{member.name}</h1>
+          <p className="lede member-lede">
+            <MembershipBadge membership={member.membership} /> <span>{member.email}</span>
+          </p>
+        </div>
+        <div className="page-actions">
+          <button type="button" className="btn" onClick={openEdit}>
+            <Icon name="edit" size={18} /> Edit
+          </button>
+          <button type="button" className="btn" onClick={openDelete}>
+            <Icon name="trash" size={18} /> Delete
+          </button>
+        </div>
+      </header>
+      {memberTabs.length > 1 ? (
+        <nav className="tabs" aria-label={`${member.name}`}>
+          {memberTabs.map((tab) => (
+            <AppNavLink key={tab.to} to={tab.to} end={tab.end} className="tab">
+              {tab.label}
+            </AppNavLink>
+          ))}
+        </nav>
+      ) : null}
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,195 @@
+import './gym.css';
+import { useLoaderData, useNavigate, useNavigation, useSearchParams } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { Page } from '../../../bff/contracts/common.contract';
+import type { GymMember } from '../../../bff/contracts/gym.contract';
+import { EmptyState } from '../../components/empty-state';
+import { Icon } from '../../components/icon';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { useModal } from '../../app/modal-host';
+import { useToast } from '../../app/toast-host';
+import { paths } from '../../app/paths';
+import { AppLink } from '../../lib/app-link';
+import { loadQuery, useQuery, warm } from '../../lib/cache';
+import { pageCount } from '../../lib/search-params';
+import { ConfirmDelete } from './components/confirm-delete';
+import { GymNav } from './components/gym-nav';
+import { CreateMemberForm, useOwnerChoices } from './components/member-form';
+import { MemberRows } from './components/member-rows';
+import { MEMBERSHIP_LABELS } from './components/membership-badge';
+import { SearchBox } from './components/search-box';
+import { MEMBERSHIP_VALUES, deleteMember, fetchMemberPage, membersKey, parseMembersSearch } from './gym.api';
+import type { MembersSearch } from './gym.api';
+
+type Data = { search: MembersSearch; members: Page<GymMember> };
+
+/** `/shell/gymowner/users?page&query&ownerId&membership`: every param falls back silently. */
+export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
+  const search = parseMembersSearch(url);
+  return { search, members: await loadQuery(membersKey(search), fetchMemberPage) };
+}
+
+export const handle = {
+  title: 'Gym members',
+  preload: ({ url }: { url: URL }) => warm(membersKey(parseMembersSearch(url)), fetchMemberPage),
+};
+
+export function membersHref(search: MembersSearch): string {
+  const params = new URLSearchParams();
+  if (search.query) params.set('query', search.query);
+  if (search.ownerId) params.set('ownerId', String(search.ownerId));
+  if (search.membership) params.set('membership', search.membership);
+  if (search.page > 1) params.set('page', String(search.page));
+  const query = params.toString();
+  return query ? `${paths.gymMembers}?${query}` : paths.gymMembers;
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { search } = loaded;
+  const members = useQuery(membersKey(search), fetchMemberPage, loaded.members).data ?? loaded.members;
+  const [, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const modal = useModal();
+  const toast = useToast();
+  const { owners, total: ownerTotal } = useOwnerChoices();
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMembers;
+  const pages = pageCount(members.total, members.pageSize);
+  const filtered = Boolean(search.query || search.ownerId || search.membership);
+
+  /** Changes one filter: back to page 1, replacing the history entry (typing is not history). */
+  const setFilter = (name: 'query' | 'ownerId' | 'membership', value: string) =>
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        next.delete('page');
+        return next;
+      },
+      { replace: name === 'query', preventScrollReset: true },
+    );
+
+  const openCreate = () =>
+    modal.open({
+      title: 'Add a member',
+      description: 'Active members can open the doors with their Kisi account.',
+      content: (close) => (
+        <CreateMemberForm defaultOwnerId={search.ownerId || undefined} onCancel={close} onDone={(member) => navigate(paths.gymMember(member.id))} />
+      ),
+    });
+
+  const openDelete = (member: GymMember) =>
+    modal.open({
+      title: `Delete ${member.name}?`,
+      content: (close) => (
+        <ConfirmDelete
+          confirmLabel="Delete member"
+          onCancel={close}
+          onConfirm={async () => {
+            await deleteMember(member.id);
+            close();
+            toast.show({ tone: 'success', message: `${member.name} was deleted.` });
+          }}
+        >
+          <p>
+            {member.name} ({member.email}) will be removed from <strong>{member.gymName}</strong>. Their Kisi account is not touched.
+          </p>
+        </ConfirmDelete>
+      ),
+    });
+
+  return (
+    <div className="stack-lg gym">
+      <GymNav />
+      <PageHeader
+        eyebrow="Gym"
+        title="Members"
+        actions={
+          <button type="button" className="btn btn-primary" onClick={openCreate}>
+            <Icon name="plus" size={18} /> Add member
+          </button>
+        }
+      >
+        <p>Look a member up, change their membership and see whether the doors open for them.</p>
+      </PageHeader>
+
+      <div className="toolbar">
+        <SearchBox value={search.query} onSearch={(q) => setFilter('query', q)} label="Search members" placeholder="Search by name or email" busy={busy} />
+        <div className="toolbar-filters">
+          <label className="field-inline">
+            <span>Owner</span>
+            <select value={search.ownerId ? String(search.ownerId) : ''} onChange={(e) => setFilter('ownerId', e.target.value)}>
+              <option value="">All owners</option>
+              {search.ownerId && !owners.some((o) => o.id === search.ownerId) ? <option value={search.ownerId}>Owner #{search.ownerId}</option> : null}
+              {owners.map((owner) => (
+                <option key={owner.id} value={owner.id}>
+                  {owner.gymName} ({owner.name})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field-inline">
+            <span>Membership</span>
+            <select value={search.membership} onChange={(e) => setFilter('membership', e.target.value)}>
+              <option value="">Any</option>
+              {MEMBERSHIP_VALUES.map((m) => (
+                <option key={m} value={m}>
+                  {MEMBERSHIP_LABELS[m]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {ownerTotal > owners.length ? <p className="muted small">The owner filter lists the first {owners.length} of {ownerTotal} owners.</p> : null}
+
+      {members.items.length === 0 ? (
+        <section className="card">
+          {members.total > 0 ? (
+            <EmptyState
+              title="This page is past the end"
+              action={
+                <AppLink to={membersHref({ ...search, page: pages })} className="btn btn-primary">
+                  Go to page {pages}
+                </AppLink>
+              }
+            >
+              There are {members.total} members on {pages} {pages === 1 ? 'page' : 'pages'}.
+            </EmptyState>
+          ) : filtered ? (
+            <EmptyState
+              icon="search"
+              title="No members match"
+              action={
+                <AppLink to={paths.gymMembers} className="btn">
+                  Clear search and filters
+                </AppLink>
+              }
+            >
+              {search.query ? `Nothing matches “${search.query}” with these filters.` : 'No member has this owner and membership.'}
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon="users"
+              title="No members yet"
+              action={
+                <button type="button" className="btn btn-primary" onClick={openCreate}>
+                  Add the first member
+                </button>
+              }
+            >
+              Members belong to a gym owner; add an owner first if there is none.
+            </EmptyState>
+          )}
+        </section>
+      ) : (
+        <MemberRows members={members.items} label="Members" onDelete={openDelete} busy={busy} />
+      )}
+
+      <Pagination page={search.page} pageSize={members.pageSize} total={members.total} hrefFor={(page) => membersHref({ ...search, page })} label="Member pages" noun="members" />
+    </div>
+  );
+}

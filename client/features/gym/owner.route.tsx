@@ -1,0 +1,158 @@
+import type { ReactNode } from 'react';
+import { data, useLoaderData, useNavigate } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { Page } from '../../../bff/contracts/common.contract';
+import type { GymMember, GymOwner } from '../../../bff/contracts/gym.contract';
+import { EmptyState } from '../../components/empty-state';
+import { Icon } from '../../components/icon';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { useModal } from '../../app/modal-host';
+import { useToast } from '../../app/toast-host';
+import { paths } from '../../app/paths';
+import { AppLink } from '../../lib/app-link';
+import { loadQuery, useQuery, warm } from '../../lib/cache';
+import { parseSearch } from '../../lib/search-params';
+import { ConfirmDelete } from './components/confirm-delete';
+import { formatWhen } from './components/door-access';
+import { CreateMemberForm } from './components/member-form';
+import { MemberRows } from './components/member-rows';
+import { OwnerPageSearchSchema, deleteOwner, fetchMemberPage, fetchOwner, membersKey, ownerKey } from './gym.api';
+
+type Data = { id: number; page: number; owner: GymOwner; members: Page<GymMember> };
+
+const ownerMembersKey = (ownerId: number, page: number) => membersKey({ page, ownerId });
+
+/** `/gymowners/:id?page`: the owner and their members (a malformed or unknown id → not found). */
+export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data> {
+  const id = Number(params.id);
+  if (!/^[1-9]\d{0,15}$/.test(params.id ?? '')) throw data(`No gym owner with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
+  const { page } = parseSearch(OwnerPageSearchSchema, url);
+  const [owner, members] = await Promise.all([loadQuery(ownerKey(id), fetchOwner), loadQuery(ownerMembersKey(id, page), fetchMemberPage)]);
+  return { id, page, owner, members };
+}
+
+export const handle = {
+  title: 'Gym owner',
+  preload: ({ params, url }: { params: { id?: string }; url: URL }) => {
+    if (!/^[1-9]\d{0,15}$/.test(params.id ?? '')) return;
+    const id = Number(params.id);
+    warm(ownerKey(id), fetchOwner);
+    warm(ownerMembersKey(id, parseSearch(OwnerPageSearchSchema, url).page), fetchMemberPage);
+  },
+};
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { id, page } = loaded;
+  const owner = useQuery(ownerKey(id), fetchOwner, loaded.owner).data ?? loaded.owner;
+  const members = useQuery(ownerMembersKey(id, page), fetchMemberPage, loaded.members).data ?? loaded.members;
+  const modal = useModal();
+  const toast = useToast();
+  const navigate = useNavigate();
+
+  const openAddMember = () =>
+    modal.open({
+      title: `Add a member to ${owner.gymName}`,
+      content: (close) => <CreateMemberForm defaultOwnerId={owner.id} onCancel={close} onDone={(member) => navigate(paths.gymMember(member.id))} />,
+    });
+
+  const openDelete = () =>
+    modal.open({
+      title: `Delete ${owner.name}?`,
+      content: (close) => (
+        <ConfirmDelete
+          confirmLabel="Delete owner"
+          onCancel={close}
+          onConfirm={async () => {
+            await deleteOwner(owner.id);
+            toast.show({ tone: 'success', message: `${owner.name} was deleted.` });
+            navigate(`${paths.gymOwners}/`, { replace: true });
+          }}
+        >
+          <p>
+            {owner.name} of <strong>{owner.gymName}</strong> will be removed. This cannot be undone.
+          </p>
+        </ConfirmDelete>
+      ),
+    });
+
+  const facts: [string, ReactNode][] = [
+    ['Gym', owner.gymName],
+    ['Email', <a key="e" href={`mailto:${owner.email}`}>{owner.email}</a>],
+    ['Phone', owner.phone ? <a key="p" href={`tel:${owner.phone.replace(/[^+\d]/g, '')}`}>{owner.phone}</a> : <span key="p" className="muted">Not given</span>],
+    ['Members', String(owner.memberCount)],
+    ['Added', formatWhen(owner.createdAt)],
+  ];
+
+  return (
+    <div className="stack-lg">
+      <AppLink to={`${paths.gymOwners}/`} className="back-link">
+        ← All owners
+      </AppLink>
+      <PageHeader
+        eyebrow="Gym owner"
+        title={owner.name}
+        actions={
+          <>
+            <button type="button" className="btn btn-primary" onClick={openAddMember}>
+              <Icon name="plus" size={18} /> Add member
+            </button>
+            <button type="button" className="btn" onClick={openDelete}>
+              <Icon name="trash" size={18} /> Delete
+            </button>
+          </>
+        }
+      />
+      <div className="gym-detail">
+        <section className="card" aria-labelledby="owner-facts">
+          <h2 id="owner-facts" className="card-heading">
+            <Icon name="user" /> Details
+          </h2>
+          <dl className="facts">
+            {facts.map(([term, value]) => (
+              <div key={term}>
+                <dt>{term}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <section className="stack" aria-labelledby="owner-members">
+          <h2 id="owner-members" className="section-title">
+            Members of {owner.gymName}
+          </h2>
+          {members.items.length === 0 ? (
+            <div className="card">
+              {members.total > 0 ? (
+                <EmptyState title="This page is past the end" action={<AppLink to={paths.gymOwner(id)} className="btn btn-primary">Go to the first page</AppLink>} />
+              ) : (
+                <EmptyState
+                  icon="users"
+                  title="No members yet"
+                  action={
+                    <button type="button" className="btn btn-primary" onClick={openAddMember}>
+                      Add a member
+                    </button>
+                  }
+                >
+                  {owner.name} can be deleted while the gym has no members.
+                </EmptyState>
+              )}
+            </div>
+          ) : (
+            <MemberRows members={members.items} label={`Members of ${owner.gymName}`} showGym={false} />
+          )}
+          <Pagination
+            page={page}
+            pageSize={members.pageSize}
+            total={members.total}
+            hrefFor={(p) => (p > 1 ? `${paths.gymOwner(id)}?page=${p}` : paths.gymOwner(id))}
+            label="Member pages"
+            noun="members"
+          />
+        </section>
+      </div>
+    </div>
+  );
+}

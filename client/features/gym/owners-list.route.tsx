@@ -1,0 +1,172 @@
+import { useLoaderData, useNavigation, useSearchParams } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { Page } from '../../../bff/contracts/common.contract';
+import type { GymOwner } from '../../../bff/contracts/gym.contract';
+import { EmptyState } from '../../components/empty-state';
+import { Icon } from '../../components/icon';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { useModal } from '../../app/modal-host';
+import { useToast } from '../../app/toast-host';
+import { paths } from '../../app/paths';
+import { AppLink } from '../../lib/app-link';
+import { loadQuery, useQuery, warm } from '../../lib/cache';
+import { pageCount } from '../../lib/search-params';
+import { ConfirmDelete } from './components/confirm-delete';
+import { CreateOwnerForm } from './components/owner-form';
+import { SearchBox } from './components/search-box';
+import { deleteOwner, fetchOwnerPage, ownersKey, parseOwnersSearch } from './gym.api';
+import type { OwnersSearch } from './gym.api';
+
+type Data = { search: OwnersSearch; owners: Page<GymOwner> };
+
+/** `/gymowners/?page&query`: the URL page is 1-based, the API page 0-based; bad input → page 1. */
+export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
+  const search = parseOwnersSearch(url);
+  return { search, owners: await loadQuery(ownersKey(search), fetchOwnerPage) };
+}
+
+export const handle = {
+  title: 'Gym owners',
+  preload: ({ url }: { url: URL }) => warm(ownersKey(parseOwnersSearch(url)), fetchOwnerPage),
+};
+
+/** The URL of the list with some params changed (page 1 and an empty query are left out). */
+export function ownersHref(search: OwnersSearch): string {
+  const params = new URLSearchParams();
+  if (search.query) params.set('query', search.query);
+  if (search.page > 1) params.set('page', String(search.page));
+  const query = params.toString();
+  return query ? `${paths.gymOwners}/?${query}` : `${paths.gymOwners}/`;
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { search } = loaded;
+  const { data } = useQuery(ownersKey(search), fetchOwnerPage, loaded.owners);
+  const owners = data ?? loaded.owners;
+  const [, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const modal = useModal();
+  const toast = useToast();
+  const searching = navigation.state === 'loading' && navigation.location.pathname.startsWith(paths.gymOwners);
+  const pages = pageCount(owners.total, owners.pageSize);
+
+  const onSearch = (query: string) =>
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (query) next.set('query', query);
+        else next.delete('query');
+        next.delete('page');
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+
+  const openCreate = () =>
+    modal.open({
+      title: 'Add a gym owner',
+      description: 'The owner of a gym whose members use the venue.',
+      content: (close) => <CreateOwnerForm onCancel={close} onDone={close} />,
+    });
+
+  const openDelete = (owner: GymOwner) =>
+    modal.open({
+      title: `Delete ${owner.name}?`,
+      content: (close) => (
+        <ConfirmDelete
+          confirmLabel="Delete owner"
+          onCancel={close}
+          onConfirm={async () => {
+            await deleteOwner(owner.id);
+            close();
+            toast.show({ tone: 'success', message: `${owner.name} was deleted.` });
+          }}
+          refusedExtra={
+            <AppLink to={paths.gymOwner(owner.id)} className="btn btn-small">
+              See their members
+            </AppLink>
+          }
+        >
+          <p>
+            {owner.name} of <strong>{owner.gymName}</strong> will be removed. This cannot be undone.
+          </p>
+        </ConfirmDelete>
+      ),
+    });
+
+  return (
+    <div className="stack-lg">
+      <PageHeader
+        eyebrow="Gym"
+        title="Gym owners"
+        actions={
+          <button type="button" className="btn btn-primary" onClick={openCreate}>
+            <Icon name="plus" size={18} /> Add owner
+          </button>
+        }
+      >
+        <p>The gyms whose members use the venue, and who runs them.</p>
+      </PageHeader>
+
+      <div className="toolbar">
+        <SearchBox value={search.query} onSearch={onSearch} label="Search owners" placeholder="Search by name, email or gym" busy={searching} />
+      </div>
+
+      {owners.items.length === 0 ? (
+        <section className="card">
+          {owners.total > 0 ? (
+            <EmptyState
+              title="This page is past the end"
+              action={
+                <AppLink to={ownersHref({ ...search, page: pages })} className="btn btn-primary">
+                  Go to page {pages}
+                </AppLink>
+              }
+            >
+              There are {owners.total} owners on {pages} {pages === 1 ? 'page' : 'pages'}.
+            </EmptyState>
+          ) : search.query ? (
+            <EmptyState icon="search" title="No owners match" action={<AppLink to={ownersHref({ page: 1, query: '' })} className="btn">Clear the search</AppLink>}>
+              Nothing matches “{search.query}”. Check the spelling or search by email.
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon="users"
+              title="No gym owners yet"
+              action={
+                <button type="button" className="btn btn-primary" onClick={openCreate}>
+                  Add the first owner
+                </button>
+              }
+            >
+              Add the owners of the gyms whose members use the venue.
+            </EmptyState>
+          )}
+        </section>
+      ) : (
+        <ul className="gym-list" aria-label="Gym owners" aria-busy={searching}>
+          {owners.items.map((owner) => (
+            <li key={owner.id} className="gym-row">
+              <AppLink to={paths.gymOwner(owner.id)} className="gym-row-main">
+                <span className="gym-row-title">{owner.name}</span>
+                <span className="gym-row-sub">
+                  {owner.gymName} · {owner.email}
+                </span>
+              </AppLink>
+              <span className="gym-row-meta tabular">
+                {owner.memberCount} {owner.memberCount === 1 ? 'member' : 'members'}
+              </span>
+              <button type="button" className="icon-button danger-hover" onClick={() => openDelete(owner)} aria-label={`Delete ${owner.name}`}>
+                <Icon name="trash" size={18} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <Pagination page={search.page} pageSize={owners.pageSize} total={owners.total} hrefFor={(page) => ownersHref({ ...search, page })} label="Owner pages" noun="owners" />
+    </div>
+  );
+}
