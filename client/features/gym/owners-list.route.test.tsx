@@ -62,12 +62,16 @@ describe('/gymowners/?page: 1-based in the URL, 0-based in the call', () => {
     expect(ownerCalls(api).filter((p) => p.includes('query='))).toEqual(['/api/gym/owners?page=0&pageSize=10&query=owner+7']);
   });
 
-  it('says so when nobody matches, and when there are no owners at all', async () => {
+  it('says so when nobody matches', async () => {
     setup('/gymowners/?query=zzz');
     expect(await screen.findByText('No owners match')).toBeInTheDocument();
-    jest.restoreAllMocks();
+    expect(screen.getByRole('link', { name: 'Clear the search' })).toHaveAttribute('href', '/gymowners/');
+  });
+
+  it('says so when there are no owners at all, and offers to add one', async () => {
     setup('/gymowners/', fakeGym());
     expect(await screen.findByText('No gym owners yet')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add the first owner' })).toBeInTheDocument();
   });
 
   it('sends a signed-out visitor to the login first', async () => {
@@ -170,11 +174,8 @@ describe('/gymowners/:id', () => {
     expect(api.calls.map((c) => c.path)).toContain('/api/gym/users?page=1&pageSize=10&ownerId=4');
   });
 
-  it('shows the not-found screen for an unknown or malformed id', async () => {
-    setup('/gymowners/99');
-    expect(await screen.findByText('Page not found.')).toBeInTheDocument();
-    jest.restoreAllMocks();
-    setup('/gymowners/abc');
+  it.each(['99', 'abc'])('shows the not-found screen for the id %s', async (id) => {
+    setup(`/gymowners/${id}`);
     expect(await screen.findByText('Page not found.')).toBeInTheDocument();
   });
 });

@@ -1,0 +1,188 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeApi, renderApp } from '../../test-utils';
+import { fakeGym, member, owner } from './gym.fake-api';
+import type { FakeGym } from './gym.fake-api';
+
+afterEach(() => jest.restoreAllMocks());
+
+const marta = owner(1, { name: 'Marta Kowalski', gymName: 'Iron Harbour' });
+const theo = owner(2, { name: 'Theo Brandt', gymName: 'Northside Strength' });
+
+function seeded() {
+  const members = Array.from({ length: 23 }, (_, i) =>
+    member(i + 1, i % 2 ? theo : marta, { name: `Member ${i + 1}`, membership: i % 5 === 4 ? 'paused' : 'active' }),
+  );
+  return fakeGym({ owners: [marta, theo], members });
+}
+
+function setup(path: string, gym: FakeGym = seeded()) {
+  const api = fakeApi([gym.handler], { signedIn: true });
+  const view = renderApp(path);
+  return { ...view, api, gym, user: userEvent.setup() };
+}
+
+const memberCalls = (api: { calls: { method: string; path: string }[] }) =>
+  api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/gym/users?')).map((c) => c.path);
+
+describe('/shell/gymowner/users', () => {
+  it('maps the URL page and filters onto the call, and shows memberships as badges', async () => {
+    const { api } = setup('/shell/gymowner/users?page=1&ownerId=1&membership=paused');
+    const list = await screen.findByRole('list', { name: 'Members' });
+    expect(memberCalls(api)).toEqual(['/api/gym/users?page=0&pageSize=10&ownerId=1&membership=paused']);
+    expect(within(list).getAllByText('Paused')).toHaveLength(2); // members 5 and 15 are Marta's paused ones
+    expect(within(list).queryByText('Active')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Owner')).toHaveValue('1');
+    expect(screen.getByLabelText('Membership')).toHaveValue('paused');
+  });
+
+  it('ignores filters it does not understand', async () => {
+    const { api } = setup('/shell/gymowner/users?page=x&ownerId=abc&membership=frozen');
+    await screen.findByRole('list', { name: 'Members' });
+    expect(memberCalls(api)).toEqual(['/api/gym/users?page=0&pageSize=10']);
+    expect(screen.getByText('Showing 1–10 of 23 members')).toBeInTheDocument();
+  });
+
+  it('filters by owner from the picker, back to page 1, keeping the search', async () => {
+    const { router, user } = setup('/shell/gymowner/users?page=2&query=member');
+    await screen.findByText('Showing 11–20 of 23 members');
+    await screen.findByRole('option', { name: 'Northside Strength (Theo Brandt)' });
+    await user.selectOptions(screen.getByLabelText('Owner'), '2');
+    await waitFor(() => expect(router.state.location.search).toBe('?query=member&ownerId=2'));
+    expect(await screen.findByText('Showing 1–10 of 11 members')).toBeInTheDocument();
+  });
+
+  it('searches as you type, debounced, and says when nobody matches', async () => {
+    const { router, user, api } = setup('/shell/gymowner/users');
+    await screen.findByRole('list', { name: 'Members' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search members' }), 'nobody');
+    expect(await screen.findByText('No members match')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?query=nobody');
+    expect(memberCalls(api).filter((p) => p.includes('query'))).toEqual(['/api/gym/users?page=0&pageSize=10&query=nobody']);
+  });
+
+  it('adds a member with the owner picker and opens their page', async () => {
+    const { router, user, api } = setup('/shell/gymowner/users');
+    await user.click(await screen.findByRole('button', { name: 'Add member' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a member' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Ada Lovelace');
+    await user.type(within(dialog).getByLabelText('Email'), 'ada@members.example');
+    await within(dialog).findByRole('option', { name: 'Theo Brandt · Northside Strength' });
+    await user.selectOptions(within(dialog).getByLabelText('Owner'), '2');
+    await user.selectOptions(within(dialog).getByLabelText('Membership'), 'paused');
+    await user.click(within(dialog).getByRole('button', { name: 'Add member' }));
+    expect(await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/shell/gymowner/users/24');
+    expect(screen.getByText('Ada Lovelace was added to Northside Strength.')).toBeInTheDocument();
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'ada@members.example', name: 'Ada Lovelace', ownerId: 2, membership: 'paused' });
+  });
+
+  it('shows the server’s error for an unknown owner under the owner picker', async () => {
+    const gym = seeded();
+    const { user } = setup('/shell/gymowner/users', gym);
+    await user.click(await screen.findByRole('button', { name: 'Add member' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a member' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Ada Lovelace');
+    await user.type(within(dialog).getByLabelText('Email'), 'ada@members.example');
+    await within(dialog).findByRole('option', { name: 'Theo Brandt · Northside Strength' });
+    await user.selectOptions(within(dialog).getByLabelText('Owner'), '2');
+    gym.owners = gym.owners.filter((o) => o.id !== 2); // deleted by someone else meanwhile
+    await user.click(within(dialog).getByRole('button', { name: 'Add member' }));
+    expect(await within(dialog).findByText('No gym owner with id 2')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Owner')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('deletes a member after confirming', async () => {
+    const { user } = setup('/shell/gymowner/users');
+    await user.click(await screen.findByRole('button', { name: 'Delete Member 1' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete Member 1?' });
+    expect(dialog).toHaveTextContent('member1@members.example');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete member' }));
+    expect(await screen.findByText('Member 1 was deleted.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('link', { name: /^Member 1 / })).not.toBeInTheDocument());
+    expect(screen.getByText('Showing 1–10 of 22 members')).toBeInTheDocument();
+  });
+});
+
+describe('/shell/gymowner/users/:id: membership drives door access', () => {
+  function withKisi() {
+    const gym = seeded();
+    gym.kisi.set('member1@members.example', { id: 501, name: 'Member 1', email: 'member1@members.example', accessEnabled: true });
+    return gym;
+  }
+
+  it('shows the profile and the Kisi account’s live state', async () => {
+    setup('/shell/gymowner/users/1', withKisi());
+    expect(await screen.findByRole('heading', { name: 'Member 1', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Marta Kowalski' })).toHaveAttribute('href', '/gymowners/1');
+    expect(screen.getByRole('radio', { name: /Active/ })).toBeChecked();
+    expect(await screen.findByTestId('kisi-access')).toHaveTextContent('Enabled');
+    expect(screen.getByTestId('door-wanted')).toHaveTextContent('Doors open for them');
+  });
+
+  it('pausing switches the doors off', async () => {
+    const { user, api } = setup('/shell/gymowner/users/1', withKisi());
+    await screen.findByTestId('kisi-access');
+    await user.click(screen.getByRole('radio', { name: /Paused/ }));
+    expect(await screen.findByText('Membership paused. Door access is off.')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: /Paused/ })).toBeChecked();
+    expect(screen.getByTestId('door-wanted')).toHaveTextContent('Doors closed to them');
+    await waitFor(() => expect(screen.getByTestId('kisi-access')).toHaveTextContent('Disabled'));
+    expect(api.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ membership: 'paused' });
+  });
+
+  it('shows a failed door switch clearly, and Retry fixes it', async () => {
+    const gym = withKisi();
+    gym.kisiDown = true;
+    const { user, api } = setup('/shell/gymowner/users/1', gym);
+    await screen.findByTestId('kisi-access');
+    await user.click(screen.getByRole('radio', { name: /Paused/ }));
+    const banner = await screen.findByText(/Door access was not switched off/);
+    const alert = banner.closest('[role="alert"]') as HTMLElement;
+    expect(alert).toHaveTextContent('Could not switch door access off: Kisi answered 503');
+    expect(screen.getByText('Membership paused, but the doors were not switched')).toBeInTheDocument();
+    // Kisi still lets them in
+    await waitFor(() => expect(screen.getByTestId('kisi-access')).toHaveTextContent('Enabled'));
+
+    gym.kisiDown = false;
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Door access is off for Member 1.')).toBeInTheDocument();
+    expect(screen.queryByText(/Door access was not switched off/)).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('kisi-access')).toHaveTextContent('Disabled'));
+    expect(api.calls.some((c) => c.method === 'POST' && c.path === '/api/gym/users/1/access/sync')).toBe(true);
+  });
+
+  it('says plainly when no Kisi account uses the email', async () => {
+    const { user } = setup('/shell/gymowner/users/2');
+    expect(await screen.findByText('None with this email')).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: /Cancelled/ }));
+    expect(await screen.findByText(/No Kisi account uses member2@members.example, so there was no door access to switch/)).toBeInTheDocument();
+  });
+
+  it('edits the name and owner in a modal', async () => {
+    const { user } = setup('/shell/gymowner/users/1');
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Member 1' });
+    await user.clear(within(dialog).getByLabelText('Name'));
+    await user.type(within(dialog).getByLabelText('Name'), 'Maria Curie');
+    await within(dialog).findByRole('option', { name: 'Theo Brandt · Northside Strength' });
+    await user.selectOptions(within(dialog).getByLabelText('Owner'), '2');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('heading', { name: 'Maria Curie', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Theo Brandt' })).toBeInTheDocument();
+  });
+
+  it('deletes the member and goes back to the list', async () => {
+    const { router, user } = setup('/shell/gymowner/users/3');
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete member' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/shell/gymowner/users'));
+    expect(await screen.findByText('Member 3 was deleted.')).toBeInTheDocument();
+    expect(await screen.findByText('Showing 1–10 of 22 members')).toBeInTheDocument();
+  });
+
+  it('shows not found for an unknown member', async () => {
+    setup('/shell/gymowner/users/999');
+    expect(await screen.findByText('Page not found.')).toBeInTheDocument();
+  });
+});
