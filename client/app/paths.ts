@@ -20,6 +20,7 @@ export const paths = {
   gymOwner: (id: string | number) => `/gymowners/${encodeURIComponent(String(id))}`,
   gymMembers: '/shell/gymowner/users',
   gymMember: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}`,
+  gymMemberLinks: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}/group_links`,
 } as const;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */

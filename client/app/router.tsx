@@ -71,7 +71,10 @@ export const routes: RouteObject[] = [
                     id: 'gym-member', // MEMBER_ROUTE_ID: the tabs read the member from this loader
                     path: ':id',
                     lazy: () => import('../features/gym/member-layout.route'),
-                    children: [{ index: true, lazy: () => import('../features/gym/member-profile.route') }],
+                    children: [
+                      { index: true, lazy: () => import('../features/gym/member-profile.route') },
+                      { path: 'group_links', lazy: () => import('../features/gym/member-links.route') },
+                    ],
                   },
                 ],
               },

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import type { Page } from '../../../bff/contracts/common.contract';
 import type { CreateMember, CreateOwner, GymMember, GymOwner, Membership, MemberDoorAccess, UpdateMember } from '../../../bff/contracts/gym.contract';
-import { api } from '../../lib/api-client';
-import { invalidate, setCacheData, swrCache } from '../../lib/cache';
+import type { KisiGroupLink, KisiGroupLinkCreate, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
+import { api, errorMessage, isApiError } from '../../lib/api-client';
+import { invalidate, prefetch, setCacheData, swrCache } from '../../lib/cache';
 import { pageParam, parseSearch, toApiPage } from '../../lib/search-params';
 
 /**
@@ -123,4 +124,71 @@ export async function retryDoorAccess(id: number): Promise<GymMember> {
 export async function deleteMember(id: number): Promise<void> {
   await api.delete(memberKey(id));
   await Promise.all([invalidateMemberLists(), invalidateOwners(), invalidate(memberKey(id)), invalidate(memberAccessKey(id))]);
+}
+
+// ---- the member's Kisi access links (through the Kisi proxy; staff read, admins write) -------
+
+export const GROUP_LINKS_URL = '/api/kisi/group_links';
+
+/** Kisi's `query` is a substring search; the page keeps only the links with exactly this email. */
+export const memberLinksKey = (email: string) => `${GROUP_LINKS_URL}?${new URLSearchParams({ query: email, limit: '100' }).toString()}`;
+
+export async function fetchMemberLinks(url: string): Promise<KisiGroupLink[]> {
+  const email = new URL(url, 'http://x').searchParams.get('query')?.toLowerCase() ?? '';
+  const links = await api.get<KisiGroupLink[]>(url);
+  return links.filter((link) => link.email?.toLowerCase() === email);
+}
+
+export async function createGroupLink(input: { name: string; email: string; validUntil: string | null }): Promise<KisiGroupLinkCreated> {
+  const body: KisiGroupLinkCreate = {
+    group_link: { name: input.name, email: input.email, quick_response_code_type: 'online', ...(input.validUntil ? { valid_until: input.validUntil } : {}) },
+  };
+  const link = await api.post<KisiGroupLinkCreated>(GROUP_LINKS_URL, body);
+  await invalidatePrefix(GROUP_LINKS_URL);
+  return link;
+}
+
+export async function deleteGroupLink(id: number): Promise<void> {
+  await api.delete(`${GROUP_LINKS_URL}/${id}`);
+  await invalidatePrefix(GROUP_LINKS_URL);
+}
+
+/** Kisi's own 422 body `{errors: {field: [messages]}}` as one message per field. */
+export function kisiFieldErrors(error: unknown): Record<string, string> | undefined {
+  if (!isApiError(error) || error.problem) return undefined;
+  try {
+    const parsed = JSON.parse(error.body) as { errors?: Record<string, unknown> };
+    if (!parsed.errors || typeof parsed.errors !== 'object') return undefined;
+    const out: Record<string, string> = {};
+    for (const [field, messages] of Object.entries(parsed.errors)) {
+      const list = Array.isArray(messages) ? messages.map(String) : [String(messages)];
+      out[field] = `${field.replace(/_/g, ' ')} ${list.join(', ')}`.replace(/^./, (c) => c.toUpperCase());
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A sentence for a failed Kisi call: Kisi's `{error}` text, a BFF problem's detail, or the usual. */
+export function kisiErrorMessage(error: unknown): string {
+  if (isApiError(error) && !error.problem) {
+    try {
+      const parsed = JSON.parse(error.body) as { error?: unknown };
+      if (typeof parsed.error === 'string') return parsed.error;
+    } catch {
+      // not JSON
+    }
+  }
+  return errorMessage(error);
+}
+
+/**
+ * A loader read of something Kisi answers (live door state, access links): from the cache, or one
+ * try without the loader's retries, so a Kisi outage shows in its card at once instead of holding
+ * the whole page for the 7 s of backoff. The card's hook keeps retrying in the background.
+ */
+export function loadKisiBacked<T>(key: string, fetcher: (key: string) => Promise<T>): T | Promise<T> {
+  const hit = swrCache.get(key)?.data as T | undefined;
+  return hit !== undefined ? hit : prefetch(key, () => fetcher(key));
 }

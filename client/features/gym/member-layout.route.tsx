@@ -30,8 +30,11 @@ export const handle = {
   },
 };
 
-/** The member's tabs; `/unlocks` and `/group_links` join when their APIs exist. */
-const tabs = (id: number) => [{ to: paths.gymMember(id), label: 'Profile', end: true }];
+/** The member's tabs (`/unlocks` joins when the unlocks API exists). */
+const tabs = (id: number) => [
+  { to: paths.gymMember(id), label: 'Profile', end: true },
+  { to: paths.gymMemberLinks(id), label: 'Access links' },
+];
 
 export function Component() {
   const member = useMember();

@@ -7,10 +7,9 @@ import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { errorMessage } from '../../lib/api-client';
-import { loadQuery } from '../../lib/cache';
 import { DoorAccessCard, formatWhen } from './components/door-access';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
-import { MEMBERSHIP_VALUES, fetchDoorAccess, memberAccessKey, updateMember } from './gym.api';
+import { MEMBERSHIP_VALUES, fetchDoorAccess, loadKisiBacked, memberAccessKey, updateMember } from './gym.api';
 import { useMember } from './member';
 
 /**
@@ -19,7 +18,7 @@ import { useMember } from './member';
  */
 export async function loader({ params }: LoaderFunctionArgs): Promise<{ access?: MemberDoorAccess }> {
   try {
-    return { access: await loadQuery(memberAccessKey(params.id ?? ''), fetchDoorAccess) };
+    return { access: await loadKisiBacked(memberAccessKey(params.id ?? ''), fetchDoorAccess) };
   } catch {
     return {};
   }

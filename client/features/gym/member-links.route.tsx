@@ -1,0 +1,189 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useLoaderData, useRouteLoaderData } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import useSWR from 'swr';
+import type { SessionUser } from '../../../bff/contracts/auth.contract';
+import type { GymMember } from '../../../bff/contracts/gym.contract';
+import type { KisiGroupLink } from '../../../bff/contracts/kisi.contract';
+import { EmptyState } from '../../components/empty-state';
+import { Icon } from '../../components/icon';
+import { Spinner } from '../../components/spinner';
+import { useModal } from '../../app/modal-host';
+import { useToast } from '../../app/toast-host';
+import { loadQuery } from '../../lib/cache';
+import { ConfirmDelete } from './components/confirm-delete';
+import { formatWhen } from './components/door-access';
+import { FormActions, TextField, useFocusFirstInvalid } from './components/form-fields';
+import { createGroupLink, deleteGroupLink, fetchMember, fetchMemberLinks, kisiErrorMessage, kisiFieldErrors, loadKisiBacked, memberKey, memberLinksKey } from './gym.api';
+import { useMember } from './member';
+
+type Data = { links?: KisiGroupLink[]; error?: string };
+
+/** The member first (for the email), then their access links through the Kisi proxy. A Kisi failure stays in the tab. */
+export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
+  const member: GymMember = await loadQuery(memberKey(params.id ?? ''), fetchMember);
+  try {
+    return { links: await loadKisiBacked(memberLinksKey(member.email), fetchMemberLinks) };
+  } catch (error) {
+    return { error: kisiErrorMessage(error) };
+  }
+}
+
+export const handle = { title: 'Access links' };
+
+/** Kisi expects ISO-8601; a `datetime-local` value is local time without a zone. */
+const toIso = (local: string) => (local ? new Date(local).toISOString() : null);
+
+function CreateLinkForm({ member, onDone, onCancel }: { member: GymMember; onDone: () => void; onCancel: () => void }) {
+  const toast = useToast();
+  const [values, setValues] = useState({ name: `${member.name} (front desk)`, email: member.email, validUntil: '' });
+  const [errors, setErrors] = useState<{ fields: Partial<Record<'name' | 'email' | 'validUntil', string>>; form?: string }>({ fields: {} });
+  const [pending, setPending] = useState(false);
+  const formRef = useFocusFirstInvalid(errors);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!values.name.trim()) return setErrors({ fields: { name: 'Give the link a name.' } });
+    setPending(true);
+    setErrors({ fields: {} });
+    try {
+      await createGroupLink({ name: values.name.trim(), email: values.email.trim(), validUntil: toIso(values.validUntil) });
+      toast.show({ tone: 'success', message: `Access link “${values.name.trim()}” created for ${values.email.trim()}.` });
+      onDone();
+    } catch (error) {
+      const kisi = kisiFieldErrors(error);
+      if (kisi) {
+        const { name, email, valid_until: validUntil, ...rest } = kisi;
+        setErrors({ fields: { name, email, validUntil }, form: Object.values(rest).join(' ') || undefined });
+      } else setErrors({ fields: {}, form: kisiErrorMessage(error) });
+      setPending(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} className="form form-modal" noValidate onSubmit={(e) => void onSubmit(e)}>
+      {errors.form ? (
+        <div className="banner banner-danger" role="alert" tabIndex={-1}>
+          {errors.form}
+        </div>
+      ) : null}
+      <TextField label="Link name" value={values.name} onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))} error={errors.fields.name} data-autofocus />
+      <TextField label="Email" type="email" value={values.email} onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))} error={errors.fields.email} hint="Kisi sends the link to this address." />
+      <TextField
+        label="Valid until (optional)"
+        type="datetime-local"
+        value={values.validUntil}
+        onChange={(e) => setValues((v) => ({ ...v, validUntil: e.target.value }))}
+        error={errors.fields.validUntil}
+        hint="Leave empty for a link that does not expire."
+      />
+      <FormActions pending={pending} submitLabel="Create link" pendingLabel="Creating…" onCancel={onCancel} />
+    </form>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const member = useMember();
+  const role = (useRouteLoaderData('shell') as { user: SessionUser } | undefined)?.user.role;
+  const canWrite = role === 'admin';
+  const key = memberLinksKey(member.email);
+  const { data: links, error, isValidating, mutate } = useSWR(key, fetchMemberLinks, { fallbackData: loaded.links });
+  const modal = useModal();
+  const toast = useToast();
+
+  const openCreate = () =>
+    modal.open({
+      title: 'New access link',
+      description: `A web link (and QR code) that opens the gym doors for ${member.name}, without a Kisi account.`,
+      content: (close) => <CreateLinkForm member={member} onCancel={close} onDone={close} />,
+    });
+
+  const openDelete = (link: KisiGroupLink) =>
+    modal.open({
+      title: `Delete “${link.name}”?`,
+      content: (close) => (
+        <ConfirmDelete
+          confirmLabel="Delete link"
+          onCancel={close}
+          onConfirm={async () => {
+            try {
+              await deleteGroupLink(link.id);
+            } catch (err) {
+              throw new Error(kisiErrorMessage(err));
+            }
+            close();
+            toast.show({ tone: 'success', message: `Access link “${link.name}” deleted. It no longer opens any door.` });
+          }}
+        >
+          <p>The link stops opening doors at once. This cannot be undone.</p>
+        </ConfirmDelete>
+      ),
+    });
+
+  const failure = error ? kisiErrorMessage(error) : links === undefined ? loaded.error : undefined;
+
+  return (
+    <section className="card stack" aria-labelledby="links-title">
+      <div className="card-head">
+        <h2 id="links-title" className="card-heading">
+          <Icon name="door" /> Access links
+        </h2>
+        {canWrite ? (
+          <button type="button" className="btn btn-primary btn-small" onClick={openCreate}>
+            <Icon name="plus" size={16} /> New access link
+          </button>
+        ) : null}
+      </div>
+      <p className="muted">Kisi links sent to {member.email}. Each opens the gym’s doors from a phone until it expires or is deleted.</p>
+      {canWrite ? null : <p className="muted small">Only admins can create or delete access links.</p>}
+      {failure ? (
+        <div className="banner banner-danger" role="alert">
+          <p>Could not load the access links from Kisi: {failure}</p>
+          <button type="button" className="btn btn-small" onClick={() => void mutate()} disabled={isValidating}>
+            <Icon name="refresh" size={16} /> {isValidating ? 'Trying…' : 'Try again'}
+          </button>
+        </div>
+      ) : links === undefined ? (
+        <Spinner />
+      ) : links.length === 0 ? (
+        <EmptyState
+          icon="door"
+          title="No access links"
+          action={
+            canWrite ? (
+              <button type="button" className="btn btn-primary" onClick={openCreate}>
+                Create one
+              </button>
+            ) : undefined
+          }
+        >
+          {member.name} has no Kisi access link.
+        </EmptyState>
+      ) : (
+        <ul className="gym-list" aria-label="Access links">
+          {links.map((link) => (
+            <li key={link.id} className="gym-row">
+              <div className="gym-row-main">
+                <span className="gym-row-title">{link.name}</span>
+                <span className="gym-row-sub">
+                  {link.valid_until ? `Valid until ${formatWhen(link.valid_until)}` : 'No end date'} ·{' '}
+                  {link.last_used_at ? `last used ${formatWhen(link.last_used_at)}` : 'never used'} · {link.group.name}
+                </span>
+              </div>
+              <span className="gym-row-meta">
+                <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
+              </span>
+              {canWrite ? (
+                <button type="button" className="icon-button danger-hover" onClick={() => openDelete(link)} aria-label={`Delete ${link.name}`}>
+                  <Icon name="trash" size={18} />
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
