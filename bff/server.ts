@@ -62,8 +62,8 @@ export async function startServer(
   purgeTimer.unref();
 
   // In emulator mode the emulator posts its signed webhooks to this server once it listens.
-  let webhookUrl: string | undefined;
-  const kisi = await connectKisi({ config, db: database.db, logger, webhookUrl: () => webhookUrl, ratePerSecond: options.kisiRatePerSecond });
+  const webhook: { url?: string } = {};
+  const kisi = await connectKisi({ config, db: database.db, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond });
   const app = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
@@ -71,7 +71,7 @@ export async function startServer(
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST}:${port}`;
   const loopback = config.HOST === '0.0.0.0' || config.HOST === 'localhost' ? '127.0.0.1' : config.HOST === '::' ? '[::1]' : config.HOST;
-  webhookUrl = `http://${loopback}:${port}/api/webhooks/kisi`;
+  webhook.url = `http://${loopback}:${port}/api/webhooks/kisi`;
 
   announce(`Frontdesk is running at ${url}`);
   announce(kisi.emulator ? 'Kisi: the built-in emulator (set KISI_BASE_URL and KISI_API_KEY to use the real Kisi).' : `Kisi: ${kisi.settings.baseUrl}`);

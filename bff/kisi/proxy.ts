@@ -1,4 +1,5 @@
-import type { ClientRequest } from 'node:http';
+import http, { type ClientRequest } from 'node:http';
+import https from 'node:https';
 import { Router, type Request, type Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, fixRequestBody, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import { badRequest, forbidden, notFound, unauthorized } from '../lib/http-error';
@@ -65,6 +66,9 @@ export interface KisiProxyDeps {
  */
 export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
   const timedOut = new WeakSet<Request>();
+  // http-proxy opens a new connection per request unless given an agent: keep connections to Kisi alive. No
+  // socket cap: a request queued for a socket would get its 'proxyReq' event after its headers were flushed.
+  const agent = settings.baseUrl.startsWith('https:') ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const router = Router();
 
   router.use((req, _res, next) => {
@@ -78,11 +82,14 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
       const body = req.body as { group_link?: Record<string, unknown> } | undefined;
       if (body && typeof body.group_link === 'object' && body.group_link !== null && body.group_link.group_id === undefined) body.group_link.group_id = settings.groupId;
     }
+    // The outgoing request copies these headers: drop the browser's credentials before it is built.
+    for (const name of STRIPPED_HEADERS) delete req.headers[name];
     next();
   });
 
   // Kisi allows 5 requests/s: wait for a slot (never drop); a client that leaves gives its place up.
   router.use(async (req, res, next) => {
+    if (limiter.unlimited) return next();
     const gone = new AbortController();
     const onClose = () => gone.abort(new Error('client closed the request'));
     res.once('close', onClose);
@@ -101,20 +108,19 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
       target: settings.baseUrl,
       changeOrigin: true,
       xfwd: false,
+      agent,
+      headers: { Authorization: `KISI-LOGIN ${settings.apiKey}`, Accept: 'application/json', 'Content-Type': 'application/json' },
       ejectPlugins: true,
       plugins: [debugProxyErrorsPlugin, proxyEventsPlugin] as unknown as Plugin<Request, Response>[],
       on: {
         proxyReq: (proxyReq: ClientRequest, req: Request) => {
-          for (const name of STRIPPED_HEADERS) proxyReq.removeHeader(name);
-          proxyReq.setHeader('Authorization', `KISI-LOGIN ${settings.apiKey}`);
-          proxyReq.setHeader('Accept', 'application/json');
-          proxyReq.setHeader('Content-Type', 'application/json');
           proxyReq.setTimeout(settings.timeoutMs, () => {
             timedOut.add(req);
             proxyReq.destroy(new Error('Kisi did not answer in time'));
           });
-          // express.json() already read the body: send the parsed body on.
-          fixRequestBody(proxyReq, req);
+          // express.json() already read the body: send the parsed body on (never write into a request already sent).
+          if (!proxyReq.headersSent) fixRequestBody(proxyReq, req);
+          else if (req.body !== undefined) proxyReq.destroy(new Error('request body could not be forwarded'));
         },
         proxyRes: (proxyRes) => {
           delete proxyRes.headers['set-cookie'];

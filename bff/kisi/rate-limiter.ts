@@ -7,6 +7,8 @@
 export interface RateLimiter {
   acquire: (signal?: AbortSignal) => Promise<void>;
   readonly queued: number;
+  /** True when no limit applies (benchmarks only). */
+  readonly unlimited: boolean;
 }
 
 export const KISI_RATE_LIMIT_PER_SECOND = 5;
@@ -37,6 +39,7 @@ export function createRateLimiter({ perSecond = KISI_RATE_LIMIT_PER_SECOND, wind
   return {
     acquire(signal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
+      if (perSecond === Infinity) return Promise.resolve(); // unthrottled (benchmarks only)
       return new Promise<void>((resolve, reject) => {
         const entry: (typeof waiting)[number] = { resolve, reject, signal };
         if (signal) {
@@ -54,5 +57,6 @@ export function createRateLimiter({ perSecond = KISI_RATE_LIMIT_PER_SECOND, wind
     get queued() {
       return waiting.length;
     },
+    unlimited: perSecond === Infinity,
   };
 }
