@@ -123,7 +123,10 @@ export async function retryDoorAccess(id: number): Promise<GymMember> {
 
 export async function deleteMember(id: number): Promise<void> {
   await api.delete(memberKey(id));
-  await Promise.all([invalidateMemberLists(), invalidateOwners(), invalidate(memberKey(id)), invalidate(memberAccessKey(id))]);
+  // Gone: drop the member's own entries without refetching them (that would only answer 404).
+  swrCache.delete(memberKey(id));
+  swrCache.delete(memberAccessKey(id));
+  await Promise.all([invalidateMemberLists(), invalidateOwners()]);
 }
 
 // ---- the member's Kisi access links (through the Kisi proxy; staff read, admins write) -------

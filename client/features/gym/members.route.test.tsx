@@ -181,6 +181,17 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     expect(await screen.findByText('Showing 1–10 of 22 members')).toBeInTheDocument();
   });
 
+  it('after deleting from the member page, the list’s owner picker still loads (no stuck “Loading owners…”)', async () => {
+    const { user } = setup('/shell/gymowner/users');
+    await screen.findByRole('option', { name: 'Iron Harbour (Marta Kowalski)' });
+    await user.click(screen.getByRole('link', { name: /Member 1 / }));
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete member' }));
+    await screen.findByText('Member 1 was deleted.');
+    await user.click(await screen.findByRole('button', { name: 'Add member' }));
+    expect(await within(screen.getByRole('dialog')).findByRole('option', { name: 'Marta Kowalski · Iron Harbour' })).toBeInTheDocument();
+  });
+
   it('shows not found for an unknown member', async () => {
     setup('/shell/gymowner/users/999');
     expect(await screen.findByText('Page not found.')).toBeInTheDocument();

@@ -10,9 +10,13 @@ import { MEMBERSHIP_VALUES, OWNER_CHOICES_KEY, createMember, fetchOwnerPage, upd
 import { FormActions, SelectField, TextField, useFocusFirstInvalid } from './form-fields';
 import { MEMBERSHIP_LABELS } from './membership-badge';
 
-/** The owners to pick from (the API's largest page), shared by the forms and the list filter. */
+/**
+ * The owners to pick from (the API's largest page), shared by the forms and the list filter. No
+ * dedupe window: after a write drops this key from the cache, a remount inside SWR's 2 s window was
+ * seen to wait forever on the old request ("Loading owners…"); a fresh request is cheap here.
+ */
 export function useOwnerChoices() {
-  const { data, error, isLoading } = useSWR(OWNER_CHOICES_KEY, fetchOwnerPage);
+  const { data, error, isLoading } = useSWR(OWNER_CHOICES_KEY, fetchOwnerPage, { dedupingInterval: 0 });
   return { owners: data?.items ?? [], total: data?.total ?? 0, error, isLoading };
 }
 

@@ -1,0 +1,168 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { signIn, startApp } from './harness';
+import type { E2eApp } from './harness';
+
+/**
+ * The gym front desk against the real BFF and the Kisi emulator: owners and members are created
+ * and deleted through the pages, and a membership change switches the person's Kisi access.
+ */
+let app: E2eApp;
+
+before(async () => {
+  app = await startApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+/** A person the Kisi emulator knows (the seed makes them a gym member too), with door access on. */
+const KISI_PERSON = { name: 'Bruno Costa', email: 'bruno.costa@mail.example' };
+const OWNER = { name: 'Rita Moreno', email: `rita.${Date.now()}@moreno.example`, gymName: 'Moreno Boxing Club' };
+
+async function signedIn(path: string) {
+  const { page, context, problems } = await app.newPage();
+  await page.goto(`/login?redirect=${encodeURIComponent(path)}`);
+  await signIn(page);
+  await page.waitForURL((url) => url.pathname + url.search === path);
+  return { page, context, problems };
+}
+
+async function openMemberByEmail(page: Page, email: string) {
+  await page.getByRole('searchbox', { name: 'Search members' }).fill(email);
+  const row = page.getByRole('list', { name: 'Members' }).getByRole('link', { name: new RegExp(email.replace(/\./g, '\\.')) });
+  await row.click();
+  await page.waitForURL(/\/shell\/gymowner\/users\/\d+$/);
+}
+
+describe('gym front desk', () => {
+  it('owner and member: create, move door access with the membership, delete', async () => {
+    const { page, context, problems } = await signedIn('/gymowners/');
+
+    // An owner, through the modal.
+    await page.getByRole('heading', { name: 'Gym owners' }).waitFor();
+    await page.getByRole('button', { name: 'Add owner' }).click();
+    const ownerDialog = page.getByRole('dialog', { name: 'Add a gym owner' });
+    await ownerDialog.getByLabel('Name', { exact: true }).fill(OWNER.name);
+    await ownerDialog.getByLabel('Email', { exact: true }).fill('not-an-email');
+    await ownerDialog.getByLabel('Gym name').fill(OWNER.gymName);
+    await ownerDialog.getByRole('button', { name: 'Add owner' }).click();
+    await ownerDialog.getByText('Expected an email address like name@example.com').waitFor(); // the server's field error
+    await ownerDialog.getByLabel('Email', { exact: true }).fill(OWNER.email);
+    await ownerDialog.getByRole('button', { name: 'Add owner' }).click();
+    await page.getByText(`${OWNER.name} (${OWNER.gymName}) was added.`).waitFor();
+    await page.getByRole('searchbox', { name: 'Search owners' }).fill('Moreno');
+    await page.waitForURL((url) => url.searchParams.get('query') === 'Moreno');
+    await page.getByRole('list', { name: 'Gym owners' }).getByRole('link', { name: new RegExp(OWNER.name) }).waitFor();
+
+    // The Kisi person moves to the new gym: delete their old membership, add them again here.
+    await page.goto('/shell/gymowner/users');
+    await openMemberByEmail(page, KISI_PERSON.email);
+    await page.getByTestId('kisi-access').getByText('Enabled').waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: `Delete ${KISI_PERSON.name}?` }).getByRole('button', { name: 'Delete member' }).click();
+    await page.waitForURL((url) => url.pathname === '/shell/gymowner/users');
+    await page.getByText(`${KISI_PERSON.name} was deleted.`).waitFor();
+
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const memberDialog = page.getByRole('dialog', { name: 'Add a member' });
+    await memberDialog.getByLabel('Name', { exact: true }).fill(KISI_PERSON.name);
+    await memberDialog.getByLabel('Email', { exact: true }).fill(KISI_PERSON.email);
+    await memberDialog.getByLabel('Owner').selectOption({ label: `${OWNER.name} · ${OWNER.gymName}` });
+    await memberDialog.getByRole('button', { name: 'Add member' }).click();
+    await page.getByRole('heading', { name: KISI_PERSON.name, level: 1 }).waitFor();
+    await page.getByText(`${KISI_PERSON.name} was added to ${OWNER.gymName}.`).waitFor();
+    await page.getByRole('link', { name: OWNER.name }).waitFor();
+
+    // Pausing switches the Kisi account's access off; activating switches it on again.
+    await page.getByTestId('kisi-access').getByText('Enabled').waitFor();
+    await page.getByRole('radio', { name: /Paused/ }).check();
+    await page.getByText('Membership paused. Door access is off.').waitFor();
+    await page.getByTestId('door-wanted').getByText('Doors closed to them').waitFor();
+    await page.getByTestId('kisi-access').getByText('Disabled').waitFor();
+    await page.reload();
+    await page.getByTestId('kisi-access').getByText('Disabled').waitFor(); // Kisi really has it off
+    assert.equal(await page.getByRole('radio', { name: /Paused/ }).isChecked(), true);
+    await page.getByRole('radio', { name: /Active/ }).check();
+    await page.getByText('Membership active. Door access is on.').waitFor();
+    await page.getByTestId('kisi-access').getByText('Enabled').waitFor();
+
+    // The owner cannot go while they have a member: the 409 says why, in the dialog.
+    await page.getByRole('link', { name: OWNER.name }).click();
+    await page.getByRole('heading', { name: OWNER.name, level: 1 }).waitFor();
+    await page.getByRole('list', { name: `Members of ${OWNER.gymName}` }).getByRole('link', { name: new RegExp(KISI_PERSON.name) }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const refuse = page.getByRole('dialog', { name: `Delete ${OWNER.name}?` });
+    await refuse.getByRole('button', { name: 'Delete owner' }).click();
+    await refuse.getByRole('alert').getByText(`${OWNER.name} still has 1 member. Move or delete them first.`).waitFor();
+    await page.keyboard.press('Escape');
+
+    // Delete the member from the list, then the owner goes.
+    await page.goto('/shell/gymowner/users');
+    await page.getByRole('searchbox', { name: 'Search members' }).fill(KISI_PERSON.email);
+    await page.getByRole('button', { name: `Delete ${KISI_PERSON.name}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete member' }).click();
+    await page.getByText(`${KISI_PERSON.name} was deleted.`).waitFor();
+    await page.getByText('No members match').waitFor();
+
+    await page.goto(`/gymowners/?query=${encodeURIComponent(OWNER.email)}`);
+    await page.getByRole('button', { name: `Delete ${OWNER.name}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete owner' }).click();
+    await page.getByText(`${OWNER.name} was deleted.`).waitFor();
+    await page.getByText('No owners match').waitFor();
+
+    // The refusals the flow provokes on purpose (bad email, owner with members) are the only errors.
+    assert.deepEqual(
+      problems.messages.filter((m) => !/status of 400 .*\/api\/gym\/owners\)|status of 409 .*\/api\/gym\/owners\/\d+\)/.test(m)),
+      [],
+    );
+    await context.close();
+  });
+
+  it('a new member without a Kisi account is told so, and paging maps the URL page', async () => {
+    const { page, context, problems } = await signedIn('/shell/gymowner/users?page=2');
+    await page.getByText(/^Showing 11–20 of \d+ members$/).waitFor();
+    await page.getByRole('navigation', { name: 'Member pages' }).getByText(/^Page 2 of \d+$/).waitFor();
+    await page.goto('/shell/gymowner/users?page=nonsense&membership=frozen');
+    await page.getByText(/^Showing 1–10 of \d+ members$/).waitFor();
+
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a member' });
+    await dialog.getByLabel('Name', { exact: true }).fill('Nova Walker');
+    await dialog.getByLabel('Email', { exact: true }).fill(`nova.${Date.now()}@members.example`);
+    await dialog.getByLabel('Owner').selectOption({ index: 1 });
+    await dialog.getByRole('button', { name: 'Add member' }).click();
+    await page.getByRole('heading', { name: 'Nova Walker', level: 1 }).waitFor();
+    await page.getByText('None with this email').waitFor();
+    await page.getByRole('radio', { name: /Cancelled/ }).check();
+    await page.getByText(/No Kisi account uses .*, so no doors changed\./).waitFor();
+    await page.getByText(/so there was no door access to switch/).waitFor();
+
+    // The access links tab asks Kisi through the proxy.
+    await page.getByRole('link', { name: 'Access links' }).click();
+    await page.getByText('No access links').waitFor();
+    assert.deepEqual(problems.messages, []);
+    await context.close();
+  });
+
+  it('access links of a Kisi person: list, create prefilled with their email, delete', async () => {
+    const { page, context, problems } = await signedIn('/shell/gymowner/users');
+    await openMemberByEmail(page, 'alice.moreau@mail.example');
+    await page.getByRole('link', { name: 'Access links' }).click();
+    await page.getByRole('button', { name: 'New access link' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New access link' });
+    assert.equal(await dialog.getByLabel('Email', { exact: true }).inputValue(), 'alice.moreau@mail.example');
+    await dialog.getByLabel('Link name').fill('E2E weekend pass');
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    await page.getByText('Access link “E2E weekend pass” created for alice.moreau@mail.example.').waitFor();
+    const list = page.getByRole('list', { name: 'Access links' });
+    await list.getByText('E2E weekend pass').waitFor();
+    await page.getByRole('button', { name: 'Delete E2E weekend pass' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete link' }).click();
+    await page.getByText('Access link “E2E weekend pass” deleted. It no longer opens any door.').waitFor();
+    await list.getByText('E2E weekend pass').waitFor({ state: 'detached' });
+    assert.deepEqual(problems.messages, []);
+    await context.close();
+  });
+});
