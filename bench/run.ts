@@ -1,9 +1,20 @@
 import { runGymBench } from './gym.bench';
+import { runKisiProxyBench } from './kisi-proxy.bench';
+import { runSizeBench } from './size.bench';
 
 // Each benchmark prints its figures and ratios against DESIGN §11; none of them is a test.
-const benches: Array<[string, () => Promise<void>]> = [['gym', runGymBench]];
+// `npm run bench -- <name>` runs one of them.
+const benches: Array<[string, () => Promise<void>]> = [
+  ['size', runSizeBench],
+  ['gym', runGymBench],
+  ['kisi', runKisiProxyBench],
+];
 
 const only = process.argv[2];
+if (only && !benches.some(([name]) => name === only)) {
+  console.error(`Unknown benchmark "${only}". Choose one of: ${benches.map(([name]) => name).join(', ')}.`);
+  process.exit(2);
+}
 for (const [name, run] of benches) {
   if (only && only !== name) continue;
   await run();
