@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fmt, load, ratio, startChildServer, type ChildServer, type LoadResult } from './load';
+import { fmt, interleaved, ratio, startChildServer, type ChildServer } from './load';
 
 const SECONDS = 5;
 const ROUNDS = 2;
@@ -25,19 +25,10 @@ async function measure(label: string, bff: ChildServer, emulatorUrl: string, key
     const body = (await check.json()) as unknown[];
     if (!check.ok || body.length === 0) throw new Error(`kisi bench setup failed: ${url} answered ${check.status}`);
   }
-  // Two interleaved rounds, averaged, so a burst of noise on a shared machine does not decide the ratio.
-  const runs = { emulator: [] as LoadResult[], proxy: [] as LoadResult[] };
-  for (let round = 0; round < ROUNDS; round++) {
-    runs.emulator.push(await load(direct, { connections: CONNECTIONS, durationSeconds: SECONDS, headers: auth }));
-    runs.proxy.push(await load(proxied, { connections: CONNECTIONS, durationSeconds: SECONDS, headers: { cookie } }));
-  }
-  const mean = (list: LoadResult[]) => ({
-    requestsPerSecond: list.reduce((sum, r) => sum + r.requestsPerSecond, 0) / list.length,
-    p99Ms: Math.max(...list.map((r) => r.p99Ms)),
-    non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
-  });
-  const emulator = mean(runs.emulator);
-  const proxy = mean(runs.proxy);
+  const { emulator, proxy } = await interleaved(
+    { emulator: { url: direct, headers: auth }, proxy: { url: proxied, headers: { cookie } } },
+    { connections: CONNECTIONS, durationSeconds: SECONDS, rounds: ROUNDS },
+  );
   const r = ratio(proxy.requestsPerSecond, emulator.requestsPerSecond);
   console.log(`  ${label}`);
   console.log(`    emulator directly      ${fmt(emulator.requestsPerSecond)} req/s, p99 ${emulator.p99Ms} ms, non-2xx ${emulator.non2xx}`);

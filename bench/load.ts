@@ -15,6 +15,32 @@ export async function load(url: string, options: { connections: number; duration
   return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx + result.errors + result.timeouts };
 }
 
+type LoadTarget = { url: string; headers?: Record<string, string> };
+
+/**
+ * Loads each target in turn, `rounds` times over, and averages each target's rounds (p99: the worst
+ * round), so a burst of noise on a shared machine does not decide a ratio.
+ */
+export async function interleaved<K extends string>(
+  targets: Record<K, LoadTarget>,
+  options: { connections: number; durationSeconds: number; rounds: number },
+): Promise<Record<K, LoadResult>> {
+  const names = Object.keys(targets) as K[];
+  const runs = new Map<K, LoadResult[]>(names.map((name) => [name, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const name of names) {
+      const { url, headers } = targets[name];
+      runs.get(name)!.push(await load(url, { connections: options.connections, durationSeconds: options.durationSeconds, headers }));
+    }
+  }
+  const mean = (list: LoadResult[]): LoadResult => ({
+    requestsPerSecond: list.reduce((sum, r) => sum + r.requestsPerSecond, 0) / list.length,
+    p99Ms: Math.max(...list.map((r) => r.p99Ms)),
+    non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
+  });
+  return Object.fromEntries(names.map((name) => [name, mean(runs.get(name)!)])) as Record<K, LoadResult>;
+}
+
 export interface ChildServer {
   url: string;
   output: string[];
