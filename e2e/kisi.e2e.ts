@@ -52,7 +52,7 @@ describe('kisi admin pages', () => {
     // The user page reads the same state from Kisi.
     await page.getByRole('link', { name: PERSON.name }).click();
     await page.getByRole('heading', { name: PERSON.name, level: 1 }).waitFor();
-    assert.equal(await page.getByTestId('user-access').textContent(), 'Off');
+    assert.equal(await page.getByRole('switch', { name: `Door access for ${PERSON.name}` }).isChecked(), false);
     await page.getByRole('table', { name: 'Role assignments' }).getByText('Gym Members').first().waitFor();
     await page.getByRole('link', { name: '← All users' }).click();
 

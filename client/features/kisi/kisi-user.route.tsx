@@ -8,6 +8,7 @@ import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { formatWhen } from '../../lib/date-format';
+import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiLoadError } from './components/kisi-load-error';
 import { fetchRoleAssignments, fetchUser, loadKisi, roleAssignmentsKey, useKisi, userKey } from './kisi.api';
 import type { KisiPage, Loaded } from './kisi.api';
@@ -51,7 +52,8 @@ function validity(role: KisiRoleAssignment, now = Date.now()): { label: string; 
   return { label: 'Valid', tone: 'ok' };
 }
 
-function Profile({ user }: { user: KisiUser }) {
+function Profile({ user, onChanged }: { user: KisiUser; onChanged: (user?: KisiUser) => Promise<unknown> }) {
+  const access = useAccessSwitch({ onFresh: onChanged, onUnknown: () => onChanged() });
   return (
     <section className="card" aria-labelledby="profile-title">
       <h2 id="profile-title" className="card-heading">
@@ -69,9 +71,7 @@ function Profile({ user }: { user: KisiUser }) {
         <div>
           <dt>Door access</dt>
           <dd>
-            <span className={`badge ${user.access_enabled ? 'badge-ok' : 'badge-bad'}`} data-testid="user-access">
-              {user.access_enabled ? 'On' : 'Off'}
-            </span>
+            <AccessSwitch name={user.name} checked={access.shown(user)} pending={access.pending(user)} onChange={(next) => access.switchAccess(user, next)} />
           </dd>
         </div>
         <div>
@@ -153,7 +153,7 @@ function RoleAssignments({ id, loaded }: { id: number; loaded: Data['roles'] }) 
 
 export function Component() {
   const loaded = useLoaderData() as Data;
-  const { data: user, failure, isValidating, retry } = useKisi(userKey(loaded.id), fetchUser, loaded.user);
+  const { data: user, failure, isValidating, retry, mutate } = useKisi(userKey(loaded.id), fetchUser, loaded.user);
   return (
     <>
       <AppLink to={paths.kisiUsers} className="back-link">
@@ -168,7 +168,7 @@ export function Component() {
       </header>
       {failure ? <KisiLoadError what="this user" message={failure} onRetry={retry} retrying={isValidating} /> : null}
       <div className="kisi-detail">
-        {user ? <Profile user={user} /> : failure ? null : <Spinner />}
+        {user ? <Profile user={user} onChanged={(fresh) => (fresh ? mutate(fresh, { revalidate: false }) : mutate())} /> : failure ? null : <Spinner />}
         <RoleAssignments id={loaded.id} loaded={loaded.roles} />
       </div>
     </>

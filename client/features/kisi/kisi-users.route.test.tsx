@@ -29,6 +29,13 @@ describe('/kisi/users', () => {
     expect(screen.getByRole('link', { name: 'Users' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it('is where /kisi leads, with Access control marked in the header', async () => {
+    const { view } = setup('/kisi');
+    expect(await screen.findByRole('table', { name: 'Kisi users' })).toBeInTheDocument();
+    expect(view.router.state.location.pathname).toBe('/kisi/users');
+    expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Access control' })).toHaveAttribute('aria-current', 'page');
+  });
+
   it('switches access off at once, PATCHes Kisi, and shows the user as Kisi reports it afterwards', async () => {
     const { api } = setup('/kisi/users');
     const toggle = await screen.findByRole('switch', { name: 'Door access for Ada Lovelace' });
@@ -102,7 +109,7 @@ describe('/kisi/users/:user_id', () => {
       ],
     });
     expect(await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 })).toBeInTheDocument();
-    expect(screen.getByTestId('user-access')).toHaveTextContent('On');
+    expect(screen.getByRole('switch', { name: 'Door access for Ada Lovelace' })).toBeChecked();
     const roles = screen.getByRole('table', { name: 'Role assignments' });
     const rows = within(roles).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(2);
@@ -114,6 +121,15 @@ describe('/kisi/users/:user_id', () => {
     expect(rows[1]).toHaveTextContent('Place');
     expect(rows[1]).toHaveTextContent('No end');
     expect(rows[1]).toHaveTextContent('Valid');
+  });
+
+  it('switches door access from the user page too, showing Kisi’s state afterwards', async () => {
+    const { user } = setup('/kisi/users/8');
+    const toggle = await screen.findByRole('switch', { name: 'Door access for Alan Turing' });
+    expect(toggle).not.toBeChecked();
+    await user.click(toggle);
+    expect(await screen.findByText('Door access for Alan Turing is on.')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Door access for Alan Turing' })).toBeChecked();
   });
 
   it.each(['99', 'abc'])('shows the not-found screen for user id %s', async (id) => {

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useLoaderData, useNavigation, useSearchParams } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiUser } from '../../../bff/contracts/kisi.contract';
@@ -7,16 +6,14 @@ import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { SearchBox } from '../../components/search-box';
 import { Spinner } from '../../components/spinner';
-import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { formatWhen } from '../../lib/date-format';
-import { kisiErrorMessage } from '../../lib/kisi-errors';
 import { pageCount } from '../../lib/search-params';
-import { AccessSwitch } from './components/access-switch';
+import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiLoadError } from './components/kisi-load-error';
-import { fetchUsers, loadKisi, pageHref, parsePageQuery, setUserAccess, useKisi, usersKey } from './kisi.api';
+import { fetchUsers, loadKisi, pageHref, parsePageQuery, useKisi, usersKey } from './kisi.api';
 import type { KisiPage, Loaded, PageQuerySearch } from './kisi.api';
 
 type Data = { search: PageQuerySearch } & Loaded<KisiPage<KisiUser>>;
@@ -38,9 +35,6 @@ export function Component() {
   const { data: users, failure, isValidating, retry, mutate } = useKisi(usersKey(search), fetchUsers, loaded);
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
-  const toast = useToast();
-  // Switches being changed: the state shown until Kisi has answered and the user was read again.
-  const [optimistic, setOptimistic] = useState<Record<number, boolean>>({});
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiUsers;
 
   const onSearch = (query: string) =>
@@ -55,23 +49,10 @@ export function Component() {
       { replace: true, preventScrollReset: true },
     );
 
-  const switchAccess = async (user: KisiUser, enabled: boolean) => {
-    setOptimistic((current) => ({ ...current, [user.id]: enabled }));
-    try {
-      const fresh = await setUserAccess(user.id, enabled);
-      if (fresh) {
-        await mutate((page) => page && { ...page, items: page.items.map((u) => (u.id === fresh.id ? fresh : u)) }, { revalidate: false });
-        toast.show({ tone: 'success', message: `Door access for ${fresh.name} is ${fresh.access_enabled ? 'on' : 'off'}.` });
-      } else {
-        await mutate();
-        toast.show({ tone: 'info', message: `Door access for ${user.name} was switched ${enabled ? 'on' : 'off'}; Kisi did not answer when asked again.` });
-      }
-    } catch (error) {
-      toast.show({ tone: 'error', title: `Could not switch door access ${enabled ? 'on' : 'off'} for ${user.name}`, message: kisiErrorMessage(error) });
-    } finally {
-      setOptimistic(({ [user.id]: _done, ...rest }) => rest);
-    }
-  };
+  const access = useAccessSwitch({
+    onFresh: (fresh) => mutate((page) => page && { ...page, items: page.items.map((u) => (u.id === fresh.id ? fresh : u)) }, { revalidate: false }),
+    onUnknown: () => mutate(),
+  });
 
   const pages = users ? pageCount(users.total, users.limit) : 1;
 
@@ -130,26 +111,23 @@ export function Component() {
               </tr>
             </thead>
             <tbody>
-              {users.items.map((user) => {
-                const pending = user.id in optimistic;
-                return (
-                  <tr key={user.id}>
-                    <td className="cell-main">
-                      <AppLink to={paths.kisiUser(user.id)} className="cell-title">
-                        {user.name}
-                      </AppLink>
-                      {user.scim_access_enabled ? null : <span className="cell-sub">Access off in the directory (SCIM)</span>}
-                    </td>
-                    <td data-label="Email">{user.email}</td>
-                    <td data-label="Door access">
-                      <AccessSwitch name={user.name} checked={optimistic[user.id] ?? user.access_enabled} pending={pending} onChange={(next) => void switchAccess(user, next)} />
-                    </td>
-                    <td data-label="Last access" className={user.last_accessed_at ? undefined : 'cell-muted'}>
-                      {user.last_accessed_at ? formatWhen(user.last_accessed_at) : 'Never'}
-                    </td>
-                  </tr>
-                );
-              })}
+              {users.items.map((user) => (
+                <tr key={user.id}>
+                  <td className="cell-main">
+                    <AppLink to={paths.kisiUser(user.id)} className="cell-title">
+                      {user.name}
+                    </AppLink>
+                    {user.scim_access_enabled ? null : <span className="cell-sub">Access off in the directory (SCIM)</span>}
+                  </td>
+                  <td data-label="Email">{user.email}</td>
+                  <td data-label="Door access">
+                    <AccessSwitch name={user.name} checked={access.shown(user)} pending={access.pending(user)} onChange={(next) => access.switchAccess(user, next)} />
+                  </td>
+                  <td data-label="Last access" className={user.last_accessed_at ? undefined : 'cell-muted'}>
+                    {user.last_accessed_at ? formatWhen(user.last_accessed_at) : 'Never'}
+                  </td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </div>
