@@ -8,7 +8,7 @@ import { registerPreloadRoutes } from './lib/app-link';
 import { resetCache } from './lib/cache';
 
 /** A canned answer of the fake BFF: status and JSON body (or text). */
-export type FakeReply = { status?: number; json?: unknown; text?: string; contentType?: string };
+export type FakeReply = { status?: number; json?: unknown; text?: string; contentType?: string; headers?: Record<string, string> };
 export type FakeHandler = (request: { method: string; url: URL; body: unknown }) => FakeReply | undefined;
 
 export const ADMIN_USER = { id: 1, email: 'admin@frontdesk.test', name: 'Administrator', role: 'admin' as const };
@@ -56,7 +56,7 @@ export function fakeApi(handlers: FakeHandler[] = [], options: { signedIn?: bool
     const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
     return new Response(status === 204 ? null : text, {
       status,
-      headers: { 'Content-Type': reply.contentType ?? (reply.json !== undefined ? 'application/json' : 'text/plain') },
+      headers: { 'Content-Type': reply.contentType ?? (reply.json !== undefined ? 'application/json' : 'text/plain'), ...reply.headers },
     });
   });
   return { calls, state, spy };

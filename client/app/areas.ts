@@ -1,3 +1,5 @@
+import useSWR from 'swr';
+import { SESSION_KEY, fetchSession } from '../features/auth/session';
 import { paths } from './paths';
 
 /**
@@ -12,13 +14,16 @@ export type Area = {
   nav?: boolean;
   /** Needs a signed-in account. */
   staff?: boolean;
-  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users';
+  /** Admins only: hidden from everyone else. */
+  admin?: boolean;
+  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users' | 'key';
 };
 
 export const areas: Area[] = [
   { title: 'Staff shell', href: paths.shell, summary: 'Your account, service status and the staff tools.', nav: true, staff: true, icon: 'shell' },
   { title: 'Gym owners', href: paths.gymOwners, summary: 'The gyms whose members use the venue: add, look up and remove owners.', nav: true, staff: true, icon: 'dumbbell' },
   { title: 'Gym members', href: paths.gymMembers, summary: 'Find a member, change their membership and see whether the doors open for them.', staff: true, icon: 'users' },
+  { title: 'Access control', href: paths.kisi, summary: 'Kisi door access: switch people on and off, groups, access links and a remote unlock.', nav: true, staff: true, admin: true, icon: 'key' },
   { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', nav: true, icon: 'test' },
   { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', nav: true, icon: 'chime' },
   { title: 'Counter', href: paths.counter, summary: 'A tally that keeps its count while you move around the app.', icon: 'counter' },
@@ -28,6 +33,17 @@ export const areas: Area[] = [
 ];
 
 /** The screens that show the app's loading and error states, for checking them on purpose. */
+/** The areas a visitor may see: admin-only ones only for admins (the API refuses everyone else anyway). */
+export function visibleAreas(list: Area[], role: string | null | undefined): Area[] {
+  return list.filter((area) => !area.admin || role === 'admin');
+}
+
+/** `visibleAreas` for whoever is signed in now (the header's session read, shared through SWR). */
+export function useVisibleAreas(list: Area[]): Area[] {
+  const { data: user } = useSWR(SESSION_KEY, fetchSession);
+  return visibleAreas(list, user?.role);
+}
+
 export const diagnostics: Area[] = [
   { title: 'Slow page', href: paths.pending, summary: 'Waits 5 seconds before showing: the loading overlay.', icon: 'clock' },
   { title: 'Failing page', href: paths.error, summary: 'Its loader always throws: the error screen.', icon: 'alert' },

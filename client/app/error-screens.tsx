@@ -10,6 +10,7 @@ import { AppLink } from '../lib/app-link';
 import { paths } from './paths';
 
 export const NOT_FOUND_TEXT = 'Page not found.';
+export const FORBIDDEN_TEXT = 'You do not have access to this page.';
 export const ERROR_TEXT = 'An error occured while processing your request.'; // spelling as the spec gives it
 
 /** What the error screens print: every error as plain JSON (an Error alone stringifies to {}). */
@@ -21,6 +22,10 @@ export function serializeError(error: unknown): unknown {
   if (error instanceof ApiError || error instanceof NetworkError) return error.toJSON();
   if (error instanceof Error) return { name: error.name, message: error.message };
   return error ?? null;
+}
+
+export function isForbidden(error: unknown): boolean {
+  return (isRouteErrorResponse(error) && error.status === 403) || isApiError(error, 403);
 }
 
 export function isNotFound(error: unknown): boolean {
@@ -74,6 +79,39 @@ export function NotFoundScreen({ error }: { error: unknown }) {
         </div>
       </div>
       <JsonView value={serializeError(error)} />
+    </section>
+  );
+}
+
+/** A signed-in account without the role a page needs (403): says so, and where to go instead. */
+export function ForbiddenScreen({ error }: { error: unknown }) {
+  const reason =
+    isRouteErrorResponse(error) && typeof error.data === 'string'
+      ? error.data
+      : isApiError(error)
+        ? error.message
+        : 'Your account does not have the role this page needs.';
+  return (
+    <section className="fallback-screen" aria-labelledby="fallback-title">
+      <div className="banner banner-warning" role="alert">
+        <strong id="fallback-title">{FORBIDDEN_TEXT}</strong> <span>{reason}</span>
+      </div>
+      <div className="fallback-body">
+        <LostIllustration />
+        <div className="fallback-text">
+          <h2>Try:</h2>
+          <ul className="try-list">
+            <li>
+              <MainPageLink />
+            </li>
+            <li>
+              <AppLink to={paths.shell}>Go to the staff shell</AppLink>
+            </li>
+            <li>Ask an admin for access, or sign in with an admin account</li>
+          </ul>
+        </div>
+      </div>
+      <JsonView value={serializeError(error)} open={false} />
     </section>
   );
 }
@@ -132,7 +170,7 @@ function decideReload(error: unknown): boolean {
 
 /**
  * The error boundary of the app: a failed chunk reloads once per message, a 401 goes to the
- * login, a 404 shows not-found, anything else the error screen.
+ * login, a 404 shows not-found, a 403 says the account lacks the role, anything else the error screen.
  */
 export function RouteErrorBoundary() {
   const error = useRouteError();
@@ -144,6 +182,7 @@ export function RouteErrorBoundary() {
   if (reload) return <Overlay />;
   if (isApiError(error, 401)) return <Navigate to={loginRedirectFor(location, error)} replace />;
   if (isNotFound(error)) return <NotFoundScreen error={error} />;
+  if (isForbidden(error)) return <ForbiddenScreen error={error} />;
   return <ErrorScreen error={error} />;
 }
 

@@ -21,6 +21,13 @@ export const paths = {
   gymMembers: '/shell/gymowner/users',
   gymMember: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}`,
   gymMemberLinks: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}/group_links`,
+  kisi: '/kisi',
+  kisiUsers: '/kisi/users',
+  kisiUser: (id: string | number) => `/kisi/users/${encodeURIComponent(String(id))}`,
+  kisiMembers: '/kisi/members',
+  kisiGroups: '/kisi/groups',
+  kisiGroupLinks: '/kisi/group_links',
+  kisiLocks: '/kisi/locks',
 } as const;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */

@@ -5,7 +5,7 @@ import { Icon } from '../components/icon';
 import { AppLink, AppNavLink } from '../lib/app-link';
 import { errorMessage } from '../lib/api-client';
 import { SESSION_KEY, fetchSession, signOut } from '../features/auth/session';
-import { areas } from './areas';
+import { areas, useVisibleAreas } from './areas';
 import { ModalProvider } from './modal-host';
 import { RouterPendingOverlay } from './pending-overlay';
 import { ToastProvider, useToast } from './toast-host';
@@ -45,6 +45,7 @@ export function RootLayout() {
 function SiteHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
+  const navAreas = useVisibleAreas(areas).filter((area) => area.nav);
   useEffect(() => setMenuOpen(false), [pathname]);
   return (
     <header className="site-header">
@@ -67,15 +68,13 @@ function SiteHeader() {
         </button>
         <nav id="site-nav" className={`site-nav${menuOpen ? ' is-open' : ''}`} aria-label="Main">
           <ul>
-            {areas
-              .filter((area) => area.nav)
-              .map((area) => (
-                <li key={area.href}>
-                  <AppNavLink to={area.href} end={area.href === paths.home}>
-                    {area.title}
-                  </AppNavLink>
-                </li>
-              ))}
+            {navAreas.map((area) => (
+              <li key={area.href}>
+                <AppNavLink to={area.href} end={area.href === paths.home}>
+                  {area.title}
+                </AppNavLink>
+              </li>
+            ))}
           </ul>
           <SessionMenu />
         </nav>

@@ -1,9 +1,10 @@
-import { createBrowserRouter, data } from 'react-router';
+import { createBrowserRouter, data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { registerPreloadRoutes } from '../lib/app-link';
-import { requireUser, userContext } from '../features/auth/session';
+import { requireAdmin, requireUser, userContext } from '../features/auth/session';
 import { RootErrorBoundary, RouteErrorBoundary } from './error-screens';
 import { HydrateFallback } from './pending-overlay';
+import { paths } from './paths';
 import { RootLayout } from './root-layout';
 
 /**
@@ -78,6 +79,21 @@ export const routes: RouteObject[] = [
                   },
                 ],
               },
+            ],
+          },
+          {
+            path: 'kisi',
+            // Kisi door access is for admins: who is signed in, then the role, before any loader asks Kisi.
+            middleware: [requireUser, requireAdmin],
+            lazy: () => import('../features/kisi/kisi-layout.route'),
+            children: [
+              { index: true, Component: () => null, loader: () => redirect(paths.kisiUsers) },
+              { path: 'users', lazy: () => import('../features/kisi/kisi-users.route') },
+              { path: 'users/:user_id', lazy: () => import('../features/kisi/kisi-user.route') },
+              { path: 'members', lazy: () => import('../features/kisi/kisi-members.route') },
+              { path: 'groups', lazy: () => import('../features/kisi/kisi-groups.route') },
+              { path: 'group_links', lazy: () => import('../features/kisi/kisi-group-links.route') },
+              { path: 'locks', lazy: () => import('../features/kisi/kisi-locks.route') },
             ],
           },
           {

@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, api, errorMessage, request } from './api-client';
+import { ApiError, NetworkError, api, errorMessage, request, requestWithHeaders } from './api-client';
 
 function replyWith(status: number, body: string, contentType = 'application/json') {
   return jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(status === 204 ? null : body, { status, headers: { 'Content-Type': contentType } }));
@@ -15,6 +15,14 @@ describe('api client (spec §7: body as text; not ok throws; ok parses JSON, els
   it('falls back to the text when the body is not JSON', async () => {
     replyWith(200, 'plain words', 'text/plain');
     await expect(api.get('/x')).resolves.toBe('plain words');
+  });
+
+  it('hands the response headers to a caller that asks (Kisi paging)', async () => {
+    jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('[1,2]', { status: 200, headers: { 'Content-Type': 'application/json', 'X-Collection-Range': '0-1/7' } }));
+    const { data, headers, status } = await requestWithHeaders<number[]>('/api/kisi/users');
+    expect(data).toEqual([1, 2]);
+    expect(status).toBe(200);
+    expect(headers.get('X-Collection-Range')).toBe('0-1/7');
   });
 
   it('gives undefined for an empty body (204)', async () => {

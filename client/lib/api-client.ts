@@ -64,7 +64,11 @@ export type RequestOptions = {
   headers?: Record<string, string>;
 };
 
-export async function request<T = unknown>(url: string, options: RequestOptions = {}): Promise<T> {
+/** An ok answer with what a caller may need beside the body (Kisi pages over `X-Collection-Range`). */
+export type ApiResponse<T> = { data: T; status: number; headers: Headers };
+
+/** The one fetch: `request` is this without the headers. */
+export async function requestWithHeaders<T = unknown>(url: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   let body: string | undefined;
   if (options.json !== undefined) {
@@ -80,12 +84,17 @@ export async function request<T = unknown>(url: string, options: RequestOptions 
   }
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, text, url, asProblem(text));
-  if (text === '') return undefined as T;
+  const done = (data: unknown) => ({ data: data as T, status: response.status, headers: response.headers });
+  if (text === '') return done(undefined);
   try {
-    return JSON.parse(text) as T;
+    return done(JSON.parse(text));
   } catch {
-    return text as T;
+    return done(text);
   }
+}
+
+export async function request<T = unknown>(url: string, options: RequestOptions = {}): Promise<T> {
+  return (await requestWithHeaders<T>(url, options)).data;
 }
 
 export const api = {

@@ -161,6 +161,23 @@ export async function invalidate(key: Key): Promise<void> {
   else swrCache.delete(k);
 }
 
+/** Invalidates every cached key that is `prefix` or starts with `prefix?` / `prefix/` (all pages of a list, say). */
+export async function invalidatePrefix(prefix: string): Promise<void> {
+  const keys = [...swrCache.keys()].filter((k) => k === prefix || k.startsWith(`${prefix}?`) || k.startsWith(`${prefix}/`));
+  await Promise.all(keys.map((k) => invalidate(k)));
+}
+
+/**
+ * A loader read of something an outside service answers (Kisi): from the cache, or one try
+ * without the loader's retries, so an outage shows inside the page at once instead of holding the
+ * navigation for the 7 s of backoff. The page's hook keeps retrying in the background.
+ */
+export function loadQueryOnce<T>(key: string, fetcher: (key: string) => Promise<T>): T | Promise<T> {
+  const hit = swrCache.get(key)?.data as T | undefined;
+  touch(key);
+  return hit !== undefined ? hit : prefetch(key, () => fetcher(key));
+}
+
 /** Puts known data in the cache (after a login, say) so every hook of that key shows it. */
 export async function setCacheData<T>(key: Key, data: T): Promise<void> {
   const k = keyOf(key);

@@ -1,4 +1,4 @@
-import { createContext, redirect } from 'react-router';
+import { createContext, data, redirect } from 'react-router';
 import type { MiddlewareFunction } from 'react-router';
 import type { AuthResponse, SessionUser } from '../../../bff/contracts/auth.contract';
 import { api, errorMessage, isApiError } from '../../lib/api-client';
@@ -45,6 +45,20 @@ export const requireUser: MiddlewareFunction = async ({ request, context }) => {
   }
   context.set(userContext, user);
   await setCacheData(SESSION_KEY, user);
+};
+
+/** What a signed-in account without the admin role sees on an admin page (the 403 screen's text). */
+export function adminOnlyMessage(user: SessionUser): string {
+  return `This page is for admins. You are signed in as ${user.email} with the ${user.role} role.`;
+}
+
+/**
+ * Route middleware after `requireUser` on admin-only areas (/kisi): a signed-in non-admin gets the
+ * 403 screen before any loader asks the API (which would refuse with 403 anyway).
+ */
+export const requireAdmin: MiddlewareFunction = ({ context }) => {
+  const user = context.get(userContext);
+  if (user.role !== 'admin') throw data(adminOnlyMessage(user), { status: 403, statusText: 'Forbidden' });
 };
 
 export async function signIn(email: string, password: string): Promise<SessionUser> {

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import type { Page } from '../../../bff/contracts/common.contract';
 import type { CreateMember, CreateOwner, GymMember, GymOwner, Membership, MemberDoorAccess, UpdateMember } from '../../../bff/contracts/gym.contract';
 import type { KisiGroupLink, KisiGroupLinkCreate, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
-import { api, errorMessage, isApiError } from '../../lib/api-client';
-import { invalidate, prefetch, setCacheData, swrCache } from '../../lib/cache';
+import { api } from '../../lib/api-client';
+import { invalidate, invalidatePrefix, setCacheData, swrCache } from '../../lib/cache';
 import { pageParam, parseSearch, toApiPage } from '../../lib/search-params';
 
 /**
@@ -71,12 +71,6 @@ export const fetchMember = (url: string) => api.get<GymMember>(url);
 export const fetchDoorAccess = (url: string) => api.get<MemberDoorAccess>(url);
 
 // ---- invalidation ----------------------------------------------------------------------------
-
-/** Invalidates every cached key that starts with `prefix` (e.g. all pages of a list). */
-export async function invalidatePrefix(prefix: string): Promise<void> {
-  const keys = [...swrCache.keys()].filter((k) => k === prefix || k.startsWith(`${prefix}?`) || k.startsWith(`${prefix}/`));
-  await Promise.all(keys.map((k) => invalidate(k)));
-}
 
 /** Owner lists, pickers and owner details (member counts change with members). */
 const invalidateOwners = () => invalidatePrefix(OWNERS_URL);
@@ -154,44 +148,4 @@ export async function createGroupLink(input: { name: string; email: string; vali
 export async function deleteGroupLink(id: number): Promise<void> {
   await api.delete(`${GROUP_LINKS_URL}/${id}`);
   await invalidatePrefix(GROUP_LINKS_URL);
-}
-
-/** Kisi's own 422 body `{errors: {field: [messages]}}` as one message per field. */
-export function kisiFieldErrors(error: unknown): Record<string, string> | undefined {
-  if (!isApiError(error) || error.problem) return undefined;
-  try {
-    const parsed = JSON.parse(error.body) as { errors?: Record<string, unknown> };
-    if (!parsed.errors || typeof parsed.errors !== 'object') return undefined;
-    const out: Record<string, string> = {};
-    for (const [field, messages] of Object.entries(parsed.errors)) {
-      const list = Array.isArray(messages) ? messages.map(String) : [String(messages)];
-      out[field] = `${field.replace(/_/g, ' ')} ${list.join(', ')}`.replace(/^./, (c) => c.toUpperCase());
-    }
-    return out;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A sentence for a failed Kisi call: Kisi's `{error}` text, a BFF problem's detail, or the usual. */
-export function kisiErrorMessage(error: unknown): string {
-  if (isApiError(error) && !error.problem) {
-    try {
-      const parsed = JSON.parse(error.body) as { error?: unknown };
-      if (typeof parsed.error === 'string') return parsed.error;
-    } catch {
-      // not JSON
-    }
-  }
-  return errorMessage(error);
-}
-
-/**
- * A loader read of something Kisi answers (live door state, access links): from the cache, or one
- * try without the loader's retries, so a Kisi outage shows in its card at once instead of holding
- * the whole page for the 7 s of backoff. The card's hook keeps retrying in the background.
- */
-export function loadKisiBacked<T>(key: string, fetcher: (key: string) => Promise<T>): T | Promise<T> {
-  const hit = swrCache.get(key)?.data as T | undefined;
-  return hit !== undefined ? hit : prefetch(key, () => fetcher(key));
 }

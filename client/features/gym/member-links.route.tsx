@@ -11,11 +11,12 @@ import { Icon } from '../../components/icon';
 import { Spinner } from '../../components/spinner';
 import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
-import { loadQuery } from '../../lib/cache';
-import { ConfirmDelete } from './components/confirm-delete';
-import { formatWhen } from './components/door-access';
-import { FormActions, TextField, useFocusFirstInvalid } from './components/form-fields';
-import { createGroupLink, deleteGroupLink, fetchMember, fetchMemberLinks, kisiErrorMessage, kisiFieldErrors, loadKisiBacked, memberKey, memberLinksKey } from './gym.api';
+import { loadQuery, loadQueryOnce } from '../../lib/cache';
+import { ConfirmDelete } from '../../components/confirm-delete';
+import { formatWhen } from '../../lib/date-format';
+import { FormActions, TextField, useFocusFirstInvalid } from '../../components/form-fields';
+import { kisiErrorMessage, kisiFieldErrors } from '../../lib/kisi-errors';
+import { createGroupLink, deleteGroupLink, fetchMember, fetchMemberLinks, memberKey, memberLinksKey } from './gym.api';
 import { useMember } from './member';
 
 type Data = { links?: KisiGroupLink[]; error?: string };
@@ -24,7 +25,7 @@ type Data = { links?: KisiGroupLink[]; error?: string };
 export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
   const member: GymMember = await loadQuery(memberKey(params.id ?? ''), fetchMember);
   try {
-    return { links: await loadKisiBacked(memberLinksKey(member.email), fetchMemberLinks) };
+    return { links: await loadQueryOnce(memberLinksKey(member.email), fetchMemberLinks) };
   } catch (error) {
     return { error: kisiErrorMessage(error) };
   }

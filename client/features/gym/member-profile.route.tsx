@@ -7,9 +7,11 @@ import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { errorMessage } from '../../lib/api-client';
-import { DoorAccessCard, formatWhen } from './components/door-access';
+import { loadQueryOnce } from '../../lib/cache';
+import { DoorAccessCard } from './components/door-access';
+import { formatWhen } from '../../lib/date-format';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
-import { MEMBERSHIP_VALUES, fetchDoorAccess, loadKisiBacked, memberAccessKey, updateMember } from './gym.api';
+import { MEMBERSHIP_VALUES, fetchDoorAccess, memberAccessKey, updateMember } from './gym.api';
 import { useMember } from './member';
 
 /**
@@ -18,7 +20,7 @@ import { useMember } from './member';
  */
 export async function loader({ params }: LoaderFunctionArgs): Promise<{ access?: MemberDoorAccess }> {
   try {
-    return { access: await loadKisiBacked(memberAccessKey(params.id ?? ''), fetchDoorAccess) };
+    return { access: await loadQueryOnce(memberAccessKey(params.id ?? ''), fetchDoorAccess) };
   } catch {
     return {};
   }

@@ -13,12 +13,12 @@ import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { pageCount } from '../../lib/search-params';
-import { ConfirmDelete } from './components/confirm-delete';
+import { ConfirmDelete } from '../../components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { CreateMemberForm, useOwnerChoices } from './components/member-form';
 import { MemberRows } from './components/member-rows';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
-import { SearchBox } from './components/search-box';
+import { SearchBox } from '../../components/search-box';
 import { MEMBERSHIP_VALUES, deleteMember, fetchMemberPage, membersKey, parseMembersSearch } from './gym.api';
 import type { MembersSearch } from './gym.api';
 

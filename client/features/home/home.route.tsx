@@ -5,7 +5,7 @@ import { STATUS_KEY, ServiceStatusView, fetchStatus } from '../../components/ser
 import { AppLink } from '../../lib/app-link';
 import { errorMessage } from '../../lib/api-client';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
-import { areas, diagnostics } from '../../app/areas';
+import { areas, diagnostics, useVisibleAreas } from '../../app/areas';
 import type { Area } from '../../app/areas';
 
 type HomeData = { status: ServiceStatus | null; statusError?: string };
@@ -30,7 +30,7 @@ function AreaCard({ area }: { area: Area }) {
         </span>
         <span className="card-title">
           {area.title}
-          {area.staff ? <span className="badge badge-muted">Staff</span> : null}
+          {area.admin ? <span className="badge badge-muted">Admin</span> : area.staff ? <span className="badge badge-muted">Staff</span> : null}
         </span>
         <span className="card-text">{area.summary}</span>
         <span className="card-go" aria-hidden="true">
@@ -44,6 +44,7 @@ function AreaCard({ area }: { area: Area }) {
 export function Component() {
   const loaded = useLoaderData() as HomeData;
   const { data: status, error } = useQuery(STATUS_KEY, fetchStatus, loaded.status ?? undefined);
+  const shownAreas = useVisibleAreas(areas);
   const problem = status ? undefined : (loaded.statusError ?? (error ? errorMessage(error) : undefined));
   return (
     <div className="stack-xl">
@@ -78,7 +79,7 @@ export function Component() {
           Areas
         </h2>
         <ul className="card-grid">
-          {areas.map((area) => (
+          {shownAreas.map((area) => (
             <AreaCard key={area.href} area={area} />
           ))}
         </ul>

@@ -7,7 +7,7 @@ import { errorMessage, isApiError } from '../../../lib/api-client';
 import { formErrors } from '../../../lib/problem-fields';
 import type { FormErrors } from '../../../lib/problem-fields';
 import { MEMBERSHIP_VALUES, OWNER_CHOICES_KEY, createMember, fetchOwnerPage, updateMember } from '../gym.api';
-import { FormActions, SelectField, TextField, useFocusFirstInvalid } from './form-fields';
+import { FormActions, SelectField, TextField, useFocusFirstInvalid } from '../../../components/form-fields';
 import { MEMBERSHIP_LABELS } from './membership-badge';
 
 /**

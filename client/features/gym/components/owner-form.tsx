@@ -6,7 +6,7 @@ import { isApiError } from '../../../lib/api-client';
 import { formErrors } from '../../../lib/problem-fields';
 import type { FormErrors } from '../../../lib/problem-fields';
 import { createOwner } from '../gym.api';
-import { FormActions, TextField, useFocusFirstInvalid } from './form-fields';
+import { FormActions, TextField, useFocusFirstInvalid } from '../../../components/form-fields';
 
 const FIELDS = ['name', 'email', 'phone', 'gymName'] as const;
 type Field = (typeof FIELDS)[number];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
-import { errorMessage } from '../../../lib/api-client';
+import { errorMessage } from '../lib/api-client';
 import { FormActions } from './form-fields';
 
 /**

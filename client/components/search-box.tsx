@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Icon } from '../../../components/icon';
+import { Icon } from './icon';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 

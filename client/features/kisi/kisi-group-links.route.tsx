@@ -1,0 +1,298 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useLoaderData, useNavigation, useSearchParams } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { KisiGroupLink, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
+import { ConfirmDelete } from '../../components/confirm-delete';
+import { EmptyState } from '../../components/empty-state';
+import { FormActions, TextField, useFocusFirstInvalid } from '../../components/form-fields';
+import { Icon } from '../../components/icon';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { SearchBox } from '../../components/search-box';
+import { Spinner } from '../../components/spinner';
+import { useModal } from '../../app/modal-host';
+import { useToast } from '../../app/toast-host';
+import { paths } from '../../app/paths';
+import { AppLink } from '../../lib/app-link';
+import { warm } from '../../lib/cache';
+import { formatWhen } from '../../lib/date-format';
+import { kisiErrorMessage, kisiFieldErrors } from '../../lib/kisi-errors';
+import { pageCount } from '../../lib/search-params';
+import { KisiLoadError } from './components/kisi-load-error';
+import { createGroupLink, deleteGroupLink, fetchGroupLinks, groupLinksKey, loadKisi, pageHref, parsePageQuery, useKisi } from './kisi.api';
+import type { KisiPage, Loaded, PageQuerySearch } from './kisi.api';
+
+type Data = { search: PageQuerySearch } & Loaded<KisiPage<KisiGroupLink>>;
+
+/** `/kisi/group_links?query&page`: access links (a door-opening web link and QR code, no Kisi account needed). */
+export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
+  const search = parsePageQuery(url);
+  return { search, ...(await loadKisi(groupLinksKey(search), fetchGroupLinks)) };
+}
+
+export const handle = {
+  title: 'Kisi access links',
+  preload: ({ url }: { url: URL }) => warm(groupLinksKey(parsePageQuery(url)), fetchGroupLinks),
+};
+
+type Fields = 'name' | 'email';
+
+/** What Kisi gave back on create, the only time it shows the link's secret and QR token. */
+function CreatedLink({ link, onClose }: { link: KisiGroupLinkCreated; onClose: () => void }) {
+  return (
+    <div className="created-link" data-testid="created-link">
+      <div className="banner banner-info" role="status">
+        Access link created. Copy what you need now: Kisi shows the secret only this once.
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>Name</dt>
+          <dd>{link.name}</dd>
+        </div>
+        <div>
+          <dt>Email</dt>
+          <dd>{link.email ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Group</dt>
+          <dd>{link.group.name}</dd>
+        </div>
+        <div>
+          <dt>Valid until</dt>
+          <dd>{link.valid_until ? formatWhen(link.valid_until) : 'No end date'}</dd>
+        </div>
+      </dl>
+      <dl className="secrets">
+        <div>
+          <dt>Secret</dt>
+          <dd>
+            <code className="secret">{link.secret ?? 'Kisi returned none'}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>QR code token ({link.quick_response_code_type ?? 'no QR code'})</dt>
+          <dd>
+            <code className="secret">{link.quick_response_code_token ?? 'Kisi returned none'}</code>
+          </dd>
+        </div>
+        {link.quick_response_code_image ? (
+          <div>
+            <dt>QR code</dt>
+            <dd>
+              <img src={link.quick_response_code_image} alt={`QR code of ${link.name}`} />
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      <div className="form-actions">
+        <button type="button" className="btn btn-primary" onClick={onClose} data-autofocus>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Name and email; the group is the server's (KISI_GROUP_ID) and the QR code is "online". Kisi's 422 lands on the fields. */
+function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
+  const toast = useToast();
+  const [values, setValues] = useState({ name: '', email: '' });
+  const [errors, setErrors] = useState<{ fields: Partial<Record<Fields, string>>; form?: string }>({ fields: {} });
+  const [pending, setPending] = useState(false);
+  const [created, setCreated] = useState<KisiGroupLinkCreated>();
+  const formRef = useFocusFirstInvalid(errors);
+
+  if (created) return <CreatedLink link={created} onClose={onCancel} />;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setErrors({ fields: {} });
+    try {
+      const link = await createGroupLink({ name: values.name.trim(), email: values.email.trim() });
+      setCreated(link);
+      toast.show({ tone: 'success', message: `Access link “${link.name}” created.` });
+    } catch (error) {
+      const kisi = kisiFieldErrors(error);
+      if (kisi) {
+        const { name, email, ...rest } = kisi;
+        setErrors({ fields: { name, email }, form: Object.values(rest).join(' ') || undefined });
+      } else setErrors({ fields: {}, form: kisiErrorMessage(error) });
+      setPending(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} className="form form-modal" noValidate onSubmit={(e) => void onSubmit(e)}>
+      {errors.form ? (
+        <div className="banner banner-danger" role="alert" tabIndex={-1}>
+          {errors.form}
+        </div>
+      ) : null}
+      <TextField label="Link name" value={values.name} onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))} error={errors.fields.name} hint="Say who it is for, “Day pass: Sam Lee”." data-autofocus />
+      <TextField label="Email" type="email" value={values.email} onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))} error={errors.fields.email} hint="Kisi sends the link to this address." />
+      <FormActions pending={pending} submitLabel="Create link" pendingLabel="Creating…" onCancel={onCancel} />
+    </form>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { search } = loaded;
+  const { data: links, failure, isValidating, retry } = useKisi(groupLinksKey(search), fetchGroupLinks, loaded);
+  const [, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const modal = useModal();
+  const toast = useToast();
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroupLinks;
+  const pages = links ? pageCount(links.total, links.limit) : 1;
+
+  const onSearch = (query: string) =>
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (query) next.set('query', query);
+        else next.delete('query');
+        next.delete('page');
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+
+  const openCreate = () =>
+    modal.open({
+      title: 'New access link',
+      description: 'A web link and QR code that open the gym’s doors, sent by email; no Kisi account needed.',
+      content: (close) => <CreateLinkForm onCancel={close} />,
+    });
+
+  const openDelete = (link: KisiGroupLink) =>
+    modal.open({
+      title: `Delete “${link.name}”?`,
+      content: (close) => (
+        <ConfirmDelete
+          confirmLabel="Delete link"
+          onCancel={close}
+          onConfirm={async () => {
+            try {
+              await deleteGroupLink(link.id);
+            } catch (error) {
+              throw new Error(kisiErrorMessage(error));
+            }
+            close();
+            toast.show({ tone: 'success', message: `Access link “${link.name}” deleted. It no longer opens any door.` });
+          }}
+        >
+          <p>The link{link.email ? ` sent to ${link.email}` : ''} stops opening doors at once. This cannot be undone.</p>
+        </ConfirmDelete>
+      ),
+    });
+
+  return (
+    <>
+      <PageHeader
+        eyebrow="Access control"
+        title="Access links"
+        actions={
+          <button type="button" className="btn btn-primary" onClick={openCreate}>
+            <Icon name="plus" size={18} /> New access link
+          </button>
+        }
+      >
+        <p>Guest passes: each link opens its group’s doors from a phone until it expires or is deleted.</p>
+      </PageHeader>
+      <div className="toolbar">
+        <SearchBox value={search.query} onSearch={onSearch} label="Search access links" placeholder="Search by name or email" busy={busy} />
+      </div>
+      {failure ? <KisiLoadError what="the access links" message={failure} onRetry={retry} retrying={isValidating} /> : null}
+      {links === undefined ? (
+        failure ? null : <Spinner />
+      ) : links.items.length === 0 ? (
+        <section className="card">
+          {links.total > 0 ? (
+            <EmptyState
+              title="This page is past the end"
+              action={
+                <AppLink to={pageHref(paths.kisiGroupLinks, { ...search, page: pages })} className="btn btn-primary">
+                  Go to page {pages}
+                </AppLink>
+              }
+            >
+              There are {links.total} links on {pages} {pages === 1 ? 'page' : 'pages'}.
+            </EmptyState>
+          ) : search.query ? (
+            <EmptyState
+              icon="search"
+              title="No access links match"
+              action={
+                <AppLink to={paths.kisiGroupLinks} className="btn">
+                  Clear the search
+                </AppLink>
+              }
+            >
+              No link’s name or email matches “{search.query}”.
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon="link"
+              title="No access links"
+              action={
+                <button type="button" className="btn btn-primary" onClick={openCreate}>
+                  Create one
+                </button>
+              }
+            >
+              Create a link to let a guest in without a Kisi account.
+            </EmptyState>
+          )}
+        </section>
+      ) : (
+        <div className="table-wrap">
+          <table className="kisi-table" aria-label="Access links" aria-busy={busy}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Group</th>
+                <th scope="col">Enabled</th>
+                <th scope="col">Valid until</th>
+                <th scope="col">Last used</th>
+                <th scope="col" className="actions">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {links.items.map((link) => (
+                <tr key={link.id}>
+                  <td className="cell-main">
+                    <span className="cell-title">{link.name}</span>
+                    <span className="cell-sub">{link.email ?? 'No email'}</span>
+                  </td>
+                  <td data-label="Group">{link.group.name}</td>
+                  <td data-label="Enabled">
+                    <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
+                  </td>
+                  <td data-label="Valid until" className={link.valid_until ? undefined : 'cell-muted'}>
+                    {link.valid_until ? formatWhen(link.valid_until) : 'No end date'}
+                  </td>
+                  <td data-label="Last used" className={link.last_used_at ? undefined : 'cell-muted'}>
+                    {link.last_used_at ? formatWhen(link.last_used_at) : 'Never'}
+                  </td>
+                  <td className="actions">
+                    <button type="button" className="icon-button danger-hover" onClick={() => openDelete(link)} aria-label={`Delete ${link.name}`}>
+                      <Icon name="trash" size={18} />
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {links ? (
+        <Pagination page={search.page} pageSize={links.limit} total={links.total} hrefFor={(page) => pageHref(paths.kisiGroupLinks, { ...search, page })} label="Access link pages" noun="links" />
+      ) : null}
+    </>
+  );
+}

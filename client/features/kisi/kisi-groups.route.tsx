@@ -1,0 +1,222 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useLoaderData, useNavigation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { KisiGroup } from '../../../bff/contracts/kisi.contract';
+import { ConfirmDelete } from '../../components/confirm-delete';
+import { EmptyState } from '../../components/empty-state';
+import { FormActions, TextField, useFocusFirstInvalid } from '../../components/form-fields';
+import { Icon } from '../../components/icon';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { Spinner } from '../../components/spinner';
+import { useModal } from '../../app/modal-host';
+import { useToast } from '../../app/toast-host';
+import { paths } from '../../app/paths';
+import { AppLink } from '../../lib/app-link';
+import { warm } from '../../lib/cache';
+import { kisiErrorMessage, kisiFieldErrors } from '../../lib/kisi-errors';
+import { pageCount } from '../../lib/search-params';
+import { KisiLoadError } from './components/kisi-load-error';
+import { createGroup, deleteGroup, fetchGroups, groupsKey, loadKisi, pageHref, parsePage, useKisi } from './kisi.api';
+import type { KisiPage, Loaded } from './kisi.api';
+
+type Data = { search: { page: number } } & Loaded<KisiPage<KisiGroup>>;
+
+/** `/kisi/groups?page`: Kisi's groups (who may open which doors), created and deleted here. */
+export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
+  const search = parsePage(url);
+  return { search, ...(await loadKisi(groupsKey(search), fetchGroups)) };
+}
+
+export const handle = {
+  title: 'Kisi groups',
+  preload: ({ url }: { url: URL }) => warm(groupsKey(parsePage(url)), fetchGroups),
+};
+
+type Fields = 'name' | 'description';
+
+/** Kisi checks the name (blank, too long) and answers 422 per field: the form shows those messages, not its own. */
+function CreateGroupForm({ onDone, onCancel }: { onDone: (group: KisiGroup) => void; onCancel: () => void }) {
+  const [values, setValues] = useState({ name: '', description: '' });
+  const [errors, setErrors] = useState<{ fields: Partial<Record<Fields, string>>; form?: string }>({ fields: {} });
+  const [pending, setPending] = useState(false);
+  const formRef = useFocusFirstInvalid(errors);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setErrors({ fields: {} });
+    try {
+      onDone(await createGroup({ name: values.name.trim(), description: values.description }));
+    } catch (error) {
+      const kisi = kisiFieldErrors(error);
+      if (kisi) {
+        const { name, description, ...rest } = kisi;
+        setErrors({ fields: { name, description }, form: Object.values(rest).join(' ') || undefined });
+      } else setErrors({ fields: {}, form: kisiErrorMessage(error) });
+      setPending(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} className="form form-modal" noValidate onSubmit={(e) => void onSubmit(e)}>
+      {errors.form ? (
+        <div className="banner banner-danger" role="alert" tabIndex={-1}>
+          {errors.form}
+        </div>
+      ) : null}
+      <TextField label="Name" value={values.name} onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))} error={errors.fields.name} maxLength={255} data-autofocus />
+      <TextField
+        label="Description (optional)"
+        value={values.description}
+        onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}
+        error={errors.fields.description}
+        hint="Who the group is for, say “Weekend staff”."
+      />
+      <FormActions pending={pending} submitLabel="Create group" pendingLabel="Creating…" onCancel={onCancel} />
+    </form>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { search } = loaded;
+  const { data: groups, failure, isValidating, retry } = useKisi(groupsKey(search), fetchGroups, loaded);
+  const navigation = useNavigation();
+  const modal = useModal();
+  const toast = useToast();
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroups;
+  const pages = groups ? pageCount(groups.total, groups.limit) : 1;
+
+  const openCreate = () =>
+    modal.open({
+      title: 'New group',
+      description: 'A group gives its people access to its doors. Add doors and people in Kisi.',
+      content: (close) => (
+        <CreateGroupForm
+          onCancel={close}
+          onDone={(group) => {
+            close();
+            toast.show({ tone: 'success', message: `Group “${group.name}” created.` });
+          }}
+        />
+      ),
+    });
+
+  const openDelete = (group: KisiGroup) =>
+    modal.open({
+      title: `Delete “${group.name}”?`,
+      content: (close) => (
+        <ConfirmDelete
+          confirmLabel="Delete group"
+          onCancel={close}
+          onConfirm={async () => {
+            try {
+              await deleteGroup(group.id);
+            } catch (error) {
+              throw new Error(kisiErrorMessage(error));
+            }
+            close();
+            toast.show({ tone: 'success', message: `Group “${group.name}” deleted.` });
+          }}
+        >
+          <p>
+            Its {group.users_count} {group.users_count === 1 ? 'person loses' : 'people lose'} the access it gave to {group.locks_count} {group.locks_count === 1 ? 'door' : 'doors'}, and its access links stop working. This cannot be undone.
+          </p>
+        </ConfirmDelete>
+      ),
+    });
+
+  return (
+    <>
+      <PageHeader
+        eyebrow="Access control"
+        title="Groups"
+        actions={
+          <button type="button" className="btn btn-primary" onClick={openCreate}>
+            <Icon name="plus" size={18} /> New group
+          </button>
+        }
+      >
+        <p>Groups bundle doors with the people allowed through them.</p>
+      </PageHeader>
+      {failure ? <KisiLoadError what="the groups" message={failure} onRetry={retry} retrying={isValidating} /> : null}
+      {groups === undefined ? (
+        failure ? null : <Spinner />
+      ) : groups.items.length === 0 ? (
+        <section className="card">
+          {groups.total > 0 ? (
+            <EmptyState
+              title="This page is past the end"
+              action={
+                <AppLink to={pageHref(paths.kisiGroups, { page: pages })} className="btn btn-primary">
+                  Go to page {pages}
+                </AppLink>
+              }
+            >
+              There are {groups.total} groups on {pages} {pages === 1 ? 'page' : 'pages'}.
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon="users"
+              title="No groups yet"
+              action={
+                <button type="button" className="btn btn-primary" onClick={openCreate}>
+                  Create the first group
+                </button>
+              }
+            >
+              Without a group, nobody can open a door.
+            </EmptyState>
+          )}
+        </section>
+      ) : (
+        <div className="table-wrap">
+          <table className="kisi-table" aria-label="Kisi groups" aria-busy={busy}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col" className="num">
+                  Users
+                </th>
+                <th scope="col" className="num">
+                  Locks
+                </th>
+                <th scope="col">Place</th>
+                <th scope="col" className="actions">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {groups.items.map((group) => (
+                <tr key={group.id}>
+                  <td className="cell-main">
+                    <span className="cell-title">{group.name}</span>
+                    {group.description ? <span className="cell-sub">{group.description}</span> : null}
+                  </td>
+                  <td data-label="Users" className="num">
+                    {group.users_count}
+                  </td>
+                  <td data-label="Locks" className="num">
+                    {group.locks_count}
+                  </td>
+                  <td data-label="Place" className={group.place ? undefined : 'cell-muted'}>
+                    {group.place?.name ?? 'Any place'}
+                  </td>
+                  <td className="actions">
+                    <button type="button" className="icon-button danger-hover" onClick={() => openDelete(group)} aria-label={`Delete ${group.name}`}>
+                      <Icon name="trash" size={18} />
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {groups ? <Pagination page={search.page} pageSize={groups.limit} total={groups.total} hrefFor={(page) => pageHref(paths.kisiGroups, { page })} label="Group pages" noun="groups" /> : null}
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeApi, renderApp } from '../../test-utils';
+import { fakeKisi, kisiLock } from './kisi.fake-api';
+
+afterEach(() => jest.restoreAllMocks());
+
+const entrance = kisiLock(1, { name: 'Main Entrance' });
+const server = kisiLock(6, { name: 'Server Room', locked_down: true });
+const cold = kisiLock(8, { name: 'Cold Store', online: false, place: { id: 2, name: 'Food Court' } });
+
+function setup() {
+  const kisi = fakeKisi({ locks: [entrance, server, cold] });
+  const api = fakeApi([kisi.handler], { signedIn: true });
+  renderApp('/kisi/locks');
+  return { kisi, api, user: userEvent.setup() };
+}
+
+describe('/kisi/locks', () => {
+  it('lists the locks with their place, online and lockdown state', async () => {
+    setup();
+    const table = await screen.findByRole('table', { name: 'Kisi locks' });
+    const coldRow = within(table).getByText('Cold Store').closest('tr')!;
+    expect(coldRow).toHaveTextContent('Food Court');
+    expect(coldRow).toHaveTextContent('Offline');
+    expect(within(table).getByText('Server Room').closest('tr')).toHaveTextContent('Locked down');
+  });
+
+  it('unlocks a door, pending while Kisi answers, then says Unlocked!', async () => {
+    const { api } = setup();
+    const button = await screen.findByRole('button', { name: 'Unlock Main Entrance' });
+    fireEvent.click(button);
+    expect(button).toBeDisabled();
+    expect(button).toHaveTextContent('Unlocking…');
+    expect(await screen.findByText('Unlocked!')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Unlock Main Entrance' })).toBeEnabled();
+    expect(api.calls.some((c) => c.method === 'POST' && c.path === '/api/kisi/locks/1/unlock')).toBe(true);
+  });
+
+  it('shows Kisi’s own words when a door is locked down (409) or offline (503)', async () => {
+    const { user } = setup();
+    await user.click(await screen.findByRole('button', { name: 'Unlock Server Room' }));
+    expect(await screen.findByText('Could not unlock Server Room')).toBeInTheDocument();
+    expect(screen.getByText('The door is currently locked down.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Unlock Cold Store' }));
+    expect(await screen.findByText('The door is offline.')).toBeInTheDocument();
+  });
+
+  it('keeps the page when Kisi is down', async () => {
+    const { kisi } = setup();
+    kisi.down = true;
+    expect(await screen.findByText('Could not load the locks from Kisi: Kisi could not be reached. Try again in a moment.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { useLoaderData } from 'react-router';
+import type { KisiLock } from '../../../bff/contracts/kisi.contract';
+import { EmptyState } from '../../components/empty-state';
+import { Icon } from '../../components/icon';
+import { PageHeader } from '../../components/page-header';
+import { Spinner } from '../../components/spinner';
+import { useToast } from '../../app/toast-host';
+import { warm } from '../../lib/cache';
+import { kisiErrorMessage } from '../../lib/kisi-errors';
+import { KisiLoadError } from './components/kisi-load-error';
+import { LOCKS_KEY, fetchLocks, loadKisi, unlockLock, useKisi } from './kisi.api';
+import type { KisiPage, Loaded } from './kisi.api';
+
+type Data = Loaded<KisiPage<KisiLock>>;
+
+/** `/kisi/locks`: every door (Kisi's maximum page holds them all), each with a remote unlock. */
+export function loader(): Promise<Data> {
+  return loadKisi(LOCKS_KEY, fetchLocks);
+}
+
+export const handle = { title: 'Kisi locks', preload: () => warm(LOCKS_KEY, fetchLocks) };
+
+function UnlockButton({ lock }: { lock: KisiLock }) {
+  const toast = useToast();
+  const [pending, setPending] = useState(false);
+  const unlock = async () => {
+    setPending(true);
+    try {
+      const message = await unlockLock(lock.id);
+      toast.show({ tone: 'success', title: lock.name, message });
+    } catch (error) {
+      // Kisi's own words: "locked down" (409), "offline" (503).
+      toast.show({ tone: 'error', title: `Could not unlock ${lock.name}`, message: kisiErrorMessage(error) });
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <button type="button" className="btn btn-small" onClick={() => void unlock()} disabled={pending} aria-busy={pending} aria-label={pending ? `Unlocking ${lock.name}` : `Unlock ${lock.name}`}>
+      {pending ? <span className="spinner" aria-hidden="true" /> : <Icon name="unlock" size={16} />}
+      {pending ? 'Unlocking…' : 'Unlock'}
+    </button>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { data: locks, failure, isValidating, retry } = useKisi(LOCKS_KEY, fetchLocks, loaded);
+
+  return (
+    <>
+      <PageHeader eyebrow="Access control" title="Locks">
+        <p>The venue’s doors. Unlock one from here to let someone in: Kisi opens it for a few seconds and records who did.</p>
+      </PageHeader>
+      {failure ? <KisiLoadError what="the locks" message={failure} onRetry={retry} retrying={isValidating} /> : null}
+      {locks === undefined ? (
+        failure ? null : <Spinner />
+      ) : locks.items.length === 0 ? (
+        <section className="card">
+          <EmptyState icon="lock" title="No locks">
+            Kisi has no doors for this organisation yet.
+          </EmptyState>
+        </section>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="kisi-table" aria-label="Kisi locks">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Place</th>
+                  <th scope="col">Online</th>
+                  <th scope="col">Locked down</th>
+                  <th scope="col" className="actions">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {locks.items.map((lock) => (
+                  <tr key={lock.id}>
+                    <td className="cell-main">
+                      <span className="cell-title">{lock.name}</span>
+                      {lock.description ? <span className="cell-sub">{lock.description}</span> : null}
+                    </td>
+                    <td data-label="Place">{lock.place.name}</td>
+                    <td data-label="Online">
+                      {lock.online === null ? (
+                        <span className="badge badge-muted">Unknown</span>
+                      ) : (
+                        <span className={`badge ${lock.online ? 'badge-ok' : 'badge-bad'}`}>{lock.online ? 'Online' : 'Offline'}</span>
+                      )}
+                    </td>
+                    <td data-label="Locked down">
+                      <span className={`badge ${lock.locked_down ? 'badge-warn' : 'badge-muted'}`}>{lock.locked_down ? 'Locked down' : 'No'}</span>
+                    </td>
+                    <td className="actions">
+                      <UnlockButton lock={lock} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {locks.total > locks.items.length ? (
+            <p className="muted small">
+              Showing the first {locks.items.length} of {locks.total} locks.
+            </p>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,176 @@
+import { data, useLoaderData } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { KisiRoleAssignment, KisiUser } from '../../../bff/contracts/kisi.contract';
+import { EmptyState } from '../../components/empty-state';
+import { Icon } from '../../components/icon';
+import { Spinner } from '../../components/spinner';
+import { paths } from '../../app/paths';
+import { AppLink } from '../../lib/app-link';
+import { warm } from '../../lib/cache';
+import { formatWhen } from '../../lib/date-format';
+import { AccessSwitch, useAccessSwitch } from './components/access-switch';
+import { KisiLoadError } from './components/kisi-load-error';
+import { fetchRoleAssignments, fetchUser, loadKisi, roleAssignmentsKey, useKisi, userKey } from './kisi.api';
+import type { KisiPage, Loaded } from './kisi.api';
+
+type Data = { id: number; user: Loaded<KisiUser>; roles: Loaded<KisiPage<KisiRoleAssignment>> };
+
+const validId = (id: string | undefined) => /^[1-9]\d{0,15}$/.test(id ?? '');
+const notFound = (id: string | undefined) => data(`No Kisi user with id ${id ?? ''}`, { status: 404, statusText: 'Not Found' });
+
+/** `/kisi/users/:user_id`: the user and their role assignments, read side by side. A malformed or unknown id is not found. */
+export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
+  if (!validId(params.user_id)) throw notFound(params.user_id);
+  const id = Number(params.user_id);
+  const [user, roles] = await Promise.all([
+    loadKisi(userKey(id), fetchUser, { notFound: () => notFound(params.user_id) }),
+    loadKisi(roleAssignmentsKey(id), fetchRoleAssignments),
+  ]);
+  return { id, user, roles };
+}
+
+export const handle = {
+  title: 'Kisi user',
+  preload: ({ params }: { params: { user_id?: string } }) => {
+    if (validId(params.user_id)) warm(userKey(Number(params.user_id)), fetchUser);
+  },
+};
+
+const ROLE_NAMES: Record<string, string> = {
+  administrator: 'Administrator',
+  group_basic: 'Group member',
+  group_manager: 'Group manager',
+  place_manager: 'Place manager',
+};
+const roleName = (id: string) => ROLE_NAMES[id] ?? id.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const APPLIES_TO: Record<KisiRoleAssignment['applies_to_type'], string> = { Organization: 'Organisation', Place: 'Place', Group: 'Group' };
+
+/** Whether an assignment gives access now, from its validity window. */
+function validity(role: KisiRoleAssignment, now = Date.now()): { label: string; tone: 'ok' | 'bad' | 'warn' } {
+  if (role.valid_from && Date.parse(role.valid_from) > now) return { label: 'Not yet valid', tone: 'warn' };
+  if (role.valid_until && Date.parse(role.valid_until) <= now) return { label: 'Expired', tone: 'bad' };
+  return { label: 'Valid', tone: 'ok' };
+}
+
+function Profile({ user, onChanged }: { user: KisiUser; onChanged: (user?: KisiUser) => Promise<unknown> }) {
+  const access = useAccessSwitch({ onFresh: onChanged, onUnknown: () => onChanged() });
+  return (
+    <section className="card" aria-labelledby="profile-title">
+      <h2 id="profile-title" className="card-heading">
+        <Icon name="user" /> Profile
+      </h2>
+      <dl className="facts">
+        <div>
+          <dt>Name</dt>
+          <dd>{user.name}</dd>
+        </div>
+        <div>
+          <dt>Email</dt>
+          <dd>{user.email}</dd>
+        </div>
+        <div>
+          <dt>Door access</dt>
+          <dd>
+            <AccessSwitch name={user.name} checked={access.shown(user)} pending={access.pending(user)} onChange={(next) => access.switchAccess(user, next)} />
+          </dd>
+        </div>
+        <div>
+          <dt>SCIM access</dt>
+          <dd>
+            <span className={`badge ${user.scim_access_enabled ? 'badge-ok' : 'badge-bad'}`}>{user.scim_access_enabled ? 'On' : 'Off'}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Last access</dt>
+          <dd>{user.last_accessed_at ? formatWhen(user.last_accessed_at) : <span className="muted">Never</span>}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatWhen(user.created_at)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function RoleAssignments({ id, loaded }: { id: number; loaded: Data['roles'] }) {
+  const { data: roles, failure, isValidating, retry } = useKisi(roleAssignmentsKey(id), fetchRoleAssignments, loaded);
+  return (
+    <section className="card stack" aria-labelledby="roles-title">
+      <h2 id="roles-title" className="card-heading">
+        <Icon name="key" /> Role assignments
+      </h2>
+      <p className="muted">What this person may open: a role on the whole organisation, a place or a group, each valid for a time.</p>
+      {failure ? <KisiLoadError what="the role assignments" message={failure} onRetry={retry} retrying={isValidating} /> : null}
+      {roles === undefined ? (
+        failure ? null : <Spinner />
+      ) : roles.items.length === 0 ? (
+        <EmptyState icon="key" title="No role assignments">
+          This person has no role anywhere, so no door opens for them.
+        </EmptyState>
+      ) : (
+        <div className="table-wrap">
+          <table className="kisi-table" aria-label="Role assignments">
+            <thead>
+              <tr>
+                <th scope="col">Role</th>
+                <th scope="col">Applies to</th>
+                <th scope="col">Valid from</th>
+                <th scope="col">Valid until</th>
+                <th scope="col">Now</th>
+              </tr>
+            </thead>
+            <tbody>
+              {roles.items.map((role) => {
+                const state = validity(role);
+                return (
+                  <tr key={role.id}>
+                    <td className="cell-main">
+                      <span className="cell-title">{roleName(role.role_id)}</span>
+                    </td>
+                    <td data-label="Applies to">
+                      {role.applies_to.name} <span className="badge badge-muted">{APPLIES_TO[role.applies_to_type]}</span>
+                    </td>
+                    <td data-label="Valid from" className={role.valid_from ? undefined : 'cell-muted'}>
+                      {role.valid_from ? formatWhen(role.valid_from) : 'Always'}
+                    </td>
+                    <td data-label="Valid until" className={role.valid_until ? undefined : 'cell-muted'}>
+                      {role.valid_until ? formatWhen(role.valid_until) : 'No end'}
+                    </td>
+                    <td data-label="Now">
+                      <span className={`badge badge-${state.tone}`}>{state.label}</span>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { data: user, failure, isValidating, retry, mutate } = useKisi(userKey(loaded.id), fetchUser, loaded.user);
+  return (
+    <>
+      <AppLink to={paths.kisiUsers} className="back-link">
+        ← All users
+      </AppLink>
+      <header className="page-header">
+        <div>
+          <p className="eyebrow">Kisi user</p>
+          <h1>{user?.name ?? `User #${loaded.id}`}</h1>
+          {user ? <p className="lede">{user.email}</p> : null}
+        </div>
+      </header>
+      {failure ? <KisiLoadError what="this user" message={failure} onRetry={retry} retrying={isValidating} /> : null}
+      <div className="kisi-detail">
+        {user ? <Profile user={user} onChanged={(fresh) => (fresh ? mutate(fresh, { revalidate: false }) : mutate())} /> : failure ? null : <Spinner />}
+        <RoleAssignments id={loaded.id} loaded={loaded.roles} />
+      </div>
+    </>
+  );
+}
