@@ -161,6 +161,12 @@ export async function invalidate(key: Key): Promise<void> {
   else swrCache.delete(k);
 }
 
+/** Invalidates every cached key that is `prefix` or starts with `prefix?` / `prefix/` (e.g. all pages of a list). */
+export async function invalidatePrefix(prefix: string): Promise<void> {
+  const keys = [...swrCache.keys()].filter((k) => k === prefix || k.startsWith(`${prefix}?`) || k.startsWith(`${prefix}/`));
+  await Promise.all(keys.map((k) => invalidate(k)));
+}
+
 /** Puts known data in the cache (after a login, say) so every hook of that key shows it. */
 export async function setCacheData<T>(key: Key, data: T): Promise<void> {
   const k = keyOf(key);

@@ -3,8 +3,8 @@ import type { Page } from '../../../bff/contracts/common.contract';
 import type { CreateMember, CreateOwner, GymMember, GymOwner, Membership, MemberDoorAccess, UpdateMember } from '../../../bff/contracts/gym.contract';
 import type { KisiGroupLink, KisiGroupLinkCreate, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
 import { api, errorMessage, isApiError } from '../../lib/api-client';
-import { invalidate, prefetch, setCacheData, swrCache } from '../../lib/cache';
-import { pageParam, parseSearch, toApiPage } from '../../lib/search-params';
+import { invalidate, invalidatePrefix, prefetch, setCacheData, swrCache } from '../../lib/cache';
+import { pageParam, parseSearch, toApiPage, withQuery } from '../../lib/search-params';
 
 /**
  * The gym area's data layer: SWR keys are the API URLs themselves (so a prefix names a whole
@@ -34,12 +34,6 @@ export const parseOwnersSearch = (url: URL | URLSearchParams) => parseSearch(Own
 export const parseMembersSearch = (url: URL | URLSearchParams) => parseSearch(MembersSearchSchema, url);
 
 // ---- keys ------------------------------------------------------------------------------------
-
-function withQuery(base: string, params: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, String(value));
-  return `${base}?${search.toString()}`;
-}
 
 /** `GET /api/gym/owners?page=<0-based>…` for a 1-based URL page. */
 export const ownersKey = (search: { page: number; query?: string }, pageSize = PAGE_SIZE) =>
@@ -71,12 +65,6 @@ export const fetchMember = (url: string) => api.get<GymMember>(url);
 export const fetchDoorAccess = (url: string) => api.get<MemberDoorAccess>(url);
 
 // ---- invalidation ----------------------------------------------------------------------------
-
-/** Invalidates every cached key that starts with `prefix` (e.g. all pages of a list). */
-export async function invalidatePrefix(prefix: string): Promise<void> {
-  const keys = [...swrCache.keys()].filter((k) => k === prefix || k.startsWith(`${prefix}?`) || k.startsWith(`${prefix}/`));
-  await Promise.all(keys.map((k) => invalidate(k)));
-}
 
 /** Owner lists, pickers and owner details (member counts change with members). */
 const invalidateOwners = () => invalidatePrefix(OWNERS_URL);

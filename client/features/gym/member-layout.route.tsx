@@ -8,7 +8,7 @@ import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink, AppNavLink } from '../../lib/app-link';
 import { loadQuery, warm } from '../../lib/cache';
-import { ConfirmDelete } from './components/confirm-delete';
+import { ConfirmDelete } from '../../components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { EditMemberForm } from './components/member-form';
 import { MembershipBadge } from './components/membership-badge';

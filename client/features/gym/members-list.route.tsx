@@ -13,7 +13,7 @@ import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { pageCount } from '../../lib/search-params';
-import { ConfirmDelete } from './components/confirm-delete';
+import { ConfirmDelete } from '../../components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { CreateMemberForm, useOwnerChoices } from './components/member-form';
 import { MemberRows } from './components/member-rows';

@@ -12,7 +12,7 @@ import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { pageCount } from '../../lib/search-params';
-import { ConfirmDelete } from './components/confirm-delete';
+import { ConfirmDelete } from '../../components/confirm-delete';
 import { CreateOwnerForm } from './components/owner-form';
 import { SearchBox } from './components/search-box';
 import { deleteOwner, fetchOwnerPage, ownersKey, parseOwnersSearch } from './gym.api';

@@ -4,10 +4,9 @@ import type { GymMember, MemberDoorAccess } from '../../../../bff/contracts/gym.
 import { Icon } from '../../../components/icon';
 import { useToast } from '../../../app/toast-host';
 import { errorMessage } from '../../../lib/api-client';
+import { formatWhen } from '../../../lib/format';
 import { fetchDoorAccess, memberAccessKey, retryDoorAccess } from '../gym.api';
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-export const formatWhen = (iso: string | null) => (iso ? when.format(new Date(iso)) : '');
 
 /** What the last switch did, in words. */
 function syncSentence(member: GymMember): { tone: 'ok' | 'bad' | 'info' | 'muted'; text: string } {

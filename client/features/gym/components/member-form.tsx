@@ -7,7 +7,8 @@ import { errorMessage, isApiError } from '../../../lib/api-client';
 import { formErrors } from '../../../lib/problem-fields';
 import type { FormErrors } from '../../../lib/problem-fields';
 import { MEMBERSHIP_VALUES, OWNER_CHOICES_KEY, createMember, fetchOwnerPage, updateMember } from '../gym.api';
-import { FormActions, SelectField, TextField, useFocusFirstInvalid } from './form-fields';
+import { FormActions } from '../../../components/form-actions';
+import { SelectField, TextField, useFocusFirstInvalid } from './form-fields';
 import { MEMBERSHIP_LABELS } from './membership-badge';
 
 /**

@@ -6,7 +6,8 @@ import { isApiError } from '../../../lib/api-client';
 import { formErrors } from '../../../lib/problem-fields';
 import type { FormErrors } from '../../../lib/problem-fields';
 import { createOwner } from '../gym.api';
-import { FormActions, TextField, useFocusFirstInvalid } from './form-fields';
+import { FormActions } from '../../../components/form-actions';
+import { TextField, useFocusFirstInvalid } from './form-fields';
 
 const FIELDS = ['name', 'email', 'phone', 'gymName'] as const;
 type Field = (typeof FIELDS)[number];

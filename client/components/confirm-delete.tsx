@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
-import { errorMessage } from '../../../lib/api-client';
-import { FormActions } from './form-fields';
+import { errorMessage } from '../lib/api-client';
+import { FormActions } from './form-actions';
 
 /**
  * The body of a "Delete …?" modal. The delete runs on confirm; when the server refuses (a 409
