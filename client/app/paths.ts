@@ -16,11 +16,14 @@ export const paths = {
   shellApi: '/shell/api',
   shellEmpty: '/shell/empty',
   shellContain: '/shell/contain',
+  shellWebhook: '/shell/webhook',
+  shellSse: '/shell/sse',
   gymOwners: '/gymowners',
   gymOwner: (id: string | number) => `/gymowners/${encodeURIComponent(String(id))}`,
   gymMembers: '/shell/gymowner/users',
   gymMember: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}`,
   gymMemberLinks: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}/group_links`,
+  gymMemberUnlocks: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}/unlocks`,
 } as const;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */

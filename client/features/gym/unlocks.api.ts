@@ -1,0 +1,26 @@
+import * as v from 'valibot';
+import type { Page } from '../../../bff/contracts/common.contract';
+import { UNLOCK_EVENT_TYPE } from '../../../bff/contracts/webhook.contract';
+import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
+import { api } from '../../lib/api-client';
+import { invalidate, swrCache } from '../../lib/cache';
+import { pageParam, parseSearch, toApiPage, withQuery } from '../../lib/search-params';
+import { PAGE_SIZE } from './gym.api';
+
+/** A member's door unlocks: the Kisi events the webhook stored for their email. */
+export const UNLOCKS_URL = '/api/webhooks/unlocks';
+
+export const UnlocksSearchSchema = v.object({ page: pageParam });
+export const parseUnlocksSearch = (url: URL | URLSearchParams) => parseSearch(UnlocksSearchSchema, url);
+
+export const unlocksKey = (email: string, page: number) => withQuery(UNLOCKS_URL, { email: email.toLowerCase(), page: toApiPage(page), pageSize: PAGE_SIZE });
+export const fetchUnlockPage = (url: string) => api.get<Page<KisiEvent>>(url);
+
+/** Is this live event one of this person's unlocks (emails compare case-insensitively, as in the API)? */
+export const isUnlockOf = (event: KisiEvent, email: string) => event.type === UNLOCK_EVENT_TYPE && event.actorEmail?.toLowerCase() === email.toLowerCase();
+
+/** Drops (or refetches, when shown) every cached page of this person's unlocks except `keep`. */
+export async function refreshUnlocksOf(email: string, keep?: string): Promise<void> {
+  const mine = (k: string) => k.startsWith(`${UNLOCKS_URL}?`) && new URLSearchParams(k.slice(UNLOCKS_URL.length + 1)).get('email') === email.toLowerCase();
+  await Promise.all([...swrCache.keys()].filter((k) => mine(k) && k !== keep).map((k) => invalidate(k)));
+}
