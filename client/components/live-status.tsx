@@ -13,7 +13,7 @@ export function LiveStatusBadge({ state, label = 'Live updates' }: { state: Live
     <span className={`live-status live-${state}`} title={`${label}: ${LABELS[state]}`}>
       <span className="live-dot" aria-hidden="true" />
       <span className="visually-hidden">{label}: </span>
-      {LABELS[state]}
+      <span>{LABELS[state]}</span>
     </span>
   );
 }
