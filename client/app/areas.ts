@@ -19,7 +19,7 @@ export const areas: Area[] = [
   { title: 'Staff shell', href: paths.shell, summary: 'Your account, service status and the staff tools.', nav: true, staff: true, icon: 'shell' },
   { title: 'Gym owners', href: paths.gymOwners, summary: 'The gyms whose members use the venue: add, look up and remove owners.', nav: true, staff: true, icon: 'dumbbell' },
   { title: 'Gym members', href: paths.gymMembers, summary: 'Find a member, change their membership and see whether the doors open for them.', staff: true, icon: 'users' },
-  { title: 'Door events', href: paths.shellWebhook, summary: 'Every door unlock Kisi reports, arriving live; remove the ones you have dealt with.', nav: true, staff: true, icon: 'inbox' },
+  { title: 'Door events', href: paths.shellWebhook, summary: 'Every door unlock Kisi reports, arriving live; remove the ones you have dealt with.', staff: true, icon: 'inbox' },
   { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', nav: true, icon: 'test' },
   { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', nav: true, icon: 'chime' },
   { title: 'Counter', href: paths.counter, summary: 'A tally that keeps its count while you move around the app.', icon: 'counter' },

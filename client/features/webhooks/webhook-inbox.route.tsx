@@ -1,5 +1,5 @@
 import './webhooks.css';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLoaderData, useNavigate, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '../../../bff/contracts/common.contract';
@@ -60,6 +60,15 @@ export function Component() {
     setIncoming((ids) => (ids.includes(id) ? ids : [...ids, id]));
   });
 
+  // Once the first page shows an announced event (a load, or a background refresh), it is no longer new.
+  useEffect(() => {
+    if (search.page !== 1) return;
+    setIncoming((ids) => {
+      const waiting = ids.filter((id) => !events.items.some((e) => e.id === id));
+      return waiting.length === ids.length ? ids : waiting;
+    });
+  }, [events, search.page]);
+
   const busy = (navigation.state === 'loading' && navigation.location.pathname === paths.shellWebhook) || loadingNew;
   const pages = pageCount(events.total, events.pageSize);
 
@@ -70,7 +79,8 @@ export function Component() {
       await refreshInbox();
       if (search.page !== 1) await navigate(inboxHref(1));
       setFresh(new Set(ids));
-      setIncoming([]);
+      // Events that arrived while loading stay announced (the next load brings them).
+      setIncoming((now) => now.filter((id) => !ids.includes(id)));
     } catch (err) {
       toast.show({ tone: 'error', title: 'Could not load the new events', message: errorMessage(err) });
     } finally {
