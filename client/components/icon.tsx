@@ -29,6 +29,7 @@ const shapes = {
   dumbbell: 'M3 10v4 M6 7v10 M18 7v10 M21 10v4 M6 12h12',
   users: 'M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8z M2 21a7 7 0 0 1 14 0 M16 3.5a4 4 0 0 1 0 7.5 M18 14a6 6 0 0 1 4 6',
   activity: 'M3 12h4l3-8 4 16 3-8h4',
+  pause: 'M8 5v14 M16 5v14',
   door: 'M5 21V3h11v18 M3 21h16 M13 12h.01 M16 5h3v16',
 } as const;
 

@@ -98,7 +98,7 @@ export function Component() {
             </button>
           ) : (
             <button type="button" className="btn" onClick={() => setPaused(true)}>
-              <Icon name="stop" size={18} /> Pause
+              <Icon name="pause" size={18} /> Pause
             </button>
           )}
           <button type="button" className="btn" onClick={clear} disabled={shown.length === 0 && waiting.length === 0}>
