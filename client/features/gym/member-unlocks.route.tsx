@@ -48,17 +48,21 @@ export function Component() {
     const unlock = event.data as KisiEvent;
     if (!isUnlockOf(unlock, member.email)) return;
     setAnnouncement(`${unlock.success ? 'New unlock' : 'Refused unlock'} at ${unlock.objectName ?? 'a door'}.`);
-    // The other pages shifted by one: forget them.
+    if (loaded.page !== 1) {
+      setNewer((n) => n + 1);
+    } else {
+      setFresh((ids) => new Set(ids).add(unlock.id));
+      // Shown at once; until the hook's first fetch settles, the page shows the loader's data: build on that.
+      void mutate(
+        (current = unlocks) =>
+          current.items.some((e) => e.id === unlock.id) ? current : { ...current, items: [unlock, ...current.items].slice(0, current.pageSize), total: current.total + 1 },
+        { revalidate: false },
+      );
+    }
+    // Then every page refetches or is dropped (they shifted by one). This also drops the loader's
+    // preloaded answer, which SWR would otherwise still hand to the hook's first (deferred) fetch
+    // and undo the insert. The BFF stores an event before announcing it, so the refetch has it.
     void refreshUnlocksOf(member.email, key);
-    if (loaded.page !== 1) return setNewer((n) => n + 1);
-    setFresh((ids) => new Set(ids).add(unlock.id));
-    void mutate(
-      (current) =>
-        current && !current.items.some((e) => e.id === unlock.id)
-          ? { ...current, items: [unlock, ...current.items].slice(0, current.pageSize), total: current.total + 1 }
-          : current,
-      { revalidate: false },
-    );
   });
 
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMemberUnlocks(member.id);

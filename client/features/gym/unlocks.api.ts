@@ -19,8 +19,10 @@ export const fetchUnlockPage = (url: string) => api.get<Page<KisiEvent>>(url);
 /** Is this live event one of this person's unlocks (emails compare case-insensitively, as in the API)? */
 export const isUnlockOf = (event: KisiEvent, email: string) => event.type === UNLOCK_EVENT_TYPE && event.actorEmail?.toLowerCase() === email.toLowerCase();
 
-/** Drops (or refetches, when shown) every cached page of this person's unlocks except `keep`. */
-export async function refreshUnlocksOf(email: string, keep?: string): Promise<void> {
+/** Refetches the shown page of this person's unlocks and drops the others (and any preloaded answer). */
+export async function refreshUnlocksOf(email: string, shownKey: string): Promise<void> {
   const mine = (k: string) => k.startsWith(`${UNLOCKS_URL}?`) && new URLSearchParams(k.slice(UNLOCKS_URL.length + 1)).get('email') === email.toLowerCase();
-  await Promise.all([...swrCache.keys()].filter((k) => mine(k) && k !== keep).map((k) => invalidate(k)));
+  // The shown key may have no cache entry yet (only the loader's preload): name it anyway.
+  const keys = new Set([shownKey, ...[...swrCache.keys()].filter(mine)]);
+  await Promise.all([...keys].map((k) => invalidate(k)));
 }

@@ -76,7 +76,7 @@ export function Component() {
     const ids = incoming;
     setLoadingNew(true);
     try {
-      await refreshInbox();
+      await refreshInbox(eventsKey(search.page));
       if (search.page !== 1) await navigate(inboxHref(1));
       setFresh(new Set(ids));
       // Events that arrived while loading stay announced (the next load brings them).

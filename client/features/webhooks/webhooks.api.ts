@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Page } from '../../../bff/contracts/common.contract';
 import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
 import { api } from '../../lib/api-client';
-import { invalidatePrefix } from '../../lib/cache';
+import { invalidate, invalidatePrefix, swrCache } from '../../lib/cache';
 import { pageParam, parseSearch, toApiPage, withQuery } from '../../lib/search-params';
 import { paths } from '../../app/paths';
 
@@ -22,8 +22,13 @@ export const fetchEventPage = (url: string) => api.get<Page<KisiEvent>>(url);
 
 export const inboxHref = (page: number) => (page > 1 ? `${paths.shellWebhook}?page=${page}` : paths.shellWebhook);
 
-/** Every page of the inbox refetches (or is dropped) after new events arrive. */
-export const refreshInbox = () => invalidatePrefix(WEBHOOK_URL);
+/**
+ * Every page of the inbox refetches (or is dropped) after new events arrive. The shown page is named
+ * too: before its first fetch settles it has no cache entry, only the loader's (now old) preload.
+ */
+export async function refreshInbox(shownKey?: string): Promise<void> {
+  await Promise.all([invalidatePrefix(WEBHOOK_URL), shownKey && !swrCache.has(shownKey) ? invalidate(shownKey) : undefined]);
+}
 
 export async function deleteEvent(id: number): Promise<void> {
   await api.delete(`${WEBHOOK_URL}/${id}`);
