@@ -17,6 +17,8 @@ import { ownersRepository } from './features/gym/owners.repository';
 import { statusRouter } from './features/status/status.router';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
 import { kisiWebhookRouter } from './features/webhooks/kisi-webhook.router';
+import { webhookInboxRouter } from './features/webhooks/webhook-inbox.router';
+import { webhookInboxService } from './features/webhooks/webhook-inbox.service';
 import { emulatorControlRouter } from './kisi/emulator/emulator-control.router';
 import type { Kisi } from './kisi/kisi';
 import { kisiProxy } from './kisi/proxy';
@@ -50,6 +52,7 @@ export function createApp(deps: AppDeps) {
   const sessionTtlMs = config.SESSION_TTL_HOURS * 3_600_000;
   const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs });
 
+  const kisiEvents = kisiEventsRepository(database.db);
   const liveEvents = liveEventsRepository(database.db);
   const bus = new EventBus(liveEvents.insert, (err) => logger.error({ err }, 'live event listener failed'));
   const events = eventsRouter({ bus, events: liveEvents, isSessionAlive: async (token) => !!(await auth.userForToken(token)), options: deps.eventStream });
@@ -101,7 +104,7 @@ export function createApp(deps: AppDeps) {
   api.use(
     '/webhooks/kisi',
     kisiWebhookRouter({
-      events: kisiEventsRepository(database.db),
+      events: kisiEvents,
       secret: deps.kisi?.settings.webhookSecret,
       emailOfKisiUser: deps.kisi ? async (id) => (await deps.kisi!.client.getUser(id))?.email ?? null : undefined,
       publish: (event) => bus.publish('webhook', event),
@@ -122,6 +125,7 @@ export function createApp(deps: AppDeps) {
         },
   );
   if (deps.kisi?.emulator) api.use('/kisi-emulator', emulatorControlRouter(deps.kisi.emulator));
+  api.use(webhookInboxRouter(webhookInboxService({ events: kisiEvents })));
   api.use('/gym', gymRouter(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })));
   api.use(
     '/',

@@ -2,6 +2,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import type { RouteObject } from 'react-router';
+import type { KisiEvent } from '../bff/contracts/webhook.contract';
 import { Providers } from './app/providers';
 import { routes as appRoutes } from './app/router';
 import { registerPreloadRoutes } from './lib/app-link';
@@ -99,3 +100,99 @@ export function installFormDataShim() {
   }
   globalThis.FormData = FormDataFromForm as typeof FormData;
 }
+
+type MessageListener = (event: MessageEvent<string>) => void;
+
+/**
+ * A stand-in for the browser's EventSource (jsdom has none), for tests only: each instance is
+ * recorded; the test opens it, sends named events with ids, or drops it, as the server would.
+ */
+export class FakeEventSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  static instances: FakeEventSource[] = [];
+  readyState = FakeEventSource.CONNECTING;
+  onopen: ((event: Event) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  private readonly listeners = new Map<string, Set<MessageListener>>();
+
+  constructor(
+    readonly url: string,
+    readonly init?: EventSourceInit,
+  ) {
+    FakeEventSource.instances.push(this);
+  }
+
+  /** The newest stream that is not closed. */
+  static current(): FakeEventSource {
+    const source = FakeEventSource.instances.filter((s) => s.readyState !== FakeEventSource.CLOSED).at(-1);
+    if (!source) throw new Error('No open EventSource');
+    return source;
+  }
+
+  addEventListener(type: string, listener: MessageListener) {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type)!.add(listener);
+  }
+
+  removeEventListener(type: string, listener: MessageListener) {
+    this.listeners.get(type)?.delete(listener);
+  }
+
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+
+  open() {
+    this.readyState = FakeEventSource.OPEN;
+    this.onopen?.(new Event('open'));
+  }
+
+  emit(type: string, data: unknown, id: string) {
+    const message = new MessageEvent<string>(type, { data: JSON.stringify(data), lastEventId: id });
+    for (const listener of this.listeners.get(type) ?? []) listener(message);
+  }
+
+  /** The connection drops; the browser would retry by itself (`closed`: the server refused, no retry). */
+  drop({ closed = false }: { closed?: boolean } = {}) {
+    this.readyState = closed ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
+    this.onerror?.(new Event('error'));
+  }
+}
+
+/** Installs FakeEventSource as the global EventSource; call in beforeEach, `restore` in afterEach. */
+export function installFakeEventSource() {
+  const original = (globalThis as { EventSource?: unknown }).EventSource;
+  FakeEventSource.instances = [];
+  (globalThis as { EventSource?: unknown }).EventSource = FakeEventSource;
+  return {
+    restore: () => {
+      (globalThis as { EventSource?: unknown }).EventSource = original;
+    },
+  };
+}
+
+/** A stored Kisi event as the API returns it (an unlock at the main entrance, one second apart by id). */
+export function kisiEvent(id: number, overrides: Partial<KisiEvent> = {}): KisiEvent {
+  return {
+    id,
+    uuid: `uuid-${id}`,
+    type: 'lock.unlock',
+    actorType: 'User',
+    actorId: id,
+    actorName: `Person ${id}`,
+    actorEmail: `person${id}@mail.example`,
+    objectType: 'Lock',
+    objectId: 1,
+    objectName: 'Main Entrance',
+    placeId: 1,
+    success: true,
+    errorCode: null,
+    errorMessage: null,
+    createdAt: new Date(Date.UTC(2026, 2, 1, 8, 0, id)).toISOString(),
+    receivedAt: new Date(Date.UTC(2026, 2, 1, 8, 0, id)).toISOString(),
+    ...overrides,
+  };
+}
+

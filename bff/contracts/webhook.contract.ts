@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { EmailSchema } from './auth.contract';
+import { PageQuerySchema, pageOf } from './common.contract';
 
 /**
  * A Kisi event as the BFF stored it from a signed webhook (`kisi_events`), and as it is announced
@@ -36,3 +38,13 @@ export const WebhookAckSchema = v.object({
   id: v.optional(v.number()),
 });
 export type WebhookAck = v.InferOutput<typeof WebhookAckSchema>;
+
+/** The Kisi event type of a door unlock (also a refused one: `success` false). */
+export const UNLOCK_EVENT_TYPE = 'lock.unlock';
+
+/** `GET /api/webhook?page=&pageSize=`: received events, newest first. */
+export const KisiEventPageSchema = pageOf(KisiEventSchema);
+
+/** `GET /api/webhooks/unlocks?email=&page=&pageSize=`: one person's unlocks (email compared case-insensitively). */
+export const UnlocksQuerySchema = v.object({ ...PageQuerySchema.entries, email: EmailSchema });
+export type UnlocksQuery = v.InferOutput<typeof UnlocksQuerySchema>;

@@ -16,7 +16,7 @@ export type Area = {
   staff?: boolean;
   /** Admins only: hidden from everyone else. */
   admin?: boolean;
-  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users' | 'key';
+  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users' | 'key' | 'inbox' | 'activity';
 };
 
 export const areas: Area[] = [
@@ -24,6 +24,7 @@ export const areas: Area[] = [
   { title: 'Gym owners', href: paths.gymOwners, summary: 'The gyms whose members use the venue: add, look up and remove owners.', nav: true, staff: true, icon: 'dumbbell' },
   { title: 'Gym members', href: paths.gymMembers, summary: 'Find a member, change their membership and see whether the doors open for them.', staff: true, icon: 'users' },
   { title: 'Access control', href: paths.kisi, summary: 'Kisi door access: switch people on and off, groups, access links and a remote unlock.', nav: true, staff: true, admin: true, icon: 'key' },
+  { title: 'Door events', href: paths.shellWebhook, summary: 'Every door unlock Kisi reports, arriving live; remove the ones you have dealt with.', staff: true, icon: 'inbox' },
   { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', nav: true, icon: 'test' },
   { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', nav: true, icon: 'chime' },
   { title: 'Counter', href: paths.counter, summary: 'A tally that keeps its count while you move around the app.', icon: 'counter' },
@@ -32,7 +33,6 @@ export const areas: Area[] = [
   { title: 'About', href: paths.about, summary: 'What Frontdesk is, its version and where to read more.', nav: true, icon: 'info' },
 ];
 
-/** The screens that show the app's loading and error states, for checking them on purpose. */
 /** The areas a visitor may see: admin-only ones only for admins (the API refuses everyone else anyway). */
 export function visibleAreas(list: Area[], role: string | null | undefined): Area[] {
   return list.filter((area) => !area.admin || role === 'admin');
@@ -44,6 +44,7 @@ export function useVisibleAreas(list: Area[]): Area[] {
   return visibleAreas(list, user?.role);
 }
 
+/** The screens that show the app's loading and error states, for checking them on purpose. */
 export const diagnostics: Area[] = [
   { title: 'Slow page', href: paths.pending, summary: 'Waits 5 seconds before showing: the loading overlay.', icon: 'clock' },
   { title: 'Failing page', href: paths.error, summary: 'Its loader always throws: the error screen.', icon: 'alert' },

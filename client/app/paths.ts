@@ -16,6 +16,8 @@ export const paths = {
   shellApi: '/shell/api',
   shellEmpty: '/shell/empty',
   shellContain: '/shell/contain',
+  shellWebhook: '/shell/webhook',
+  shellSse: '/shell/sse',
   gymOwners: '/gymowners',
   gymOwner: (id: string | number) => `/gymowners/${encodeURIComponent(String(id))}`,
   gymMembers: '/shell/gymowner/users',
@@ -28,6 +30,7 @@ export const paths = {
   kisiGroups: '/kisi/groups',
   kisiGroupLinks: '/kisi/group_links',
   kisiLocks: '/kisi/locks',
+  gymMemberUnlocks: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}/unlocks`,
 } as const;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */

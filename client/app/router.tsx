@@ -64,6 +64,8 @@ export const routes: RouteObject[] = [
               { path: 'api', lazy: () => import('../features/shell/shell-api.route') },
               { path: 'empty', lazy: () => import('../features/shell/shell-empty.route') },
               { path: 'contain', lazy: () => import('../features/shell/shell-contain.route') },
+              { path: 'webhook', lazy: () => import('../features/webhooks/webhook-inbox.route') },
+              { path: 'sse', lazy: () => import('../features/live/sse-viewer.route') },
               {
                 path: 'gymowner/users',
                 children: [
@@ -74,6 +76,7 @@ export const routes: RouteObject[] = [
                     lazy: () => import('../features/gym/member-layout.route'),
                     children: [
                       { index: true, lazy: () => import('../features/gym/member-profile.route') },
+                      { path: 'unlocks', lazy: () => import('../features/gym/member-unlocks.route') },
                       { path: 'group_links', lazy: () => import('../features/gym/member-links.route') },
                     ],
                   },

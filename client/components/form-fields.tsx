@@ -48,6 +48,18 @@ export function SelectField({ label, error, hint, children, ...select }: Common 
   );
 }
 
+/** After a failed submit, focus moves to the first field with an error (or the form's alert). */
+export function useFocusFirstInvalid(errors: { fields: object; form?: string }) {
+  const ref = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const form = ref.current;
+    if (!form || (!errors.form && Object.keys(errors.fields).length === 0)) return;
+    const target = form.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form.querySelector<HTMLElement>('[role="alert"]');
+    target?.focus();
+  }, [errors]);
+  return ref;
+}
+
 /** The submit row of a modal form: cancel and a primary button that shows its pending state. */
 export function FormActions({ pending, submitLabel, pendingLabel, onCancel, danger = false }: { pending: boolean; submitLabel: string; pendingLabel: string; onCancel: () => void; danger?: boolean }) {
   // A destructive dialog opens with focus on Cancel, the safe choice.
@@ -62,16 +74,4 @@ export function FormActions({ pending, submitLabel, pendingLabel, onCancel, dang
       </button>
     </div>
   );
-}
-
-/** After a failed submit, focus moves to the first field with an error (or the form's alert). */
-export function useFocusFirstInvalid(errors: { fields: object; form?: string }) {
-  const ref = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    const form = ref.current;
-    if (!form || (!errors.form && Object.keys(errors.fields).length === 0)) return;
-    const target = form.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form.querySelector<HTMLElement>('[role="alert"]');
-    target?.focus();
-  }, [errors]);
-  return ref;
 }

@@ -37,3 +37,10 @@ export const toApiPage = (urlPage: number) => Math.max(0, urlPage - 1);
 export const toUrlPage = (apiPage: number) => apiPage + 1;
 /** How many pages a list has (at least 1, so "page 1 of 1" reads right for an empty list). */
 export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
+
+/** `base?name=value…`, leaving out empty params (API URLs double as SWR keys, so one spelling). */
+export function withQuery(base: string, params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, String(value));
+  return `${base}?${search.toString()}`;
+}

@@ -1,8 +1,10 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { KisiEvent } from '../../contracts/webhook.contract';
+import type { PageQuery } from '../../contracts/common.contract';
+import { UNLOCK_EVENT_TYPE, type KisiEvent } from '../../contracts/webhook.contract';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/engine';
 import type { KisiEventsTable } from '../../db/schema';
+import { paginate } from '../../lib/paginate';
 
 export const toKisiEvent = (row: Selectable<KisiEventsTable>): KisiEvent => ({
   id: row.id,
@@ -38,6 +40,32 @@ export function kisiEventsRepository(db: Db) {
         throw err;
       }
     },
+
+    /** Newest first (when it happened at Kisi; the id breaks ties), off `kisi_events_created_idx`. */
+    list: (page: PageQuery) =>
+      paginate<KisiEvent>(
+        page,
+        async () => Number((await db.selectFrom('kisi_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        async (limit, offset) =>
+          (await db.selectFrom('kisi_events').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toKisiEvent),
+      ),
+
+    /**
+     * One person's door unlocks, newest first. Emails are stored lower-cased (the webhook parser
+     * and the Kisi lookup both do it), so an equality on the lower-cased email uses
+     * `kisi_events_actor_email_idx` (actor_email, created_at, and the rowid id) for filter and order.
+     */
+    unlocksOf: (email: string, page: PageQuery) => {
+      const unlocks = () => db.selectFrom('kisi_events').where('actor_email', '=', email.toLowerCase()).where('type', '=', UNLOCK_EVENT_TYPE);
+      return paginate<KisiEvent>(
+        page,
+        async () => Number((await unlocks().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        async (limit, offset) => (await unlocks().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toKisiEvent),
+      );
+    },
+
+    /** True when a row was deleted. */
+    remove: async (id: number) => Number((await db.deleteFrom('kisi_events').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
   };
 }
 export type KisiEventsRepository = ReturnType<typeof kisiEventsRepository>;

@@ -4,7 +4,7 @@ import type { CreateMember, CreateOwner, GymMember, GymOwner, Membership, Member
 import type { KisiGroupLink, KisiGroupLinkCreate, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
 import { api } from '../../lib/api-client';
 import { invalidate, invalidatePrefix, setCacheData, swrCache } from '../../lib/cache';
-import { pageParam, parseSearch, toApiPage } from '../../lib/search-params';
+import { pageParam, parseSearch, toApiPage, withQuery } from '../../lib/search-params';
 
 /**
  * The gym area's data layer: SWR keys are the API URLs themselves (so a prefix names a whole
@@ -34,12 +34,6 @@ export const parseOwnersSearch = (url: URL | URLSearchParams) => parseSearch(Own
 export const parseMembersSearch = (url: URL | URLSearchParams) => parseSearch(MembersSearchSchema, url);
 
 // ---- keys ------------------------------------------------------------------------------------
-
-function withQuery(base: string, params: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, String(value));
-  return `${base}?${search.toString()}`;
-}
 
 /** `GET /api/gym/owners?page=<0-based>…` for a 1-based URL page. */
 export const ownersKey = (search: { page: number; query?: string }, pageSize = PAGE_SIZE) =>

@@ -30,9 +30,10 @@ export const handle = {
   },
 };
 
-/** The member's tabs (`/unlocks` joins when the unlocks API exists). */
+/** The member's tabs. */
 const tabs = (id: number) => [
   { to: paths.gymMember(id), label: 'Profile', end: true },
+  { to: paths.gymMemberUnlocks(id), label: 'Unlocks' },
   { to: paths.gymMemberLinks(id), label: 'Access links' },
 ];
 

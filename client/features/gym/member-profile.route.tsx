@@ -9,7 +9,7 @@ import { AppLink } from '../../lib/app-link';
 import { errorMessage } from '../../lib/api-client';
 import { loadQueryOnce } from '../../lib/cache';
 import { DoorAccessCard } from './components/door-access';
-import { formatWhen } from '../../lib/date-format';
+import { formatWhen } from '../../lib/format';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
 import { MEMBERSHIP_VALUES, fetchDoorAccess, memberAccessKey, updateMember } from './gym.api';
 import { useMember } from './member';

@@ -14,7 +14,7 @@ import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { parseSearch } from '../../lib/search-params';
 import { ConfirmDelete } from '../../components/confirm-delete';
-import { formatWhen } from '../../lib/date-format';
+import { formatWhen } from '../../lib/format';
 import { CreateMemberForm } from './components/member-form';
 import { MemberRows } from './components/member-rows';
 import { OwnerPageSearchSchema, deleteOwner, fetchMemberPage, fetchOwner, membersKey, ownerKey } from './gym.api';

@@ -16,7 +16,7 @@ import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
-import { formatWhen } from '../../lib/date-format';
+import { formatWhen } from '../../lib/format';
 import { kisiErrorMessage, kisiFieldErrors } from '../../lib/kisi-errors';
 import { pageCount } from '../../lib/search-params';
 import { KisiLoadError } from './components/kisi-load-error';

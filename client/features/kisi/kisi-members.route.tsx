@@ -8,7 +8,7 @@ import { Spinner } from '../../components/spinner';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
-import { formatWhen } from '../../lib/date-format';
+import { formatWhen } from '../../lib/format';
 import { pageCount } from '../../lib/search-params';
 import { KisiLoadError } from './components/kisi-load-error';
 import { fetchMembers, loadKisi, membersKey, pageHref, parsePage, useKisi } from './kisi.api';

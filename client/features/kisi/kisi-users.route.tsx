@@ -9,7 +9,7 @@ import { Spinner } from '../../components/spinner';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
-import { formatWhen } from '../../lib/date-format';
+import { formatWhen } from '../../lib/format';
 import { pageCount } from '../../lib/search-params';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiLoadError } from './components/kisi-load-error';

@@ -6,6 +6,8 @@ import { ROLE_DESCRIPTIONS, useShellUser } from './shell-user';
 export const handle = { title: 'Overview' };
 
 const LINKS = [
+  { to: paths.shellWebhook, title: 'Door events', text: 'Unlocks and refusals Kisi reports, arriving live.', icon: 'inbox' as const },
+  { to: paths.shellSse, title: 'Live stream', text: 'Watch the raw event stream: state, reconnects, every event.', icon: 'activity' as const },
   { to: paths.shellApi, title: 'Service status', text: 'Version, uptime, database and door-access mode.', icon: 'server' as const },
   { to: paths.shellEmpty, title: 'Empty state', text: 'What a page with nothing in it yet looks like.', icon: 'inbox' as const },
   { to: paths.shellContain, title: 'Container layout', text: 'Cards that fit the space they are given.', icon: 'panel' as const },

@@ -7,6 +7,8 @@ export const handle = { title: 'Staff shell' };
 
 const TABS = [
   { to: paths.shell, label: 'Overview', end: true },
+  { to: paths.shellWebhook, label: 'Door events' },
+  { to: paths.shellSse, label: 'Live stream' },
   { to: paths.shellApi, label: 'Service status' },
   { to: paths.shellEmpty, label: 'Empty state' },
   { to: paths.shellContain, label: 'Container layout' },

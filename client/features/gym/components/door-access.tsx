@@ -4,7 +4,7 @@ import type { GymMember, MemberDoorAccess } from '../../../../bff/contracts/gym.
 import { Icon } from '../../../components/icon';
 import { useToast } from '../../../app/toast-host';
 import { errorMessage } from '../../../lib/api-client';
-import { formatWhen } from '../../../lib/date-format';
+import { formatWhen } from '../../../lib/format';
 import { fetchDoorAccess, memberAccessKey, retryDoorAccess } from '../gym.api';
 
 

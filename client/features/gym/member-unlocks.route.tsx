@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { useLoaderData, useNavigation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { Page } from '../../../bff/contracts/common.contract';
+import type { GymMember } from '../../../bff/contracts/gym.contract';
+import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
+import { EmptyState } from '../../components/empty-state';
+import { Icon } from '../../components/icon';
+import { LiveStatusBadge } from '../../components/live-status';
+import { Pagination } from '../../components/pagination';
+import { paths } from '../../app/paths';
+import { AppLink } from '../../lib/app-link';
+import { errorMessage } from '../../lib/api-client';
+import { loadQuery, useQuery } from '../../lib/cache';
+import { formatWhenExact } from '../../lib/format';
+import { useLiveEvents } from '../../lib/live-events';
+import { pageCount } from '../../lib/search-params';
+import { fetchMember, memberKey } from './gym.api';
+import { useMember } from './member';
+import { fetchUnlockPage, isUnlockOf, parseUnlocksSearch, refreshUnlocksOf, unlocksKey } from './unlocks.api';
+
+type Data = { page: number; unlocks: Page<KisiEvent> };
+
+/** The member first (for the email; the layout has it cached), then their unlocks by email. */
+export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data> {
+  const member: GymMember = await loadQuery(memberKey(params.id ?? ''), fetchMember);
+  const { page } = parseUnlocksSearch(url);
+  return { page, unlocks: await loadQuery(unlocksKey(member.email, page), fetchUnlockPage) };
+}
+
+export const handle = { title: 'Unlocks' };
+
+const unlocksHref = (id: number, page: number) => (page > 1 ? `${paths.gymMemberUnlocks(id)}?page=${page}` : paths.gymMemberUnlocks(id));
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const member = useMember();
+  const key = unlocksKey(member.email, loaded.page);
+  const { data, error, isValidating, mutate } = useQuery(key, fetchUnlockPage, loaded.unlocks);
+  const unlocks = data ?? loaded.unlocks;
+  const navigation = useNavigation();
+  const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
+  const [announcement, setAnnouncement] = useState('');
+  const [newer, setNewer] = useState(0);
+
+  const live = useLiveEvents((event) => {
+    if (event.type !== 'webhook') return;
+    const unlock = event.data as KisiEvent;
+    if (!isUnlockOf(unlock, member.email)) return;
+    setAnnouncement(`${unlock.success ? 'New unlock' : 'Refused unlock'} at ${unlock.objectName ?? 'a door'}.`);
+    if (loaded.page !== 1) {
+      setNewer((n) => n + 1);
+    } else {
+      setFresh((ids) => new Set(ids).add(unlock.id));
+      // Shown at once; until the hook's first fetch settles, the page shows the loader's data: build on that.
+      void mutate(
+        (current = unlocks) =>
+          current.items.some((e) => e.id === unlock.id) ? current : { ...current, items: [unlock, ...current.items].slice(0, current.pageSize), total: current.total + 1 },
+        { revalidate: false },
+      );
+    }
+    // Then every page refetches or is dropped (they shifted by one). This also drops the loader's
+    // preloaded answer, which SWR would otherwise still hand to the hook's first (deferred) fetch
+    // and undo the insert. The BFF stores an event before announcing it, so the refetch has it.
+    void refreshUnlocksOf(member.email, key);
+  });
+
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMemberUnlocks(member.id);
+  const pages = pageCount(unlocks.total, unlocks.pageSize);
+
+  return (
+    <section className="card stack" aria-labelledby="unlocks-title">
+      <div className="card-head">
+        <h2 id="unlocks-title" className="card-heading">
+          <Icon name="door" /> Unlocks
+        </h2>
+        <LiveStatusBadge state={live.state} />
+      </div>
+      <p className="muted">Doors {member.email} opened (or was refused at) with Kisi, newest first. New ones appear as they happen.</p>
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+      {newer > 0 ? (
+        <div className="banner banner-info">
+          <AppLink to={unlocksHref(member.id, 1)}>
+            {newer} new {newer === 1 ? 'unlock' : 'unlocks'} since you opened this page: see the latest
+          </AppLink>
+        </div>
+      ) : null}
+      {error ? (
+        <div className="banner banner-danger" role="alert">
+          <p>Could not refresh the unlocks: {errorMessage(error)}</p>
+          <button type="button" className="btn btn-small" onClick={() => void mutate()} disabled={isValidating}>
+            <Icon name="refresh" size={16} /> {isValidating ? 'Trying…' : 'Try again'}
+          </button>
+        </div>
+      ) : null}
+      {unlocks.items.length === 0 ? (
+        unlocks.total > 0 ? (
+          <EmptyState
+            title="This page is past the end"
+            action={
+              <AppLink to={unlocksHref(member.id, pages)} className="btn btn-primary">
+                Go to page {pages}
+              </AppLink>
+            }
+          >
+            {member.name} has {unlocks.total} unlocks on {pages} {pages === 1 ? 'page' : 'pages'}.
+          </EmptyState>
+        ) : (
+          <EmptyState icon="door" title="No unlocks yet">
+            When {member.name} opens a door with Kisi (phone, card or access link), it shows here at once, refusals included.
+          </EmptyState>
+        )
+      ) : (
+        <ul className="gym-list" aria-label="Unlocks" aria-busy={busy}>
+          {unlocks.items.map((unlock) => (
+            <li key={unlock.id} className={`gym-row unlock-row${fresh.has(unlock.id) ? ' unlock-fresh' : ''}`}>
+              <div className="gym-row-main">
+                <span className="gym-row-title">{unlock.objectName ?? `Lock #${unlock.objectId ?? '?'}`}</span>
+                <span className="gym-row-sub">
+                  <time dateTime={unlock.createdAt}>{formatWhenExact(unlock.createdAt)}</time>
+                  {unlock.success ? null : <> · {unlock.errorMessage ?? (unlock.errorCode ? `Kisi error ${unlock.errorCode}` : 'Refused')}</>}
+                </span>
+              </div>
+              <span className="gym-row-meta">
+                {fresh.has(unlock.id) ? <span className="badge badge-accent">New</span> : null}
+                <span className={`badge ${unlock.success ? 'badge-ok' : 'badge-bad'}`}>{unlock.success ? 'Opened' : 'Refused'}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={loaded.page} pageSize={unlocks.pageSize} total={unlocks.total} hrefFor={(page) => unlocksHref(member.id, page)} label="Unlock pages" noun="unlocks" />
+    </section>
+  );
+}

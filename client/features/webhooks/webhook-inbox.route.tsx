@@ -1,0 +1,172 @@
+import './webhooks.css';
+import { useEffect, useState } from 'react';
+import { useLoaderData, useNavigate, useNavigation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { Page } from '../../../bff/contracts/common.contract';
+import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
+import { ConfirmDelete } from '../../components/confirm-delete';
+import { EmptyState } from '../../components/empty-state';
+import { Icon } from '../../components/icon';
+import { LiveStatusBadge } from '../../components/live-status';
+import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
+import { useModal } from '../../app/modal-host';
+import { useToast } from '../../app/toast-host';
+import { paths } from '../../app/paths';
+import { AppLink } from '../../lib/app-link';
+import { errorMessage } from '../../lib/api-client';
+import { loadQuery, useQuery, warm } from '../../lib/cache';
+import { formatWhenExact } from '../../lib/format';
+import { useLiveEvents } from '../../lib/live-events';
+import { pageCount } from '../../lib/search-params';
+import { EventTable } from './components/event-table';
+import { deleteEvent, eventsKey, fetchEventPage, inboxHref, parseInboxSearch, refreshInbox } from './webhooks.api';
+import type { InboxSearch } from './webhooks.api';
+
+type Data = { search: InboxSearch; events: Page<KisiEvent> };
+
+/** `/shell/webhook?page` (1-based; anything invalid is page 1). */
+export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
+  const search = parseInboxSearch(url);
+  return { search, events: await loadQuery(eventsKey(search.page), fetchEventPage) };
+}
+
+export const handle = {
+  title: 'Door events',
+  preload: ({ url }: { url: URL }) => warm(eventsKey(parseInboxSearch(url).page), fetchEventPage),
+};
+
+const newEventsLabel = (n: number) => `${n} new ${n === 1 ? 'event' : 'events'}`;
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { search } = loaded;
+  const { data, error, isValidating, mutate } = useQuery(eventsKey(search.page), fetchEventPage, loaded.events);
+  const events = data ?? loaded.events;
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const modal = useModal();
+  const toast = useToast();
+  // Ids announced on the live stream that the table does not show yet; the banner loads them in.
+  const [incoming, setIncoming] = useState<number[]>([]);
+  const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
+  const [loadingNew, setLoadingNew] = useState(false);
+
+  const live = useLiveEvents((event) => {
+    if (event.type !== 'webhook') return;
+    const id = (event.data as KisiEvent).id;
+    // A resume can replay an event, and a refetch may already have brought it: count each once.
+    if (search.page === 1 && events.items.some((e) => e.id === id)) return;
+    setIncoming((ids) => (ids.includes(id) ? ids : [...ids, id]));
+  });
+
+  // Once the first page shows an announced event (a load, or a background refresh), it is no longer new.
+  useEffect(() => {
+    if (search.page !== 1) return;
+    setIncoming((ids) => {
+      const waiting = ids.filter((id) => !events.items.some((e) => e.id === id));
+      return waiting.length === ids.length ? ids : waiting;
+    });
+  }, [events, search.page]);
+
+  const busy = (navigation.state === 'loading' && navigation.location.pathname === paths.shellWebhook) || loadingNew;
+  const pages = pageCount(events.total, events.pageSize);
+
+  const showNew = async () => {
+    const ids = incoming;
+    setLoadingNew(true);
+    try {
+      await refreshInbox(eventsKey(search.page));
+      if (search.page !== 1) await navigate(inboxHref(1));
+      setFresh(new Set(ids));
+      // Events that arrived while loading stay announced (the next load brings them).
+      setIncoming((now) => now.filter((id) => !ids.includes(id)));
+    } catch (err) {
+      toast.show({ tone: 'error', title: 'Could not load the new events', message: errorMessage(err) });
+    } finally {
+      setLoadingNew(false);
+    }
+  };
+
+  const openDelete = (event: KisiEvent) =>
+    modal.open({
+      title: 'Delete this event?',
+      content: (close) => (
+        <ConfirmDelete
+          confirmLabel="Delete event"
+          onCancel={close}
+          onConfirm={async () => {
+            await deleteEvent(event.id);
+            close();
+            toast.show({ tone: 'success', message: `Event ${event.id} (${event.type}) was deleted.` });
+            // The last row of a later page: go back to the page before, which still has rows.
+            if (events.items.length === 1 && search.page > 1) navigate(inboxHref(search.page - 1), { replace: true });
+          }}
+        >
+          <p>
+            The <code>{event.type}</code> event of {event.actorName ?? 'an unknown person'}
+            {event.objectName ? ` at ${event.objectName}` : ''} ({formatWhenExact(event.createdAt)}) leaves the inbox. Kisi keeps its own record.
+          </p>
+        </ConfirmDelete>
+      ),
+    });
+
+  return (
+    <div className="stack-lg inbox">
+      <PageHeader eyebrow="Kisi webhooks" title="Door events" actions={<LiveStatusBadge state={live.state} />}>
+        <p>Every unlock and refusal Kisi reports, newest first. New events arrive live while this page is open.</p>
+      </PageHeader>
+
+      <div className="new-events-slot" aria-live="polite">
+        {incoming.length > 0 ? (
+          <button type="button" className="new-events" onClick={() => void showNew()} disabled={loadingNew} aria-busy={loadingNew}>
+            <Icon name="refresh" size={18} />
+            {newEventsLabel(incoming.length)}
+          </button>
+        ) : null}
+      </div>
+
+      {error ? (
+        <div className="banner banner-danger" role="alert">
+          <p>Could not refresh the events: {errorMessage(error)}</p>
+          <button type="button" className="btn btn-small" onClick={() => void mutate()} disabled={isValidating}>
+            <Icon name="refresh" size={16} /> {isValidating ? 'Trying…' : 'Try again'}
+          </button>
+        </div>
+      ) : null}
+      {live.error ? (
+        <div className="banner banner-warning" role="status">
+          <p>{live.error}</p>
+          <button type="button" className="btn btn-small" onClick={live.connect}>
+            Reconnect
+          </button>
+        </div>
+      ) : null}
+
+      {events.items.length === 0 ? (
+        <section className="card">
+          {events.total > 0 ? (
+            <EmptyState
+              title="This page is past the end"
+              action={
+                <AppLink to={inboxHref(pages)} className="btn btn-primary">
+                  Go to page {pages}
+                </AppLink>
+              }
+            >
+              There are {events.total} events on {pages} {pages === 1 ? 'page' : 'pages'}.
+            </EmptyState>
+          ) : (
+            <EmptyState icon="inbox" title="No door events yet">
+              Kisi sends an event each time someone unlocks a door (or is refused). Keep this page open: they appear here as they happen.
+            </EmptyState>
+          )}
+        </section>
+      ) : (
+        <EventTable events={events.items} fresh={fresh} busy={busy} onDelete={openDelete} />
+      )}
+
+      <Pagination page={search.page} pageSize={events.pageSize} total={events.total} hrefFor={inboxHref} label="Event pages" noun="events" />
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { signIn, startApp } from './harness';
+import type { E2eApp } from './harness';
+
+/**
+ * Door events end to end: the Kisi emulator simulates a person unlocking a door, which sends the
+ * signed webhook to the BFF; the event shows on the member's unlocks tab, in the webhook inbox and
+ * in the stream viewer as it happens, with no reload.
+ */
+let app: E2eApp;
+
+before(async () => {
+  app = await startApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+/** A person the Kisi emulator knows; the gym seed makes them an active member. */
+const PERSON = { name: 'Carmen Ruiz', email: 'carmen.ruiz@mail.example' };
+
+type UnlockResult = { success: boolean; message: string; event: { object_name: string; uuid: string } };
+
+/** The emulator's control endpoint, called from the page (its session cookie, JSON so CSRF passes). */
+async function simulateUnlock(page: Page, email: string): Promise<UnlockResult> {
+  const { status, body } = await page.evaluate(async (who) => {
+    const res = await fetch('/api/kisi-emulator/unlocks', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: who }) });
+    return { status: res.status, body: (await res.json()) as unknown };
+  }, email);
+  assert.equal(status, 200, JSON.stringify(body));
+  return body as UnlockResult;
+}
+
+/** Marks the document, so a test can prove later that the page was not reloaded. */
+const markDocument = (page: Page) => page.evaluate(() => ((window as unknown as { e2eMark: string }).e2eMark = 'still here'));
+const documentMarked = (page: Page) => page.evaluate(() => (window as unknown as { e2eMark?: string }).e2eMark === 'still here');
+
+describe('door events live', () => {
+  it('an unlock appears on the member’s tab, in the inbox and in the stream viewer without a reload; an event is deleted', async () => {
+    const { page, context, problems } = await app.newPage();
+    await page.goto(`/login?redirect=${encodeURIComponent('/shell/gymowner/users')}`);
+    await signIn(page);
+    await page.waitForURL((url) => url.pathname === '/shell/gymowner/users');
+
+    // The member's unlocks tab, found through the member list.
+    await page.getByRole('searchbox', { name: 'Search members' }).fill(PERSON.email);
+    await page.getByRole('list', { name: 'Members' }).getByRole('link', { name: new RegExp(PERSON.email.replace(/\./g, '\\.')) }).click();
+    await page.waitForURL(/\/shell\/gymowner\/users\/\d+$/);
+    await page.getByRole('link', { name: 'Unlocks' }).click();
+    await page.waitForURL(/\/unlocks$/);
+    const card = page.getByRole('region', { name: 'Unlocks' });
+    await card.getByText('Live', { exact: true }).waitFor();
+    await markDocument(page);
+
+    const first = await simulateUnlock(page, PERSON.email);
+    assert.equal(first.success, true, first.message);
+    const newest = card.getByRole('list', { name: 'Unlocks' }).getByRole('listitem').first();
+    await newest.getByText(first.event.object_name).waitFor();
+    await newest.getByText('New', { exact: true }).waitFor();
+    await newest.getByText('Opened').waitFor();
+    assert.equal(await documentMarked(page), true, 'the unlocks tab reloaded');
+
+    // The inbox: a new event is announced live, then loaded in.
+    await page.goto('/shell/webhook');
+    await page.getByRole('heading', { name: 'Door events', level: 1 }).waitFor();
+    await page.getByText('Live', { exact: true }).waitFor();
+    const table = page.getByRole('table');
+    await table.getByText(PERSON.name).first().waitFor(); // the first unlock is already listed
+    await markDocument(page);
+    const second = await simulateUnlock(page, PERSON.email);
+    const banner = page.getByRole('button', { name: '1 new event' });
+    await banner.waitFor();
+    assert.equal(await documentMarked(page), true, 'the inbox reloaded');
+    await banner.click();
+    await banner.waitFor({ state: 'detached' });
+    const top = table.getByRole('row').nth(1);
+    await top.getByText('New', { exact: true }).waitFor();
+    await top.getByText(PERSON.name).waitFor();
+    await top.getByText(second.event.object_name).waitFor();
+
+    // Delete it, through the confirmation.
+    const deleteButton = top.getByRole('button', { name: /^Delete event \d+/ });
+    const label = (await deleteButton.getAttribute('aria-label')) ?? '';
+    const id = /^Delete event (\d+)/.exec(label)?.[1];
+    assert.ok(id, label);
+    await deleteButton.click();
+    await page.getByRole('dialog', { name: 'Delete this event?' }).getByRole('button', { name: 'Delete event' }).click();
+    await page.getByText(`Event ${id} (lock.unlock) was deleted.`).waitFor();
+    await page.getByRole('button', { name: new RegExp(`^Delete event ${id} `) }).waitFor({ state: 'detached' });
+
+    // The stream viewer shows the next event as it arrives.
+    await page.goto('/shell/sse');
+    await page.getByRole('region', { name: 'Connection' }).getByText('Live', { exact: true }).waitFor();
+    const third = await simulateUnlock(page, PERSON.email);
+    const log = page.getByRole('log', { name: 'Events' });
+    await log.getByText(`${PERSON.name} unlocked ${third.event.object_name}`).waitFor();
+    assert.notEqual(await page.getByTestId('last-event-id').textContent(), '—');
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByRole('region', { name: 'Connection' }).getByText('Disconnected').waitFor();
+
+    assert.deepEqual(problems.messages, []);
+    await context.close();
+  });
+});
