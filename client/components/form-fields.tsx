@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import type { FormBinding } from '../lib/form-state';
 
 type Common = { label: string; error?: string; hint?: ReactNode };
 
@@ -48,16 +49,18 @@ export function SelectField({ label, error, hint, children, ...select }: Common 
   );
 }
 
-/** After a failed submit, focus moves to the first field with an error (or the form's alert). */
-export function useFocusFirstInvalid(errors: { fields: object; form?: string }) {
-  const ref = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    const form = ref.current;
-    if (!form || (!errors.form && Object.keys(errors.fields).length === 0)) return;
-    const target = form.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form.querySelector<HTMLElement>('[role="alert"]');
-    target?.focus();
-  }, [errors]);
-  return ref;
+/** The element of a modal create/edit form (see `useForm`), with the form-level message as its alert above the fields. */
+export function ModalForm({ form, children }: { form: FormBinding; children: ReactNode }) {
+  return (
+    <form ref={form.ref} className="form form-modal" noValidate onSubmit={form.onSubmit}>
+      {form.errors.form ? (
+        <div className="banner banner-danger" role="alert" tabIndex={-1}>
+          {form.errors.form}
+        </div>
+      ) : null}
+      {children}
+    </form>
+  );
 }
 
 /** The submit row of a modal form: cancel and a primary button that shows its pending state. */

@@ -1,4 +1,5 @@
 import { errorMessage, isApiError } from './api-client';
+import type { FormErrors } from './problem-fields';
 
 /**
  * Kisi's own error bodies, passed through the BFF proxy unchanged (bff/contracts/kisi.contract.ts):
@@ -6,7 +7,7 @@ import { errorMessage, isApiError } from './api-client';
  */
 
 /** Kisi's 422 body `{errors: {field: [messages]}}` as one sentence per field ("Name can't be blank"). */
-export function kisiFieldErrors(error: unknown): Record<string, string> | undefined {
+function kisiFieldErrors(error: unknown): Record<string, string> | undefined {
   if (!isApiError(error) || error.problem) return undefined;
   try {
     const parsed = JSON.parse(error.body) as { errors?: Record<string, unknown> };
@@ -33,4 +34,22 @@ export function kisiErrorMessage(error: unknown): string {
     }
   }
   return errorMessage(error);
+}
+
+/**
+ * A failed Kisi write as form errors: each 422 message on the form's field for that Kisi field
+ * (`fields` maps Kisi's names to the form's), the others together as the form message; any other
+ * failure is the form message.
+ */
+export function kisiFormErrors<F extends string>(error: unknown, fields: Record<string, F>): FormErrors<F> {
+  const kisi = kisiFieldErrors(error);
+  if (!kisi) return { fields: {}, form: kisiErrorMessage(error) };
+  const result: FormErrors<F> = { fields: {} };
+  const unplaced: string[] = [];
+  for (const [name, message] of Object.entries(kisi)) {
+    const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    if (field) result.fields[field] = message;
+    else unplaced.push(message);
+  }
+  return { ...result, form: unplaced.join(' ') || undefined };
 }

@@ -7,7 +7,14 @@ import { isApiError, errorMessage } from './api-client';
  */
 export type FormErrors<F extends string> = { fields: Partial<Record<F, string>>; form?: string };
 
-export function formErrors<F extends string>(error: unknown, fields: readonly F[]): FormErrors<F> {
+export function formErrors<F extends string>(error: unknown, fields: readonly F[], { conflictField }: { conflictField?: F } = {}): FormErrors<F> {
+  const found = placeErrors(error, fields);
+  // A conflict (409, a duplicate email say) is that field's problem.
+  if (conflictField && isApiError(error, 409) && !found.fields[conflictField]) return { fields: { [conflictField]: found.form } as FormErrors<F>['fields'] };
+  return found;
+}
+
+function placeErrors<F extends string>(error: unknown, fields: readonly F[]): FormErrors<F> {
   const result: FormErrors<F> = { fields: {} };
   if (!isApiError(error) || !error.problem) return { fields: {}, form: errorMessage(error) };
   const unplaced: string[] = [];

@@ -1,5 +1,3 @@
-import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useLoaderData, useRouteLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import useSWR from 'swr';
@@ -14,8 +12,9 @@ import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
 import { loadQuery, loadQueryOnce } from '../../lib/cache';
 import { formatWhen } from '../../lib/format';
-import { FormActions, TextField, useFocusFirstInvalid } from '../../components/form-fields';
-import { kisiErrorMessage, kisiFieldErrors } from '../../lib/kisi-errors';
+import { FormActions, ModalForm, TextField } from '../../components/form-fields';
+import { useForm } from '../../lib/form-state';
+import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
 import { createGroupLink, deleteGroupLink, fetchMember, fetchMemberLinks, memberKey, memberLinksKey } from './gym.api';
 import { useMember } from './member';
 
@@ -38,49 +37,24 @@ const toIso = (local: string) => (local ? new Date(local).toISOString() : null);
 
 function CreateLinkForm({ member, onDone, onCancel }: { member: GymMember; onDone: () => void; onCancel: () => void }) {
   const toast = useToast();
-  const [values, setValues] = useState({ name: `${member.name} (front desk)`, email: member.email, validUntil: '' });
-  const [errors, setErrors] = useState<{ fields: Partial<Record<'name' | 'email' | 'validUntil', string>>; form?: string }>({ fields: {} });
-  const [pending, setPending] = useState(false);
-  const formRef = useFocusFirstInvalid(errors);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!values.name.trim()) return setErrors({ fields: { name: 'Give the link a name.' } });
-    setPending(true);
-    setErrors({ fields: {} });
-    try {
+  const form = useForm({
+    initial: { name: `${member.name} (front desk)`, email: member.email, validUntil: '' },
+    check: (values) => (values.name.trim() ? {} : { name: 'Give the link a name.' }),
+    send: async (values) => {
       await createGroupLink({ name: values.name.trim(), email: values.email.trim(), validUntil: toIso(values.validUntil) });
       toast.show({ tone: 'success', message: `Access link “${values.name.trim()}” created for ${values.email.trim()}.` });
       onDone();
-    } catch (error) {
-      const kisi = kisiFieldErrors(error);
-      if (kisi) {
-        const { name, email, valid_until: validUntil, ...rest } = kisi;
-        setErrors({ fields: { name, email, validUntil }, form: Object.values(rest).join(' ') || undefined });
-      } else setErrors({ fields: {}, form: kisiErrorMessage(error) });
-      setPending(false);
-    }
-  };
+    },
+    failed: (error) => kisiFormErrors(error, { name: 'name', email: 'email', valid_until: 'validUntil' }),
+  });
 
   return (
-    <form ref={formRef} className="form form-modal" noValidate onSubmit={(e) => void onSubmit(e)}>
-      {errors.form ? (
-        <div className="banner banner-danger" role="alert" tabIndex={-1}>
-          {errors.form}
-        </div>
-      ) : null}
-      <TextField label="Link name" value={values.name} onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))} error={errors.fields.name} data-autofocus />
-      <TextField label="Email" type="email" value={values.email} onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))} error={errors.fields.email} hint="Kisi sends the link to this address." />
-      <TextField
-        label="Valid until (optional)"
-        type="datetime-local"
-        value={values.validUntil}
-        onChange={(e) => setValues((v) => ({ ...v, validUntil: e.target.value }))}
-        error={errors.fields.validUntil}
-        hint="Leave empty for a link that does not expire."
-      />
-      <FormActions pending={pending} submitLabel="Create link" pendingLabel="Creating…" onCancel={onCancel} />
-    </form>
+    <ModalForm form={form}>
+      <TextField label="Link name" {...form.field('name')} data-autofocus />
+      <TextField label="Email" type="email" {...form.field('email')} hint="Kisi sends the link to this address." />
+      <TextField label="Valid until (optional)" type="datetime-local" {...form.field('validUntil')} hint="Leave empty for a link that does not expire." />
+      <FormActions pending={form.pending} submitLabel="Create link" pendingLabel="Creating…" onCancel={onCancel} />
+    </ModalForm>
   );
 }
 

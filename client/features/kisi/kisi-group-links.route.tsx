@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useLoaderData, useNavigation, useSearchParams } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroupLink, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
 import { ConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
-import { FormActions, TextField, useFocusFirstInvalid } from '../../components/form-fields';
+import { FormActions, ModalForm, TextField } from '../../components/form-fields';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
@@ -17,7 +16,8 @@ import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { formatWhen } from '../../lib/format';
-import { kisiErrorMessage, kisiFieldErrors } from '../../lib/kisi-errors';
+import { useForm } from '../../lib/form-state';
+import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
 import { pageCount } from '../../lib/search-params';
 import { KisiLoadError } from './components/kisi-load-error';
 import { createGroupLink, deleteGroupLink, fetchGroupLinks, groupLinksKey, loadKisi, pageHref, parsePageQuery, useKisi } from './kisi.api';
@@ -35,8 +35,6 @@ export const handle = {
   title: 'Kisi access links',
   preload: ({ url }: { url: URL }) => warm(groupLinksKey(parsePageQuery(url)), fetchGroupLinks),
 };
-
-type Fields = 'name' | 'email';
 
 /** What Kisi gave back on create, the only time it shows the link's secret and QR token. */
 function CreatedLink({ link, onClose }: { link: KisiGroupLinkCreated; onClose: () => void }) {
@@ -97,43 +95,25 @@ function CreatedLink({ link, onClose }: { link: KisiGroupLinkCreated; onClose: (
 /** Name and email; the group is the server's (KISI_GROUP_ID) and the QR code is "online". Kisi's 422 lands on the fields. */
 function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
   const toast = useToast();
-  const [values, setValues] = useState({ name: '', email: '' });
-  const [errors, setErrors] = useState<{ fields: Partial<Record<Fields, string>>; form?: string }>({ fields: {} });
-  const [pending, setPending] = useState(false);
   const [created, setCreated] = useState<KisiGroupLinkCreated>();
-  const formRef = useFocusFirstInvalid(errors);
-
-  if (created) return <CreatedLink link={created} onClose={onCancel} />;
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setPending(true);
-    setErrors({ fields: {} });
-    try {
+  const form = useForm({
+    initial: { name: '', email: '' },
+    send: async (values) => {
       const link = await createGroupLink({ name: values.name.trim(), email: values.email.trim() });
       setCreated(link);
       toast.show({ tone: 'success', message: `Access link “${link.name}” created.` });
-    } catch (error) {
-      const kisi = kisiFieldErrors(error);
-      if (kisi) {
-        const { name, email, ...rest } = kisi;
-        setErrors({ fields: { name, email }, form: Object.values(rest).join(' ') || undefined });
-      } else setErrors({ fields: {}, form: kisiErrorMessage(error) });
-      setPending(false);
-    }
-  };
+    },
+    failed: (error) => kisiFormErrors(error, { name: 'name', email: 'email' }),
+  });
+
+  if (created) return <CreatedLink link={created} onClose={onCancel} />;
 
   return (
-    <form ref={formRef} className="form form-modal" noValidate onSubmit={(e) => void onSubmit(e)}>
-      {errors.form ? (
-        <div className="banner banner-danger" role="alert" tabIndex={-1}>
-          {errors.form}
-        </div>
-      ) : null}
-      <TextField label="Link name" value={values.name} onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))} error={errors.fields.name} hint="Say who it is for, “Day pass: Sam Lee”." data-autofocus />
-      <TextField label="Email" type="email" value={values.email} onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))} error={errors.fields.email} hint="Kisi sends the link to this address." />
-      <FormActions pending={pending} submitLabel="Create link" pendingLabel="Creating…" onCancel={onCancel} />
-    </form>
+    <ModalForm form={form}>
+      <TextField label="Link name" {...form.field('name')} hint="Say who it is for, “Day pass: Sam Lee”." data-autofocus />
+      <TextField label="Email" type="email" {...form.field('email')} hint="Kisi sends the link to this address." />
+      <FormActions pending={form.pending} submitLabel="Create link" pendingLabel="Creating…" onCancel={onCancel} />
+    </ModalForm>
   );
 }
 

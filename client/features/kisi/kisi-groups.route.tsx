@@ -1,11 +1,9 @@
-import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroup } from '../../../bff/contracts/kisi.contract';
 import { ConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
-import { FormActions, TextField, useFocusFirstInvalid } from '../../components/form-fields';
+import { FormActions, ModalForm, TextField } from '../../components/form-fields';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
@@ -15,7 +13,8 @@ import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
-import { kisiErrorMessage, kisiFieldErrors } from '../../lib/kisi-errors';
+import { useForm } from '../../lib/form-state';
+import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
 import { pageCount } from '../../lib/search-params';
 import { KisiLoadError } from './components/kisi-load-error';
 import { createGroup, deleteGroup, fetchGroups, groupsKey, loadKisi, pageHref, parsePage, useKisi } from './kisi.api';
@@ -34,48 +33,20 @@ export const handle = {
   preload: ({ url }: { url: URL }) => warm(groupsKey(parsePage(url)), fetchGroups),
 };
 
-type Fields = 'name' | 'description';
-
 /** Kisi checks the name (blank, too long) and answers 422 per field: the form shows those messages, not its own. */
 function CreateGroupForm({ onDone, onCancel }: { onDone: (group: KisiGroup) => void; onCancel: () => void }) {
-  const [values, setValues] = useState({ name: '', description: '' });
-  const [errors, setErrors] = useState<{ fields: Partial<Record<Fields, string>>; form?: string }>({ fields: {} });
-  const [pending, setPending] = useState(false);
-  const formRef = useFocusFirstInvalid(errors);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setPending(true);
-    setErrors({ fields: {} });
-    try {
-      onDone(await createGroup({ name: values.name.trim(), description: values.description }));
-    } catch (error) {
-      const kisi = kisiFieldErrors(error);
-      if (kisi) {
-        const { name, description, ...rest } = kisi;
-        setErrors({ fields: { name, description }, form: Object.values(rest).join(' ') || undefined });
-      } else setErrors({ fields: {}, form: kisiErrorMessage(error) });
-      setPending(false);
-    }
-  };
+  const form = useForm({
+    initial: { name: '', description: '' },
+    send: async (values) => onDone(await createGroup({ name: values.name.trim(), description: values.description })),
+    failed: (error) => kisiFormErrors(error, { name: 'name', description: 'description' }),
+  });
 
   return (
-    <form ref={formRef} className="form form-modal" noValidate onSubmit={(e) => void onSubmit(e)}>
-      {errors.form ? (
-        <div className="banner banner-danger" role="alert" tabIndex={-1}>
-          {errors.form}
-        </div>
-      ) : null}
-      <TextField label="Name" value={values.name} onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))} error={errors.fields.name} maxLength={255} data-autofocus />
-      <TextField
-        label="Description (optional)"
-        value={values.description}
-        onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}
-        error={errors.fields.description}
-        hint="Who the group is for, say “Weekend staff”."
-      />
-      <FormActions pending={pending} submitLabel="Create group" pendingLabel="Creating…" onCancel={onCancel} />
-    </form>
+    <ModalForm form={form}>
+      <TextField label="Name" {...form.field('name')} maxLength={255} data-autofocus />
+      <TextField label="Description (optional)" {...form.field('description')} hint="Who the group is for, say “Weekend staff”." />
+      <FormActions pending={form.pending} submitLabel="Create group" pendingLabel="Creating…" onCancel={onCancel} />
+    </ModalForm>
   );
 }
 
