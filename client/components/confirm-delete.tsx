@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
+import { useModal } from '../app/modal-host';
+import { useToast } from '../app/toast-host';
 import { errorMessage } from '../lib/api-client';
 import { FormActions } from './form-fields';
 
@@ -13,12 +15,14 @@ export function ConfirmDelete({
   onConfirm,
   onCancel,
   refusedExtra,
+  refusal = errorMessage,
 }: {
   children: ReactNode;
   confirmLabel: string;
   onConfirm: () => Promise<void>;
   onCancel: () => void;
   refusedExtra?: ReactNode;
+  refusal?: (error: unknown) => string;
 }) {
   const [pending, setPending] = useState(false);
   const [refused, setRefused] = useState<string>();
@@ -30,7 +34,7 @@ export function ConfirmDelete({
     try {
       await onConfirm();
     } catch (error) {
-      setRefused(errorMessage(error));
+      setRefused(refusal(error));
       setPending(false);
     }
   };
@@ -47,4 +51,45 @@ export function ConfirmDelete({
       <FormActions pending={pending} submitLabel={confirmLabel} pendingLabel="Deleting…" onCancel={onCancel} danger />
     </form>
   );
+}
+
+export type DeleteOptions = {
+  /** The modal's title, "Delete …?". */
+  title: string;
+  confirmLabel: string;
+  /** What the delete takes with it, in words. */
+  body: ReactNode;
+  remove: () => Promise<void>;
+  /** The success toast. */
+  deleted: string;
+  refusedExtra?: ReactNode;
+  /** The refusal in words when the usual message would not do (Kisi's own `{error}`, say). */
+  refusal?: (error: unknown) => string;
+  /** After the toast; by default the modal closes. A page of the deleted thing navigates away instead (that closes the modal). */
+  afterDelete?: (close: () => void) => void;
+};
+
+/** Opens the "Delete …?" modal: the delete runs on confirm, then a success toast (the api's delete has invalidated the lists). */
+export function useConfirmDelete() {
+  const modal = useModal();
+  const toast = useToast();
+  return ({ title, confirmLabel, body, remove, deleted, refusedExtra, refusal, afterDelete = (close) => close() }: DeleteOptions) =>
+    modal.open({
+      title,
+      content: (close) => (
+        <ConfirmDelete
+          confirmLabel={confirmLabel}
+          onCancel={close}
+          refusedExtra={refusedExtra}
+          refusal={refusal}
+          onConfirm={async () => {
+            await remove();
+            toast.show({ tone: 'success', message: deleted });
+            afterDelete(close);
+          }}
+        >
+          {body}
+        </ConfirmDelete>
+      ),
+    });
 }

@@ -4,15 +4,15 @@ import type { LoaderFunctionArgs } from 'react-router';
 import type { GymMember } from '../../../bff/contracts/gym.contract';
 import { Icon } from '../../components/icon';
 import { useModal } from '../../app/modal-host';
-import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink, AppNavLink } from '../../lib/app-link';
 import { loadQuery, warm } from '../../lib/cache';
-import { ConfirmDelete } from '../../components/confirm-delete';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { GymNav } from './components/gym-nav';
+import { memberDelete } from './components/gym-deletes';
 import { EditMemberForm } from './components/member-form';
 import { MembershipBadge } from './components/membership-badge';
-import { deleteMember, fetchMember, memberKey } from './gym.api';
+import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
 
 const validId = (id: string | undefined) => /^[1-9]\d{0,15}$/.test(id ?? '');
@@ -40,7 +40,7 @@ const tabs = (id: number) => [
 export function Component() {
   const member = useMember();
   const modal = useModal();
-  const toast = useToast();
+  const confirmDelete = useConfirmDelete();
   const navigate = useNavigate();
   const memberTabs = tabs(member.id);
 
@@ -50,25 +50,7 @@ export function Component() {
       content: (close) => <EditMemberForm member={member} onCancel={close} onDone={close} />,
     });
 
-  const openDelete = () =>
-    modal.open({
-      title: `Delete ${member.name}?`,
-      content: (close) => (
-        <ConfirmDelete
-          confirmLabel="Delete member"
-          onCancel={close}
-          onConfirm={async () => {
-            await deleteMember(member.id);
-            toast.show({ tone: 'success', message: `${member.name} was deleted.` });
-            navigate(paths.gymMembers, { replace: true });
-          }}
-        >
-          <p>
-            {member.name} ({member.email}) will be removed from <strong>{member.gymName}</strong>. Their Kisi account is not touched.
-          </p>
-        </ConfirmDelete>
-      ),
-    });
+  const openDelete = () => confirmDelete({ ...memberDelete(member), afterDelete: () => navigate(paths.gymMembers, { replace: true }) });
 
   return (
     <div className="stack-lg gym">

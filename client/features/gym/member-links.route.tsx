@@ -4,7 +4,7 @@ import useSWR from 'swr';
 import type { SessionUser } from '../../../bff/contracts/auth.contract';
 import type { GymMember } from '../../../bff/contracts/gym.contract';
 import type { KisiGroupLink } from '../../../bff/contracts/kisi.contract';
-import { ConfirmDelete } from '../../components/confirm-delete';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
 import { Spinner } from '../../components/spinner';
@@ -66,7 +66,7 @@ export function Component() {
   const key = memberLinksKey(member.email);
   const { data: links, error, isValidating, mutate } = useSWR(key, fetchMemberLinks, { fallbackData: loaded.links });
   const modal = useModal();
-  const toast = useToast();
+  const confirmDelete = useConfirmDelete();
 
   const openCreate = () =>
     modal.open({
@@ -76,25 +76,13 @@ export function Component() {
     });
 
   const openDelete = (link: KisiGroupLink) =>
-    modal.open({
+    confirmDelete({
       title: `Delete “${link.name}”?`,
-      content: (close) => (
-        <ConfirmDelete
-          confirmLabel="Delete link"
-          onCancel={close}
-          onConfirm={async () => {
-            try {
-              await deleteGroupLink(link.id);
-            } catch (err) {
-              throw new Error(kisiErrorMessage(err));
-            }
-            close();
-            toast.show({ tone: 'success', message: `Access link “${link.name}” deleted. It no longer opens any door.` });
-          }}
-        >
-          <p>The link stops opening doors at once. This cannot be undone.</p>
-        </ConfirmDelete>
-      ),
+      confirmLabel: 'Delete link',
+      body: <p>The link stops opening doors at once. This cannot be undone.</p>,
+      remove: () => deleteGroupLink(link.id),
+      refusal: kisiErrorMessage,
+      deleted: `Access link “${link.name}” deleted. It no longer opens any door.`,
     });
 
   const failure = error ? kisiErrorMessage(error) : links === undefined ? loaded.error : undefined;

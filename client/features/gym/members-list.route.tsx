@@ -8,18 +8,18 @@ import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { useModal } from '../../app/modal-host';
-import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { pageCount } from '../../lib/search-params';
-import { ConfirmDelete } from '../../components/confirm-delete';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { CreateMemberForm, useOwnerChoices } from './components/member-form';
+import { memberDelete } from './components/gym-deletes';
 import { MemberRows } from './components/member-rows';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
 import { SearchBox } from '../../components/search-box';
-import { MEMBERSHIP_VALUES, deleteMember, fetchMemberPage, membersKey, parseMembersSearch } from './gym.api';
+import { MEMBERSHIP_VALUES, fetchMemberPage, membersKey, parseMembersSearch } from './gym.api';
 import type { MembersSearch } from './gym.api';
 
 type Data = { search: MembersSearch; members: Page<GymMember> };
@@ -53,7 +53,7 @@ export function Component() {
   const navigation = useNavigation();
   const navigate = useNavigate();
   const modal = useModal();
-  const toast = useToast();
+  const confirmDelete = useConfirmDelete();
   const { owners, total: ownerTotal } = useOwnerChoices();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMembers;
   const pages = pageCount(members.total, members.pageSize);
@@ -81,25 +81,7 @@ export function Component() {
       ),
     });
 
-  const openDelete = (member: GymMember) =>
-    modal.open({
-      title: `Delete ${member.name}?`,
-      content: (close) => (
-        <ConfirmDelete
-          confirmLabel="Delete member"
-          onCancel={close}
-          onConfirm={async () => {
-            await deleteMember(member.id);
-            close();
-            toast.show({ tone: 'success', message: `${member.name} was deleted.` });
-          }}
-        >
-          <p>
-            {member.name} ({member.email}) will be removed from <strong>{member.gymName}</strong>. Their Kisi account is not touched.
-          </p>
-        </ConfirmDelete>
-      ),
-    });
+  const openDelete = (member: GymMember) => confirmDelete(memberDelete(member));
 
   return (
     <div className="stack-lg gym">

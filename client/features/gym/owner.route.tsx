@@ -8,16 +8,16 @@ import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { useModal } from '../../app/modal-host';
-import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { parseSearch } from '../../lib/search-params';
-import { ConfirmDelete } from '../../components/confirm-delete';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { formatWhen } from '../../lib/format';
+import { ownerDelete } from './components/gym-deletes';
 import { CreateMemberForm } from './components/member-form';
 import { MemberRows } from './components/member-rows';
-import { OwnerPageSearchSchema, deleteOwner, fetchMemberPage, fetchOwner, membersKey, ownerKey } from './gym.api';
+import { OwnerPageSearchSchema, fetchMemberPage, fetchOwner, membersKey, ownerKey } from './gym.api';
 
 type Data = { id: number; page: number; owner: GymOwner; members: Page<GymMember> };
 
@@ -48,7 +48,7 @@ export function Component() {
   const owner = useQuery(ownerKey(id), fetchOwner, loaded.owner).data ?? loaded.owner;
   const members = useQuery(ownerMembersKey(id, page), fetchMemberPage, loaded.members).data ?? loaded.members;
   const modal = useModal();
-  const toast = useToast();
+  const confirmDelete = useConfirmDelete();
   const navigate = useNavigate();
 
   const openAddMember = () =>
@@ -57,25 +57,7 @@ export function Component() {
       content: (close) => <CreateMemberForm defaultOwnerId={owner.id} onCancel={close} onDone={(member) => navigate(paths.gymMember(member.id))} />,
     });
 
-  const openDelete = () =>
-    modal.open({
-      title: `Delete ${owner.name}?`,
-      content: (close) => (
-        <ConfirmDelete
-          confirmLabel="Delete owner"
-          onCancel={close}
-          onConfirm={async () => {
-            await deleteOwner(owner.id);
-            toast.show({ tone: 'success', message: `${owner.name} was deleted.` });
-            navigate(`${paths.gymOwners}/`, { replace: true });
-          }}
-        >
-          <p>
-            {owner.name} of <strong>{owner.gymName}</strong> will be removed. This cannot be undone.
-          </p>
-        </ConfirmDelete>
-      ),
-    });
+  const openDelete = () => confirmDelete({ ...ownerDelete(owner), afterDelete: () => navigate(`${paths.gymOwners}/`, { replace: true }) });
 
   const facts: [string, ReactNode][] = [
     ['Gym', owner.gymName],

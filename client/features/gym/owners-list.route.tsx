@@ -7,15 +7,15 @@ import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { useModal } from '../../app/modal-host';
-import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { pageCount } from '../../lib/search-params';
-import { ConfirmDelete } from '../../components/confirm-delete';
+import { useConfirmDelete } from '../../components/confirm-delete';
+import { ownerDelete } from './components/gym-deletes';
 import { CreateOwnerForm } from './components/owner-form';
 import { SearchBox } from '../../components/search-box';
-import { deleteOwner, fetchOwnerPage, ownersKey, parseOwnersSearch } from './gym.api';
+import { fetchOwnerPage, ownersKey, parseOwnersSearch } from './gym.api';
 import type { OwnersSearch } from './gym.api';
 
 type Data = { search: OwnersSearch; owners: Page<GymOwner> };
@@ -48,7 +48,7 @@ export function Component() {
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const modal = useModal();
-  const toast = useToast();
+  const confirmDelete = useConfirmDelete();
   const searching = navigation.state === 'loading' && navigation.location.pathname.startsWith(paths.gymOwners);
   const pages = pageCount(owners.total, owners.pageSize);
 
@@ -72,27 +72,12 @@ export function Component() {
     });
 
   const openDelete = (owner: GymOwner) =>
-    modal.open({
-      title: `Delete ${owner.name}?`,
-      content: (close) => (
-        <ConfirmDelete
-          confirmLabel="Delete owner"
-          onCancel={close}
-          onConfirm={async () => {
-            await deleteOwner(owner.id);
-            close();
-            toast.show({ tone: 'success', message: `${owner.name} was deleted.` });
-          }}
-          refusedExtra={
-            <AppLink to={paths.gymOwner(owner.id)} className="btn btn-small">
-              See their members
-            </AppLink>
-          }
-        >
-          <p>
-            {owner.name} of <strong>{owner.gymName}</strong> will be removed. This cannot be undone.
-          </p>
-        </ConfirmDelete>
+    confirmDelete({
+      ...ownerDelete(owner),
+      refusedExtra: (
+        <AppLink to={paths.gymOwner(owner.id)} className="btn btn-small">
+          See their members
+        </AppLink>
       ),
     });
 

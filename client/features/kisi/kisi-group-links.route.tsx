@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useLoaderData, useNavigation, useSearchParams } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroupLink, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
-import { ConfirmDelete } from '../../components/confirm-delete';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { FormActions, ModalForm, TextField } from '../../components/form-fields';
 import { Icon } from '../../components/icon';
@@ -124,7 +124,7 @@ export function Component() {
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const modal = useModal();
-  const toast = useToast();
+  const confirmDelete = useConfirmDelete();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroupLinks;
   const pages = links ? pageCount(links.total, links.limit) : 1;
 
@@ -148,25 +148,13 @@ export function Component() {
     });
 
   const openDelete = (link: KisiGroupLink) =>
-    modal.open({
+    confirmDelete({
       title: `Delete “${link.name}”?`,
-      content: (close) => (
-        <ConfirmDelete
-          confirmLabel="Delete link"
-          onCancel={close}
-          onConfirm={async () => {
-            try {
-              await deleteGroupLink(link.id);
-            } catch (error) {
-              throw new Error(kisiErrorMessage(error));
-            }
-            close();
-            toast.show({ tone: 'success', message: `Access link “${link.name}” deleted. It no longer opens any door.` });
-          }}
-        >
-          <p>The link{link.email ? ` sent to ${link.email}` : ''} stops opening doors at once. This cannot be undone.</p>
-        </ConfirmDelete>
-      ),
+      confirmLabel: 'Delete link',
+      body: <p>The link{link.email ? ` sent to ${link.email}` : ''} stops opening doors at once. This cannot be undone.</p>,
+      remove: () => deleteGroupLink(link.id),
+      refusal: kisiErrorMessage,
+      deleted: `Access link “${link.name}” deleted. It no longer opens any door.`,
     });
 
   return (

@@ -1,7 +1,7 @@
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroup } from '../../../bff/contracts/kisi.contract';
-import { ConfirmDelete } from '../../components/confirm-delete';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { FormActions, ModalForm, TextField } from '../../components/form-fields';
 import { Icon } from '../../components/icon';
@@ -57,6 +57,7 @@ export function Component() {
   const navigation = useNavigation();
   const modal = useModal();
   const toast = useToast();
+  const confirmDelete = useConfirmDelete();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroups;
   const pages = groups ? pageCount(groups.total, groups.limit) : 1;
 
@@ -76,27 +77,17 @@ export function Component() {
     });
 
   const openDelete = (group: KisiGroup) =>
-    modal.open({
+    confirmDelete({
       title: `Delete “${group.name}”?`,
-      content: (close) => (
-        <ConfirmDelete
-          confirmLabel="Delete group"
-          onCancel={close}
-          onConfirm={async () => {
-            try {
-              await deleteGroup(group.id);
-            } catch (error) {
-              throw new Error(kisiErrorMessage(error));
-            }
-            close();
-            toast.show({ tone: 'success', message: `Group “${group.name}” deleted.` });
-          }}
-        >
-          <p>
-            Its {group.users_count} {group.users_count === 1 ? 'person loses' : 'people lose'} the access it gave to {group.locks_count} {group.locks_count === 1 ? 'door' : 'doors'}, and its access links stop working. This cannot be undone.
-          </p>
-        </ConfirmDelete>
+      confirmLabel: 'Delete group',
+      body: (
+        <p>
+          Its {group.users_count} {group.users_count === 1 ? 'person loses' : 'people lose'} the access it gave to {group.locks_count} {group.locks_count === 1 ? 'door' : 'doors'}, and its access links stop working. This cannot be undone.
+        </p>
       ),
+      remove: () => deleteGroup(group.id),
+      refusal: kisiErrorMessage,
+      deleted: `Group “${group.name}” deleted.`,
     });
 
   return (

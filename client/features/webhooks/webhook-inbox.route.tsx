@@ -4,13 +4,12 @@ import { useLoaderData, useNavigate, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '../../../bff/contracts/common.contract';
 import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
-import { ConfirmDelete } from '../../components/confirm-delete';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
 import { LiveStatusBadge } from '../../components/live-status';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
-import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
@@ -45,7 +44,7 @@ export function Component() {
   const events = data ?? loaded.events;
   const navigation = useNavigation();
   const navigate = useNavigate();
-  const modal = useModal();
+  const confirmDelete = useConfirmDelete();
   const toast = useToast();
   // Ids announced on the live stream that the table does not show yet; the banner loads them in.
   const [incoming, setIncoming] = useState<number[]>([]);
@@ -89,26 +88,22 @@ export function Component() {
   };
 
   const openDelete = (event: KisiEvent) =>
-    modal.open({
+    confirmDelete({
       title: 'Delete this event?',
-      content: (close) => (
-        <ConfirmDelete
-          confirmLabel="Delete event"
-          onCancel={close}
-          onConfirm={async () => {
-            await deleteEvent(event.id);
-            close();
-            toast.show({ tone: 'success', message: `Event ${event.id} (${event.type}) was deleted.` });
-            // The last row of a later page: go back to the page before, which still has rows.
-            if (events.items.length === 1 && search.page > 1) navigate(inboxHref(search.page - 1), { replace: true });
-          }}
-        >
-          <p>
-            The <code>{event.type}</code> event of {event.actorName ?? 'an unknown person'}
-            {event.objectName ? ` at ${event.objectName}` : ''} ({formatWhenExact(event.createdAt)}) leaves the inbox. Kisi keeps its own record.
-          </p>
-        </ConfirmDelete>
+      confirmLabel: 'Delete event',
+      body: (
+        <p>
+          The <code>{event.type}</code> event of {event.actorName ?? 'an unknown person'}
+          {event.objectName ? ` at ${event.objectName}` : ''} ({formatWhenExact(event.createdAt)}) leaves the inbox. Kisi keeps its own record.
+        </p>
       ),
+      remove: () => deleteEvent(event.id),
+      deleted: `Event ${event.id} (${event.type}) was deleted.`,
+      afterDelete: (close) => {
+        close();
+        // The last row of a later page: go back to the page before, which still has rows.
+        if (events.items.length === 1 && search.page > 1) void navigate(inboxHref(search.page - 1), { replace: true });
+      },
     });
 
   return (
