@@ -6,12 +6,11 @@ import type { GymMember } from '../../../bff/contracts/gym.contract';
 import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { PagedList } from '../../components/paged-list';
 import { useModal } from '../../app/modal-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
-import { pageCount } from '../../lib/search-params';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { CreateMemberForm, useOwnerChoices } from './components/member-form';
@@ -56,7 +55,6 @@ export function Component() {
   const confirmDelete = useConfirmDelete();
   const { owners, total: ownerTotal } = useOwnerChoices();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMembers;
-  const pages = pageCount(members.total, members.pageSize);
   const filtered = Boolean(search.query || search.ownerId || search.membership);
 
   /** Changes one filter: back to page 1, replacing the history entry (typing is not history). */
@@ -128,20 +126,16 @@ export function Component() {
       </div>
       {ownerTotal > owners.length ? <p className="muted small">The owner filter lists the first {owners.length} of {ownerTotal} owners.</p> : null}
 
-      {members.items.length === 0 ? (
-        <section className="card">
-          {members.total > 0 ? (
-            <EmptyState
-              title="This page is past the end"
-              action={
-                <AppLink to={membersHref({ ...search, page: pages })} className="btn btn-primary">
-                  Go to page {pages}
-                </AppLink>
-              }
-            >
-              There are {members.total} members on {pages} {pages === 1 ? 'page' : 'pages'}.
-            </EmptyState>
-          ) : filtered ? (
+      <PagedList
+        page={search.page}
+        pageSize={members.pageSize}
+        total={members.total}
+        count={members.items.length}
+        hrefFor={(page) => membersHref({ ...search, page })}
+        label="Member pages"
+        noun="members"
+        empty={
+          filtered ? (
             <EmptyState
               icon="search"
               title="No members match"
@@ -165,13 +159,11 @@ export function Component() {
             >
               Members belong to a gym owner; add an owner first if there is none.
             </EmptyState>
-          )}
-        </section>
-      ) : (
+          )
+        }
+      >
         <MemberRows members={members.items} label="Members" onDelete={openDelete} busy={busy} />
-      )}
-
-      <Pagination page={search.page} pageSize={members.pageSize} total={members.total} hrefFor={(page) => membersHref({ ...search, page })} label="Member pages" noun="members" />
+      </PagedList>
     </div>
   );
 }

@@ -5,12 +5,11 @@ import type { GymOwner } from '../../../bff/contracts/gym.contract';
 import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { PagedList } from '../../components/paged-list';
 import { useModal } from '../../app/modal-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
-import { pageCount } from '../../lib/search-params';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { ownerDelete } from './components/gym-deletes';
 import { CreateOwnerForm } from './components/owner-form';
@@ -50,7 +49,6 @@ export function Component() {
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
   const searching = navigation.state === 'loading' && navigation.location.pathname.startsWith(paths.gymOwners);
-  const pages = pageCount(owners.total, owners.pageSize);
 
   const onSearch = (query: string) =>
     setSearchParams(
@@ -99,20 +97,16 @@ export function Component() {
         <SearchBox value={search.query} onSearch={onSearch} label="Search owners" placeholder="Search by name, email or gym" busy={searching} />
       </div>
 
-      {owners.items.length === 0 ? (
-        <section className="card">
-          {owners.total > 0 ? (
-            <EmptyState
-              title="This page is past the end"
-              action={
-                <AppLink to={ownersHref({ ...search, page: pages })} className="btn btn-primary">
-                  Go to page {pages}
-                </AppLink>
-              }
-            >
-              There are {owners.total} owners on {pages} {pages === 1 ? 'page' : 'pages'}.
-            </EmptyState>
-          ) : search.query ? (
+      <PagedList
+        page={search.page}
+        pageSize={owners.pageSize}
+        total={owners.total}
+        count={owners.items.length}
+        hrefFor={(page) => ownersHref({ ...search, page })}
+        label="Owner pages"
+        noun="owners"
+        empty={
+          search.query ? (
             <EmptyState icon="search" title="No owners match" action={<AppLink to={ownersHref({ page: 1, query: '' })} className="btn">Clear the search</AppLink>}>
               Nothing matches “{search.query}”. Check the spelling or search by email.
             </EmptyState>
@@ -128,9 +122,9 @@ export function Component() {
             >
               Add the owners of the gyms whose members use the venue.
             </EmptyState>
-          )}
-        </section>
-      ) : (
+          )
+        }
+      >
         <ul className="gym-list" aria-label="Gym owners" aria-busy={searching}>
           {owners.items.map((owner) => (
             <li key={owner.id} className="gym-row">
@@ -149,9 +143,7 @@ export function Component() {
             </li>
           ))}
         </ul>
-      )}
-
-      <Pagination page={search.page} pageSize={owners.pageSize} total={owners.total} hrefFor={(page) => ownersHref({ ...search, page })} label="Owner pages" noun="owners" />
+      </PagedList>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { EmptyState } from '../../components/empty-state';
 import { FormActions, ModalForm, TextField } from '../../components/form-fields';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { PagedList } from '../../components/paged-list';
 import { SearchBox } from '../../components/search-box';
 import { Spinner } from '../../components/spinner';
 import { useModal } from '../../app/modal-host';
@@ -18,7 +18,6 @@ import { warm } from '../../lib/cache';
 import { formatWhen } from '../../lib/format';
 import { useForm } from '../../lib/form-state';
 import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
-import { pageCount } from '../../lib/search-params';
 import { KisiLoadError } from './components/kisi-load-error';
 import { createGroupLink, deleteGroupLink, fetchGroupLinks, groupLinksKey, loadKisi, pageHref, parsePageQuery, useKisi } from './kisi.api';
 import type { KisiPage, Loaded, PageQuerySearch } from './kisi.api';
@@ -126,7 +125,6 @@ export function Component() {
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroupLinks;
-  const pages = links ? pageCount(links.total, links.limit) : 1;
 
   const onSearch = (query: string) =>
     setSearchParams(
@@ -176,91 +174,86 @@ export function Component() {
       {failure ? <KisiLoadError what="the access links" message={failure} onRetry={retry} retrying={isValidating} /> : null}
       {links === undefined ? (
         failure ? null : <Spinner />
-      ) : links.items.length === 0 ? (
-        <section className="card">
-          {links.total > 0 ? (
-            <EmptyState
-              title="This page is past the end"
-              action={
-                <AppLink to={pageHref(paths.kisiGroupLinks, { ...search, page: pages })} className="btn btn-primary">
-                  Go to page {pages}
-                </AppLink>
-              }
-            >
-              There are {links.total} links on {pages} {pages === 1 ? 'page' : 'pages'}.
-            </EmptyState>
-          ) : search.query ? (
-            <EmptyState
-              icon="search"
-              title="No access links match"
-              action={
-                <AppLink to={paths.kisiGroupLinks} className="btn">
-                  Clear the search
-                </AppLink>
-              }
-            >
-              No link’s name or email matches “{search.query}”.
-            </EmptyState>
-          ) : (
-            <EmptyState
-              icon="link"
-              title="No access links"
-              action={
-                <button type="button" className="btn btn-primary" onClick={openCreate}>
-                  Create one
-                </button>
-              }
-            >
-              Create a link to let a guest in without a Kisi account.
-            </EmptyState>
-          )}
-        </section>
       ) : (
-        <div className="table-wrap">
-          <table className="kisi-table" aria-label="Access links" aria-busy={busy}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Group</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Valid until</th>
-                <th scope="col">Last used</th>
-                <th scope="col" className="actions">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {links.items.map((link) => (
-                <tr key={link.id}>
-                  <td className="cell-main">
-                    <span className="cell-title">{link.name}</span>
-                    <span className="cell-sub">{link.email ?? 'No email'}</span>
-                  </td>
-                  <td data-label="Group">{link.group.name}</td>
-                  <td data-label="Enabled">
-                    <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
-                  </td>
-                  <td data-label="Valid until" className={link.valid_until ? undefined : 'cell-muted'}>
-                    {link.valid_until ? formatWhen(link.valid_until) : 'No end date'}
-                  </td>
-                  <td data-label="Last used" className={link.last_used_at ? undefined : 'cell-muted'}>
-                    {link.last_used_at ? formatWhen(link.last_used_at) : 'Never'}
-                  </td>
-                  <td className="actions">
-                    <button type="button" className="icon-button danger-hover" onClick={() => openDelete(link)} aria-label={`Delete ${link.name}`}>
-                      <Icon name="trash" size={18} />
-                    </button>
-                  </td>
+        <PagedList
+          page={search.page}
+          pageSize={links.limit}
+          total={links.total}
+          count={links.items.length}
+          hrefFor={(page) => pageHref(paths.kisiGroupLinks, { ...search, page })}
+          label="Access link pages"
+          noun="links"
+          empty={
+            search.query ? (
+              <EmptyState
+                icon="search"
+                title="No access links match"
+                action={
+                  <AppLink to={paths.kisiGroupLinks} className="btn">
+                    Clear the search
+                  </AppLink>
+                }
+              >
+                No link’s name or email matches “{search.query}”.
+              </EmptyState>
+            ) : (
+              <EmptyState
+                icon="link"
+                title="No access links"
+                action={
+                  <button type="button" className="btn btn-primary" onClick={openCreate}>
+                    Create one
+                  </button>
+                }
+              >
+                Create a link to let a guest in without a Kisi account.
+              </EmptyState>
+            )
+          }
+        >
+          <div className="table-wrap">
+            <table className="kisi-table" aria-label="Access links" aria-busy={busy}>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Group</th>
+                  <th scope="col">Enabled</th>
+                  <th scope="col">Valid until</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col" className="actions">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {links.items.map((link) => (
+                  <tr key={link.id}>
+                    <td className="cell-main">
+                      <span className="cell-title">{link.name}</span>
+                      <span className="cell-sub">{link.email ?? 'No email'}</span>
+                    </td>
+                    <td data-label="Group">{link.group.name}</td>
+                    <td data-label="Enabled">
+                      <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
+                    </td>
+                    <td data-label="Valid until" className={link.valid_until ? undefined : 'cell-muted'}>
+                      {link.valid_until ? formatWhen(link.valid_until) : 'No end date'}
+                    </td>
+                    <td data-label="Last used" className={link.last_used_at ? undefined : 'cell-muted'}>
+                      {link.last_used_at ? formatWhen(link.last_used_at) : 'Never'}
+                    </td>
+                    <td className="actions">
+                      <button type="button" className="icon-button danger-hover" onClick={() => openDelete(link)} aria-label={`Delete ${link.name}`}>
+                        <Icon name="trash" size={18} />
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </PagedList>
       )}
-      {links ? (
-        <Pagination page={search.page} pageSize={links.limit} total={links.total} hrefFor={(page) => pageHref(paths.kisiGroupLinks, { ...search, page })} label="Access link pages" noun="links" />
-      ) : null}
     </>
   );
 }

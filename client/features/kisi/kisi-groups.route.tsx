@@ -6,16 +6,14 @@ import { EmptyState } from '../../components/empty-state';
 import { FormActions, ModalForm, TextField } from '../../components/form-fields';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { PagedList } from '../../components/paged-list';
 import { Spinner } from '../../components/spinner';
 import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
-import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { useForm } from '../../lib/form-state';
 import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
-import { pageCount } from '../../lib/search-params';
 import { KisiLoadError } from './components/kisi-load-error';
 import { createGroup, deleteGroup, fetchGroups, groupsKey, loadKisi, pageHref, parsePage, useKisi } from './kisi.api';
 import type { KisiPage, Loaded } from './kisi.api';
@@ -59,7 +57,6 @@ export function Component() {
   const toast = useToast();
   const confirmDelete = useConfirmDelete();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroups;
-  const pages = groups ? pageCount(groups.total, groups.limit) : 1;
 
   const openCreate = () =>
     modal.open({
@@ -106,20 +103,16 @@ export function Component() {
       {failure ? <KisiLoadError what="the groups" message={failure} onRetry={retry} retrying={isValidating} /> : null}
       {groups === undefined ? (
         failure ? null : <Spinner />
-      ) : groups.items.length === 0 ? (
-        <section className="card">
-          {groups.total > 0 ? (
-            <EmptyState
-              title="This page is past the end"
-              action={
-                <AppLink to={pageHref(paths.kisiGroups, { page: pages })} className="btn btn-primary">
-                  Go to page {pages}
-                </AppLink>
-              }
-            >
-              There are {groups.total} groups on {pages} {pages === 1 ? 'page' : 'pages'}.
-            </EmptyState>
-          ) : (
+      ) : (
+        <PagedList
+          page={search.page}
+          pageSize={groups.limit}
+          total={groups.total}
+          count={groups.items.length}
+          hrefFor={(page) => pageHref(paths.kisiGroups, { page })}
+          label="Group pages"
+          noun="groups"
+          empty={
             <EmptyState
               icon="users"
               title="No groups yet"
@@ -131,54 +124,53 @@ export function Component() {
             >
               Without a group, nobody can open a door.
             </EmptyState>
-          )}
-        </section>
-      ) : (
-        <div className="table-wrap">
-          <table className="kisi-table" aria-label="Kisi groups" aria-busy={busy}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col" className="num">
-                  Users
-                </th>
-                <th scope="col" className="num">
-                  Locks
-                </th>
-                <th scope="col">Place</th>
-                <th scope="col" className="actions">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {groups.items.map((group) => (
-                <tr key={group.id}>
-                  <td className="cell-main">
-                    <span className="cell-title">{group.name}</span>
-                    {group.description ? <span className="cell-sub">{group.description}</span> : null}
-                  </td>
-                  <td data-label="Users" className="num">
-                    {group.users_count}
-                  </td>
-                  <td data-label="Locks" className="num">
-                    {group.locks_count}
-                  </td>
-                  <td data-label="Place" className={group.place ? undefined : 'cell-muted'}>
-                    {group.place?.name ?? 'Any place'}
-                  </td>
-                  <td className="actions">
-                    <button type="button" className="icon-button danger-hover" onClick={() => openDelete(group)} aria-label={`Delete ${group.name}`}>
-                      <Icon name="trash" size={18} />
-                    </button>
-                  </td>
+          }
+        >
+          <div className="table-wrap">
+            <table className="kisi-table" aria-label="Kisi groups" aria-busy={busy}>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col" className="num">
+                    Users
+                  </th>
+                  <th scope="col" className="num">
+                    Locks
+                  </th>
+                  <th scope="col">Place</th>
+                  <th scope="col" className="actions">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {groups.items.map((group) => (
+                  <tr key={group.id}>
+                    <td className="cell-main">
+                      <span className="cell-title">{group.name}</span>
+                      {group.description ? <span className="cell-sub">{group.description}</span> : null}
+                    </td>
+                    <td data-label="Users" className="num">
+                      {group.users_count}
+                    </td>
+                    <td data-label="Locks" className="num">
+                      {group.locks_count}
+                    </td>
+                    <td data-label="Place" className={group.place ? undefined : 'cell-muted'}>
+                      {group.place?.name ?? 'Any place'}
+                    </td>
+                    <td className="actions">
+                      <button type="button" className="icon-button danger-hover" onClick={() => openDelete(group)} aria-label={`Delete ${group.name}`}>
+                        <Icon name="trash" size={18} />
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </PagedList>
       )}
-      {groups ? <Pagination page={search.page} pageSize={groups.limit} total={groups.total} hrefFor={(page) => pageHref(paths.kisiGroups, { page })} label="Group pages" noun="groups" /> : null}
     </>
   );
 }

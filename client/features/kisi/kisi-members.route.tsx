@@ -3,13 +3,12 @@ import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiMember } from '../../../bff/contracts/kisi.contract';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { PagedList } from '../../components/paged-list';
 import { Spinner } from '../../components/spinner';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { formatWhen } from '../../lib/format';
-import { pageCount } from '../../lib/search-params';
 import { KisiLoadError } from './components/kisi-load-error';
 import { fetchMembers, loadKisi, membersKey, pageHref, parsePage, useKisi } from './kisi.api';
 import type { KisiPage, Loaded } from './kisi.api';
@@ -35,7 +34,6 @@ export function Component() {
   const { data: members, failure, isValidating, retry } = useKisi(membersKey(search), fetchMembers, loaded);
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiMembers;
-  const pages = members ? pageCount(members.total, members.limit) : 1;
 
   return (
     <>
@@ -45,60 +43,55 @@ export function Component() {
       {failure ? <KisiLoadError what="the members" message={failure} onRetry={retry} retrying={isValidating} /> : null}
       {members === undefined ? (
         failure ? null : <Spinner />
-      ) : members.items.length === 0 ? (
-        <section className="card">
-          {members.total > 0 ? (
-            <EmptyState
-              title="This page is past the end"
-              action={
-                <AppLink to={pageHref(paths.kisiMembers, { page: pages })} className="btn btn-primary">
-                  Go to page {pages}
-                </AppLink>
-              }
-            >
-              There are {members.total} members on {pages} {pages === 1 ? 'page' : 'pages'}.
-            </EmptyState>
-          ) : (
+      ) : (
+        <PagedList
+          page={search.page}
+          pageSize={members.limit}
+          total={members.total}
+          count={members.items.length}
+          hrefFor={(page) => pageHref(paths.kisiMembers, { page })}
+          label="Member pages"
+          noun="members"
+          empty={
             <EmptyState icon="users" title="No members in Kisi">
               People appear here once they belong to the organisation in Kisi.
             </EmptyState>
-          )}
-        </section>
-      ) : (
-        <div className="table-wrap">
-          <table className="kisi-table" aria-label="Kisi members" aria-busy={busy}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Access</th>
-                <th scope="col">Last access</th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.items.map((member) => (
-                <tr key={member.id}>
-                  <td className="cell-main">
-                    <AppLink to={paths.kisiUser(member.user_id)} className="cell-title">
-                      {member.name}
-                    </AppLink>
-                  </td>
-                  <td data-label="Email">{member.user.email}</td>
-                  <td data-label="Role">{roleName(member.role_id)}</td>
-                  <td data-label="Access">
-                    <span className={`badge ${member.access_enabled ? 'badge-ok' : 'badge-bad'}`}>{member.access_enabled ? 'On' : 'Off'}</span>
-                  </td>
-                  <td data-label="Last access" className={member.last_accessed_at ? undefined : 'cell-muted'}>
-                    {member.last_accessed_at ? formatWhen(member.last_accessed_at) : 'Never'}
-                  </td>
+          }
+        >
+          <div className="table-wrap">
+            <table className="kisi-table" aria-label="Kisi members" aria-busy={busy}>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Access</th>
+                  <th scope="col">Last access</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {members.items.map((member) => (
+                  <tr key={member.id}>
+                    <td className="cell-main">
+                      <AppLink to={paths.kisiUser(member.user_id)} className="cell-title">
+                        {member.name}
+                      </AppLink>
+                    </td>
+                    <td data-label="Email">{member.user.email}</td>
+                    <td data-label="Role">{roleName(member.role_id)}</td>
+                    <td data-label="Access">
+                      <span className={`badge ${member.access_enabled ? 'badge-ok' : 'badge-bad'}`}>{member.access_enabled ? 'On' : 'Off'}</span>
+                    </td>
+                    <td data-label="Last access" className={member.last_accessed_at ? undefined : 'cell-muted'}>
+                      {member.last_accessed_at ? formatWhen(member.last_accessed_at) : 'Never'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </PagedList>
       )}
-      {members ? <Pagination page={search.page} pageSize={members.limit} total={members.total} hrefFor={(page) => pageHref(paths.kisiMembers, { page })} label="Member pages" noun="members" /> : null}
     </>
   );
 }

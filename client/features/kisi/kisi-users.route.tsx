@@ -3,14 +3,13 @@ import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiUser } from '../../../bff/contracts/kisi.contract';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { PagedList } from '../../components/paged-list';
 import { SearchBox } from '../../components/search-box';
 import { Spinner } from '../../components/spinner';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { formatWhen } from '../../lib/format';
-import { pageCount } from '../../lib/search-params';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiLoadError } from './components/kisi-load-error';
 import { fetchUsers, loadKisi, pageHref, parsePageQuery, useKisi, usersKey } from './kisi.api';
@@ -54,7 +53,6 @@ export function Component() {
     onUnknown: () => mutate(),
   });
 
-  const pages = users ? pageCount(users.total, users.limit) : 1;
 
   return (
     <>
@@ -68,73 +66,68 @@ export function Component() {
       {failure ? <KisiLoadError what="the users" message={failure} onRetry={retry} retrying={isValidating} /> : null}
       {users === undefined ? (
         failure ? null : <Spinner />
-      ) : users.items.length === 0 ? (
-        <section className="card">
-          {users.total > 0 ? (
-            <EmptyState
-              title="This page is past the end"
-              action={
-                <AppLink to={pageHref(paths.kisiUsers, { ...search, page: pages })} className="btn btn-primary">
-                  Go to page {pages}
-                </AppLink>
-              }
-            >
-              There are {users.total} users on {pages} {pages === 1 ? 'page' : 'pages'}.
-            </EmptyState>
-          ) : search.query ? (
-            <EmptyState
-              icon="search"
-              title="No users match"
-              action={
-                <AppLink to={paths.kisiUsers} className="btn">
-                  Clear the search
-                </AppLink>
-              }
-            >
-              Kisi has no user matching “{search.query}”.
-            </EmptyState>
-          ) : (
-            <EmptyState icon="users" title="No users in Kisi">
-              People appear here once they have a Kisi account.
-            </EmptyState>
-          )}
-        </section>
       ) : (
-        <div className="table-wrap">
-          <table className="kisi-table" aria-label="Kisi users" aria-busy={busy}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Door access</th>
-                <th scope="col">Last access</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.items.map((user) => (
-                <tr key={user.id}>
-                  <td className="cell-main">
-                    <AppLink to={paths.kisiUser(user.id)} className="cell-title">
-                      {user.name}
-                    </AppLink>
-                    {user.scim_access_enabled ? null : <span className="cell-sub">Access off in the directory (SCIM)</span>}
-                  </td>
-                  <td data-label="Email">{user.email}</td>
-                  <td data-label="Door access">
-                    <AccessSwitch name={user.name} checked={access.shown(user)} pending={access.pending(user)} onChange={(next) => access.switchAccess(user, next)} />
-                  </td>
-                  <td data-label="Last access" className={user.last_accessed_at ? undefined : 'cell-muted'}>
-                    {user.last_accessed_at ? formatWhen(user.last_accessed_at) : 'Never'}
-                  </td>
+        <PagedList
+          page={search.page}
+          pageSize={users.limit}
+          total={users.total}
+          count={users.items.length}
+          hrefFor={(page) => pageHref(paths.kisiUsers, { ...search, page })}
+          label="User pages"
+          noun="users"
+          empty={
+            search.query ? (
+              <EmptyState
+                icon="search"
+                title="No users match"
+                action={
+                  <AppLink to={paths.kisiUsers} className="btn">
+                    Clear the search
+                  </AppLink>
+                }
+              >
+                Kisi has no user matching “{search.query}”.
+              </EmptyState>
+            ) : (
+              <EmptyState icon="users" title="No users in Kisi">
+                People appear here once they have a Kisi account.
+              </EmptyState>
+            )
+          }
+        >
+          <div className="table-wrap">
+            <table className="kisi-table" aria-label="Kisi users" aria-busy={busy}>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Door access</th>
+                  <th scope="col">Last access</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {users.items.map((user) => (
+                  <tr key={user.id}>
+                    <td className="cell-main">
+                      <AppLink to={paths.kisiUser(user.id)} className="cell-title">
+                        {user.name}
+                      </AppLink>
+                      {user.scim_access_enabled ? null : <span className="cell-sub">Access off in the directory (SCIM)</span>}
+                    </td>
+                    <td data-label="Email">{user.email}</td>
+                    <td data-label="Door access">
+                      <AccessSwitch name={user.name} checked={access.shown(user)} pending={access.pending(user)} onChange={(next) => access.switchAccess(user, next)} />
+                    </td>
+                    <td data-label="Last access" className={user.last_accessed_at ? undefined : 'cell-muted'}>
+                      {user.last_accessed_at ? formatWhen(user.last_accessed_at) : 'Never'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </PagedList>
       )}
-      {users ? (
-        <Pagination page={search.page} pageSize={users.limit} total={users.total} hrefFor={(page) => pageHref(paths.kisiUsers, { ...search, page })} label="User pages" noun="users" />
-      ) : null}
     </>
   );
 }

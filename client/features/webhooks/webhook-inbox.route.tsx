@@ -9,15 +9,13 @@ import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
 import { LiveStatusBadge } from '../../components/live-status';
 import { PageHeader } from '../../components/page-header';
-import { Pagination } from '../../components/pagination';
+import { PagedList } from '../../components/paged-list';
 import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
-import { AppLink } from '../../lib/app-link';
 import { errorMessage } from '../../lib/api-client';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { formatWhenExact } from '../../lib/format';
 import { useLiveEvents } from '../../lib/live-events';
-import { pageCount } from '../../lib/search-params';
 import { EventTable } from './components/event-table';
 import { deleteEvent, eventsKey, fetchEventPage, inboxHref, parseInboxSearch, refreshInbox } from './webhooks.api';
 import type { InboxSearch } from './webhooks.api';
@@ -69,7 +67,6 @@ export function Component() {
   }, [events, search.page]);
 
   const busy = (navigation.state === 'loading' && navigation.location.pathname === paths.shellWebhook) || loadingNew;
-  const pages = pageCount(events.total, events.pageSize);
 
   const showNew = async () => {
     const ids = incoming;
@@ -138,30 +135,22 @@ export function Component() {
         </div>
       ) : null}
 
-      {events.items.length === 0 ? (
-        <section className="card">
-          {events.total > 0 ? (
-            <EmptyState
-              title="This page is past the end"
-              action={
-                <AppLink to={inboxHref(pages)} className="btn btn-primary">
-                  Go to page {pages}
-                </AppLink>
-              }
-            >
-              There are {events.total} events on {pages} {pages === 1 ? 'page' : 'pages'}.
-            </EmptyState>
-          ) : (
-            <EmptyState icon="inbox" title="No door events yet">
-              Kisi sends an event each time someone unlocks a door (or is refused). Keep this page open: they appear here as they happen.
-            </EmptyState>
-          )}
-        </section>
-      ) : (
+      <PagedList
+        page={search.page}
+        pageSize={events.pageSize}
+        total={events.total}
+        count={events.items.length}
+        hrefFor={inboxHref}
+        label="Event pages"
+        noun="events"
+        empty={
+          <EmptyState icon="inbox" title="No door events yet">
+            Kisi sends an event each time someone unlocks a door (or is refused). Keep this page open: they appear here as they happen.
+          </EmptyState>
+        }
+      >
         <EventTable events={events.items} fresh={fresh} busy={busy} onDelete={openDelete} />
-      )}
-
-      <Pagination page={search.page} pageSize={events.pageSize} total={events.total} hrefFor={inboxHref} label="Event pages" noun="events" />
+      </PagedList>
     </div>
   );
 }

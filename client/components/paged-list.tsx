@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import { AppLink } from '../lib/app-link';
+import { pageCount } from '../lib/search-params';
+import { EmptyState } from './empty-state';
+import { Pagination } from './pagination';
+
+/**
+ * A page of a list: its rows (`children`) and the pagination below. A page without rows shows, in
+ * a card, the list's own `empty` state, or past the last page a link back to that page.
+ */
+export function PagedList({
+  page,
+  pageSize,
+  total,
+  count,
+  hrefFor,
+  label,
+  noun,
+  empty,
+  children,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  /** How many rows this page has. */
+  count: number;
+  hrefFor: (page: number) => string;
+  /** The pagination's accessible name. */
+  label: string;
+  noun: string;
+  empty: ReactNode;
+  children: ReactNode;
+}) {
+  const pages = pageCount(total, pageSize);
+  return (
+    <>
+      {count > 0 ? (
+        children
+      ) : (
+        <section className="card">
+          {total > 0 ? (
+            <EmptyState
+              title="This page is past the end"
+              action={
+                <AppLink to={hrefFor(pages)} className="btn btn-primary">
+                  Go to page {pages}
+                </AppLink>
+              }
+            >
+              There are {total} {noun} on {pages} {pages === 1 ? 'page' : 'pages'}.
+            </EmptyState>
+          ) : (
+            empty
+          )}
+        </section>
+      )}
+      <Pagination page={page} pageSize={pageSize} total={total} hrefFor={hrefFor} label={label} noun={noun} />
+    </>
+  );
+}
