@@ -161,16 +161,16 @@ export class FakeEventSource {
   }
 }
 
-/** Installs FakeEventSource as the global EventSource; call in beforeEach, `restore` in afterEach. */
-export function installFakeEventSource() {
+/** FakeEventSource is the global EventSource in each test of the calling file (a fresh list of instances each time). */
+export function fakeEventSourceEachTest() {
   const original = (globalThis as { EventSource?: unknown }).EventSource;
-  FakeEventSource.instances = [];
-  (globalThis as { EventSource?: unknown }).EventSource = FakeEventSource;
-  return {
-    restore: () => {
-      (globalThis as { EventSource?: unknown }).EventSource = original;
-    },
-  };
+  beforeEach(() => {
+    FakeEventSource.instances = [];
+    (globalThis as { EventSource?: unknown }).EventSource = FakeEventSource;
+  });
+  afterEach(() => {
+    (globalThis as { EventSource?: unknown }).EventSource = original;
+  });
 }
 
 /** A stored Kisi event as the API returns it (an unlock at the main entrance, one second apart by id). */

@@ -1,18 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
-import { FakeEventSource, fakeApi, installFakeEventSource, kisiEvent, renderApp } from '../../test-utils';
+import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, renderApp } from '../../test-utils';
 import type { FakeHandler } from '../../test-utils';
 import { fakeGym, member, owner } from './gym.fake-api';
 
-let eventSource: ReturnType<typeof installFakeEventSource>;
-beforeEach(() => {
-  eventSource = installFakeEventSource();
-});
-afterEach(() => {
-  eventSource.restore();
-  jest.restoreAllMocks();
-});
+fakeEventSourceEachTest();
+afterEach(() => jest.restoreAllMocks());
 
 const marta = owner(1, { name: 'Marta Kowalski', gymName: 'Iron Harbour' });
 const ada = member(7, marta, { name: 'Ada Lovelace', email: 'ada@members.example' });

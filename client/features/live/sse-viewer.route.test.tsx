@@ -1,15 +1,9 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, installFakeEventSource, kisiEvent, renderApp } from '../../test-utils';
+import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, renderApp } from '../../test-utils';
 
-let eventSource: ReturnType<typeof installFakeEventSource>;
-beforeEach(() => {
-  eventSource = installFakeEventSource();
-});
-afterEach(() => {
-  eventSource.restore();
-  jest.restoreAllMocks();
-});
+fakeEventSourceEachTest();
+afterEach(() => jest.restoreAllMocks());
 
 async function setup() {
   fakeApi([], { signedIn: true });

@@ -1,17 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
-import { FakeEventSource, fakeApi, installFakeEventSource, kisiEvent, problem, renderApp } from '../../test-utils';
+import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, problem, renderApp } from '../../test-utils';
 import type { FakeHandler } from '../../test-utils';
 
-let eventSource: ReturnType<typeof installFakeEventSource>;
-beforeEach(() => {
-  eventSource = installFakeEventSource();
-});
-afterEach(() => {
-  eventSource.restore();
-  jest.restoreAllMocks();
-});
+fakeEventSourceEachTest();
+afterEach(() => jest.restoreAllMocks());
 
 /** The inbox API: newest first (highest id here), paged, delete by id. */
 function fakeInbox(events: KisiEvent[]): FakeHandler {
