@@ -1,3 +1,4 @@
+import { useSearchParams } from 'react-router';
 import * as v from 'valibot';
 
 /**
@@ -43,4 +44,23 @@ export function withQuery(base: string, params: Record<string, string | number |
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, String(value));
   return `${base}?${search.toString()}`;
+}
+
+/**
+ * Changes one search param of the current URL (empty: removed) and goes back to page 1, keeping
+ * the scroll position. `replace` for typing in a search box: each keystroke is not history.
+ */
+export function useSetSearchParam() {
+  const [, setSearchParams] = useSearchParams();
+  return (name: string, value: string, { replace = false }: { replace?: boolean } = {}) =>
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        next.delete('page');
+        return next;
+      },
+      { replace, preventScrollReset: true },
+    );
 }

@@ -1,5 +1,5 @@
 import './gym.css';
-import { useLoaderData, useNavigate, useNavigation, useSearchParams } from 'react-router';
+import { useLoaderData, useNavigate, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '../../../bff/contracts/common.contract';
 import type { GymMember } from '../../../bff/contracts/gym.contract';
@@ -11,6 +11,7 @@ import { useModal } from '../../app/modal-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
+import { useSetSearchParam } from '../../lib/search-params';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { CreateMemberForm, useOwnerChoices } from './components/member-form';
@@ -48,7 +49,7 @@ export function Component() {
   const loaded = useLoaderData() as Data;
   const { search } = loaded;
   const members = useQuery(membersKey(search), fetchMemberPage, loaded.members).data ?? loaded.members;
-  const [, setSearchParams] = useSearchParams();
+  const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();
   const navigate = useNavigate();
   const modal = useModal();
@@ -57,18 +58,8 @@ export function Component() {
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMembers;
   const filtered = Boolean(search.query || search.ownerId || search.membership);
 
-  /** Changes one filter: back to page 1, replacing the history entry (typing is not history). */
-  const setFilter = (name: 'query' | 'ownerId' | 'membership', value: string) =>
-    setSearchParams(
-      (params) => {
-        const next = new URLSearchParams(params);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        next.delete('page');
-        return next;
-      },
-      { replace: name === 'query', preventScrollReset: true },
-    );
+  /** Changes one filter: back to page 1; typing a search replaces the history entry. */
+  const setFilter = (name: 'query' | 'ownerId' | 'membership', value: string) => setSearchParam(name, value, { replace: name === 'query' });
 
   const openCreate = () =>
     modal.open({

@@ -1,4 +1,4 @@
-import { useLoaderData, useNavigation, useSearchParams } from 'react-router';
+import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '../../../bff/contracts/common.contract';
 import type { GymOwner } from '../../../bff/contracts/gym.contract';
@@ -10,6 +10,7 @@ import { useModal } from '../../app/modal-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
+import { useSetSearchParam } from '../../lib/search-params';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { ownerDelete } from './components/gym-deletes';
 import { CreateOwnerForm } from './components/owner-form';
@@ -44,23 +45,13 @@ export function Component() {
   const { search } = loaded;
   const { data } = useQuery(ownersKey(search), fetchOwnerPage, loaded.owners);
   const owners = data ?? loaded.owners;
-  const [, setSearchParams] = useSearchParams();
+  const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
   const searching = navigation.state === 'loading' && navigation.location.pathname.startsWith(paths.gymOwners);
 
-  const onSearch = (query: string) =>
-    setSearchParams(
-      (params) => {
-        const next = new URLSearchParams(params);
-        if (query) next.set('query', query);
-        else next.delete('query');
-        next.delete('page');
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+  const onSearch = (query: string) => setSearchParam('query', query, { replace: true });
 
   const openCreate = () =>
     modal.open({

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useLoaderData, useNavigation, useSearchParams } from 'react-router';
+import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroupLink, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
 import { useConfirmDelete } from '../../components/confirm-delete';
@@ -15,6 +15,7 @@ import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
+import { useSetSearchParam } from '../../lib/search-params';
 import { formatWhen } from '../../lib/format';
 import { useForm } from '../../lib/form-state';
 import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
@@ -120,23 +121,13 @@ export function Component() {
   const loaded = useLoaderData() as Data;
   const { search } = loaded;
   const { data: links, failure, isValidating, retry } = useKisi(groupLinksKey(search), fetchGroupLinks, loaded);
-  const [, setSearchParams] = useSearchParams();
+  const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroupLinks;
 
-  const onSearch = (query: string) =>
-    setSearchParams(
-      (params) => {
-        const next = new URLSearchParams(params);
-        if (query) next.set('query', query);
-        else next.delete('query');
-        next.delete('page');
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+  const onSearch = (query: string) => setSearchParam('query', query, { replace: true });
 
   const openCreate = () =>
     modal.open({

@@ -1,4 +1,4 @@
-import { useLoaderData, useNavigation, useSearchParams } from 'react-router';
+import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiUser } from '../../../bff/contracts/kisi.contract';
 import { EmptyState } from '../../components/empty-state';
@@ -9,6 +9,7 @@ import { Spinner } from '../../components/spinner';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
+import { useSetSearchParam } from '../../lib/search-params';
 import { formatWhen } from '../../lib/format';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiLoadError } from './components/kisi-load-error';
@@ -32,21 +33,11 @@ export function Component() {
   const loaded = useLoaderData() as Data;
   const { search } = loaded;
   const { data: users, failure, isValidating, retry, mutate } = useKisi(usersKey(search), fetchUsers, loaded);
-  const [, setSearchParams] = useSearchParams();
+  const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiUsers;
 
-  const onSearch = (query: string) =>
-    setSearchParams(
-      (params) => {
-        const next = new URLSearchParams(params);
-        if (query) next.set('query', query);
-        else next.delete('query');
-        next.delete('page');
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+  const onSearch = (query: string) => setSearchParam('query', query, { replace: true });
 
   const access = useAccessSwitch({
     onFresh: (fresh) => mutate((page) => page && { ...page, items: page.items.map((u) => (u.id === fresh.id ? fresh : u)) }, { revalidate: false }),
