@@ -9,7 +9,6 @@ import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
 import { SearchBox } from '../../components/search-box';
-import { Spinner } from '../../components/spinner';
 import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
@@ -19,7 +18,8 @@ import { useSetSearchParam } from '../../lib/search-params';
 import { formatWhen } from '../../lib/format';
 import { useForm } from '../../lib/form-state';
 import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
-import { KisiLoadError } from './components/kisi-load-error';
+import { KisiLoaded } from './components/kisi-load-error';
+import { KisiTable } from './components/kisi-table';
 import { createGroupLink, deleteGroupLink, fetchGroupLinks, groupLinksKey, loadKisi, pageHref, parsePageQuery, useKisi } from './kisi.api';
 import type { KisiPage, Loaded, PageQuerySearch } from './kisi.api';
 
@@ -120,7 +120,7 @@ function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
 export function Component() {
   const loaded = useLoaderData() as Data;
   const { search } = loaded;
-  const { data: links, failure, isValidating, retry } = useKisi(groupLinksKey(search), fetchGroupLinks, loaded);
+  const read = useKisi(groupLinksKey(search), fetchGroupLinks, loaded);
   const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();
   const modal = useModal();
@@ -162,89 +162,72 @@ export function Component() {
       <div className="toolbar">
         <SearchBox value={search.query} onSearch={onSearch} label="Search access links" placeholder="Search by name or email" busy={busy} />
       </div>
-      {failure ? <KisiLoadError what="the access links" message={failure} onRetry={retry} retrying={isValidating} /> : null}
-      {links === undefined ? (
-        failure ? null : <Spinner />
-      ) : (
-        <PagedList
-          page={search.page}
-          pageSize={links.limit}
-          total={links.total}
-          count={links.items.length}
-          hrefFor={(page) => pageHref(paths.kisiGroupLinks, { ...search, page })}
-          label="Access link pages"
-          noun="links"
-          empty={
-            search.query ? (
-              <EmptyState
-                icon="search"
-                title="No access links match"
-                action={
-                  <AppLink to={paths.kisiGroupLinks} className="btn">
-                    Clear the search
-                  </AppLink>
-                }
-              >
-                No link’s name or email matches “{search.query}”.
-              </EmptyState>
-            ) : (
-              <EmptyState
-                icon="link"
-                title="No access links"
-                action={
-                  <button type="button" className="btn btn-primary" onClick={openCreate}>
-                    Create one
-                  </button>
-                }
-              >
-                Create a link to let a guest in without a Kisi account.
-              </EmptyState>
-            )
-          }
-        >
-          <div className="table-wrap">
-            <table className="kisi-table" aria-label="Access links" aria-busy={busy}>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Group</th>
-                  <th scope="col">Enabled</th>
-                  <th scope="col">Valid until</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col" className="actions">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+      <KisiLoaded what="the access links" read={read}>
+        {(links) => (
+          <PagedList
+            page={search.page}
+            pageSize={links.limit}
+            total={links.total}
+            count={links.items.length}
+            hrefFor={(page) => pageHref(paths.kisiGroupLinks, { ...search, page })}
+            label="Access link pages"
+            noun="links"
+            empty={
+              search.query ? (
+                <EmptyState
+                  icon="search"
+                  title="No access links match"
+                  action={
+                    <AppLink to={paths.kisiGroupLinks} className="btn">
+                      Clear the search
+                    </AppLink>
+                  }
+                >
+                  No link’s name or email matches “{search.query}”.
+                </EmptyState>
+              ) : (
+                <EmptyState
+                  icon="link"
+                  title="No access links"
+                  action={
+                    <button type="button" className="btn btn-primary" onClick={openCreate}>
+                      Create one
+                    </button>
+                  }
+                >
+                  Create a link to let a guest in without a Kisi account.
+                </EmptyState>
+              )
+            }
+          >
+            <KisiTable label="Access links" busy={busy} columns={[{ label: 'Name' }, { label: 'Group' }, { label: 'Enabled' }, { label: 'Valid until' }, { label: 'Last used' }]} actions>
+              {links.items.map((link) => (
+                <tr key={link.id}>
+                  <td className="cell-main">
+                    <span className="cell-title">{link.name}</span>
+                    <span className="cell-sub">{link.email ?? 'No email'}</span>
+                  </td>
+                  <td data-label="Group">{link.group.name}</td>
+                  <td data-label="Enabled">
+                    <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
+                  </td>
+                  <td data-label="Valid until" className={link.valid_until ? undefined : 'cell-muted'}>
+                    {link.valid_until ? formatWhen(link.valid_until) : 'No end date'}
+                  </td>
+                  <td data-label="Last used" className={link.last_used_at ? undefined : 'cell-muted'}>
+                    {link.last_used_at ? formatWhen(link.last_used_at) : 'Never'}
+                  </td>
+                  <td className="actions">
+                    <button type="button" className="icon-button danger-hover" onClick={() => openDelete(link)} aria-label={`Delete ${link.name}`}>
+                      <Icon name="trash" size={18} />
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {links.items.map((link) => (
-                  <tr key={link.id}>
-                    <td className="cell-main">
-                      <span className="cell-title">{link.name}</span>
-                      <span className="cell-sub">{link.email ?? 'No email'}</span>
-                    </td>
-                    <td data-label="Group">{link.group.name}</td>
-                    <td data-label="Enabled">
-                      <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
-                    </td>
-                    <td data-label="Valid until" className={link.valid_until ? undefined : 'cell-muted'}>
-                      {link.valid_until ? formatWhen(link.valid_until) : 'No end date'}
-                    </td>
-                    <td data-label="Last used" className={link.last_used_at ? undefined : 'cell-muted'}>
-                      {link.last_used_at ? formatWhen(link.last_used_at) : 'Never'}
-                    </td>
-                    <td className="actions">
-                      <button type="button" className="icon-button danger-hover" onClick={() => openDelete(link)} aria-label={`Delete ${link.name}`}>
-                        <Icon name="trash" size={18} />
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </PagedList>
-      )}
+              ))}
+            </KisiTable>
+          </PagedList>
+        )}
+      </KisiLoaded>
     </>
   );
 }

@@ -7,14 +7,14 @@ import { FormActions, ModalForm, TextField } from '../../components/form-fields'
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
-import { Spinner } from '../../components/spinner';
 import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
 import { warm } from '../../lib/cache';
 import { useForm } from '../../lib/form-state';
 import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
-import { KisiLoadError } from './components/kisi-load-error';
+import { KisiLoaded } from './components/kisi-load-error';
+import { KisiTable } from './components/kisi-table';
 import { createGroup, deleteGroup, fetchGroups, groupsKey, loadKisi, pageHref, parsePage, useKisi } from './kisi.api';
 import type { KisiPage, Loaded } from './kisi.api';
 
@@ -51,7 +51,7 @@ function CreateGroupForm({ onDone, onCancel }: { onDone: (group: KisiGroup) => v
 export function Component() {
   const loaded = useLoaderData() as Data;
   const { search } = loaded;
-  const { data: groups, failure, isValidating, retry } = useKisi(groupsKey(search), fetchGroups, loaded);
+  const read = useKisi(groupsKey(search), fetchGroups, loaded);
   const navigation = useNavigation();
   const modal = useModal();
   const toast = useToast();
@@ -100,77 +100,57 @@ export function Component() {
       >
         <p>Groups bundle doors with the people allowed through them.</p>
       </PageHeader>
-      {failure ? <KisiLoadError what="the groups" message={failure} onRetry={retry} retrying={isValidating} /> : null}
-      {groups === undefined ? (
-        failure ? null : <Spinner />
-      ) : (
-        <PagedList
-          page={search.page}
-          pageSize={groups.limit}
-          total={groups.total}
-          count={groups.items.length}
-          hrefFor={(page) => pageHref(paths.kisiGroups, { page })}
-          label="Group pages"
-          noun="groups"
-          empty={
-            <EmptyState
-              icon="users"
-              title="No groups yet"
-              action={
-                <button type="button" className="btn btn-primary" onClick={openCreate}>
-                  Create the first group
-                </button>
-              }
-            >
-              Without a group, nobody can open a door.
-            </EmptyState>
-          }
-        >
-          <div className="table-wrap">
-            <table className="kisi-table" aria-label="Kisi groups" aria-busy={busy}>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col" className="num">
-                    Users
-                  </th>
-                  <th scope="col" className="num">
-                    Locks
-                  </th>
-                  <th scope="col">Place</th>
-                  <th scope="col" className="actions">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+      <KisiLoaded what="the groups" read={read}>
+        {(groups) => (
+          <PagedList
+            page={search.page}
+            pageSize={groups.limit}
+            total={groups.total}
+            count={groups.items.length}
+            hrefFor={(page) => pageHref(paths.kisiGroups, { page })}
+            label="Group pages"
+            noun="groups"
+            empty={
+              <EmptyState
+                icon="users"
+                title="No groups yet"
+                action={
+                  <button type="button" className="btn btn-primary" onClick={openCreate}>
+                    Create the first group
+                  </button>
+                }
+              >
+                Without a group, nobody can open a door.
+              </EmptyState>
+            }
+          >
+            <KisiTable label="Kisi groups" busy={busy} columns={[{ label: 'Name' }, { label: 'Users', className: 'num' }, { label: 'Locks', className: 'num' }, { label: 'Place' }]} actions>
+              {groups.items.map((group) => (
+                <tr key={group.id}>
+                  <td className="cell-main">
+                    <span className="cell-title">{group.name}</span>
+                    {group.description ? <span className="cell-sub">{group.description}</span> : null}
+                  </td>
+                  <td data-label="Users" className="num">
+                    {group.users_count}
+                  </td>
+                  <td data-label="Locks" className="num">
+                    {group.locks_count}
+                  </td>
+                  <td data-label="Place" className={group.place ? undefined : 'cell-muted'}>
+                    {group.place?.name ?? 'Any place'}
+                  </td>
+                  <td className="actions">
+                    <button type="button" className="icon-button danger-hover" onClick={() => openDelete(group)} aria-label={`Delete ${group.name}`}>
+                      <Icon name="trash" size={18} />
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {groups.items.map((group) => (
-                  <tr key={group.id}>
-                    <td className="cell-main">
-                      <span className="cell-title">{group.name}</span>
-                      {group.description ? <span className="cell-sub">{group.description}</span> : null}
-                    </td>
-                    <td data-label="Users" className="num">
-                      {group.users_count}
-                    </td>
-                    <td data-label="Locks" className="num">
-                      {group.locks_count}
-                    </td>
-                    <td data-label="Place" className={group.place ? undefined : 'cell-muted'}>
-                      {group.place?.name ?? 'Any place'}
-                    </td>
-                    <td className="actions">
-                      <button type="button" className="icon-button danger-hover" onClick={() => openDelete(group)} aria-label={`Delete ${group.name}`}>
-                        <Icon name="trash" size={18} />
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </PagedList>
-      )}
+              ))}
+            </KisiTable>
+          </PagedList>
+        )}
+      </KisiLoaded>
     </>
   );
 }

@@ -4,11 +4,11 @@ import type { KisiLock } from '../../../bff/contracts/kisi.contract';
 import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
-import { Spinner } from '../../components/spinner';
 import { useToast } from '../../app/toast-host';
 import { warm } from '../../lib/cache';
 import { kisiErrorMessage } from '../../lib/kisi-errors';
-import { KisiLoadError } from './components/kisi-load-error';
+import { KisiLoaded } from './components/kisi-load-error';
+import { KisiTable } from './components/kisi-table';
 import { LOCKS_KEY, fetchLocks, loadKisi, unlockLock, useKisi } from './kisi.api';
 import type { KisiPage, Loaded } from './kisi.api';
 
@@ -46,38 +46,24 @@ function UnlockButton({ lock }: { lock: KisiLock }) {
 
 export function Component() {
   const loaded = useLoaderData() as Data;
-  const { data: locks, failure, isValidating, retry } = useKisi(LOCKS_KEY, fetchLocks, loaded);
+  const read = useKisi(LOCKS_KEY, fetchLocks, loaded);
 
   return (
     <>
       <PageHeader eyebrow="Access control" title="Locks">
         <p>The venue’s doors. Unlock one from here to let someone in: Kisi opens it for a few seconds and records who did.</p>
       </PageHeader>
-      {failure ? <KisiLoadError what="the locks" message={failure} onRetry={retry} retrying={isValidating} /> : null}
-      {locks === undefined ? (
-        failure ? null : <Spinner />
-      ) : locks.items.length === 0 ? (
-        <section className="card">
-          <EmptyState icon="lock" title="No locks">
-            Kisi has no doors for this organisation yet.
-          </EmptyState>
-        </section>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table className="kisi-table" aria-label="Kisi locks">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Place</th>
-                  <th scope="col">Online</th>
-                  <th scope="col">Locked down</th>
-                  <th scope="col" className="actions">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
+      <KisiLoaded what="the locks" read={read}>
+        {(locks) =>
+          locks.items.length === 0 ? (
+            <section className="card">
+              <EmptyState icon="lock" title="No locks">
+                Kisi has no doors for this organisation yet.
+              </EmptyState>
+            </section>
+          ) : (
+            <>
+              <KisiTable label="Kisi locks" columns={[{ label: 'Name' }, { label: 'Place' }, { label: 'Online' }, { label: 'Locked down' }]} actions>
                 {locks.items.map((lock) => (
                   <tr key={lock.id}>
                     <td className="cell-main">
@@ -100,16 +86,16 @@ export function Component() {
                     </td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
-          {locks.total > locks.items.length ? (
-            <p className="muted small">
-              Showing the first {locks.items.length} of {locks.total} locks.
-            </p>
-          ) : null}
-        </>
-      )}
+              </KisiTable>
+              {locks.total > locks.items.length ? (
+                <p className="muted small">
+                  Showing the first {locks.items.length} of {locks.total} locks.
+                </p>
+              ) : null}
+            </>
+          )
+        }
+      </KisiLoaded>
     </>
   );
 }

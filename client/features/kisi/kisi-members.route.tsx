@@ -4,12 +4,12 @@ import type { KisiMember } from '../../../bff/contracts/kisi.contract';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
-import { Spinner } from '../../components/spinner';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { formatWhen } from '../../lib/format';
-import { KisiLoadError } from './components/kisi-load-error';
+import { KisiLoaded } from './components/kisi-load-error';
+import { KisiTable } from './components/kisi-table';
 import { fetchMembers, loadKisi, membersKey, pageHref, parsePage, useKisi } from './kisi.api';
 import type { KisiPage, Loaded } from './kisi.api';
 
@@ -31,7 +31,7 @@ const roleName = (id: string) => id.replace(/_/g, ' ').replace(/^./, (c) => c.to
 export function Component() {
   const loaded = useLoaderData() as Data;
   const { search } = loaded;
-  const { data: members, failure, isValidating, retry } = useKisi(membersKey(search), fetchMembers, loaded);
+  const read = useKisi(membersKey(search), fetchMembers, loaded);
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiMembers;
 
@@ -40,58 +40,44 @@ export function Component() {
       <PageHeader eyebrow="Access control" title="Members">
         <p>The organisation’s members as Kisi lists them, with their organisation role and whether their access is on.</p>
       </PageHeader>
-      {failure ? <KisiLoadError what="the members" message={failure} onRetry={retry} retrying={isValidating} /> : null}
-      {members === undefined ? (
-        failure ? null : <Spinner />
-      ) : (
-        <PagedList
-          page={search.page}
-          pageSize={members.limit}
-          total={members.total}
-          count={members.items.length}
-          hrefFor={(page) => pageHref(paths.kisiMembers, { page })}
-          label="Member pages"
-          noun="members"
-          empty={
-            <EmptyState icon="users" title="No members in Kisi">
-              People appear here once they belong to the organisation in Kisi.
-            </EmptyState>
-          }
-        >
-          <div className="table-wrap">
-            <table className="kisi-table" aria-label="Kisi members" aria-busy={busy}>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Access</th>
-                  <th scope="col">Last access</th>
+      <KisiLoaded what="the members" read={read}>
+        {(members) => (
+          <PagedList
+            page={search.page}
+            pageSize={members.limit}
+            total={members.total}
+            count={members.items.length}
+            hrefFor={(page) => pageHref(paths.kisiMembers, { page })}
+            label="Member pages"
+            noun="members"
+            empty={
+              <EmptyState icon="users" title="No members in Kisi">
+                People appear here once they belong to the organisation in Kisi.
+              </EmptyState>
+            }
+          >
+            <KisiTable label="Kisi members" busy={busy} columns={[{ label: 'Name' }, { label: 'Email' }, { label: 'Role' }, { label: 'Access' }, { label: 'Last access' }]}>
+              {members.items.map((member) => (
+                <tr key={member.id}>
+                  <td className="cell-main">
+                    <AppLink to={paths.kisiUser(member.user_id)} className="cell-title">
+                      {member.name}
+                    </AppLink>
+                  </td>
+                  <td data-label="Email">{member.user.email}</td>
+                  <td data-label="Role">{roleName(member.role_id)}</td>
+                  <td data-label="Access">
+                    <span className={`badge ${member.access_enabled ? 'badge-ok' : 'badge-bad'}`}>{member.access_enabled ? 'On' : 'Off'}</span>
+                  </td>
+                  <td data-label="Last access" className={member.last_accessed_at ? undefined : 'cell-muted'}>
+                    {member.last_accessed_at ? formatWhen(member.last_accessed_at) : 'Never'}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {members.items.map((member) => (
-                  <tr key={member.id}>
-                    <td className="cell-main">
-                      <AppLink to={paths.kisiUser(member.user_id)} className="cell-title">
-                        {member.name}
-                      </AppLink>
-                    </td>
-                    <td data-label="Email">{member.user.email}</td>
-                    <td data-label="Role">{roleName(member.role_id)}</td>
-                    <td data-label="Access">
-                      <span className={`badge ${member.access_enabled ? 'badge-ok' : 'badge-bad'}`}>{member.access_enabled ? 'On' : 'Off'}</span>
-                    </td>
-                    <td data-label="Last access" className={member.last_accessed_at ? undefined : 'cell-muted'}>
-                      {member.last_accessed_at ? formatWhen(member.last_accessed_at) : 'Never'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </PagedList>
-      )}
+              ))}
+            </KisiTable>
+          </PagedList>
+        )}
+      </KisiLoaded>
     </>
   );
 }

@@ -9,7 +9,8 @@ import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { formatWhen } from '../../lib/format';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
-import { KisiLoadError } from './components/kisi-load-error';
+import { KisiLoadError, KisiLoaded } from './components/kisi-load-error';
+import { KisiTable } from './components/kisi-table';
 import { fetchRoleAssignments, fetchUser, loadKisi, roleAssignmentsKey, useKisi, userKey } from './kisi.api';
 import type { KisiPage, Loaded } from './kisi.api';
 
@@ -94,33 +95,21 @@ function Profile({ user, onChanged }: { user: KisiUser; onChanged: (user?: KisiU
 }
 
 function RoleAssignments({ id, loaded }: { id: number; loaded: Data['roles'] }) {
-  const { data: roles, failure, isValidating, retry } = useKisi(roleAssignmentsKey(id), fetchRoleAssignments, loaded);
+  const read = useKisi(roleAssignmentsKey(id), fetchRoleAssignments, loaded);
   return (
     <section className="card stack" aria-labelledby="roles-title">
       <h2 id="roles-title" className="card-heading">
         <Icon name="key" /> Role assignments
       </h2>
       <p className="muted">What this person may open: a role on the whole organisation, a place or a group, each valid for a time.</p>
-      {failure ? <KisiLoadError what="the role assignments" message={failure} onRetry={retry} retrying={isValidating} /> : null}
-      {roles === undefined ? (
-        failure ? null : <Spinner />
-      ) : roles.items.length === 0 ? (
-        <EmptyState icon="key" title="No role assignments">
-          This person has no role anywhere, so no door opens for them.
-        </EmptyState>
-      ) : (
-        <div className="table-wrap">
-          <table className="kisi-table" aria-label="Role assignments">
-            <thead>
-              <tr>
-                <th scope="col">Role</th>
-                <th scope="col">Applies to</th>
-                <th scope="col">Valid from</th>
-                <th scope="col">Valid until</th>
-                <th scope="col">Now</th>
-              </tr>
-            </thead>
-            <tbody>
+      <KisiLoaded what="the role assignments" read={read}>
+        {(roles) =>
+          roles.items.length === 0 ? (
+            <EmptyState icon="key" title="No role assignments">
+              This person has no role anywhere, so no door opens for them.
+            </EmptyState>
+          ) : (
+            <KisiTable label="Role assignments" columns={[{ label: 'Role' }, { label: 'Applies to' }, { label: 'Valid from' }, { label: 'Valid until' }, { label: 'Now' }]}>
               {roles.items.map((role) => {
                 const state = validity(role);
                 return (
@@ -143,10 +132,10 @@ function RoleAssignments({ id, loaded }: { id: number; loaded: Data['roles'] }) 
                   </tr>
                 );
               })}
-            </tbody>
-          </table>
-        </div>
-      )}
+            </KisiTable>
+          )
+        }
+      </KisiLoaded>
     </section>
   );
 }

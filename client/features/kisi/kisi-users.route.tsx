@@ -5,14 +5,14 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
 import { SearchBox } from '../../components/search-box';
-import { Spinner } from '../../components/spinner';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { useSetSearchParam } from '../../lib/search-params';
 import { formatWhen } from '../../lib/format';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
-import { KisiLoadError } from './components/kisi-load-error';
+import { KisiLoaded } from './components/kisi-load-error';
+import { KisiTable } from './components/kisi-table';
 import { fetchUsers, loadKisi, pageHref, parsePageQuery, useKisi, usersKey } from './kisi.api';
 import type { KisiPage, Loaded, PageQuerySearch } from './kisi.api';
 
@@ -32,7 +32,7 @@ export const handle = {
 export function Component() {
   const loaded = useLoaderData() as Data;
   const { search } = loaded;
-  const { data: users, failure, isValidating, retry, mutate } = useKisi(usersKey(search), fetchUsers, loaded);
+  const read = useKisi(usersKey(search), fetchUsers, loaded);
   const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiUsers;
@@ -40,8 +40,8 @@ export function Component() {
   const onSearch = (query: string) => setSearchParam('query', query, { replace: true });
 
   const access = useAccessSwitch({
-    onFresh: (fresh) => mutate((page) => page && { ...page, items: page.items.map((u) => (u.id === fresh.id ? fresh : u)) }, { revalidate: false }),
-    onUnknown: () => mutate(),
+    onFresh: (fresh) => read.mutate((page) => page && { ...page, items: page.items.map((u) => (u.id === fresh.id ? fresh : u)) }, { revalidate: false }),
+    onUnknown: () => read.mutate(),
   });
 
 
@@ -54,71 +54,58 @@ export function Component() {
         <SearchBox value={search.query} onSearch={onSearch} label="Search users" placeholder="Search by name or email" busy={busy} />
       </div>
 
-      {failure ? <KisiLoadError what="the users" message={failure} onRetry={retry} retrying={isValidating} /> : null}
-      {users === undefined ? (
-        failure ? null : <Spinner />
-      ) : (
-        <PagedList
-          page={search.page}
-          pageSize={users.limit}
-          total={users.total}
-          count={users.items.length}
-          hrefFor={(page) => pageHref(paths.kisiUsers, { ...search, page })}
-          label="User pages"
-          noun="users"
-          empty={
-            search.query ? (
-              <EmptyState
-                icon="search"
-                title="No users match"
-                action={
-                  <AppLink to={paths.kisiUsers} className="btn">
-                    Clear the search
-                  </AppLink>
-                }
-              >
-                Kisi has no user matching “{search.query}”.
-              </EmptyState>
-            ) : (
-              <EmptyState icon="users" title="No users in Kisi">
-                People appear here once they have a Kisi account.
-              </EmptyState>
-            )
-          }
-        >
-          <div className="table-wrap">
-            <table className="kisi-table" aria-label="Kisi users" aria-busy={busy}>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Door access</th>
-                  <th scope="col">Last access</th>
+      <KisiLoaded what="the users" read={read}>
+        {(users) => (
+          <PagedList
+            page={search.page}
+            pageSize={users.limit}
+            total={users.total}
+            count={users.items.length}
+            hrefFor={(page) => pageHref(paths.kisiUsers, { ...search, page })}
+            label="User pages"
+            noun="users"
+            empty={
+              search.query ? (
+                <EmptyState
+                  icon="search"
+                  title="No users match"
+                  action={
+                    <AppLink to={paths.kisiUsers} className="btn">
+                      Clear the search
+                    </AppLink>
+                  }
+                >
+                  Kisi has no user matching “{search.query}”.
+                </EmptyState>
+              ) : (
+                <EmptyState icon="users" title="No users in Kisi">
+                  People appear here once they have a Kisi account.
+                </EmptyState>
+              )
+            }
+          >
+            <KisiTable label="Kisi users" busy={busy} columns={[{ label: 'Name' }, { label: 'Email' }, { label: 'Door access' }, { label: 'Last access' }]}>
+              {users.items.map((user) => (
+                <tr key={user.id}>
+                  <td className="cell-main">
+                    <AppLink to={paths.kisiUser(user.id)} className="cell-title">
+                      {user.name}
+                    </AppLink>
+                    {user.scim_access_enabled ? null : <span className="cell-sub">Access off in the directory (SCIM)</span>}
+                  </td>
+                  <td data-label="Email">{user.email}</td>
+                  <td data-label="Door access">
+                    <AccessSwitch name={user.name} checked={access.shown(user)} pending={access.pending(user)} onChange={(next) => access.switchAccess(user, next)} />
+                  </td>
+                  <td data-label="Last access" className={user.last_accessed_at ? undefined : 'cell-muted'}>
+                    {user.last_accessed_at ? formatWhen(user.last_accessed_at) : 'Never'}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {users.items.map((user) => (
-                  <tr key={user.id}>
-                    <td className="cell-main">
-                      <AppLink to={paths.kisiUser(user.id)} className="cell-title">
-                        {user.name}
-                      </AppLink>
-                      {user.scim_access_enabled ? null : <span className="cell-sub">Access off in the directory (SCIM)</span>}
-                    </td>
-                    <td data-label="Email">{user.email}</td>
-                    <td data-label="Door access">
-                      <AccessSwitch name={user.name} checked={access.shown(user)} pending={access.pending(user)} onChange={(next) => access.switchAccess(user, next)} />
-                    </td>
-                    <td data-label="Last access" className={user.last_accessed_at ? undefined : 'cell-muted'}>
-                      {user.last_accessed_at ? formatWhen(user.last_accessed_at) : 'Never'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </PagedList>
-      )}
+              ))}
+            </KisiTable>
+          </PagedList>
+        )}
+      </KisiLoaded>
     </>
   );
 }
