@@ -4,14 +4,16 @@ import type { FormBinding } from '../lib/form-state';
 
 type Common = { label: string; error?: string; hint?: ReactNode };
 
-/** A labelled input whose error is announced and tied to it (aria-describedby). */
-export function TextField({ label, error, hint, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+type ControlProps = { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
+
+/** The frame of a field: label, the control, hint and error; the control gets the ids that tie them together. */
+function Field({ label, error, hint, control }: Common & { control: (props: ControlProps) => ReactNode }) {
   const id = useId();
   const describedBy = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      {control({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint ? (
         <span id={`${id}-hint`} className="field-hint">
           {hint}
@@ -26,26 +28,23 @@ export function TextField({ label, error, hint, ...input }: Common & InputHTMLAt
   );
 }
 
+/** A labelled input whose error is announced and tied to it (aria-describedby). */
+export function TextField({ label, error, hint, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+  return <Field label={label} error={error} hint={hint} control={(props) => <input {...props} {...input} />} />;
+}
+
 export function SelectField({ label, error, hint, children, ...select }: Common & SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...select}>
-        {children}
-      </select>
-      {hint ? (
-        <span id={`${id}-hint`} className="field-hint">
-          {hint}
-        </span>
-      ) : null}
-      {error ? (
-        <span id={`${id}-error`} className="field-error">
-          {error}
-        </span>
-      ) : null}
-    </div>
+    <Field
+      label={label}
+      error={error}
+      hint={hint}
+      control={(props) => (
+        <select {...props} {...select}>
+          {children}
+        </select>
+      )}
+    />
   );
 }
 

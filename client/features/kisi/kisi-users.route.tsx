@@ -44,7 +44,6 @@ export function Component() {
     onUnknown: () => read.mutate(),
   });
 
-
   return (
     <>
       <PageHeader eyebrow="Access control" title="Users">
