@@ -7,6 +7,7 @@ import type { KisiGroupLink } from '../../../bff/contracts/kisi.contract';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
+import { LoadError } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
@@ -102,12 +103,9 @@ export function Component() {
       <p className="muted">Kisi links sent to {member.email}. Each opens the gym’s doors from a phone until it expires or is deleted.</p>
       {canWrite ? null : <p className="muted small">Only admins can create or delete access links.</p>}
       {failure ? (
-        <div className="banner banner-danger" role="alert">
-          <p>Could not load the access links from Kisi: {failure}</p>
-          <button type="button" className="btn btn-small" onClick={() => void mutate()} disabled={isValidating}>
-            <Icon name="refresh" size={16} /> {isValidating ? 'Trying…' : 'Try again'}
-          </button>
-        </div>
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not load the access links from Kisi: {failure}
+        </LoadError>
       ) : links === undefined ? (
         <Spinner />
       ) : links.length === 0 ? (

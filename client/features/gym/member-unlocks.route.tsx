@@ -6,6 +6,7 @@ import type { GymMember } from '../../../bff/contracts/gym.contract';
 import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
 import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
+import { LoadError } from '../../components/load-error';
 import { LiveStatusBadge } from '../../components/live-status';
 import { Pagination } from '../../components/pagination';
 import { paths } from '../../app/paths';
@@ -88,12 +89,9 @@ export function Component() {
         </div>
       ) : null}
       {error ? (
-        <div className="banner banner-danger" role="alert">
-          <p>Could not refresh the unlocks: {errorMessage(error)}</p>
-          <button type="button" className="btn btn-small" onClick={() => void mutate()} disabled={isValidating}>
-            <Icon name="refresh" size={16} /> {isValidating ? 'Trying…' : 'Try again'}
-          </button>
-        </div>
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the unlocks: {errorMessage(error)}
+        </LoadError>
       ) : null}
       {unlocks.items.length === 0 ? (
         unlocks.total > 0 ? (

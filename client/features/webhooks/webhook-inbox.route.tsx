@@ -7,6 +7,7 @@ import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
+import { LoadError } from '../../components/load-error';
 import { LiveStatusBadge } from '../../components/live-status';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
@@ -119,12 +120,9 @@ export function Component() {
       </div>
 
       {error ? (
-        <div className="banner banner-danger" role="alert">
-          <p>Could not refresh the events: {errorMessage(error)}</p>
-          <button type="button" className="btn btn-small" onClick={() => void mutate()} disabled={isValidating}>
-            <Icon name="refresh" size={16} /> {isValidating ? 'Trying…' : 'Try again'}
-          </button>
-        </div>
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the events: {errorMessage(error)}
+        </LoadError>
       ) : null}
       {live.error ? (
         <div className="banner banner-warning" role="status">
