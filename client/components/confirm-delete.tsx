@@ -4,6 +4,7 @@ import { useModal } from '../app/modal-host';
 import { useToast } from '../app/toast-host';
 import { errorMessage } from '../lib/api-client';
 import { FormActions } from './form-fields';
+import { Icon } from './icon';
 
 /**
  * The body of a "Delete …?" modal. The delete runs on confirm; when the server refuses (a 409
@@ -50,6 +51,15 @@ export function ConfirmDelete({
       ) : null}
       <FormActions pending={pending} submitLabel={confirmLabel} pendingLabel="Deleting…" onCancel={onCancel} danger />
     </form>
+  );
+}
+
+/** The trash button of a row that opens its "Delete …?" modal; `label` names the row ("Delete Ada Lovelace"). */
+export function DeleteButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" className="icon-button danger-hover" onClick={onClick} aria-label={label}>
+      <Icon name="trash" size={18} />
+    </button>
   );
 }
 

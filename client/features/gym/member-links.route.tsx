@@ -4,7 +4,7 @@ import useSWR from 'swr';
 import type { SessionUser } from '../../../bff/contracts/auth.contract';
 import type { GymMember } from '../../../bff/contracts/gym.contract';
 import type { KisiGroupLink } from '../../../bff/contracts/kisi.contract';
-import { useConfirmDelete } from '../../components/confirm-delete';
+import { DeleteButton, useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
 import { LoadError } from '../../components/load-error';
@@ -137,9 +137,7 @@ export function Component() {
                 <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
               </span>
               {canWrite ? (
-                <button type="button" className="icon-button danger-hover" onClick={() => openDelete(link)} aria-label={`Delete ${link.name}`}>
-                  <Icon name="trash" size={18} />
-                </button>
+                <DeleteButton label={`Delete ${link.name}`} onClick={() => openDelete(link)} />
               ) : null}
             </li>
           ))}

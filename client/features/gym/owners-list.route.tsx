@@ -11,7 +11,7 @@ import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { useSetSearchParam } from '../../lib/search-params';
-import { useConfirmDelete } from '../../components/confirm-delete';
+import { DeleteButton, useConfirmDelete } from '../../components/confirm-delete';
 import { ownerDelete } from './components/gym-deletes';
 import { CreateOwnerForm } from './components/owner-form';
 import { SearchBox } from '../../components/search-box';
@@ -128,9 +128,7 @@ export function Component() {
               <span className="gym-row-meta tabular">
                 {owner.memberCount} {owner.memberCount === 1 ? 'member' : 'members'}
               </span>
-              <button type="button" className="icon-button danger-hover" onClick={() => openDelete(owner)} aria-label={`Delete ${owner.name}`}>
-                <Icon name="trash" size={18} />
-              </button>
+              <DeleteButton label={`Delete ${owner.name}`} onClick={() => openDelete(owner)} />
             </li>
           ))}
         </ul>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroupLink, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
-import { useConfirmDelete } from '../../components/confirm-delete';
+import { DeleteButton, useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { FormActions, ModalForm, TextField } from '../../components/form-fields';
 import { Icon } from '../../components/icon';
@@ -218,9 +218,7 @@ export function Component() {
                     {link.last_used_at ? formatWhen(link.last_used_at) : 'Never'}
                   </td>
                   <td className="actions">
-                    <button type="button" className="icon-button danger-hover" onClick={() => openDelete(link)} aria-label={`Delete ${link.name}`}>
-                      <Icon name="trash" size={18} />
-                    </button>
+                    <DeleteButton label={`Delete ${link.name}`} onClick={() => openDelete(link)} />
                   </td>
                 </tr>
               ))}

@@ -1,7 +1,7 @@
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroup } from '../../../bff/contracts/kisi.contract';
-import { useConfirmDelete } from '../../components/confirm-delete';
+import { DeleteButton, useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { FormActions, ModalForm, TextField } from '../../components/form-fields';
 import { Icon } from '../../components/icon';
@@ -141,9 +141,7 @@ export function Component() {
                     {group.place?.name ?? 'Any place'}
                   </td>
                   <td className="actions">
-                    <button type="button" className="icon-button danger-hover" onClick={() => openDelete(group)} aria-label={`Delete ${group.name}`}>
-                      <Icon name="trash" size={18} />
-                    </button>
+                    <DeleteButton label={`Delete ${group.name}`} onClick={() => openDelete(group)} />
                   </td>
                 </tr>
               ))}

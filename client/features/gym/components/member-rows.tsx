@@ -1,4 +1,5 @@
 import type { GymMember } from '../../../../bff/contracts/gym.contract';
+import { DeleteButton } from '../../../components/confirm-delete';
 import { Icon } from '../../../components/icon';
 import { AppLink } from '../../../lib/app-link';
 import { paths } from '../../../app/paths';
@@ -26,9 +27,7 @@ export function MemberRows({ members, label, showGym = true, onDelete, busy = fa
             ) : null}
           </span>
           {onDelete ? (
-            <button type="button" className="icon-button danger-hover" onClick={() => onDelete(member)} aria-label={`Delete ${member.name}`}>
-              <Icon name="trash" size={18} />
-            </button>
+            <DeleteButton label={`Delete ${member.name}`} onClick={() => onDelete(member)} />
           ) : null}
         </li>
       ))}

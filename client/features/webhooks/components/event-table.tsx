@@ -1,5 +1,5 @@
 import type { KisiEvent } from '../../../../bff/contracts/webhook.contract';
-import { Icon } from '../../../components/icon';
+import { DeleteButton } from '../../../components/confirm-delete';
 import { formatWhenExact } from '../../../lib/format';
 
 /** The refusal in words: Kisi's message, else its code. */
@@ -53,9 +53,7 @@ export function EventTable({ events, fresh, busy, onDelete }: { events: KisiEven
                 <time dateTime={event.createdAt}>{formatWhenExact(event.createdAt)}</time>
               </td>
               <td className="event-actions">
-                <button type="button" className="icon-button danger-hover" onClick={() => onDelete(event)} aria-label={`Delete event ${event.id} (${event.type}, ${event.actorName ?? 'unknown person'})`}>
-                  <Icon name="trash" size={18} />
-                </button>
+                <DeleteButton label={`Delete event ${event.id} (${event.type}, ${event.actorName ?? 'unknown person'})`} onClick={() => onDelete(event)} />
               </td>
             </tr>
           ))}
