@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { AppLink } from '../lib/app-link';
 import { Icon } from './icon';
 import type { IconName } from './icon';
 
@@ -12,5 +13,22 @@ export function EmptyState({ icon = 'inbox', title, children, action }: { icon?:
       {children ? <p>{children}</p> : null}
       {action}
     </div>
+  );
+}
+
+/** A search (or filter) that found nothing, with a link back to the whole list. */
+export function NoMatchState({ title, clearTo, clearLabel = 'Clear the search', children }: { title: string; clearTo: string; clearLabel?: string; children: ReactNode }) {
+  return (
+    <EmptyState
+      icon="search"
+      title={title}
+      action={
+        <AppLink to={clearTo} className="btn">
+          {clearLabel}
+        </AppLink>
+      }
+    >
+      {children}
+    </EmptyState>
   );
 }

@@ -3,13 +3,12 @@ import { useLoaderData, useNavigate, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '../../../bff/contracts/common.contract';
 import type { GymMember } from '../../../bff/contracts/gym.contract';
-import { EmptyState } from '../../components/empty-state';
+import { EmptyState, NoMatchState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
 import { useModal } from '../../app/modal-host';
 import { paths } from '../../app/paths';
-import { AppLink } from '../../lib/app-link';
 import { loadQuery, useQuery, warm } from '../../lib/cache';
 import { useSetSearchParam } from '../../lib/search-params';
 import { useConfirmDelete } from '../../components/confirm-delete';
@@ -127,17 +126,9 @@ export function Component() {
         noun="members"
         empty={
           filtered ? (
-            <EmptyState
-              icon="search"
-              title="No members match"
-              action={
-                <AppLink to={paths.gymMembers} className="btn">
-                  Clear search and filters
-                </AppLink>
-              }
-            >
+            <NoMatchState title="No members match" clearTo={paths.gymMembers} clearLabel="Clear search and filters">
               {search.query ? `Nothing matches “${search.query}” with these filters.` : 'No member has this owner and membership.'}
-            </EmptyState>
+            </NoMatchState>
           ) : (
             <EmptyState
               icon="users"

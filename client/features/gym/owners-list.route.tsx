@@ -2,7 +2,7 @@ import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '../../../bff/contracts/common.contract';
 import type { GymOwner } from '../../../bff/contracts/gym.contract';
-import { EmptyState } from '../../components/empty-state';
+import { EmptyState, NoMatchState } from '../../components/empty-state';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
@@ -98,9 +98,9 @@ export function Component() {
         noun="owners"
         empty={
           search.query ? (
-            <EmptyState icon="search" title="No owners match" action={<AppLink to={ownersHref({ page: 1, query: '' })} className="btn">Clear the search</AppLink>}>
+            <NoMatchState title="No owners match" clearTo={ownersHref({ page: 1, query: '' })}>
               Nothing matches “{search.query}”. Check the spelling or search by email.
-            </EmptyState>
+            </NoMatchState>
           ) : (
             <EmptyState
               icon="users"

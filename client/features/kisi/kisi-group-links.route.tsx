@@ -3,7 +3,7 @@ import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroupLink, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
 import { DeleteButton, useConfirmDelete } from '../../components/confirm-delete';
-import { EmptyState } from '../../components/empty-state';
+import { EmptyState, NoMatchState } from '../../components/empty-state';
 import { FormActions, ModalForm, TextField } from '../../components/form-fields';
 import { Icon } from '../../components/icon';
 import { PageHeader } from '../../components/page-header';
@@ -12,7 +12,6 @@ import { SearchBox } from '../../components/search-box';
 import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
-import { AppLink } from '../../lib/app-link';
 import { warm } from '../../lib/cache';
 import { useSetSearchParam } from '../../lib/search-params';
 import { formatWhen } from '../../lib/format';
@@ -174,17 +173,9 @@ export function Component() {
             noun="links"
             empty={
               search.query ? (
-                <EmptyState
-                  icon="search"
-                  title="No access links match"
-                  action={
-                    <AppLink to={paths.kisiGroupLinks} className="btn">
-                      Clear the search
-                    </AppLink>
-                  }
-                >
+                <NoMatchState title="No access links match" clearTo={paths.kisiGroupLinks}>
                   No link’s name or email matches “{search.query}”.
-                </EmptyState>
+                </NoMatchState>
               ) : (
                 <EmptyState
                   icon="link"

@@ -1,7 +1,7 @@
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiUser } from '../../../bff/contracts/kisi.contract';
-import { EmptyState } from '../../components/empty-state';
+import { EmptyState, NoMatchState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
 import { SearchBox } from '../../components/search-box';
@@ -65,17 +65,9 @@ export function Component() {
             noun="users"
             empty={
               search.query ? (
-                <EmptyState
-                  icon="search"
-                  title="No users match"
-                  action={
-                    <AppLink to={paths.kisiUsers} className="btn">
-                      Clear the search
-                    </AppLink>
-                  }
-                >
+                <NoMatchState title="No users match" clearTo={paths.kisiUsers}>
                   Kisi has no user matching “{search.query}”.
-                </EmptyState>
+                </NoMatchState>
               ) : (
                 <EmptyState icon="users" title="No users in Kisi">
                   People appear here once they have a Kisi account.
