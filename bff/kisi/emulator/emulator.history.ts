@@ -3,16 +3,18 @@ import type { Db } from '../../db/database';
 import type { KisiEmuLocksTable, KisiEmuUsersTable } from '../../db/schema';
 import type { Seeder } from '../../db/seed';
 import { unlockEvent, unlockFailure, type EmulatorUnlockEvent, type UnlockFailure } from './emulator.events';
+import { KISI_DEMO_WORKERS } from './emulator.seed';
 import { emulatorStore } from './emulator.store';
 
 /**
  * The seeded organisation's past: a few weeks of `lock.unlock` events, as the emulator would have
- * recorded them had its people used their doors. Each person with a `last_accessed_at` visits every
- * few days (the main door, then a door or two inside); every visit ends with a door that opened, the
- * last one at exactly their `last_accessed_at`. Refusals come from the same rules as a live unlock:
- * a door someone has no right to (Access denied), the Server Room since its lockdown, the Cold Store
- * since its battery ran out (offline). Pseudo-random from a fixed seed, so the same organisation
- * and the same "now" give the same history.
+ * recorded them had its people used their doors. Each person with a `last_accessed_at` comes in
+ * every few days (staff and stall holders more often than members): the first door that lets them
+ * in, then a door or two of that place. Every visit ends with a door that opened, the last one at
+ * exactly their `last_accessed_at`. Refusals come from the same rules as a live unlock: a door
+ * someone has no right to (Access denied), the Server Room since its lockdown, the Cold Store since
+ * its battery ran out (offline). Pseudo-random from a fixed seed, so the same organisation and the
+ * same "now" give the same history.
  */
 
 /** How far back the history goes. */
@@ -103,7 +105,7 @@ export async function seedKisiHistory(db: Db, { deliver, now = new Date() }: Kis
     const inside = locks.filter((l) => l.place_id === entry.place_id && l.id !== entry.id);
     for (const lock of inside.filter((l) => rights.get(l.id) && !works(l))) attempts.push(await attempt(user, lock, at));
     const usual = inside.filter((l) => rights.get(l.id) && works(l));
-    const extra = random() < 0.45 ? 0 : random() < 0.8 ? 1 : 2;
+    const extra = random() < 0.55 ? 0 : random() < 0.85 ? 1 : 2;
     for (let i = 0; i < extra && usual.length; i++) {
       const lock = usual.splice(Math.floor(random() * usual.length), 1)[0]!;
       attempts.push(await attempt(user, lock, at));
@@ -119,7 +121,7 @@ export async function seedKisiHistory(db: Db, { deliver, now = new Date() }: Kis
   for (const user of users) {
     const last = Date.parse(user.last_accessed_at!);
     if (!(last > start && last <= end)) continue;
-    const everyDays = between(3.5, 8);
+    const everyDays = KISI_DEMO_WORKERS.has(user.email) ? between(2.5, 4) : between(5, 10);
     // Their last visit ends with a door that opened at last_accessed_at.
     const final = await visit(user, last);
     if (!final.length) continue;

@@ -39,6 +39,9 @@ export const KISI_DEMO_PEOPLE: Array<{ name: string; email: string }> = [
   ...VENDORS.map(([name, email]) => ({ name, email })),
 ];
 
+/** The people who work here (staff and stall holders): they come in most days, members every few. */
+export const KISI_DEMO_WORKERS: ReadonlySet<string> = new Set([...STAFF, ...VENDORS].map(([, email]) => email));
+
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const daysFromNow = (days: number, hour = 9) => {
   const d = new Date();
