@@ -146,7 +146,7 @@ describe('the demo door history', () => {
       const database = await openDatabase(`file:${path.join(dir, name)}`);
       await seedKisiOrganisation(database.db);
       const delivered: string[] = [];
-      const events = await database.db.transaction().execute((trx) => seedKisiHistory(trx, { now, deliver: async (_db, event) => void delivered.push(event.uuid) }));
+      const events = await database.db.transaction().execute((trx) => seedKisiHistory(trx, { now, deliver: async (_db, deliveries) => void delivered.push(...deliveries.map((d) => d.event.uuid)) }));
       await database.close();
       expect(delivered).toEqual(events.map((e) => e.uuid));
       return events.map(({ created_at: _at, ...rest }) => rest);

@@ -25,11 +25,19 @@ export const SHUTDOWN_GRACE_MS = 10_000;
  * then: the same body the emulator posts, read and stored by the receiver's own code, the actor's
  * email looked up from the emulator's user (the receiver asks Kisi for it the same way).
  */
-const deliverPastWebhook: PastWebhookDelivery = async (db, event, deliveredAt) => {
-  const raw = Buffer.from(JSON.stringify(event));
-  const store = emulatorStore(db);
+const deliverPastWebhooks: PastWebhookDelivery = async (db, deliveries) => {
+  const users = emulatorStore(db);
+  const emails = new Map<number, string | null>();
+  const emailOfKisiUser = async (id: number) => {
+    let email = emails.get(id);
+    if (email === undefined) emails.set(id, (email = (await users.userRow(id))?.email ?? null));
+    return email;
+  };
   const events = kisiEventsRepository(db);
-  await receiveKisiEvent({ events, emailOfKisiUser: async (id) => (await store.userRow(id))?.email ?? null }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
+  for (const { event, deliveredAt } of deliveries) {
+    const raw = Buffer.from(JSON.stringify(event));
+    await receiveKisiEvent({ events, emailOfKisiUser }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
+  }
 };
 
 /**
@@ -39,7 +47,7 @@ const deliverPastWebhook: PastWebhookDelivery = async (db, event, deliveredAt) =
 export function seedersFor(config: Config): Seeder[] {
   return [
     kisiEmulatorSeeder,
-    ...(kisiMode(config) === 'emulator' ? [kisiHistorySeeder(deliverPastWebhook)] : []),
+    ...(kisiMode(config) === 'emulator' ? [kisiHistorySeeder(deliverPastWebhooks)] : []),
     gymSeeder(KISI_DEMO_PEOPLE),
   ];
 }

@@ -27,8 +27,8 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** Hands one past event to the BFF's webhook receiver, as if Kisi had delivered it at `deliveredAt`. */
-export type PastWebhookDelivery = (db: Db, event: EmulatorUnlockEvent, deliveredAt: string) => Promise<void>;
+/** Hands past events, oldest first, to the BFF's webhook receiver, as if Kisi had delivered each at its `deliveredAt`. */
+export type PastWebhookDelivery = (db: Db, deliveries: Array<{ event: EmulatorUnlockEvent; deliveredAt: string }>) => Promise<void>;
 
 /** mulberry32: a small, fast, seeded pseudo-random generator in [0, 1). */
 export function seededRandom(seed: number): () => number {
@@ -58,13 +58,13 @@ type Lock = Selectable<KisiEmuLocksTable>;
 type Attempt = { lock: Lock; failure: UnlockFailure | undefined };
 
 export interface KisiHistoryOptions {
-  /** Receives each event after the emulator recorded it. */
+  /** Receives the events after the emulator recorded them. */
   deliver: PastWebhookDelivery;
   /** The first start (default now): the history ends before it. */
   now?: Date;
 }
 
-/** Records the history in `kisi_emu_events` and delivers each event; returns them oldest first. */
+/** Records the history in `kisi_emu_events` and delivers its webhooks; returns the events oldest first. */
 export async function seedKisiHistory(db: Db, { deliver, now = new Date() }: KisiHistoryOptions): Promise<EmulatorUnlockEvent[]> {
   const store = emulatorStore(db);
   const random = seededRandom(HISTORY_SEED);
@@ -77,6 +77,22 @@ export async function seedKisiHistory(db: Db, { deliver, now = new Date() }: Kis
   const locks = (await db.selectFrom('kisi_emu_locks').selectAll().orderBy('order_id').orderBy('id').execute()) as Lock[];
   const users = (await db.selectFrom('kisi_emu_users').selectAll().where('last_accessed_at', 'is not', null).orderBy('id').execute()) as User[];
 
+  // Whether someone may open a door only changes when one of their rights starts or ends: the store
+  // answers once per person, door and period between those moments.
+  const changes = new Map<number, number[]>();
+  for (const role of await db.selectFrom('kisi_emu_role_assignments').select(['user_id', 'valid_from', 'valid_until']).execute()) {
+    const list = changes.get(role.user_id) ?? [];
+    for (const moment of [role.valid_from, role.valid_until]) if (moment) list.push(Date.parse(moment));
+    changes.set(role.user_id, list);
+  }
+  const answers = new Map<string, boolean>();
+  const canOpen = async (user: User, lock: Lock, at: number) => {
+    const key = `${user.id}:${lock.id}:${(changes.get(user.id) ?? []).filter((moment) => moment <= at).length}`;
+    let answer = answers.get(key);
+    if (answer === undefined) answers.set(key, (answer = await store.userCanOpen(user.id, lock.id, kisiTime(at))));
+    return answer;
+  };
+
   /** A door's state at a past moment: a lockdown counts from when it began, an offline lock from OFFLINE_DAYS ago. */
   const lockedDownAt = (lock: Lock, at: number) => lock.locked_down === 1 && (!lock.locked_down_since || Date.parse(lock.locked_down_since) <= at);
   const onlineAt = (lock: Lock, at: number) => lock.online === 1 || at < offlineSince;
@@ -87,7 +103,7 @@ export async function seedKisiHistory(db: Db, { deliver, now = new Date() }: Kis
       lockedDown: lockedDownAt(lock, at),
       online: onlineAt(lock, at),
       accessEnabled: true,
-      canOpen: () => store.userCanOpen(user.id, lock.id, kisiTime(at)),
+      canOpen: () => canOpen(user, lock, at),
     }),
   });
 
@@ -97,7 +113,7 @@ export async function seedKisiHistory(db: Db, { deliver, now = new Date() }: Kis
    */
   async function visit(user: User, at: number): Promise<Attempt[]> {
     const rights = new Map<number, boolean>();
-    for (const lock of locks) rights.set(lock.id, await store.userCanOpen(user.id, lock.id, kisiTime(at)));
+    for (const lock of locks) rights.set(lock.id, await canOpen(user, lock, at));
     const works = (lock: Lock) => !lockedDownAt(lock, at) && onlineAt(lock, at);
     const entry = locks.find((l) => rights.get(l.id) && works(l));
     if (!entry) return [];
@@ -147,13 +163,13 @@ export async function seedKisiHistory(db: Db, { deliver, now = new Date() }: Kis
   }
 
   planned.sort((a, b) => a.at - b.at || a.user.id - b.user.id);
-  const events: EmulatorUnlockEvent[] = [];
-  for (const { user, at, attempt: step } of planned) {
-    const event = unlockEvent(seededUuid(random), user, step.lock, step.failure, kisiTime(at));
-    await store.recordEvent(event);
-    await deliver(db, event, new Date(at + Math.round(between(300, 2500))).toISOString());
-    events.push(event);
-  }
+  const deliveries = planned.map(({ user, at, attempt: step }) => ({
+    event: unlockEvent(seededUuid(random), user, step.lock, step.failure, kisiTime(at)),
+    deliveredAt: new Date(at + Math.round(between(300, 2500))).toISOString(),
+  }));
+  const events = deliveries.map((d) => d.event);
+  await store.recordEvents(events);
+  await deliver(db, deliveries);
   return events;
 }
 
