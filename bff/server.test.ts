@@ -69,5 +69,7 @@ describe('startServer', () => {
     expect(await inFlight).toBe(401);
     await closed;
     await expect(fetch(`${running.url}/api`)).rejects.toThrow();
-  });
+    // close() ends once the answered request's keep-alive connection lets go (about 4 s), after a
+    // first start that seeds the demo: more than Jest's default 5 s on a busy machine.
+  }, 15_000);
 });

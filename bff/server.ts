@@ -2,22 +2,55 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from './app';
-import { loadConfig } from './config';
+import { kisiMode, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { seedIfEmpty, type Seeder } from './db/seed';
 import { accountsRepository } from './features/auth/accounts.repository';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
 import { gymSeeder } from './features/gym/gym.seed';
+import { receiveKisiEvent } from './features/webhooks/kisi-event.receive';
+import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
+import { kisiHistorySeeder, type PastWebhookDelivery } from './kisi/emulator/emulator.history';
 import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from './kisi/emulator/emulator.seed';
+import { emulatorStore } from './kisi/emulator/emulator.store';
 import { connectKisi, type Kisi } from './kisi/kisi';
 import { kisiDoorAccess } from './kisi/kisi-client';
 import { createLogger } from './lib/logger';
 
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Demo data for a brand-new database; each area adds its seeder here. */
-const SEEDERS: Seeder[] = [kisiEmulatorSeeder, gymSeeder(KISI_DEMO_PEOPLE)];
+/**
+ * The emulator's past events reach the webhook receiver's storage as if Kisi had delivered them
+ * then: the same body the emulator posts, read and stored by the receiver's own code, the actor's
+ * email looked up from the emulator's user (the receiver asks Kisi for it the same way).
+ */
+const deliverPastWebhooks: PastWebhookDelivery = async (db, deliveries) => {
+  const users = emulatorStore(db);
+  const emails = new Map<number, string | null>();
+  const emailOfKisiUser = async (id: number) => {
+    let email = emails.get(id);
+    if (email === undefined) emails.set(id, (email = (await users.userRow(id))?.email ?? null));
+    return email;
+  };
+  const events = kisiEventsRepository(db);
+  for (const { event, deliveredAt } of deliveries) {
+    const raw = Buffer.from(JSON.stringify(event));
+    await receiveKisiEvent({ events, emailOfKisiUser }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
+  }
+};
+
+/**
+ * Demo data for a brand-new database; each area adds its seeder here. A door-event history only
+ * with the emulator: next to a real Kisi it would be made-up events among real ones.
+ */
+export function seedersFor(config: Config): Seeder[] {
+  return [
+    kisiEmulatorSeeder,
+    ...(kisiMode(config) === 'emulator' ? [kisiHistorySeeder(deliverPastWebhooks)] : []),
+    gymSeeder(KISI_DEMO_PEOPLE),
+  ];
+}
 
 export interface RunningServer {
   url: string;
@@ -56,7 +89,7 @@ export async function startServer(
     sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
   });
   const admin = await auth.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-  await seedIfEmpty(database.db, SEEDERS);
+  await seedIfEmpty(database.db, seedersFor(config));
   await auth.purgeEndedSessions();
   const purgeTimer = setInterval(() => void auth.purgeEndedSessions().catch((err) => logger.warn({ err }, 'session purge failed')), 3_600_000);
   purgeTimer.unref();

@@ -3,7 +3,7 @@ import type { KisiEvent, WebhookAck } from '../../contracts/webhook.contract';
 import { HttpError, badRequest } from '../../lib/http-error';
 import type { Logger } from '../../lib/logger';
 import { verifySignature } from '../../kisi/signature';
-import { parseKisiEvent } from './kisi-event.parse';
+import { receiveKisiEvent } from './kisi-event.receive';
 import type { KisiEventsRepository } from './kisi-events.repository';
 
 export const WEBHOOK_BODY_LIMIT = '64kb';
@@ -39,24 +39,21 @@ export function kisiWebhookRouter({ events, secret, emailOfKisiUser, publish, lo
     } catch {
       throw badRequest('The webhook body is not valid JSON.');
     }
-    const receivedAt = now();
-    const parsed = parseKisiEvent(body, raw, receivedAt);
-    if (!parsed) throw badRequest('The webhook body must be a JSON object.');
+    const received = await receiveKisiEvent(
+      {
+        events,
+        emailOfKisiUser,
+        onLookupError: (err, uuid) =>
+          (req.log ?? logger).warn({ err: err instanceof Error ? err.message : String(err), uuid }, 'could not resolve the actor email of a Kisi event'),
+      },
+      body,
+      raw,
+      now(),
+    );
+    if (!received) throw badRequest('The webhook body must be a JSON object.');
+    if (received.status === 'duplicate') return void res.status(200).json({ status: 'duplicate', uuid: received.uuid } satisfies WebhookAck);
 
-    const duplicate: WebhookAck = { status: 'duplicate', uuid: parsed.uuid };
-    if (await events.exists(parsed.uuid)) return void res.status(200).json(duplicate);
-
-    const actorId = parsed.actor_id;
-    if (!parsed.actor_email && typeof actorId === 'number' && (parsed.actor_type ?? 'User') === 'User' && emailOfKisiUser) {
-      try {
-        parsed.actor_email = (await emailOfKisiUser(actorId))?.toLowerCase() ?? null;
-      } catch (err) {
-        (req.log ?? logger).warn({ err: err instanceof Error ? err.message : String(err), uuid: parsed.uuid }, 'could not resolve the actor email of a Kisi event');
-      }
-    }
-
-    const stored = await events.insertOnce({ ...parsed, received_at: receivedAt });
-    if (!stored) return void res.status(200).json(duplicate);
+    const stored = received.event;
     try {
       await publish(stored);
     } catch (err) {

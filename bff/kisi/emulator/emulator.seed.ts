@@ -39,12 +39,27 @@ export const KISI_DEMO_PEOPLE: Array<{ name: string; email: string }> = [
   ...VENDORS.map(([name, email]) => ({ name, email })),
 ];
 
+/** The people who work here (staff and stall holders): they come in most days, members every few. */
+export const KISI_DEMO_WORKERS: ReadonlySet<string> = new Set([...STAFF, ...VENDORS].map(([, email]) => email));
+
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const daysFromNow = (days: number, hour = 9) => {
   const d = new Date();
   d.setUTCDate(d.getUTCDate() + days);
   d.setUTCHours(hour, 0, 0, 0);
   return iso(d);
+};
+
+/**
+ * When someone last opened a door: `days` ago at a time of day of their own (7:00–18:59), or, when
+ * that time has not come yet today, a little while before now (never in the future).
+ */
+const lastAccess = (days: number, seq: number) => {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() - days);
+  d.setUTCHours(7 + (seq % 12), (seq * 23) % 60, (seq * 37) % 60, 0);
+  const latest = Date.now() - (10 + (seq % 40)) * 60_000;
+  return iso(d.getTime() <= latest ? d : new Date(latest));
 };
 
 /**
@@ -135,7 +150,7 @@ export async function seedKisiOrganisation(db: Db): Promise<void> {
           password_flow_enabled: 0,
           otp_required_for_login: 0,
           confirmed: 1,
-          last_accessed_at: options.lastAccessDays == null ? null : daysFromNow(-options.lastAccessDays, 7 + (memberSeq % 12)),
+          last_accessed_at: options.lastAccessDays == null ? null : lastAccess(options.lastAccessDays, memberSeq),
           ...at,
         })
         .returning('id')
@@ -157,15 +172,19 @@ export async function seedKisiOrganisation(db: Db): Promise<void> {
   }
   for (const [i, name] of MEMBERS.entries()) {
     const paused = i % 11 === 10;
+    // A few expired or not-yet-started rights, so the role-assignment view has validity to show.
+    const startsLater = i % 13 === 12;
+    const valid = i % 9 === 8 ? { from: daysFromNow(-60), until: daysFromNow(-5) } : startsLater ? { from: daysFromNow(3) } : {};
+    const booksYoga = i % 4 === 0;
+    // Someone whose only rights start in a few days has never been through a door.
+    const neverIn = i % 7 === 6 || (startsLater && !booksYoga);
     const id = await user(name, emailFor(name), {
       accessEnabled: !paused,
       notes: paused ? 'Membership paused at the front desk' : null,
-      lastAccessDays: i % 7 === 6 ? null : (i * 3) % 20,
+      lastAccessDays: neverIn ? null : (i * 3) % 20,
     });
-    // A few expired or not-yet-started rights, so the role-assignment view has validity to show.
-    const valid = i % 9 === 8 ? { from: daysFromNow(-60), until: daysFromNow(-5) } : i % 13 === 12 ? { from: daysFromNow(3) } : {};
     await role(id, 'group_basic', 'Group', gymMembers, valid);
-    if (i % 4 === 0) await role(id, 'group_basic', 'Group', yogaGroup, { from: daysFromNow(-30), until: daysFromNow(60) });
+    if (booksYoga) await role(id, 'group_basic', 'Group', yogaGroup, { from: daysFromNow(-30), until: daysFromNow(60) });
   }
   for (const [name, email] of VENDORS) {
     const id = await user(name, email, { lastAccessDays: 1 });

@@ -598,8 +598,15 @@ export function emulatorStore(db: Db) {
 
   // ---- events -----------------------------------------------------------------------------
 
-  const recordEvent = (event: { uuid: string; type: string; created_at: string }) =>
-    db.insertInto('kisi_emu_events').values({ uuid: event.uuid, type: event.type, payload: JSON.stringify(event), created_at: event.created_at }).execute();
+  type RecordedEvent = { uuid: string; type: string; created_at: string };
+  /** Records events in the given order (oldest first), a few hundred per statement. */
+  async function recordEvents(events: RecordedEvent[]): Promise<void> {
+    for (let i = 0; i < events.length; i += 200) {
+      const rows = events.slice(i, i + 200).map((event) => ({ uuid: event.uuid, type: event.type, payload: JSON.stringify(event), created_at: event.created_at }));
+      await db.insertInto('kisi_emu_events').values(rows).execute();
+    }
+  }
+  const recordEvent = (event: RecordedEvent) => recordEvents([event]);
 
   return {
     listUsers,
@@ -624,6 +631,7 @@ export function emulatorStore(db: Db) {
     createGroupLink,
     deleteGroupLink,
     recordEvent,
+    recordEvents,
   };
 }
 export type EmulatorStore = ReturnType<typeof emulatorStore>;

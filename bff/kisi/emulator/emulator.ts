@@ -6,25 +6,8 @@ import type { Logger } from '../../lib/logger';
 import { signBody } from '../signature';
 import { createEmulatorApp, type UnlockOutcome } from './emulator.app';
 import { DEFAULT_GROUP_META_KEY, INTEGRATION_USER } from './emulator.seed';
-import { emulatorStore, kisiNow, ORGANIZATION } from './emulator.store';
-
-/** The `lock.unlock` webhook body, shaped like Kisi's documented sample (no actor_email, as observed). */
-export type EmulatorUnlockEvent = {
-  uuid: string;
-  actor_type: 'User';
-  actor_id: number;
-  actor_name: string;
-  object_type: 'Lock';
-  object_id: number;
-  object_name: string;
-  organization_id: number;
-  place_id: number;
-  success: boolean;
-  type: 'lock.unlock';
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-};
+import { UNLOCK_FAILURES, unlockEvent, unlockFailure, type EmulatorUnlockEvent } from './emulator.events';
+import { emulatorStore, kisiNow } from './emulator.store';
 
 export type SimulatedUnlock =
   | { kind: 'done'; event: EmulatorUnlockEvent }
@@ -56,13 +39,6 @@ export interface KisiEmulator {
   settle: () => Promise<void>;
   close: () => Promise<void>;
 }
-
-const FAILURES = {
-  accessDisabled: ['fcd8ff', 'Access disabled.'],
-  accessDenied: ['afc496', 'Access denied.'],
-  lockedDown: ['fad001', 'The door is currently locked down.'],
-  offline: ['fad107', 'The wireless lock is offline.'],
-} as const;
 
 /** Starts the stand-in Kisi on 127.0.0.1 and a random port, in this process, over the shared database. */
 export async function startKisiEmulator(options: KisiEmulatorOptions): Promise<KisiEmulator> {
@@ -99,27 +75,13 @@ export async function startKisiEmulator(options: KisiEmulatorOptions): Promise<K
   /** Records a `lock.unlock` event (success or not) and sends its webhook, as Kisi does. */
   async function unlockAs(user: { id: number; name: string; access_enabled: number }, lock: { id: number; name: string; place_id: number; online: number; locked_down: number }) {
     const at = kisiNow();
-    let failure: readonly [string, string] | undefined;
-    if (lock.locked_down) failure = FAILURES.lockedDown;
-    else if (!lock.online) failure = FAILURES.offline;
-    else if (!user.access_enabled) failure = FAILURES.accessDisabled;
-    else if (!(await store.userCanOpen(user.id, lock.id, at))) failure = FAILURES.accessDenied;
-    const event: EmulatorUnlockEvent = {
-      uuid: crypto.randomUUID(),
-      actor_type: 'User',
-      actor_id: user.id,
-      actor_name: user.name,
-      object_type: 'Lock',
-      object_id: lock.id,
-      object_name: lock.name,
-      organization_id: ORGANIZATION.id,
-      place_id: lock.place_id,
-      success: !failure,
-      type: 'lock.unlock',
-      error_code: failure?.[0] ?? null,
-      error_message: failure?.[1] ?? null,
-      created_at: at,
-    };
+    const failure = await unlockFailure({
+      lockedDown: lock.locked_down === 1,
+      online: lock.online === 1,
+      accessEnabled: user.access_enabled === 1,
+      canOpen: () => store.userCanOpen(user.id, lock.id, at),
+    });
+    const event = unlockEvent(crypto.randomUUID(), user, lock, failure, at);
     await store.recordEvent(event);
     if (!failure) await store.touchUserAccess(user.id, at);
     deliver(event);
@@ -133,7 +95,7 @@ export async function startKisiEmulator(options: KisiEmulatorOptions): Promise<K
     if (!user) return { status: 404, body: { error: 'The door could not be found.', code: 'fad10e' } };
     const event = await unlockAs(user, lock);
     if (event.success) return { status: 200, body: { message: 'Unlocked!' } };
-    const status = event.error_code === FAILURES.offline[0] ? 503 : event.error_code === FAILURES.lockedDown[0] ? 409 : 404;
+    const status = event.error_code === UNLOCK_FAILURES.offline[0] ? 503 : event.error_code === UNLOCK_FAILURES.lockedDown[0] ? 409 : 404;
     return { status: status as UnlockOutcome['status'], body: { error: event.error_message ?? 'Access denied.', code: event.error_code ?? 'afc496' } };
   }
 

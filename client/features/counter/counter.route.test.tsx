@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeApi, renderApp } from '../../test-utils';
 import { resetCounter } from './counter-store';
@@ -21,7 +21,7 @@ it('keeps the count while the user visits another page and comes back', async ()
 
   await user.click(screen.getAllByRole('link', { name: 'About' })[0]!);
   expect(await screen.findByRole('heading', { name: 'Frontdesk', level: 1 })).toBeInTheDocument();
-  await router.navigate('/counter');
+  await act(() => router.navigate('/counter'));
   expect(await screen.findByRole('status', { name: 'Current count' })).toHaveTextContent('7');
 
   await user.click(screen.getByRole('button', { name: 'Reset to 0' }));

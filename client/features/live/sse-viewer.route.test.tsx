@@ -87,9 +87,10 @@ describe('/shell/sse', () => {
   });
 
   it('retries by itself when the server refuses the stream', async () => {
+    await setup(); // with real timers: fake ones stall the fetch bodies, and the header's session would land after the test
+    await screen.findByRole('button', { name: 'Sign out' });
     jest.useFakeTimers();
     try {
-      await setup();
       act(() => FakeEventSource.current().drop({ closed: true }));
       expect(within(connection()).getByText('Reconnecting…')).toBeInTheDocument();
       const before = FakeEventSource.instances.length;

@@ -1,0 +1,36 @@
+import type { KisiEvent } from '../../contracts/webhook.contract';
+import { parseKisiEvent } from './kisi-event.parse';
+import type { KisiEventsRepository } from './kisi-events.repository';
+
+export interface ReceiveKisiEventDeps {
+  events: KisiEventsRepository;
+  /** Finds the email of the actor's Kisi user when the event has none. */
+  emailOfKisiUser?: (kisiUserId: number) => Promise<string | null>;
+  /** Told when that lookup fails (the event is stored without an email). */
+  onLookupError?: (err: unknown, uuid: string) => void;
+}
+
+export type ReceivedKisiEvent = { status: 'stored'; event: KisiEvent } | { status: 'duplicate'; uuid: string };
+
+/**
+ * What the webhook receiver does with a verified delivery: read Kisi's body tolerantly, find the
+ * actor's email when the body lacks it, and store the event once per uuid. Undefined when the body
+ * is not an event at all (not a JSON object).
+ */
+export async function receiveKisiEvent(deps: ReceiveKisiEventDeps, body: unknown, raw: Buffer, receivedAt: string): Promise<ReceivedKisiEvent | undefined> {
+  const parsed = parseKisiEvent(body, raw, receivedAt);
+  if (!parsed) return undefined;
+  if (await deps.events.exists(parsed.uuid)) return { status: 'duplicate', uuid: parsed.uuid };
+
+  const actorId = parsed.actor_id;
+  if (!parsed.actor_email && typeof actorId === 'number' && (parsed.actor_type ?? 'User') === 'User' && deps.emailOfKisiUser) {
+    try {
+      parsed.actor_email = (await deps.emailOfKisiUser(actorId))?.toLowerCase() ?? null;
+    } catch (err) {
+      deps.onLookupError?.(err, parsed.uuid);
+    }
+  }
+
+  const stored = await deps.events.insertOnce({ ...parsed, received_at: receivedAt });
+  return stored ? { status: 'stored', event: stored } : { status: 'duplicate', uuid: parsed.uuid };
+}
