@@ -126,8 +126,13 @@ export async function startServer(
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         force.unref();
+        // A request answered during shutdown leaves its keep-alive connection idle; close those as
+        // they appear instead of waiting out the keep-alive timeout.
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        sweep.unref();
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();
