@@ -12,7 +12,7 @@ const SIZES = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ];
 const PUBLIC = ['/', '/about', '/counter', '/sidepanel', '/test', '/windphony', '/arcos', '/arcos/7', '/login?flash=Please%20sign%20in%20to%20continue.&redirect=%2Fshell', '/error', '/bad', '/no-such-page'];
-const STAFF = ['/shell', '/shell/api', '/shell/empty', '/shell/contain', '/test', '/kisi/users', '/kisi/users/5', '/kisi/members', '/kisi/groups', '/kisi/group_links', '/kisi/locks'];
+const STAFF = ['/shell', '/shell/api', '/shell/empty', '/shell/contain', '/test', '/kisi/users', '/kisi/users/5', '/kisi/members', '/kisi/groups', '/kisi/group_links', '/kisi/locks', '/shell/webhook', '/shell/sse', '/gymowners/', '/gymowners/1', '/shell/gymowner/users', '/shell/gymowner/users/1', '/shell/gymowner/users/1/unlocks', '/shell/gymowner/users/1/group_links'];
 
 const filter = process.argv[2];
 const app = await startApp();
