@@ -1,6 +1,4 @@
 import { useState } from 'react';
-import { useLoaderData, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroupLink, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
 import { DeleteButton, useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState, NoMatchState } from '../../components/empty-state';
@@ -12,28 +10,19 @@ import { SearchBox } from '../../components/search-box';
 import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
-import { warm } from '../../lib/cache';
 import { useSetSearchParam } from '../../lib/search-params';
 import { formatWhen } from '../../lib/format';
 import { useForm } from '../../lib/form-state';
 import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { createGroupLink, deleteGroupLink, fetchGroupLinks, groupLinksKey, loadKisi, pageHref, parsePageQuery, useKisi } from './kisi.api';
-import type { KisiPage, Loaded, PageQuerySearch } from './kisi.api';
-
-type Data = { search: PageQuerySearch } & Loaded<KisiPage<KisiGroupLink>>;
+import { kisiListRoute } from './kisi-list-route';
+import { createGroupLink, deleteGroupLink, fetchGroupLinks, groupLinksKey, pageHref, parsePageQuery } from './kisi.api';
 
 /** `/kisi/group_links?query&page`: access links (a door-opening web link and QR code, no Kisi account needed). */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parsePageQuery(url);
-  return { search, ...(await loadKisi(groupLinksKey(search), fetchGroupLinks)) };
-}
-
-export const handle = {
-  title: 'Kisi access links',
-  preload: ({ url }: { url: URL }) => warm(groupLinksKey(parsePageQuery(url)), fetchGroupLinks),
-};
+const route = kisiListRoute({ title: 'Kisi access links', path: paths.kisiGroupLinks, parse: parsePageQuery, key: groupLinksKey, fetcher: fetchGroupLinks });
+export const loader = route.loader;
+export const handle = route.handle;
 
 /** What Kisi gave back on create, the only time it shows the link's secret and QR token. */
 function CreatedLink({ link, onClose }: { link: KisiGroupLinkCreated; onClose: () => void }) {
@@ -117,14 +106,10 @@ function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
-  const { search } = loaded;
-  const read = useKisi(groupLinksKey(search), fetchGroupLinks, loaded);
+  const { search, read, busy } = route.useList();
   const setSearchParam = useSetSearchParam();
-  const navigation = useNavigation();
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
-  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroupLinks;
 
   const onSearch = (query: string) => setSearchParam('query', query, { replace: true });
 

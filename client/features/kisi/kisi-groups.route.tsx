@@ -1,5 +1,3 @@
-import { useLoaderData, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiGroup } from '../../../bff/contracts/kisi.contract';
 import { DeleteButton, useConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
@@ -10,26 +8,17 @@ import { PagedList } from '../../components/paged-list';
 import { useModal } from '../../app/modal-host';
 import { useToast } from '../../app/toast-host';
 import { paths } from '../../app/paths';
-import { warm } from '../../lib/cache';
 import { useForm } from '../../lib/form-state';
 import { kisiErrorMessage, kisiFormErrors } from '../../lib/kisi-errors';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { createGroup, deleteGroup, fetchGroups, groupsKey, loadKisi, pageHref, parsePage, useKisi } from './kisi.api';
-import type { KisiPage, Loaded } from './kisi.api';
-
-type Data = { search: { page: number } } & Loaded<KisiPage<KisiGroup>>;
+import { kisiListRoute } from './kisi-list-route';
+import { createGroup, deleteGroup, fetchGroups, groupsKey, pageHref, parsePage } from './kisi.api';
 
 /** `/kisi/groups?page`: Kisi's groups (who may open which doors), created and deleted here. */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parsePage(url);
-  return { search, ...(await loadKisi(groupsKey(search), fetchGroups)) };
-}
-
-export const handle = {
-  title: 'Kisi groups',
-  preload: ({ url }: { url: URL }) => warm(groupsKey(parsePage(url)), fetchGroups),
-};
+const route = kisiListRoute({ title: 'Kisi groups', path: paths.kisiGroups, parse: parsePage, key: groupsKey, fetcher: fetchGroups });
+export const loader = route.loader;
+export const handle = route.handle;
 
 /** Kisi checks the name (blank, too long) and answers 422 per field: the form shows those messages, not its own. */
 function CreateGroupForm({ onDone, onCancel }: { onDone: (group: KisiGroup) => void; onCancel: () => void }) {
@@ -49,14 +38,10 @@ function CreateGroupForm({ onDone, onCancel }: { onDone: (group: KisiGroup) => v
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
-  const { search } = loaded;
-  const read = useKisi(groupsKey(search), fetchGroups, loaded);
-  const navigation = useNavigation();
+  const { search, read, busy } = route.useList();
   const modal = useModal();
   const toast = useToast();
   const confirmDelete = useConfirmDelete();
-  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroups;
 
   const openCreate = () =>
     modal.open({

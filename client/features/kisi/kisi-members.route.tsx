@@ -1,39 +1,23 @@
-import { useLoaderData, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { KisiMember } from '../../../bff/contracts/kisi.contract';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
-import { warm } from '../../lib/cache';
 import { formatWhen } from '../../lib/format';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { fetchMembers, loadKisi, membersKey, pageHref, parsePage, useKisi } from './kisi.api';
-import type { KisiPage, Loaded } from './kisi.api';
-
-type Data = { search: { page: number } } & Loaded<KisiPage<KisiMember>>;
+import { kisiListRoute } from './kisi-list-route';
+import { fetchMembers, membersKey, pageHref, parsePage } from './kisi.api';
 
 /** `/kisi/members?page`: Kisi's members (its older view of the organisation's people, with their role). */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parsePage(url);
-  return { search, ...(await loadKisi(membersKey(search), fetchMembers)) };
-}
-
-export const handle = {
-  title: 'Kisi members',
-  preload: ({ url }: { url: URL }) => warm(membersKey(parsePage(url)), fetchMembers),
-};
+const route = kisiListRoute({ title: 'Kisi members', path: paths.kisiMembers, parse: parsePage, key: membersKey, fetcher: fetchMembers });
+export const loader = route.loader;
+export const handle = route.handle;
 
 const roleName = (id: string) => id.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
-  const { search } = loaded;
-  const read = useKisi(membersKey(search), fetchMembers, loaded);
-  const navigation = useNavigation();
-  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiMembers;
+  const { search, read, busy } = route.useList();
 
   return (
     <>

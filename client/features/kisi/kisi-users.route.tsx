@@ -1,41 +1,25 @@
-import { useLoaderData, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { KisiUser } from '../../../bff/contracts/kisi.contract';
 import { EmptyState, NoMatchState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PagedList } from '../../components/paged-list';
 import { SearchBox } from '../../components/search-box';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../lib/app-link';
-import { warm } from '../../lib/cache';
 import { useSetSearchParam } from '../../lib/search-params';
 import { formatWhen } from '../../lib/format';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { fetchUsers, loadKisi, pageHref, parsePageQuery, useKisi, usersKey } from './kisi.api';
-import type { KisiPage, Loaded, PageQuerySearch } from './kisi.api';
-
-type Data = { search: PageQuerySearch } & Loaded<KisiPage<KisiUser>>;
+import { kisiListRoute } from './kisi-list-route';
+import { fetchUsers, pageHref, parsePageQuery, usersKey } from './kisi.api';
 
 /** `/kisi/users?page&query`: Kisi's users, a page at a time; `query` is Kisi's own search. */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parsePageQuery(url);
-  return { search, ...(await loadKisi(usersKey(search), fetchUsers)) };
-}
-
-export const handle = {
-  title: 'Kisi users',
-  preload: ({ url }: { url: URL }) => warm(usersKey(parsePageQuery(url)), fetchUsers),
-};
+const route = kisiListRoute({ title: 'Kisi users', path: paths.kisiUsers, parse: parsePageQuery, key: usersKey, fetcher: fetchUsers });
+export const loader = route.loader;
+export const handle = route.handle;
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
-  const { search } = loaded;
-  const read = useKisi(usersKey(search), fetchUsers, loaded);
+  const { search, read, busy } = route.useList();
   const setSearchParam = useSetSearchParam();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiUsers;
 
   const onSearch = (query: string) => setSearchParam('query', query, { replace: true });
 
