@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { Navigate, isRouteErrorResponse, useLocation, useRevalidator, useRouteError } from 'react-router';
 import { JsonView } from '../components/json-view';
 import { ApiError, NetworkError, isApiError } from '../lib/api-client';
@@ -53,34 +54,54 @@ function MainPageLink() {
   return <AppLink to={paths.home}>Return to Main Page</AppLink>;
 }
 
-export function NotFoundScreen({ error }: { error: unknown }) {
+/** The frame the three screens share: a banner, an illustration beside a "Try:" list, the error as JSON. */
+function FallbackScreen({
+  tone,
+  title,
+  detail,
+  illustration,
+  tries,
+  error,
+  jsonOpen = true,
+}: {
+  tone: 'warning' | 'danger';
+  title: string;
+  detail?: string;
+  illustration: ReactNode;
+  tries: ReactNode[];
+  error: unknown;
+  jsonOpen?: boolean;
+}) {
   return (
     <section className="fallback-screen" aria-labelledby="fallback-title">
-      <div className="banner banner-warning" role="alert">
-        <strong id="fallback-title">{NOT_FOUND_TEXT}</strong>
+      <div className={`banner banner-${tone}`} role="alert">
+        <strong id="fallback-title">{title}</strong>
+        {detail ? <> <span>{detail}</span></> : null}
       </div>
       <div className="fallback-body">
-        <LostIllustration />
+        {illustration}
         <div className="fallback-text">
           <h2>Try:</h2>
           <ul className="try-list">
-            <li>
-              <MainPageLink />
-            </li>
-            <li>
-              <button type="button" className="link-button" onClick={reloadApp}>
-                Reload the application
-              </button>
-            </li>
-            <li>
-              <RepeatButton />
-            </li>
+            {tries.map((item, index) => (
+              <li key={index}>{item}</li>
+            ))}
           </ul>
         </div>
       </div>
-      <JsonView value={serializeError(error)} />
+      <JsonView value={serializeError(error)} open={jsonOpen} />
     </section>
   );
+}
+
+const reloadAppButton = (
+  <button type="button" className="link-button" onClick={reloadApp}>
+    Reload the application
+  </button>
+);
+
+export function NotFoundScreen({ error }: { error: unknown }) {
+  return <FallbackScreen tone="warning" title={NOT_FOUND_TEXT} illustration={<LostIllustration />} tries={[<MainPageLink />, reloadAppButton, <RepeatButton />]} error={error} />;
 }
 
 /** A signed-in account without the role a page needs (403): says so, and where to go instead. */
@@ -92,67 +113,39 @@ export function ForbiddenScreen({ error }: { error: unknown }) {
         ? error.message
         : 'Your account does not have the role this page needs.';
   return (
-    <section className="fallback-screen" aria-labelledby="fallback-title">
-      <div className="banner banner-warning" role="alert">
-        <strong id="fallback-title">{FORBIDDEN_TEXT}</strong> <span>{reason}</span>
-      </div>
-      <div className="fallback-body">
-        <LostIllustration />
-        <div className="fallback-text">
-          <h2>Try:</h2>
-          <ul className="try-list">
-            <li>
-              <MainPageLink />
-            </li>
-            <li>
-              <AppLink to={paths.shell}>Go to the staff shell</AppLink>
-            </li>
-            <li>Ask an admin for access, or sign in with an admin account</li>
-          </ul>
-        </div>
-      </div>
-      <JsonView value={serializeError(error)} open={false} />
-    </section>
+    <FallbackScreen
+      tone="warning"
+      title={FORBIDDEN_TEXT}
+      detail={reason}
+      illustration={<LostIllustration />}
+      tries={[<MainPageLink />, <AppLink to={paths.shell}>Go to the staff shell</AppLink>, 'Ask an admin for access, or sign in with an admin account']}
+      error={error}
+      jsonOpen={false}
+    />
   );
 }
 
 export function ErrorScreen({ error }: { error: unknown }) {
   const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   return (
-    <section className="fallback-screen" aria-labelledby="fallback-title">
-      <div className="banner banner-danger" role="alert">
-        <strong id="fallback-title">{ERROR_TEXT}</strong>
-      </div>
-      <div className="fallback-body">
-        <BrokenIllustration />
-        <div className="fallback-text">
-          <h2>Try:</h2>
-          <ul className="try-list">
-            <li>
-              <button type="button" className="link-button" onClick={reloadPage}>
-                Refresh the page
-              </button>
-            </li>
-            <li>
-              <MainPageLink />
-            </li>
-            <li>
-              <button type="button" className="link-button" onClick={reloadApp}>
-                Reload the application
-              </button>
-            </li>
-            <li>
-              <RepeatButton />
-            </li>
-            <li>
-              Check your internet connection
-              {offline ? <span className="muted"> (this browser is offline)</span> : null}
-            </li>
-          </ul>
-        </div>
-      </div>
-      <JsonView value={serializeError(error)} />
-    </section>
+    <FallbackScreen
+      tone="danger"
+      title={ERROR_TEXT}
+      illustration={<BrokenIllustration />}
+      tries={[
+        <button type="button" className="link-button" onClick={reloadPage}>
+          Refresh the page
+        </button>,
+        <MainPageLink />,
+        reloadAppButton,
+        <RepeatButton />,
+        <>
+          Check your internet connection
+          {offline ? <span className="muted"> (this browser is offline)</span> : null}
+        </>,
+      ]}
+      error={error}
+    />
   );
 }
 
