@@ -21,7 +21,11 @@ const config: Config = {
       testMatch: ['**/*.test.tsx', '**/*.test.ts'],
       transform: tsJest,
       setupFilesAfterEnv: ['<rootDir>/client/test-setup.ts'],
-      moduleNameMapper: { '\\.(css|png|svg|jpg|webp)$': '<rootDir>/client/test-asset-stub.ts' },
+      moduleNameMapper: {
+        '\\.(css|png|svg|jpg|webp)$': '<rootDir>/client/test-asset-stub.ts',
+        '^@/(.*)$': '<rootDir>/client/$1',
+        '^@contracts/(.*)$': '<rootDir>/bff/contracts/$1',
+      },
     },
   ],
 };

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
@@ -6,6 +7,12 @@ const bffPort = Number(process.env.PORT ?? 3000);
 
 export default defineConfig({
   root: 'client',
+  resolve: {
+    alias: {
+      '@/': fileURLToPath(new URL('./client/', import.meta.url)),
+      '@contracts/': fileURLToPath(new URL('./bff/contracts/', import.meta.url)),
+    },
+  },
   plugins: [
     react(),
     // Pre-compressed copies so the BFF serves hashed assets as gzip or brotli without work per request.

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import type { RouteObject } from 'react-router';
-import type { KisiEvent } from '../bff/contracts/webhook.contract';
+import type { KisiEvent } from '@contracts/webhook.contract';
 import { Providers } from './app/providers';
 import { routes as appRoutes } from './app/router';
 import { registerPreloadRoutes } from './lib/app-link';

@@ -3,9 +3,9 @@ import { createMemoryRouter } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { render } from '@testing-library/react';
-import { ApiError } from '../lib/api-client';
-import { pageReloader } from '../lib/chunk-reload';
-import { fakeApi, problem, renderApp } from '../test-utils';
+import { ApiError } from '@/lib/api-client';
+import { pageReloader } from '@/lib/chunk-reload';
+import { fakeApi, problem, renderApp } from '@/test-utils';
 import { RouteErrorBoundary } from './error-screens';
 
 afterEach(() => {

@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { Navigate, isRouteErrorResponse, useLocation, useRevalidator, useRouteError } from 'react-router';
-import { JsonView } from '../components/json-view';
-import { ApiError, NetworkError, isApiError } from '../lib/api-client';
-import { pageReloader, shouldReloadFor } from '../lib/chunk-reload';
-import { loginRedirectFor } from '../features/auth/session';
+import { JsonView } from '@/components/json-view';
+import { ApiError, NetworkError, isApiError } from '@/lib/api-client';
+import { pageReloader, shouldReloadFor } from '@/lib/chunk-reload';
+import { loginRedirectFor } from '@/lib/session';
 import { BrokenIllustration, LostIllustration } from './illustrations';
 import { Overlay } from './pending-overlay';
-import { AppLink } from '../lib/app-link';
-import { paths } from './paths';
+import { AppLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 
 export const NOT_FOUND_TEXT = 'Page not found.';
 export const FORBIDDEN_TEXT = 'You do not have access to this page.';

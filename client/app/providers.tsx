@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { SWRConfig } from 'swr';
-import { CacheBridge, swrConfig } from '../lib/cache';
+import { CacheBridge, swrConfig } from '@/lib/cache';
 
 /** What sits above the router: the data cache. (Modal and toast hosts live in the root layout,
  * inside the router, so their content can hold links.) */

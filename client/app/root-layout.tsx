@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router';
 import useSWR from 'swr';
-import { Icon } from '../components/icon';
-import { AppLink, AppNavLink } from '../lib/app-link';
-import { errorMessage } from '../lib/api-client';
-import { SESSION_KEY, fetchSession, signOut } from '../features/auth/session';
-import { areas, useVisibleAreas } from './areas';
-import { ModalProvider } from './modal-host';
+import { Icon } from '@/components/icon';
+import { AppLink, AppNavLink } from '@/lib/app-link';
+import { errorMessage } from '@/lib/api-client';
+import { SESSION_KEY, fetchSession, signOut } from '@/lib/session';
+import { areas, useVisibleAreas } from '@/lib/areas';
+import { ModalProvider } from '@/components/modal-host';
 import { RouterPendingOverlay } from './pending-overlay';
-import { ToastProvider, useToast } from './toast-host';
-import { loginPath, paths } from './paths';
+import { ToastProvider, useToast } from '@/components/toast-host';
+import { loginPath, paths } from '@/lib/paths';
 
 /** Route handles may carry a `title`; the deepest one names the browser tab. */
 function useDocumentTitle() {

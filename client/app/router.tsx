@@ -1,10 +1,10 @@
 import { createBrowserRouter, data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
-import { registerPreloadRoutes } from '../lib/app-link';
-import { requireAdmin, requireUser, userContext } from '../features/auth/session';
+import { registerPreloadRoutes } from '@/lib/app-link';
+import { requireAdmin, requireUser, userContext } from '@/lib/session';
 import { RootErrorBoundary, RouteErrorBoundary } from './error-screens';
 import { HydrateFallback } from './pending-overlay';
-import { paths } from './paths';
+import { paths } from '@/lib/paths';
 import { RootLayout } from './root-layout';
 
 /**
@@ -24,32 +24,32 @@ export const routes: RouteObject[] = [
         // Pathless: errors of any screen render inside the layout, header and all.
         ErrorBoundary: RouteErrorBoundary,
         children: [
-          { index: true, lazy: () => import('../features/home/home.route') },
-          { path: 'about', lazy: () => import('../features/about/about.route') },
-          { path: 'counter', lazy: () => import('../features/counter/counter.route') },
-          { path: 'sidepanel', lazy: () => import('../features/sidepanel/sidepanel.route') },
-          { path: 'test', lazy: () => import('../features/selftest/selftest.route') },
-          { path: 'windphony', lazy: () => import('../features/windphony/windphony.route') },
-          { path: 'pending', lazy: () => import('../features/demos/pending.route') },
-          { path: 'error', lazy: () => import('../features/demos/error.route') },
-          { path: 'bad', lazy: () => import('../features/demos/bad.route') },
+          { index: true, lazy: () => import('@/features/home/home.route') },
+          { path: 'about', lazy: () => import('@/features/about/about.route') },
+          { path: 'counter', lazy: () => import('@/features/counter/counter.route') },
+          { path: 'sidepanel', lazy: () => import('@/features/sidepanel/sidepanel.route') },
+          { path: 'test', lazy: () => import('@/features/selftest/selftest.route') },
+          { path: 'windphony', lazy: () => import('@/features/windphony/windphony.route') },
+          { path: 'pending', lazy: () => import('@/features/demos/pending.route') },
+          { path: 'error', lazy: () => import('@/features/demos/error.route') },
+          { path: 'bad', lazy: () => import('@/features/demos/bad.route') },
           {
             path: 'arcos',
-            lazy: () => import('../features/arcos/arcos-layout.route'),
+            lazy: () => import('@/features/arcos/arcos-layout.route'),
             children: [
-              { index: true, lazy: () => import('../features/arcos/arcos-index.route') },
-              { path: ':id', lazy: () => import('../features/arcos/arco.route') },
+              { index: true, lazy: () => import('@/features/arcos/arcos-index.route') },
+              { path: ':id', lazy: () => import('@/features/arcos/arco.route') },
             ],
           },
-          { path: 'login', lazy: () => import('../features/auth/login.route') },
+          { path: 'login', lazy: () => import('@/features/auth/login.route') },
           {
             path: 'gymowners',
             // The gym API needs a staff session: ask who the user is before the loaders run.
             middleware: [requireUser],
-            lazy: () => import('../features/gym/owners-layout.route'),
+            lazy: () => import('@/features/gym/owners-layout.route'),
             children: [
-              { index: true, lazy: () => import('../features/gym/owners-list.route') },
-              { path: ':id', lazy: () => import('../features/gym/owner.route') },
+              { index: true, lazy: () => import('@/features/gym/owners-list.route') },
+              { path: ':id', lazy: () => import('@/features/gym/owner.route') },
             ],
           },
           {
@@ -58,26 +58,26 @@ export const routes: RouteObject[] = [
             // Asks the server who the user is before any loader of the shell runs.
             middleware: [requireUser],
             loader: ({ context }: LoaderFunctionArgs) => ({ user: context.get(userContext) }),
-            lazy: () => import('../features/shell/shell-layout.route'),
+            lazy: () => import('@/features/shell/shell-layout.route'),
             children: [
-              { index: true, lazy: () => import('../features/shell/shell-index.route') },
-              { path: 'api', lazy: () => import('../features/shell/shell-api.route') },
-              { path: 'empty', lazy: () => import('../features/shell/shell-empty.route') },
-              { path: 'contain', lazy: () => import('../features/shell/shell-contain.route') },
-              { path: 'webhook', lazy: () => import('../features/webhooks/webhook-inbox.route') },
-              { path: 'sse', lazy: () => import('../features/live/sse-viewer.route') },
+              { index: true, lazy: () => import('@/features/shell/shell-index.route') },
+              { path: 'api', lazy: () => import('@/features/shell/shell-api.route') },
+              { path: 'empty', lazy: () => import('@/features/shell/shell-empty.route') },
+              { path: 'contain', lazy: () => import('@/features/shell/shell-contain.route') },
+              { path: 'webhook', lazy: () => import('@/features/webhooks/webhook-inbox.route') },
+              { path: 'sse', lazy: () => import('@/features/live/sse-viewer.route') },
               {
                 path: 'gymowner/users',
                 children: [
-                  { index: true, lazy: () => import('../features/gym/members-list.route') },
+                  { index: true, lazy: () => import('@/features/gym/members-list.route') },
                   {
                     id: 'gym-member', // MEMBER_ROUTE_ID: the tabs read the member from this loader
                     path: ':id',
-                    lazy: () => import('../features/gym/member-layout.route'),
+                    lazy: () => import('@/features/gym/member-layout.route'),
                     children: [
-                      { index: true, lazy: () => import('../features/gym/member-profile.route') },
-                      { path: 'unlocks', lazy: () => import('../features/gym/member-unlocks.route') },
-                      { path: 'group_links', lazy: () => import('../features/gym/member-links.route') },
+                      { index: true, lazy: () => import('@/features/gym/member-profile.route') },
+                      { path: 'unlocks', lazy: () => import('@/features/gym/member-unlocks.route') },
+                      { path: 'group_links', lazy: () => import('@/features/gym/member-links.route') },
                     ],
                   },
                 ],
@@ -88,15 +88,15 @@ export const routes: RouteObject[] = [
             path: 'kisi',
             // Kisi door access is for admins: who is signed in, then the role, before any loader asks Kisi.
             middleware: [requireUser, requireAdmin],
-            lazy: () => import('../features/kisi/kisi-layout.route'),
+            lazy: () => import('@/features/kisi/kisi-layout.route'),
             children: [
               { index: true, Component: () => null, loader: () => redirect(paths.kisiUsers) },
-              { path: 'users', lazy: () => import('../features/kisi/kisi-users.route') },
-              { path: 'users/:user_id', lazy: () => import('../features/kisi/kisi-user.route') },
-              { path: 'members', lazy: () => import('../features/kisi/kisi-members.route') },
-              { path: 'groups', lazy: () => import('../features/kisi/kisi-groups.route') },
-              { path: 'group_links', lazy: () => import('../features/kisi/kisi-group-links.route') },
-              { path: 'locks', lazy: () => import('../features/kisi/kisi-locks.route') },
+              { path: 'users', lazy: () => import('@/features/kisi/kisi-users.route') },
+              { path: 'users/:user_id', lazy: () => import('@/features/kisi/kisi-user.route') },
+              { path: 'members', lazy: () => import('@/features/kisi/kisi-members.route') },
+              { path: 'groups', lazy: () => import('@/features/kisi/kisi-groups.route') },
+              { path: 'group_links', lazy: () => import('@/features/kisi/kisi-group-links.route') },
+              { path: 'locks', lazy: () => import('@/features/kisi/kisi-locks.route') },
             ],
           },
           {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
-import { useModal } from '../app/modal-host';
-import { useToast } from '../app/toast-host';
-import { errorMessage } from '../lib/api-client';
+import { useModal } from './modal-host';
+import { useToast } from './toast-host';
+import { errorMessage } from '@/lib/api-client';
 import { FormActions } from './form-fields';
 import { Icon } from './icon';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AppLink } from '../lib/app-link';
+import { AppLink } from '@/lib/app-link';
 import { Icon } from './icon';
 import type { IconName } from './icon';
 

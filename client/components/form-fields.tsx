@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
-import type { FormBinding } from '../lib/form-state';
+import type { FormBinding } from '@/lib/form-state';
 
 type Common = { label: string; error?: string; hint?: ReactNode };
 

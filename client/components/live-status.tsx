@@ -1,4 +1,4 @@
-import type { LiveState } from '../lib/live-events';
+import type { LiveState } from '@/lib/live-events';
 
 const LABELS: Record<LiveState, string> = {
   connecting: 'Connecting…',

@@ -1,5 +1,5 @@
-import { AppLink } from '../lib/app-link';
-import { pageCount } from '../lib/search-params';
+import { AppLink } from '@/lib/app-link';
+import { pageCount } from '@/lib/search-params';
 
 /**
  * "Showing 11–20 of 57 · Previous · Page 2 of 6 · Next" for a paged list. `page` is the 1-based

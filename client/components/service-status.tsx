@@ -1,5 +1,5 @@
-import type { ServiceStatus } from '../../bff/contracts/status.contract';
-import { api } from '../lib/api-client';
+import type { ServiceStatus } from '@contracts/status.contract';
+import { api } from '@/lib/api-client';
 import { Icon } from './icon';
 
 /** `GET /api`, cached under its URL. */

@@ -1,4 +1,4 @@
-import type { Problem } from '../../bff/contracts/problem.contract';
+import type { Problem } from '@contracts/problem.contract';
 
 /**
  * The one fetch helper (spec §7): the body is read as text; a response that is not ok throws an

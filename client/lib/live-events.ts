@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { LIVE_EVENT_TYPES } from '../../bff/contracts/events.contract';
-import type { LiveEvent } from '../../bff/contracts/events.contract';
+import { LIVE_EVENT_TYPES } from '@contracts/events.contract';
+import type { LiveEvent } from '@contracts/events.contract';
 
 /**
  * The one client of `GET /api/events` (Server-Sent Events): a small store around `EventSource`

@@ -1,10 +1,10 @@
 import useSWR from 'swr';
-import { PageHeader } from '../../components/page-header';
-import { STATUS_KEY, fetchStatus } from '../../components/service-status';
-import { Spinner } from '../../components/spinner';
-import { AppLink } from '../../lib/app-link';
-import { errorMessage } from '../../lib/api-client';
-import { paths } from '../../app/paths';
+import { PageHeader } from '@/components/page-header';
+import { STATUS_KEY, fetchStatus } from '@/components/service-status';
+import { Spinner } from '@/components/spinner';
+import { AppLink } from '@/lib/app-link';
+import { errorMessage } from '@/lib/api-client';
+import { paths } from '@/lib/paths';
 
 export const handle = { title: 'About' };
 

@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router';
-import { PageHeader } from '../../components/page-header';
-import { AppNavLink } from '../../lib/app-link';
-import { paths } from '../../app/paths';
+import { PageHeader } from '@/components/page-header';
+import { AppNavLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 import { ARCO_IDS } from './arcos';
 
 export const handle = { title: 'Arcos' };

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '../../test-utils';
+import { fakeApi, renderApp } from '@/test-utils';
 
 afterEach(() => jest.restoreAllMocks());
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN_USER, fakeApi, installFormDataShim, problem, renderApp } from '../../test-utils';
-import type { FakeHandler } from '../../test-utils';
+import { ADMIN_USER, fakeApi, installFormDataShim, problem, renderApp } from '@/test-utils';
+import type { FakeHandler } from '@/test-utils';
 
 installFormDataShim();
 afterEach(() => jest.restoreAllMocks());

@@ -2,12 +2,12 @@ import { useEffect, useRef } from 'react';
 import { Form, redirect, useActionData, useLoaderData, useNavigation } from 'react-router';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from 'react-router';
 import useSWR from 'swr';
-import { errorMessage, isApiError } from '../../lib/api-client';
-import { LoginSearchSchema, parseSearch } from '../../lib/search-params';
-import type { LoginSearch } from '../../lib/search-params';
-import { AppLink } from '../../lib/app-link';
-import { safeRedirect } from '../../app/paths';
-import { SESSION_KEY, fetchSession, signIn } from './session';
+import { errorMessage, isApiError } from '@/lib/api-client';
+import { LoginSearchSchema, parseSearch } from '@/lib/search-params';
+import type { LoginSearch } from '@/lib/search-params';
+import { AppLink } from '@/lib/app-link';
+import { safeRedirect } from '@/lib/paths';
+import { SESSION_KEY, fetchSession, signIn } from '@/lib/session';
 
 type Field = 'email' | 'password';
 export type LoginResult = { email: string; formError?: string; fieldErrors?: Partial<Record<Field, string>> };

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { PageHeader } from '../../components/page-header';
-import { AppLink } from '../../lib/app-link';
-import { paths } from '../../app/paths';
+import { PageHeader } from '@/components/page-header';
+import { AppLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 import { setCount, useCount } from './counter-store';
 
 export const handle = { title: 'Counter' };

@@ -1,7 +1,7 @@
 import { useLoaderData } from 'react-router';
-import { JsonView } from '../../components/json-view';
-import { PageHeader } from '../../components/page-header';
-import { api } from '../../lib/api-client';
+import { JsonView } from '@/components/json-view';
+import { PageHeader } from '@/components/page-header';
+import { api } from '@/lib/api-client';
 
 /**
  * Calls `/api/bad`, which answers a 500 problem on purpose, so the error screen shows a real

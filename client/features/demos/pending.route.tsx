@@ -1,7 +1,7 @@
 import { useLoaderData, useRevalidator } from 'react-router';
-import { PageHeader } from '../../components/page-header';
-import { AppLink } from '../../lib/app-link';
-import { paths } from '../../app/paths';
+import { PageHeader } from '@/components/page-header';
+import { AppLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 
 /** The loader takes this long on purpose, to show the pending overlay (spec §9). */
 export const PENDING_DELAY_MS = 5000;

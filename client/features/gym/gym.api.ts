@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { Page } from '../../../bff/contracts/common.contract';
-import type { CreateMember, CreateOwner, GymMember, GymOwner, Membership, MemberDoorAccess, UpdateMember } from '../../../bff/contracts/gym.contract';
-import type { KisiGroupLink, KisiGroupLinkCreate, KisiGroupLinkCreated } from '../../../bff/contracts/kisi.contract';
-import { api } from '../../lib/api-client';
-import { invalidate, invalidatePrefix, setCacheData, swrCache } from '../../lib/cache';
-import { pageParam, parseSearch, toApiPage, withQuery } from '../../lib/search-params';
+import type { Page } from '@contracts/common.contract';
+import type { CreateMember, CreateOwner, GymMember, GymOwner, Membership, MemberDoorAccess, UpdateMember } from '@contracts/gym.contract';
+import type { KisiGroupLink, KisiGroupLinkCreate, KisiGroupLinkCreated } from '@contracts/kisi.contract';
+import { api } from '@/lib/api-client';
+import { invalidate, invalidatePrefix, setCacheData, swrCache } from '@/lib/cache';
+import { pageParam, parseSearch, toApiPage, withQuery } from '@/lib/search-params';
 
 /**
  * The gym area's data layer: SWR keys are the API URLs themselves (so a prefix names a whole

@@ -1,6 +1,6 @@
-import type { GymMember, GymOwner, Membership } from '../../../bff/contracts/gym.contract';
-import { problem } from '../../test-utils';
-import type { FakeHandler, FakeReply } from '../../test-utils';
+import type { GymMember, GymOwner, Membership } from '@contracts/gym.contract';
+import { problem } from '@/test-utils';
+import type { FakeHandler, FakeReply } from '@/test-utils';
 
 /**
  * Test support: an in-memory gym API behaving like `bff/features/gym` (paging, search, filters,

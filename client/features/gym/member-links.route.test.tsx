@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { KisiGroupLink } from '../../../bff/contracts/kisi.contract';
-import { fakeApi, renderApp } from '../../test-utils';
-import type { FakeHandler } from '../../test-utils';
+import type { KisiGroupLink } from '@contracts/kisi.contract';
+import { fakeApi, renderApp } from '@/test-utils';
+import type { FakeHandler } from '@/test-utils';
 import { fakeGym, member, owner } from './gym.fake-api';
 
 afterEach(() => jest.restoreAllMocks());

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, renderApp } from '../../test-utils';
-import type { FakeHandler } from '../../test-utils';
+import type { KisiEvent } from '@contracts/webhook.contract';
+import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
+import type { FakeHandler } from '@/test-utils';
 import { fakeGym, member, owner } from './gym.fake-api';
 
 fakeEventSourceEachTest();

@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from 'react-router';
-import type { GymMember } from '../../../bff/contracts/gym.contract';
-import { useQuery } from '../../lib/cache';
+import type { GymMember } from '@contracts/gym.contract';
+import { useQuery } from '@/lib/cache';
 import { fetchMember, memberKey } from './gym.api';
 
 /** The route id of `/shell/gymowner/users/:id`, whose loader loads the member for every tab. */

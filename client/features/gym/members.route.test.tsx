@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '../../test-utils';
+import { fakeApi, renderApp } from '@/test-utils';
 import { fakeGym, member, owner } from './gym.fake-api';
 import type { FakeGym } from './gym.fake-api';
 

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { Page } from '../../../bff/contracts/common.contract';
-import { UNLOCK_EVENT_TYPE } from '../../../bff/contracts/webhook.contract';
-import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
-import { api } from '../../lib/api-client';
-import { invalidate, swrCache } from '../../lib/cache';
-import { pageParam, parseSearch, toApiPage, withQuery } from '../../lib/search-params';
+import type { Page } from '@contracts/common.contract';
+import { UNLOCK_EVENT_TYPE } from '@contracts/webhook.contract';
+import type { KisiEvent } from '@contracts/webhook.contract';
+import { api } from '@/lib/api-client';
+import { invalidate, swrCache } from '@/lib/cache';
+import { pageParam, parseSearch, toApiPage, withQuery } from '@/lib/search-params';
 import { PAGE_SIZE } from './gym.api';
 
 /** A member's door unlocks: the Kisi events the webhook stored for their email. */

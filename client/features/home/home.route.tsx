@@ -1,12 +1,12 @@
 import { useLoaderData } from 'react-router';
-import type { ServiceStatus } from '../../../bff/contracts/status.contract';
-import { Icon } from '../../components/icon';
-import { STATUS_KEY, ServiceStatusView, fetchStatus } from '../../components/service-status';
-import { AppLink } from '../../lib/app-link';
-import { errorMessage } from '../../lib/api-client';
-import { loadQuery, useQuery, warm } from '../../lib/cache';
-import { areas, diagnostics, useVisibleAreas } from '../../app/areas';
-import type { Area } from '../../app/areas';
+import type { ServiceStatus } from '@contracts/status.contract';
+import { Icon } from '@/components/icon';
+import { STATUS_KEY, ServiceStatusView, fetchStatus } from '@/components/service-status';
+import { AppLink } from '@/lib/app-link';
+import { errorMessage } from '@/lib/api-client';
+import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { areas, diagnostics, useVisibleAreas } from '@/lib/areas';
+import type { Area } from '@/lib/areas';
 
 type HomeData = { status: ServiceStatus | null; statusError?: string };
 

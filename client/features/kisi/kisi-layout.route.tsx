@@ -1,7 +1,7 @@
 import './kisi.css';
 import { Outlet } from 'react-router';
-import { AppNavLink } from '../../lib/app-link';
-import { paths } from '../../app/paths';
+import { AppNavLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 
 export const handle = { title: 'Access control' };
 

@@ -1,6 +1,6 @@
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import { warm } from '../../lib/cache';
+import { warm } from '@/lib/cache';
 import { loadKisi, useKisi } from './kisi.api';
 import type { Loaded } from './kisi.api';
 

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '../../test-utils';
+import { fakeApi, renderApp } from '@/test-utils';
 import { fakeKisi, kisiLock } from './kisi.fake-api';
 
 afterEach(() => jest.restoreAllMocks());

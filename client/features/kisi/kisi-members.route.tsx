@@ -1,9 +1,9 @@
-import { EmptyState } from '../../components/empty-state';
-import { PageHeader } from '../../components/page-header';
-import { PagedList } from '../../components/paged-list';
-import { paths } from '../../app/paths';
-import { AppLink } from '../../lib/app-link';
-import { formatWhen } from '../../lib/format';
+import { EmptyState } from '@/components/empty-state';
+import { PageHeader } from '@/components/page-header';
+import { PagedList } from '@/components/paged-list';
+import { paths } from '@/lib/paths';
+import { AppLink } from '@/lib/app-link';
+import { formatWhen } from '@/lib/format';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '../../test-utils';
-import type { FakeHandler } from '../../test-utils';
+import { fakeApi, renderApp } from '@/test-utils';
+import type { FakeHandler } from '@/test-utils';
 import { fakeKisi, kisiRole, kisiUser } from './kisi.fake-api';
 
 afterEach(() => jest.restoreAllMocks());

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import useSWR from 'swr';
-import { parseCollectionRange } from '../../../bff/contracts/kisi.contract';
+import { parseCollectionRange } from '@contracts/kisi.contract';
 import type {
   KisiGroup,
   KisiGroupCreate,
@@ -12,11 +12,11 @@ import type {
   KisiRoleAssignment,
   KisiUser,
   KisiUserAccessUpdate,
-} from '../../../bff/contracts/kisi.contract';
-import { api, isApiError, requestWithHeaders } from '../../lib/api-client';
-import { invalidate, invalidatePrefix, loadQueryOnce, setCacheData, swrCache } from '../../lib/cache';
-import { kisiErrorMessage } from '../../lib/kisi-errors';
-import { pageParam, parseSearch, toApiPage } from '../../lib/search-params';
+} from '@contracts/kisi.contract';
+import { api, isApiError, requestWithHeaders } from '@/lib/api-client';
+import { invalidate, invalidatePrefix, loadQueryOnce, setCacheData, swrCache } from '@/lib/cache';
+import { kisiErrorMessage } from '@/lib/kisi-errors';
+import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
  * The /kisi pages' data layer. Everything goes through the BFF's Kisi proxy (`/api/kisi/*`), so

@@ -1,6 +1,6 @@
-import type { KisiGroup, KisiGroupLink, KisiLock, KisiMember, KisiRoleAssignment, KisiUser } from '../../../bff/contracts/kisi.contract';
-import { problem } from '../../test-utils';
-import type { FakeHandler, FakeReply } from '../../test-utils';
+import type { KisiGroup, KisiGroupLink, KisiLock, KisiMember, KisiRoleAssignment, KisiUser } from '@contracts/kisi.contract';
+import { problem } from '@/test-utils';
+import type { FakeHandler, FakeReply } from '@/test-utils';
 
 /**
  * Test support: the BFF's Kisi proxy as Kisi answers it (bare arrays with X-Collection-Range,

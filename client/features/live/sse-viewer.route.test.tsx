@@ -1,6 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, renderApp } from '../../test-utils';
+import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
 
 fakeEventSourceEachTest();
 afterEach(() => jest.restoreAllMocks());

@@ -1,13 +1,13 @@
 import './live.css';
 import { useState } from 'react';
-import type { LiveEvent } from '../../../bff/contracts/events.contract';
-import { EmptyState } from '../../components/empty-state';
-import { Icon } from '../../components/icon';
-import { JsonView } from '../../components/json-view';
-import { LiveStatusBadge } from '../../components/live-status';
-import { PageHeader } from '../../components/page-header';
-import { formatWhenExact } from '../../lib/format';
-import { EVENTS_URL, useLiveEvents } from '../../lib/live-events';
+import type { LiveEvent } from '@contracts/events.contract';
+import { EmptyState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { JsonView } from '@/components/json-view';
+import { LiveStatusBadge } from '@/components/live-status';
+import { PageHeader } from '@/components/page-header';
+import { formatWhenExact } from '@/lib/format';
+import { EVENTS_URL, useLiveEvents } from '@/lib/live-events';
 
 export const handle = { title: 'Live stream' };
 

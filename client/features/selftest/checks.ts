@@ -1,6 +1,6 @@
-import type { AuthResponse } from '../../../bff/contracts/auth.contract';
-import type { ServiceStatus } from '../../../bff/contracts/status.contract';
-import { api, errorMessage, isApiError } from '../../lib/api-client';
+import type { AuthResponse } from '@contracts/auth.contract';
+import type { ServiceStatus } from '@contracts/status.contract';
+import { api, errorMessage, isApiError } from '@/lib/api-client';
 
 export type CheckOutcome = { state: 'ok' | 'warn' | 'fail'; detail: string };
 export type Check = { id: string; title: string; what: string; run: () => Promise<CheckOutcome> };

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Icon } from '../../components/icon';
-import { PageHeader } from '../../components/page-header';
+import { Icon } from '@/components/icon';
+import { PageHeader } from '@/components/page-header';
 import { checks } from './checks';
 import type { CheckOutcome } from './checks';
 

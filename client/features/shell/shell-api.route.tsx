@@ -1,9 +1,9 @@
 import { useLoaderData } from 'react-router';
-import type { ServiceStatus } from '../../../bff/contracts/status.contract';
-import { Icon } from '../../components/icon';
-import { STATUS_KEY, ServiceStatusView, fetchStatus } from '../../components/service-status';
-import { errorMessage } from '../../lib/api-client';
-import { loadQuery, warm } from '../../lib/cache';
+import type { ServiceStatus } from '@contracts/status.contract';
+import { Icon } from '@/components/icon';
+import { STATUS_KEY, ServiceStatusView, fetchStatus } from '@/components/service-status';
+import { errorMessage } from '@/lib/api-client';
+import { loadQuery, warm } from '@/lib/cache';
 import useSWR from 'swr';
 
 export function loader() {

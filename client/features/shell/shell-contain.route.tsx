@@ -1,4 +1,4 @@
-import { Icon } from '../../components/icon';
+import { Icon } from '@/components/icon';
 import './shell-contain.css';
 
 export const handle = { title: 'Container layout' };

@@ -1,6 +1,6 @@
-import { EmptyState } from '../../components/empty-state';
-import { AppLink } from '../../lib/app-link';
-import { paths } from '../../app/paths';
+import { EmptyState } from '@/components/empty-state';
+import { AppLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 
 export const handle = { title: 'Empty state' };
 

@@ -1,6 +1,6 @@
-import { Icon } from '../../components/icon';
-import { AppLink } from '../../lib/app-link';
-import { paths } from '../../app/paths';
+import { Icon } from '@/components/icon';
+import { AppLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 import { ROLE_DESCRIPTIONS, useShellUser } from './shell-user';
 
 export const handle = { title: 'Overview' };

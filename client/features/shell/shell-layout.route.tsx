@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router';
-import { AppNavLink } from '../../lib/app-link';
-import { paths } from '../../app/paths';
+import { AppNavLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 import { useShellUser } from './shell-user';
 
 export const handle = { title: 'Staff shell' };

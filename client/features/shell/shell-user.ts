@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from 'react-router';
-import type { SessionUser } from '../../../bff/contracts/auth.contract';
+import type { SessionUser } from '@contracts/auth.contract';
 
 /** The signed-in user, from the /shell route's loader (its middleware put it in the context). */
 export function useShellUser(): SessionUser {

@@ -1,6 +1,6 @@
-import { PageHeader } from '../../components/page-header';
-import { Icon } from '../../components/icon';
-import { useModal } from '../../app/modal-host';
+import { PageHeader } from '@/components/page-header';
+import { Icon } from '@/components/icon';
+import { useModal } from '@/components/modal-host';
 import { spaces } from './spaces';
 import type { Space } from './spaces';
 

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { Page } from '../../../bff/contracts/common.contract';
-import type { KisiEvent } from '../../../bff/contracts/webhook.contract';
-import { api } from '../../lib/api-client';
-import { invalidate, invalidatePrefix, swrCache } from '../../lib/cache';
-import { pageParam, parseSearch, toApiPage, withQuery } from '../../lib/search-params';
-import { paths } from '../../app/paths';
+import type { Page } from '@contracts/common.contract';
+import type { KisiEvent } from '@contracts/webhook.contract';
+import { api } from '@/lib/api-client';
+import { invalidate, invalidatePrefix, swrCache } from '@/lib/cache';
+import { pageParam, parseSearch, toApiPage, withQuery } from '@/lib/search-params';
+import { paths } from '@/lib/paths';
 
 /** The webhook inbox's data: SWR keys are the API URLs, so the prefix names every page. */
 export const WEBHOOK_URL = '/api/webhook';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CSSProperties } from 'react';
-import { Icon } from '../../components/icon';
-import { PageHeader } from '../../components/page-header';
+import { Icon } from '@/components/icon';
+import { PageHeader } from '@/components/page-header';
 import { ChimeEngine, SCALES, audioSupported, frequencies } from './chime-engine';
 import './windphony.css';
 

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import useSWR from 'swr';
-import type { GymMember, MemberDoorAccess } from '../../../../bff/contracts/gym.contract';
-import { Icon } from '../../../components/icon';
-import { useToast } from '../../../app/toast-host';
-import { errorMessage } from '../../../lib/api-client';
-import { formatWhen } from '../../../lib/format';
-import { fetchDoorAccess, memberAccessKey, retryDoorAccess } from '../gym.api';
+import type { GymMember, MemberDoorAccess } from '@contracts/gym.contract';
+import { Icon } from '@/components/icon';
+import { useToast } from '@/components/toast-host';
+import { errorMessage } from '@/lib/api-client';
+import { formatWhen } from '@/lib/format';
+import { fetchDoorAccess, memberAccessKey, retryDoorAccess } from '@/features/gym/gym.api';
 
 
 /** What the last switch did, in words. */

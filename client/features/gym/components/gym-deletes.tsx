@@ -1,6 +1,6 @@
-import type { GymMember, GymOwner } from '../../../../bff/contracts/gym.contract';
-import type { DeleteOptions } from '../../../components/confirm-delete';
-import { deleteMember, deleteOwner } from '../gym.api';
+import type { GymMember, GymOwner } from '@contracts/gym.contract';
+import type { DeleteOptions } from '@/components/confirm-delete';
+import { deleteMember, deleteOwner } from '@/features/gym/gym.api';
 
 /** Deleting a member, from the list or their own page (which adds where to go next). */
 export const memberDelete = (member: GymMember): DeleteOptions => ({

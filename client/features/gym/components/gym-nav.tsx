@@ -1,5 +1,5 @@
-import { AppNavLink } from '../../../lib/app-link';
-import { paths } from '../../../app/paths';
+import { AppNavLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 
 /** The gym area's two lists, as tabs above each of its pages. */
 export function GymNav() {

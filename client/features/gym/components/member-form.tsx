@@ -1,11 +1,11 @@
 import useSWR from 'swr';
-import type { GymMember, Membership } from '../../../../bff/contracts/gym.contract';
-import { useToast } from '../../../app/toast-host';
-import { errorMessage } from '../../../lib/api-client';
-import { useForm } from '../../../lib/form-state';
-import { formErrors } from '../../../lib/problem-fields';
-import { MEMBERSHIP_VALUES, OWNER_CHOICES_KEY, createMember, fetchOwnerPage, updateMember } from '../gym.api';
-import { FormActions, ModalForm, SelectField, TextField } from '../../../components/form-fields';
+import type { GymMember, Membership } from '@contracts/gym.contract';
+import { useToast } from '@/components/toast-host';
+import { errorMessage } from '@/lib/api-client';
+import { useForm } from '@/lib/form-state';
+import { formErrors } from '@/lib/problem-fields';
+import { MEMBERSHIP_VALUES, OWNER_CHOICES_KEY, createMember, fetchOwnerPage, updateMember } from '@/features/gym/gym.api';
+import { FormActions, ModalForm, SelectField, TextField } from '@/components/form-fields';
 import { MEMBERSHIP_LABELS } from './membership-badge';
 
 /**

@@ -1,8 +1,8 @@
-import type { GymMember } from '../../../../bff/contracts/gym.contract';
-import { DeleteButton } from '../../../components/confirm-delete';
-import { Icon } from '../../../components/icon';
-import { AppLink } from '../../../lib/app-link';
-import { paths } from '../../../app/paths';
+import type { GymMember } from '@contracts/gym.contract';
+import { DeleteButton } from '@/components/confirm-delete';
+import { Icon } from '@/components/icon';
+import { AppLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 import { MembershipBadge } from './membership-badge';
 
 /** Members as rows: name and email link to the member; membership badge; a failed door switch flagged. */

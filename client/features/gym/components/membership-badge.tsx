@@ -1,4 +1,4 @@
-import type { Membership } from '../../../../bff/contracts/gym.contract';
+import type { Membership } from '@contracts/gym.contract';
 
 export const MEMBERSHIP_LABELS: Record<Membership, string> = { active: 'Active', paused: 'Paused', cancelled: 'Cancelled' };
 const TONES: Record<Membership, string> = { active: 'badge-ok', paused: 'badge-warn', cancelled: 'badge-bad' };

@@ -1,9 +1,9 @@
-import type { GymOwner } from '../../../../bff/contracts/gym.contract';
-import { useToast } from '../../../app/toast-host';
-import { useForm } from '../../../lib/form-state';
-import { formErrors } from '../../../lib/problem-fields';
-import { createOwner } from '../gym.api';
-import { FormActions, ModalForm, TextField } from '../../../components/form-fields';
+import type { GymOwner } from '@contracts/gym.contract';
+import { useToast } from '@/components/toast-host';
+import { useForm } from '@/lib/form-state';
+import { formErrors } from '@/lib/problem-fields';
+import { createOwner } from '@/features/gym/gym.api';
+import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 
 const FIELDS = ['name', 'email', 'phone', 'gymName'] as const;
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { LoadError } from '../../../components/load-error';
-import { Spinner } from '../../../components/spinner';
+import { LoadError } from '@/components/load-error';
+import { Spinner } from '@/components/spinner';
 
 /** A Kisi read that failed (Kisi down: the proxy's 502/504, say), inside the page with a retry. */
 export function KisiLoadError({ what, message, onRetry, retrying }: { what: string; message: string; onRetry: () => void; retrying: boolean }) {

@@ -1,6 +1,6 @@
-import type { KisiEvent } from '../../../../bff/contracts/webhook.contract';
-import { DeleteButton } from '../../../components/confirm-delete';
-import { formatWhenExact } from '../../../lib/format';
+import type { KisiEvent } from '@contracts/webhook.contract';
+import { DeleteButton } from '@/components/confirm-delete';
+import { formatWhenExact } from '@/lib/format';
 
 /** The refusal in words: Kisi's message, else its code. */
 export const refusal = (event: KisiEvent) => event.errorMessage ?? (event.errorCode ? `Kisi error ${event.errorCode}` : 'Refused');

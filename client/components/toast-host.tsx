@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import { Icon } from '../components/icon';
+import { Icon } from './icon';
 
 /** Toasts vanish on their own after this long (spec §9). */
 export const TOAST_LIFETIME_MS = 5000;

@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import { SESSION_KEY, fetchSession } from '../features/auth/session';
+import { SESSION_KEY, fetchSession } from './session';
 import { paths } from './paths';
 
 /**

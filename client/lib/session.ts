@@ -1,9 +1,9 @@
 import { createContext, data, redirect } from 'react-router';
 import type { MiddlewareFunction } from 'react-router';
-import type { AuthResponse, SessionUser } from '../../../bff/contracts/auth.contract';
-import { api, errorMessage, isApiError } from '../../lib/api-client';
-import { invalidate, setCacheData } from '../../lib/cache';
-import { loginPath } from '../../app/paths';
+import type { AuthResponse, SessionUser } from '@contracts/auth.contract';
+import { api, errorMessage, isApiError } from './api-client';
+import { invalidate, setCacheData } from './cache';
+import { loginPath } from './paths';
 
 /** Who is signed in, as the header and /shell see it (null: nobody). */
 export const SESSION_KEY = ['session'] as const;
