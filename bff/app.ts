@@ -5,21 +5,23 @@ import crypto from 'node:crypto';
 import { kisiMode, type Config } from './config';
 import type { Database } from './db/database';
 import { accountsRepository } from './features/auth/accounts.repository';
-import { authRouter, DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './features/auth/auth.router';
+import { authRoutes, DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './features/auth/auth.router';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
 import { eventsRouter, type EventStreamOptions } from './features/events/events.router';
 import { liveEventsRepository } from './features/events/live-events.repository';
-import { gymRouter } from './features/gym/gym.router';
+import { gymRoutes } from './features/gym/gym.router';
 import { gymService, type DoorAccess } from './features/gym/gym.service';
 import { membersRepository } from './features/gym/members.repository';
 import { ownersRepository } from './features/gym/owners.repository';
-import { statusRouter } from './features/status/status.router';
+import { statusRoutes } from './features/status/status.router';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
-import { kisiWebhookRouter } from './features/webhooks/kisi-webhook.router';
-import { webhookInboxRouter } from './features/webhooks/webhook-inbox.router';
+import { kisiWebhookRoute } from './features/webhooks/kisi-webhook.router';
+import { webhookInboxRoutes } from './features/webhooks/webhook-inbox.router';
 import { webhookInboxService } from './features/webhooks/webhook-inbox.service';
-import { emulatorControlRouter } from './kisi/emulator/emulator-control.router';
+import { kisiApi } from './contracts/kisi.contract';
+import { openApiContract } from './contracts/openapi.contract';
+import { emulatorControlRoutes } from './kisi/emulator/emulator-control.router';
 import type { Kisi } from './kisi/kisi';
 import { kisiProxy } from './kisi/proxy';
 import { sessionMiddleware } from './lib/auth.middleware';
@@ -27,6 +29,8 @@ import { csrfGuard } from './lib/csrf.middleware';
 import { EventBus } from './lib/event-bus';
 import { HttpError } from './lib/http-error';
 import { apiNotFound, errorHandler } from './lib/error-handler';
+import { mountRoutes, route } from './lib/endpoint-router';
+import { openApiDocument } from './lib/openapi';
 import type { Logger } from './lib/logger';
 import { spaMiddleware } from './lib/static.middleware';
 
@@ -44,6 +48,8 @@ export interface AppDeps {
   eventStream?: Partial<EventStreamOptions>;
   /** Kisi (remote, or the in-process emulator): proxy, webhook secret, server-side client. Without it /api/kisi answers 503. */
   kisi?: Kisi;
+  /** Validate every answer against its contract (default: under tests). */
+  checkResponses?: boolean;
 }
 
 /** Builds the whole BFF as an Express app; `bff/index.ts` only listens, tests use it in-process. */
@@ -98,24 +104,38 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  const checkResponses = deps.checkResponses ?? process.env.NODE_ENV === 'test';
   const api = express.Router();
   api.use(csrfGuard);
   // Signed Kisi webhooks need their raw body, so they come before the JSON parser.
-  api.use(
-    '/webhooks/kisi',
-    kisiWebhookRouter({
+  const webhookRoutes = [
+    kisiWebhookRoute({
       events: kisiEvents,
       secret: deps.kisi?.settings.webhookSecret,
       emailOfKisiUser: deps.kisi ? async (id) => (await deps.kisi!.client.getUser(id))?.email ?? null : undefined,
       publish: (event) => bus.publish('webhook', event),
       logger,
     }),
-  );
+  ];
+  mountRoutes(api, webhookRoutes, { checkResponses });
   api.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   api.use(sessionMiddleware(auth.userForToken));
 
-  api.use('/auth', authRouter(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT }));
-  api.use('/events', events.router);
+  const routes = [
+    ...authRoutes(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT }),
+    events.route,
+    ...(deps.kisi?.emulator ? emulatorControlRoutes(deps.kisi.emulator) : []),
+    ...webhookInboxRoutes(webhookInboxService({ events: kisiEvents })),
+    ...gymRoutes(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })),
+    ...statusRoutes({ version: deps.version, startedAt: deps.startedAt ?? new Date(), databaseEngine: database.engine, kisiMode: kisiMode(config) }),
+  ];
+  // Every endpoint the API answers: its own handlers, and Kisi's through the proxy.
+  const endpoints = [...webhookRoutes, ...routes].map((r) => r.endpoint).concat(Object.values(kisiApi), openApiContract.document);
+  const openApi = openApiDocument(endpoints, { version: deps.version });
+  routes.push(route(openApiContract.document, () => openApi));
+  mountRoutes(api, routes, { checkResponses });
+  app.locals.endpoints = endpoints;
+
   api.use(
     '/kisi',
     deps.kisi
@@ -123,13 +143,6 @@ export function createApp(deps: AppDeps) {
       : () => {
           throw new HttpError(503, 'Kisi is not configured on this server.');
         },
-  );
-  if (deps.kisi?.emulator) api.use('/kisi-emulator', emulatorControlRouter(deps.kisi.emulator));
-  api.use(webhookInboxRouter(webhookInboxService({ events: kisiEvents })));
-  api.use('/gym', gymRouter(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })));
-  api.use(
-    '/',
-    statusRouter({ version: deps.version, startedAt: deps.startedAt ?? new Date(), databaseEngine: database.engine, kisiMode: kisiMode(config) }),
   );
 
   api.use(apiNotFound);

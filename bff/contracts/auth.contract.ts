@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { endpoint, NoContentSchema } from './endpoint.contract';
 
 export const ROLES = ['admin', 'staff', 'runner'] as const;
 export const RoleSchema = v.picklist(ROLES, 'Expected one of admin, staff, runner');
@@ -30,3 +31,17 @@ export type SessionUser = v.InferOutput<typeof SessionUserSchema>;
 /** `GET /api/auth/getAuth` and `POST /api/auth/login` answer this. */
 export const AuthResponseSchema = v.object({ user: SessionUserSchema });
 export type AuthResponse = v.InferOutput<typeof AuthResponseSchema>;
+
+export const authApi = {
+  login: endpoint({
+    method: 'POST',
+    path: '/api/auth/login',
+    summary: 'Sign in: sets the httpOnly `sid` session cookie',
+    access: 'public',
+    body: LoginRequestSchema,
+    response: AuthResponseSchema,
+    errors: [401, 429],
+  }),
+  logout: endpoint({ method: 'POST', path: '/api/auth/logout', summary: 'Sign out: ends the session and clears its cookie', access: 'public', response: NoContentSchema, status: 204 }),
+  getAuth: endpoint({ method: 'GET', path: '/api/auth/getAuth', summary: 'Who is signed in (401 when nobody)', access: 'user', response: AuthResponseSchema }),
+};

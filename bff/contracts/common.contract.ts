@@ -1,9 +1,19 @@
 import * as v from 'valibot';
 
-/** Ids in paths are positive integers; anything else is a 400. */
-export const IdParamSchema = v.object({
-  id: v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/, 'Expected a positive integer id'), v.transform(Number)),
-});
+/** Ids are positive integers (at most 16 digits); anything else in a path is a 400. */
+const ID_TEXT = /^[1-9]\d{0,15}$/;
+
+/** An id written as text (a path segment, a query value) → the number; `message` says what it names. */
+export const idText = (message = 'Expected a positive integer id') => v.pipe(v.string(), v.regex(ID_TEXT, message), v.transform(Number));
+
+/** Is this text an id the API would accept? (Client routes turn anything else into a 404 at once.) */
+export const isIdText = (text: string | undefined): text is string => ID_TEXT.test(text ?? '');
+
+/** `:id` of a path. */
+export const IdParamSchema = v.object({ id: idText() });
+
+/** An id in a JSON body. */
+export const idNumber = (message: string) => v.pipe(v.number(message), v.integer('Expected a whole number'), v.minValue(1, message));
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
@@ -11,7 +21,7 @@ export const MAX_PAGE_SIZE = 100;
 const wholeNumber = (min: number, max: number, message: string) =>
   v.pipe(v.string(), v.regex(/^\d{1,9}$/, message), v.transform(Number), v.minValue(min, message), v.maxValue(max, message));
 
-/** `?page=<0-based>&pageSize=` of every list call (DESIGN §5). */
+/** `?page=<0-based>&pageSize=` of every list call. */
 export const PageQuerySchema = v.object({
   page: v.optional(wholeNumber(0, 1_000_000, 'Expected a page number of 0 or more'), '0'),
   pageSize: v.optional(wholeNumber(1, MAX_PAGE_SIZE, `Expected a page size from 1 to ${MAX_PAGE_SIZE}`), String(DEFAULT_PAGE_SIZE)),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { endpoint } from './endpoint.contract';
 
 /** Kinds of live events on `GET /api/events` (Server-Sent Events). */
 export const LIVE_EVENT_TYPES = ['webhook', 'order'] as const;
@@ -14,3 +15,20 @@ export const LiveEventSchema = v.object({
   data: v.unknown(),
 });
 export type LiveEvent<T = unknown> = { id: string; type: LiveEventType; data: T };
+
+/** `?lastEventId=` resumes like the `Last-Event-ID` header (which EventSource sends on a reconnect). */
+export const EventStreamQuerySchema = v.object({
+  lastEventId: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'Expected an event id'), v.transform(Number))),
+});
+
+export const eventsApi = {
+  stream: endpoint({
+    method: 'GET',
+    path: '/api/events',
+    summary: 'Live events (Server-Sent Events) with Last-Event-ID resume and a heartbeat every 15 s',
+    access: 'user',
+    query: EventStreamQuerySchema,
+    response: LiveEventSchema,
+    stream: 'sse',
+  }),
+};

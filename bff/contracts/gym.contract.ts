@@ -1,13 +1,12 @@
 import * as v from 'valibot';
 import { EmailSchema } from './auth.contract';
-import { PageQuerySchema, pageOf } from './common.contract';
+import { IdParamSchema, PageQuerySchema, idNumber, idText, pageOf } from './common.contract';
+import { endpoint, NoContentSchema } from './endpoint.contract';
 
 const requiredText = (label: string, max: number) =>
   v.pipe(v.string(`Expected ${label} as text`), v.trim(), v.nonEmpty('Required'), v.maxLength(max, `${label} is at most ${max} characters`));
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
-
-const positiveIdText = (message: string) => v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/, message), v.transform(Number));
 
 export const MEMBERSHIPS = ['active', 'paused', 'cancelled'] as const;
 export const MembershipSchema = v.picklist(MEMBERSHIPS, 'Expected one of active, paused, cancelled');
@@ -79,12 +78,12 @@ export const GymMemberPageSchema = pageOf(GymMemberSchema);
 export const MemberListQuerySchema = v.object({
   ...PageQuerySchema.entries,
   query: optionalQuery,
-  ownerId: v.optional(positiveIdText('Expected a positive integer owner id')),
+  ownerId: v.optional(idText('Expected a positive integer owner id')),
   membership: v.optional(MembershipSchema),
 });
 export type MemberListQuery = v.InferOutput<typeof MemberListQuerySchema>;
 
-const OwnerIdSchema = v.pipe(v.number('Expected an owner id number'), v.integer('Expected a whole number'), v.minValue(1, 'Expected a positive owner id'));
+const OwnerIdSchema = idNumber('Expected a positive owner id');
 
 export const CreateMemberSchema = v.object({
   email: EmailSchema,
@@ -110,3 +109,64 @@ export const MemberDoorAccessSchema = v.object({
   accessSync: AccessSyncSchema,
 });
 export type MemberDoorAccess = v.InferOutput<typeof MemberDoorAccessSchema>;
+
+// ---- endpoints (staff and admins) ---------------------------------------------------------------
+
+const staff = ['staff'] as const;
+
+export const gymApi = {
+  listOwners: endpoint({ method: 'GET', path: '/api/gym/owners', summary: 'Gym owners, by name; `query` searches name, email and gym', access: staff, query: OwnerListQuerySchema, response: GymOwnerPageSchema }),
+  getOwner: endpoint({ method: 'GET', path: '/api/gym/owners/:id', summary: 'One gym owner with their member count', access: staff, params: IdParamSchema, response: GymOwnerSchema, errors: [404] }),
+  createOwner: endpoint({ method: 'POST', path: '/api/gym/owners', summary: 'Add a gym owner (email unique)', access: staff, body: CreateOwnerSchema, response: GymOwnerSchema, status: 201, errors: [409] }),
+  deleteOwner: endpoint({
+    method: 'DELETE',
+    path: '/api/gym/owners/:id',
+    summary: 'Delete a gym owner; refused (409) while they still have members',
+    access: staff,
+    params: IdParamSchema,
+    response: NoContentSchema,
+    status: 204,
+    errors: [404, 409],
+  }),
+  listMembers: endpoint({ method: 'GET', path: '/api/gym/users', summary: 'Gym members, filtered by search, owner and membership', access: staff, query: MemberListQuerySchema, response: GymMemberPageSchema }),
+  getMember: endpoint({ method: 'GET', path: '/api/gym/users/:id', summary: 'One gym member', access: staff, params: IdParamSchema, response: GymMemberSchema, errors: [404] }),
+  createMember: endpoint({
+    method: 'POST',
+    path: '/api/gym/users',
+    summary: "Add a gym member (email unique); their Kisi door access is switched to match the membership",
+    access: staff,
+    body: CreateMemberSchema,
+    response: GymMemberSchema,
+    status: 201,
+    errors: [409],
+  }),
+  updateMember: endpoint({
+    method: 'PATCH',
+    path: '/api/gym/users/:id',
+    summary: 'Change a member; a membership change switches their Kisi door access',
+    access: staff,
+    params: IdParamSchema,
+    body: UpdateMemberSchema,
+    response: GymMemberSchema,
+    errors: [404],
+  }),
+  deleteMember: endpoint({ method: 'DELETE', path: '/api/gym/users/:id', summary: 'Delete a gym member', access: staff, params: IdParamSchema, response: NoContentSchema, status: 204, errors: [404] }),
+  doorAccess: endpoint({
+    method: 'GET',
+    path: '/api/gym/users/:id/access',
+    summary: "The member's Kisi account as the door sees it, and what the last switch did",
+    access: staff,
+    params: IdParamSchema,
+    response: MemberDoorAccessSchema,
+    errors: [404, 502, 504],
+  }),
+  syncDoorAccess: endpoint({
+    method: 'POST',
+    path: '/api/gym/users/:id/access/sync',
+    summary: "Switch the member's Kisi door access to match the membership again (the outcome is recorded)",
+    access: staff,
+    params: IdParamSchema,
+    response: GymMemberSchema,
+    errors: [404],
+  }),
+};

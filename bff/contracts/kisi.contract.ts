@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { EmailSchema } from './auth.contract';
+import { IdParamSchema, idNumber } from './common.contract';
+import { endpoint, NoContentSchema } from './endpoint.contract';
 
 /**
  * Kisi through the BFF (DESIGN §6). `/api/kisi/*` forwards Kisi's own shapes unchanged, so these
@@ -173,12 +175,107 @@ export function parseCollectionRange(header: string | null | undefined): { start
   return { start: Number(match[1]), end: Number(match[2] ?? match[1]), total };
 }
 
+// ---- the Kisi endpoints the app uses, through the BFF's proxy ----------------------------------
+
+/** Where the BFF forwards Kisi: `/api/kisi/users` → `${KISI_BASE_URL}/users`. */
+export const KISI_PROXY_PREFIX = '/api/kisi';
+
+const count = v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'Expected a whole number'), v.transform(Number));
+/** Kisi's paging and search of every list (it clamps `limit` to the list's maximum). */
+const KisiListQuerySchema = v.object({ limit: v.optional(count), offset: v.optional(count), query: v.optional(v.string()) });
+const KisiUserListQuerySchema = v.object({ ...KisiListQuerySchema.entries, email: v.optional(v.string()) });
+const KisiRoleAssignmentQuerySchema = v.object({ user_id: count, limit: v.optional(count), offset: v.optional(count) });
+
+/** Kisi's own answers pass through the proxy; the proxy adds 502 (unreachable or key refused), 504 (silent) and 429 is Kisi's. */
+const KISI_FAILURES = [404, 429, 502, 504] as const;
+const admin = ['admin'] as const;
+const list = { paging: 'collection-range', errors: KISI_FAILURES } as const;
+
+/**
+ * The proxy forwards exactly these (method and path) and lets exactly these roles call each; the
+ * BFF's own door-access sync calls Kisi through the same descriptions.
+ */
+export const kisiApi = {
+  listUsers: endpoint({ method: 'GET', path: '/api/kisi/users', summary: "Kisi's users", access: admin, query: KisiUserListQuerySchema, response: KisiUserListSchema, ...list }),
+  getUser: endpoint({ method: 'GET', path: '/api/kisi/users/:id', summary: 'One Kisi user', access: admin, params: IdParamSchema, response: KisiUserSchema, errors: KISI_FAILURES }),
+  updateUser: endpoint({
+    method: 'PATCH',
+    path: '/api/kisi/users/:id',
+    summary: "Switch a Kisi user's access (Kisi answers 204; scim_access_enabled is read-only)",
+    access: admin,
+    params: IdParamSchema,
+    body: KisiUserAccessUpdateSchema,
+    response: NoContentSchema,
+    status: 204,
+    errors: [...KISI_FAILURES, 422],
+  }),
+  listRoleAssignments: endpoint({
+    method: 'GET',
+    path: '/api/kisi/role_assignments',
+    summary: "A Kisi user's role assignments",
+    access: admin,
+    query: KisiRoleAssignmentQuerySchema,
+    response: KisiRoleAssignmentListSchema,
+    ...list,
+  }),
+  listMembers: endpoint({ method: 'GET', path: '/api/kisi/members', summary: "Kisi's organisation members", access: admin, query: KisiListQuerySchema, response: KisiMemberListSchema, ...list }),
+  listGroups: endpoint({ method: 'GET', path: '/api/kisi/groups', summary: "Kisi's groups", access: admin, query: KisiListQuerySchema, response: KisiGroupListSchema, ...list }),
+  createGroup: endpoint({
+    method: 'POST',
+    path: '/api/kisi/groups',
+    summary: 'Create a Kisi group (422 with field messages for a blank name)',
+    access: admin,
+    body: KisiGroupCreateSchema,
+    response: KisiGroupSchema,
+    errors: [...KISI_FAILURES, 422],
+  }),
+  deleteGroup: endpoint({ method: 'DELETE', path: '/api/kisi/groups/:id', summary: 'Delete a Kisi group', access: admin, params: IdParamSchema, response: NoContentSchema, status: 204, errors: KISI_FAILURES }),
+  listGroupLinks: endpoint({
+    method: 'GET',
+    path: '/api/kisi/group_links',
+    summary: 'Access links (staff may read them: the gym member page shows a member’s links)',
+    access: ['staff'],
+    query: KisiListQuerySchema,
+    response: KisiGroupLinkListSchema,
+    ...list,
+  }),
+  createGroupLink: endpoint({
+    method: 'POST',
+    path: '/api/kisi/group_links',
+    summary: 'Create an access link; the BFF puts it in the configured group unless one is named. Answers the secret once',
+    access: admin,
+    body: KisiGroupLinkCreateSchema,
+    response: KisiGroupLinkCreatedSchema,
+    errors: [...KISI_FAILURES, 422],
+  }),
+  deleteGroupLink: endpoint({
+    method: 'DELETE',
+    path: '/api/kisi/group_links/:id',
+    summary: 'Delete an access link (it stops opening doors at once)',
+    access: admin,
+    params: IdParamSchema,
+    response: NoContentSchema,
+    status: 204,
+    errors: KISI_FAILURES,
+  }),
+  listLocks: endpoint({ method: 'GET', path: '/api/kisi/locks', summary: "Kisi's locks (doors)", access: admin, query: KisiListQuerySchema, response: KisiLockListSchema, ...list }),
+  unlockLock: endpoint({
+    method: 'POST',
+    path: '/api/kisi/locks/:id/unlock',
+    summary: 'Unlock a door remotely (409 locked down, 503 offline)',
+    access: admin,
+    params: IdParamSchema,
+    response: KisiUnlockResponseSchema,
+    errors: [...KISI_FAILURES, 409, 503],
+  }),
+};
+
 // ---- emulator control (emulator mode only, admin only) -----------------------------------
 
 /** `POST /api/kisi-emulator/unlocks`: simulates `email` unlocking a door (the first they may open unless `lockId`). */
 export const EmulatorUnlockRequestSchema = v.object({
   email: EmailSchema,
-  lockId: v.optional(v.pipe(v.number('Expected a lock id'), v.integer('Expected a lock id'), v.minValue(1, 'Expected a lock id'))),
+  lockId: v.optional(idNumber('Expected a lock id')),
 });
 export type EmulatorUnlockRequest = v.InferOutput<typeof EmulatorUnlockRequestSchema>;
 
@@ -200,3 +297,15 @@ export const EmulatorUnlockResultSchema = v.object({
   }),
 });
 export type EmulatorUnlockResult = v.InferOutput<typeof EmulatorUnlockResultSchema>;
+
+export const emulatorControlApi = {
+  unlock: endpoint({
+    method: 'POST',
+    path: '/api/kisi-emulator/unlocks',
+    summary: 'Emulator mode only: make a person of the emulated organisation unlock a door (the signed webhook follows)',
+    access: admin,
+    body: EmulatorUnlockRequestSchema,
+    response: EmulatorUnlockResultSchema,
+    errors: [404],
+  }),
+};

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { endpoint } from './endpoint.contract';
 
 /** `GET /api`: what the service is and how it runs. */
 export const ServiceStatusSchema = v.object({
@@ -12,3 +13,9 @@ export const ServiceStatusSchema = v.object({
   node: v.string(),
 });
 export type ServiceStatus = v.InferOutput<typeof ServiceStatusSchema>;
+
+export const statusApi = {
+  status: endpoint({ method: 'GET', path: '/api', summary: 'What the service is and how it runs', access: 'public', response: ServiceStatusSchema }),
+  /** The /bad page shows what a server failure looks like: this fails on purpose. */
+  bad: endpoint({ method: 'GET', path: '/api/bad', summary: 'Fails on purpose with a 500 problem (the /bad demo page)', access: 'public', response: v.never(), errors: [500] }),
+};

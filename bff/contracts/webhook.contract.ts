@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { EmailSchema } from './auth.contract';
-import { PageQuerySchema, pageOf } from './common.contract';
+import { IdParamSchema, PageQuerySchema, pageOf } from './common.contract';
+import { endpoint, NoContentSchema } from './endpoint.contract';
 
 /**
  * A Kisi event as the BFF stored it from a signed webhook (`kisi_events`), and as it is announced
@@ -48,3 +49,56 @@ export const KisiEventPageSchema = pageOf(KisiEventSchema);
 /** `GET /api/webhooks/unlocks?email=&page=&pageSize=`: one person's unlocks (email compared case-insensitively). */
 export const UnlocksQuerySchema = v.object({ ...PageQuerySchema.entries, email: EmailSchema });
 export type UnlocksQuery = v.InferOutput<typeof UnlocksQuerySchema>;
+
+/** A Kisi event delivery as the receiver reads it: Kisi's Event, every field optional but a uuid (tolerant of older shapes). */
+export const KisiWebhookBodySchema = v.looseObject({
+  uuid: v.optional(v.string()),
+  type: v.optional(v.string()),
+  actor_type: v.optional(v.nullable(v.string())),
+  actor_id: v.optional(v.nullable(v.number())),
+  actor_name: v.optional(v.nullable(v.string())),
+  actor_email: v.optional(v.nullable(v.string())),
+  object_type: v.optional(v.nullable(v.string())),
+  object_id: v.optional(v.nullable(v.number())),
+  object_name: v.optional(v.nullable(v.string())),
+  success: v.optional(v.boolean()),
+  created_at: v.optional(v.string()),
+});
+
+export const webhookApi = {
+  receive: endpoint({
+    method: 'POST',
+    path: '/api/webhooks/kisi',
+    summary: "Kisi's signed event webhook (X-Signature: HMAC-SHA256 of the raw body); each event stored once by uuid",
+    access: 'public',
+    rawBody: KisiWebhookBodySchema,
+    response: WebhookAckSchema,
+    errors: [401, 413],
+  }),
+  listEvents: endpoint({
+    method: 'GET',
+    path: '/api/webhook',
+    summary: 'Received Kisi events, newest first',
+    access: ['staff'],
+    query: PageQuerySchema,
+    response: KisiEventPageSchema,
+  }),
+  deleteEvent: endpoint({
+    method: 'DELETE',
+    path: '/api/webhook/:id',
+    summary: "Delete the BFF's copy of a received event",
+    access: ['staff'],
+    params: IdParamSchema,
+    response: NoContentSchema,
+    status: 204,
+    errors: [404],
+  }),
+  unlocksOf: endpoint({
+    method: 'GET',
+    path: '/api/webhooks/unlocks',
+    summary: "One person's door unlocks (lock.unlock events by actor email), newest first",
+    access: ['staff'],
+    query: UnlocksQuerySchema,
+    response: KisiEventPageSchema,
+  }),
+};

@@ -1,3 +1,6 @@
+import * as v from 'valibot';
+import { urlOf, type CallInput, type Endpoint, type EndpointOutput } from '../contracts/endpoint.contract';
+import { KISI_PROXY_PREFIX, KisiErrorSchema, kisiApi, type KisiUser } from '../contracts/kisi.contract';
 import type { RateLimiter } from './rate-limiter';
 
 /** Where the BFF reaches Kisi (the real one, or the in-process emulator) and with which key. */
@@ -31,27 +34,30 @@ export interface KisiUserSummary {
   accessEnabled: boolean;
 }
 
-interface KisiUserJson {
-  id: number;
-  name?: string | null;
-  email: string;
-  access_enabled?: boolean;
+const toSummary = (u: KisiUser): KisiUserSummary => ({ id: u.id, name: u.name, email: u.email, accessEnabled: u.access_enabled });
+
+/** What Kisi said when it refused: its `{error}` text when the body is Kisi's error shape. */
+function refusal(body: unknown): string {
+  const parsed = v.safeParse(KisiErrorSchema, body);
+  return parsed.success ? `: ${parsed.output.error}` : '';
 }
 
-const toSummary = (u: KisiUserJson): KisiUserSummary => ({ id: u.id, name: u.name ?? null, email: u.email, accessEnabled: u.access_enabled === true });
-
 /**
- * The server-side Kisi client (for the gym's door-access sync and the webhook receiver): same key,
- * base URL, timeout and rate limiter as the browser-facing proxy.
+ * The server-side Kisi client (for the gym's door-access sync and the webhook receiver): the same
+ * endpoint descriptions, key, base URL, timeout and rate limiter as the browser-facing proxy, and
+ * every answer parsed with its endpoint's schema.
  */
 export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
-  async function request<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T | undefined; headers: Headers }> {
+  async function call<E extends Endpoint>(endpoint: E, input: CallInput<E>): Promise<EndpointOutput<E>> {
+    const path = urlOf({ ...endpoint, path: endpoint.path.slice(KISI_PROXY_PREFIX.length) as `/api${string}` }, input as Parameters<typeof urlOf>[1]);
+    const what = `${endpoint.method} ${path.split('?')[0]}`;
     const signal = AbortSignal.timeout(settings.timeoutMs);
     await limiter.acquire(signal);
     let res: Response;
     try {
+      const body = (input as { body?: unknown }).body;
       res = await fetch(`${settings.baseUrl}${path}`, {
-        method,
+        method: endpoint.method,
         headers: { Authorization: `KISI-LOGIN ${settings.apiKey}`, Accept: 'application/json', 'Content-Type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal,
@@ -67,24 +73,21 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
     } catch {
       parsed = text;
     }
-    if (!res.ok) {
-      const detail = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? `: ${String((parsed as { error: unknown }).error)}` : '';
-      throw new KisiError(`Kisi answered ${res.status} to ${method} ${path.split('?')[0]}${detail}`, res.status, parsed);
-    }
-    return { status: res.status, body: parsed as T | undefined, headers: res.headers };
+    if (!res.ok) throw new KisiError(`Kisi answered ${res.status} to ${what}${refusal(parsed)}`, res.status, parsed);
+    const answer = v.safeParse(endpoint.response, parsed);
+    if (!answer.success) throw new KisiError(`Kisi answered ${what} with a body Frontdesk does not understand (${v.getDotPath(answer.issues[0]) ?? 'body'}: ${answer.issues[0].message})`, res.status, parsed);
+    return answer.output as EndpointOutput<E>;
   }
 
   return {
-    request,
     async findUserByEmail(email: string): Promise<KisiUserSummary | null> {
-      const { body } = await request<KisiUserJson[]>('GET', `/users?email=${encodeURIComponent(email)}&limit=10`);
-      const user = (body ?? []).find((u) => u.email.toLowerCase() === email.toLowerCase());
+      const users = await call(kisiApi.listUsers, { query: { email, limit: 10 } });
+      const user = users.find((u) => u.email.toLowerCase() === email.toLowerCase());
       return user ? toSummary(user) : null;
     },
     async getUser(id: number): Promise<KisiUserSummary | null> {
       try {
-        const { body } = await request<KisiUserJson>('GET', `/users/${id}`);
-        return body ? toSummary(body) : null;
+        return toSummary(await call(kisiApi.getUser, { params: { id } }));
       } catch (err) {
         if (err instanceof KisiError && err.status === 404) return null;
         throw err;
@@ -92,7 +95,7 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
     },
     /** PATCH answers 204 and ignores `scim_access_enabled` (read-only), so only access_enabled is sent. */
     async setAccess(id: number, enabled: boolean): Promise<void> {
-      await request('PATCH', `/users/${id}`, { user: { access_enabled: enabled } });
+      await call(kisiApi.updateUser, { params: { id }, body: { user: { access_enabled: enabled } } });
     },
   };
 }

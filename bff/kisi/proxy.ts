@@ -2,50 +2,29 @@ import http, { type ClientRequest } from 'node:http';
 import https from 'node:https';
 import { Router, type Request, type Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, fixRequestBody, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
-import { badRequest, forbidden, notFound, unauthorized } from '../lib/http-error';
+import { KISI_PROXY_PREFIX, kisiApi } from '../contracts/kisi.contract';
+import { urlMatcher, type Endpoint } from '../contracts/endpoint.contract';
+import { assertAccess, parseInput } from '../lib/endpoint-router';
+import { notFound, unauthorized } from '../lib/http-error';
 import type { Logger } from '../lib/logger';
 import { sendProblem } from '../lib/problem';
 import type { KisiSettings } from './kisi-client';
 import type { RateLimiter } from './rate-limiter';
 
-/**
- * The Kisi calls the app makes (DESIGN §6) — the only ones the proxy forwards. `staff: true` marks
- * the one read staff may make besides admins (the gym member page's access links).
- */
-export const KISI_ALLOWLIST = [
-  { method: 'GET', path: '/users' },
-  { method: 'GET', path: '/users/:id' },
-  { method: 'PATCH', path: '/users/:id' },
-  { method: 'GET', path: '/role_assignments' },
-  { method: 'GET', path: '/groups' },
-  { method: 'POST', path: '/groups' },
-  { method: 'DELETE', path: '/groups/:id' },
-  { method: 'GET', path: '/members' },
-  { method: 'GET', path: '/group_links', staff: true },
-  { method: 'POST', path: '/group_links' },
-  { method: 'DELETE', path: '/group_links/:id' },
-  { method: 'GET', path: '/locks' },
-  { method: 'POST', path: '/locks/:id/unlock' },
-] as const;
+/** The Kisi calls the app makes, from their endpoint descriptions: the only ones the proxy forwards. */
+const KISI_ROUTES = Object.values(kisiApi).map((endpoint) => ({
+  endpoint,
+  upstream: endpoint.path.slice(KISI_PROXY_PREFIX.length),
+  match: urlMatcher({ ...endpoint, path: endpoint.path.slice(KISI_PROXY_PREFIX.length) as `/api${string}` }),
+}));
 
-type Route = (typeof KISI_ALLOWLIST)[number];
-const ID = /^[1-9]\d{0,15}$/;
-
-/** Finds the allowlisted route for a method and path; `badId` when the shape fits but the id is not a positive integer. */
-export function matchKisiRoute(method: string, path: string): { route: Route; badId: boolean } | undefined {
-  const segments = path.replace(/\/+$/, '').split('/');
-  for (const route of KISI_ALLOWLIST) {
-    if (route.method !== method) continue;
-    const pattern = route.path.split('/');
-    if (pattern.length !== segments.length) continue;
-    let badId = false;
-    const fits = pattern.every((part, i) => {
-      const segment = segments[i] ?? '';
-      if (part !== ':id') return part === segment;
-      if (!ID.test(segment)) badId = true;
-      return segment.length > 0;
-    });
-    if (fits) return { route, badId };
+/** Method and path (relative to Kisi's base) → the endpoint it is, with its params. */
+export function matchKisiRoute(method: string, path: string): { endpoint: Endpoint; upstream: string; params: Record<string, string> } | undefined {
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  for (const { endpoint, upstream, match } of KISI_ROUTES) {
+    if (endpoint.method !== method) continue;
+    const found = match(trimmed);
+    if (found) return { endpoint, upstream, params: found.params };
   }
   return undefined;
 }
@@ -75,10 +54,11 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
     if (!req.user) throw unauthorized();
     const match = matchKisiRoute(req.method, req.path);
     if (!match) throw notFound(`Frontdesk does not forward ${req.method} ${req.path} to Kisi.`);
-    if (match.badId) throw badRequest('The request has invalid fields.', [{ path: 'params.id', message: 'Expected a positive integer id' }]);
-    if (req.user.role !== 'admin' && !('staff' in match.route && match.route.staff && req.user.role === 'staff')) throw forbidden();
+    // Ids are checked here; query and body go to Kisi as sent, so its own validation (422) answers.
+    parseInput({ ...match.endpoint, query: undefined, body: undefined }, { params: match.params, query: {}, body: undefined });
+    assertAccess(match.endpoint.access, req.user);
     // Access links always go to the configured group (KISI_GROUP_ID) unless the caller names one.
-    if (match.route.path === '/group_links' && req.method === 'POST') {
+    if (match.endpoint === kisiApi.createGroupLink) {
       const body = req.body as { group_link?: Record<string, unknown> } | undefined;
       if (body && typeof body.group_link === 'object' && body.group_link !== null && body.group_link.group_id === undefined) body.group_link.group_id = settings.groupId;
     }

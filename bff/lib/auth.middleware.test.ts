@@ -1,7 +1,10 @@
-import express from 'express';
+import express, { Router } from 'express';
+import * as v from 'valibot';
+import { endpoint } from '../contracts/endpoint.contract';
+import { mountRoutes, route } from './endpoint-router';
 import request from 'supertest';
 import type { SessionUser } from '../contracts/auth.contract';
-import { readCookie, requireRole, sessionMiddleware } from './auth.middleware';
+import { readCookie, sessionMiddleware } from './auth.middleware';
 import { errorHandler } from './error-handler';
 import { createLogger } from './logger';
 
@@ -13,25 +16,30 @@ const users: Record<string, SessionUser> = {
 
 const app = express();
 app.use(sessionMiddleware(async (token) => users[token]));
-app.get('/staff-only', requireRole('staff'), (_req, res) => res.json({ ok: true }));
-app.get('/runner-board', requireRole('runner'), (_req, res) => res.json({ ok: true }));
+const ok = v.object({ ok: v.boolean() });
+const api = Router();
+mountRoutes(api, [
+  route(endpoint({ method: 'GET', path: '/api/staff-only', summary: 'test', access: ['staff'], response: ok }), () => ({ ok: true })),
+  route(endpoint({ method: 'GET', path: '/api/runner-board', summary: 'test', access: ['runner'], response: ok }), () => ({ ok: true })),
+]);
+app.use('/api', api);
 app.use(errorHandler(createLogger('silent')));
 
-describe('requireRole', () => {
+describe("an endpoint's access", () => {
   it('answers 401 without a session', async () => {
-    await request(app).get('/staff-only').expect(401);
+    await request(app).get('/api/staff-only').expect(401);
   });
 
   it('answers 403 with a problem for the wrong role', async () => {
-    const res = await request(app).get('/staff-only').set('Cookie', 'sid=runner-token').expect(403);
+    const res = await request(app).get('/api/staff-only').set('Cookie', 'sid=runner-token').expect(403);
     expect(res.body).toMatchObject({ status: 403, detail: 'Your role does not allow this.' });
-    await request(app).get('/runner-board').set('Cookie', 'sid=staff-token').expect(403);
+    await request(app).get('/api/runner-board').set('Cookie', 'sid=staff-token').expect(403);
   });
 
   it('lets the role in, and admins everywhere', async () => {
-    await request(app).get('/staff-only').set('Cookie', 'sid=staff-token').expect(200);
-    await request(app).get('/staff-only').set('Cookie', 'sid=admin-token').expect(200);
-    await request(app).get('/runner-board').set('Cookie', 'other=1; sid=admin-token').expect(200);
+    await request(app).get('/api/staff-only').set('Cookie', 'sid=staff-token').expect(200);
+    await request(app).get('/api/staff-only').set('Cookie', 'sid=admin-token').expect(200);
+    await request(app).get('/api/runner-board').set('Cookie', 'other=1; sid=admin-token').expect(200);
   });
 });
 

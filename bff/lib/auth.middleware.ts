@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Role, SessionUser } from '../contracts/auth.contract';
-import { forbidden, unauthorized } from './http-error';
+import type { SessionUser } from '../contracts/auth.contract';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own extension point
@@ -26,20 +25,6 @@ export function sessionMiddleware(userForToken: (token: string) => Promise<Sessi
     next();
   };
 }
-
-/** 401 without a session, 403 when the role is not allowed. Admins may do everything. */
-export function requireRole(...roles: Role[]): RequestHandler {
-  return (req, _res, next) => {
-    if (!req.user) throw unauthorized();
-    if (req.user.role !== 'admin' && !roles.includes(req.user.role)) throw forbidden();
-    next();
-  };
-}
-
-export const requireUser: RequestHandler = (req, _res, next) => {
-  if (!req.user) throw unauthorized();
-  next();
-};
 
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;

@@ -1,9 +1,9 @@
-import { Router, type CookieOptions, type Request } from 'express';
+import type { CookieOptions, Request } from 'express';
 import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
-import { LoginRequestSchema, type AuthResponse } from '../../contracts/auth.contract';
-import { requireUser, SESSION_COOKIE } from '../../lib/auth.middleware';
+import { authApi } from '../../contracts/auth.contract';
+import { SESSION_COOKIE } from '../../lib/auth.middleware';
+import { route } from '../../lib/endpoint-router';
 import { sendProblem } from '../../lib/problem';
-import { validate } from '../../lib/validate';
 import type { AuthService } from './auth.service';
 
 export interface LoginRateLimit {
@@ -38,36 +38,36 @@ const emailKey = (req: Request) => {
   return `email:${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
 };
 
-export function authRouter(auth: AuthService, options: { cookieSecure: boolean; sessionTtlMs: number; rateLimit: LoginRateLimit }) {
-  const router = Router();
+export function authRoutes(auth: AuthService, options: { cookieSecure: boolean; sessionTtlMs: number; rateLimit: LoginRateLimit }) {
   const cookieOptions = (req: Request): CookieOptions => ({
     httpOnly: true,
     sameSite: 'lax',
     secure: options.cookieSecure || req.secure,
     path: '/',
   });
-
-  router.post(
-    '/login',
+  const limiters = [
     loginLimiter(options.rateLimit.perIp, options.rateLimit.windowMs),
     loginLimiter(options.rateLimit.perEmail, options.rateLimit.windowMs, emailKey),
-    validate({ body: LoginRequestSchema }, async ({ body }, req, res) => {
-      const { token, user } = await auth.login(body.email, body.password);
-      res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req), maxAge: options.sessionTtlMs });
-      res.json({ user } satisfies AuthResponse);
+  ];
+
+  return [
+    route(
+      authApi.login,
+      async ({ body }, { req, res }) => {
+        const { token, user } = await auth.login(body.email, body.password);
+        res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req), maxAge: options.sessionTtlMs });
+        return { user };
+      },
+      { before: limiters },
+    ),
+    route(authApi.logout, async (_input, { req, res }) => {
+      if (req.sessionToken) await auth.logout(req.sessionToken);
+      res.clearCookie(SESSION_COOKIE, cookieOptions(req));
     }),
-  );
-
-  router.post('/logout', async (req, res) => {
-    if (req.sessionToken) await auth.logout(req.sessionToken);
-    res.clearCookie(SESSION_COOKIE, cookieOptions(req));
-    res.status(204).end();
-  });
-
-  router.get('/getAuth', requireUser, (req, res) => {
-    res.set('Cache-Control', 'no-store');
-    res.json({ user: req.user } as AuthResponse);
-  });
-
-  return router;
+    route(authApi.getAuth, (_input, { req, res }) => {
+      res.set('Cache-Control', 'no-store');
+      // The access guard let only a signed-in request through.
+      return { user: req.user! };
+    }),
+  ];
 }

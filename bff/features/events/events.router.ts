@@ -1,7 +1,7 @@
-import { Router, type Response } from 'express';
-import type { LiveEvent } from '../../contracts/events.contract';
+import type { Response } from 'express';
+import { eventsApi, type LiveEvent } from '../../contracts/events.contract';
+import { route } from '../../lib/endpoint-router';
 import type { EventBus } from '../../lib/event-bus';
-import { requireUser } from '../../lib/auth.middleware';
 import type { LiveEventsRepository } from './live-events.repository';
 
 export interface EventStreamOptions {
@@ -25,10 +25,9 @@ export function eventsRouter(deps: {
 }) {
   const options = { ...DEFAULT_STREAM_OPTIONS, ...deps.options };
   const open = new Set<Response>();
-  const router = Router();
 
-  router.get('/', requireUser, async (req, res) => {
-    const lastEventId = Number(req.get('Last-Event-ID') ?? req.query.lastEventId ?? NaN);
+  const stream = route(eventsApi.stream, async ({ query }, { req, res }) => {
+    const lastEventId = Number(req.get('Last-Event-ID') ?? query.lastEventId ?? NaN);
     const token = req.sessionToken ?? '';
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -76,5 +75,5 @@ export function eventsRouter(deps: {
     }
   });
 
-  return { router, endAll: () => open.forEach((res) => res.end()) };
+  return { route: stream, endAll: () => open.forEach((res) => res.end()) };
 }

@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import type { ServiceStatus } from '../../contracts/status.contract';
+import { statusApi, type ServiceStatus } from '../../contracts/status.contract';
+import { route } from '../../lib/endpoint-router';
 
 export interface StatusInfo {
   version: string;
@@ -8,27 +8,21 @@ export interface StatusInfo {
   kisiMode: ServiceStatus['kisi']['mode'];
 }
 
-export function statusRouter(info: StatusInfo) {
-  const router = Router();
-
-  router.get('/', (_req, res) => {
-    const status: ServiceStatus = {
+export const statusRoutes = (info: StatusInfo) => [
+  route(statusApi.status, (_input, { res }) => {
+    res.set('Cache-Control', 'no-store');
+    return {
       name: 'Frontdesk',
       version: info.version,
-      status: 'ok',
+      status: 'ok' as const,
       uptimeSeconds: Math.round((Date.now() - info.startedAt.getTime()) / 1000),
       startedAt: info.startedAt.toISOString(),
       database: { engine: info.databaseEngine },
       kisi: { mode: info.kisiMode },
       node: process.version,
     };
-    res.set('Cache-Control', 'no-store').json(status);
-  });
-
-  // The /bad page shows what a server failure looks like: this fails on purpose.
-  router.get('/bad', () => {
+  }),
+  route(statusApi.bad, () => {
     throw new Error('The /api/bad endpoint fails on purpose to demonstrate server errors.');
-  });
-
-  return router;
-}
+  }),
+];

@@ -1,5 +1,6 @@
-import express, { Router } from 'express';
-import type { KisiEvent, WebhookAck } from '../../contracts/webhook.contract';
+import express from 'express';
+import { webhookApi, type KisiEvent } from '../../contracts/webhook.contract';
+import { route } from '../../lib/endpoint-router';
 import { HttpError, badRequest } from '../../lib/http-error';
 import type { Logger } from '../../lib/logger';
 import { verifySignature } from '../../kisi/signature';
@@ -24,11 +25,11 @@ export interface KisiWebhookDeps {
  * `POST /api/webhooks/kisi` (DESIGN §6): public, authenticated by `X-Signature` over the raw body;
  * each event stored once by uuid, then published. Mount it before the generic JSON parser.
  */
-export function kisiWebhookRouter({ events, secret, emailOfKisiUser, publish, logger, now = () => new Date().toISOString() }: KisiWebhookDeps) {
-  const router = Router();
+export function kisiWebhookRoute({ events, secret, emailOfKisiUser, publish, logger, now = () => new Date().toISOString() }: KisiWebhookDeps) {
   if (!secret) logger.warn('KISI_WEBHOOK_SECRET is not set: Kisi webhooks will be refused');
 
-  router.post('/', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), async (req, res) => {
+  const rawBody = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
+  return route(webhookApi.receive, async (_input, { req }) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!secret || !verifySignature(req.get('X-Signature'), raw, secret)) {
       throw new HttpError(401, req.get('X-Signature') ? 'The webhook signature does not match.' : 'The webhook has no X-Signature header.');
@@ -51,7 +52,7 @@ export function kisiWebhookRouter({ events, secret, emailOfKisiUser, publish, lo
       now(),
     );
     if (!received) throw badRequest('The webhook body must be a JSON object.');
-    if (received.status === 'duplicate') return void res.status(200).json({ status: 'duplicate', uuid: received.uuid } satisfies WebhookAck);
+    if (received.status === 'duplicate') return { status: 'duplicate' as const, uuid: received.uuid };
 
     const stored = received.event;
     try {
@@ -59,8 +60,6 @@ export function kisiWebhookRouter({ events, secret, emailOfKisiUser, publish, lo
     } catch (err) {
       (req.log ?? logger).error({ err, uuid: stored.uuid }, 'stored Kisi event could not be published');
     }
-    const ack: WebhookAck = { status: 'stored', uuid: stored.uuid, id: stored.id };
-    res.status(200).json(ack);
-  });
-  return router;
+    return { status: 'stored' as const, uuid: stored.uuid, id: stored.id };
+  }, { before: [rawBody] });
 }

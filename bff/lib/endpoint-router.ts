@@ -1,0 +1,101 @@
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import * as v from 'valibot';
+import { describeEndpoint, type Access, type Endpoint, type EndpointInput, type EndpointOutput } from '../contracts/endpoint.contract';
+import type { ProblemFieldError } from '../contracts/problem.contract';
+import type { SessionUser } from '../contracts/auth.contract';
+import { badRequest, forbidden, unauthorized } from './http-error';
+
+type Part = 'params' | 'query' | 'body';
+
+/** The request and response, for the few handlers that need more than their input (cookies, streams). */
+export interface HandlerContext {
+  req: Request;
+  res: Response;
+}
+
+/** A stream handler writes its own answer, a 204 has none; every other handler returns the response body. */
+type HandlerResult<E extends Endpoint> = E['stream'] extends 'sse' ? void : E['status'] extends 204 ? void : EndpointOutput<E>;
+export type Handler<E extends Endpoint> = (input: EndpointInput<E>, context: HandlerContext) => HandlerResult<E> | Promise<HandlerResult<E>>;
+
+/** An endpoint with its handler, ready to mount. */
+export interface Route {
+  endpoint: Endpoint;
+  /** Runs before validation (rate limits, a raw body parser). */
+  before: RequestHandler[];
+  handle: (input: Record<Part, unknown>, context: HandlerContext) => unknown;
+}
+
+export function route<E extends Endpoint>(endpoint: E, handler: Handler<E>, options: { before?: RequestHandler[] } = {}): Route {
+  return { endpoint, before: options.before ?? [], handle: handler as Route['handle'] };
+}
+
+const issueToError = (part: Part) => (issue: v.BaseIssue<unknown>): ProblemFieldError => {
+  const path = v.getDotPath(issue);
+  // valibot words a missing key as 'Invalid key: Expected "x" but received undefined'; users read "Required".
+  const message = issue.kind === 'schema' && issue.received === 'undefined' ? 'Required' : issue.message;
+  return { path: path ? `${part}.${path}` : part, message };
+};
+
+/** Parses params, query and body against the endpoint's schemas; anything invalid is one 400 listing each field. */
+export function parseInput(endpoint: Endpoint, req: Pick<Request, Part>): Record<Part, unknown> {
+  const input = {} as Record<Part, unknown>;
+  const errors: ProblemFieldError[] = [];
+  for (const part of ['params', 'query', 'body'] as const) {
+    const schema = endpoint[part];
+    if (!schema) continue;
+    // A missing JSON body arrives as undefined; validate it as an empty object so fields report "Required".
+    const raw = part === 'body' ? (req.body ?? {}) : req[part];
+    const result = v.safeParse(schema, raw);
+    if (result.success) input[part] = result.output;
+    else errors.push(...result.issues.map(issueToError(part)));
+  }
+  if (errors.length > 0) throw badRequest('The request has invalid fields.', errors);
+  return input;
+}
+
+/** 401 without a session, 403 when the role may not call. Admins may call everything. */
+export function assertAccess(access: Access, user: SessionUser | undefined): void {
+  if (access === 'public') return;
+  if (!user) throw unauthorized();
+  if (access !== 'user' && user.role !== 'admin' && !access.includes(user.role)) throw forbidden();
+}
+
+const accessGuard =
+  (access: Access): RequestHandler =>
+  (req, _res, next) => {
+    assertAccess(access, req.user);
+    next();
+  };
+
+/** A response that does not match its schema is the server's bug: in tests it fails loudly, naming the endpoint and field. */
+function checkResponse(endpoint: Endpoint, body: unknown) {
+  const result = v.safeParse(endpoint.response, body);
+  if (!result.success) {
+    const where = result.issues.map((issue) => `${v.getDotPath(issue) ?? '(body)'}: ${issue.message}`).join('; ');
+    throw new Error(`${describeEndpoint(endpoint)} answered a body its contract does not allow: ${where}`);
+  }
+}
+
+export interface MountOptions {
+  /** Validate every answer against its endpoint's response schema (tests do; production does not pay for it). */
+  checkResponses?: boolean;
+  /** The mount point of `router` (`/api`): endpoint paths are written from the origin. */
+  prefix?: string;
+}
+
+/** Mounts each route on `router`: access guard, the route's own middleware, validation, the handler, the answer. */
+export function mountRoutes(router: Router, routes: readonly Route[], { checkResponses = false, prefix = '/api' }: MountOptions = {}): void {
+  for (const { endpoint, before, handle } of routes) {
+    const path = endpoint.path.slice(prefix.length) || '/';
+    const guard = endpoint.access === 'public' ? undefined : accessGuard(endpoint.access);
+    const run: RequestHandler = async (req: Request, res: Response, _next: NextFunction) => {
+      const body = await handle(parseInput(endpoint, req), { req, res });
+      if (endpoint.stream || res.headersSent) return;
+      if (checkResponses) checkResponse(endpoint, body);
+      if (endpoint.status === 204) return void res.status(204).end();
+      res.status(endpoint.status ?? 200).json(body);
+    };
+    const method = endpoint.method.toLowerCase() as Lowercase<Endpoint['method']>;
+    router[method](path, ...(guard ? [guard] : []), ...before, run);
+  }
+}
