@@ -32,7 +32,8 @@ export type SessionUser = v.InferOutput<typeof SessionUserSchema>;
 export const AuthResponseSchema = v.object({ user: SessionUserSchema });
 export type AuthResponse = v.InferOutput<typeof AuthResponseSchema>;
 
-export const authApi = {
+/** Signing in, apart from the session reads so the app's first screen does not carry the login form's checks. */
+export const loginApi = {
   login: endpoint({
     method: 'POST',
     path: '/api/auth/login',
@@ -42,6 +43,9 @@ export const authApi = {
     response: AuthResponseSchema,
     errors: [401, 429],
   }),
+};
+
+export const authApi = {
   logout: endpoint({ method: 'POST', path: '/api/auth/logout', summary: 'Sign out: ends the session and clears its cookie', access: 'public', response: NoContentSchema, status: 204 }),
   getAuth: endpoint({ method: 'GET', path: '/api/auth/getAuth', summary: 'Who is signed in (401 when nobody)', access: 'user', response: AuthResponseSchema }),
 };

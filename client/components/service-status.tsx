@@ -1,10 +1,10 @@
-import type { ServiceStatus } from '@contracts/status.contract';
-import { api } from '@/lib/api-client';
+import { statusApi, type ServiceStatus } from '@contracts/status.contract';
+import { fetcherFor, keyFor } from '@/lib/api-client';
 import { Icon } from './icon';
 
 /** `GET /api`, cached under its URL. */
-export const STATUS_KEY = '/api';
-export const fetchStatus = (url: string) => api.get<ServiceStatus>(url);
+export const STATUS_KEY = keyFor(statusApi.status);
+export const fetchStatus = fetcherFor(statusApi.status);
 
 export function formatUptime(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));

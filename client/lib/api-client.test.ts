@@ -1,4 +1,10 @@
-import { ApiError, NetworkError, api, errorMessage, request, requestWithHeaders } from './api-client';
+import * as v from 'valibot';
+import { endpoint } from '@contracts/endpoint.contract';
+import { authApi, loginApi } from '@contracts/auth.contract';
+import { gymApi } from '@contracts/gym.contract';
+import { kisiApi } from '@contracts/kisi.contract';
+import { statusApi } from '@contracts/status.contract';
+import { ApiError, ContractError, NetworkError, call, callWithResponse, errorMessage, fetcherFor, keyFor } from './api-client';
 
 function replyWith(status: number, body: string, contentType = 'application/json') {
   return jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(status === 204 ? null : body, { status, headers: { 'Content-Type': contentType } }));
@@ -6,34 +12,55 @@ function replyWith(status: number, body: string, contentType = 'application/json
 
 afterEach(() => jest.restoreAllMocks());
 
-describe('api client (spec §7: body as text; not ok throws; ok parses JSON, else text)', () => {
+/** A test endpoint whose answer may be anything (JSON or text). */
+const anything = endpoint({ method: 'GET', path: '/api/anything', summary: 'test', access: 'public', response: v.unknown() });
+
+const OWNER = { id: 7, name: 'Ada', email: 'ada@gym.test', phone: null, gymName: 'North', memberCount: 2, createdAt: '2026-01-01T00:00:00Z' };
+
+describe('call (the spec rules: body as text; not ok throws; ok parses JSON, else text)', () => {
   it('parses a JSON body', async () => {
     replyWith(200, '{"name":"Frontdesk","n":2}');
-    await expect(api.get('/api')).resolves.toEqual({ name: 'Frontdesk', n: 2 });
+    await expect(call(anything)).resolves.toEqual({ name: 'Frontdesk', n: 2 });
   });
 
   it('falls back to the text when the body is not JSON', async () => {
     replyWith(200, 'plain words', 'text/plain');
-    await expect(api.get('/x')).resolves.toBe('plain words');
+    await expect(call(anything)).resolves.toBe('plain words');
+  });
+
+  it('builds the URL from the path params and the query, leaving out empty values', async () => {
+    const spy = replyWith(200, JSON.stringify(OWNER));
+    await call(gymApi.getOwner, { params: { id: 7 } });
+    expect(spy.mock.calls[0]![0]).toBe('/api/gym/owners/7');
+    expect(keyFor(gymApi.listMembers, { query: { page: 2, pageSize: 10, query: '', membership: 'paused' } })).toBe('/api/gym/users?page=2&pageSize=10&membership=paused');
   });
 
   it('hands the response headers to a caller that asks (Kisi paging)', async () => {
-    jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('[1,2]', { status: 200, headers: { 'Content-Type': 'application/json', 'X-Collection-Range': '0-1/7' } }));
-    const { data, headers, status } = await requestWithHeaders<number[]>('/api/kisi/users');
-    expect(data).toEqual([1, 2]);
+    jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('[]', { status: 200, headers: { 'Content-Type': 'application/json', 'X-Collection-Range': '*/0' } }));
+    const { data, headers, status } = await callWithResponse(kisiApi.listGroups, { query: { limit: 10 } });
+    expect(data).toEqual([]);
     expect(status).toBe(200);
-    expect(headers.get('X-Collection-Range')).toBe('0-1/7');
+    expect(headers.get('X-Collection-Range')).toBe('*/0');
   });
 
   it('gives undefined for an empty body (204)', async () => {
     replyWith(204, '');
-    await expect(api.post('/api/auth/logout')).resolves.toBeUndefined();
+    await expect(call(authApi.logout)).resolves.toBeUndefined();
+  });
+
+  it("checks the answer against the endpoint's schema and names the endpoint and field when it does not fit", async () => {
+    replyWith(200, JSON.stringify({ ...OWNER, memberCount: 'two' }));
+    const error = await call(gymApi.getOwner, { params: { id: 7 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as Error).message).toBe('GET /api/gym/owners/:id answered a body its contract does not allow: memberCount: Invalid type: Expected number but received "two"');
+    replyWith(200, JSON.stringify([{ id: 1 }]));
+    await expect(fetcherFor(kisiApi.listGroups)('/api/kisi/groups')).rejects.toThrow(/^GET \/api\/kisi\/groups answered a body its contract does not allow: 0\.resource_type/);
   });
 
   it('throws an ApiError with the status, the raw body and the parsed problem', async () => {
     const body = JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'Broken on purpose' });
     replyWith(500, body, 'application/problem+json');
-    const error = await api.get('/api/bad').catch((e: unknown) => e);
+    const error = await call(statusApi.bad).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 500, body, url: '/api/bad', message: 'Broken on purpose' });
     expect((error as ApiError).problem?.title).toBe('Internal Server Error');
@@ -41,7 +68,7 @@ describe('api client (spec §7: body as text; not ok throws; ok parses JSON, els
 
   it('keeps a non-JSON error body as the message and has no problem', async () => {
     replyWith(502, 'Bad gateway from the proxy', 'text/plain');
-    const error = (await api.get('/api/x').catch((e: unknown) => e)) as ApiError;
+    const error = (await call(anything).catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(502);
     expect(error.problem).toBeUndefined();
     expect(error.message).toBe('Bad gateway from the proxy');
@@ -49,8 +76,8 @@ describe('api client (spec §7: body as text; not ok throws; ok parses JSON, els
   });
 
   it('sends bodies as JSON with Content-Type: application/json (the BFF CSRF rule)', async () => {
-    const spy = replyWith(200, '{"user":{}}');
-    await api.post('/api/auth/login', { email: 'a@b.c', password: 'pw' });
+    const spy = replyWith(200, '{"user":{"id":1,"email":"a@b.c","name":"A","role":"staff"}}');
+    await call(loginApi.login, { body: { email: 'a@b.c', password: 'pw' } });
     const [url, init] = spy.mock.calls[0]!;
     expect(url).toBe('/api/auth/login');
     expect(init).toMatchObject({ method: 'POST', body: '{"email":"a@b.c","password":"pw"}', credentials: 'same-origin' });
@@ -59,13 +86,13 @@ describe('api client (spec §7: body as text; not ok throws; ok parses JSON, els
 
   it('sends no Content-Type when there is no body', async () => {
     const spy = replyWith(204, '');
-    await request('/api/auth/logout', { method: 'POST' });
+    await call(authApi.logout);
     expect((spy.mock.calls[0]![1]!.headers as Record<string, string>)['Content-Type']).toBeUndefined();
   });
 
   it('turns a network failure into a NetworkError saying the server is unreachable', async () => {
     jest.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
-    const error = await api.get('/api').catch((e: unknown) => e);
+    const error = await call(statusApi.status).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toBe('Could not reach the server (Failed to fetch)');
   });

@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { describeEndpoint, urlOf, type CallArgs, type Endpoint, type EndpointOutput } from '@contracts/endpoint.contract';
 import type { Problem } from '@contracts/problem.contract';
 
 /**
@@ -56,35 +58,49 @@ function asProblem(text: string): Problem | undefined {
   return undefined;
 }
 
-export type RequestOptions = {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Sent as JSON with `Content-Type: application/json` (the BFF's CSRF rule). */
-  json?: unknown;
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
-};
+/** The response did not match the endpoint's contract (checked in development and tests). */
+export class ContractError extends Error {
+  override readonly name = 'ContractError';
+  constructor(readonly endpoint: string, readonly issues: { path: string; message: string }[]) {
+    super(`${endpoint} answered a body its contract does not allow: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  }
+}
+
+// Production trusts the server it is built with and skips the parse; development and tests check
+// every answer. (Vite replaces process.env.NODE_ENV at build time, so the check is dropped from the bundle.)
+const checkAnswers = process.env.NODE_ENV !== 'production';
+
+function checked<E extends Endpoint>(endpoint: E, data: unknown): EndpointOutput<E> {
+  if (!checkAnswers || endpoint.status === 204) return data as EndpointOutput<E>;
+  const result = v.safeParse(endpoint.response, data);
+  if (result.success) return result.output as EndpointOutput<E>;
+  throw new ContractError(
+    describeEndpoint(endpoint),
+    result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '(body)', message: issue.message })),
+  );
+}
 
 /** An ok answer with what a caller may need beside the body (Kisi pages over `X-Collection-Range`). */
 export type ApiResponse<T> = { data: T; status: number; headers: Headers };
 
-/** The one fetch: `request` is this without the headers. */
-export async function requestWithHeaders<T = unknown>(url: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+/** The one fetch (the spec's rules): body read as text; not ok → ApiError; else JSON, falling back to the text. */
+async function send(method: string, url: string, json: unknown): Promise<ApiResponse<unknown>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
   let body: string | undefined;
-  if (options.json !== undefined) {
+  if (json !== undefined) {
     headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.json);
+    body = JSON.stringify(json);
   }
   let response: Response;
   try {
-    response = await fetch(url, { method: options.method ?? 'GET', headers, body, signal: options.signal, credentials: 'same-origin' });
+    response = await fetch(url, { method, headers, body, credentials: 'same-origin' });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new NetworkError(url, cause);
   }
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, text, url, asProblem(text));
-  const done = (data: unknown) => ({ data: data as T, status: response.status, headers: response.headers });
+  const done = (data: unknown) => ({ data, status: response.status, headers: response.headers });
   if (text === '') return done(undefined);
   try {
     return done(JSON.parse(text));
@@ -93,17 +109,33 @@ export async function requestWithHeaders<T = unknown>(url: string, options: Requ
   }
 }
 
-export async function request<T = unknown>(url: string, options: RequestOptions = {}): Promise<T> {
-  return (await requestWithHeaders<T>(url, options)).data;
+/** Calls an endpoint: its URL from the params and query, the body as JSON, the answer parsed with its schema. */
+export async function callWithResponse<E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): Promise<ApiResponse<EndpointOutput<E>>> {
+  const url = urlOf(endpoint, input as Parameters<typeof urlOf>[1]);
+  const answer = await send(endpoint.method, url, (input as { body?: unknown } | undefined)?.body);
+  return { ...answer, data: checked(endpoint, answer.data) };
 }
 
-export const api = {
-  get: <T = unknown>(url: string, signal?: AbortSignal) => request<T>(url, { signal }),
-  post: <T = unknown>(url: string, json?: unknown) => request<T>(url, { method: 'POST', json }),
-  put: <T = unknown>(url: string, json?: unknown) => request<T>(url, { method: 'PUT', json }),
-  patch: <T = unknown>(url: string, json?: unknown) => request<T>(url, { method: 'PATCH', json }),
-  delete: <T = unknown>(url: string) => request<T>(url, { method: 'DELETE' }),
-};
+export async function call<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointOutput<E>> {
+  return (await callWithResponse(endpoint, ...args)).data;
+}
+
+/** The SWR key of a read: its URL (one spelling per input, readable in the cache). */
+export const keyFor = <E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): string => urlOf(endpoint, input as Parameters<typeof urlOf>[1]);
+
+/** The fetcher SWR calls with a key made by `keyFor` of the same endpoint. */
+export const fetcherFor =
+  <E extends Endpoint>(endpoint: E) =>
+  async (key: string): Promise<EndpointOutput<E>> =>
+    checked(endpoint, (await send('GET', key, undefined)).data);
+
+/** Like `fetcherFor`, with the response headers (Kisi's lists page by `X-Collection-Range`). */
+export const responseFetcherFor =
+  <E extends Endpoint>(endpoint: E) =>
+  async (key: string): Promise<ApiResponse<EndpointOutput<E>>> => {
+    const answer = await send('GET', key, undefined);
+    return { ...answer, data: checked(endpoint, answer.data) };
+  };
 
 /** A short, human sentence for an error, for banners and toasts. */
 export function errorMessage(error: unknown): string {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import useSWR, { mutate as defaultMutate, preload, unstable_serialize, useSWRConfig } from 'swr';
 import type { Key, Middleware, ScopedMutator, SWRConfiguration, State } from 'swr';
+import { urlMatcher, type EndpointDefinition } from '@contracts/endpoint.contract';
 import { ApiError } from './api-client';
 
 /**
@@ -161,10 +162,33 @@ export async function invalidate(key: Key): Promise<void> {
   else swrCache.delete(k);
 }
 
-/** Invalidates every cached key that is `prefix` or starts with `prefix?` / `prefix/` (all pages of a list, say). */
-export async function invalidatePrefix(prefix: string): Promise<void> {
-  const keys = [...swrCache.keys()].filter((k) => k === prefix || k.startsWith(`${prefix}?`) || k.startsWith(`${prefix}/`));
-  await Promise.all(keys.map((k) => invalidate(k)));
+/** Which reads of an endpoint to invalidate: those whose params and query have these values (all when empty). */
+export type EndpointFilter = { params?: Record<string, string | number>; query?: Record<string, string | number | boolean> };
+
+/**
+ * Invalidates the cached reads of an endpoint (every page of a list, say), or only those matching
+ * `filter`. Keys still only preloaded by a loader count too, so their old answer is not handed out.
+ */
+export async function invalidateEndpoint(endpoint: EndpointDefinition, filter: EndpointFilter = {}): Promise<void> {
+  const match = urlMatcher(endpoint);
+  const wanted = (key: string) => {
+    const found = match(key);
+    if (!found) return false;
+    const sameParams = Object.entries(filter.params ?? {}).every(([name, value]) => found.params[name] === String(value));
+    const sameQuery = Object.entries(filter.query ?? {}).every(([name, value]) => found.query.get(name) === String(value));
+    return sameParams && sameQuery;
+  };
+  const keys = new Set([...swrCache.keys(), ...preloadedAt.keys()].filter(wanted));
+  await Promise.all([...keys].map((k) => invalidate(k)));
+}
+
+/** Drops an endpoint's cached reads without refetching (after a delete, its own read would only answer 404). */
+export function forgetEndpoint(endpoint: EndpointDefinition, filter: EndpointFilter['params']): void {
+  const match = urlMatcher(endpoint);
+  for (const k of [...swrCache.keys()]) {
+    const found = match(k);
+    if (found && Object.entries(filter ?? {}).every(([name, value]) => found.params[name] === String(value))) swrCache.delete(k);
+  }
 }
 
 /**

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { LIVE_EVENT_TYPES } from '@contracts/events.contract';
-import type { LiveEvent } from '@contracts/events.contract';
+import { LIVE_EVENT_TYPES, eventsApi, type LiveEvent } from '@contracts/events.contract';
+import { keyFor } from './api-client';
 
 /**
  * The one client of `GET /api/events` (Server-Sent Events): a small store around `EventSource`
  * that every live page uses through `useLiveEvents`. It reports the connection state, counts
  * reconnects, remembers the last event id, and resumes from it when it has to reconnect itself.
  */
-export const EVENTS_URL = '/api/events';
+export const EVENTS_URL = keyFor(eventsApi.stream);
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 

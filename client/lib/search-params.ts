@@ -39,13 +39,6 @@ export const toUrlPage = (apiPage: number) => apiPage + 1;
 /** How many pages a list has (at least 1, so "page 1 of 1" reads right for an empty list). */
 export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
 
-/** `base?name=value…`, leaving out empty params (API URLs double as SWR keys, so one spelling). */
-export function withQuery(base: string, params: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, String(value));
-  return `${base}?${search.toString()}`;
-}
-
 /**
  * Changes one search param of the current URL (empty: removed) and goes back to page 1, keeping
  * the scroll position. `replace` for typing in a search box: each keystroke is not history.

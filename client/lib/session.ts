@@ -1,7 +1,7 @@
 import { createContext, data, redirect } from 'react-router';
 import type { MiddlewareFunction } from 'react-router';
-import type { AuthResponse, SessionUser } from '@contracts/auth.contract';
-import { api, errorMessage, isApiError } from './api-client';
+import { authApi, type SessionUser } from '@contracts/auth.contract';
+import { call, errorMessage, isApiError } from './api-client';
 import { invalidate, setCacheData } from './cache';
 import { loginPath } from './paths';
 
@@ -10,7 +10,7 @@ export const SESSION_KEY = ['session'] as const;
 
 export async function fetchSession(): Promise<SessionUser | null> {
   try {
-    return (await api.get<AuthResponse>('/api/auth/getAuth')).user;
+    return (await call(authApi.getAuth)).user;
   } catch (error) {
     if (isApiError(error, 401)) return null;
     throw error;
@@ -38,7 +38,7 @@ export const requireUser: MiddlewareFunction = async ({ request, context }) => {
   const url = new URL(request.url);
   let user: SessionUser;
   try {
-    user = (await api.get<AuthResponse>('/api/auth/getAuth')).user;
+    user = (await call(authApi.getAuth)).user;
   } catch (error) {
     if (isApiError(error, 401)) await setCacheData(SESSION_KEY, null);
     throw redirect(loginRedirectFor(url, error));
@@ -61,14 +61,8 @@ export const requireAdmin: MiddlewareFunction = ({ context }) => {
   if (user.role !== 'admin') throw data(adminOnlyMessage(user), { status: 403, statusText: 'Forbidden' });
 };
 
-export async function signIn(email: string, password: string): Promise<SessionUser> {
-  const { user } = await api.post<AuthResponse>('/api/auth/login', { email, password });
-  await setCacheData(SESSION_KEY, user);
-  return user;
-}
-
 export async function signOut(): Promise<void> {
-  await api.post('/api/auth/logout');
+  await call(authApi.logout);
   await setCacheData(SESSION_KEY, null);
   await invalidate(SESSION_KEY);
 }

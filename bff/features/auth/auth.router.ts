@@ -1,6 +1,6 @@
 import type { CookieOptions, Request } from 'express';
 import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
-import { authApi } from '../../contracts/auth.contract';
+import { authApi, loginApi } from '../../contracts/auth.contract';
 import { SESSION_COOKIE } from '../../lib/auth.middleware';
 import { route } from '../../lib/endpoint-router';
 import { sendProblem } from '../../lib/problem';
@@ -52,7 +52,7 @@ export function authRoutes(auth: AuthService, options: { cookieSecure: boolean; 
 
   return [
     route(
-      authApi.login,
+      loginApi.login,
       async ({ body }, { req, res }) => {
         const { token, user } = await auth.login(body.email, body.password);
         res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req), maxAge: options.sessionTtlMs });

@@ -2,15 +2,23 @@ import { useEffect, useRef } from 'react';
 import { Form, redirect, useActionData, useLoaderData, useNavigation } from 'react-router';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from 'react-router';
 import useSWR from 'swr';
-import { errorMessage, isApiError } from '@/lib/api-client';
+import { loginApi, type SessionUser } from '@contracts/auth.contract';
+import { call, errorMessage, isApiError } from '@/lib/api-client';
+import { setCacheData } from '@/lib/cache';
 import { LoginSearchSchema, parseSearch } from '@/lib/search-params';
 import type { LoginSearch } from '@/lib/search-params';
 import { AppLink } from '@/lib/app-link';
 import { safeRedirect } from '@/lib/paths';
-import { SESSION_KEY, fetchSession, signIn } from '@/lib/session';
+import { SESSION_KEY, fetchSession } from '@/lib/session';
 
 type Field = 'email' | 'password';
 export type LoginResult = { email: string; formError?: string; fieldErrors?: Partial<Record<Field, string>> };
+
+async function signIn(email: string, password: string): Promise<SessionUser> {
+  const { user } = await call(loginApi.login, { body: { email, password } });
+  await setCacheData(SESSION_KEY, user);
+  return user;
+}
 
 export function loader({ request }: LoaderFunctionArgs): LoginSearch {
   return parseSearch(LoginSearchSchema, new URL(request.url));

@@ -1,14 +1,15 @@
 import { useLoaderData } from 'react-router';
 import { JsonView } from '@/components/json-view';
 import { PageHeader } from '@/components/page-header';
-import { api } from '@/lib/api-client';
+import { statusApi } from '@contracts/status.contract';
+import { call } from '@/lib/api-client';
 
 /**
  * Calls `/api/bad`, which answers a 500 problem on purpose, so the error screen shows a real
  * server error. It calls the API directly (no cache, no retries) so the error shows at once.
  */
-export async function loader({ request }: { request: Request }) {
-  return { response: await api.get('/api/bad', request.signal) };
+export async function loader() {
+  return { response: await call(statusApi.bad) };
 }
 
 export const handle = { title: 'Server error' };

@@ -14,19 +14,19 @@ import { EditMemberForm } from './components/member-form';
 import { MembershipBadge } from './components/membership-badge';
 import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
+import { isIdText } from '@contracts/common.contract';
 
-const validId = (id: string | undefined) => /^[1-9]\d{0,15}$/.test(id ?? '');
 
 /** `/shell/gymowner/users/:id`: loads the member once for all tabs (unknown or malformed id → not found). */
 export async function loader({ params }: LoaderFunctionArgs): Promise<{ member: GymMember }> {
-  if (!validId(params.id)) throw data(`No gym member with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
+  if (!isIdText(params.id)) throw data(`No gym member with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
   return { member: await loadQuery(memberKey(Number(params.id)), fetchMember) };
 }
 
 export const handle = {
   title: 'Gym member',
   preload: ({ params }: { params: { id?: string } }) => {
-    if (validId(params.id)) warm(memberKey(Number(params.id)), fetchMember);
+    if (isIdText(params.id)) warm(memberKey(Number(params.id)), fetchMember);
   },
 };
 

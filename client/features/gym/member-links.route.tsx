@@ -1,6 +1,5 @@
 import { useLoaderData, useRouteLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import useSWR from 'swr';
 import type { SessionUser } from '@contracts/auth.contract';
 import type { GymMember } from '@contracts/gym.contract';
 import type { KisiGroupLink } from '@contracts/kisi.contract';
@@ -11,24 +10,20 @@ import { LoadError } from '@/components/load-error';
 import { Spinner } from '@/components/spinner';
 import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
-import { loadQuery, loadQueryOnce } from '@/lib/cache';
+import { loadQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { useForm } from '@/lib/form-state';
-import { kisiErrorMessage, kisiFormErrors } from '@/lib/kisi-errors';
-import { createGroupLink, deleteGroupLink, fetchMember, fetchMemberLinks, memberKey, memberLinksKey } from './gym.api';
+import { createGroupLink, deleteGroupLink, fetchLinksOf, kisiErrorMessage, kisiFormErrors, linksOfKey, loadKisi, useKisi, type Loaded } from '@/lib/kisi';
+import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
 
-type Data = { links?: KisiGroupLink[]; error?: string };
+type Data = Loaded<KisiGroupLink[]>;
 
 /** The member first (for the email), then their access links through the Kisi proxy. A Kisi failure stays in the tab. */
 export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
   const member: GymMember = await loadQuery(memberKey(params.id ?? ''), fetchMember);
-  try {
-    return { links: await loadQueryOnce(memberLinksKey(member.email), fetchMemberLinks) };
-  } catch (error) {
-    return { error: kisiErrorMessage(error) };
-  }
+  return loadKisi(linksOfKey(member.email), fetchLinksOf);
 }
 
 export const handle = { title: 'Access links' };
@@ -64,8 +59,7 @@ export function Component() {
   const member = useMember();
   const role = (useRouteLoaderData('shell') as { user: SessionUser } | undefined)?.user.role;
   const canWrite = role === 'admin';
-  const key = memberLinksKey(member.email);
-  const { data: links, error, isValidating, mutate } = useSWR(key, fetchMemberLinks, { fallbackData: loaded.links });
+  const { data: links, failure, isValidating, retry } = useKisi(linksOfKey(member.email), fetchLinksOf, loaded);
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
 
@@ -86,8 +80,6 @@ export function Component() {
       deleted: `Access link “${link.name}” deleted. It no longer opens any door.`,
     });
 
-  const failure = error ? kisiErrorMessage(error) : links === undefined ? loaded.error : undefined;
-
   return (
     <section className="card stack" aria-labelledby="links-title">
       <div className="card-head">
@@ -103,7 +95,7 @@ export function Component() {
       <p className="muted">Kisi links sent to {member.email}. Each opens the gym’s doors from a phone until it expires or is deleted.</p>
       {canWrite ? null : <p className="muted small">Only admins can create or delete access links.</p>}
       {failure ? (
-        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+        <LoadError onRetry={retry} retrying={isValidating}>
           Could not load the access links from Kisi: {failure}
         </LoadError>
       ) : links === undefined ? (

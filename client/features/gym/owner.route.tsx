@@ -18,6 +18,7 @@ import { ownerDelete } from './components/gym-deletes';
 import { CreateMemberForm } from './components/member-form';
 import { MemberRows } from './components/member-rows';
 import { OwnerPageSearchSchema, fetchMemberPage, fetchOwner, membersKey, ownerKey } from './gym.api';
+import { isIdText } from '@contracts/common.contract';
 
 type Data = { id: number; page: number; owner: GymOwner; members: Page<GymMember> };
 
@@ -26,7 +27,7 @@ const ownerMembersKey = (ownerId: number, page: number) => membersKey({ page, ow
 /** `/gymowners/:id?page`: the owner and their members (a malformed or unknown id → not found). */
 export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data> {
   const id = Number(params.id);
-  if (!/^[1-9]\d{0,15}$/.test(params.id ?? '')) throw data(`No gym owner with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
+  if (!isIdText(params.id)) throw data(`No gym owner with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
   const { page } = parseSearch(OwnerPageSearchSchema, url);
   const [owner, members] = await Promise.all([loadQuery(ownerKey(id), fetchOwner), loadQuery(ownerMembersKey(id, page), fetchMemberPage)]);
   return { id, page, owner, members };
@@ -35,7 +36,7 @@ export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data>
 export const handle = {
   title: 'Gym owner',
   preload: ({ params, url }: { params: { id?: string }; url: URL }) => {
-    if (!/^[1-9]\d{0,15}$/.test(params.id ?? '')) return;
+    if (!isIdText(params.id)) return;
     const id = Number(params.id);
     warm(ownerKey(id), fetchOwner);
     warm(ownerMembersKey(id, parseSearch(OwnerPageSearchSchema, url).page), fetchMemberPage);

@@ -13,11 +13,11 @@ import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
 import { formatWhen } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
-import { kisiErrorMessage, kisiFormErrors } from '@/lib/kisi-errors';
+import { kisiErrorMessage, kisiFormErrors, createGroupLink, deleteGroupLink } from '@/lib/kisi';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';
-import { createGroupLink, deleteGroupLink, fetchGroupLinks, groupLinksKey, pageHref, parsePageQuery } from './kisi.api';
+import { fetchGroupLinks, groupLinksKey, pageHref, parsePageQuery } from './kisi.api';
 
 /** `/kisi/group_links?query&page`: access links (a door-opening web link and QR code, no Kisi account needed). */
 const route = kisiListRoute({ title: 'Kisi access links', path: paths.kisiGroupLinks, parse: parsePageQuery, key: groupLinksKey, fetcher: fetchGroupLinks });

@@ -9,11 +9,11 @@ import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { useForm } from '@/lib/form-state';
-import { kisiErrorMessage, kisiFormErrors } from '@/lib/kisi-errors';
+import { kisiErrorMessage, kisiFormErrors, createGroup, deleteGroup } from '@/lib/kisi';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';
-import { createGroup, deleteGroup, fetchGroups, groupsKey, pageHref, parsePage } from './kisi.api';
+import { fetchGroups, groupsKey, pageHref, parsePage } from './kisi.api';
 
 /** `/kisi/groups?page`: Kisi's groups (who may open which doors), created and deleted here. */
 const route = kisiListRoute({ title: 'Kisi groups', path: paths.kisiGroups, parse: parsePage, key: groupsKey, fetcher: fetchGroups });

@@ -1,8 +1,7 @@
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import { warm } from '@/lib/cache';
-import { loadKisi, useKisi } from './kisi.api';
-import type { Loaded } from './kisi.api';
+import { loadKisi, useKisi, type Loaded } from '@/lib/kisi';
 
 /**
  * The route plumbing every paged /kisi list shares: the loader parses the URL's search and reads the

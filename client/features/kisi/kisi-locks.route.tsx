@@ -6,11 +6,10 @@ import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
 import { warm } from '@/lib/cache';
-import { kisiErrorMessage } from '@/lib/kisi-errors';
+import { kisiErrorMessage, loadKisi, unlockLock, useKisi, type KisiPage, type Loaded } from '@/lib/kisi';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { LOCKS_KEY, fetchLocks, loadKisi, unlockLock, useKisi } from './kisi.api';
-import type { KisiPage, Loaded } from './kisi.api';
+import { LOCKS_KEY, fetchLocks } from './kisi.api';
 
 type Data = Loaded<KisiPage<KisiLock>>;
 

@@ -11,17 +11,17 @@ import { formatWhen } from '@/lib/format';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiLoadError, KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { fetchRoleAssignments, fetchUser, loadKisi, roleAssignmentsKey, useKisi, userKey } from './kisi.api';
-import type { KisiPage, Loaded } from './kisi.api';
+import { fetchRoleAssignments, roleAssignmentsKey } from './kisi.api';
+import { fetchUser, loadKisi, useKisi, userKey, type KisiPage, type Loaded } from '@/lib/kisi';
+import { isIdText } from '@contracts/common.contract';
 
 type Data = { id: number; user: Loaded<KisiUser>; roles: Loaded<KisiPage<KisiRoleAssignment>> };
 
-const validId = (id: string | undefined) => /^[1-9]\d{0,15}$/.test(id ?? '');
 const notFound = (id: string | undefined) => data(`No Kisi user with id ${id ?? ''}`, { status: 404, statusText: 'Not Found' });
 
 /** `/kisi/users/:user_id`: the user and their role assignments, read side by side. A malformed or unknown id is not found. */
 export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
-  if (!validId(params.user_id)) throw notFound(params.user_id);
+  if (!isIdText(params.user_id)) throw notFound(params.user_id);
   const id = Number(params.user_id);
   const [user, roles] = await Promise.all([
     loadKisi(userKey(id), fetchUser, { notFound: () => notFound(params.user_id) }),
@@ -33,7 +33,7 @@ export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
 export const handle = {
   title: 'Kisi user',
   preload: ({ params }: { params: { user_id?: string } }) => {
-    if (validId(params.user_id)) warm(userKey(Number(params.user_id)), fetchUser);
+    if (isIdText(params.user_id)) warm(userKey(Number(params.user_id)), fetchUser);
   },
 };
 

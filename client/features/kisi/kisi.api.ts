@@ -1,36 +1,13 @@
 import * as v from 'valibot';
-import useSWR from 'swr';
-import { parseCollectionRange } from '@contracts/kisi.contract';
-import type {
-  KisiGroup,
-  KisiGroupCreate,
-  KisiGroupLink,
-  KisiGroupLinkCreate,
-  KisiGroupLinkCreated,
-  KisiLock,
-  KisiMember,
-  KisiRoleAssignment,
-  KisiUser,
-  KisiUserAccessUpdate,
-} from '@contracts/kisi.contract';
-import { api, isApiError, requestWithHeaders } from '@/lib/api-client';
-import { invalidate, invalidatePrefix, loadQueryOnce, setCacheData, swrCache } from '@/lib/cache';
-import { kisiErrorMessage } from '@/lib/kisi-errors';
+import { kisiApi } from '@contracts/kisi.contract';
+import { keyFor } from '@/lib/api-client';
+import { kisiPageFetcher } from '@/lib/kisi';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
- * The /kisi pages' data layer. Everything goes through the BFF's Kisi proxy (`/api/kisi/*`), so
- * the shapes are Kisi's own (bff/contracts/kisi.contract.ts). SWR keys are the proxy URLs: a
- * prefix names every page of a list, and the gym's access-link tab shares the group-link keys.
+ * The /kisi pages' own part of the data layer: their search params, page sizes and the key of each
+ * page. The calls, writes and error reading are the one Kisi module's (`@/lib/kisi`).
  */
-export const KISI_URL = '/api/kisi';
-export const USERS_URL = `${KISI_URL}/users`;
-export const MEMBERS_URL = `${KISI_URL}/members`;
-export const GROUPS_URL = `${KISI_URL}/groups`;
-export const GROUP_LINKS_URL = `${KISI_URL}/group_links`;
-export const LOCKS_URL = `${KISI_URL}/locks`;
-export const ROLE_ASSIGNMENTS_URL = `${KISI_URL}/role_assignments`;
-
 export const USERS_PAGE_SIZE = 20;
 export const MEMBERS_PAGE_SIZE = 20;
 export const GROUPS_PAGE_SIZE = 10;
@@ -58,128 +35,21 @@ export function pageHref(path: string, search: { page: number; query?: string })
   return query ? `${path}?${query}` : path;
 }
 
-// ---- keys --------------------------------------------------------------------------------------
+// ---- keys: one page of each list (Kisi pages by offset) ----------------------------------------
 
-/** `…?limit=&offset=[&query=]` for a 1-based URL page (Kisi pages by offset). */
-export function listKey(base: string, search: { page: number; query?: string }, limit: number): string {
-  const params = new URLSearchParams({ limit: String(limit), offset: String(toApiPage(search.page) * limit) });
-  if (search.query) params.set('query', search.query);
-  return `${base}?${params.toString()}`;
-}
+/** `limit` and `offset` for a 1-based URL page. */
+const paging = (search: { page: number }, limit: number) => ({ limit, offset: toApiPage(search.page) * limit });
 
-export const usersKey = (search: PageQuerySearch) => listKey(USERS_URL, search, USERS_PAGE_SIZE);
-export const userKey = (id: number) => `${USERS_URL}/${id}`;
-export const membersKey = (search: { page: number }) => listKey(MEMBERS_URL, search, MEMBERS_PAGE_SIZE);
-export const groupsKey = (search: { page: number }) => listKey(GROUPS_URL, search, GROUPS_PAGE_SIZE);
-export const groupLinksKey = (search: PageQuerySearch) => listKey(GROUP_LINKS_URL, search, GROUP_LINKS_PAGE_SIZE);
-export const LOCKS_KEY = listKey(LOCKS_URL, { page: 1 }, ALL_LOCKS);
-export const roleAssignmentsKey = (userId: number) =>
-  `${ROLE_ASSIGNMENTS_URL}?${new URLSearchParams({ user_id: String(userId), limit: String(ALL_ROLE_ASSIGNMENTS) }).toString()}`;
+export const usersKey = (search: PageQuerySearch) => keyFor(kisiApi.listUsers, { query: { ...paging(search, USERS_PAGE_SIZE), query: search.query } });
+export const membersKey = (search: { page: number }) => keyFor(kisiApi.listMembers, { query: paging(search, MEMBERS_PAGE_SIZE) });
+export const groupsKey = (search: { page: number }) => keyFor(kisiApi.listGroups, { query: paging(search, GROUPS_PAGE_SIZE) });
+export const groupLinksKey = (search: PageQuerySearch) => keyFor(kisiApi.listGroupLinks, { query: { ...paging(search, GROUP_LINKS_PAGE_SIZE), query: search.query } });
+export const LOCKS_KEY = keyFor(kisiApi.listLocks, { query: paging({ page: 1 }, ALL_LOCKS) });
+export const roleAssignmentsKey = (userId: number) => keyFor(kisiApi.listRoleAssignments, { query: { user_id: userId, limit: ALL_ROLE_ASSIGNMENTS } });
 
-// ---- fetchers ----------------------------------------------------------------------------------
-
-/** One page of a Kisi list: the bare array plus the numbers of `X-Collection-Range`. */
-export type KisiPage<T> = { items: T[]; total: number; limit: number; offset: number };
-
-export async function fetchKisiPage<T>(url: string): Promise<KisiPage<T>> {
-  const { data, headers } = await requestWithHeaders<T[]>(url);
-  const params = new URL(url, 'http://frontdesk.invalid').searchParams;
-  const limit = Number(params.get('limit') ?? '10');
-  const offset = Number(params.get('offset') ?? '0');
-  const items = Array.isArray(data) ? data : [];
-  // Without the header (it should always be there) the page knows only what it holds.
-  const total = parseCollectionRange(headers.get('X-Collection-Range'))?.total ?? offset + items.length;
-  return { items, total, limit, offset };
-}
-
-export const fetchUsers = (url: string) => fetchKisiPage<KisiUser>(url);
-export const fetchMembers = (url: string) => fetchKisiPage<KisiMember>(url);
-export const fetchGroups = (url: string) => fetchKisiPage<KisiGroup>(url);
-export const fetchGroupLinks = (url: string) => fetchKisiPage<KisiGroupLink>(url);
-export const fetchLocks = (url: string) => fetchKisiPage<KisiLock>(url);
-export const fetchRoleAssignments = (url: string) => fetchKisiPage<KisiRoleAssignment>(url);
-export const fetchUser = (url: string) => api.get<KisiUser>(url);
-
-/** What a loader hands its page: the data, or why Kisi could not give it (shown inside the page). */
-export type Loaded<T> = { data?: T; error?: string };
-
-/**
- * A loader read of Kisi: cached or one try (no backoff, so an outage shows at once); 401 and 403
- * still go to the router (login, the 403 screen), and so does a 404 when `notFound` says what to
- * throw; anything else becomes the page's message.
- */
-export async function loadKisi<T>(key: string, fetcher: (key: string) => Promise<T>, options: { notFound?: () => unknown } = {}): Promise<Loaded<T>> {
-  try {
-    return { data: await loadQueryOnce(key, fetcher) };
-  } catch (error) {
-    if (isApiError(error, 401) || isApiError(error, 403)) throw error;
-    if (options.notFound && isApiError(error, 404)) throw options.notFound();
-    return { error: kisiErrorMessage(error) };
-  }
-}
-
-/**
- * The page side of `loadKisi`: the loader's data, kept fresh by SWR; `failure` is the sentence to
- * show when Kisi could not answer (the loader's, or the hook's own later failure).
- */
-export function useKisi<T>(key: string, fetcher: (key: string) => Promise<T>, loaded: Loaded<T>) {
-  const { data, error, isValidating, mutate } = useSWR<T>(key, fetcher, { fallbackData: loaded.data });
-  const failure = error ? kisiErrorMessage(error) : data === undefined ? loaded.error : undefined;
-  return { data, failure, isValidating, mutate, retry: () => void mutate() };
-}
-
-// ---- writes ------------------------------------------------------------------------------------
-
-/**
- * Switches a user's door access. Kisi answers 204 and treats `scim_access_enabled` as read-only,
- * so the user is read again and that answer is what the pages show (`null`: switched, but the
- * read-back failed; the lists are refetched instead).
- */
-export async function setUserAccess(id: number, enabled: boolean): Promise<KisiUser | null> {
-  const body: KisiUserAccessUpdate = { user: { access_enabled: enabled, scim_access_enabled: enabled } };
-  await api.patch(userKey(id), body);
-  // Other pages of the users list and the members list show access too.
-  const otherUserLists = [...swrCache.keys()].filter((k) => k.startsWith(`${USERS_URL}?`));
-  await Promise.all([...otherUserLists.map((k) => invalidate(k)), invalidatePrefix(MEMBERS_URL)]);
-  try {
-    const user = await fetchUser(userKey(id));
-    await setCacheData(userKey(id), user);
-    return user;
-  } catch {
-    await invalidate(userKey(id));
-    return null;
-  }
-}
-
-export async function createGroup(input: { name: string; description: string }): Promise<KisiGroup> {
-  const body: KisiGroupCreate = { group: { name: input.name, description: input.description.trim() || null } };
-  const group = await api.post<KisiGroup>(GROUPS_URL, body);
-  await invalidatePrefix(GROUPS_URL);
-  return group;
-}
-
-export async function deleteGroup(id: number): Promise<void> {
-  await api.delete(`${GROUPS_URL}/${id}`);
-  // A group's links and role assignments go with it.
-  await Promise.all([invalidatePrefix(GROUPS_URL), invalidatePrefix(GROUP_LINKS_URL), invalidatePrefix(ROLE_ASSIGNMENTS_URL)]);
-}
-
-/** A link for the configured group (the BFF fills in `group_id`), with an online QR code. */
-export async function createGroupLink(input: { name: string; email: string }): Promise<KisiGroupLinkCreated> {
-  const body: KisiGroupLinkCreate = { group_link: { name: input.name, email: input.email || null, quick_response_code_type: 'online' } };
-  const link = await api.post<KisiGroupLinkCreated>(GROUP_LINKS_URL, body);
-  await invalidatePrefix(GROUP_LINKS_URL);
-  return link;
-}
-
-export async function deleteGroupLink(id: number): Promise<void> {
-  await api.delete(`${GROUP_LINKS_URL}/${id}`);
-  await invalidatePrefix(GROUP_LINKS_URL);
-}
-
-/** Kisi answers `{message: "Unlocked!"}`; a locked-down (409) or offline (503) door throws with Kisi's `{error}`. */
-export async function unlockLock(id: number): Promise<string> {
-  const answer = await api.post<{ message?: string }>(`${LOCKS_URL}/${id}/unlock`);
-  await invalidate(LOCKS_KEY);
-  return answer?.message ?? 'Unlocked!';
-}
+export const fetchUsers = kisiPageFetcher(kisiApi.listUsers);
+export const fetchMembers = kisiPageFetcher(kisiApi.listMembers);
+export const fetchGroups = kisiPageFetcher(kisiApi.listGroups);
+export const fetchGroupLinks = kisiPageFetcher(kisiApi.listGroupLinks);
+export const fetchLocks = kisiPageFetcher(kisiApi.listLocks);
+export const fetchRoleAssignments = kisiPageFetcher(kisiApi.listRoleAssignments);

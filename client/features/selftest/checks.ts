@@ -1,6 +1,7 @@
-import type { AuthResponse } from '@contracts/auth.contract';
-import type { ServiceStatus } from '@contracts/status.contract';
-import { api, errorMessage, isApiError } from '@/lib/api-client';
+import { authApi } from '@contracts/auth.contract';
+import { eventsApi } from '@contracts/events.contract';
+import { statusApi } from '@contracts/status.contract';
+import { call, errorMessage, isApiError, keyFor } from '@/lib/api-client';
 
 export type CheckOutcome = { state: 'ok' | 'warn' | 'fail'; detail: string };
 export type Check = { id: string; title: string; what: string; run: () => Promise<CheckOutcome> };
@@ -11,7 +12,7 @@ const fail = (detail: string): CheckOutcome => ({ state: 'fail', detail });
 
 export async function checkApi(): Promise<CheckOutcome> {
   try {
-    const status = await api.get<ServiceStatus>('/api');
+    const status = await call(statusApi.status);
     return status.status === 'ok' ? ok(`${status.name} ${status.version} answers.`) : fail(`The service reports "${String(status.status)}".`);
   } catch (error) {
     return fail(errorMessage(error));
@@ -20,7 +21,7 @@ export async function checkApi(): Promise<CheckOutcome> {
 
 export async function checkSession(): Promise<CheckOutcome> {
   try {
-    const { user } = await api.get<AuthResponse>('/api/auth/getAuth');
+    const { user } = await call(authApi.getAuth);
     return ok(`Signed in as ${user.name} (${user.email}, ${user.role}).`);
   } catch (error) {
     if (isApiError(error, 401)) return warn('Not signed in. The session check works; sign in to use the staff pages.');
@@ -30,7 +31,7 @@ export async function checkSession(): Promise<CheckOutcome> {
 
 export async function checkProblems(): Promise<CheckOutcome> {
   try {
-    await api.get('/api/bad');
+    await call(statusApi.bad);
     return fail('/api/bad answered OK; it should fail on purpose.');
   } catch (error) {
     if (isApiError(error, 500) && error.problem) return ok(`Errors arrive as problem details ("${error.problem.title}").`);
@@ -43,7 +44,7 @@ export async function checkLiveEvents(timeoutMs = 5000): Promise<CheckOutcome> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await fetch('/api/events', { headers: { Accept: 'text/event-stream' }, signal: controller.signal, credentials: 'same-origin' });
+    const response = await fetch(keyFor(eventsApi.stream), { headers: { Accept: 'text/event-stream' }, signal: controller.signal, credentials: 'same-origin' });
     const type = response.headers.get('content-type') ?? '';
     if (response.ok && type.includes('text/event-stream')) return ok('The live event stream opens.');
     if (response.status === 401) return warn('Sign in to open the live event stream.');

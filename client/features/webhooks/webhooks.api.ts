@@ -1,15 +1,11 @@
 import * as v from 'valibot';
-import type { Page } from '@contracts/common.contract';
-import type { KisiEvent } from '@contracts/webhook.contract';
-import { api } from '@/lib/api-client';
-import { invalidate, invalidatePrefix, swrCache } from '@/lib/cache';
-import { pageParam, parseSearch, toApiPage, withQuery } from '@/lib/search-params';
+import { webhookApi } from '@contracts/webhook.contract';
+import { call, fetcherFor, keyFor } from '@/lib/api-client';
+import { invalidate, invalidateEndpoint, swrCache } from '@/lib/cache';
+import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
-/** The webhook inbox's data: SWR keys are the API URLs, so the prefix names every page. */
-export const WEBHOOK_URL = '/api/webhook';
-/** Unlock lists elsewhere (the member page) read the same events: a delete refreshes them too. */
-const UNLOCKS_URL = '/api/webhooks/unlocks';
+/** The webhook inbox's data: SWR keys are the API URLs of its pages. */
 export const PAGE_SIZE = 10;
 
 export const InboxSearchSchema = v.object({ page: pageParam });
@@ -17,8 +13,8 @@ export type InboxSearch = v.InferOutput<typeof InboxSearchSchema>;
 export const parseInboxSearch = (url: URL | URLSearchParams) => parseSearch(InboxSearchSchema, url);
 
 /** `GET /api/webhook?page=<0-based>` for a 1-based URL page. */
-export const eventsKey = (page: number) => withQuery(WEBHOOK_URL, { page: toApiPage(page), pageSize: PAGE_SIZE });
-export const fetchEventPage = (url: string) => api.get<Page<KisiEvent>>(url);
+export const eventsKey = (page: number) => keyFor(webhookApi.listEvents, { query: { page: toApiPage(page), pageSize: PAGE_SIZE } });
+export const fetchEventPage = fetcherFor(webhookApi.listEvents);
 
 export const inboxHref = (page: number) => (page > 1 ? `${paths.shellWebhook}?page=${page}` : paths.shellWebhook);
 
@@ -27,10 +23,11 @@ export const inboxHref = (page: number) => (page > 1 ? `${paths.shellWebhook}?pa
  * too: before its first fetch settles it has no cache entry, only the loader's (now old) preload.
  */
 export async function refreshInbox(shownKey?: string): Promise<void> {
-  await Promise.all([invalidatePrefix(WEBHOOK_URL), shownKey && !swrCache.has(shownKey) ? invalidate(shownKey) : undefined]);
+  await Promise.all([invalidateEndpoint(webhookApi.listEvents), shownKey && !swrCache.has(shownKey) ? invalidate(shownKey) : undefined]);
 }
 
 export async function deleteEvent(id: number): Promise<void> {
-  await api.delete(`${WEBHOOK_URL}/${id}`);
-  await Promise.all([refreshInbox(), invalidatePrefix(UNLOCKS_URL)]);
+  await call(webhookApi.deleteEvent, { params: { id } });
+  // Unlock lists elsewhere (the member page) read the same events.
+  await Promise.all([refreshInbox(), invalidateEndpoint(webhookApi.unlocksOf)]);
 }

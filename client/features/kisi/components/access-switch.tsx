@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { KisiUser } from '@contracts/kisi.contract';
 import { useToast } from '@/components/toast-host';
-import { kisiErrorMessage } from '@/lib/kisi-errors';
-import { setUserAccess } from '@/features/kisi/kisi.api';
+import { kisiErrorMessage, setUserAccess } from '@/lib/kisi';
 
 /** A user's door access as a real checkbox drawn as a switch, named for the person it changes. */
 export function AccessSwitch({ name, checked, pending, onChange }: { name: string; checked: boolean; pending: boolean; onChange: (next: boolean) => void }) {

@@ -1,0 +1,171 @@
+import * as v from 'valibot';
+import useSWR from 'swr';
+import type { EndpointOutput } from '@contracts/endpoint.contract';
+import { KisiErrorSchema, KisiValidationErrorsSchema, kisiApi, parseCollectionRange, type KisiGroupLinkCreated, type KisiUser } from '@contracts/kisi.contract';
+import { call, errorMessage, fetcherFor, isApiError, keyFor, responseFetcherFor } from './api-client';
+import { invalidate, invalidateEndpoint, loadQueryOnce, setCacheData } from './cache';
+import type { FormErrors } from './problem-fields';
+
+/**
+ * The one client module for Kisi, used by the /kisi pages and the gym member page alike: every
+ * call goes through the BFF's proxy as a Kisi endpoint object (bff/contracts/kisi.contract.ts), so
+ * the shapes are Kisi's own. Kisi's error bodies pass through the proxy unchanged (`{error, code}`,
+ * 422 `{errors: {field: [messages]}}`) and are read with their schemas; the BFF's own refusals are problems.
+ */
+
+// ---- errors --------------------------------------------------------------------------------------
+
+/** Kisi's own body of a failed call (not a BFF problem), parsed with `schema`. */
+function kisiBody<T>(error: unknown, schema: v.GenericSchema<unknown, T>): T | undefined {
+  if (!isApiError(error) || error.problem) return undefined;
+  try {
+    const parsed = v.safeParse(schema, JSON.parse(error.body));
+    return parsed.success ? parsed.output : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A sentence for a failed Kisi call: Kisi's `{error}` text, a BFF problem's detail, or the usual. */
+export function kisiErrorMessage(error: unknown): string {
+  return kisiBody(error, KisiErrorSchema)?.error ?? errorMessage(error);
+}
+
+/** Kisi's field name and messages as one sentence ("Name can't be blank"). */
+const fieldSentence = (field: string, messages: string[]) => `${field.replace(/_/g, ' ')} ${messages.join(', ')}`.replace(/^./, (c) => c.toUpperCase());
+
+/**
+ * A failed Kisi write as form errors: each 422 message on the form's field for that Kisi field
+ * (`fields` maps Kisi's names to the form's), the others together as the form message; any other
+ * failure is the form message.
+ */
+export function kisiFormErrors<F extends string>(error: unknown, fields: Record<string, F>): FormErrors<F> {
+  const invalid = kisiBody(error, KisiValidationErrorsSchema);
+  if (!invalid) return { fields: {}, form: kisiErrorMessage(error) };
+  const result: FormErrors<F> = { fields: {} };
+  const unplaced: string[] = [];
+  for (const [name, messages] of Object.entries(invalid.errors)) {
+    const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    if (field) result.fields[field] = fieldSentence(name, messages);
+    else unplaced.push(fieldSentence(name, messages));
+  }
+  return { ...result, form: unplaced.join(' ') || undefined };
+}
+
+// ---- reads ---------------------------------------------------------------------------------------
+
+/** One page of a Kisi list: the bare array plus the numbers of `X-Collection-Range`. */
+export type KisiPage<T> = { items: T[]; total: number; limit: number; offset: number };
+
+type KisiList = typeof kisiApi.listUsers | typeof kisiApi.listMembers | typeof kisiApi.listGroups | typeof kisiApi.listGroupLinks | typeof kisiApi.listLocks | typeof kisiApi.listRoleAssignments;
+type Item<E extends KisiList> = EndpointOutput<E>[number];
+
+/** The fetcher of a Kisi list's keys: the page and its paging numbers. */
+export function kisiPageFetcher<E extends KisiList>(endpoint: E) {
+  const fetchWithHeaders = responseFetcherFor(endpoint);
+  return async (key: string): Promise<KisiPage<Item<E>>> => {
+    const { data, headers } = await fetchWithHeaders(key);
+    const params = new URL(key, 'http://frontdesk.invalid').searchParams;
+    const limit = Number(params.get('limit') ?? '10');
+    const offset = Number(params.get('offset') ?? '0');
+    const items = data as Item<E>[];
+    // Without the header (it should always be there) the page knows only what it holds.
+    const total = parseCollectionRange(headers.get('X-Collection-Range'))?.total ?? offset + items.length;
+    return { items, total, limit, offset };
+  };
+}
+
+export const userKey = (id: number) => keyFor(kisiApi.getUser, { params: { id } });
+export const fetchUser = fetcherFor(kisiApi.getUser);
+
+/** What a loader hands its page: the data, or why Kisi could not give it (shown inside the page). */
+export type Loaded<T> = { data?: T; error?: string };
+
+/**
+ * A loader read of Kisi: cached or one try (no backoff, so an outage shows at once); 401 and 403
+ * still go to the router (login, the 403 screen), and so does a 404 when `notFound` says what to
+ * throw; anything else becomes the page's message.
+ */
+export async function loadKisi<T>(key: string, fetcher: (key: string) => Promise<T>, options: { notFound?: () => unknown } = {}): Promise<Loaded<T>> {
+  try {
+    return { data: await loadQueryOnce(key, fetcher) };
+  } catch (error) {
+    if (isApiError(error, 401) || isApiError(error, 403)) throw error;
+    if (options.notFound && isApiError(error, 404)) throw options.notFound();
+    return { error: kisiErrorMessage(error) };
+  }
+}
+
+/**
+ * The page side of `loadKisi`: the loader's data, kept fresh by SWR; `failure` is the sentence to
+ * show when Kisi could not answer (the loader's, or the hook's own later failure).
+ */
+export function useKisi<T>(key: string, fetcher: (key: string) => Promise<T>, loaded: Loaded<T>) {
+  const { data, error, isValidating, mutate } = useSWR<T>(key, fetcher, { fallbackData: loaded.data });
+  const failure = error ? kisiErrorMessage(error) : data === undefined ? loaded.error : undefined;
+  return { data, failure, isValidating, mutate, retry: () => void mutate() };
+}
+
+// ---- access links (the /kisi list and a gym member's tab read the same endpoint) -----------------
+
+/** Kisi's `query` is a substring search: a person's links are the ones with exactly their email. */
+export const linksOfKey = (email: string) => keyFor(kisiApi.listGroupLinks, { query: { query: email, limit: 100 } });
+const fetchGroupLinkList = fetcherFor(kisiApi.listGroupLinks);
+export async function fetchLinksOf(key: string) {
+  const email = new URL(key, 'http://frontdesk.invalid').searchParams.get('query')?.toLowerCase() ?? '';
+  return (await fetchGroupLinkList(key)).filter((link) => link.email?.toLowerCase() === email);
+}
+
+/** A link for the configured group (the BFF fills in `group_id`), with an online QR code. */
+export async function createGroupLink(input: { name: string; email: string; validUntil?: string | null }): Promise<KisiGroupLinkCreated> {
+  const link = await call(kisiApi.createGroupLink, {
+    body: { group_link: { name: input.name, email: input.email || null, quick_response_code_type: 'online', ...(input.validUntil ? { valid_until: input.validUntil } : {}) } },
+  });
+  await invalidateEndpoint(kisiApi.listGroupLinks);
+  return link;
+}
+
+export async function deleteGroupLink(id: number): Promise<void> {
+  await call(kisiApi.deleteGroupLink, { params: { id } });
+  await invalidateEndpoint(kisiApi.listGroupLinks);
+}
+
+// ---- the other writes ----------------------------------------------------------------------------
+
+/**
+ * Switches a user's door access. Kisi answers 204 and treats `scim_access_enabled` as read-only,
+ * so the user is read again and that answer is what the pages show (`null`: switched, but the
+ * read-back failed; the lists are refetched instead).
+ */
+export async function setUserAccess(id: number, enabled: boolean): Promise<KisiUser | null> {
+  await call(kisiApi.updateUser, { params: { id }, body: { user: { access_enabled: enabled, scim_access_enabled: enabled } } });
+  // Every users page and the members list show access too.
+  await Promise.all([invalidateEndpoint(kisiApi.listUsers), invalidateEndpoint(kisiApi.listMembers)]);
+  try {
+    const user = await fetchUser(userKey(id));
+    await setCacheData(userKey(id), user);
+    return user;
+  } catch {
+    await invalidate(userKey(id));
+    return null;
+  }
+}
+
+export async function createGroup(input: { name: string; description: string }) {
+  const group = await call(kisiApi.createGroup, { body: { group: { name: input.name, description: input.description.trim() || null } } });
+  await invalidateEndpoint(kisiApi.listGroups);
+  return group;
+}
+
+export async function deleteGroup(id: number): Promise<void> {
+  await call(kisiApi.deleteGroup, { params: { id } });
+  // A group's links and role assignments go with it.
+  await Promise.all([invalidateEndpoint(kisiApi.listGroups), invalidateEndpoint(kisiApi.listGroupLinks), invalidateEndpoint(kisiApi.listRoleAssignments)]);
+}
+
+/** Kisi answers `{message: "Unlocked!"}`; a locked-down (409) or offline (503) door throws with Kisi's `{error}`. */
+export async function unlockLock(id: number): Promise<string> {
+  const answer = await call(kisiApi.unlockLock, { params: { id } });
+  await invalidateEndpoint(kisiApi.listLocks);
+  return answer.message;
+}
