@@ -12,7 +12,7 @@ const SECONDS = 5;
 const ROUNDS = 2;
 const ADMIN = { email: 'bench@frontdesk.test', password: 'bench-password-123' };
 
-/** DESIGN §11: GET /api/gym/users?page=0 with 10,000 members against a bare Express route; p99 at 50 connections. */
+/** docs/ARCHITECTURE.md "Tests and quality bars": GET /api/gym/users?page=0 with 10,000 members against a bare Express route; p99 at 50 connections. */
 export async function runGymBench(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-bench-'));
   const DATABASE_URL = `file:${path.join(dir, 'bench.db')}`;

@@ -37,7 +37,7 @@ async function measure(label: string, bff: ChildServer, emulatorUrl: string, key
 }
 
 /**
- * DESIGN §11: proxied `GET /api/kisi/users` (as a logged-in admin) against calling the emulator
+ * docs/ARCHITECTURE.md "Tests and quality bars": proxied `GET /api/kisi/users` (as a logged-in admin) against calling the emulator
  * directly, same run. Measured with the emulator in its own process, standing in for a remote Kisi
  * (the target's setting), and — for information — in emulator mode, where the emulator shares the
  * BFF's process and so its CPU. The outgoing 5 req/s Kisi limit is lifted for both: with it the

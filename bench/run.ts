@@ -2,7 +2,7 @@ import { runGymBench } from './gym.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
 import { runSizeBench } from './size.bench';
 
-// Each benchmark prints its figures and ratios against DESIGN §11; none of them is a test.
+// Each benchmark prints its figures and ratios against the targets in docs/ARCHITECTURE.md "Tests and quality bars"; none of them is a test.
 // `npm run bench -- <name>` runs one of them.
 const benches: Array<[string, () => Promise<void>]> = [
   ['size', runSizeBench],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /**
- * DESIGN §11: the gzip size of the JavaScript loaded for `/` — the entry script and the chunks
+ * docs/ARCHITECTURE.md "Tests and quality bars": the gzip size of the JavaScript loaded for `/` — the entry script and the chunks
  * index.html modulepreloads (its static imports) — against the floor of react + react-dom +
  * react-router + swr + valibot alone (about 104 kB gzip). Target: ratio ≤ 1.15.
  * Sizes are gzip level 9, in kB of 1000 bytes (as Vite prints them).

@@ -4,7 +4,7 @@ import { IdParamSchema, idNumber } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 /**
- * Kisi through the BFF (DESIGN §6). `/api/kisi/*` forwards Kisi's own shapes unchanged, so these
+ * Kisi through the BFF (docs/ARCHITECTURE.md "Kisi"). `/api/kisi/*` forwards Kisi's own shapes unchanged, so these
  * schemas describe Kisi's JSON (snake_case, loose: Kisi may add fields) for the /kisi pages, plus
  * the request bodies the app sends and the emulator control endpoint.
  *

@@ -39,7 +39,7 @@ export interface KisiProxyDeps {
 }
 
 /**
- * `/api/kisi/*` → `${KISI_BASE_URL}/*` (DESIGN §6): session and role checks, the allowlist, the
+ * `/api/kisi/*` → `${KISI_BASE_URL}/*` (docs/ARCHITECTURE.md "Kisi"): session and role checks, the allowlist, the
  * outgoing rate limit, the key added on the server; Kisi's status codes, bodies and
  * X-Collection-Range pass through; 502/504 problems when Kisi is unreachable or silent.
  */

@@ -4,7 +4,7 @@ import { HttpError } from './http-error';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * CSRF rule (DESIGN §5): a state-changing request with a body must be JSON or multipart (no HTML
+ * CSRF rule (docs/ARCHITECTURE.md "API conventions"): a state-changing request with a body must be JSON or multipart (no HTML
  * form can send those cross-site without CORS), and an Origin header, when present, must be ours.
  */
 export const csrfGuard: RequestHandler = (req, _res, next) => {

@@ -1,7 +1,7 @@
 import { useNavigation, useRevalidator } from 'react-router';
 import { useSpinDelay } from 'spin-delay';
 
-/** Shown only when the router has been busy 1000 ms, then kept at least 500 ms (spec §9). */
+/** Shown only when the router has been busy 1000 ms, then kept at least 500 ms (docs/ARCHITECTURE.md "Client conventions"). */
 export const PENDING_TIMING = { delay: 1000, minDuration: 500, ssr: false } as const;
 
 export const PENDING_TEXT = 'Loading... Please wait...';

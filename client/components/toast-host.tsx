@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { ReactNode } from 'react';
 import { Icon } from './icon';
 
-/** Toasts vanish on their own after this long (spec §9). */
+/** Toasts vanish on their own after this long (docs/ARCHITECTURE.md "Client conventions"). */
 export const TOAST_LIFETIME_MS = 5000;
 
 export type ToastTone = 'info' | 'success' | 'error';

@@ -3,7 +3,7 @@ import { describeEndpoint, urlOf, type CallArgs, type Endpoint, type EndpointOut
 import type { Problem } from '@contracts/problem.contract';
 
 /**
- * The one fetch helper (spec §7): the body is read as text; a response that is not ok throws an
+ * The one fetch helper (docs/ARCHITECTURE.md "Client conventions", the fetch rule): the body is read as text; a response that is not ok throws an
  * `ApiError` carrying the status and the body text (plus the parsed problem when the body is
  * problem JSON); an ok body is parsed as JSON, falling back to the text itself.
  */

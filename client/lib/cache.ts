@@ -5,7 +5,7 @@ import { urlMatcher, type EndpointDefinition } from '@contracts/endpoint.contrac
 import { ApiError } from './api-client';
 
 /**
- * SWR is the route-data cache (DESIGN §7, router-mapping §4–5): loaders read through it, so a
+ * SWR is the route-data cache (docs/ARCHITECTURE.md "Client conventions"): loaders read through it, so a
  * revisit renders at once from cache and the hook revalidates in the background (stale time 0).
  */
 export const GC_AFTER_MS = 5 * 60_000;

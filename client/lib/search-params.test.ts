@@ -1,6 +1,6 @@
 import { LoginSearchSchema, PageSearchSchema, ZeroBasedPageSearchSchema, pageCount, parseSearch, toApiPage, toUrlPage } from './search-params';
 
-describe('search params fall back silently (spec §5)', () => {
+describe('search params fall back silently', () => {
   it.each([
     ['', 1],
     ['?page=3', 3],

@@ -2,7 +2,7 @@ import { useSearchParams } from 'react-router';
 import * as v from 'valibot';
 
 /**
- * Search-param schemas (spec §5): every key has a fallback, so bad input silently becomes the
+ * Search-param schemas (docs/ARCHITECTURE.md "Client conventions"): every key has a fallback, so bad input silently becomes the
  * default and `parseSearch` never throws on a URL.
  */
 const digits = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.toNumber(), v.integer());
@@ -33,7 +33,7 @@ export function parseSearch<S extends FallbackObject>(schema: S, from: URL | URL
   return v.parse(schema, Object.fromEntries(params));
 }
 
-/** The one page helper: URL pages are 1-based, API pages 0-based (DESIGN §5). */
+/** The one page helper: URL pages are 1-based, API pages 0-based (docs/ARCHITECTURE.md "API conventions"). */
 export const toApiPage = (urlPage: number) => Math.max(0, urlPage - 1);
 export const toUrlPage = (apiPage: number) => apiPage + 1;
 /** How many pages a list has (at least 1, so "page 1 of 1" reads right for an empty list). */

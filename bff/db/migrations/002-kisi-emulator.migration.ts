@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { EngineDdl } from '../engine';
 
 /**
- * The Kisi emulator's organisation (DESIGN §6, §9): places, locks, groups, users, role
+ * The Kisi emulator's organisation (docs/ARCHITECTURE.md "Kisi"): places, locks, groups, users, role
  * assignments, group links and the events it recorded. Prefixed `kisi_emu_` so nothing mistakes
  * the stand-in's data for the BFF's own (`kisi_events` holds what the BFF received by webhook).
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { EngineDdl } from '../engine';
 
-/** Kisi events the BFF received by signed webhook (DESIGN §6, §9): stored once per uuid. */
+/** Kisi events the BFF received by signed webhook (docs/ARCHITECTURE.md "Kisi"): stored once per uuid. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export async function up(db: Kysely<any>, ddl: EngineDdl): Promise<void> {
   await db.schema

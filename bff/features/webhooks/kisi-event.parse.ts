@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { KisiEventsTable } from '../../db/schema';
 
 /**
- * Reads Kisi's event webhook body tolerantly (reference/kisi-api.md §6): today's documented shape
+ * Reads Kisi's event webhook body tolerantly (docs/kisi-api.md §6): today's documented shape
  * (`uuid`, `type`, `actor_*`, `object_*`, `success`, …), the superset Event schema, and the 2017-era
  * shape (`action`, `references`, no `uuid`/`type`, `success` as a string). Only a non-object body is
  * refused.

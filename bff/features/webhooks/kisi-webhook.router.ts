@@ -22,7 +22,7 @@ export interface KisiWebhookDeps {
 }
 
 /**
- * `POST /api/webhooks/kisi` (DESIGN §6): public, authenticated by `X-Signature` over the raw body;
+ * `POST /api/webhooks/kisi` (docs/ARCHITECTURE.md "Kisi"): public, authenticated by `X-Signature` over the raw body;
  * each event stored once by uuid, then published. Mount it before the generic JSON parser.
  */
 export function kisiWebhookRoute({ events, secret, emailOfKisiUser, publish, logger, now = () => new Date().toISOString() }: KisiWebhookDeps) {

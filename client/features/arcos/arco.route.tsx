@@ -1,7 +1,7 @@
 import { useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 
-/** The nested-route demo's detail: its loader returns only the id (spec §2). */
+/** The nested-route demo's detail: its loader returns only the id. */
 export function loader({ params }: LoaderFunctionArgs) {
   return { id: params.id ?? '' };
 }

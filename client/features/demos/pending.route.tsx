@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
 
-/** The loader takes this long on purpose, to show the pending overlay (spec §9). */
+/** The loader takes this long on purpose, to show the pending overlay (docs/ARCHITECTURE.md "Client conventions"). */
 export const PENDING_DELAY_MS = 5000;
 
 export async function loader({ request }: { request: Request }) {

@@ -2,6 +2,7 @@ import './gym.css';
 import { Outlet, data, useNavigate } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { GymMember } from '@contracts/gym.contract';
+import { isIdText } from '@contracts/common.contract';
 import { Icon } from '@/components/icon';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
@@ -14,8 +15,6 @@ import { EditMemberForm } from './components/member-form';
 import { MembershipBadge } from './components/membership-badge';
 import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
-import { isIdText } from '@contracts/common.contract';
-
 
 /** `/shell/gymowner/users/:id`: loads the member once for all tabs (unknown or malformed id → not found). */
 export async function loader({ params }: LoaderFunctionArgs): Promise<{ member: GymMember }> {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { data, useLoaderData, useNavigate } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
+import { isIdText } from '@contracts/common.contract';
 import type { GymMember, GymOwner } from '@contracts/gym.contract';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
@@ -18,7 +19,6 @@ import { ownerDelete } from './components/gym-deletes';
 import { CreateMemberForm } from './components/member-form';
 import { MemberRows } from './components/member-rows';
 import { OwnerPageSearchSchema, fetchMemberPage, fetchOwner, membersKey, ownerKey } from './gym.api';
-import { isIdText } from '@contracts/common.contract';
 
 type Data = { id: number; page: number; owner: GymOwner; members: Page<GymMember> };
 

@@ -1,6 +1,7 @@
 import { data, useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { KisiRoleAssignment, KisiUser } from '@contracts/kisi.contract';
+import { isIdText } from '@contracts/common.contract';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { Spinner } from '@/components/spinner';
@@ -13,7 +14,6 @@ import { KisiLoadError, KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { fetchRoleAssignments, roleAssignmentsKey } from './kisi.api';
 import { fetchUser, loadKisi, useKisi, userKey, type KisiPage, type Loaded } from '@/lib/kisi';
-import { isIdText } from '@contracts/common.contract';
 
 type Data = { id: number; user: Loaded<KisiUser>; roles: Loaded<KisiPage<KisiRoleAssignment>> };
 
