@@ -1,4 +1,7 @@
-import { ORGANIZATION } from './emulator.store';
+import type { Db } from '../../db/database';
+import { ORGANIZATION } from './emulator.shared';
+
+/** Door events: the `lock.unlock` shape, Kisi's refusal rules, and the record the emulator keeps of them. */
 
 /** The `lock.unlock` webhook body, shaped like Kisi's documented sample (no actor_email, as observed). */
 export type EmulatorUnlockEvent = {
@@ -63,3 +66,19 @@ export const unlockEvent = (
   error_message: failure?.[1] ?? null,
   created_at: at,
 });
+
+type RecordedEvent = { uuid: string; type: string; created_at: string };
+
+export function eventsStore(db: Db) {
+  /** Records events in the given order (oldest first), a few hundred per statement. */
+  async function recordEvents(events: RecordedEvent[]): Promise<void> {
+    for (let i = 0; i < events.length; i += 200) {
+      const rows = events.slice(i, i + 200).map((event) => ({ uuid: event.uuid, type: event.type, payload: JSON.stringify(event), created_at: event.created_at }));
+      await db.insertInto('kisi_emu_events').values(rows).execute();
+    }
+  }
+  const recordEvent = (event: RecordedEvent) => recordEvents([event]);
+
+  return { recordEvent, recordEvents };
+}
+export type EventsStore = ReturnType<typeof eventsStore>;
