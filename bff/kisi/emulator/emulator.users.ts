@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DB, KisiEmuUsersTable } from '../../db/schema';
@@ -166,7 +166,7 @@ export function usersStore(db: Db) {
       .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
       .executeTakeFirst() as Promise<UserRow | undefined>;
 
-  /** PATCH /users/{id}: only Kisi's writable fields; `scim_access_enabled` is read-only and ignored. */
+  /** PATCH or PUT /users/{id}: only Kisi's writable fields; `scim_access_enabled` is read-only and ignored. */
   async function updateUser(id: number, patch: { name?: string; image?: string | null; access_enabled?: boolean; password_flow_enabled?: boolean; metadata?: object; notes?: string | null }) {
     const values: Updateable<KisiEmuUsersTable> = { updated_at: kisiNow() };
     if (patch.name !== undefined) values.name = patch.name;
@@ -200,7 +200,8 @@ export function usersRoutes(store: UsersStore) {
     res.status(200).json(user);
   });
 
-  router.patch('/users/:id', async (req, res) => {
+  // Kisi takes PUT as well as PATCH for an update (its own JS client sends PUT), with the same partial semantics.
+  const updateUser: RequestHandler = async (req, res) => {
     const id = pathId(req);
     const body: unknown = req.body;
     if (!isObject(body) || !isObject(body.user)) return void kisiError(res, 400, 'param is missing or the value is empty: user', '000400');
@@ -230,7 +231,9 @@ export function usersRoutes(store: UsersStore) {
     if (Object.keys(errors).length) return void validationErrors(res, errors);
     await store.updateUser(id, patch);
     res.status(204).end();
-  });
+  };
+  router.patch('/users/:id', updateUser);
+  router.put('/users/:id', updateUser);
 
   router.get('/members', async (req, res) => {
     const params = listParams(req, LIMITS.members);
