@@ -152,6 +152,15 @@ describe('emulator responses match Kisi OpenAPI schema', () => {
     await call('POST', '/locks/{id}/unlock', `/locks/${byName.get('Cold Store')}/unlock`);
   });
 
+  it('places: list (paged, searched, sorted, with and without the favourite flag, empty)', async () => {
+    const all = await call('GET', '/places', '/places');
+    expect(all.range).toBe('0-49/2');
+    await call('GET', '/places', '/places?limit=1&offset=1&sort=-name');
+    await call('GET', '/places', '/places?query=food&favorite=*');
+    await call('GET', '/places', '/places?favorite=false&sort=favorite');
+    expect(await call('GET', '/places', '/places?favorite=true')).toMatchObject({ json: [], range: '0-49/0' });
+  });
+
   it('every operation answers 401 with the Error body without the key', async () => {
     for (const [method, template, url] of [
       ['GET', '/users', '/users'],
@@ -167,6 +176,7 @@ describe('emulator responses match Kisi OpenAPI schema', () => {
       ['POST', '/group_links', '/group_links'],
       ['DELETE', '/group_links/{id}', '/group_links/1'],
       ['GET', '/locks', '/locks'],
+      ['GET', '/places', '/places'],
       ['POST', '/locks/{id}/unlock', '/locks/1/unlock'],
     ] as const) {
       expect((await call(method, template, url, undefined, false)).status).toBe(401);
@@ -175,7 +185,7 @@ describe('emulator responses match Kisi OpenAPI schema', () => {
 
   afterAll(() => {
     // Every operation the proxy allows was checked in its success and failure forms.
-    for (const op of ['GET /users 200', 'GET /users/{id} 404', 'PATCH /users/{id} 204', 'PUT /users/{id} 204', 'POST /groups 422', 'DELETE /group_links/{id} 404', 'POST /locks/{id}/unlock 503']) {
+    for (const op of ['GET /users 200', 'GET /users/{id} 404', 'PATCH /users/{id} 204', 'PUT /users/{id} 204', 'POST /groups 422', 'DELETE /group_links/{id} 404', 'POST /locks/{id}/unlock 503', 'GET /places 200']) {
       expect(checked).toContain(op);
     }
   });
@@ -198,6 +208,7 @@ describe('emulator paging follows Kisi per-endpoint defaults and maxima', () => 
     ['/users', 50, 100],
     ['/members', 50, 100],
     ['/locks', 50, 250],
+    ['/places', 50, 250],
     ['/groups', 10, 250],
     ['/group_links', 10, 250],
     ['/role_assignments', 10, 250],

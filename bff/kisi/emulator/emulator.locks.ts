@@ -1,12 +1,13 @@
 import { Router } from 'express';
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database';
-import type { DB, KisiEmuLocksTable } from '../../db/schema';
-import { bool, boolParam, ids, intParam, kisiError, kisiNow, LIMITS, listParams, pagedQuery, pathId, pattern, sendCollection, type ListParams, type Row } from './emulator.shared';
+import type { DB, KisiEmuLocksTable, KisiEmuPlacesTable } from '../../db/schema';
+import { bool, boolParam, ids, intParam, kisiError, kisiNow, LIMITS, listParams, ORGANIZATION, pagedQuery, pathId, pattern, sendCollection, type ListParams, type Row } from './emulator.shared';
 
-/** Places and their doors: the lock list, who may open which door, and the remote unlock. */
+/** Places and their doors: the place and lock lists, who may open which door, and the remote unlock. */
 
 type LockRow = Row<KisiEmuLocksTable>;
+type PlaceRow = Row<KisiEmuPlacesTable>;
 type PlaceSummary = { id: number; name: string; latitude: number | null; longitude: number | null };
 
 /** The places other resources nest by reference (groups, locks, role assignments), by id. */
@@ -23,6 +24,79 @@ export interface UnlockOutcome {
 
 export function locksStore(db: Db) {
   const placeExists = async (id: number) => !!(await db.selectFrom('kisi_emu_places').select('id').where('id', '=', id).executeTakeFirst());
+
+  /** Places never lock down as a whole, have no integrations, images or capacity records here. */
+  async function toPlaces(rows: PlaceRow[], withFavorite: boolean) {
+    const placeIds = rows.map((p) => p.id);
+    const locks = new Map<number, number>();
+    const members = new Map<number, number>();
+    if (placeIds.length) {
+      const [lockCounts, memberCounts] = await Promise.all([
+        db
+          .selectFrom('kisi_emu_locks')
+          .select(['place_id', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('place_id', 'in', placeIds)
+          .groupBy('place_id')
+          .execute(),
+        // Members of a place: everyone with a role on it or on one of its groups.
+        db
+          .selectFrom('kisi_emu_role_assignments as ra')
+          .leftJoin('kisi_emu_groups as g', (join) => join.onRef('g.id', '=', 'ra.applies_to_id').on('ra.applies_to_type', '=', 'Group'))
+          .select((eb) => [eb.fn.coalesce('g.place_id', 'ra.applies_to_id').as('place_id'), eb.fn.count<number>('ra.user_id').distinct().as('n')])
+          .where((eb) => eb.or([eb('ra.applies_to_type', '=', 'Place'), eb('g.place_id', 'is not', null)]))
+          .where((eb) => eb(eb.fn.coalesce('g.place_id', 'ra.applies_to_id'), 'in', placeIds))
+          .groupBy((eb) => eb.fn.coalesce('g.place_id', 'ra.applies_to_id'))
+          .execute(),
+      ]);
+      for (const c of lockCounts) locks.set(c.place_id, Number(c.n));
+      for (const c of memberCounts) members.set(Number(c.place_id), Number(c.n));
+    }
+    return rows.map((p) => ({
+      id: p.id,
+      resource_type: 'Place' as const,
+      name: p.name,
+      description: p.description,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+      latitude: p.latitude,
+      longitude: p.longitude,
+      address: p.address,
+      image: null,
+      time_zone: p.time_zone,
+      tz_time_zone: p.time_zone,
+      locks_count: locks.get(p.id) ?? 0,
+      integrations_count: 0,
+      locked_down: false,
+      locked_down_since: null,
+      occupancy_rate: null,
+      ...(withFavorite ? { favorite: false } : {}),
+      organization_id: ORGANIZATION.id,
+      organization: { ...ORGANIZATION },
+      color: null,
+      logo: null,
+      user_id: null,
+      members_count: members.get(p.id) ?? 0,
+    }));
+  }
+
+  async function listPlaces(params: ListParams) {
+    const { q } = params;
+    if (q.favorite === 'true') return { items: [], total: 0 }; // nobody has favourites in the emulator
+    const query = db
+      .selectFrom('kisi_emu_places')
+      .selectAll()
+      .where((eb) => {
+        const c = [];
+        const idList = ids(q.ids);
+        if (idList) c.push(eb('id', 'in', idList.length ? idList : [0]));
+        if (q.query) c.push(eb('name', 'like', pattern(q.query)));
+        return eb.and(c);
+      });
+    const dir = q.sort === '-name' ? 'desc' : 'asc';
+    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<DB, 'kisi_emu_places', PlaceRow>) =>
+      q.sort === 'name' || q.sort === '-name' ? qb.orderBy('name', dir).orderBy('id') : qb.orderBy('id')) as never);
+    return { items: await toPlaces(rows as PlaceRow[], q.favorite !== undefined), total };
+  }
 
   async function toLocks(rows: LockRow[], withFavorite: boolean) {
     const places = await placeRows(db, [...new Set(rows.map((l) => l.place_id))]);
@@ -119,13 +193,18 @@ export function locksStore(db: Db) {
     return locks[0];
   }
 
-  return { placeExists, listLocks, lockRow, userCanOpen, firstOpenableLock };
+  return { placeExists, listPlaces, listLocks, lockRow, userCanOpen, firstOpenableLock };
 }
 export type LocksStore = ReturnType<typeof locksStore>;
 
 /** `unlock` is the remote unlock by the API user: it records the event and sends the webhook. */
 export function locksRoutes(store: LocksStore, unlock: (lockId: number) => Promise<UnlockOutcome>) {
   const router = Router();
+
+  router.get('/places', async (req, res) => {
+    const params = listParams(req, LIMITS.places);
+    sendCollection(res, params, await store.listPlaces(params));
+  });
 
   router.get('/locks', async (req, res) => {
     const params = listParams(req, LIMITS.locks);

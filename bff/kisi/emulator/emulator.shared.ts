@@ -54,6 +54,7 @@ export const LIMITS = {
   users: [50, 100],
   members: [50, 100],
   locks: [50, 250],
+  places: [50, 250],
   groups: [10, 250],
   group_links: [10, 250],
   role_assignments: [10, 250],
