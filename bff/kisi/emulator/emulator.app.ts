@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { eventsRoutes } from './emulator.events';
 import { groupLinksRoutes } from './emulator.group-links';
 import { groupsRoutes } from './emulator.groups';
 import { locksRoutes, type UnlockOutcome } from './emulator.locks';
@@ -58,6 +59,7 @@ export function createEmulatorApp(deps: EmulatorAppDeps) {
     groupsRoutes(store),
     groupLinksRoutes(store, deps.apiUserId),
     locksRoutes(store, deps.unlock),
+    eventsRoutes(store),
   );
 
   app.use((_req, res) => void res.status(404).json(ENDPOINT_MISSING));

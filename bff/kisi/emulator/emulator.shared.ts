@@ -12,7 +12,8 @@ import { likePattern } from '../../lib/paginate';
 export const ORGANIZATION = { id: 1, resource_type: 'Organization', name: 'Harbourside Venue', domain: 'harbourside' } as const;
 
 /** Kisi's timestamps: UTC ISO-8601 without milliseconds. */
-export const kisiNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const kisiTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const kisiNow = () => kisiTime(Date.now());
 export const bool = (n: number | null | undefined) => n === 1;
 export const pattern = (text: string) => sql<string>`${likePattern(text)} escape '\\'`;
 
@@ -55,6 +56,7 @@ export const LIMITS = {
   members: [50, 100],
   locks: [50, 250],
   places: [50, 250],
+  events: [50, 250],
   groups: [10, 250],
   group_links: [10, 250],
   role_assignments: [10, 250],
