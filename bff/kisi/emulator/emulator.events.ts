@@ -71,17 +71,18 @@ export const unlockEvent = (
 type RecordedEvent = { uuid: string; type: string; created_at: string };
 
 /**
- * The filters of GET /events. Kisi's current spec reads history through event sets; its classic
- * `GET /events` (what kisi-client's `get('events', params)` calls) takes the same filters, named
- * here as the event-set ones without their `event_` prefix:
+ * The filters of GET /events. Kisi's current spec reads history through event sets and no longer
+ * documents the classic `GET /events` (what kisi-client's `get('events', params)` calls), so these
+ * names are the emulator's choice: the event-set filters without their `event_` prefix.
  * - `type`, `uuid`: comma-separated lists (`type=lock.unlock`);
  * - `actor_type`, `actor_id`, `object_type`, `object_id`, `place_id`, `success` (`true`/`false`);
  * - `since` (at or after) and `until` (before): ISO-8601 date-times, compared to the second.
+ * - `limit` 50 (the event sets' page) up to 250, `offset`; newest first.
  * `since` is inclusive so that a client catching up can ask from the newest `created_at` it holds
  * and drop the uuids it already has, without losing another event of that same second.
- * Like Kisi's other lists, an id that is not a whole number matches nothing and a `success` that is
- * neither true nor false is ignored; a time that cannot be read is refused (400), since ignoring it
- * would hand a catching-up client the whole history.
+ * As in the emulator's other lists, an id that is not a whole number matches nothing and a
+ * `success` that is neither true nor false is ignored; a time that cannot be read is refused (400),
+ * since ignoring it would hand a catching-up client the whole history.
  */
 export interface EventFilter {
   types?: string[];
