@@ -4,10 +4,12 @@ import type { Server } from 'node:http';
 import type { Db } from '../../db/database';
 import type { Logger } from '../../lib/logger';
 import { signBody } from '../signature';
-import { createEmulatorApp, type UnlockOutcome } from './emulator.app';
+import { createEmulatorApp } from './emulator.app';
 import { DEFAULT_GROUP_META_KEY, INTEGRATION_USER } from './emulator.seed';
 import { UNLOCK_FAILURES, unlockEvent, unlockFailure, type EmulatorUnlockEvent } from './emulator.events';
-import { emulatorStore, kisiNow } from './emulator.store';
+import type { UnlockOutcome } from './emulator.locks';
+import { kisiNow } from './emulator.shared';
+import { emulatorStore } from './emulator.store';
 
 export type SimulatedUnlock =
   | { kind: 'done'; event: EmulatorUnlockEvent }
