@@ -9,7 +9,7 @@ import type { EmulatorStore } from './emulator.store';
 import { usersRoutes } from './emulator.users';
 
 /**
- * The stand-in Kisi API (reference/kisi-api.md): the endpoints Frontdesk uses, with Kisi's
+ * The stand-in Kisi API (docs/kisi-api.md): the endpoints Frontdesk uses, with Kisi's
  * conventions — KISI-LOGIN auth, bare arrays with X-Collection-Range, per-endpoint limit/offset
  * defaults and maxima, 200 on create, 204 on PATCH/PUT/DELETE, `{error, code}` for
  * 401/403/404/409/503 and `{errors: {field: [...]}}` for 422. Each resource's routes live beside

@@ -8,7 +8,7 @@ import { createTestContext, type TestContext } from '../../test-support/test-app
 
 /**
  * Contract: every emulator operation's status, headers and body validate against Kisi's own OpenAPI
- * schema (a copy of reference/kisi-openapi-subset.yaml beside this file), with Ajv's JSON Schema
+ * schema (Kisi's own OpenAPI schema for our endpoints, kept beside this file), with Ajv's JSON Schema
  * 2020-12 validator — OpenAPI 3.1's dialect. Read leniently only where the schema's notes say so
  * (unknown keywords such as `example`/`deprecated` are annotations; the oneOf of
  * RoleAssignmentUpdateRequest is a request schema the emulator never answers with).

@@ -22,7 +22,7 @@ export type EmulatorUnlockEvent = {
   created_at: string;
 };
 
-/** Kisi's refusal codes and messages for an unlock (reference/kisi-api.md). */
+/** Kisi's refusal codes and messages for an unlock (docs/kisi-api.md). */
 export const UNLOCK_FAILURES = {
   accessDisabled: ['fcd8ff', 'Access disabled.'],
   accessDenied: ['afc496', 'Access denied.'],

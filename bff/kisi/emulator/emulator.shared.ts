@@ -2,11 +2,12 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Request, Response } from 'express';
 import type { DB } from '../../db/schema';
 import { likePattern } from '../../lib/paginate';
+import { isIdText } from '../../contracts/common.contract';
 
 /**
  * What every resource of the emulator shares: Kisi's conventions for lists (limit/offset with
  * per-endpoint defaults and maxima, bare arrays with X-Collection-Range), its error bodies, and the
- * small parsers and query helpers behind them (reference/kisi-api.md, kisi-openapi-subset.yaml).
+ * small parsers and query helpers behind them (docs/kisi-api.md, kisi-openapi-subset.yaml).
  */
 
 export const ORGANIZATION = { id: 1, resource_type: 'Organization', name: 'Harbourside Venue', domain: 'harbourside' } as const;
@@ -95,7 +96,7 @@ export function sendCollection(res: Response, params: ListParams, { items, total
 
 export const pathId = (req: Request): number | undefined => {
   const raw = req.params.id;
-  return typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : undefined;
+  return typeof raw === 'string' && isIdText(raw) ? Number(raw) : undefined;
 };
 
 export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
