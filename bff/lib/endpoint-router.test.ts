@@ -1,0 +1,72 @@
+import express, { Router } from 'express';
+import request from 'supertest';
+import * as v from 'valibot';
+import { IdParamSchema, PageQuerySchema } from '../contracts/common.contract';
+import { endpoint, NoContentSchema } from '../contracts/endpoint.contract';
+import { errorHandler } from './error-handler';
+import { mountRoutes, route } from './endpoint-router';
+import { createLogger } from './logger';
+
+const Thing = v.object({ id: v.number(), name: v.string() });
+const things = {
+  get: endpoint({ method: 'GET', path: '/api/things/:id', summary: 'test', access: 'public', params: IdParamSchema, query: PageQuerySchema, response: Thing }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/things',
+    summary: 'test',
+    access: 'public',
+    body: v.object({ name: v.pipe(v.string('Expected a name'), v.nonEmpty('Required')) }),
+    response: Thing,
+    status: 201,
+  }),
+  remove: endpoint({ method: 'DELETE', path: '/api/things/:id', summary: 'test', access: 'public', params: IdParamSchema, response: NoContentSchema, status: 204 }),
+  broken: endpoint({ method: 'GET', path: '/api/broken', summary: 'test', access: 'public', response: Thing }),
+};
+
+function appWith(checkResponses: boolean) {
+  const api = Router();
+  mountRoutes(
+    api,
+    [
+      route(things.get, ({ params, query }) => ({ id: params.id, name: `page ${query.page} of ${query.pageSize}` })),
+      route(things.create, ({ body }) => ({ id: 1, name: body.name })),
+      route(things.remove, () => undefined),
+      // A handler that breaks its contract (a bug the response check exists to catch).
+      route(things.broken, () => ({ id: 'one', name: 'x' }) as unknown as { id: number; name: string }),
+    ],
+    { checkResponses },
+  );
+  const app = express();
+  app.use(express.json());
+  app.use('/api', api);
+  app.use(errorHandler(createLogger('silent')));
+  return app;
+}
+
+describe('mountRoutes', () => {
+  const app = appWith(true);
+
+  it('hands the handler its parsed params and query (defaults filled in) and answers with the success status', async () => {
+    await request(app).get('/api/things/12?page=2').expect(200, { id: 12, name: 'page 2 of 10' });
+    await request(app).post('/api/things').send({ name: 'lamp' }).expect(201, { id: 1, name: 'lamp' });
+    const removed = await request(app).delete('/api/things/3').expect(204);
+    expect(removed.text).toBe('');
+  });
+
+  it('answers one 400 problem listing every invalid field, with "Required" for a missing one', async () => {
+    const bad = await request(app).get('/api/things/0?page=-1').expect(400);
+    expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(bad.body.errors).toEqual([
+      { path: 'params.id', message: 'Expected a positive integer id' },
+      { path: 'query.page', message: 'Expected a page number of 0 or more' },
+    ]);
+    const missing = await request(app).post('/api/things').send({}).expect(400);
+    expect(missing.body.errors).toEqual([{ path: 'body.name', message: 'Required' }]);
+  });
+
+  it('refuses an answer that breaks the contract when checking (tests) and lets it through when not', async () => {
+    const res = await request(app).get('/api/broken').expect(500);
+    expect(res.body.detail).toBe('Something went wrong on the server. It has been logged.');
+    await request(appWith(false)).get('/api/broken').expect(200, { id: 'one', name: 'x' });
+  });
+});
