@@ -2,6 +2,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import type { RouteObject } from 'react-router';
+import type { KisiGroupLink } from '@contracts/kisi.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
 import { Providers } from './app/providers';
 import { routes as appRoutes } from './app/router';
@@ -196,3 +197,23 @@ export function kisiEvent(id: number, overrides: Partial<KisiEvent> = {}): KisiE
   };
 }
 
+
+/** A Kisi access link as the proxy answers it (the /kisi pages and the gym member page read the same endpoint). */
+export function kisiLink(id: number, overrides: Partial<KisiGroupLink> = {}): KisiGroupLink {
+  return {
+    id,
+    resource_type: 'GroupLink',
+    name: `Link ${id}`,
+    email: `guest${id}@mail.example`,
+    phone: null,
+    link_enabled: true,
+    quick_response_code_type: 'online',
+    valid_from: null,
+    valid_until: null,
+    last_used_at: null,
+    group_id: 1,
+    group: { id: 1, resource_type: 'Group', name: 'Gym Members' },
+    created_at: '2025-03-01T09:30:00Z',
+    ...overrides,
+  };
+}

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { KisiGroupLink } from '@contracts/kisi.contract';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeApi, kisiLink, renderApp } from '@/test-utils';
 import type { FakeHandler } from '@/test-utils';
 import { fakeGym, member, owner } from './gym.fake-api';
 
@@ -10,22 +10,7 @@ afterEach(() => jest.restoreAllMocks());
 const marta = owner(1, { name: 'Marta Kowalski', gymName: 'Iron Harbour' });
 const ada = member(7, marta, { name: 'Ada Lovelace', email: 'ada@members.example' });
 
-const link = (id: number, overrides: Partial<KisiGroupLink> = {}): KisiGroupLink => ({
-  id,
-  resource_type: 'GroupLink',
-  name: `Link ${id}`,
-  email: 'ada@members.example',
-  phone: null,
-  link_enabled: true,
-  quick_response_code_type: 'online',
-  valid_from: null,
-  valid_until: null,
-  last_used_at: null,
-  group_id: 3,
-  group: { id: 3, resource_type: 'Group', name: 'Gym Members' },
-  created_at: '2025-03-01T09:30:00Z',
-  ...overrides,
-});
+const link = (id: number, overrides: Partial<KisiGroupLink> = {}) => kisiLink(id, { email: 'ada@members.example', ...overrides });
 
 /** The Kisi proxy's group links: `query` is a substring search, as in Kisi. */
 function fakeKisiLinks(links: KisiGroupLink[]): FakeHandler {

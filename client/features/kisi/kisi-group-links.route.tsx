@@ -5,7 +5,6 @@ import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
-import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
 import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
@@ -14,10 +13,10 @@ import { useSetSearchParam } from '@/lib/search-params';
 import { formatWhen } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
 import { kisiErrorMessage, kisiFormErrors, createGroupLink, deleteGroupLink } from '@/lib/kisi';
-import { KisiLoaded } from './components/kisi-load-error';
+import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';
-import { fetchGroupLinks, groupLinksKey, pageHref, parsePageQuery } from './kisi.api';
+import { fetchGroupLinks, groupLinksKey, parsePageQuery } from './kisi.api';
 
 /** `/kisi/group_links?query&page`: access links (a door-opening web link and QR code, no Kisi account needed). */
 const route = kisiListRoute({ title: 'Kisi access links', path: paths.kisiGroupLinks, parse: parsePageQuery, key: groupLinksKey, fetcher: fetchGroupLinks });
@@ -146,62 +145,59 @@ export function Component() {
       <div className="toolbar">
         <SearchBox value={search.query} onSearch={onSearch} label="Search access links" placeholder="Search by name or email" busy={busy} />
       </div>
-      <KisiLoaded what="the access links" read={read}>
-        {(links) => (
-          <PagedList
-            page={search.page}
-            pageSize={links.limit}
-            total={links.total}
-            count={links.items.length}
-            hrefFor={(page) => pageHref(paths.kisiGroupLinks, { ...search, page })}
-            label="Access link pages"
-            noun="links"
-            empty={
-              search.query ? (
-                <NoMatchState title="No access links match" clearTo={paths.kisiGroupLinks}>
-                  No link’s name or email matches “{search.query}”.
-                </NoMatchState>
-              ) : (
-                <EmptyState
-                  icon="link"
-                  title="No access links"
-                  action={
-                    <button type="button" className="btn btn-primary" onClick={openCreate}>
-                      Create one
-                    </button>
-                  }
-                >
-                  Create a link to let a guest in without a Kisi account.
-                </EmptyState>
-              )
-            }
-          >
-            <KisiTable label="Access links" busy={busy} columns={[{ label: 'Name' }, { label: 'Group' }, { label: 'Enabled' }, { label: 'Valid until' }, { label: 'Last used' }]} actions>
-              {links.items.map((link) => (
-                <tr key={link.id}>
-                  <td className="cell-main">
-                    <span className="cell-title">{link.name}</span>
-                    <span className="cell-sub">{link.email ?? 'No email'}</span>
-                  </td>
-                  <td data-label="Group">{link.group.name}</td>
-                  <td data-label="Enabled">
-                    <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
-                  </td>
-                  <td data-label="Valid until" className={link.valid_until ? undefined : 'cell-muted'}>
-                    {link.valid_until ? formatWhen(link.valid_until) : 'No end date'}
-                  </td>
-                  <td data-label="Last used" className={link.last_used_at ? undefined : 'cell-muted'}>
-                    {link.last_used_at ? formatWhen(link.last_used_at) : 'Never'}
-                  </td>
-                  <td className="actions">
-                    <DeleteButton label={`Delete ${link.name}`} onClick={() => openDelete(link)} />
-                  </td>
-                </tr>
-              ))}
-            </KisiTable>
-          </PagedList>
+      <KisiPages
+        what="the access links"
+        read={read}
+        search={search}
+        path={paths.kisiGroupLinks}
+        label="Access link pages"
+        noun="links"
+        empty={
+          search.query ? (
+            <NoMatchState title="No access links match" clearTo={paths.kisiGroupLinks}>
+              No link’s name or email matches “{search.query}”.
+            </NoMatchState>
+          ) : (
+            <EmptyState
+              icon="link"
+              title="No access links"
+              action={
+                <button type="button" className="btn btn-primary" onClick={openCreate}>
+                  Create one
+                </button>
+              }
+            >
+              Create a link to let a guest in without a Kisi account.
+            </EmptyState>
+          )
+        }
+      >
+        {(items) => (
+          <KisiTable label="Access links" busy={busy} columns={[{ label: 'Name' }, { label: 'Group' }, { label: 'Enabled' }, { label: 'Valid until' }, { label: 'Last used' }]} actions>
+            {items.map((link) => (
+              <tr key={link.id}>
+                <td className="cell-main">
+                  <span className="cell-title">{link.name}</span>
+                  <span className="cell-sub">{link.email ?? 'No email'}</span>
+                </td>
+                <td data-label="Group">{link.group.name}</td>
+                <td data-label="Enabled">
+                  <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
+                </td>
+                <td data-label="Valid until" className={link.valid_until ? undefined : 'cell-muted'}>
+                  {link.valid_until ? formatWhen(link.valid_until) : 'No end date'}
+                </td>
+                <td data-label="Last used" className={link.last_used_at ? undefined : 'cell-muted'}>
+                  {link.last_used_at ? formatWhen(link.last_used_at) : 'Never'}
+                </td>
+                <td className="actions">
+                  <DeleteButton label={`Delete ${link.name}`} onClick={() => openDelete(link)} />
+                </td>
+              </tr>
+            ))}
+          </KisiTable>
         )}
-      </KisiLoaded>
+      </KisiPages>
     </>
   );
 }

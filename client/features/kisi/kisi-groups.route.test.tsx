@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeApi, renderApp } from '@/test-utils';
-import { fakeKisi, kisiGroup, kisiLink } from './kisi.fake-api';
+import { kisiLink } from '@/test-utils';
+import { fakeKisi, kisiGroup } from './kisi.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

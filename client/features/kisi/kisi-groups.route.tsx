@@ -4,16 +4,15 @@ import { EmptyState } from '@/components/empty-state';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
-import { PagedList } from '@/components/paged-list';
 import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { useForm } from '@/lib/form-state';
 import { kisiErrorMessage, kisiFormErrors, createGroup, deleteGroup } from '@/lib/kisi';
-import { KisiLoaded } from './components/kisi-load-error';
+import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';
-import { fetchGroups, groupsKey, pageHref, parsePage } from './kisi.api';
+import { fetchGroups, groupsKey, parsePage } from './kisi.api';
 
 /** `/kisi/groups?page`: Kisi's groups (who may open which doors), created and deleted here. */
 const route = kisiListRoute({ title: 'Kisi groups', path: paths.kisiGroups, parse: parsePage, key: groupsKey, fetcher: fetchGroups });
@@ -85,55 +84,52 @@ export function Component() {
       >
         <p>Groups bundle doors with the people allowed through them.</p>
       </PageHeader>
-      <KisiLoaded what="the groups" read={read}>
-        {(groups) => (
-          <PagedList
-            page={search.page}
-            pageSize={groups.limit}
-            total={groups.total}
-            count={groups.items.length}
-            hrefFor={(page) => pageHref(paths.kisiGroups, { page })}
-            label="Group pages"
-            noun="groups"
-            empty={
-              <EmptyState
-                icon="users"
-                title="No groups yet"
-                action={
-                  <button type="button" className="btn btn-primary" onClick={openCreate}>
-                    Create the first group
-                  </button>
-                }
-              >
-                Without a group, nobody can open a door.
-              </EmptyState>
+      <KisiPages
+        what="the groups"
+        read={read}
+        search={search}
+        path={paths.kisiGroups}
+        label="Group pages"
+        noun="groups"
+        empty={
+          <EmptyState
+            icon="users"
+            title="No groups yet"
+            action={
+              <button type="button" className="btn btn-primary" onClick={openCreate}>
+                Create the first group
+              </button>
             }
           >
-            <KisiTable label="Kisi groups" busy={busy} columns={[{ label: 'Name' }, { label: 'Users', className: 'num' }, { label: 'Locks', className: 'num' }, { label: 'Place' }]} actions>
-              {groups.items.map((group) => (
-                <tr key={group.id}>
-                  <td className="cell-main">
-                    <span className="cell-title">{group.name}</span>
-                    {group.description ? <span className="cell-sub">{group.description}</span> : null}
-                  </td>
-                  <td data-label="Users" className="num">
-                    {group.users_count}
-                  </td>
-                  <td data-label="Locks" className="num">
-                    {group.locks_count}
-                  </td>
-                  <td data-label="Place" className={group.place ? undefined : 'cell-muted'}>
-                    {group.place?.name ?? 'Any place'}
-                  </td>
-                  <td className="actions">
-                    <DeleteButton label={`Delete ${group.name}`} onClick={() => openDelete(group)} />
-                  </td>
-                </tr>
-              ))}
-            </KisiTable>
-          </PagedList>
+            Without a group, nobody can open a door.
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <KisiTable label="Kisi groups" busy={busy} columns={[{ label: 'Name' }, { label: 'Users', className: 'num' }, { label: 'Locks', className: 'num' }, { label: 'Place' }]} actions>
+            {items.map((group) => (
+              <tr key={group.id}>
+                <td className="cell-main">
+                  <span className="cell-title">{group.name}</span>
+                  {group.description ? <span className="cell-sub">{group.description}</span> : null}
+                </td>
+                <td data-label="Users" className="num">
+                  {group.users_count}
+                </td>
+                <td data-label="Locks" className="num">
+                  {group.locks_count}
+                </td>
+                <td data-label="Place" className={group.place ? undefined : 'cell-muted'}>
+                  {group.place?.name ?? 'Any place'}
+                </td>
+                <td className="actions">
+                  <DeleteButton label={`Delete ${group.name}`} onClick={() => openDelete(group)} />
+                </td>
+              </tr>
+            ))}
+          </KisiTable>
         )}
-      </KisiLoaded>
+      </KisiPages>
     </>
   );
 }

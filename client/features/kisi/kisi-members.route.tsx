@@ -1,13 +1,12 @@
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
-import { PagedList } from '@/components/paged-list';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { formatWhen } from '@/lib/format';
-import { KisiLoaded } from './components/kisi-load-error';
+import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';
-import { fetchMembers, membersKey, pageHref, parsePage } from './kisi.api';
+import { fetchMembers, membersKey, parsePage } from './kisi.api';
 
 /** `/kisi/members?page`: Kisi's members (its older view of the organisation's people, with their role). */
 const route = kisiListRoute({ title: 'Kisi members', path: paths.kisiMembers, parse: parsePage, key: membersKey, fetcher: fetchMembers });
@@ -24,44 +23,41 @@ export function Component() {
       <PageHeader eyebrow="Access control" title="Members">
         <p>The organisation’s members as Kisi lists them, with their organisation role and whether their access is on.</p>
       </PageHeader>
-      <KisiLoaded what="the members" read={read}>
-        {(members) => (
-          <PagedList
-            page={search.page}
-            pageSize={members.limit}
-            total={members.total}
-            count={members.items.length}
-            hrefFor={(page) => pageHref(paths.kisiMembers, { page })}
-            label="Member pages"
-            noun="members"
-            empty={
-              <EmptyState icon="users" title="No members in Kisi">
-                People appear here once they belong to the organisation in Kisi.
-              </EmptyState>
-            }
-          >
-            <KisiTable label="Kisi members" busy={busy} columns={[{ label: 'Name' }, { label: 'Email' }, { label: 'Role' }, { label: 'Access' }, { label: 'Last access' }]}>
-              {members.items.map((member) => (
-                <tr key={member.id}>
-                  <td className="cell-main">
-                    <AppLink to={paths.kisiUser(member.user_id)} className="cell-title">
-                      {member.name}
-                    </AppLink>
-                  </td>
-                  <td data-label="Email">{member.user.email}</td>
-                  <td data-label="Role">{roleName(member.role_id)}</td>
-                  <td data-label="Access">
-                    <span className={`badge ${member.access_enabled ? 'badge-ok' : 'badge-bad'}`}>{member.access_enabled ? 'On' : 'Off'}</span>
-                  </td>
-                  <td data-label="Last access" className={member.last_accessed_at ? undefined : 'cell-muted'}>
-                    {member.last_accessed_at ? formatWhen(member.last_accessed_at) : 'Never'}
-                  </td>
-                </tr>
-              ))}
-            </KisiTable>
-          </PagedList>
+      <KisiPages
+        what="the members"
+        read={read}
+        search={search}
+        path={paths.kisiMembers}
+        label="Member pages"
+        noun="members"
+        empty={
+          <EmptyState icon="users" title="No members in Kisi">
+            People appear here once they belong to the organisation in Kisi.
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <KisiTable label="Kisi members" busy={busy} columns={[{ label: 'Name' }, { label: 'Email' }, { label: 'Role' }, { label: 'Access' }, { label: 'Last access' }]}>
+            {items.map((member) => (
+              <tr key={member.id}>
+                <td className="cell-main">
+                  <AppLink to={paths.kisiUser(member.user_id)} className="cell-title">
+                    {member.name}
+                  </AppLink>
+                </td>
+                <td data-label="Email">{member.user.email}</td>
+                <td data-label="Role">{roleName(member.role_id)}</td>
+                <td data-label="Access">
+                  <span className={`badge ${member.access_enabled ? 'badge-ok' : 'badge-bad'}`}>{member.access_enabled ? 'On' : 'Off'}</span>
+                </td>
+                <td data-label="Last access" className={member.last_accessed_at ? undefined : 'cell-muted'}>
+                  {member.last_accessed_at ? formatWhen(member.last_accessed_at) : 'Never'}
+                </td>
+              </tr>
+            ))}
+          </KisiTable>
         )}
-      </KisiLoaded>
+      </KisiPages>
     </>
   );
 }

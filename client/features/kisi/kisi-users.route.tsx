@@ -1,16 +1,15 @@
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
-import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { useSetSearchParam } from '@/lib/search-params';
 import { formatWhen } from '@/lib/format';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
-import { KisiLoaded } from './components/kisi-load-error';
+import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';
-import { fetchUsers, pageHref, parsePageQuery, usersKey } from './kisi.api';
+import { fetchUsers, parsePageQuery, usersKey } from './kisi.api';
 
 /** `/kisi/users?page&query`: Kisi's users, a page at a time; `query` is Kisi's own search. */
 const route = kisiListRoute({ title: 'Kisi users', path: paths.kisiUsers, parse: parsePageQuery, key: usersKey, fetcher: fetchUsers });
@@ -37,50 +36,47 @@ export function Component() {
         <SearchBox value={search.query} onSearch={onSearch} label="Search users" placeholder="Search by name or email" busy={busy} />
       </div>
 
-      <KisiLoaded what="the users" read={read}>
-        {(users) => (
-          <PagedList
-            page={search.page}
-            pageSize={users.limit}
-            total={users.total}
-            count={users.items.length}
-            hrefFor={(page) => pageHref(paths.kisiUsers, { ...search, page })}
-            label="User pages"
-            noun="users"
-            empty={
-              search.query ? (
-                <NoMatchState title="No users match" clearTo={paths.kisiUsers}>
-                  Kisi has no user matching “{search.query}”.
-                </NoMatchState>
-              ) : (
-                <EmptyState icon="users" title="No users in Kisi">
-                  People appear here once they have a Kisi account.
-                </EmptyState>
-              )
-            }
-          >
-            <KisiTable label="Kisi users" busy={busy} columns={[{ label: 'Name' }, { label: 'Email' }, { label: 'Door access' }, { label: 'Last access' }]}>
-              {users.items.map((user) => (
-                <tr key={user.id}>
-                  <td className="cell-main">
-                    <AppLink to={paths.kisiUser(user.id)} className="cell-title">
-                      {user.name}
-                    </AppLink>
-                    {user.scim_access_enabled ? null : <span className="cell-sub">Access off in the directory (SCIM)</span>}
-                  </td>
-                  <td data-label="Email">{user.email}</td>
-                  <td data-label="Door access">
-                    <AccessSwitch name={user.name} checked={access.shown(user)} pending={access.pending(user)} onChange={(next) => access.switchAccess(user, next)} />
-                  </td>
-                  <td data-label="Last access" className={user.last_accessed_at ? undefined : 'cell-muted'}>
-                    {user.last_accessed_at ? formatWhen(user.last_accessed_at) : 'Never'}
-                  </td>
-                </tr>
-              ))}
-            </KisiTable>
-          </PagedList>
+      <KisiPages
+        what="the users"
+        read={read}
+        search={search}
+        path={paths.kisiUsers}
+        label="User pages"
+        noun="users"
+        empty={
+          search.query ? (
+            <NoMatchState title="No users match" clearTo={paths.kisiUsers}>
+              Kisi has no user matching “{search.query}”.
+            </NoMatchState>
+          ) : (
+            <EmptyState icon="users" title="No users in Kisi">
+              People appear here once they have a Kisi account.
+            </EmptyState>
+          )
+        }
+      >
+        {(items) => (
+          <KisiTable label="Kisi users" busy={busy} columns={[{ label: 'Name' }, { label: 'Email' }, { label: 'Door access' }, { label: 'Last access' }]}>
+            {items.map((user) => (
+              <tr key={user.id}>
+                <td className="cell-main">
+                  <AppLink to={paths.kisiUser(user.id)} className="cell-title">
+                    {user.name}
+                  </AppLink>
+                  {user.scim_access_enabled ? null : <span className="cell-sub">Access off in the directory (SCIM)</span>}
+                </td>
+                <td data-label="Email">{user.email}</td>
+                <td data-label="Door access">
+                  <AccessSwitch name={user.name} checked={access.shown(user)} pending={access.pending(user)} onChange={(next) => access.switchAccess(user, next)} />
+                </td>
+                <td data-label="Last access" className={user.last_accessed_at ? undefined : 'cell-muted'}>
+                  {user.last_accessed_at ? formatWhen(user.last_accessed_at) : 'Never'}
+                </td>
+              </tr>
+            ))}
+          </KisiTable>
         )}
-      </KisiLoaded>
+      </KisiPages>
     </>
   );
 }

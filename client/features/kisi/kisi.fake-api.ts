@@ -1,5 +1,5 @@
 import type { KisiGroup, KisiGroupLink, KisiLock, KisiMember, KisiRoleAssignment, KisiUser } from '@contracts/kisi.contract';
-import { problem } from '@/test-utils';
+import { kisiLink, problem } from '@/test-utils';
 import type { FakeHandler, FakeReply } from '@/test-utils';
 
 /**
@@ -32,25 +32,6 @@ export function kisiUser(id: number, overrides: Partial<KisiUser> = {}): KisiUse
 
 export function kisiGroup(id: number, overrides: Partial<KisiGroup> = {}): KisiGroup {
   return { id, resource_type: 'Group', name: `Group ${id}`, description: null, users_count: 0, locks_count: 0, place_id: null, created_at: AT, ...overrides };
-}
-
-export function kisiLink(id: number, overrides: Partial<KisiGroupLink> = {}): KisiGroupLink {
-  return {
-    id,
-    resource_type: 'GroupLink',
-    name: `Link ${id}`,
-    email: `guest${id}@mail.example`,
-    phone: null,
-    link_enabled: true,
-    quick_response_code_type: 'online',
-    valid_from: null,
-    valid_until: null,
-    last_used_at: null,
-    group_id: 1,
-    group: { id: 1, resource_type: 'Group', name: 'Gym Members' },
-    created_at: AT,
-    ...overrides,
-  };
 }
 
 export function kisiLock(id: number, overrides: Partial<KisiLock> = {}): KisiLock {

@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { LoadError } from '@/components/load-error';
+import { PagedList } from '@/components/paged-list';
 import { Spinner } from '@/components/spinner';
+import type { KisiPage } from '@/lib/kisi';
+import { pageHref } from '../kisi.api';
 
 /** A Kisi read that failed (Kisi down: the proxy's 502/504, say), inside the page with a retry. */
 export function KisiLoadError({ what, message, onRetry, retrying }: { what: string; message: string; onRetry: () => void; retrying: boolean }) {
@@ -22,5 +25,46 @@ export function KisiLoaded<T>({ what, read, children }: { what: string; read: { 
       {failure ? <KisiLoadError what={what} message={failure} onRetry={retry} retrying={isValidating} /> : null}
       {data !== undefined ? children(data) : failure ? null : <Spinner />}
     </>
+  );
+}
+
+/** A paged Kisi list on its page: the read's failure or spinner, then the rows of this page, its empty state and the pagination. */
+export function KisiPages<T>({
+  what,
+  read,
+  search,
+  path,
+  label,
+  noun,
+  empty,
+  children,
+}: {
+  what: string;
+  read: { data?: KisiPage<T>; failure?: string; isValidating: boolean; retry: () => void };
+  search: { page: number; query?: string };
+  /** The list's own route path (pagination links keep the search). */
+  path: string;
+  label: string;
+  noun: string;
+  empty: ReactNode;
+  children: (items: T[]) => ReactNode;
+}) {
+  return (
+    <KisiLoaded what={what} read={read}>
+      {(page) => (
+        <PagedList
+          page={search.page}
+          pageSize={page.limit}
+          total={page.total}
+          count={page.items.length}
+          hrefFor={(n) => pageHref(path, { ...search, page: n })}
+          label={label}
+          noun={noun}
+          empty={empty}
+        >
+          {children(page.items)}
+        </PagedList>
+      )}
+    </KisiLoaded>
   );
 }
