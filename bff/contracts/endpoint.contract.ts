@@ -119,7 +119,7 @@ export function fillPath(path: string, params: Record<string, string | number> =
  * The URL of a call: the path with its params, then the query in the order given, leaving out
  * empty values. The same input always spells the same URL (it doubles as the SWR key).
  */
-export function urlOf(endpoint: EndpointDefinition, input: { params?: Record<string, string | number>; query?: object } = {}): string {
+export function urlOf(endpoint: { path: string }, input: { params?: Record<string, string | number>; query?: object } = {}): string {
   const path = fillPath(endpoint.path, input.params);
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries((input.query ?? {}) as Record<string, Scalar>)) {
@@ -130,7 +130,7 @@ export function urlOf(endpoint: EndpointDefinition, input: { params?: Record<str
 }
 
 /** A matcher for URLs of this endpoint: their params and query, or undefined for another endpoint's URL. */
-export function urlMatcher(endpoint: EndpointDefinition): (url: string) => { params: Record<string, string>; query: URLSearchParams } | undefined {
+export function urlMatcher(endpoint: { path: string }): (url: string) => { params: Record<string, string>; query: URLSearchParams } | undefined {
   const names: string[] = [];
   const source = endpoint.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
     names.push(name);

@@ -49,7 +49,7 @@ function refusal(body: unknown): string {
  */
 export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
   async function call<E extends Endpoint>(endpoint: E, input: CallInput<E>): Promise<EndpointOutput<E>> {
-    const path = urlOf({ ...endpoint, path: endpoint.path.slice(KISI_PROXY_PREFIX.length) as `/api${string}` }, input as Parameters<typeof urlOf>[1]);
+    const path = urlOf({ path: endpoint.path.slice(KISI_PROXY_PREFIX.length) }, input as Parameters<typeof urlOf>[1]);
     const what = `${endpoint.method} ${path.split('?')[0]}`;
     const signal = AbortSignal.timeout(settings.timeoutMs);
     await limiter.acquire(signal);

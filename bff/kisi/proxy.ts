@@ -12,19 +12,15 @@ import type { KisiSettings } from './kisi-client';
 import type { RateLimiter } from './rate-limiter';
 
 /** The Kisi calls the app makes, from their endpoint descriptions: the only ones the proxy forwards. */
-const KISI_ROUTES = Object.values(kisiApi).map((endpoint) => ({
-  endpoint,
-  upstream: endpoint.path.slice(KISI_PROXY_PREFIX.length),
-  match: urlMatcher({ ...endpoint, path: endpoint.path.slice(KISI_PROXY_PREFIX.length) as `/api${string}` }),
-}));
+const KISI_ROUTES = Object.values(kisiApi).map((endpoint) => ({ endpoint, match: urlMatcher({ path: endpoint.path.slice(KISI_PROXY_PREFIX.length) }) }));
 
 /** Method and path (relative to Kisi's base) → the endpoint it is, with its params. */
-export function matchKisiRoute(method: string, path: string): { endpoint: Endpoint; upstream: string; params: Record<string, string> } | undefined {
+export function matchKisiRoute(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | undefined {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  for (const { endpoint, upstream, match } of KISI_ROUTES) {
+  for (const { endpoint, match } of KISI_ROUTES) {
     if (endpoint.method !== method) continue;
     const found = match(trimmed);
-    if (found) return { endpoint, upstream, params: found.params };
+    if (found) return { endpoint, params: found.params };
   }
   return undefined;
 }
@@ -39,8 +35,8 @@ export interface KisiProxyDeps {
 }
 
 /**
- * `/api/kisi/*` → `${KISI_BASE_URL}/*` (docs/ARCHITECTURE.md "Kisi"): session and role checks, the allowlist, the
- * outgoing rate limit, the key added on the server; Kisi's status codes, bodies and
+ * `/api/kisi/*` → `${KISI_BASE_URL}/*` (docs/ARCHITECTURE.md "Kisi"): session and role checks, the
+ * allowlist, the outgoing rate limit, the key added on the server; Kisi's status codes, bodies and
  * X-Collection-Range pass through; 502/504 problems when Kisi is unreachable or silent.
  */
 export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
