@@ -1,9 +1,7 @@
 import * as v from 'valibot';
-import { endpoint, NoContentSchema } from './endpoint.contract';
+import { endpoint, NoContentSchema, ROLES } from './endpoint.contract';
 
-export const ROLES = ['admin', 'staff', 'runner'] as const;
 export const RoleSchema = v.picklist(ROLES, 'Expected one of admin, staff, runner');
-export type Role = v.InferOutput<typeof RoleSchema>;
 
 export const EmailSchema = v.pipe(
   v.string('Expected an email address'),

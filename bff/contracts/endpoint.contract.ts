@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import type { Role } from './auth.contract';
 
 /**
  * An endpoint is a value: its method, path, who may call it, and the valibot schemas of its
@@ -9,6 +8,10 @@ import type { Role } from './auth.contract';
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The roles of an account: `admin` may do everything, `staff` runs the front desk, `runner` the food-court board. */
+export const ROLES = ['admin', 'staff', 'runner'] as const;
+export type Role = (typeof ROLES)[number];
 
 /**
  * Who may call: everyone (`public`), any signed-in account (`user`), or the listed roles — admins

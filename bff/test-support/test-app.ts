@@ -14,7 +14,7 @@ import { seedKisiOrganisation } from '../kisi/emulator/emulator.seed';
 import { connectKisi, type Kisi } from '../kisi/kisi';
 import { kisiDoorAccess } from '../kisi/kisi-client';
 import { createLogger } from '../lib/logger';
-import type { Role } from '../contracts/auth.contract';
+import type { Role } from '../contracts/endpoint.contract';
 
 export const TEST_PASSWORD = 'correct-horse-battery';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { nowIso } from '../../db/database';
-import type { Role } from '../../contracts/auth.contract';
+import type { Role } from '../../contracts/endpoint.contract';
 
 export interface Account {
   id: number;

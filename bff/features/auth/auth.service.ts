@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { Role, SessionUser } from '../../contracts/auth.contract';
+import type { SessionUser } from '../../contracts/auth.contract';
+import type { Role } from '../../contracts/endpoint.contract';
 import { conflict, unauthorized } from '../../lib/http-error';
 import type { AccountsRepository } from './accounts.repository';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './password';
