@@ -6,7 +6,8 @@ import type { DB, KisiEmuGroupLinksTable } from '../../db/schema';
 import type { GroupsStore } from './emulator.groups';
 import {
   bool,
-  ids,
+  deleteById,
+  idsFilter,
   intParam,
   isObject,
   kisiError,
@@ -14,9 +15,7 @@ import {
   LIMITS,
   listParams,
   pagedQuery,
-  pathId,
   pattern,
-  recordMissing,
   sendCollection,
   validationErrors,
   wholeNumber,
@@ -71,9 +70,7 @@ export function groupLinksStore(db: Db) {
       .innerJoin('kisi_emu_groups as g', 'g.id', 'l.group_id')
       .selectAll('l')
       .where((eb) => {
-        const c = [];
-        const idList = ids(q.ids);
-        if (idList) c.push(eb('l.id', 'in', idList.length ? idList : [0]));
+        const c = idsFilter(q, 'l.id');
         if (q.group_id !== undefined) c.push(eb('l.group_id', '=', intParam(q.group_id) ?? 0));
         if (q.query) {
           const p = pattern(q.query);
@@ -180,11 +177,7 @@ export function groupLinksRoutes(store: GroupLinksStore & Pick<GroupsStore, 'gro
     res.status(200).json(link);
   });
 
-  router.delete('/group_links/:id', async (req, res) => {
-    const id = pathId(req);
-    if (id === undefined || !(await store.deleteGroupLink(id))) return void recordMissing(res, 'Group link');
-    res.status(204).end();
-  });
+  deleteById(router, '/group_links', 'Group link', store.deleteGroupLink);
 
   return router;
 }

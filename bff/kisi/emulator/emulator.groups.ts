@@ -5,7 +5,8 @@ import type { DB, KisiEmuGroupsTable } from '../../db/schema';
 import { placeRows, type LocksStore } from './emulator.locks';
 import {
   bool,
-  ids,
+  deleteById,
+  idsAndNameFilters,
   intParam,
   isObject,
   kisiNow,
@@ -13,7 +14,6 @@ import {
   listParams,
   pagedQuery,
   pathId,
-  pattern,
   recordMissing,
   sendCollection,
   validationErrors,
@@ -88,10 +88,7 @@ export function groupsStore(db: Db) {
       .selectFrom('kisi_emu_groups')
       .selectAll()
       .where((eb) => {
-        const c = [];
-        const idList = ids(q.ids);
-        if (idList) c.push(eb('id', 'in', idList.length ? idList : [0]));
-        if (q.query) c.push(eb('name', 'like', pattern(q.query)));
+        const c = idsAndNameFilters(q);
         if (q.scope === 'organization') c.push(eb('place_id', 'is', null));
         if (q.scope === 'place') c.push(eb('place_id', 'is not', null));
         if (q.place_id !== undefined) c.push(eb('place_id', '=', intParam(q.place_id) ?? 0));
@@ -197,11 +194,7 @@ export function groupsRoutes(store: GroupsStore & Pick<LocksStore, 'placeExists'
     res.status(200).json(group);
   });
 
-  router.delete('/groups/:id', async (req, res) => {
-    const id = pathId(req);
-    if (id === undefined || !(await store.deleteGroup(id))) return void recordMissing(res, 'Group');
-    res.status(204).end();
-  });
+  deleteById(router, '/groups', 'Group', store.deleteGroup);
 
   return router;
 }

@@ -2,7 +2,22 @@ import { Router } from 'express';
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DB, KisiEmuLocksTable, KisiEmuPlacesTable } from '../../db/schema';
-import { bool, boolParam, ids, intParam, kisiError, kisiNow, LIMITS, listParams, ORGANIZATION, pagedQuery, pathId, pattern, sendCollection, type ListParams, type Row } from './emulator.shared';
+import {
+  bool,
+  boolParam,
+  idsAndNameFilters,
+  intParam,
+  kisiError,
+  kisiNow,
+  LIMITS,
+  listParams,
+  ORGANIZATION,
+  pagedQuery,
+  pathId,
+  sendCollection,
+  type ListParams,
+  type Row,
+} from './emulator.shared';
 
 /** Places and their doors: the place and lock lists, who may open which door, and the remote unlock. */
 
@@ -86,11 +101,7 @@ export function locksStore(db: Db) {
       .selectFrom('kisi_emu_places')
       .selectAll()
       .where((eb) => {
-        const c = [];
-        const idList = ids(q.ids);
-        if (idList) c.push(eb('id', 'in', idList.length ? idList : [0]));
-        if (q.query) c.push(eb('name', 'like', pattern(q.query)));
-        return eb.and(c);
+        return eb.and(idsAndNameFilters(q));
       });
     const dir = q.sort === '-name' ? 'desc' : 'asc';
     const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<DB, 'kisi_emu_places', PlaceRow>) =>
@@ -153,10 +164,7 @@ export function locksStore(db: Db) {
       .selectFrom('kisi_emu_locks')
       .selectAll()
       .where((eb) => {
-        const c = [];
-        const idList = ids(q.ids);
-        if (idList) c.push(eb('id', 'in', idList.length ? idList : [0]));
-        if (q.query) c.push(eb('name', 'like', pattern(q.query)));
+        const c = idsAndNameFilters(q);
         if (q.place_id !== undefined) c.push(eb('place_id', '=', intParam(q.place_id) ?? 0));
         const online = boolParam(q.online);
         if (online !== undefined) c.push(eb('online', '=', online ? 1 : 0));

@@ -3,7 +3,18 @@ import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { placeRows } from './emulator.locks';
-import { bool, ids, intParam, LIMITS, listParams, ORGANIZATION, pagedQuery, pattern, sendCollection, type ListParams } from './emulator.shared';
+import {
+  bool,
+  idsFilter,
+  intParam,
+  LIMITS,
+  listParams,
+  ORGANIZATION,
+  pagedQuery,
+  pattern,
+  sendCollection,
+  type ListParams,
+} from './emulator.shared';
 
 /** Role assignments: a user's role on the organisation, a place or a group (with its validity). */
 
@@ -16,9 +27,7 @@ export function roleAssignmentsStore(db: Db) {
       .selectAll('ra')
       .select(['u.name as user_name', 'u.email as user_email'])
       .where((eb) => {
-        const c = [];
-        const idList = ids(q.ids);
-        if (idList) c.push(eb('ra.id', 'in', idList.length ? idList : [0]));
+        const c = idsFilter(q, 'ra.id');
         if (q.query) c.push(eb.or([eb('u.name', 'like', pattern(q.query)), eb('u.email', 'like', pattern(q.query))]));
         if (q.role_id) c.push(eb('ra.role_id', '=', q.role_id));
         if (q.assignee_type !== undefined && q.assignee_type !== 'User') c.push(sql<SqlBool>`1 = 0`); // only users here

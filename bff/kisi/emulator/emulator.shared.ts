@@ -1,5 +1,5 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Request, Response } from 'express';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Request, Response, Router } from 'express';
 import type { DB } from '../../db/schema';
 import { likePattern } from '../../lib/paginate';
 import { isIdText } from '../../contracts/common.contract';
@@ -34,6 +34,18 @@ export interface ListParams {
 
 export const ids = (text: string | undefined): number[] | undefined =>
   text === undefined ? undefined : text.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);
+/** Kisi's `ids=1,2` filter on `column` (an empty or invalid list matches nothing), when asked. */
+export function idsFilter(q: Record<string, string | undefined>, column = 'id'): Expression<SqlBool>[] {
+  const list = ids(q.ids);
+  return list ? [sql<SqlBool>`${sql.ref(column)} in (${sql.join(list.length ? list : [0])})`] : [];
+}
+
+/** `ids=` plus `query=` on the name: the filters the places, locks and groups lists share. */
+export const idsAndNameFilters = (q: Record<string, string | undefined>): Expression<SqlBool>[] => [
+  ...idsFilter(q),
+  ...(q.query ? [sql<SqlBool>`name like ${pattern(q.query)}`] : []),
+];
+
 export const intParam = (text: string | undefined): number | undefined => (text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined);
 export const boolParam = (text: string | undefined): boolean | undefined => (text === 'true' ? true : text === 'false' ? false : undefined);
 
@@ -100,3 +112,12 @@ export const pathId = (req: Request): number | undefined => {
 };
 
 export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `DELETE <path>/:id`: 204, or Kisi's 404 when no record has that id. */
+export function deleteById(router: Router, path: string, what: string, remove: (id: number) => Promise<boolean>) {
+  router.delete(`${path}/:id`, async (req, res) => {
+    const id = pathId(req);
+    if (id === undefined || !(await remove(id))) return void recordMissing(res, what);
+    res.status(204).end();
+  });
+}
