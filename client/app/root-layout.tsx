@@ -50,7 +50,8 @@ function SiteHeader() {
   return (
     <header className="site-header">
       <div className="site-header-inner">
-        <AppLink to={paths.home} className="brand" aria-label="Frontdesk home">
+        {/* Named by the word it shows, so "click Frontdesk" works for voice control. */}
+        <AppLink to={paths.home} className="brand">
           <span className="brand-mark" aria-hidden="true">
             F
           </span>
