@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import type { KisiEvent } from '@contracts/webhook.contract';
 import { DeleteButton } from '@/components/confirm-delete';
 import { formatWhenExact } from '@/lib/format';
@@ -6,11 +7,24 @@ import { formatWhenExact } from '@/lib/format';
 export const refusal = (event: KisiEvent) => event.errorMessage ?? (event.errorCode ? `Kisi error ${event.errorCode}` : 'Refused');
 
 /** One row per received Kisi event; where the table has too little room each row becomes a small card (see webhooks.css). */
-export function EventTable({ events, fresh, busy, onDelete }: { events: KisiEvent[]; fresh: ReadonlySet<number>; busy: boolean; onDelete: (event: KisiEvent) => void }) {
+export function EventTable({
+  events,
+  fresh,
+  busy,
+  onDelete,
+  tableRef,
+}: {
+  events: KisiEvent[];
+  fresh: ReadonlySet<number>;
+  busy: boolean;
+  onDelete: (event: KisiEvent) => void;
+  /** The table takes focus when the page moves it there (after loading new events). */
+  tableRef?: Ref<HTMLTableElement>;
+}) {
   return (
     <div className="event-table-box">
       <div className="event-table-wrap">
-        <table className="event-table" aria-busy={busy}>
+        <table ref={tableRef} className="event-table" aria-busy={busy} tabIndex={-1}>
           <caption className="visually-hidden">Received Kisi events, newest first</caption>
           <thead>
             <tr>
