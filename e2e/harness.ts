@@ -4,9 +4,15 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { startServer } from '../bff/server';
+import { openDatabase } from '../bff/db/database';
+import { accountsRepository } from '../bff/features/auth/accounts.repository';
+import { authService } from '../bff/features/auth/auth.service';
+import { sessionsRepository } from '../bff/features/auth/sessions.repository';
+import type { Role } from '../bff/contracts/auth.contract';
 
 /** The shared browser-test harness: the real BFF serving the built SPA, and the system Chromium. */
 export const ADMIN = { email: 'admin@frontdesk.test', password: 'correct-horse-battery', name: 'Administrator' };
+export type Account = { email: string; password: string; name: string; role: Role };
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -26,6 +32,8 @@ export type E2eApp = {
   browser: Browser;
   /** A fresh browser context (own cookies) and page, with page errors collected. */
   newPage: (options?: { viewport?: { width: number; height: number } }) => Promise<{ page: Page; context: BrowserContext; problems: PageProblems }>;
+  /** Adds an account straight to the app's database, as `npm run account -- add` does. */
+  addAccount: (account: Account) => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -56,11 +64,12 @@ export function watchProblems(page: Page, extraExpected: ExpectedFailure[] = [])
 export async function startApp(): Promise<E2eApp> {
   if (!existsSync('dist/client/index.html')) throw new Error('dist/client is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-e2e-'));
+  const databaseUrl = `file:${join(dir, 'e2e.db')}`;
   const server = await startServer(
     {
       PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
+      DATABASE_URL: databaseUrl,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'silent',
@@ -77,6 +86,15 @@ export async function startApp(): Promise<E2eApp> {
       const page = await context.newPage();
       const problems = watchProblems(page);
       return { page, context, problems };
+    },
+    async addAccount({ email, password, name, role }) {
+      const database = await openDatabase(databaseUrl);
+      try {
+        const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
+        await auth.addAccount({ email, password, name, role });
+      } finally {
+        await database.close();
+      }
     },
     async close() {
       await browser.close();
