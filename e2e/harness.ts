@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,4 +110,16 @@ export async function signIn(page: Page, email = ADMIN.email, password = ADMIN.p
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export type UnlockResult = { success: boolean; message: string; event: { object_name: string; uuid: string } };
+
+/** The emulator's control endpoint, called from the page (its session cookie, JSON so CSRF passes): `email` opens a door. */
+export async function simulateUnlock(page: Page, email: string): Promise<UnlockResult> {
+  const { status, body } = await page.evaluate(async (who) => {
+    const res = await fetch('/api/kisi-emulator/unlocks', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: who }) });
+    return { status: res.status, body: (await res.json()) as unknown };
+  }, email);
+  assert.equal(status, 200, JSON.stringify(body));
+  return body as UnlockResult;
 }
