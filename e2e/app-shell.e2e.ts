@@ -132,7 +132,7 @@ describe('every screen of the app shell renders without page errors', () => {
     await page.getByRole('heading', { name: 'Windphony' }).waitFor();
     await page.keyboard.press('a');
     await page.keyboard.press('k');
-    await page.getByRole('button', { name: /Ring C5/ }).click();
+    await page.getByRole('button', { name: 'A C5 (523 Hz)' }).click();
     await page.getByText('3 notes rung').waitFor();
     const state = await page.evaluate(() => typeof AudioContext);
     assert.equal(state, 'function');

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { signIn, startApp } from './harness';
+import { signIn, simulateUnlock, startApp } from './harness';
 import type { E2eApp } from './harness';
 
 /**
@@ -20,18 +20,6 @@ after(async () => {
 
 /** A person the Kisi emulator knows; the gym seed makes them an active member. */
 const PERSON = { name: 'Carmen Ruiz', email: 'carmen.ruiz@mail.example' };
-
-type UnlockResult = { success: boolean; message: string; event: { object_name: string; uuid: string } };
-
-/** The emulator's control endpoint, called from the page (its session cookie, JSON so CSRF passes). */
-async function simulateUnlock(page: Page, email: string): Promise<UnlockResult> {
-  const { status, body } = await page.evaluate(async (who) => {
-    const res = await fetch('/api/kisi-emulator/unlocks', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: who }) });
-    return { status: res.status, body: (await res.json()) as unknown };
-  }, email);
-  assert.equal(status, 200, JSON.stringify(body));
-  return body as UnlockResult;
-}
 
 /** Marks the document, so a test can prove later that the page was not reloaded. */
 const markDocument = (page: Page) => page.evaluate(() => ((window as unknown as { e2eMark: string }).e2eMark = 'still here'));

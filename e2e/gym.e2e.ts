@@ -78,6 +78,7 @@ describe('gym front desk', () => {
     // Pausing switches the Kisi account's access off; activating switches it on again.
     await page.getByTestId('kisi-access').getByText('Enabled').waitFor();
     await page.getByRole('radio', { name: /Paused/ }).check();
+    await page.getByRole('button', { name: 'Pause membership' }).click();
     await page.getByText('Membership paused. Door access is off.').waitFor();
     await page.getByTestId('door-wanted').getByText('Doors closed to them').waitFor();
     await page.getByTestId('kisi-access').getByText('Disabled').waitFor();
@@ -85,6 +86,7 @@ describe('gym front desk', () => {
     await page.getByTestId('kisi-access').getByText('Disabled').waitFor(); // Kisi really has it off
     assert.equal(await page.getByRole('radio', { name: /Paused/ }).isChecked(), true);
     await page.getByRole('radio', { name: /Active/ }).check();
+    await page.getByRole('button', { name: 'Activate membership' }).click();
     await page.getByText('Membership active. Door access is on.').waitFor();
     await page.getByTestId('kisi-access').getByText('Enabled').waitFor();
 
@@ -136,6 +138,7 @@ describe('gym front desk', () => {
     await page.getByRole('heading', { name: 'Nova Walker', level: 1 }).waitFor();
     await page.getByText('None with this email').waitFor();
     await page.getByRole('radio', { name: /Cancelled/ }).check();
+    await page.getByRole('button', { name: 'Cancel membership' }).click();
     await page.getByText(/No Kisi account uses .*, so no doors changed\./).waitFor();
     await page.getByText(/so there was no door access to switch/).waitFor();
 

@@ -1,12 +1,19 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { startServer } from '../bff/server';
+import { openDatabase } from '../bff/db/database';
+import { accountsRepository } from '../bff/features/auth/accounts.repository';
+import { authService } from '../bff/features/auth/auth.service';
+import { sessionsRepository } from '../bff/features/auth/sessions.repository';
+import type { Role } from '../bff/contracts/endpoint.contract';
 
 /** The shared browser-test harness: the real BFF serving the built SPA, and the system Chromium. */
 export const ADMIN = { email: 'admin@frontdesk.test', password: 'correct-horse-battery', name: 'Administrator' };
+export type Account = { email: string; password: string; name: string; role: Role };
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -26,6 +33,8 @@ export type E2eApp = {
   browser: Browser;
   /** A fresh browser context (own cookies) and page, with page errors collected. */
   newPage: (options?: { viewport?: { width: number; height: number } }) => Promise<{ page: Page; context: BrowserContext; problems: PageProblems }>;
+  /** Adds an account straight to the app's database, as `npm run account -- add` does. */
+  addAccount: (account: Account) => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -56,11 +65,12 @@ export function watchProblems(page: Page, extraExpected: ExpectedFailure[] = [])
 export async function startApp(): Promise<E2eApp> {
   if (!existsSync('dist/client/index.html')) throw new Error('dist/client is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-e2e-'));
+  const databaseUrl = `file:${join(dir, 'e2e.db')}`;
   const server = await startServer(
     {
       PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
+      DATABASE_URL: databaseUrl,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'silent',
@@ -78,6 +88,15 @@ export async function startApp(): Promise<E2eApp> {
       const problems = watchProblems(page);
       return { page, context, problems };
     },
+    async addAccount({ email, password, name, role }) {
+      const database = await openDatabase(databaseUrl);
+      try {
+        const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
+        await auth.addAccount({ email, password, name, role });
+      } finally {
+        await database.close();
+      }
+    },
     async close() {
       await browser.close();
       await server.close();
@@ -91,4 +110,16 @@ export async function signIn(page: Page, email = ADMIN.email, password = ADMIN.p
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export type UnlockResult = { success: boolean; message: string; event: { object_name: string; uuid: string } };
+
+/** The emulator's control endpoint, called from the page (its session cookie, JSON so CSRF passes): `email` opens a door. */
+export async function simulateUnlock(page: Page, email: string): Promise<UnlockResult> {
+  const { status, body } = await page.evaluate(async (who) => {
+    const res = await fetch('/api/kisi-emulator/unlocks', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: who }) });
+    return { status: res.status, body: (await res.json()) as unknown };
+  }, email);
+  assert.equal(status, 200, JSON.stringify(body));
+  return body as UnlockResult;
 }

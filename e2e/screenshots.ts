@@ -1,41 +1,43 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { signIn, startApp } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, signIn, startApp } from './harness';
+import { routePages, sampleIds, urlFor } from './route-table';
 
 /**
  * Not a test: `node --import tsx e2e/screenshots.ts [route-filter]` saves a screenshot of every
- * screen at desktop and phone size under SHOTS_DIR (default /tmp/shots), to look at by eye.
+ * page of the route table at desktop and phone size under SHOTS_DIR (default /tmp/shots), to look
+ * at by eye. Pages that need a session are taken signed in as the admin.
  */
 const OUT = process.env.SHOTS_DIR ?? '/tmp/shots';
 const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ];
-const PUBLIC = ['/', '/about', '/counter', '/sidepanel', '/test', '/windphony', '/arcos', '/arcos/7', '/login?flash=Please%20sign%20in%20to%20continue.&redirect=%2Fshell', '/error', '/bad', '/no-such-page'];
-const STAFF = ['/shell', '/shell/api', '/shell/empty', '/shell/contain', '/test', '/kisi/users', '/kisi/users/5', '/kisi/members', '/kisi/groups', '/kisi/group_links', '/kisi/locks', '/shell/webhook', '/shell/sse', '/gymowners/', '/gymowners/1', '/shell/gymowner/users', '/shell/gymowner/users/1', '/shell/gymowner/users/1/unlocks', '/shell/gymowner/users/1/group_links'];
 
 const filter = process.argv[2];
 const app = await startApp();
 mkdirSync(OUT, { recursive: true });
-const name = (path: string) => (path.replace(/\?.*/, '').replace(/\//g, '_').replace(/^_$/, 'home').replace(/^_/, '') || 'home');
+const name = (pattern: string) => pattern.replace('*', 'not-found').replace(/:/g, '').replace(/\//g, '_').replace(/^_|_$/g, '') || 'home';
+const pages = routePages().filter((p) => !filter || p.pattern.includes(filter));
+
+async function shoot(page: Page, path: string, file: string) {
+  await page.goto(path);
+  await page.locator('#main').waitFor({ timeout: 15_000 });
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(OUT, file), fullPage: true });
+}
+
 try {
   for (const size of SIZES) {
     const { page, context, problems } = await app.newPage({ viewport: size.viewport });
-    for (const path of PUBLIC.filter((p) => !filter || p.includes(filter))) {
-      await page.goto(path);
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: join(OUT, `${size.name}-${name(path)}.png`), fullPage: true });
-    }
+    for (const route of pages.filter((p) => p.access === 'visitor')) await shoot(page, urlFor(route.pattern, {}), `${size.name}-${name(route.pattern)}.png`);
     await page.goto('/login');
-    await signIn(page);
+    await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL('**/shell');
-    for (const path of STAFF.filter((p) => !filter || p.includes(filter))) {
-      await page.goto(path);
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: join(OUT, `${size.name}-staff-${name(path)}.png`), fullPage: true });
-    }
+    const ids = await sampleIds(page.request);
+    for (const route of pages.filter((p) => p.access !== 'visitor')) await shoot(page, urlFor(route.pattern, ids), `${size.name}-signed-in-${name(route.pattern)}.png`);
     if (!filter || filter === 'extras') {
       await page.goto('/sidepanel');
       await page.getByRole('button', { name: /Gym floor/ }).click();

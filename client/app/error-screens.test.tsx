@@ -25,6 +25,7 @@ describe('not-found and error screens (real route table)', () => {
     fakeApi();
     renderApp('/no/such/page');
     expect(await screen.findByRole('alert')).toHaveTextContent('Page not found.');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Page not found.');
     expect(tryItems()).toEqual(['Return to Main Page', 'Reload the application', 'Repeat the operation']);
     expect(screen.getByRole('link', { name: 'Return to Main Page' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('group')).toHaveAttribute('open');
@@ -37,6 +38,7 @@ describe('not-found and error screens (real route table)', () => {
     fakeApi();
     renderApp('/error');
     expect(await screen.findByRole('alert')).toHaveTextContent('An error occured while processing your request.');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('An error occured while processing your request.');
     expect(tryItems()).toEqual([
       'Refresh the page',
       'Return to Main Page',

@@ -75,7 +75,10 @@ function FallbackScreen({
   return (
     <section className="fallback-screen" aria-labelledby="fallback-title">
       <div className={`banner banner-${tone}`} role="alert">
-        <strong id="fallback-title">{title}</strong>
+        {/* The screen's one h1 (it takes a page's place), drawn as the banner's bold words. */}
+        <h1 id="fallback-title" className="fallback-title">
+          {title}
+        </h1>
         {detail ? <> <span>{detail}</span></> : null}
       </div>
       <div className="fallback-body">

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { RefObject } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router';
 import useSWR from 'swr';
 import { Icon } from '@/components/icon';
@@ -20,8 +21,28 @@ function useDocumentTitle() {
   }, [title]);
 }
 
+/**
+ * After a navigation whose link or form went away with the old page, focus would sit on the document
+ * body (a screen reader says nothing, and the next Tab starts from the top): it goes to the main
+ * region instead. A focus the new page kept or set itself (a tab, the login's email field) stays.
+ */
+function useFocusAfterNavigation(main: RefObject<HTMLElement | null>) {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const active = document.activeElement;
+    if (!active || active === document.body) main.current?.focus({ preventScroll: true });
+  }, [pathname, main]);
+}
+
 export function RootLayout() {
   useDocumentTitle();
+  const mainRef = useRef<HTMLElement>(null);
+  useFocusAfterNavigation(mainRef);
   return (
     <ToastProvider>
       <ModalProvider>
@@ -30,7 +51,7 @@ export function RootLayout() {
             Skip to content
           </a>
           <SiteHeader />
-          <main id="main" className="main" tabIndex={-1}>
+          <main id="main" className="main" tabIndex={-1} ref={mainRef}>
             <Outlet />
           </main>
           <SiteFooter />
@@ -46,17 +67,34 @@ function SiteHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
   const navAreas = useVisibleAreas(areas).filter((area) => area.nav);
-  useEffect(() => setMenuOpen(false), [pathname]);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const navRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // A link chosen in the phone menu hides with the menu, taking the focus with it: it goes to the new page instead.
+    const folded = toggleRef.current !== null && getComputedStyle(toggleRef.current).display !== 'none';
+    if (folded && navRef.current?.contains(document.activeElement)) document.getElementById('main')?.focus({ preventScroll: true });
+    setMenuOpen(false);
+  }, [pathname]);
   return (
-    <header className="site-header">
+    <header
+      className="site-header"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && menuOpen) {
+          setMenuOpen(false);
+          toggleRef.current?.focus();
+        }
+      }}
+    >
       <div className="site-header-inner">
-        <AppLink to={paths.home} className="brand" aria-label="Frontdesk home">
+        {/* Named by the word it shows, so "click Frontdesk" works for voice control. */}
+        <AppLink to={paths.home} className="brand">
           <span className="brand-mark" aria-hidden="true">
             F
           </span>
           <span className="brand-name">Frontdesk</span>
         </AppLink>
         <button
+          ref={toggleRef}
           type="button"
           className="icon-button menu-toggle"
           aria-expanded={menuOpen}
@@ -66,7 +104,7 @@ function SiteHeader() {
           <Icon name={menuOpen ? 'close' : 'menu'} />
           <span className="visually-hidden">Menu</span>
         </button>
-        <nav id="site-nav" className={`site-nav${menuOpen ? ' is-open' : ''}`} aria-label="Main">
+        <nav ref={navRef} id="site-nav" className={`site-nav${menuOpen ? ' is-open' : ''}`} aria-label="Main">
           <ul>
             {navAreas.map((area) => (
               <li key={area.href}>

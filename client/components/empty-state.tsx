@@ -3,13 +3,15 @@ import { AppLink } from '@/lib/app-link';
 import { Icon } from './icon';
 import type { IconName } from './icon';
 
-export function EmptyState({ icon = 'inbox', title, children, action }: { icon?: IconName; title: string; children?: ReactNode; action?: ReactNode }) {
+/** `level` 1 when the empty state is all the page shows, so its title is the page's heading. */
+export function EmptyState({ icon = 'inbox', title, children, action, level = 2 }: { icon?: IconName; title: string; children?: ReactNode; action?: ReactNode; level?: 1 | 2 }) {
+  const Heading = level === 1 ? 'h1' : 'h2';
   return (
     <div className="empty-state">
       <span className="empty-icon" aria-hidden="true">
         <Icon name={icon} size={28} />
       </span>
-      <h2>{title}</h2>
+      <Heading className="empty-title">{title}</Heading>
       {children ? <p>{children}</p> : null}
       {action}
     </div>

@@ -114,7 +114,9 @@ function Modal({ title, description, content, variant = 'dialog', onClose }: Mod
     return () => {
       document.removeEventListener('keydown', onKeyDown);
       unlockScroll();
+      // The opener may be gone (the row it deleted): then the page's main region, not the document body.
       if (opener?.isConnected) opener.focus();
+      else document.querySelector<HTMLElement>('main[tabindex]')?.focus({ preventScroll: true });
     };
   }, []);
 

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { ToastProvider, useToast } from './toast-host';
 
 function Trigger() {
@@ -22,6 +22,7 @@ describe('toast host', () => {
     );
     fireEvent.click(screen.getByText('Save'));
     expect(screen.getByRole('status')).toHaveTextContent('Saved the owner.');
+    expect(within(screen.getByRole('status')).getByRole('listitem')).toHaveTextContent('Saved the owner.');
     act(() => jest.advanceTimersByTime(4999));
     expect(screen.getByText('Saved the owner.')).toBeInTheDocument();
     act(() => jest.advanceTimersByTime(1));

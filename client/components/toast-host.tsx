@@ -34,11 +34,14 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={value}>
       {children}
       <section className="toasts" aria-label="Notifications">
-        <ol role="status" aria-live="polite">
-          {toasts.map((toast) => (
-            <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />
-          ))}
-        </ol>
+        {/* The live region wraps the list: a list may not take the status role itself (it would stop being a list). */}
+        <div role="status" aria-live="polite">
+          <ol>
+            {toasts.map((toast) => (
+              <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />
+            ))}
+          </ol>
+        </div>
       </section>
     </ToastContext.Provider>
   );

@@ -12,10 +12,9 @@ export function Component() {
   const { id } = useLoaderData() as { id: string };
   return (
     <div className="arco">
-      <p className="eyebrow">Arco</p>
-      <p className="arco-id" aria-label={`Arco id ${id}`}>
-        {id}
-      </p>
+      <h2 className="arco-title">
+        <span className="eyebrow">Arco</span> <span className="arco-id">{id}</span>
+      </h2>
       <p className="muted">
         Loaded from <code>/arcos/{id}</code>
       </p>

@@ -11,7 +11,7 @@ it('shows the list with the chosen arco beside it, showing only its id', async (
   expect(await screen.findByRole('heading', { name: 'Choose an arco' })).toBeInTheDocument();
   const list = screen.getByRole('navigation', { name: 'Arcos' });
   await user.click(within(list).getByRole('link', { name: 'Arco 7' }));
-  expect(await screen.findByLabelText('Arco id 7')).toHaveTextContent('7');
+  expect(await screen.findByRole('heading', { name: 'Arco 7' })).toBeInTheDocument();
   expect(router.state.location.pathname).toBe('/arcos/7');
   expect(within(list).getByRole('link', { name: 'Arco 7' })).toHaveAttribute('aria-current', 'page');
 });

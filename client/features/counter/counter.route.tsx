@@ -44,7 +44,8 @@ export function Component() {
             </label>
           ))}
         </fieldset>
-        <button type="button" className="btn btn-ghost" onClick={() => setCount(0)} disabled={count === 0}>
+        {/* aria-disabled at 0: a disabled button would drop the focus that just reset the count. */}
+        <button type="button" className="btn btn-ghost" onClick={() => setCount(0)} aria-disabled={count === 0 || undefined}>
           Reset to 0
         </button>
       </section>

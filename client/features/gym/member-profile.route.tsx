@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Membership, MemberDoorAccess } from '@contracts/gym.contract';
@@ -34,15 +34,42 @@ const MEMBERSHIP_HINTS: Record<Membership, string> = {
   cancelled: 'Doors closed',
 };
 
-/** Active / paused / cancelled as one radio group; a change saves at once and switches the doors. */
+const CONFIRM_LABELS: Record<Membership, string> = { active: 'Activate membership', paused: 'Pause membership', cancelled: 'Cancel membership' };
+
+/** What a change does to the doors, said before it is made. */
+function consequence(from: Membership, to: Membership): string {
+  if (to === 'active') return 'The doors open to them again.';
+  return from === 'active' ? 'The doors close to them.' : 'The doors stay closed to them.';
+}
+
+/**
+ * Active / paused / cancelled as one radio group. Choosing only selects (arrow keys move through
+ * the choices without saving any of them); the change is saved, and the doors switched, on confirm.
+ */
 function MembershipSwitch() {
   const member = useMember();
   const toast = useToast();
-  const [saving, setSaving] = useState<Membership | null>(null);
+  const [pending, setPending] = useState<Membership | null>(null);
+  const [saving, setSaving] = useState(false);
+  const fieldsetRef = useRef<HTMLFieldSetElement>(null);
+  const confirmId = useId();
+  const chosen = pending ?? member.membership;
 
-  const change = async (membership: Membership) => {
-    if (membership === member.membership || saving) return;
-    setSaving(membership);
+  const focusChoice = (membership: Membership) => fieldsetRef.current?.querySelector<HTMLInputElement>(`input[value="${membership}"]`)?.focus();
+  const choose = (membership: Membership) => {
+    if (!saving) setPending(membership === member.membership ? null : membership);
+  };
+  const keep = () => {
+    if (saving) return;
+    setPending(null);
+    // The confirm row goes away with the button that had focus: back to the choices.
+    focusChoice(member.membership);
+  };
+
+  const save = async () => {
+    if (pending === null || saving) return;
+    const membership = pending;
+    setSaving(true);
     try {
       const updated = await updateMember(member.id, { membership });
       const label = MEMBERSHIP_LABELS[membership].toLowerCase();
@@ -53,27 +80,55 @@ function MembershipSwitch() {
       } else {
         toast.show({ tone: 'success', message: `Membership ${label}. Door access is ${updated.accessSync.wantEnabled ? 'on' : 'off'}.` });
       }
+      setPending(null);
+      focusChoice(membership);
     } catch (error) {
       toast.show({ tone: 'error', title: 'Membership not changed', message: errorMessage(error) });
     } finally {
-      setSaving(null);
+      setSaving(false);
     }
   };
 
   return (
-    <fieldset className="membership-switch" aria-busy={saving !== null} disabled={saving !== null}>
+    <fieldset
+      ref={fieldsetRef}
+      className="membership-switch"
+      aria-busy={saving}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && pending !== null) {
+          event.preventDefault();
+          keep();
+        }
+      }}
+    >
       <legend>Membership</legend>
       <div className="membership-options">
         {MEMBERSHIP_VALUES.map((m) => (
           <label key={m} className={`membership-option membership-${m}`}>
-            <input type="radio" name="membership" value={m} checked={(saving ?? member.membership) === m} onChange={() => void change(m)} />
+            <input type="radio" name="membership" value={m} checked={chosen === m} onChange={() => choose(m)} />
             <span className="membership-option-body">
               <span className="membership-option-label">{MEMBERSHIP_LABELS[m]}</span>
-              <span className="membership-option-hint">{saving === m ? 'Saving…' : MEMBERSHIP_HINTS[m]}</span>
+              <span className="membership-option-hint">{saving && pending === m ? 'Saving…' : MEMBERSHIP_HINTS[m]}</span>
             </span>
           </label>
         ))}
       </div>
+      {pending !== null ? (
+        <div className="membership-confirm">
+          <p id={confirmId}>
+            {MEMBERSHIP_LABELS[member.membership]} → {MEMBERSHIP_LABELS[pending]}. {consequence(member.membership, pending)}
+          </p>
+          <div className="membership-confirm-actions">
+            <button type="button" className="btn btn-primary btn-small" onClick={() => void save()} aria-describedby={confirmId} aria-disabled={saving || undefined} aria-busy={saving}>
+              {saving ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
+              {saving ? 'Saving…' : CONFIRM_LABELS[pending]}
+            </button>
+            <button type="button" className="btn btn-small" onClick={keep} aria-disabled={saving || undefined}>
+              Keep it {MEMBERSHIP_LABELS[member.membership].toLowerCase()}
+            </button>
+          </div>
+        </div>
+      ) : null}
     </fieldset>
   );
 }

@@ -120,15 +120,34 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     expect(screen.getByTestId('door-wanted')).toHaveTextContent('Doors open for them');
   });
 
-  it('pausing switches the doors off', async () => {
+  it('pausing switches the doors off, once confirmed', async () => {
     const { user, api } = setup('/shell/gymowner/users/1', withKisi());
     await screen.findByTestId('kisi-access');
     await user.click(screen.getByRole('radio', { name: /Paused/ }));
+    expect(screen.getByText('Active → Paused. The doors close to them.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Pause membership' }));
     expect(await screen.findByText('Membership paused. Door access is off.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pause membership' })).not.toBeInTheDocument();
     expect(screen.getByRole('radio', { name: /Paused/ })).toBeChecked();
     expect(screen.getByTestId('door-wanted')).toHaveTextContent('Doors closed to them');
     await waitFor(() => expect(screen.getByTestId('kisi-access')).toHaveTextContent('Disabled'));
     expect(api.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ membership: 'paused' });
+  });
+
+  it('choosing alone changes nothing: arrow keys move through the choices, Keep (or Escape) puts the radio back', async () => {
+    const { user, api } = setup('/shell/gymowner/users/1', withKisi());
+    await screen.findByTestId('kisi-access');
+    screen.getByRole('radio', { name: /Active/ }).focus();
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(screen.getByRole('radio', { name: /Cancelled/ })).toBeChecked();
+    expect(screen.getByText('Active → Cancelled. The doors close to them.')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('radio', { name: /Active/ })).toBeChecked();
+    await user.click(screen.getByRole('radio', { name: /Paused/ }));
+    await user.click(screen.getByRole('button', { name: 'Keep it active' }));
+    expect(screen.getByRole('radio', { name: /Active/ })).toBeChecked();
+    await waitFor(() => expect(screen.getByRole('radio', { name: /Active/ })).toHaveFocus());
+    expect(api.calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
 
   it('shows a failed door switch clearly, and Retry fixes it', async () => {
@@ -137,6 +156,7 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     const { user, api } = setup('/shell/gymowner/users/1', gym);
     await screen.findByTestId('kisi-access');
     await user.click(screen.getByRole('radio', { name: /Paused/ }));
+    await user.click(screen.getByRole('button', { name: 'Pause membership' }));
     const banner = await screen.findByText(/Door access was not switched off/);
     const alert = banner.closest('[role="alert"]') as HTMLElement;
     expect(alert).toHaveTextContent('Could not switch door access off: Kisi answered 503');
@@ -156,6 +176,7 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     const { user } = setup('/shell/gymowner/users/2');
     expect(await screen.findByText('None with this email')).toBeInTheDocument();
     await user.click(screen.getByRole('radio', { name: /Cancelled/ }));
+    await user.click(screen.getByRole('button', { name: 'Cancel membership' }));
     expect(await screen.findByText(/No Kisi account uses member2@members.example, so there was no door access to switch/)).toBeInTheDocument();
   });
 

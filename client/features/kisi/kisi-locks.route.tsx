@@ -24,6 +24,7 @@ function UnlockButton({ lock }: { lock: KisiLock }) {
   const toast = useToast();
   const [pending, setPending] = useState(false);
   const unlock = async () => {
+    if (pending) return;
     setPending(true);
     try {
       const message = await unlockLock(lock.id);
@@ -36,7 +37,15 @@ function UnlockButton({ lock }: { lock: KisiLock }) {
     }
   };
   return (
-    <button type="button" className="btn btn-small" onClick={() => void unlock()} disabled={pending} aria-busy={pending} aria-label={pending ? `Unlocking ${lock.name}` : `Unlock ${lock.name}`}>
+    // aria-disabled while pending: a disabled button would drop the keyboard focus.
+    <button
+      type="button"
+      className="btn btn-small"
+      onClick={() => void unlock()}
+      aria-disabled={pending || undefined}
+      aria-busy={pending}
+      aria-label={pending ? `Unlocking ${lock.name}` : `Unlock ${lock.name}`}
+    >
       {pending ? <span className="spinner" aria-hidden="true" /> : <Icon name="unlock" size={16} />}
       {pending ? 'Unlocking…' : 'Unlock'}
     </button>

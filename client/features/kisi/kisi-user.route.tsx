@@ -118,7 +118,10 @@ function RoleAssignments({ id, loaded }: { id: number; loaded: Data['roles'] }) 
                       <span className="cell-title">{roleName(role.role_id)}</span>
                     </td>
                     <td data-label="Applies to">
-                      {role.applies_to.name} <span className="badge badge-muted">{APPLIES_TO[role.applies_to_type]}</span>
+                      {/* One item, so the card layout does not push the name and its kind apart. */}
+                      <span>
+                        {role.applies_to.name} <span className="badge badge-muted">{APPLIES_TO[role.applies_to_type]}</span>
+                      </span>
                     </td>
                     <td data-label="Valid from" className={role.valid_from ? undefined : 'cell-muted'}>
                       {role.valid_from ? formatWhen(role.valid_from) : 'Always'}

@@ -101,7 +101,8 @@ export function Component() {
               <Icon name="pause" size={18} /> Pause
             </button>
           )}
-          <button type="button" className="btn" onClick={clear} disabled={shown.length === 0 && waiting.length === 0}>
+          {/* aria-disabled when there is nothing to clear: a disabled button would drop the focus that just cleared. */}
+          <button type="button" className="btn" onClick={clear} aria-disabled={(shown.length === 0 && waiting.length === 0) || undefined}>
             <Icon name="trash" size={18} /> Clear
           </button>
           {connected ? (

@@ -8,6 +8,7 @@ export function Component() {
   return (
     <section className="card">
       <EmptyState
+        level={1}
         title="Nothing here yet"
         action={
           <AppLink to={paths.shell} className="btn btn-primary">

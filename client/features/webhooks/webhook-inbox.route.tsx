@@ -1,5 +1,5 @@
 import './webhooks.css';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLoaderData, useNavigate, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
@@ -49,6 +49,15 @@ export function Component() {
   const [incoming, setIncoming] = useState<number[]>([]);
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
   const [loadingNew, setLoadingNew] = useState(false);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const focusEvents = useRef(false);
+
+  // The banner goes once its events are in: the focus it had moves on to them rather than to the document body.
+  useEffect(() => {
+    if (!focusEvents.current || incoming.length > 0) return;
+    focusEvents.current = false;
+    if (!document.activeElement || document.activeElement === document.body) tableRef.current?.focus();
+  }, [incoming, fresh]);
 
   const live = useLiveEvents((event) => {
     if (event.type !== 'webhook') return;
@@ -70,6 +79,7 @@ export function Component() {
   const busy = (navigation.state === 'loading' && navigation.location.pathname === paths.shellWebhook) || loadingNew;
 
   const showNew = async () => {
+    if (loadingNew) return;
     const ids = incoming;
     setLoadingNew(true);
     try {
@@ -78,6 +88,7 @@ export function Component() {
       setFresh(new Set(ids));
       // Events that arrived while loading stay announced (the next load brings them).
       setIncoming((now) => now.filter((id) => !ids.includes(id)));
+      focusEvents.current = true;
     } catch (err) {
       toast.show({ tone: 'error', title: 'Could not load the new events', message: errorMessage(err) });
     } finally {
@@ -112,7 +123,7 @@ export function Component() {
 
       <div className="new-events-slot" aria-live="polite">
         {incoming.length > 0 ? (
-          <button type="button" className="new-events" onClick={() => void showNew()} disabled={loadingNew} aria-busy={loadingNew}>
+          <button type="button" className="new-events" onClick={() => void showNew()} aria-disabled={loadingNew || undefined} aria-busy={loadingNew}>
             <Icon name="refresh" size={18} />
             {newEventsLabel(incoming.length)}
           </button>
@@ -147,7 +158,7 @@ export function Component() {
           </EmptyState>
         }
       >
-        <EventTable events={events.items} fresh={fresh} busy={busy} onDelete={openDelete} />
+        <EventTable events={events.items} fresh={fresh} busy={busy} onDelete={openDelete} tableRef={tableRef} />
       </PagedList>
     </div>
   );

@@ -116,13 +116,14 @@ export function Component() {
                     ring(i);
                   }
                 }}
-                aria-label={`Ring ${name} (${Math.round(frequency)} Hz), key ${KEYS[i]!.toUpperCase()}`}
+                // The name starts with what the rod shows (its key, then its note), so voice control can say it.
+                aria-label={`${KEYS[i]!.toUpperCase()} ${name} (${Math.round(frequency)} Hz)`}
               >
                 <span className="rod-string" aria-hidden="true" />
                 <span className="rod-body" aria-hidden="true" />
                 <span className="rod-key" aria-hidden="true">
                   {KEYS[i]!.toUpperCase()}
-                </span>
+                </span>{' '}
                 <span className="rod-note" aria-hidden="true">
                   {name}
                 </span>

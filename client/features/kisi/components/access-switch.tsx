@@ -11,10 +11,13 @@ export function AccessSwitch({ name, checked, pending, onChange }: { name: strin
         type="checkbox"
         role="switch"
         checked={checked}
-        disabled={pending}
+        // Busy, not disabled: a disabled switch would drop the keyboard focus that just toggled it.
+        aria-disabled={pending || undefined}
         aria-busy={pending}
         aria-label={`Door access for ${name}`}
-        onChange={(event) => onChange(event.target.checked)}
+        onChange={(event) => {
+          if (!pending) onChange(event.target.checked);
+        }}
       />
       <span className={`switch-text ${checked ? 'switch-text-on' : 'switch-text-off'}`} aria-hidden="true">
         {checked ? 'On' : 'Off'}

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 export type KisiColumn = { label: string; className?: string };
 
 /**
- * A table of Kisi records (rows are `children`); on a phone each row becomes a card (kisi.css).
+ * A table of Kisi records (rows are `children`); where it has too little room each row becomes a card (kisi.css).
  * `actions` adds the last, unlabelled column of row buttons.
  */
 export function KisiTable({ label, busy, columns, actions = false, children }: { label: string; busy?: boolean; columns: KisiColumn[]; actions?: boolean; children: ReactNode }) {

@@ -1,0 +1,164 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
+import axe from 'axe-core';
+import type { Result } from 'axe-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ADMIN, signIn, startApp, watchProblems } from './harness';
+import type { Account, E2eApp, PageProblems } from './harness';
+import { routePages, sampleIds, urlFor } from './route-table';
+import type { Access, RoutePage } from './route-table';
+
+/**
+ * Every page of the route table, in its loaded state, signed in with the role it needs, at a
+ * desktop and a phone size: axe-core finds no serious or critical violation, and at phone width
+ * the page never scrolls sideways. The route table is read, not copied, so a new page is audited
+ * as soon as it is routed; a new `:param` needs a sample id below.
+ */
+const SIZES = [
+  { name: '1280', viewport: { width: 1280, height: 800 } },
+  { name: '390', viewport: { width: 390, height: 844 } },
+];
+const FAILING_IMPACTS = new Set(['serious', 'critical']);
+/**
+ * axe's default rules plus its experimental ones, among them label-content-name-mismatch (a
+ * control whose accessible name leaves out the words it shows, which voice control users say).
+ */
+const RULES = Object.fromEntries(axe.getRules(['experimental']).map((rule) => [rule.ruleId, { enabled: true }]));
+const STAFF: Account = { email: 'desk.staff@frontdesk.test', password: 'staff-password-long', name: 'Desk Staff', role: 'staff' };
+const ACCOUNTS: Record<Access, Account | null> = { visitor: null, staff: STAFF, admin: { ...ADMIN, role: 'admin' } };
+
+let app: E2eApp;
+const sessions = new Map<Access, { context: BrowserContext; page: Page; problems: PageProblems }>();
+let ids: Record<string, string> = {};
+type Finding = { rule: string; impact: string; nodes: number; pattern: string };
+const findings: Finding[] = [];
+let pageViews = 0;
+const sideways: string[] = [];
+
+/** Requests still open (the live event stream never ends, so it does not count). */
+function trackRequests(page: Page) {
+  let open = 0;
+  let lastChange = Date.now();
+  const counts = (request: { resourceType: () => string }) => request.resourceType() !== 'eventsource';
+  page.on('request', (r) => counts(r) && (open++, (lastChange = Date.now())));
+  const done = (r: { resourceType: () => string }) => counts(r) && ((open = Math.max(0, open - 1)), (lastChange = Date.now()));
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return async function quiet(ms = 400, timeout = 15_000) {
+    const started = Date.now();
+    while (open > 0 || Date.now() - lastChange < ms) {
+      if (Date.now() - started > timeout) throw new Error(`the network did not go quiet (${open} requests open)`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+}
+const quietness = new WeakMap<Page, ReturnType<typeof trackRequests>>();
+
+/**
+ * The page as a user finds it once it has loaded: the layout is up (the first-load overlay of a
+ * slow loader has gone), no request is open, and nothing in it spins or says it is busy.
+ */
+async function loaded(page: Page) {
+  await page.locator('#main').waitFor({ timeout: 15_000 });
+  await quietness.get(page)!();
+  await page.waitForFunction(() => !document.querySelector('.pending-overlay, #main .spinner, #main [aria-busy="true"]'), null, { timeout: 15_000 });
+  await quietness.get(page)!(200);
+}
+
+async function session(access: Access) {
+  let s = sessions.get(access);
+  if (!s) {
+    const context = await app.browser.newContext({ baseURL: app.url });
+    const page = await context.newPage();
+    quietness.set(page, trackRequests(page));
+    // The pages that fail on purpose, and the self-test's own probes.
+    const problems = watchProblems(page, [
+      { path: '/api/bad', status: 500 },
+      { path: '/api/events', status: 401 },
+      { path: '/api/events', status: 404 },
+    ]);
+    const account = ACCOUNTS[access];
+    if (account) {
+      await page.goto('/login');
+      await signIn(page, account.email, account.password);
+      await page.waitForURL((url) => url.pathname === '/shell');
+    }
+    s = { context, page, problems };
+    sessions.set(access, s);
+  }
+  return s;
+}
+
+function describeViolation(v: Result): string {
+  const where = v.nodes
+    .slice(0, 3)
+    .map((n) => `      ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? ''}`)
+    .join('\n');
+  return `  ${v.impact} ${v.id} (${v.nodes.length}): ${v.help}\n${where}`;
+}
+
+before(async () => {
+  app = await startApp();
+  await app.addAccount(STAFF);
+  ids = await sampleIds((await session('admin')).page.request);
+});
+
+after(async () => {
+  for (const { context } of sessions.values()) await context.close();
+  await app?.close();
+  const byRule = new Map<string, { impact: string; views: number; nodes: number; pages: Set<string> }>();
+  for (const f of findings) {
+    const entry = byRule.get(f.rule) ?? { impact: f.impact, views: 0, nodes: 0, pages: new Set() };
+    entry.views += 1;
+    entry.nodes += f.nodes;
+    entry.pages.add(f.pattern);
+    byRule.set(f.rule, entry);
+  }
+  const lines = [...byRule]
+    .sort((a, b) => b[1].views - a[1].views)
+    .map(([rule, e]) => `  ${e.impact.padEnd(9)} ${rule.padEnd(30)} ${String(e.views).padStart(3)} page views, ${String(e.nodes).padStart(4)} nodes: ${[...e.pages].join(' ')}`);
+  console.log(`axe: ${pageViews} page views audited, ${findings.length} violations${lines.length ? `\n${lines.join('\n')}` : ''}`);
+  console.log(`wider than the phone: ${sideways.length ? sideways.join(', ') : 'none'}`);
+});
+
+/** Audits the page `url` opened as `access`; `pattern` names it in the summary. */
+async function audit(access: Access, url: string, pattern: string, size: (typeof SIZES)[number]) {
+  const { page, problems } = await session(access);
+  await page.setViewportSize(size.viewport);
+  problems.messages.length = 0;
+  await page.goto(url);
+  await loaded(page);
+
+  const failures: string[] = [];
+  const results = await new AxeBuilder({ page }).options({ rules: RULES }).analyze();
+  pageViews += 1;
+  for (const v of results.violations) findings.push({ rule: v.id, impact: v.impact ?? 'unknown', nodes: v.nodes.length, pattern });
+  const failing = results.violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? ''));
+  if (failing.length) failures.push(`axe at ${size.name} px on ${page.url()}:\n${failing.map(describeViolation).join('\n')}`);
+
+  if (size.viewport.width < 600) {
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    if (scrollWidth > innerWidth) {
+      sideways.push(`${pattern} (${scrollWidth} px)`);
+      failures.push(`${url} scrolls sideways at ${innerWidth} px: the page is ${scrollWidth} px wide`);
+    }
+  }
+  if (problems.messages.length) failures.push(`page errors:\n${problems.messages.join('\n')}`);
+  assert.equal(failures.join('\n'), '');
+}
+
+const pages: RoutePage[] = routePages();
+
+for (const size of SIZES) {
+  describe(`every page at ${size.viewport.width}×${size.viewport.height}`, () => {
+    for (const route of pages) {
+      it(`${route.pattern} (${route.access})`, () => audit(route.access, urlFor(route.pattern, ids), route.pattern, size));
+    }
+    // Not a route of its own: what a staff member gets on an admin page.
+    const adminPage = pages.find((p) => p.access === 'admin' && !p.pattern.includes(':'));
+    if (adminPage) {
+      it(`the 403 screen: ${adminPage.pattern} (staff)`, () => audit('staff', urlFor(adminPage.pattern, ids), `403 ${adminPage.pattern}`, size));
+    }
+  });
+}

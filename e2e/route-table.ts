@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import type { APIRequestContext } from 'playwright-core';
+import type { RouteObject } from 'react-router';
+import { routes } from '../client/app/router';
+import { requireAdmin, requireUser } from '../client/lib/session';
+
+/**
+ * The pages of the SPA, read from its own route table (client/app/router.tsx), so that a page
+ * added there is covered by the browser tests that walk every page without anyone listing it.
+ * Importing the table runs none of the screens: they load lazily, and only the static layout,
+ * error screens and middleware come along.
+ */
+export type Access = 'visitor' | 'staff' | 'admin';
+
+/** A page: its path pattern (`/gymowners/:id`; `*` for the not-found catch-all) and who may open it. */
+export type RoutePage = { pattern: string; access: Access };
+
+function join(parent: string, path: string): string {
+  if (path.startsWith('/')) return path;
+  return `${parent.replace(/\/$/, '')}/${path}`;
+}
+
+/** The roles a route's middleware asks for, on top of what its parents ask. */
+function accessOf(route: RouteObject, inherited: Access): Access {
+  const middleware = route.middleware ?? [];
+  if (middleware.includes(requireAdmin)) return 'admin';
+  if (middleware.includes(requireUser) && inherited === 'visitor') return 'staff';
+  return inherited;
+}
+
+/** Every leaf of the tree (an index route stands at its parent's path), in the table's order. */
+export function routePages(list: RouteObject[] = routes, parent = '', inherited: Access = 'visitor'): RoutePage[] {
+  return list.flatMap((route) => {
+    const pattern = route.index || route.path === undefined ? parent : join(parent, route.path);
+    const access = accessOf(route, inherited);
+    if (route.children?.length) return routePages(route.children, pattern, access);
+    return [{ pattern: pattern || '/', access }];
+  });
+}
+
+/**
+ * A URL to open for a pattern: each `:param` takes the sample id given for the pattern up to it
+ * (`/gymowners/:id` → `ids['/gymowners/:id']`), and the catch-all `*` a path nothing else matches.
+ */
+export function urlFor(pattern: string, ids: Record<string, string>): string {
+  const segments = pattern.split('/');
+  return segments
+    .map((segment, i) => {
+      if (segment === '*') return 'no-such-page';
+      if (!segment.startsWith(':')) return segment;
+      const key = segments.slice(0, i + 1).join('/');
+      const id = ids[key];
+      if (id === undefined) throw new Error(`No sample id for ${key}: give one in the test's sample ids (a real id from the seeded demo data).`);
+      return encodeURIComponent(id);
+    })
+    .join('/');
+}
+
+/** A seeded person who is both a gym member and a Kisi user, so their pages show door access, unlocks and role assignments. */
+export const SAMPLE_PERSON = 'alice.moreau@mail.example';
+
+/** Real ids from the seeded demo data for the `:params` of the route table (`request`: an admin's). */
+export async function sampleIds(request: APIRequestContext): Promise<Record<string, string>> {
+  const get = async <T>(url: string): Promise<T> => {
+    const res = await request.get(url);
+    assert.equal(res.status(), 200, `${url}: ${res.status()}`);
+    return (await res.json()) as T;
+  };
+  const members = await get<{ items: { id: number; ownerId: number }[] }>(`/api/gym/users?query=${encodeURIComponent(SAMPLE_PERSON)}`);
+  const member = members.items[0];
+  assert.ok(member, `the demo data has no gym member ${SAMPLE_PERSON}`);
+  const kisiUsers = await get<{ id: number; email: string }[]>('/api/kisi/users');
+  const kisiUser = kisiUsers.find((u) => u.email === SAMPLE_PERSON);
+  assert.ok(kisiUser, `the Kisi emulator has no user ${SAMPLE_PERSON}`);
+  return {
+    '/arcos/:id': '4',
+    '/gymowners/:id': String(member.ownerId),
+    '/shell/gymowner/users/:id': String(member.id),
+    '/kisi/users/:user_id': String(kisiUser.id),
+  };
+}
