@@ -2,7 +2,10 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { AppLink, registerPreloadRoutes } from './app-link';
+import { AppLink, preloadHref, registerPreloadRoutes } from './app-link';
+import { resetCache, swrCache } from './cache';
+import { SESSION_KEY } from './session';
+import { unstable_serialize } from 'swr';
 
 afterEach(() => jest.useRealTimers());
 
@@ -49,5 +52,31 @@ describe('AppLink preloads on intent after 50 ms', () => {
     fireEvent.focus(link);
     await act(async () => jest.advanceTimersByTime(60));
     expect(lazy).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('preloading a page behind a session', () => {
+  afterEach(() => resetCache());
+
+  function staffRoute() {
+    const preload = jest.fn();
+    const lazy = jest.fn(async () => ({ Component: () => null, handle: { preload } }));
+    registerPreloadRoutes([{ path: '/shell', middleware: [async () => undefined], children: [{ path: 'things', lazy }] }]);
+    return { preload, lazy };
+  }
+
+  it('loads the code but asks for no data while nobody is signed in (it would only answer 401)', async () => {
+    swrCache.set(unstable_serialize(SESSION_KEY), { data: null });
+    const { preload, lazy } = staffRoute();
+    await preloadHref('/shell/things');
+    expect(lazy).toHaveBeenCalledTimes(1);
+    expect(preload).not.toHaveBeenCalled();
+  });
+
+  it('asks for the data once someone is signed in', async () => {
+    swrCache.set(unstable_serialize(SESSION_KEY), { data: { id: 1, email: 'a@b.c', name: 'A', role: 'staff' } });
+    const { preload } = staffRoute();
+    await preloadHref('/shell/things');
+    expect(preload).toHaveBeenCalledTimes(1);
   });
 });

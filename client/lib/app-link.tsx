@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { FocusEvent, MouseEvent, TouchEvent } from 'react';
 import { Link, NavLink, matchRoutes, useHref, useLocation } from 'react-router';
 import type { LinkProps, NavLinkProps, Params, RouteObject } from 'react-router';
+import { isSignedOut } from './session';
 
 /** Route `handle` of a screen that can warm its data before a navigation. */
 export type PreloadHandle = { preload?: (args: { params: Params; url: URL }) => void };
@@ -18,12 +19,14 @@ type LazyModule = { handle?: PreloadHandle } | undefined;
 
 /**
  * Loads the code of every route `href` matches and asks each for its data preload. Failures are
- * swallowed: a hover must never reload the page or show an error (router-mapping §2, §9).
+ * swallowed: a hover must never reload the page or show an error. Pages behind a session are not
+ * asked for data while nobody is signed in: they would only answer 401 (their code still loads).
  */
 export async function preloadHref(href: string): Promise<void> {
   const url = new URL(href, window.location.href);
   if (url.origin !== window.location.origin) return;
   const matches = matchRoutes(preloadRoutes, url.pathname) ?? [];
+  const wantsData = !(isSignedOut() && matches.some(({ route }) => route.middleware?.length));
   await Promise.all(
     matches.map(async ({ route, params }) => {
       try {
@@ -34,7 +37,7 @@ export async function preloadHref(href: string): Promise<void> {
         } else if (route.lazy) {
           await Promise.all(Object.values(route.lazy).map((load) => (typeof load === 'function' ? load() : undefined)));
         }
-        handle?.preload?.({ params, url });
+        if (wantsData) handle?.preload?.({ params, url });
       } catch {
         // a failed warm-up is retried by the real navigation
       }

@@ -202,6 +202,9 @@ export function loadQueryOnce<T>(key: string, fetcher: (key: string) => Promise<
   return hit !== undefined ? hit : prefetch(key, () => fetcher(key));
 }
 
+/** What the cache holds for a key (undefined: nothing yet). */
+export const cachedData = (key: Key): unknown => swrCache.get(keyOf(key))?.data;
+
 /** Puts known data in the cache (after a login, say) so every hook of that key shows it. */
 export async function setCacheData<T>(key: Key, data: T): Promise<void> {
   const k = keyOf(key);

@@ -2,7 +2,7 @@ import { createContext, data, redirect } from 'react-router';
 import type { MiddlewareFunction } from 'react-router';
 import { authApi, type SessionUser } from '@contracts/auth.contract';
 import { call, errorMessage, isApiError } from './api-client';
-import { invalidate, setCacheData } from './cache';
+import { cachedData, invalidate, setCacheData } from './cache';
 import { loginPath } from './paths';
 
 /** Who is signed in, as the header and /shell see it (null: nobody). */
@@ -16,6 +16,9 @@ export async function fetchSession(): Promise<SessionUser | null> {
     throw error;
   }
 }
+
+/** The cache knows nobody is signed in (the header's session read answered 401). */
+export const isSignedOut = () => cachedData(SESSION_KEY) === null;
 
 export const userContext = createContext<SessionUser>();
 
