@@ -110,10 +110,13 @@ async function send(method: string, url: string, json: unknown): Promise<ApiResp
 }
 
 /** Calls an endpoint: its URL from the params and query, the body as JSON, the answer parsed with its schema. */
-export async function callWithResponse<E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): Promise<ApiResponse<EndpointOutput<E>>> {
-  const url = urlOf(endpoint, input as Parameters<typeof urlOf>[1]);
-  const answer = await send(endpoint.method, url, (input as { body?: unknown } | undefined)?.body);
+async function sendChecked<E extends Endpoint>(endpoint: E, url: string, body?: unknown): Promise<ApiResponse<EndpointOutput<E>>> {
+  const answer = await send(endpoint.method, url, body);
   return { ...answer, data: checked(endpoint, answer.data) };
+}
+
+export async function callWithResponse<E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): Promise<ApiResponse<EndpointOutput<E>>> {
+  return sendChecked(endpoint, urlOf(endpoint, input as Parameters<typeof urlOf>[1]), (input as { body?: unknown } | undefined)?.body);
 }
 
 export async function call<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointOutput<E>> {
@@ -123,19 +126,17 @@ export async function call<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>
 /** The SWR key of a read: its URL (one spelling per input, readable in the cache). */
 export const keyFor = <E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): string => urlOf(endpoint, input as Parameters<typeof urlOf>[1]);
 
-/** The fetcher SWR calls with a key made by `keyFor` of the same endpoint. */
-export const fetcherFor =
-  <E extends Endpoint>(endpoint: E) =>
-  async (key: string): Promise<EndpointOutput<E>> =>
-    checked(endpoint, (await send('GET', key, undefined)).data);
-
 /** Like `fetcherFor`, with the response headers (Kisi's lists page by `X-Collection-Range`). */
 export const responseFetcherFor =
   <E extends Endpoint>(endpoint: E) =>
-  async (key: string): Promise<ApiResponse<EndpointOutput<E>>> => {
-    const answer = await send('GET', key, undefined);
-    return { ...answer, data: checked(endpoint, answer.data) };
-  };
+  (key: string): Promise<ApiResponse<EndpointOutput<E>>> =>
+    sendChecked(endpoint, key);
+
+/** The fetcher SWR calls with a key made by `keyFor` of the same endpoint. */
+export const fetcherFor = <E extends Endpoint>(endpoint: E) => {
+  const fetchWithHeaders = responseFetcherFor(endpoint);
+  return async (key: string): Promise<EndpointOutput<E>> => (await fetchWithHeaders(key)).data;
+};
 
 /** A short, human sentence for an error, for banners and toasts. */
 export function errorMessage(error: unknown): string {

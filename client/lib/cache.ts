@@ -165,30 +165,30 @@ export async function invalidate(key: Key): Promise<void> {
 /** Which reads of an endpoint to invalidate: those whose params and query have these values (all when empty). */
 export type EndpointFilter = { params?: Record<string, string | number>; query?: Record<string, string | number | boolean> };
 
-/**
- * Invalidates the cached reads of an endpoint (every page of a list, say), or only those matching
- * `filter`. Keys still only preloaded by a loader count too, so their old answer is not handed out.
- */
-export async function invalidateEndpoint(endpoint: EndpointDefinition, filter: EndpointFilter = {}): Promise<void> {
+/** The keys among `keys` that are reads of `endpoint` with these params and query values. */
+function keysOf(endpoint: EndpointDefinition, filter: EndpointFilter, keys: Iterable<string>): string[] {
   const match = urlMatcher(endpoint);
-  const wanted = (key: string) => {
+  return [...keys].filter((key) => {
     const found = match(key);
     if (!found) return false;
     const sameParams = Object.entries(filter.params ?? {}).every(([name, value]) => found.params[name] === String(value));
     const sameQuery = Object.entries(filter.query ?? {}).every(([name, value]) => found.query.get(name) === String(value));
     return sameParams && sameQuery;
-  };
-  const keys = new Set([...swrCache.keys(), ...preloadedAt.keys()].filter(wanted));
+  });
+}
+
+/**
+ * Invalidates the cached reads of an endpoint (every page of a list, say), or only those matching
+ * `filter`. Keys still only preloaded by a loader count too, so their old answer is not handed out.
+ */
+export async function invalidateEndpoint(endpoint: EndpointDefinition, filter: EndpointFilter = {}): Promise<void> {
+  const keys = new Set(keysOf(endpoint, filter, [...swrCache.keys(), ...preloadedAt.keys()]));
   await Promise.all([...keys].map((k) => invalidate(k)));
 }
 
 /** Drops an endpoint's cached reads without refetching (after a delete, its own read would only answer 404). */
-export function forgetEndpoint(endpoint: EndpointDefinition, filter: EndpointFilter['params']): void {
-  const match = urlMatcher(endpoint);
-  for (const k of [...swrCache.keys()]) {
-    const found = match(k);
-    if (found && Object.entries(filter ?? {}).every(([name, value]) => found.params[name] === String(value))) swrCache.delete(k);
-  }
+export function forgetEndpoint(endpoint: EndpointDefinition, params: EndpointFilter['params']): void {
+  for (const k of keysOf(endpoint, { params }, swrCache.keys())) swrCache.delete(k);
 }
 
 /**
