@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import os from 'node:os';
 import request from 'supertest';
 import { createTestContext, type TestContext } from './test-support/test-app';
+import { testEngine } from './test-support/test-database';
 
 let ctx: TestContext;
 const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-static-'));
@@ -26,7 +27,7 @@ afterAll(async () => {
 describe('service status', () => {
   it('GET /api describes the service', async () => {
     const res = await request(ctx.app).get('/api').expect(200);
-    expect(res.body).toMatchObject({ name: 'Frontdesk', version: '0.0.0-test', status: 'ok', database: { engine: 'sqlite' }, kisi: { mode: 'emulator' } });
+    expect(res.body).toMatchObject({ name: 'Frontdesk', version: '0.0.0-test', status: 'ok', database: { engine: testEngine() }, kisi: { mode: 'emulator' } });
     expect(res.body.uptimeSeconds).toBeGreaterThanOrEqual(0);
   });
 

@@ -28,9 +28,9 @@ describe('loadConfig', () => {
   });
 
   it('names every bad variable and what it expects', () => {
-    expect(() => loadConfig({ PORT: 'eighty', COOKIE_SECURE: 'maybe', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://x' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty', COOKIE_SECURE: 'maybe', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
     try {
-      loadConfig({ PORT: 'eighty', COOKIE_SECURE: 'maybe', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://x' });
+      loadConfig({ PORT: 'eighty', COOKIE_SECURE: 'maybe', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' });
     } catch (err) {
       const message = (err as Error).message;
       expect(message).toContain('PORT must be a whole number from 0 to 65535');

@@ -48,9 +48,14 @@ const EnvSchema = v.object({
   PORT: v.optional(integer('PORT', 0, 65535), '3000'),
   HOST: v.optional(v.pipe(v.string(), v.nonEmpty('HOST must not be empty')), '0.0.0.0'),
   DATABASE_URL: v.optional(
-    v.pipe(v.string(), v.regex(/^(file:.+|:memory:)$/, 'DATABASE_URL must be file:<path> (SQLite); PostgreSQL is not supported yet')),
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^(file:.+|:memory:|postgres(ql)?:\/\/.+)$/, 'DATABASE_URL must be file:<path> (SQLite) or postgres://user:password@host:port/database (PostgreSQL)'),
+    ),
     'file:./data/frontdesk.db',
   ),
+  DATABASE_POOL_SIZE: v.optional(integer('DATABASE_POOL_SIZE', 1, 100), '10'),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('ADMIN_EMAIL must be an email address')), 'admin@frontdesk.local'),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'ADMIN_PASSWORD must be at least 12 characters'))),
   SESSION_TTL_HOURS: v.optional(integer('SESSION_TTL_HOURS', 1, 24 * 90), '12'),

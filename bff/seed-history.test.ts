@@ -7,6 +7,9 @@ import { openDatabase } from './db/database';
 import { seedKisiHistory } from './kisi/emulator/emulator.history';
 import { seedKisiOrganisation } from './kisi/emulator/emulator.seed';
 import { startServer, type RunningServer } from './server';
+import { createTestDatabase, type TestDatabase } from './test-support/test-database';
+
+let testDatabase: TestDatabase;
 
 /**
  * The demo's door history (first start, emulator mode only): the emulator's past unlocks, received
@@ -20,7 +23,7 @@ const env = (dir: string, extra: Record<string, string> = {}) => ({
   PORT: '0',
   HOST: '127.0.0.1',
   LOG_LEVEL: 'silent',
-  DATABASE_URL: `file:${path.join(dir, 'app.db')}`,
+  DATABASE_URL: testDatabase.url,
   STATIC_DIR: path.join(dir, 'static'),
   ADMIN_EMAIL: ADMIN.email,
   ADMIN_PASSWORD: ADMIN.password,
@@ -46,8 +49,14 @@ async function allEvents(agent: ReturnType<typeof request.agent>): Promise<KisiE
 
 describe('the demo door history', () => {
   let dir: string;
-  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-history-'))));
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-history-'));
+    testDatabase = await createTestDatabase(dir, 'app');
+  });
+  afterEach(async () => {
+    await testDatabase.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('is in the inbox after the first start in emulator mode, newest first, and a restart does not add it twice', async () => {
     const started = Date.now();
@@ -105,7 +114,7 @@ describe('the demo door history', () => {
     await first.close();
 
     // The emulator's own record holds the same events (same uuids).
-    const database = await openDatabase(`file:${path.join(dir, 'app.db')}`);
+    const database = await openDatabase(testDatabase.url);
     const emulated = await database.db.selectFrom('kisi_emu_events').select(['uuid', 'type', 'payload']).execute();
     await database.close();
     expect(new Set(emulated.map((e) => e.uuid))).toEqual(new Set(events.map((e) => e.uuid)));
@@ -134,7 +143,7 @@ describe('the demo door history', () => {
     const page = (await admin.get('/api/webhook?page=0').expect(200)).body as Page;
     expect(page).toMatchObject({ total: 0, items: [] });
     await running.close();
-    const database = await openDatabase(`file:${path.join(dir, 'app.db')}`);
+    const database = await openDatabase(testDatabase.url);
     const emulated = await database.db.selectFrom('kisi_emu_events').select('uuid').execute();
     await database.close();
     expect(emulated).toEqual([]);
@@ -143,15 +152,17 @@ describe('the demo door history', () => {
   it('is the same history for the same organisation (seeded pseudo-random)', async () => {
     const now = new Date();
     const run = async (name: string) => {
-      const database = await openDatabase(`file:${path.join(dir, name)}`);
+      const target = await createTestDatabase(dir, name);
+      const database = await openDatabase(target.url);
       await seedKisiOrganisation(database.db);
       const delivered: string[] = [];
       const events = await database.db.transaction().execute((trx) => seedKisiHistory(trx, { now, deliver: async (_db, deliveries) => void delivered.push(...deliveries.map((d) => d.event.uuid)) }));
       await database.close();
+      await target.drop();
       expect(delivered).toEqual(events.map((e) => e.uuid));
       return events.map(({ created_at: _at, ...rest }) => rest);
     };
-    const [a, b] = [await run('a.db'), await run('b.db')];
+    const [a, b] = [await run('a'), await run('b')];
     expect(a.length).toBeGreaterThan(0);
     expect(b).toEqual(a);
   });

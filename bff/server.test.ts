@@ -3,20 +3,29 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer } from './server';
+import { createTestDatabase, type TestDatabase } from './test-support/test-database';
+
+let testDatabase: TestDatabase;
 
 const env = (dir: string, extra: Record<string, string> = {}) => ({
   PORT: '0',
   HOST: '127.0.0.1',
   LOG_LEVEL: 'silent',
-  DATABASE_URL: `file:${path.join(dir, 'app.db')}`,
+  DATABASE_URL: testDatabase.url,
   STATIC_DIR: path.join(dir, 'static'),
   ...extra,
 });
 
 describe('startServer', () => {
   let dir: string;
-  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-server-'))));
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-server-'));
+    testDatabase = await createTestDatabase(dir, 'app');
+  });
+  afterEach(async () => {
+    await testDatabase.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('creates the admin with a generated password printed once, then only says how to log in', async () => {
     const lines: string[] = [];

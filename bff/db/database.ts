@@ -1,31 +1,45 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
-import { connect, createKysely, type Engine } from './engine';
+import { connect, createKysely, type ConnectOptions, type Connection, type Engine } from './engine';
 import { MIGRATIONS } from './migrations/migrations';
 import type { DB } from './schema';
 
 export type Db = Kysely<DB>;
 
-export interface Database {
+/** The open database: Kysely for queries, and the engine's few extras (see `Connection`). */
+export interface Database extends Pick<Connection, 'lockLog' | 'notify' | 'listen' | 'serverNowMs' | 'exclusively'> {
   db: Db;
   engine: Engine;
   close: () => Promise<void>;
 }
 
-/** Opens the database named by DATABASE_URL and brings its schema up to date (idempotent). */
-export async function openDatabase(url: string): Promise<Database> {
-  const connection = connect(url);
+/**
+ * Opens the database named by DATABASE_URL (`file:` SQLite, `postgres://` PostgreSQL) and brings
+ * its schema up to date. Several instances may start at once: one migrates, the others wait for
+ * it and then find nothing left to do.
+ */
+export async function openDatabase(url: string, options: ConnectOptions = {}): Promise<Database> {
+  const connection = connect(url, options);
   const db = createKysely<DB>(connection);
+  const close = async () => {
+    await connection.close();
+    await db.destroy();
+  };
   const migrations: Record<string, Migration> = Object.fromEntries(
     Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (kdb) => m.up(kdb, connection.ddl) }]),
   );
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    await db.destroy();
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Database migration ${failed} failed: ${String(error)}`);
+  try {
+    const { error, results } = await connection.exclusively(() => migrator.migrateToLatest());
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+      throw new Error(`Database migration ${failed} failed: ${String(error)}`);
+    }
+  } catch (err) {
+    await close();
+    throw err;
   }
-  return { db, engine: connection.engine, close: () => db.destroy() };
+  const { engine, lockLog, notify, listen, serverNowMs, exclusively } = connection;
+  return { db, engine, lockLog, notify, listen, serverNowMs, exclusively, close };
 }
 
 export const nowIso = (): string => new Date().toISOString();

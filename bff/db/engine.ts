@@ -1,26 +1,70 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, type ColumnDefinitionBuilder, type Dialect } from 'kysely';
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type ColumnDefinitionBuilder, type Dialect, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 
 /**
- * The only engine-specific code: how to connect, and the few DDL spellings that differ between
- * engines. Adding PostgreSQL means a second branch here, nothing in features or migrations.
+ * The only engine-specific code: how to connect, the few DDL and SQL spellings that differ, and
+ * what only PostgreSQL offers several instances (locks across processes, LISTEN/NOTIFY). Features
+ * and migrations call what is here and run unchanged on both engines.
  */
-export type Engine = 'sqlite';
+export type Engine = 'sqlite' | 'postgres';
 
 export interface EngineDdl {
   /** An auto-incrementing integer primary key. */
   id: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the helpers below work on any schema, inside or outside a transaction
+type AnyDb = Kysely<any>;
+
+export interface ChannelHandlers {
+  /** A notification's payload, in commit order. */
+  onNotify: (payload: string) => void;
+  /** The listening connection is (re-)established: anything sent while it was down was missed. */
+  onConnect: () => void;
+}
+
 export interface Connection {
   engine: Engine;
   dialect: Dialect;
   ddl: EngineDdl;
+  /**
+   * Runs `work` while no other instance runs its own `exclusively` work on this database (start-up:
+   * migrate, first admin, seed). One process with SQLite: nothing to wait for.
+   */
+  exclusively: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Inside a transaction: waits until no other transaction holds the named log, so rows appended to
+   * it commit in id order (PostgreSQL hands out sequence values before commit, SQLite has one writer).
+   */
+  lockLog: (trx: AnyDb, log: string) => Promise<void>;
+  /** Inside a transaction: tells every listener of `channel` about `payload` when it commits. */
+  notify: (trx: AnyDb, channel: string, payload: string) => Promise<void>;
+  /**
+   * Hears every instance's notifications on `channel`, reconnecting after a lost connection.
+   * Absent on SQLite: one process, so there is no one else to hear from.
+   */
+  listen?: (channel: string, handlers: ChannelHandlers) => () => Promise<void>;
+  /** The database server's clock in epoch milliseconds: one clock for every instance. */
+  serverNowMs: RawBuilder<number>;
+  /** Closes what `listen` and `exclusively` opened (Kysely's destroy closes the rest). */
+  close: () => Promise<void>;
 }
 
-export function connect(url: string): Connection {
+export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
+
+export interface ConnectOptions {
+  /** PostgreSQL: connections in this instance's pool. */
+  poolSize?: number;
+}
+
+export function connect(url: string, options: ConnectOptions = {}): Connection {
+  return isPostgresUrl(url) ? connectPostgres(url, options.poolSize ?? 10) : connectSqlite(url);
+}
+
+function connectSqlite(url: string): Connection {
   const file = url === ':memory:' ? ':memory:' : url.replace(/^file:/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
@@ -45,11 +89,117 @@ export function connect(url: string): Connection {
     engine: 'sqlite',
     dialect: new SqliteDialect({ database }),
     ddl: { id: (col) => col.primaryKey().autoIncrement() },
+    exclusively: (work) => work(),
+    lockLog: async () => {},
+    notify: async () => {},
+    serverNowMs: sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000) as integer)`,
+    close: async () => {},
+  };
+}
+
+/** Keys of PostgreSQL advisory locks (one 64-bit number per purpose, the same in every instance). */
+const STARTUP_LOCK = 0x46_44_00_01;
+const logLockKey = (log: string) => sql`hashtext(${`frontdesk-log:${log}`})`;
+
+/** `count(*)` and other bigints arrive as numbers, as they do from SQLite (ids and counts stay far below 2^53). */
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+const RECONNECT_MS = { first: 100, max: 5_000 };
+
+function connectPostgres(url: string, poolSize: number): Connection {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'frontdesk' });
+  // An idle client losing its server (a restart, a failover) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const listeners = new Set<() => Promise<void>>();
+
+  const listen = (channel: string, handlers: ChannelHandlers) => {
+    let client: pg.Client | undefined;
+    let stopped = false;
+    let delay = RECONNECT_MS.first;
+    let retry: NodeJS.Timeout | undefined;
+    const reconnectLater = () => {
+      client = undefined;
+      if (stopped || retry) return;
+      retry = setTimeout(() => {
+        retry = undefined;
+        void open();
+      }, delay);
+      delay = Math.min(delay * 2, RECONNECT_MS.max);
+    };
+    const open = async () => {
+      const c = new pg.Client({ connectionString: url, types, application_name: 'frontdesk-listen' });
+      c.on('error', () => {}); // 'end' follows and reconnects
+      c.on('end', () => client === c && reconnectLater());
+      c.on('notification', (message) => message.channel === channel && handlers.onNotify(message.payload ?? ''));
+      try {
+        await c.connect();
+        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        if (stopped) return void (await c.end());
+        client = c;
+        delay = RECONNECT_MS.first;
+        handlers.onConnect();
+      } catch {
+        await c.end().catch(() => {});
+        reconnectLater();
+      }
+    };
+    void open();
+    const stop = async () => {
+      stopped = true;
+      clearTimeout(retry);
+      listeners.delete(stop);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    };
+    listeners.add(stop);
+    return stop;
+  };
+
+  return {
+    engine: 'postgres',
+    dialect: new PostgresDialect({ pool }),
+    ddl: { id: (col) => col.primaryKey().generatedByDefaultAsIdentity() },
+    async exclusively(work) {
+      // A session lock on a connection of its own, so the work may use the pool freely meanwhile.
+      const client = new pg.Client({ connectionString: url, application_name: 'frontdesk-startup' });
+      await client.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+        return await work();
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    lockLog: async (trx, log) => void (await sql`select pg_advisory_xact_lock(${logLockKey(log)})`.execute(trx)),
+    notify: async (trx, channel, payload) => void (await sql`select pg_notify(${channel}, ${payload})`.execute(trx)),
+    listen,
+    serverNowMs: sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`,
+    close: async () => {
+      await Promise.all([...listeners].map((stop) => stop()));
+    },
   };
 }
 
 export const createKysely = <T>(connection: Connection) => new Kysely<T>({ dialect: connection.dialect });
 
 /** True when a write failed on a UNIQUE constraint (a race the caller reports as 409). */
-export const isUniqueViolation = (err: unknown): boolean =>
-  typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+export const isUniqueViolation = (err: unknown): boolean => {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : undefined;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+};
+
+/**
+ * Case-insensitive "contains" over text columns, the same on both engines: SQLite's LIKE ignores
+ * ASCII case and PostgreSQL's does not, so both sides are lower-cased. `%`, `_` and `\` in the
+ * search text match themselves.
+ */
+export function containsText(columns: readonly string[], text: string): Expression<SqlBool> {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const tests: RawBuilder<SqlBool>[] = columns.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`);
+  return tests.length === 1 ? tests[0]! : sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
+}
+

@@ -10,5 +10,3 @@ export async function paginate<T>(
   return { items, page, pageSize, total };
 }
 
-/** `%` and `_` typed by a user are literal characters in a search, not wildcards. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -14,6 +14,7 @@ import { seedKisiOrganisation } from '../kisi/emulator/emulator.seed';
 import { connectKisi, type Kisi } from '../kisi/kisi';
 import { kisiDoorAccess } from '../kisi/kisi-client';
 import { createLogger } from '../lib/logger';
+import { createTestDatabase } from './test-database';
 import type { Role } from '../contracts/endpoint.contract';
 
 export const TEST_PASSWORD = 'correct-horse-battery';
@@ -32,7 +33,6 @@ export interface TestContext {
   close: () => Promise<void>;
 }
 
-/** A fresh app over its own temporary SQLite file; call close() in afterAll. */
 /** A door-access provider with no Kisi behind it: every member is unknown to Kisi. */
 export const NO_KISI_DOOR: AppDeps['door'] = { findUser: async () => null, setAccess: async () => {} };
 
@@ -43,9 +43,11 @@ export interface TestContextOptions {
   kisiRatePerSecond?: number;
 }
 
+/** A fresh app over a database of its own (see `createTestDatabase`); call close() in afterAll. */
 export async function createTestContext(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}, options: TestContextOptions = {}): Promise<TestContext> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-test-'));
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: `file:${path.join(dir, 'test.db')}`, STATIC_DIR: path.join(dir, 'static'), ...env });
+  const testDatabase = await createTestDatabase(dir);
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: testDatabase.url, STATIC_DIR: path.join(dir, 'static'), ...env });
   const database = await openDatabase(config.DATABASE_URL);
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   let webhookUrl: string | undefined;
@@ -94,6 +96,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await database.close();
+      await testDatabase.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

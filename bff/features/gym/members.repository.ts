@@ -1,8 +1,9 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { AccessSync, GymMember, Membership, MemberListQuery } from '../../contracts/gym.contract';
 import type { Db } from '../../db/database';
 import type { DB } from '../../db/schema';
-import { likePattern, paginate } from '../../lib/paginate';
+import { containsText } from '../../db/engine';
+import { paginate } from '../../lib/paginate';
 
 type MemberRow = Omit<GymMember, 'accessSync'> & { syncState: AccessSync['state']; syncError: string | null; syncAt: string | null };
 
@@ -38,8 +39,7 @@ export function membersRepository(db: Db) {
   const filtered = (filters: Filters) => (eb: ExpressionBuilder<DB & { u: DB['gym_users'] }, 'u'>) => {
     const conditions = [];
     if (filters.query) {
-      const pattern = sql<string>`${likePattern(filters.query)} escape '\\'`;
-      conditions.push(eb.or([eb('u.name', 'like', pattern), eb('u.email', 'like', pattern)]));
+      conditions.push(containsText(['u.name', 'u.email'], filters.query));
     }
     if (filters.ownerId !== undefined) conditions.push(eb('u.owner_id', '=', filters.ownerId));
     if (filters.membership) conditions.push(eb('u.membership', '=', filters.membership));

@@ -1,8 +1,8 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { GymOwner, OwnerListQuery } from '../../contracts/gym.contract';
 import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
-import { likePattern, paginate } from '../../lib/paginate';
+import { containsText } from '../../db/engine';
+import { paginate } from '../../lib/paginate';
 
 const memberCount = sql<number>`(select count(*) from gym_users where gym_users.owner_id = gym_owners.id)`.as('memberCount');
 
@@ -13,10 +13,7 @@ export function ownersRepository(db: Db) {
       .select(['id', 'name', 'email', 'phone', 'gym_name as gymName', 'created_at as createdAt'])
       .select(memberCount);
 
-  const matching = (query: string) => (eb: ExpressionBuilder<DB, 'gym_owners'>) => {
-    const pattern = sql<string>`${likePattern(query)} escape '\\'`;
-    return eb.or([eb('gym_owners.name', 'like', pattern), eb('gym_owners.email', 'like', pattern), eb('gym_owners.gym_name', 'like', pattern)]);
-  };
+  const matching = (query: string) => containsText(['gym_owners.name', 'gym_owners.email', 'gym_owners.gym_name'], query);
 
   return {
     list: (query: OwnerListQuery) =>

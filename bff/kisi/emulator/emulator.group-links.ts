@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { Router } from 'express';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database';
+import { containsText } from '../../db/engine';
 import type { DB, KisiEmuGroupLinksTable } from '../../db/schema';
 import type { GroupsStore } from './emulator.groups';
 import {
@@ -15,7 +16,6 @@ import {
   LIMITS,
   listParams,
   pagedQuery,
-  pattern,
   sendCollection,
   validationErrors,
   wholeNumber,
@@ -72,10 +72,7 @@ export function groupLinksStore(db: Db) {
       .where((eb) => {
         const c = idsFilter(q, 'l.id');
         if (q.group_id !== undefined) c.push(eb('l.group_id', '=', intParam(q.group_id) ?? 0));
-        if (q.query) {
-          const p = pattern(q.query);
-          c.push(eb.or([eb('l.name', 'like', p), eb('l.email', 'like', p), eb('l.phone', 'like', p), eb('g.name', 'like', p)]));
-        }
+        if (q.query) c.push(containsText(['l.name', 'l.email', 'l.phone', 'g.name'], q.query));
         return eb.and(c);
       });
     const key = q.sort?.replace(/^-/, '');

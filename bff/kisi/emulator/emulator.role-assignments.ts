@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database';
+import { containsText } from '../../db/engine';
 import type { DB } from '../../db/schema';
 import { placeRows } from './emulator.locks';
 import {
@@ -11,7 +12,6 @@ import {
   listParams,
   ORGANIZATION,
   pagedQuery,
-  pattern,
   sendCollection,
   type ListParams,
 } from './emulator.shared';
@@ -28,7 +28,7 @@ export function roleAssignmentsStore(db: Db) {
       .select(['u.name as user_name', 'u.email as user_email'])
       .where((eb) => {
         const c = idsFilter(q, 'ra.id');
-        if (q.query) c.push(eb.or([eb('u.name', 'like', pattern(q.query)), eb('u.email', 'like', pattern(q.query))]));
+        if (q.query) c.push(containsText(['u.name', 'u.email'], q.query));
         if (q.role_id) c.push(eb('ra.role_id', '=', q.role_id));
         if (q.assignee_type !== undefined && q.assignee_type !== 'User') c.push(sql<SqlBool>`1 = 0`); // only users here
         if (q.assignee_id !== undefined) c.push(eb('ra.user_id', '=', intParam(q.assignee_id) ?? 0));

@@ -1,7 +1,7 @@
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Request, Response, Router } from 'express';
+import { containsText } from '../../db/engine';
 import type { DB } from '../../db/schema';
-import { likePattern } from '../../lib/paginate';
 import { isIdText } from '../../contracts/common.contract';
 
 /**
@@ -16,7 +16,6 @@ export const ORGANIZATION = { id: 1, resource_type: 'Organization', name: 'Harbo
 export const kisiTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 export const kisiNow = () => kisiTime(Date.now());
 export const bool = (n: number | null | undefined) => n === 1;
-export const pattern = (text: string) => sql<string>`${likePattern(text)} escape '\\'`;
 
 export type Row<T> = { [K in keyof T]: T[K] extends { __select__: infer S } ? S : T[K] } & { id: number };
 
@@ -43,7 +42,7 @@ export function idsFilter(q: Record<string, string | undefined>, column = 'id'):
 /** `ids=` plus `query=` on the name: the filters the places, locks and groups lists share. */
 export const idsAndNameFilters = (q: Record<string, string | undefined>): Expression<SqlBool>[] => [
   ...idsFilter(q),
-  ...(q.query ? [sql<SqlBool>`name like ${pattern(q.query)}`] : []),
+  ...(q.query ? [containsText(['name'], q.query)] : []),
 ];
 
 export const intParam = (text: string | undefined): number | undefined => (text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined);

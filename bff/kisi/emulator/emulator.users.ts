@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Db } from '../../db/database';
+import { containsText } from '../../db/engine';
 import type { DB, KisiEmuUsersTable } from '../../db/schema';
 import {
   bool,
@@ -14,7 +15,6 @@ import {
   ORGANIZATION,
   pagedQuery,
   pathId,
-  pattern,
   recordMissing,
   sendCollection,
   validationErrors,
@@ -100,10 +100,7 @@ export function usersStore(db: Db) {
     const idList = ids(q.ids);
     if (idList) conditions.push(eb(byMemberIds ? 'kisi_emu_users.member_id' : 'kisi_emu_users.id', 'in', idList.length ? idList : [0]));
     if (q.email) conditions.push(eb(eb.fn('lower', ['kisi_emu_users.email']), '=', q.email.toLowerCase()));
-    if (q.query) {
-      const p = pattern(q.query);
-      conditions.push(eb.or([eb('kisi_emu_users.name', 'like', p), eb('kisi_emu_users.email', 'like', p), eb('kisi_emu_users.notes', 'like', p)]));
-    }
+    if (q.query) conditions.push(containsText(['kisi_emu_users.name', 'kisi_emu_users.email', 'kisi_emu_users.notes'], q.query));
     const userId = intParam(q.user_id);
     if (q.user_id !== undefined) conditions.push(eb('kisi_emu_users.id', '=', userId ?? 0));
     const groupId = intParam(q.group_id);

@@ -1,0 +1,124 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+/**
+ * A PostgreSQL cluster for development and tests that lives in a temporary directory: initdb'd
+ * on start, listening on 127.0.0.1 at a free port (no password: trust, loopback only), and
+ * deleted with its data on stop. Debian's `postgresql` package provides the programs; as root it
+ * runs as the package's `postgres` user, because PostgreSQL refuses to run as root.
+ */
+export interface ThrowawayPostgres {
+  /** A superuser URL to the cluster's `frontdesk` database. */
+  url: string;
+  port: number;
+  stop: () => Promise<void>;
+}
+
+function findBinDir(): string {
+  const debian = '/usr/lib/postgresql';
+  if (fs.existsSync(debian)) {
+    const versions = fs.readdirSync(debian).filter((v) => fs.existsSync(path.join(debian, v, 'bin', 'initdb')));
+    versions.sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return path.join(debian, versions[0], 'bin');
+  }
+  const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
+  if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
+  throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (Debian), or put initdb and postgres on PATH.');
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** As root, run as `postgres`; otherwise as ourselves. */
+function runAs(): { command: (bin: string, args: string[]) => [string, string[]]; chown: (dir: string) => void } {
+  if (process.getuid?.() !== 0) return { command: (bin, args) => [bin, args], chown: () => {} };
+  const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+  if (id.status !== 0) throw new Error('Running as root needs the postgres user (Debian\'s postgresql package creates it).');
+  return {
+    command: (bin, args) => ['runuser', ['-u', 'postgres', '--', bin, ...args]],
+    chown: (dir) => {
+      spawnSync('chown', ['-R', 'postgres:postgres', dir]);
+    },
+  };
+}
+
+async function waitUntilReady(url: string, server: ChildProcess, logFile: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`PostgreSQL exited (${server.exitCode}):\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections within 30 s:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+  const bin = findBinDir();
+  const user = runAs();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-pg-'));
+  const data = path.join(dir, 'data');
+  const logFile = path.join(dir, 'postgres.log');
+  const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    fs.chmodSync(dir, 0o700);
+    user.chown(dir);
+    const [initCommand, initArgs] = user.command(path.join(bin, 'initdb'), ['-D', data, '-U', 'frontdesk', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8']);
+    const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
+    if (init.status !== 0) throw new Error(`initdb failed:\n${init.stderr || init.stdout}`);
+  } catch (err) {
+    removeDir();
+    throw err;
+  }
+
+  const port = await freePort();
+  // Durability settings off: this cluster is thrown away, and tests should not wait on fsync.
+  const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${dir}`, 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
+  const [command, args] = user.command(path.join(bin, 'postgres'), ['-D', data, ...settings.flatMap((s) => ['-c', s])]);
+  const log = fs.openSync(logFile, 'a');
+  const server = spawn(command, args, { stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  const killOnExit = () => server.kill('SIGQUIT');
+  process.once('exit', killOnExit);
+
+  const stop = async () => {
+    process.removeListener('exit', killOnExit);
+    if (server.exitCode === null) {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGINT'); // fast shutdown: ends sessions, no checkpoint wait
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (server.exitCode === null) server.kill('SIGKILL');
+    }
+    removeDir();
+  };
+
+  try {
+    const admin = `postgres://frontdesk@127.0.0.1:${port}/postgres`;
+    await waitUntilReady(admin, server, logFile);
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    await client.query('create database frontdesk');
+    await client.end();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: `postgres://frontdesk@127.0.0.1:${port}/frontdesk`, port, stop };
+}
