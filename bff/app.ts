@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import crypto from 'node:crypto';
 import { kisiMode, type Config } from './config';
 import type { Database } from './db/database';
+import { sharedCounterStore } from './db/shared-limits';
 import { accountsRepository } from './features/auth/accounts.repository';
 import { authRoutes, DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './features/auth/auth.router';
 import { authService } from './features/auth/auth.service';
@@ -59,8 +60,8 @@ export function createApp(deps: AppDeps) {
   const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs });
 
   const kisiEvents = kisiEventsRepository(database.db);
-  const liveEvents = liveEventsRepository(database.db);
-  const bus = new EventBus(liveEvents.insert, (err) => logger.error({ err }, 'live event listener failed'));
+  const liveEvents = liveEventsRepository(database);
+  const bus = new EventBus(liveEvents, (err) => logger.error({ err }, 'live event delivery failed'));
   const events = eventsRouter({ bus, events: liveEvents, isSessionAlive: async (token) => !!(await auth.userForToken(token)), options: deps.eventStream });
 
   const app = express();
@@ -122,7 +123,7 @@ export function createApp(deps: AppDeps) {
   api.use(sessionMiddleware(auth.userForToken));
 
   const routes = [
-    ...authRoutes(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT }),
+    ...authRoutes(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT, counterStore: (prefix) => sharedCounterStore(database.db, prefix) }),
     events.route,
     ...(deps.kisi?.emulator ? emulatorControlRoutes(deps.kisi.emulator) : []),
     ...webhookInboxRoutes(webhookInboxService({ events: kisiEvents })),

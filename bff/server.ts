@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { kisiMode, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { seedIfEmpty, type Seeder } from './db/seed';
+import { purgeEndedCounters } from './db/shared-limits';
 import { accountsRepository } from './features/auth/accounts.repository';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
@@ -88,15 +89,20 @@ export async function startServer(
     sessions: sessionsRepository(database.db),
     sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
   });
-  const admin = await auth.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-  await seedIfEmpty(database.db, seedersFor(config));
-  await auth.purgeEndedSessions();
-  const purgeTimer = setInterval(() => void auth.purgeEndedSessions().catch((err) => logger.warn({ err }, 'session purge failed')), 3_600_000);
+  // Instances starting together take turns: one creates the admin and seeds, the others find it done.
+  const admin = await database.exclusively(async () => {
+    const ensured = await auth.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+    await seedIfEmpty(database.db, seedersFor(config));
+    return ensured;
+  });
+  const purge = () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db)]);
+  await purge();
+  const purgeTimer = setInterval(() => void purge().catch((err) => logger.warn({ err }, 'purge of ended sessions and counters failed')), 3_600_000);
   purgeTimer.unref();
 
   // In emulator mode the emulator posts its signed webhooks to this server once it listens.
   const webhook: { url?: string } = {};
-  const kisi = await connectKisi({ config, db: database.db, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond });
+  const kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond });
   const app = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));

@@ -178,6 +178,18 @@ export interface KisiEventsTable {
   payload: string;
 }
 
+export interface RateLimitCountersTable {
+  key: string;
+  hits: number;
+  reset_at_ms: number;
+}
+
+export interface RateWindowStartsTable {
+  id: Generated<number>;
+  bucket: string;
+  started_at_ms: number;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -185,6 +197,8 @@ export interface DB {
   gym_owners: GymOwnersTable;
   gym_users: GymUsersTable;
   live_events: LiveEventsTable;
+  rate_limit_counters: RateLimitCountersTable;
+  rate_window_starts: RateWindowStartsTable;
   kisi_emu_places: KisiEmuPlacesTable;
   kisi_emu_locks: KisiEmuLocksTable;
   kisi_emu_groups: KisiEmuGroupsTable;

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import { kisiMode, type Config } from '../config';
-import type { Db } from '../db/database';
+import type { Database } from '../db/database';
+import { sharedRateWindow } from '../db/shared-limits';
 import type { Logger } from '../lib/logger';
 import { startKisiEmulator, type KisiEmulator } from './emulator/emulator';
 import { kisiClient, type KisiClient, type KisiSettings } from './kisi-client';
-import { createRateLimiter, KISI_RATE_LIMIT_PER_SECOND, type RateLimiter } from './rate-limiter';
+import { createRateLimiter, KISI_RATE_LIMIT_PER_SECOND, KISI_RATE_MARGIN_MS, KISI_RATE_WINDOW_MS, type RateLimiter, type ReserveStart } from './rate-limiter';
 
 /** Everything the BFF needs to talk to Kisi: where, with which key, and one shared rate limiter. */
 export interface Kisi {
@@ -15,14 +16,15 @@ export interface Kisi {
   emulator?: KisiEmulator;
 }
 
-export function createKisi(settings: KisiSettings, options: { ratePerSecond?: number; emulator?: KisiEmulator } = {}): Kisi {
-  const limiter = createRateLimiter({ perSecond: options.ratePerSecond ?? KISI_RATE_LIMIT_PER_SECOND });
+export function createKisi(settings: KisiSettings, options: { ratePerSecond?: number; emulator?: KisiEmulator; reserve?: ReserveStart } = {}): Kisi {
+  const limiter = createRateLimiter({ perSecond: options.ratePerSecond ?? KISI_RATE_LIMIT_PER_SECOND, reserve: options.reserve });
   return { settings, limiter, client: kisiClient(settings, limiter), emulator: options.emulator };
 }
 
 export interface ConnectKisiOptions {
   config: Config;
-  db: Db;
+  /** Holds the emulator's data and the rate window that every instance on it shares. */
+  database: Database;
   logger: Logger;
   /** The BFF's own webhook URL once it listens (the emulator posts its events there). */
   webhookUrl: () => string | undefined;
@@ -35,7 +37,9 @@ export interface ConnectKisiOptions {
  * on 127.0.0.1 with its own key (KISI_API_KEY if given, else generated), the seeded default group,
  * and a webhook secret shared with the receiver (KISI_WEBHOOK_SECRET if given, else generated).
  */
-export async function connectKisi({ config, db, logger, webhookUrl, ratePerSecond }: ConnectKisiOptions): Promise<Kisi> {
+export async function connectKisi({ config, database, logger, webhookUrl, ratePerSecond = KISI_RATE_LIMIT_PER_SECOND }: ConnectKisiOptions): Promise<Kisi> {
+  // Kisi counts requests per API key, whichever instance sends them: the window is the database's.
+  const reserve = sharedRateWindow(database, 'kisi', ratePerSecond, KISI_RATE_WINDOW_MS + KISI_RATE_MARGIN_MS);
   if (kisiMode(config) === 'remote') {
     return createKisi(
       {
@@ -46,11 +50,11 @@ export async function connectKisi({ config, db, logger, webhookUrl, ratePerSecon
         timeoutMs: config.KISI_TIMEOUT_MS,
         webhookSecret: config.KISI_WEBHOOK_SECRET,
       },
-      { ratePerSecond },
+      { ratePerSecond, reserve },
     );
   }
   const webhookSecret = config.KISI_WEBHOOK_SECRET ?? crypto.randomBytes(32).toString('hex');
-  const emulator = await startKisiEmulator({ db, logger, apiKey: config.KISI_API_KEY, webhookSecret, webhookUrl });
+  const emulator = await startKisiEmulator({ db: database.db, logger, apiKey: config.KISI_API_KEY, webhookSecret, webhookUrl });
   return createKisi(
     {
       mode: 'emulator',
@@ -60,6 +64,6 @@ export async function connectKisi({ config, db, logger, webhookUrl, ratePerSecon
       timeoutMs: config.KISI_TIMEOUT_MS,
       webhookSecret,
     },
-    { ratePerSecond, emulator },
+    { ratePerSecond, emulator, reserve },
   );
 }

@@ -71,8 +71,9 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
     res.once('close', onClose);
     try {
       await limiter.acquire(gone.signal);
-    } catch {
-      return;
+    } catch (err) {
+      // A caller that left needs no answer; a window that could not be read is the server's error.
+      return gone.signal.aborted ? undefined : next(err);
     } finally {
       res.off('close', onClose);
     }

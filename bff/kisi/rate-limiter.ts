@@ -3,6 +3,11 @@
  * start in any window of `windowMs` (+ a small margin for clock and network jitter). Callers over
  * the limit wait in a FIFO queue — nothing is dropped; a caller that gives up (its client went
  * away) leaves the queue.
+ *
+ * Where the window is kept is `reserve`'s business: by default this process's memory; with several
+ * instances, the shared database window (`sharedRateWindow`), so all of them together stay under
+ * Kisi's limit. The queue itself stays local: it only decides which of this instance's callers
+ * asks for the next slot.
  */
 export interface RateLimiter {
   acquire: (signal?: AbortSignal) => Promise<void>;
@@ -11,28 +16,73 @@ export interface RateLimiter {
   readonly unlimited: boolean;
 }
 
+/** Takes a start in the window and answers 0, or answers how many ms to wait before asking again. */
+export type ReserveStart = () => Promise<number>;
+
 export const KISI_RATE_LIMIT_PER_SECOND = 5;
+export const KISI_RATE_WINDOW_MS = 1000;
+export const KISI_RATE_MARGIN_MS = 50;
 
-export function createRateLimiter({ perSecond = KISI_RATE_LIMIT_PER_SECOND, windowMs = 1000, marginMs = 50 } = {}): RateLimiter {
-  const span = windowMs + marginMs;
+/** The window in this process's memory: right for one instance, and for tests of the queue. */
+export function localWindow(perSecond: number, spanMs: number): ReserveStart {
   const starts: number[] = [];
-  const waiting: Array<{ resolve: () => void; reject: (err: unknown) => void; signal?: AbortSignal; onAbort?: () => void }> = [];
-  let timer: NodeJS.Timeout | undefined;
-
-  function pump() {
+  return async () => {
     const now = Date.now();
-    while (starts.length && now - starts[0]! >= span) starts.shift();
-    while (waiting.length && starts.length < perSecond) {
-      const next = waiting.shift()!;
-      if (next.onAbort) next.signal?.removeEventListener('abort', next.onAbort);
+    while (starts.length && now - starts[0]! >= spanMs) starts.shift();
+    if (starts.length < perSecond) {
       starts.push(now);
-      next.resolve();
+      return 0;
     }
-    if (waiting.length && !timer) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        pump();
-      }, Math.max(1, starts[0]! + span - now));
+    return Math.max(1, starts[0]! + spanMs - now);
+  };
+}
+
+export function createRateLimiter({
+  perSecond = KISI_RATE_LIMIT_PER_SECOND,
+  windowMs = KISI_RATE_WINDOW_MS,
+  marginMs = KISI_RATE_MARGIN_MS,
+  reserve,
+}: { perSecond?: number; windowMs?: number; marginMs?: number; reserve?: ReserveStart } = {}): RateLimiter {
+  const reserveStart = reserve ?? localWindow(perSecond, windowMs + marginMs);
+  type Waiter = { resolve: () => void; reject: (err: unknown) => void; signal?: AbortSignal; onAbort?: () => void };
+  const waiting: Waiter[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let pumping = false;
+
+  const leave = (waiter: Waiter) => {
+    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+  };
+
+  // One reservation at a time, for the caller at the head of the queue.
+  async function pump() {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (waiting.length) {
+        let wait: number;
+        try {
+          wait = await reserveStart();
+        } catch (err) {
+          // The window could not be read (the database is down): the head caller fails, the rest try again.
+          const failed = waiting.shift()!;
+          leave(failed);
+          failed.reject(err);
+          continue;
+        }
+        if (wait > 0) {
+          timer ??= setTimeout(() => {
+            timer = undefined;
+            void pump();
+          }, wait);
+          return;
+        }
+        const next = waiting.shift();
+        if (!next) return; // everyone left while we reserved; the slot goes unused
+        leave(next);
+        next.resolve();
+      }
+    } finally {
+      pumping = false;
     }
   }
 
@@ -41,7 +91,7 @@ export function createRateLimiter({ perSecond = KISI_RATE_LIMIT_PER_SECOND, wind
       if (signal?.aborted) return Promise.reject(signal.reason);
       if (perSecond === Infinity) return Promise.resolve(); // unthrottled (benchmarks only)
       return new Promise<void>((resolve, reject) => {
-        const entry: (typeof waiting)[number] = { resolve, reject, signal };
+        const entry: Waiter = { resolve, reject, signal };
         if (signal) {
           entry.onAbort = () => {
             const i = waiting.indexOf(entry);
@@ -51,7 +101,7 @@ export function createRateLimiter({ perSecond = KISI_RATE_LIMIT_PER_SECOND, wind
           signal.addEventListener('abort', entry.onAbort, { once: true });
         }
         waiting.push(entry);
-        if (!timer) pump();
+        if (!timer) void pump();
       });
     },
     get queued() {

@@ -54,7 +54,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
   let kisi: Kisi | undefined;
   if (options.emulator) {
     await seedKisiOrganisation(database.db);
-    kisi = await connectKisi({ config, db: database.db, logger, webhookUrl: () => webhookUrl, ratePerSecond: options.kisiRatePerSecond ?? 100 });
+    kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhookUrl, ratePerSecond: options.kisiRatePerSecond ?? 100 });
   }
   const app = createApp({
     config,

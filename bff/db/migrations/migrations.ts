@@ -5,6 +5,7 @@ import * as m002 from './002-kisi-emulator.migration';
 import * as m003 from './003-kisi-events.migration';
 import * as m004 from './004-live-events.migration';
 import * as m005 from './005-gym.migration';
+import * as m006 from './006-shared-limits.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -16,4 +17,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '003-kisi-events': m003,
   '004-live-events': m004,
   '005-gym': m005,
+  '006-shared-limits': m006,
 };

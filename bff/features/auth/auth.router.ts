@@ -1,5 +1,5 @@
 import type { CookieOptions, Request } from 'express';
-import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
+import { rateLimit, type Options, type RateLimitInfo, type Store } from 'express-rate-limit';
 import { authApi, loginApi } from '../../contracts/auth.contract';
 import { SESSION_COOKIE } from '../../lib/auth.middleware';
 import { route } from '../../lib/endpoint-router';
@@ -16,10 +16,14 @@ export interface LoginRateLimit {
 
 export const DEFAULT_LOGIN_RATE_LIMIT: LoginRateLimit = { windowMs: 15 * 60_000, perIp: 20, perEmail: 5 };
 
-function loginLimiter(limit: number, windowMs: number, keyGenerator?: Options['keyGenerator']) {
+/** Where failure counts are kept: a store every instance shares, one per limiter (keys differ by prefix). */
+export type CounterStoreFor = (prefix: string) => Store;
+
+function loginLimiter(limit: number, windowMs: number, store: Store, keyGenerator?: Options['keyGenerator']) {
   return rateLimit({
     windowMs,
     limit,
+    store,
     skipSuccessfulRequests: true,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
@@ -38,7 +42,7 @@ const emailKey = (req: Request) => {
   return `email:${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
 };
 
-export function authRoutes(auth: AuthService, options: { cookieSecure: boolean; sessionTtlMs: number; rateLimit: LoginRateLimit }) {
+export function authRoutes(auth: AuthService, options: { cookieSecure: boolean; sessionTtlMs: number; rateLimit: LoginRateLimit; counterStore: CounterStoreFor }) {
   const cookieOptions = (req: Request): CookieOptions => ({
     httpOnly: true,
     sameSite: 'lax',
@@ -46,8 +50,8 @@ export function authRoutes(auth: AuthService, options: { cookieSecure: boolean; 
     path: '/',
   });
   const limiters = [
-    loginLimiter(options.rateLimit.perIp, options.rateLimit.windowMs),
-    loginLimiter(options.rateLimit.perEmail, options.rateLimit.windowMs, emailKey),
+    loginLimiter(options.rateLimit.perIp, options.rateLimit.windowMs, options.counterStore('login-ip:')),
+    loginLimiter(options.rateLimit.perEmail, options.rateLimit.windowMs, options.counterStore('login-email:'), emailKey),
   ];
 
   return [

@@ -1,0 +1,92 @@
+import { sql } from 'kysely';
+import type { Options, Store } from 'express-rate-limit';
+import type { Database, Db } from './database';
+
+/**
+ * Limits that hold for every instance on the database at once, not per process: each decision is
+ * one statement (or one short locked transaction) in the database, never a read followed by a
+ * write that another instance could slip between.
+ */
+
+/**
+ * An express-rate-limit store whose fixed-window counters live in `rate_limit_counters`. One
+ * upsert increments the key (or restarts its window when the old one is over) and returns the
+ * count, so concurrent requests on different instances each see a distinct count.
+ */
+export function sharedCounterStore(db: Db, prefix: string, now: () => number = Date.now): Store {
+  let windowMs = 60_000;
+  const keyOf = (key: string) => `${prefix}${key}`;
+  const ref = (column: 'hits' | 'reset_at_ms') => sql.ref(`rate_limit_counters.${column}`);
+
+  return {
+    prefix,
+    localKeys: false,
+    init: (options: Options) => void (windowMs = options.windowMs),
+
+    async get(key) {
+      const row = await db.selectFrom('rate_limit_counters').select(['hits', 'reset_at_ms']).where('key', '=', keyOf(key)).executeTakeFirst();
+      if (!row || row.reset_at_ms <= now()) return undefined;
+      return { totalHits: row.hits, resetTime: new Date(row.reset_at_ms) };
+    },
+
+    async increment(key) {
+      const at = now();
+      const resetAt = at + windowMs;
+      const expired = sql<boolean>`${ref('reset_at_ms')} <= ${at}`;
+      const row = await db
+        .insertInto('rate_limit_counters')
+        .values({ key: keyOf(key), hits: 1, reset_at_ms: resetAt })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            hits: sql<number>`case when ${expired} then 1 else ${ref('hits')} + 1 end`,
+            reset_at_ms: sql<number>`case when ${expired} then ${resetAt} else ${ref('reset_at_ms')} end`,
+          }),
+        )
+        .returning(['hits', 'reset_at_ms'])
+        .executeTakeFirstOrThrow();
+      return { totalHits: row.hits, resetTime: new Date(row.reset_at_ms) };
+    },
+
+    async decrement(key) {
+      await db
+        .updateTable('rate_limit_counters')
+        .set({ hits: sql<number>`case when hits > 0 then hits - 1 else 0 end` })
+        .where('key', '=', keyOf(key))
+        .execute();
+    },
+
+    async resetKey(key) {
+      await db.deleteFrom('rate_limit_counters').where('key', '=', keyOf(key)).execute();
+    },
+  };
+}
+
+/** Forgets counters whose window ended (they would restart at 1 anyway); run now and then. */
+export const purgeEndedCounters = (db: Db, at = Date.now()) => db.deleteFrom('rate_limit_counters').where('reset_at_ms', '<=', at).execute();
+
+/**
+ * Reserves the right to start one call in a sliding window shared by every instance: at most
+ * `limit` starts within any `spanMs`, timed by the database server's clock (one clock for all).
+ * Answers 0 when the start was recorded, otherwise how many milliseconds to wait before asking
+ * again. The transaction holds the bucket's lock, so two instances never both take the last slot.
+ */
+export function sharedRateWindow(database: Pick<Database, 'db' | 'lockLog' | 'serverNowMs'>, bucket: string, limit: number, spanMs: number) {
+  return () =>
+    database.db.transaction().execute(async (trx) => {
+      await database.lockLog(trx, `rate:${bucket}`);
+      const { now } = (await sql<{ now: number }>`select ${database.serverNowMs} as now`.execute(trx)).rows[0]!;
+      await trx.deleteFrom('rate_window_starts').where('bucket', '=', bucket).where('started_at_ms', '<=', now - spanMs).execute();
+      const starts = await trx
+        .selectFrom('rate_window_starts')
+        .select('started_at_ms')
+        .where('bucket', '=', bucket)
+        .orderBy('started_at_ms')
+        .limit(limit)
+        .execute();
+      if (starts.length < limit) {
+        await trx.insertInto('rate_window_starts').values({ bucket, started_at_ms: now }).execute();
+        return 0;
+      }
+      return Math.max(1, starts[0]!.started_at_ms + spanMs - now);
+    });
+}
