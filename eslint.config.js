@@ -38,7 +38,7 @@ const policies = [
   { from: { element: { type: 'bff-test-support' } }, allow: to('bff-app', 'bff-test-support', 'bff-feature', 'bff-kisi', 'bff-db', 'bff-lib', 'contracts') },
   { from: { element: { type: 'bff-feature' } }, allow: [sameFeature('bff-feature'), to('bff-kisi', 'bff-db', 'bff-lib', 'contracts', 'bff-test-support', 'bff-app')] },
   { from: { element: { type: 'bff-kisi' } }, allow: to('bff-kisi', 'bff-db', 'bff-lib', 'contracts', 'bff-test-support') },
-  { from: { element: { type: 'bff-db' } }, allow: to('bff-db', 'bff-lib', 'contracts', 'bff-kisi', 'bff-feature', 'bff-app') },
+  { from: { element: { type: 'bff-db' } }, allow: to('bff-db', 'bff-lib', 'contracts', 'bff-kisi', 'bff-feature', 'bff-app', 'bff-test-support') },
   { from: { element: { type: 'bff-lib' } }, allow: to('bff-lib', 'contracts', 'bff-test-support') },
 ];
 

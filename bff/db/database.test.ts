@@ -1,51 +1,56 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { openDatabase } from './database';
+import { MIGRATIONS } from './migrations/migrations';
 import { seedIfEmpty } from './seed';
+import { createTestDatabase, testEngine, type TestDatabase } from '../test-support/test-database';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-db-'));
+const onPostgres = testEngine() === 'postgres' ? describe : describe.skip;
+
+let dir: string;
+let target: TestDatabase;
+beforeEach(async () => {
+  dir = tmp();
+  target = await createTestDatabase(dir, 'db');
+});
+afterEach(async () => {
+  await target.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('database', () => {
-  it('creates the directory, migrates, and migrates again without change', async () => {
-    const dir = tmp();
-    const url = `file:${path.join(dir, 'nested', 'deeper', 'app.db')}`;
-    const first = await openDatabase(url);
+  it('migrates, and migrates again without change', async () => {
+    const first = await openDatabase(target.url);
     await first.db.insertInto('app_meta').values({ key: 'k', value: 'v' }).execute();
     await first.close();
-    const second = await openDatabase(url);
+    const second = await openDatabase(target.url);
     const rows = await second.db.selectFrom('app_meta').selectAll().execute();
     expect(rows).toEqual([{ key: 'k', value: 'v' }]);
     await second.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('enforces foreign keys and uses WAL', async () => {
-    const dir = tmp();
-    const database = await openDatabase(`file:${path.join(dir, 'app.db')}`);
-    await expect(
-      database.db.insertInto('sessions').values({ token_hash: 'h', account_id: 999, created_at: 'x', expires_at: 'y' }).execute(),
-    ).rejects.toHaveProperty('code', 'SQLITE_CONSTRAINT_FOREIGNKEY');
-    expect(fs.existsSync(path.join(dir, 'app.db-wal'))).toBe(true);
+  it('enforces foreign keys', async () => {
+    const database = await openDatabase(target.url);
+    const insert = database.db.insertInto('sessions').values({ token_hash: 'h', account_id: 999, created_at: 'x', expires_at: 'y' }).execute();
+    await expect(insert).rejects.toHaveProperty('code', testEngine() === 'postgres' ? '23503' : 'SQLITE_CONSTRAINT_FOREIGNKEY');
     await database.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('seeds demo data only into a database that was never seeded', async () => {
-    const dir = tmp();
-    const database = await openDatabase(`file:${path.join(dir, 'app.db')}`);
+    const database = await openDatabase(target.url);
     let runs = 0;
     const seeder = { name: 'count', run: async () => void runs++ };
     expect(await seedIfEmpty(database.db, [seeder])).toBe(true);
     expect(await seedIfEmpty(database.db, [seeder])).toBe(false);
     expect(runs).toBe(1);
     await database.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('leaves nothing behind when a seeder fails half way', async () => {
-    const dir = tmp();
-    const database = await openDatabase(`file:${path.join(dir, 'app.db')}`);
+    const database = await openDatabase(target.url);
     const failing = {
       name: 'fails',
       run: async (db: typeof database.db) => {
@@ -56,6 +61,57 @@ describe('database', () => {
     await expect(seedIfEmpty(database.db, [failing])).rejects.toThrow('seed broke');
     expect(await database.db.selectFrom('app_meta').selectAll().execute()).toEqual([]);
     await database.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('SQLite file', () => {
+  it('creates the directory and uses WAL', async () => {
+    const file = path.join(dir, 'nested', 'deeper', 'app.db');
+    const database = await openDatabase(`file:${file}`);
+    await database.db.insertInto('app_meta').values({ key: 'k', value: 'v' }).execute();
+    expect(fs.existsSync(`${file}-wal`)).toBe(true);
+    await database.close();
+  });
+});
+
+onPostgres('PostgreSQL', () => {
+  it('lets four instances start at once on an empty database: one migrates, the others wait and find it done', async () => {
+    const opened = await Promise.all([1, 2, 3, 4].map(() => openDatabase(target.url)));
+    const applied = await opened[0]!.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+    expect(applied).toHaveLength(Object.keys(MIGRATIONS).length);
+    await Promise.all(opened.map((database) => database.close()));
+  });
+
+  it('hears notifications from another instance, and after a lost connection is back says so, so the gap can be read', async () => {
+    const [listener, sender] = [await openDatabase(target.url), await openDatabase(target.url)];
+    const heard: string[] = [];
+    let connects = 0;
+    const stop = listener.listen!('frontdesk_test', { onNotify: (payload) => heard.push(payload), onConnect: () => void connects++ });
+    const until = async (check: () => boolean) => {
+      const end = Date.now() + 10_000;
+      while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(check()).toBe(true);
+    };
+    const send = (payload: string) => sender.db.transaction().execute((trx) => sender.notify(trx, 'frontdesk_test', payload));
+    await until(() => connects === 1);
+    await send('1');
+    await until(() => heard.includes('1'));
+
+    // The server ends the listening connection (a restart, a failover, an idle timeout).
+    const admin = new pg.Client({ connectionString: target.url });
+    await admin.connect();
+    await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'frontdesk-listen' and datname = current_database()");
+    await admin.end();
+    await until(() => connects === 2);
+    await send('2');
+    await until(() => heard.includes('2'));
+
+    await stop();
+    await listener.close();
+    await sender.close();
+  });
+
+  it('refuses to start with a clear error when the server cannot be reached', async () => {
+    await expect(openDatabase('postgres://nobody@127.0.0.1:1/none')).rejects.toThrow(/ECONNREFUSED|connect/);
   });
 });

@@ -1,0 +1,202 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import request from 'supertest';
+import { openDatabase } from './db/database';
+import { signBody } from './kisi/signature';
+import { startServer, type RunningServer } from './server';
+import { createTestDatabase, testEngine, type TestDatabase } from './test-support/test-database';
+
+/**
+ * Two BFF instances on one PostgreSQL, started at the same moment as a deployment would start
+ * them, behave as one product: sessions, live events, webhook de-duplication and the limits hold
+ * across them. (SQLite is one instance by design: this runs in the PostgreSQL pass.)
+ */
+const onPostgres = testEngine() === 'postgres' ? describe : describe.skip;
+
+const ADMIN = { email: 'admin@scale.test', password: 'a-long-admin-password' };
+const SECRET = 'scale-out-webhook-secret';
+let dir: string;
+let target: TestDatabase;
+let a: RunningServer;
+let b: RunningServer;
+
+onPostgres('two instances on one PostgreSQL', () => {
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-scale-'));
+    target = await createTestDatabase(dir, 'scale');
+    const env = {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: target.url,
+      STATIC_DIR: path.join(dir, 'static'),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      KISI_WEBHOOK_SECRET: SECRET,
+    };
+    [a, b] = await Promise.all([startServer(env, () => {}), startServer(env, () => {})]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await target.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const login = async (server: RunningServer, credentials = ADMIN) => {
+    const res = await request(server.url).post('/api/auth/login').send(credentials);
+    return { status: res.status, cookie: String(res.headers['set-cookie'] ?? '').split(';')[0] ?? '' };
+  };
+
+  /** Holds `GET /api/events` open and collects its text. */
+  function openStream(server: RunningServer, cookie: string, headers: Record<string, string> = {}) {
+    let text = '';
+    const req = http.get(`${server.url}/api/events`, { headers: { cookie, ...headers } });
+    const ready = new Promise<number>((resolve) => {
+      req.on('response', (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        resolve(res.statusCode ?? 0);
+      });
+    });
+    const waitFor = async (pattern: RegExp, ms = 5000) => {
+      const end = Date.now() + ms;
+      while (!pattern.test(text) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      return text;
+    };
+    return { ready, waitFor, text: () => text, close: () => req.destroy() };
+  }
+
+  let seq = 0;
+  const webhookBody = () =>
+    JSON.stringify({
+      uuid: `5ca1e000-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
+      actor_type: 'User',
+      actor_email: 'nadia.okoye@harbourside.example',
+      actor_name: 'Nadia Okoye',
+      object_type: 'Lock',
+      object_id: 1,
+      object_name: 'Main Entrance',
+      success: true,
+      type: 'lock.unlock',
+      created_at: new Date().toISOString(),
+    });
+  const deliver = (server: RunningServer, body: string) =>
+    request(server.url).post('/api/webhooks/kisi').set('Content-Type', 'application/json').set('X-Signature', signBody(body, SECRET)).send(body);
+
+  it('started together, they created one admin and seeded the demo data once', async () => {
+    const { cookie } = await login(a);
+    const owners = await request(b.url).get('/api/gym/owners?page=0&pageSize=100').set('Cookie', cookie).expect(200);
+    const { items, total } = owners.body as { items: Array<{ email: string }>; total: number };
+    expect(total).toBeGreaterThan(0);
+    expect(items).toHaveLength(total);
+    expect(new Set(items.map((o) => o.email)).size).toBe(total);
+    const database = await openDatabase(target.url);
+    const accounts = await database.db.selectFrom('accounts').select(['email', 'role']).execute();
+    const seeded = await database.db.selectFrom('app_meta').select('key').where('key', '=', 'seeded_at').execute();
+    await database.close();
+    expect(accounts).toEqual([{ email: ADMIN.email, role: 'admin' }]);
+    expect(seeded).toHaveLength(1);
+  });
+
+  it('a session made through A works on B, and logging out on A ends it on B at once', async () => {
+    const { status, cookie } = await login(a);
+    expect(status).toBe(200);
+    await request(b.url).get('/api/auth/getAuth').set('Cookie', cookie).expect(200);
+    await request(a.url).post('/api/auth/logout').set('Cookie', cookie).set('Content-Type', 'application/json').send('{}').expect(204);
+    await request(b.url).get('/api/auth/getAuth').set('Cookie', cookie).expect(401);
+  });
+
+  it('a signed webhook posted to A reaches an event stream held on B', async () => {
+    const { cookie } = await login(b);
+    const stream = openStream(b, cookie);
+    expect(await stream.ready).toBe(200);
+    await stream.waitFor(/retry: 3000/);
+    const body = webhookBody();
+    const uuid = (JSON.parse(body) as { uuid: string }).uuid;
+    await deliver(a, body).expect(200);
+    expect(await stream.waitFor(new RegExp(uuid))).toMatch(new RegExp(`id: \\d+\\nevent: webhook\\ndata: .*${uuid}`));
+    stream.close();
+  });
+
+  it('20 identical deliveries split across A and B store the event once and send it live once', async () => {
+    const { cookie } = await login(a);
+    const stream = openStream(a, cookie);
+    await stream.ready;
+    const body = webhookBody();
+    const uuid = (JSON.parse(body) as { uuid: string }).uuid;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => deliver(i % 2 ? a : b, body)));
+    const statuses = answers.map((res) => (res.body as { status: string }).status);
+    expect(statuses.filter((s) => s === 'stored')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 'duplicate')).toHaveLength(19);
+
+    const unlocks = await request(b.url).get('/api/webhooks/unlocks?email=nadia.okoye@harbourside.example&page=0&pageSize=100').set('Cookie', cookie).expect(200);
+    expect((unlocks.body as { items: Array<{ uuid: string }> }).items.filter((e) => e.uuid === uuid)).toHaveLength(1);
+    await stream.waitFor(new RegExp(uuid));
+    await new Promise((r) => setTimeout(r, 300)); // room for a second copy to show up, if there were one
+    expect(stream.text().split(uuid).length - 1).toBe(1);
+    stream.close();
+  });
+
+  it('a browser that reconnects to the other instance resumes after its Last-Event-ID', async () => {
+    const { cookie } = await login(a);
+    const first = openStream(a, cookie);
+    await first.ready;
+    const before = webhookBody();
+    await deliver(a, before).expect(200);
+    const seen = await first.waitFor(new RegExp((JSON.parse(before) as { uuid: string }).uuid));
+    const lastId = [...seen.matchAll(/^id: (\d+)$/gm)].at(-1)![1]!;
+    first.close();
+
+    // While it is away, two more events arrive, one through each instance.
+    const missed = [webhookBody(), webhookBody()];
+    await deliver(b, missed[0]!).expect(200);
+    await deliver(a, missed[1]!).expect(200);
+
+    const resumed = openStream(b, cookie, { 'Last-Event-ID': lastId });
+    await resumed.ready;
+    const text = await resumed.waitFor(new RegExp((JSON.parse(missed[1]!) as { uuid: string }).uuid));
+    const uuids = missed.map((m) => (JSON.parse(m) as { uuid: string }).uuid);
+    expect(text.indexOf(uuids[0]!)).toBeGreaterThan(-1);
+    expect(text.indexOf(uuids[0]!)).toBeLessThan(text.indexOf(uuids[1]!));
+    expect(text).not.toContain((JSON.parse(before) as { uuid: string }).uuid);
+    resumed.close();
+  });
+
+  it("an instance that lost its database listening connection reads what it missed once it is back", async () => {
+    const { cookie } = await login(b);
+    const stream = openStream(b, cookie);
+    await stream.ready;
+    await stream.waitFor(/retry: 3000/);
+    const admin = new pg.Client({ connectionString: target.url });
+    await admin.connect();
+    await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'frontdesk-listen' and datname = current_database()");
+    await admin.end();
+    // Posted while B hears nothing: the notification is lost, the row is not.
+    const body = webhookBody();
+    await deliver(a, body).expect(200);
+    expect(await stream.waitFor(new RegExp((JSON.parse(body) as { uuid: string }).uuid))).toContain((JSON.parse(body) as { uuid: string }).uuid);
+    stream.close();
+  });
+
+  it('counts login failures for one email across both instances: the sixth is refused on either', async () => {
+    const wrong = { email: 'nobody@scale.test', password: 'not-the-password' };
+    for (const server of [a, b, a, b, a]) expect((await login(server, wrong)).status).toBe(401);
+    expect((await login(b, wrong)).status).toBe(429);
+    expect((await login(a, wrong)).status).toBe(429);
+  });
+
+  it("keeps Kisi's 5 requests/s for both together: 20 proxied reads, 10 on each, take three windows", async () => {
+    const { cookie } = await login(a);
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => request((i % 2 ? a : b).url).get('/api/kisi/users?limit=1').set('Cookie', cookie)),
+    );
+    const elapsed = Date.now() - started;
+    expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
+    // Per instance, 10 calls would fit in two windows (about 1 s); shared, 20 need four (3 s and more).
+    expect(elapsed).toBeGreaterThanOrEqual(3000);
+  });
+});
