@@ -27,6 +27,14 @@ describe('loadConfig', () => {
     expect(kisiMode(config)).toBe('remote');
   });
 
+  it('takes a PostgreSQL URL and a pool size for several instances', () => {
+    const config = loadConfig({ DATABASE_URL: ' postgres://frontdesk:secret@db.internal:5432/frontdesk ', DATABASE_POOL_SIZE: '20' });
+    expect(config.DATABASE_URL).toBe('postgres://frontdesk:secret@db.internal:5432/frontdesk');
+    expect(config.DATABASE_POOL_SIZE).toBe(20);
+    expect(loadConfig({}).DATABASE_POOL_SIZE).toBe(10);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE must be a whole number from 1 to 100/);
+  });
+
   it('names every bad variable and what it expects', () => {
     expect(() => loadConfig({ PORT: 'eighty', COOKIE_SECURE: 'maybe', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
     try {

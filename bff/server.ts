@@ -82,7 +82,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const config = loadConfig(env);
   const logger = createLogger(config.LOG_LEVEL);
-  const database = await openDatabase(config.DATABASE_URL);
+  const database = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
 
   const auth = authService({
     accounts: accountsRepository(database.db),
