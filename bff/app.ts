@@ -3,11 +3,11 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import crypto from 'node:crypto';
 import { kisiMode, type Config } from './config';
-import type { Database } from './db/database';
+import { instanceSignal, type Database } from './db/database';
 import { sharedCounterStore } from './db/shared-limits';
 import { accountsRepository } from './features/auth/accounts.repository';
 import { authRoutes, DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './features/auth/auth.router';
-import { authService } from './features/auth/auth.service';
+import { authService, SESSIONS_ENDED_CHANNEL } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
 import { eventsRouter, type EventStreamOptions } from './features/events/events.router';
 import { liveEventsRepository } from './features/events/live-events.repository';
@@ -57,7 +57,9 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const { config, database, logger } = deps;
   const sessionTtlMs = config.SESSION_TTL_HOURS * 3_600_000;
-  const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs });
+  // A logout on any instance closes the event streams of that session on every instance at once.
+  const sessionsEnded = instanceSignal(database, SESSIONS_ENDED_CHANNEL, () => void events.endStreamsOfEndedSessions());
+  const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs, sessionsEnded: sessionsEnded.send });
 
   const kisiEvents = kisiEventsRepository(database.db);
   const liveEvents = liveEventsRepository(database);

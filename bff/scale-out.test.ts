@@ -53,11 +53,19 @@ onPostgres('two instances on one PostgreSQL', () => {
   /** Holds `GET /api/events` open and collects its text. */
   function openStream(server: RunningServer, cookie: string, headers: Record<string, string> = {}) {
     let text = '';
+    let isEnded = false;
+    let onEnd = () => {};
+    const ended = new Promise<void>((resolve) => (onEnd = resolve));
     const req = http.get(`${server.url}/api/events`, { headers: { cookie, ...headers } });
+    req.on('error', () => {}); // close() destroys it
     const ready = new Promise<number>((resolve) => {
       req.on('response', (res) => {
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          isEnded = true;
+          onEnd();
+        });
         resolve(res.statusCode ?? 0);
       });
     });
@@ -66,7 +74,7 @@ onPostgres('two instances on one PostgreSQL', () => {
       while (!pattern.test(text) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
       return text;
     };
-    return { ready, waitFor, text: () => text, close: () => req.destroy() };
+    return { ready, waitFor, ended, isEnded: () => isEnded, text: () => text, close: () => req.destroy() };
   }
 
   let seq = 0;
@@ -107,6 +115,21 @@ onPostgres('two instances on one PostgreSQL', () => {
     await request(b.url).get('/api/auth/getAuth').set('Cookie', cookie).expect(200);
     await request(a.url).post('/api/auth/logout').set('Cookie', cookie).set('Content-Type', 'application/json').send('{}').expect(204);
     await request(b.url).get('/api/auth/getAuth').set('Cookie', cookie).expect(401);
+  });
+
+  it('logging out on A closes that session\'s event stream on B at once, long before a heartbeat would', async () => {
+    const { cookie } = await login(a);
+    const { cookie: other } = await login(a);
+    const leaving = openStream(b, cookie);
+    const staying = openStream(b, other);
+    await Promise.all([leaving.ready, staying.ready]);
+    await Promise.all([leaving.waitFor(/retry/), staying.waitFor(/retry/)]);
+    const started = Date.now();
+    await request(a.url).post('/api/auth/logout').set('Cookie', cookie).set('Content-Type', 'application/json').send('{}').expect(204);
+    await leaving.ended;
+    expect(Date.now() - started).toBeLessThan(5000); // the heartbeat that would notice is 15 s away
+    expect(staying.isEnded()).toBe(false);
+    staying.close();
   });
 
   it('a signed webhook posted to A reaches an event stream held on B', async () => {

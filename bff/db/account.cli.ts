@@ -3,10 +3,10 @@ import * as v from 'valibot';
 import { EmailSchema, RoleSchema } from '../contracts/auth.contract';
 import { loadConfig } from '../config';
 import { accountsRepository } from '../features/auth/accounts.repository';
-import { authService } from '../features/auth/auth.service';
+import { authService, SESSIONS_ENDED_CHANNEL } from '../features/auth/auth.service';
 import { generatePassword } from '../features/auth/password';
 import { sessionsRepository } from '../features/auth/sessions.repository';
-import { openDatabase } from './database';
+import { instanceSignal, openDatabase } from './database';
 
 const USAGE = `Usage:
   npm run account -- add --email <email> --role <admin|staff|runner> [--name <name>] [--password <password>]
@@ -32,7 +32,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig(process.env);
   const database = await openDatabase(config.DATABASE_URL);
-  const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
+  // On PostgreSQL the running instances hear of ended sessions and close their event streams at once.
+  const sessionsEnded = instanceSignal(database, SESSIONS_ENDED_CHANNEL).send;
+  const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0, sessionsEnded });
   const password = values.password ?? generatePassword();
   try {
     switch (command) {

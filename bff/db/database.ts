@@ -43,3 +43,18 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
 }
 
 export const nowIso = (): string => new Date().toISOString();
+
+/**
+ * A signal without payload to every instance on the database, this one included (SQLite: this
+ * process only, as there are no others). `on` (when given) runs for every signal, and after a lost
+ * connection is back, since a signal sent meanwhile was missed.
+ */
+export function instanceSignal(database: Database, channel: string, on?: () => void): { send: () => Promise<void> } {
+  const listening = on && database.listen ? database.listen(channel, { onNotify: on, onConnect: on }) : undefined;
+  return {
+    send: async () => {
+      if (database.engine === 'postgres') await database.notify(database.db, channel, '');
+      if (!listening) on?.();
+    },
+  };
+}

@@ -1,12 +1,16 @@
 import crypto from 'node:crypto';
 import type { SessionUser } from '../../contracts/auth.contract';
 import type { Role } from '../../contracts/endpoint.contract';
+import { isUniqueViolation } from '../../db/engine';
 import { conflict, unauthorized } from '../../lib/http-error';
 import type { AccountsRepository } from './accounts.repository';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './password';
 import type { SessionsRepository } from './sessions.repository';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
+
+/** Every instance hears on this channel that sessions were ended (the payload is empty: each checks its own). */
+export const SESSIONS_ENDED_CHANNEL = 'frontdesk_sessions_ended';
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
@@ -15,9 +19,11 @@ export interface AuthServiceDeps {
   sessions: SessionsRepository;
   sessionTtlMs: number;
   now?: () => Date;
+  /** Told after sessions were ended, so every instance can close the event streams they held open. */
+  sessionsEnded?: () => Promise<void>;
 }
 
-export function authService({ accounts, sessions, sessionTtlMs, now = () => new Date() }: AuthServiceDeps) {
+export function authService({ accounts, sessions, sessionTtlMs, now = () => new Date(), sessionsEnded = async () => {} }: AuthServiceDeps) {
   const toUser = (a: { id: number; email: string; name: string; role: Role }): SessionUser => ({ id: a.id, email: a.email, name: a.name, role: a.role });
 
   return {
@@ -35,6 +41,7 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
 
     async logout(token: string): Promise<void> {
       await sessions.revoke(hashToken(token), now().toISOString());
+      await sessionsEnded();
     },
 
     async userForToken(token: string): Promise<SessionUser | undefined> {
@@ -44,13 +51,21 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
 
     async revokeSessions(email: string): Promise<number> {
       const account = await accounts.findByEmail(email);
-      return account ? sessions.revokeAllForAccount(account.id, now().toISOString()) : 0;
+      const ended = account ? await sessions.revokeAllForAccount(account.id, now().toISOString()) : 0;
+      if (ended) await sessionsEnded();
+      return ended;
     },
 
     async addAccount(input: { email: string; name: string; role: Role; password: string }): Promise<SessionUser> {
-      if (await accounts.findByEmail(input.email)) throw conflict(`An account with email ${input.email} already exists.`);
-      const created = await accounts.insert({ email: input.email, name: input.name, role: input.role, passwordHash: await hashPassword(input.password) });
-      return toUser(created);
+      const exists = () => conflict(`An account with email ${input.email} already exists.`);
+      if (await accounts.findByEmail(input.email)) throw exists();
+      try {
+        const created = await accounts.insert({ email: input.email, name: input.name, role: input.role, passwordHash: await hashPassword(input.password) });
+        return toUser(created);
+      } catch (err) {
+        // Added at the same moment elsewhere (another instance, another terminal): the database decides.
+        throw isUniqueViolation(err) ? exists() : err;
+      }
     },
 
     async setPassword(email: string, password: string): Promise<boolean> {
@@ -58,6 +73,7 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
       if (!account) return false;
       await accounts.updatePassword(account.id, await hashPassword(password));
       await sessions.revokeAllForAccount(account.id, now().toISOString());
+      await sessionsEnded();
       return true;
     },
 

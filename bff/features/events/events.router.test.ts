@@ -118,3 +118,34 @@ describe('GET /api/events', () => {
     await ended;
   });
 });
+
+describe('GET /api/events and a logout, with the heartbeat a minute away', () => {
+  it('ends the stream at the logout itself, not at the next heartbeat', async () => {
+    const quiet = await createTestContext({}, { eventStream: { heartbeatMs: 60_000 } });
+    const listening = await new Promise<http.Server>((resolve) => {
+      const s = quiet.app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const agent = await quiet.loginAs('staff', 'quiet@frontdesk.test');
+    const login = await request(quiet.app).post('/api/auth/login').send({ email: 'quiet@frontdesk.test', password: TEST_PASSWORD });
+    const sessionCookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+    let text = '';
+    const ended = new Promise<void>((resolve) => {
+      http.get(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/api/events`, { headers: { cookie: sessionCookie } }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', resolve);
+      });
+    });
+    while (!text.includes('retry')) await new Promise((r) => setTimeout(r, 10));
+    // Another session of the same person stays signed in: only the one logged out ends.
+    await agent.get('/api/auth/getAuth').expect(200);
+    const started = Date.now();
+    await request(quiet.app).post('/api/auth/logout').set('Cookie', sessionCookie).expect(204);
+    await ended;
+    expect(Date.now() - started).toBeLessThan(5000);
+    await agent.get('/api/auth/getAuth').expect(200);
+    (quiet.app.locals.closeStreams as () => void)();
+    await new Promise((r) => listening.close(r));
+    await quiet.close();
+  });
+});

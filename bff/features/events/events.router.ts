@@ -24,7 +24,8 @@ export function eventsRouter(deps: {
   options?: Partial<EventStreamOptions>;
 }) {
   const options = { ...DEFAULT_STREAM_OPTIONS, ...deps.options };
-  const open = new Set<Response>();
+  /** Open streams and the session each was opened with. */
+  const open = new Map<Response, string>();
 
   const stream = route(eventsApi.stream, async ({ query }, { req, res }) => {
     const lastEventId = Number(req.get('Last-Event-ID') ?? query.lastEventId ?? NaN);
@@ -36,7 +37,7 @@ export function eventsRouter(deps: {
       'X-Accel-Buffering': 'no',
     });
     res.write('retry: 3000\n\n');
-    open.add(res);
+    open.set(res, token);
 
     let closed = false;
     let lastSent = Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : -1;
@@ -75,5 +76,16 @@ export function eventsRouter(deps: {
     }
   });
 
-  return { route: stream, endAll: () => open.forEach((res) => res.end()) };
+  return {
+    route: stream,
+    endAll: () => open.forEach((_token, res) => res.end()),
+    /** Sessions were ended somewhere: close the streams whose session is no longer alive. */
+    endStreamsOfEndedSessions: async () => {
+      const alive = new Map<string, Promise<boolean>>();
+      for (const [res, token] of open) {
+        if (!alive.has(token)) alive.set(token, deps.isSessionAlive(token).catch(() => true));
+        if (!(await alive.get(token))) res.end();
+      }
+    },
+  };
 }
