@@ -50,6 +50,20 @@ export const KisiEventPageSchema = pageOf(KisiEventSchema);
 export const UnlocksQuerySchema = v.object({ ...PageQuerySchema.entries, email: EmailSchema });
 export type UnlocksQuery = v.InferOutput<typeof UnlocksQuerySchema>;
 
+/** The inbox's filters: one event type (`lock.unlock`), and events that happened at or after `since`. */
+export const EventListQuerySchema = v.object({
+  ...PageQuerySchema.entries,
+  type: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'An event type is at most 100 characters'))),
+  since: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoTimestamp('Expected an ISO 8601 time such as 2026-03-02T00:00:00.000Z'),
+      v.transform((s) => new Date(s).toISOString()),
+    ),
+  ),
+});
+export type EventListQuery = v.InferOutput<typeof EventListQuerySchema>;
+
 /** A Kisi event delivery as the receiver reads it: Kisi's Event, every field optional but a uuid (tolerant of older shapes). */
 export const KisiWebhookBodySchema = v.looseObject({
   uuid: v.optional(v.string()),
@@ -78,9 +92,9 @@ export const webhookApi = {
   listEvents: endpoint({
     method: 'GET',
     path: '/api/webhook',
-    summary: 'Received Kisi events, newest first',
+    summary: 'Received Kisi events, newest first; `type` and `since` narrow them (the total counts what matches)',
     access: ['staff'],
-    query: PageQuerySchema,
+    query: EventListQuerySchema,
     response: KisiEventPageSchema,
   }),
   deleteEvent: endpoint({

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { PageQuery } from '../../contracts/common.contract';
-import { UNLOCK_EVENT_TYPE, type KisiEvent } from '../../contracts/webhook.contract';
+import { UNLOCK_EVENT_TYPE, type EventListQuery, type KisiEvent } from '../../contracts/webhook.contract';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/engine';
 import type { KisiEventsTable } from '../../db/schema';
@@ -42,13 +42,19 @@ export function kisiEventsRepository(db: Db) {
     },
 
     /** Newest first (when it happened at Kisi; the id breaks ties), off `kisi_events_created_idx`. */
-    list: (page: PageQuery) =>
-      paginate<KisiEvent>(
-        page,
-        async () => Number((await db.selectFrom('kisi_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) =>
-          (await db.selectFrom('kisi_events').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toKisiEvent),
-      ),
+    list: (query: EventListQuery) => {
+      const matching = () => {
+        let q = db.selectFrom('kisi_events');
+        if (query.type) q = q.where('type', '=', query.type);
+        if (query.since) q = q.where('created_at', '>=', query.since);
+        return q;
+      };
+      return paginate<KisiEvent>(
+        query,
+        async () => Number((await matching().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        async (limit, offset) => (await matching().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toKisiEvent),
+      );
+    },
 
     /**
      * One person's door unlocks, newest first. Emails are stored lower-cased (the webhook parser

@@ -90,6 +90,16 @@ describe('GET /api/webhook', () => {
     expect(past.body).toMatchObject({ items: [], page: 9, total: 3 });
   });
 
+  it('narrows to one type and to events since a time, counting only those (today\'s unlocks)', async () => {
+    const unlocks = await staff.get('/api/webhook?type=lock.unlock&since=2026-01-02T00:00:00Z').expect(200);
+    expect(unlocks.body.total).toBe(1);
+    expect(unlocks.body.items).toEqual([expect.objectContaining({ type: 'lock.unlock', createdAt: '2026-01-02T08:00:00.000Z' })]);
+    expect((await staff.get('/api/webhook?type=lock.lockdown').expect(200)).body.total).toBe(1);
+    expect((await staff.get('/api/webhook?since=2026-01-04T00:00:00.000Z').expect(200)).body).toMatchObject({ total: 0, items: [] });
+    const bad = await staff.get('/api/webhook?since=yesterday').expect(400);
+    expect(bad.body.errors[0]).toMatchObject({ path: 'query.since', message: expect.stringContaining('ISO 8601') });
+  });
+
   it('rejects a page out of range or of the wrong type with a 400 naming the field', async () => {
     for (const query of ['page=-1', 'page=abc', 'page=1.5', 'page=', 'pageSize=0', 'pageSize=101', 'pageSize=x']) {
       const res = await staff.get(`/api/webhook?${query}`).expect(400);
