@@ -40,13 +40,17 @@ const freePort = () =>
     });
   });
 
-/** As root, run as `postgres`; otherwise as ourselves. */
-function runAs(): { command: (bin: string, args: string[]) => [string, string[]]; chown: (dir: string) => void } {
-  if (process.getuid?.() !== 0) return { command: (bin, args) => [bin, args], chown: () => {} };
-  const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-  if (id.status !== 0) throw new Error('Running as root needs the postgres user (Debian\'s postgresql package creates it).');
+/**
+ * As root, the programs run as `postgres` (spawned with its uid and gid directly, not through
+ * runuser, so a stop signal reaches the server itself); otherwise as ourselves.
+ */
+function runAs(): { user: { uid?: number; gid?: number }; chown: (dir: string) => void } {
+  if (process.getuid?.() !== 0) return { user: {}, chown: () => {} };
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  const [uid, gid] = [id('-u'), id('-g')];
+  if (uid.status !== 0 || gid.status !== 0) throw new Error('Running as root needs the postgres user (Debian\'s postgresql package creates it).');
   return {
-    command: (bin, args) => ['runuser', ['-u', 'postgres', '--', bin, ...args]],
+    user: { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) },
     chown: (dir) => {
       spawnSync('chown', ['-R', 'postgres:postgres', dir]);
     },
@@ -80,8 +84,11 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   try {
     fs.chmodSync(dir, 0o700);
     user.chown(dir);
-    const [initCommand, initArgs] = user.command(path.join(bin, 'initdb'), ['-D', data, '-U', 'frontdesk', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8']);
-    const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
+    const init = spawnSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'frontdesk', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8'], {
+      encoding: 'utf8',
+      cwd: dir,
+      ...user.user,
+    });
     if (init.status !== 0) throw new Error(`initdb failed:\n${init.stderr || init.stdout}`);
   } catch (err) {
     removeDir();
@@ -91,9 +98,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const port = await freePort();
   // Durability settings off: this cluster is thrown away, and tests should not wait on fsync.
   const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${dir}`, 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
-  const [command, args] = user.command(path.join(bin, 'postgres'), ['-D', data, ...settings.flatMap((s) => ['-c', s])]);
   const log = fs.openSync(logFile, 'a');
-  const server = spawn(command, args, { stdio: ['ignore', log, log] });
+  const server = spawn(path.join(bin, 'postgres'), ['-D', data, ...settings.flatMap((s) => ['-c', s])], { stdio: ['ignore', log, log], cwd: dir, ...user.user });
   fs.closeSync(log);
   const killOnExit = () => server.kill('SIGQUIT');
   process.once('exit', killOnExit);
