@@ -1,33 +1,25 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../bff/db/database';
-import { seedIfEmpty } from '../bff/db/seed';
-import { gymSeeder } from '../bff/features/gym/gym.seed';
-import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from '../bff/kisi/emulator/emulator.seed';
+import { BENCH_ADMIN, seedGymMembers, signIn } from './bench-fixtures';
 import { fmt, interleaved, ratio, startChildServer } from './load';
 
 const MEMBERS = 10_000;
 const SECONDS = 5;
 const ROUNDS = 2;
-const ADMIN = { email: 'bench@frontdesk.test', password: 'bench-password-123' };
 
 /** docs/ARCHITECTURE.md "Tests and quality bars": GET /api/gym/users?page=0 with 10,000 members against a bare Express route; p99 at 50 connections. */
 export async function runGymBench(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-bench-'));
   const DATABASE_URL = `file:${path.join(dir, 'bench.db')}`;
-  const seeded = await openDatabase(DATABASE_URL);
-  // Seeded the way the server seeds a new database (marker included), so it does not seed again on start.
-  await seedIfEmpty(seeded.db, [kisiEmulatorSeeder, gymSeeder(KISI_DEMO_PEOPLE, MEMBERS)]);
-  await seeded.close();
+  await seedGymMembers(DATABASE_URL, MEMBERS);
 
   const bff = await startChildServer('bff/index.ts', {
-    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, STATIC_DIR: dir,
+    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL, ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password, STATIC_DIR: dir,
   });
   const bare = await startChildServer('bench/bare-express.server.ts', {});
   try {
-    const login = await fetch(`${bff.url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ADMIN) });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const cookie = await signIn(bff.url);
     const url = `${bff.url}/api/gym/users?page=0`;
     const check = await fetch(url, { headers: { cookie } });
     const page = (await check.json()) as { total: number };

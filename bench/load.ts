@@ -8,10 +8,43 @@ export interface LoadResult {
   non2xx: number;
 }
 
-/** A bounded autocannon run against a loopback URL (after a short warm-up the figures ignore). */
-export async function load(url: string, options: { connections: number; durationSeconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
-  await autocannon({ url, connections: options.connections, duration: 1, headers: options.headers });
-  const result = await autocannon({ url, connections: options.connections, duration: options.durationSeconds, headers: options.headers });
+/** A request built anew for every send, for endpoints that must see a different body each time (a webhook's new event). */
+export type FreshRequest = () => { method: 'POST' | 'PUT' | 'PATCH'; body: string; headers: Record<string, string> };
+
+export interface LoadOptions {
+  connections: number;
+  durationSeconds: number;
+  headers?: Record<string, string>;
+  request?: FreshRequest;
+}
+
+/**
+ * A bounded autocannon run against loopback URLs (after a short warm-up the figures ignore). Given
+ * several URLs, autocannon opens connection i to URL i mod n: the connections split evenly over the
+ * servers, and each stays on its server for the whole run (keep-alive).
+ */
+export async function load(url: string | string[], options: LoadOptions): Promise<LoadResult> {
+  const next = options.request;
+  // One request definition rebuilt before every send (autocannon calls setupRequest each time).
+  const requests = next && [
+    {
+      setupRequest: (req: autocannon.Request) => {
+        const fresh = next();
+        return { ...req, method: fresh.method, body: fresh.body, headers: { ...req.headers, ...fresh.headers } };
+      },
+    },
+  ];
+  const run = (duration: number) =>
+    autocannon({
+      // autocannon accepts a list of URLs (its README, option `url`); @types/autocannon only declares one.
+      url: url as string,
+      connections: options.connections,
+      duration,
+      headers: options.headers,
+      ...(requests && { requests }),
+    });
+  await run(1);
+  const result = await run(options.durationSeconds);
   return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx + result.errors + result.timeouts };
 }
 
@@ -43,35 +76,51 @@ export async function interleaved<K extends string>(
 
 export interface ChildServer {
   url: string;
+  /** The server's process (one process: `node --import tsx`, no wrapper), e.g. to read its CPU time. */
+  pid: number;
+  /** Its stdout lines, those after start-up included. */
   output: string[];
+  /** How it ended ("exit code 1", "signal SIGTERM"), undefined while it runs: a server that dies mid-run must not pass for a slow one. */
+  ended: () => string | undefined;
   stop: () => Promise<void>;
 }
 
 /**
  * Starts a server script in its own process, so the load generator never shares the server's event
- * loop, and waits for its "running at <url>" line.
+ * loop, and waits for its "running at <url>" line. A server that exits or does not start fails the
+ * promise at once and leaves no process or timer behind.
  */
 export function startChildServer(script: string, env: Record<string, string>): Promise<ChildServer> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const output: string[] = [];
+  let end: string | undefined;
+  const exited = new Promise<void>((done) =>
+    child.once('exit', (code, signal) => {
+      end = signal ? `signal ${signal}` : `exit code ${code}`;
+      done();
+    }),
+  );
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start in 60 s`)), 60_000);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output.join('\n')}`)));
+    const timer = setTimeout(() => {
+      reject(new Error(`${script} did not start in 60 s: ${output.join('\n')}`));
+      void stop();
+    }, 60_000);
+    const failed = (code: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${signal ?? code}: ${output.join('\n')}`));
+    };
+    child.once('exit', failed);
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
       const url = line.match(/running at (http:\/\/\S+)/)?.[1];
       if (!url) return;
       clearTimeout(timer);
-      child.removeAllListeners('exit');
-      resolve({
-        url,
-        output,
-        stop: () =>
-          new Promise<void>((done) => {
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
+      child.removeListener('exit', failed);
+      resolve({ url, pid: child.pid!, output, ended: () => end, stop });
     });
   });
 }

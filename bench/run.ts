@@ -1,5 +1,6 @@
 import { runGymBench } from './gym.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
+import { runScaleBench } from './scale.bench';
 import { runSizeBench } from './size.bench';
 
 // Each benchmark prints its figures and ratios against the targets in docs/ARCHITECTURE.md "Tests and quality bars"; none of them is a test.
@@ -8,6 +9,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['size', runSizeBench],
   ['gym', runGymBench],
   ['kisi', runKisiProxyBench],
+  ['scale', runScaleBench],
 ];
 
 const only = process.argv[2];

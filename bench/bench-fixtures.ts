@@ -1,0 +1,29 @@
+import { openDatabase } from '../bff/db/database';
+import { seedIfEmpty } from '../bff/db/seed';
+import { gymSeeder } from '../bff/features/gym/gym.seed';
+import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from '../bff/kisi/emulator/emulator.seed';
+
+/** The account the benchmarks start the BFF with (ADMIN_EMAIL, ADMIN_PASSWORD) and sign in as. */
+export const BENCH_ADMIN = { email: 'bench@frontdesk.test', password: 'bench-password-123' };
+
+/**
+ * Fills a new database (SQLite `file:` or `postgres://`) with the gym's demo data and `members`
+ * generated members, seeded the way the server seeds a new database (marker included), so the
+ * server does not seed again on start.
+ */
+export async function seedGymMembers(databaseUrl: string, members: number): Promise<void> {
+  const seeded = await openDatabase(databaseUrl);
+  try {
+    await seedIfEmpty(seeded.db, [kisiEmulatorSeeder, gymSeeder(KISI_DEMO_PEOPLE, members)]);
+  } finally {
+    await seeded.close();
+  }
+}
+
+/** Signs in as the bench admin and answers the session cookie (`sid=…`) to send with each request. */
+export async function signIn(baseUrl: string): Promise<string> {
+  const login = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(BENCH_ADMIN) });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  if (!login.ok || !cookie) throw new Error(`bench sign-in at ${baseUrl} failed with ${login.status}`);
+  return cookie;
+}
