@@ -15,6 +15,10 @@ import { gymRoutes } from './features/gym/gym.router';
 import { gymService, type DoorAccess } from './features/gym/gym.service';
 import { membersRepository } from './features/gym/members.repository';
 import { ownersRepository } from './features/gym/owners.repository';
+import { ordersRepository } from './features/pt/orders.repository';
+import { DEFAULT_ORDERS_PER_MINUTE, ptRoutes } from './features/pt/pt.router';
+import { ptService } from './features/pt/pt.service';
+import { stallsRepository } from './features/pt/stalls.repository';
 import { statusRoutes } from './features/status/status.router';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
 import { kisiWebhookRoute } from './features/webhooks/kisi-webhook.router';
@@ -49,6 +53,8 @@ export interface AppDeps {
   eventStream?: Partial<EventStreamOptions>;
   /** Kisi (remote, or the in-process emulator): proxy, webhook secret, server-side client. Without it /api/kisi answers 503. */
   kisi?: Kisi;
+  /** Orders one client may place per minute (tests lower it to see the limit). */
+  ordersPerMinute?: number;
   /** Validate every answer against its contract (default: under tests). */
   checkResponses?: boolean;
 }
@@ -66,9 +72,23 @@ export function createApp(deps: AppDeps) {
   const bus = new EventBus(liveEvents, (err) => logger.error({ err }, 'live event delivery failed'));
   const events = eventsRouter({ bus, events: liveEvents, isSessionAlive: async (token) => !!(await auth.userForToken(token)), options: deps.eventStream });
 
+  const counterStore = (prefix: string) => sharedCounterStore(database.db, prefix);
+  const pt = ptRoutes(
+    ptService({
+      stalls: stallsRepository(database.db),
+      orders: ordersRepository(database.db),
+      venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
+      publish: (order) => bus.publish('order', order),
+    }),
+    { counterStore, ordersPerMinute: deps.ordersPerMinute ?? DEFAULT_ORDERS_PER_MINUTE, subscribe: (listener) => bus.subscribe(listener), heartbeatMs: deps.eventStream?.heartbeatMs },
+  );
+
   const app = express();
   // Ends the open event streams at shutdown so in-flight requests can finish.
-  app.locals.closeStreams = events.endAll;
+  app.locals.closeStreams = () => {
+    events.endAll();
+    pt.endStreams();
+  };
   app.locals.bus = bus;
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
@@ -125,10 +145,11 @@ export function createApp(deps: AppDeps) {
   api.use(sessionMiddleware(auth.userForToken));
 
   const routes = [
-    ...authRoutes(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT, counterStore: (prefix) => sharedCounterStore(database.db, prefix) }),
+    ...authRoutes(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT, counterStore }),
     events.route,
     ...(deps.kisi?.emulator ? emulatorControlRoutes(deps.kisi.emulator) : []),
     ...webhookInboxRoutes(webhookInboxService({ events: kisiEvents })),
+    ...pt.routes,
     ...gymRoutes(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })),
     ...statusRoutes({ version: deps.version, startedAt: deps.startedAt ?? new Date(), databaseEngine: database.engine, kisiMode: kisiMode(config) }),
   ];

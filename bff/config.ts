@@ -68,6 +68,8 @@ const EnvSchema = v.object({
   KISI_GROUP_ID: v.optional(integer('KISI_GROUP_ID', 1, Number.MAX_SAFE_INTEGER)),
   KISI_TIMEOUT_MS: v.optional(integer('KISI_TIMEOUT_MS', 100, 120_000), '10000'),
   KISI_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'KISI_WEBHOOK_SECRET must be at least 16 characters'))),
+  VENUE_TABLES: v.optional(integer('VENUE_TABLES', 1, 999), '40'),
+  VENUE_CURRENCY: v.optional(v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'VENUE_CURRENCY must be a three-letter currency code such as EUR')), 'EUR'),
   SAMPLES_POKEAPI_URL: v.optional(httpUrl('SAMPLES_POKEAPI_URL'), 'https://pokeapi.co/api/v2'),
   SAMPLES_JSONPLACEHOLDER_URL: v.optional(httpUrl('SAMPLES_JSONPLACEHOLDER_URL'), 'https://jsonplaceholder.typicode.com'),
   SAMPLES_RICKANDMORTY_URL: v.optional(httpUrl('SAMPLES_RICKANDMORTY_URL'), 'https://rickandmortyapi.com/api'),

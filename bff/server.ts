@@ -10,6 +10,7 @@ import { accountsRepository } from './features/auth/accounts.repository';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
 import { gymSeeder } from './features/gym/gym.seed';
+import { ptSeeder } from './features/pt/pt.seed';
 import { receiveKisiEvent } from './features/webhooks/kisi-event.receive';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
 import { kisiHistorySeeder, type PastWebhookDelivery } from './kisi/emulator/emulator.history';
@@ -50,6 +51,7 @@ export function seedersFor(config: Config): Seeder[] {
     kisiEmulatorSeeder,
     ...(kisiMode(config) === 'emulator' ? [kisiHistorySeeder(deliverPastWebhooks)] : []),
     gymSeeder(KISI_DEMO_PEOPLE),
+    ptSeeder,
   ];
 }
 

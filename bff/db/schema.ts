@@ -190,6 +190,55 @@ export interface RateWindowStartsTable {
   started_at_ms: number;
 }
 
+export interface StallsTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  cuisine: string | null;
+  status: 'open' | 'paused';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MenuItemsTable {
+  id: Generated<number>;
+  stall_id: number;
+  name: string;
+  description: string | null;
+  category: string;
+  price_cents: number;
+  /** 0 or 1. */
+  sold_out: number;
+  /** JSON array of text. */
+  allergens: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  table_number: number;
+  status: 'received' | 'preparing' | 'ready' | 'served' | 'cancelled';
+  total_cents: number;
+  token: string;
+  idempotency_key: string | null;
+  request_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderLinesTable {
+  id: Generated<number>;
+  order_id: number;
+  item_id: number | null;
+  stall_id: number | null;
+  stall_name: string;
+  name: string;
+  unit_price_cents: number;
+  quantity: number;
+  note: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -199,6 +248,10 @@ export interface DB {
   live_events: LiveEventsTable;
   rate_limit_counters: RateLimitCountersTable;
   rate_window_starts: RateWindowStartsTable;
+  stalls: StallsTable;
+  menu_items: MenuItemsTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
   kisi_emu_places: KisiEmuPlacesTable;
   kisi_emu_locks: KisiEmuLocksTable;
   kisi_emu_groups: KisiEmuGroupsTable;

@@ -6,6 +6,7 @@ import * as m003 from './003-kisi-events.migration';
 import * as m004 from './004-live-events.migration';
 import * as m005 from './005-gym.migration';
 import * as m006 from './006-shared-limits.migration';
+import * as m007 from './007-food-court.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '004-live-events': m004,
   '005-gym': m005,
   '006-shared-limits': m006,
+  '007-food-court': m007,
 };

@@ -1,9 +1,9 @@
 import type { CookieOptions, Request } from 'express';
-import { rateLimit, type Options, type RateLimitInfo, type Store } from 'express-rate-limit';
+import type { Options, Store } from 'express-rate-limit';
 import { authApi, loginApi } from '../../contracts/auth.contract';
 import { SESSION_COOKIE } from '../../lib/auth.middleware';
 import { route } from '../../lib/endpoint-router';
-import { sendProblem } from '../../lib/problem';
+import { limitRequests, type CounterStoreFor } from '../../lib/rate-limit';
 import type { AuthService } from './auth.service';
 
 export interface LoginRateLimit {
@@ -16,24 +16,14 @@ export interface LoginRateLimit {
 
 export const DEFAULT_LOGIN_RATE_LIMIT: LoginRateLimit = { windowMs: 15 * 60_000, perIp: 20, perEmail: 5 };
 
-/** Where failure counts are kept: a store every instance shares, one per limiter (keys differ by prefix). */
-export type CounterStoreFor = (prefix: string) => Store;
-
 function loginLimiter(limit: number, windowMs: number, store: Store, keyGenerator?: Options['keyGenerator']) {
-  return rateLimit({
-    windowMs,
+  return limitRequests({
     limit,
+    windowMs,
     store,
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    ...(keyGenerator ? { keyGenerator } : {}),
-    handler: (req, res) => {
-      const resetTime = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;
-      const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : Math.ceil(windowMs / 1000);
-      res.set('Retry-After', String(seconds));
-      sendProblem(res, 429, `Too many login attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).`);
-    },
+    keyGenerator,
+    failuresOnly: true,
+    message: (seconds) => `Too many login attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).`,
   });
 }
 

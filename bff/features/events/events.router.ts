@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { eventsApi, type LiveEvent } from '../../contracts/events.contract';
 import { route } from '../../lib/endpoint-router';
+import { openEventStream, sseFrame, sseHeartbeat } from '../../lib/sse';
 import type { EventBus } from '../../lib/event-bus';
 import type { LiveEventsRepository } from './live-events.repository';
 
@@ -13,8 +14,6 @@ export interface EventStreamOptions {
 }
 
 export const DEFAULT_STREAM_OPTIONS: EventStreamOptions = { heartbeatMs: 15_000, maxBacklogBytes: 1_000_000, maxReplay: 1000 };
-
-const frame = (event: LiveEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
 
 /** `GET /api/events`: Server-Sent Events for signed-in users, with Last-Event-ID resume and heartbeats. */
 export function eventsRouter(deps: {
@@ -30,13 +29,7 @@ export function eventsRouter(deps: {
   const stream = route(eventsApi.stream, async ({ query }, { req, res }) => {
     const lastEventId = Number(req.get('Last-Event-ID') ?? query.lastEventId ?? NaN);
     const token = req.sessionToken ?? '';
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    res.write('retry: 3000\n\n');
+    openEventStream(res);
     open.set(res, token);
 
     let closed = false;
@@ -44,7 +37,7 @@ export function eventsRouter(deps: {
     const send = (event: LiveEvent) => {
       if (closed || Number(event.id) <= lastSent) return;
       lastSent = Number(event.id);
-      res.write(frame(event));
+      res.write(sseFrame(event));
       // Never let one slow reader hold memory for everyone: drop it; it resumes with Last-Event-ID.
       if (res.writableLength > options.maxBacklogBytes) res.end();
     };
@@ -55,7 +48,7 @@ export function eventsRouter(deps: {
     const unsubscribe = deps.bus.subscribe((event) => (replaying ? pending.push(event) : send(event)));
     const heartbeat = setInterval(async () => {
       if (!(await deps.isSessionAlive(token).catch(() => true))) return res.end();
-      res.write(`: heartbeat ${new Date().toISOString()}\n\n`);
+      res.write(sseHeartbeat());
     }, options.heartbeatMs);
 
     const cleanUp = () => {

@@ -1,0 +1,263 @@
+import * as v from 'valibot';
+import { IdParamSchema, PageQuerySchema, idNumber, pageOf } from './common.contract';
+import { endpoint, NoContentSchema } from './endpoint.contract';
+
+/**
+ * The food court (`/api/pt`): stalls and their menus (kept by staff), diners ordering from their
+ * table without an account, and the runners' board. Money is always integer cents.
+ */
+
+const text = (label: string, max: number) =>
+  v.pipe(v.string(`Expected ${label} as text`), v.trim(), v.nonEmpty('Required'), v.maxLength(max, `${label} is at most ${max} characters`));
+/** Optional text where an empty string means "none". */
+const optionalText = (label: string, max: number) =>
+  v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(`Expected ${label} as text`),
+        v.trim(),
+        v.maxLength(max, `${label} is at most ${max} characters`),
+        v.transform((s) => s || null),
+      ),
+    ),
+  );
+const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
+const atLeastOne = (names: string) => v.check((patch: Record<string, unknown>) => Object.values(patch).some((value) => value !== undefined), `Send at least one of ${names}`);
+
+export const MAX_PRICE_CENTS = 100_000;
+export const MAX_QUANTITY = 20;
+export const MAX_CART_LINES = 50;
+
+// ---- stalls and menu items ----------------------------------------------------------------
+
+export const STALL_STATUSES = ['open', 'paused'] as const;
+export const StallStatusSchema = v.picklist(STALL_STATUSES, 'Expected open or paused');
+
+export const MenuItemSchema = v.object({
+  id: v.number(),
+  stallId: v.number(),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  category: v.string(),
+  priceCents: v.number(),
+  soldOut: v.boolean(),
+  allergens: v.array(v.string()),
+});
+export type MenuItem = v.InferOutput<typeof MenuItemSchema>;
+
+export const StallSchema = v.object({
+  id: v.number(),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  cuisine: v.nullable(v.string()),
+  status: StallStatusSchema,
+  itemCount: v.number(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type Stall = v.InferOutput<typeof StallSchema>;
+export const StallPageSchema = pageOf(StallSchema);
+
+export const StallWithItemsSchema = v.object({ ...StallSchema.entries, items: v.array(MenuItemSchema) });
+export type StallWithItems = v.InferOutput<typeof StallWithItemsSchema>;
+
+export const StallListQuerySchema = v.object({ ...PageQuerySchema.entries, query: optionalQuery });
+export type StallListQuery = v.InferOutput<typeof StallListQuerySchema>;
+
+export const CreateStallSchema = v.object({
+  name: text('Name', 80),
+  description: optionalText('Description', 500),
+  cuisine: optionalText('Cuisine', 40),
+});
+export type CreateStall = v.InferOutput<typeof CreateStallSchema>;
+
+export const UpdateStallSchema = v.pipe(
+  v.object({
+    name: v.optional(text('Name', 80)),
+    description: optionalText('Description', 500),
+    cuisine: optionalText('Cuisine', 40),
+    status: v.optional(StallStatusSchema),
+  }),
+  atLeastOne('name, description, cuisine, status'),
+);
+export type UpdateStall = v.InferOutput<typeof UpdateStallSchema>;
+
+const PriceCentsSchema = v.pipe(
+  v.number('Expected a price in cents'),
+  v.integer('Expected a whole number of cents'),
+  v.minValue(0, 'A price cannot be negative'),
+  v.maxValue(MAX_PRICE_CENTS, `A price is at most ${MAX_PRICE_CENTS} cents`),
+);
+const AllergensSchema = v.pipe(
+  v.array(v.pipe(v.string('Expected an allergen as text'), v.trim(), v.nonEmpty('An allergen cannot be empty'), v.maxLength(30, 'An allergen is at most 30 characters')), 'Expected a list of allergens'),
+  v.maxLength(14, 'At most 14 allergens'),
+);
+
+export const CreateMenuItemSchema = v.object({
+  name: text('Name', 80),
+  priceCents: PriceCentsSchema,
+  category: v.optional(text('Category', 40), 'Mains'),
+  description: optionalText('Description', 300),
+  allergens: v.optional(AllergensSchema, []),
+});
+export type CreateMenuItem = v.InferOutput<typeof CreateMenuItemSchema>;
+
+export const UpdateMenuItemSchema = v.pipe(
+  v.object({
+    name: v.optional(text('Name', 80)),
+    priceCents: v.optional(PriceCentsSchema),
+    category: v.optional(text('Category', 40)),
+    description: optionalText('Description', 300),
+    allergens: v.optional(AllergensSchema),
+    soldOut: v.optional(v.boolean('Expected true or false')),
+  }),
+  atLeastOne('name, priceCents, category, description, allergens, soldOut'),
+);
+export type UpdateMenuItem = v.InferOutput<typeof UpdateMenuItemSchema>;
+
+export const CreatedSchema = v.object({ id: v.number() });
+
+/** What a diner's menu shows: the open stalls with every item (sold-out ones flagged), and the venue's terms. */
+export const MenuSchema = v.object({
+  currency: v.string(),
+  tables: v.number(),
+  stalls: v.array(StallWithItemsSchema),
+});
+export type Menu = v.InferOutput<typeof MenuSchema>;
+
+// ---- orders -------------------------------------------------------------------------------
+
+/** received → preparing → ready → served; cancelled from any step before served. */
+export const ORDER_STATUSES = ['received', 'preparing', 'ready', 'served', 'cancelled'] as const;
+export const OrderStatusSchema = v.picklist(ORDER_STATUSES, 'Expected one of received, preparing, ready, served, cancelled');
+export type OrderStatus = v.InferOutput<typeof OrderStatusSchema>;
+/** Statuses of an order that is still to be served (the runner board's "open"). */
+export const OPEN_ORDER_STATUSES = ['received', 'preparing', 'ready'] as const satisfies readonly OrderStatus[];
+
+export const OrderLineSchema = v.object({
+  id: v.number(),
+  itemId: v.nullable(v.number()),
+  stallId: v.nullable(v.number()),
+  stallName: v.string(),
+  name: v.string(),
+  unitPriceCents: v.number(),
+  quantity: v.number(),
+  note: v.nullable(v.string()),
+});
+export type OrderLine = v.InferOutput<typeof OrderLineSchema>;
+
+export const OrderSchema = v.object({
+  id: v.number(),
+  table: v.number(),
+  status: OrderStatusSchema,
+  totalCents: v.number(),
+  lines: v.array(OrderLineSchema),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type Order = v.InferOutput<typeof OrderSchema>;
+export const OrderPageSchema = pageOf(OrderSchema);
+
+/** The next step of an order (the runner's "bump"), none once served or cancelled. */
+export const NEXT_ORDER_STATUS: Record<OrderStatus, OrderStatus | null> = { received: 'preparing', preparing: 'ready', ready: 'served', served: null, cancelled: null };
+/** The step an undo goes back to (a cancelled order comes back as received). */
+export const PREVIOUS_ORDER_STATUS: Record<OrderStatus, OrderStatus | null> = { received: null, preparing: 'received', ready: 'preparing', served: 'ready', cancelled: 'received' };
+/** One step on, one step back, or a cancel before it is served: nothing else. */
+export const canMoveOrder = (from: OrderStatus, to: OrderStatus): boolean =>
+  NEXT_ORDER_STATUS[from] === to || PREVIOUS_ORDER_STATUS[from] === to || (to === 'cancelled' && (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(from));
+
+/** The new order, with the token that lets this diner follow it (`GET /api/pt/orders/:id?token=`). */
+export const PlacedOrderSchema = v.object({ ...OrderSchema.entries, token: v.string() });
+export type PlacedOrder = v.InferOutput<typeof PlacedOrderSchema>;
+
+export const CartLineSchema = v.object({
+  itemId: idNumber('Expected a menu item id'),
+  quantity: v.pipe(
+    v.number('Expected a quantity'),
+    v.integer('Expected a whole quantity'),
+    v.minValue(1, 'The quantity is at least 1'),
+    v.maxValue(MAX_QUANTITY, `The quantity is at most ${MAX_QUANTITY}`),
+  ),
+  note: optionalText('Note', 140),
+});
+export type CartLine = v.InferOutput<typeof CartLineSchema>;
+
+/** Prices are not part of a cart: the server prices the order from the menu. */
+export const PlaceOrderSchema = v.object({
+  table: v.pipe(v.number('Expected a table number'), v.integer('Expected a whole table number'), v.minValue(1, 'Tables are numbered from 1')),
+  cart: v.pipe(v.array(CartLineSchema, 'Expected the cart as a list'), v.minLength(1, 'The cart is empty'), v.maxLength(MAX_CART_LINES, `At most ${MAX_CART_LINES} lines in one order`)),
+});
+export type PlaceOrder = v.InferOutput<typeof PlaceOrderSchema>;
+
+/** `Idempotency-Key` header: the same key again answers the same order instead of a second one. */
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
+
+export const OrderTokenQuerySchema = v.object({ token: v.optional(v.pipe(v.string(), v.maxLength(100))) });
+
+export const OrderListQuerySchema = v.object({
+  ...PageQuerySchema.entries,
+  status: v.optional(v.picklist([...ORDER_STATUSES, 'open'], 'Expected open or one of received, preparing, ready, served, cancelled'), 'open'),
+});
+export type OrderListQuery = v.InferOutput<typeof OrderListQuerySchema>;
+
+export const UpdateOrderSchema = v.object({ status: OrderStatusSchema });
+
+// ---- endpoints ------------------------------------------------------------------------------
+
+const keepers = ['staff'] as const;
+const board = ['runner', 'staff'] as const;
+
+export const ptApi = {
+  listStalls: endpoint({ method: 'GET', path: '/api/pt/stalls', summary: 'Stalls by name; `query` searches name, cuisine and description', access: 'public', query: StallListQuerySchema, response: StallPageSchema }),
+  getStall: endpoint({ method: 'GET', path: '/api/pt/stalls/:id', summary: 'One stall with its whole menu', access: 'public', params: IdParamSchema, response: StallWithItemsSchema, errors: [404] }),
+  createStall: endpoint({ method: 'POST', path: '/api/pt/stalls', summary: 'Add a stall (open, with an empty menu)', access: keepers, body: CreateStallSchema, response: CreatedSchema, status: 201 }),
+  updateStall: endpoint({ method: 'PATCH', path: '/api/pt/stalls/:id', summary: "Change a stall: its fields, or open/pause it", access: keepers, params: IdParamSchema, body: UpdateStallSchema, response: StallSchema, errors: [404] }),
+  deleteStall: endpoint({
+    method: 'DELETE',
+    path: '/api/pt/stalls/:id',
+    summary: 'Delete a stall and its menu; refused (409) while it has orders not yet served',
+    access: keepers,
+    params: IdParamSchema,
+    response: NoContentSchema,
+    status: 204,
+    errors: [404, 409],
+  }),
+  createItem: endpoint({ method: 'POST', path: '/api/pt/stalls/:id/items', summary: "Add an item to a stall's menu", access: keepers, params: IdParamSchema, body: CreateMenuItemSchema, response: CreatedSchema, status: 201, errors: [404] }),
+  updateItem: endpoint({ method: 'PATCH', path: '/api/pt/items/:id', summary: 'Change a menu item: price, sold out, fields', access: keepers, params: IdParamSchema, body: UpdateMenuItemSchema, response: MenuItemSchema, errors: [404] }),
+  deleteItem: endpoint({ method: 'DELETE', path: '/api/pt/items/:id', summary: 'Remove a menu item (orders keep its name and price)', access: keepers, params: IdParamSchema, response: NoContentSchema, status: 204, errors: [404] }),
+  menu: endpoint({ method: 'GET', path: '/api/pt/menu', summary: "The diners' menu: open stalls with their items (sold-out ones flagged), the currency and the number of tables", access: 'public', response: MenuSchema }),
+  placeOrder: endpoint({
+    method: 'POST',
+    path: '/api/pt/order',
+    summary:
+      'A diner orders from their table, across stalls; priced from the menu. An `Idempotency-Key` header makes a retry answer the same order. 409 names each line that cannot be ordered (sold out, paused stall)',
+    access: 'public',
+    body: PlaceOrderSchema,
+    response: PlacedOrderSchema,
+    status: 201,
+    errors: [409, 422, 429],
+  }),
+  getOrder: endpoint({ method: 'GET', path: '/api/pt/orders/:id', summary: "A diner's own order, by the token it was placed with (404 without it)", access: 'public', params: IdParamSchema, query: OrderTokenQuerySchema, response: OrderSchema, errors: [404] }),
+  orderStream: endpoint({
+    method: 'GET',
+    path: '/api/pt/orders/:id/stream',
+    summary: "A diner's own order as Server-Sent Events: now, then at every change",
+    access: 'public',
+    params: IdParamSchema,
+    query: OrderTokenQuerySchema,
+    response: OrderSchema,
+    stream: 'sse',
+    errors: [404],
+  }),
+  listOrders: endpoint({ method: 'GET', path: '/api/pt/orders', summary: 'Orders for the runner board: `open` (not yet served) oldest first, others newest first', access: board, query: OrderListQuerySchema, response: OrderPageSchema }),
+  updateOrder: endpoint({
+    method: 'PATCH',
+    path: '/api/pt/orders/:id',
+    summary: 'Move an order one step (received → preparing → ready → served, or cancelled) or one step back to undo; any other jump is 409',
+    access: board,
+    params: IdParamSchema,
+    body: UpdateOrderSchema,
+    response: OrderSchema,
+    errors: [404, 409],
+  }),
+};

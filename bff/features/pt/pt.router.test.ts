@@ -1,0 +1,312 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { LiveEvent } from '../../contracts/events.contract';
+import type { Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
+import type { EventBus } from '../../lib/event-bus';
+import { createTestContext, type TestContext } from '../../test-support/test-app';
+
+let ctx: TestContext;
+let staff: Awaited<ReturnType<TestContext['loginAs']>>;
+let runner: Awaited<ReturnType<TestContext['loginAs']>>;
+const published: LiveEvent[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestContext({ VENUE_TABLES: '30', VENUE_CURRENCY: 'eur' }, { ordersPerMinute: 1000 });
+  staff = await ctx.loginAs('staff');
+  runner = await ctx.loginAs('runner');
+  (ctx.app.locals.bus as EventBus).subscribe((event) => published.push(event));
+});
+afterAll(() => ctx.close());
+
+let seq = 0;
+/** A stall with the given items, made through the API as a stall holder would. */
+async function stallWith(items: Array<{ name?: string; priceCents: number; category?: string; soldOut?: boolean }>, name = `Stall ${++seq}`) {
+  const { id } = (await staff.post('/api/pt/stalls').send({ name, cuisine: 'Test', description: 'A test stall' }).expect(201)).body as { id: number };
+  const itemIds: number[] = [];
+  for (const item of items) {
+    const created = (await staff.post(`/api/pt/stalls/${id}/items`).send({ name: item.name ?? `Dish ${++seq}`, priceCents: item.priceCents, category: item.category }).expect(201)).body as { id: number };
+    if (item.soldOut) await staff.patch(`/api/pt/items/${created.id}`).send({ soldOut: true }).expect(200);
+    itemIds.push(created.id);
+  }
+  return { id, itemIds };
+}
+
+const order = (body: unknown, key?: string) => {
+  const req = request(ctx.app).post('/api/pt/order').set('Content-Type', 'application/json');
+  if (key) req.set('Idempotency-Key', key);
+  return req.send(typeof body === 'string' ? body : JSON.stringify(body));
+};
+
+describe('stalls and menus', () => {
+  it('lets anyone browse stalls by name, search them and page them', async () => {
+    await stallWith([{ priceCents: 500 }], 'Zebra Noodles');
+    await stallWith([], 'Aardvark Grill');
+    const page = (await request(ctx.app).get('/api/pt/stalls?page=0&pageSize=100').expect(200)).body as { items: Array<{ name: string; itemCount: number; status: string }>; total: number };
+    const names = page.items.map((s) => s.name);
+    expect(names.indexOf('Aardvark Grill')).toBeLessThan(names.indexOf('Zebra Noodles'));
+    expect(page.items.find((s) => s.name === 'Zebra Noodles')).toMatchObject({ itemCount: 1, status: 'open' });
+    const found = (await request(ctx.app).get('/api/pt/stalls?query=zebra').expect(200)).body as { items: Array<{ name: string }>; total: number };
+    expect(found).toMatchObject({ total: 1, items: [{ name: 'Zebra Noodles' }] });
+    expect((await request(ctx.app).get('/api/pt/stalls?query=100%25').expect(200)).body.total).toBe(0);
+    await request(ctx.app).get('/api/pt/stalls?page=-1').expect(400);
+  });
+
+  it('shows one stall with its menu by category; 404 for an unknown id, 400 for a malformed one', async () => {
+    const { id } = await stallWith([{ name: 'Soup', priceCents: 400, category: 'Starters' }, { name: 'Stew', priceCents: 900, category: 'Mains' }]);
+    const stall = (await request(ctx.app).get(`/api/pt/stalls/${id}`).expect(200)).body as StallWithItems;
+    expect(stall.items.map((i) => [i.category, i.name, i.priceCents, i.soldOut])).toEqual([
+      ['Mains', 'Stew', 900, false],
+      ['Starters', 'Soup', 400, false],
+    ]);
+    expect((await request(ctx.app).get('/api/pt/stalls/999999').expect(404)).body.detail).toBe('No stall with id 999999.');
+    await request(ctx.app).get('/api/pt/stalls/abc').expect(400);
+  });
+
+  it('lets staff and admins keep stalls and items, but not runners or strangers', async () => {
+    await request(ctx.app).post('/api/pt/stalls').send({ name: 'Nope' }).expect(401);
+    await runner.post('/api/pt/stalls').send({ name: 'Nope' }).expect(403);
+    const { id, itemIds } = await stallWith([{ priceCents: 700 }]);
+    await runner.patch(`/api/pt/items/${itemIds[0]}`).send({ soldOut: true }).expect(403);
+    await request(ctx.app).delete(`/api/pt/stalls/${id}`).expect(401);
+  });
+
+  it('names each invalid field of a stall or an item', async () => {
+    const blank = await staff.post('/api/pt/stalls').send({ name: '   ', cuisine: 'x'.repeat(41) }).expect(400);
+    expect(blank.body.errors).toEqual(
+      expect.arrayContaining([
+        { path: 'body.name', message: 'Required' },
+        { path: 'body.cuisine', message: 'Cuisine is at most 40 characters' },
+      ]),
+    );
+    const { id, itemIds } = await stallWith([{ priceCents: 100 }]);
+    for (const priceCents of [-1, 1.5, '500', 100_001]) {
+      const res = await staff.post(`/api/pt/stalls/${id}/items`).send({ name: 'Bad', priceCents }).expect(400);
+      expect(res.body.errors[0].path).toBe('body.priceCents');
+    }
+    await staff.patch(`/api/pt/items/${itemIds[0]}`).send({}).expect(400);
+    await staff.post('/api/pt/stalls/999999/items').send({ name: 'Lost', priceCents: 100 }).expect(404);
+    await staff.patch('/api/pt/items/999999').send({ soldOut: true }).expect(404);
+    await staff.post('/api/pt/stalls').set('Content-Type', 'application/json').send('{"name": ').expect(400);
+  });
+
+  it('changes an item (price, sold out, allergens) and a stall (pause), and deletes an item', async () => {
+    const { id, itemIds } = await stallWith([{ priceCents: 800 }]);
+    const changed = await staff.patch(`/api/pt/items/${itemIds[0]}`).send({ priceCents: 850, soldOut: true, allergens: ['peanuts'], description: '' }).expect(200);
+    expect(changed.body).toMatchObject({ priceCents: 850, soldOut: true, allergens: ['peanuts'], description: null });
+    expect((await staff.patch(`/api/pt/stalls/${id}`).send({ status: 'paused' }).expect(200)).body).toMatchObject({ id, status: 'paused' });
+    await staff.delete(`/api/pt/items/${itemIds[0]}`).expect(204);
+    await staff.delete(`/api/pt/items/${itemIds[0]}`).expect(404);
+  });
+
+  it("gives diners the open stalls with every item, sold-out ones flagged, and the venue's terms", async () => {
+    const open = await stallWith([{ name: 'Available', priceCents: 500 }, { name: 'Gone', priceCents: 500, soldOut: true }]);
+    const paused = await stallWith([{ priceCents: 500 }]);
+    await staff.patch(`/api/pt/stalls/${paused.id}`).send({ status: 'paused' }).expect(200);
+    const menu = (await request(ctx.app).get('/api/pt/menu').expect(200)).body as { currency: string; tables: number; stalls: StallWithItems[] };
+    expect(menu).toMatchObject({ currency: 'EUR', tables: 30 });
+    expect(menu.stalls.some((s) => s.id === paused.id)).toBe(false);
+    expect(menu.stalls.find((s) => s.id === open.id)!.items.map((i) => [i.name, i.soldOut])).toEqual([
+      ['Available', false],
+      ['Gone', true],
+    ]);
+  });
+});
+
+describe('POST /api/pt/order', () => {
+  it('prices the order from the menu, ignoring any price the browser sends, and announces it', async () => {
+    const a = await stallWith([{ priceCents: 650 }, { priceCents: 250 }]);
+    const b = await stallWith([{ priceCents: 1190 }]);
+    published.length = 0;
+    const res = await order({
+      table: 12,
+      cart: [
+        { itemId: a.itemIds[0], quantity: 2, note: 'no chilli', priceCents: 1 },
+        { itemId: a.itemIds[1], quantity: 1, totalCents: 0 },
+        { itemId: b.itemIds[0], quantity: 1 },
+      ],
+      totalCents: 3,
+    }).expect(201);
+    const placed = res.body as PlacedOrder;
+    expect(placed).toMatchObject({ table: 12, status: 'received', totalCents: 2 * 650 + 250 + 1190 });
+    expect(placed.lines.map((l) => [l.stallId, l.unitPriceCents, l.quantity, l.note])).toEqual([
+      [a.id, 650, 2, 'no chilli'],
+      [a.id, 250, 1, null],
+      [b.id, 1190, 1, null],
+    ]);
+    expect(placed.token).toMatch(/^[\w-]{20,}$/);
+    expect(published).toEqual([expect.objectContaining({ type: 'order', data: expect.objectContaining({ id: placed.id, status: 'received' }) })]);
+    expect(JSON.stringify(published[0]!.data)).not.toContain(placed.token);
+  });
+
+  it('refuses sold-out items, paused stalls and items no longer on the menu with a 409 naming each line, and stores nothing', async () => {
+    const open = await stallWith([{ priceCents: 500 }, { priceCents: 600, soldOut: true }]);
+    const paused = await stallWith([{ priceCents: 700 }], 'Closed For Now');
+    await staff.patch(`/api/pt/stalls/${paused.id}`).send({ status: 'paused' }).expect(200);
+    const before = await ctx.database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const res = await order({
+      table: 3,
+      cart: [
+        { itemId: open.itemIds[0], quantity: 1 },
+        { itemId: open.itemIds[1], quantity: 1 },
+        { itemId: paused.itemIds[0], quantity: 1 },
+        { itemId: 999999, quantity: 1 },
+      ],
+    }).expect(409);
+    expect(res.type).toBe('application/problem+json');
+    expect(res.body.errors).toEqual([
+      { path: 'body.cart.1', message: expect.stringContaining('sold out') },
+      { path: 'body.cart.2', message: 'Closed For Now is not taking orders right now.' },
+      { path: 'body.cart.3', message: 'This item is no longer on the menu.' },
+    ]);
+    const after = await ctx.database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it('answers 400 naming the field for a bad quantity, table, cart or body', async () => {
+    const { itemIds } = await stallWith([{ priceCents: 500 }]);
+    const cases: Array<[unknown, string]> = [
+      [{ table: 1, cart: [{ itemId: itemIds[0], quantity: 0 }] }, 'body.cart.0.quantity'],
+      [{ table: 1, cart: [{ itemId: itemIds[0], quantity: 999 }] }, 'body.cart.0.quantity'],
+      [{ table: 1, cart: [{ itemId: itemIds[0], quantity: 1.5 }] }, 'body.cart.0.quantity'],
+      [{ table: 1, cart: [{ itemId: 'one', quantity: 1 }] }, 'body.cart.0.itemId'],
+      [{ table: 0, cart: [{ itemId: itemIds[0], quantity: 1 }] }, 'body.table'],
+      [{ table: 31, cart: [{ itemId: itemIds[0], quantity: 1 }] }, 'body.table'],
+      [{ table: 1, cart: [] }, 'body.cart'],
+      [{ table: 1 }, 'body.cart'],
+      [{ table: 1, cart: [{ itemId: itemIds[0], quantity: 1, note: 'x'.repeat(141) }] }, 'body.cart.0.note'],
+    ];
+    for (const [body, path] of cases) {
+      const res = await order(body).expect(400);
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    }
+    expect((await order('{"table": 1, "cart": [').expect(400)).type).toBe('application/problem+json');
+    await order({ table: 1, cart: [{ itemId: itemIds[0], quantity: 1 }] }, 'bad key!').expect(400);
+  });
+
+  it('answers a retried submit with the same order, once, even when the retries race', async () => {
+    const { itemIds } = await stallWith([{ priceCents: 500 }]);
+    const body = { table: 7, cart: [{ itemId: itemIds[0], quantity: 2 }] };
+    const first = (await order(body, 'table7-cart-aaaa').expect(201)).body as PlacedOrder;
+    const again = (await order(body, 'table7-cart-aaaa').expect(201)).body as PlacedOrder;
+    expect(again).toEqual(first);
+
+    const racing = await Promise.all(Array.from({ length: 8 }, () => order(body, 'table7-cart-bbbb')));
+    const ids = new Set(racing.map((res) => (res.body as PlacedOrder).id));
+    expect(racing.map((res) => res.status)).toEqual(Array(8).fill(201));
+    expect(ids.size).toBe(1);
+    expect(await ctx.database.db.selectFrom('orders').select('id').where('idempotency_key', '=', 'table7-cart-bbbb').execute()).toHaveLength(1);
+
+    const other = await order({ table: 7, cart: [{ itemId: itemIds[0], quantity: 3 }] }, 'table7-cart-aaaa').expect(422);
+    expect(other.body.detail).toContain('already used for a different order');
+  });
+
+  it('is rate limited per client, generously, with a clear 429', async () => {
+    const limited = await createTestContext({}, { ordersPerMinute: 3 });
+    try {
+      const body = JSON.stringify({ table: 1, cart: [{ itemId: 999999, quantity: 1 }] });
+      for (let i = 0; i < 3; i++) await request(limited.app).post('/api/pt/order').set('Content-Type', 'application/json').send(body).expect(409);
+      const res = await request(limited.app).post('/api/pt/order').set('Content-Type', 'application/json').send(body).expect(429);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(res.body.detail).toContain('nothing was ordered twice');
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("a diner's own order", () => {
+  it('is readable with its token only', async () => {
+    const { itemIds } = await stallWith([{ priceCents: 500 }]);
+    const placed = (await order({ table: 4, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201)).body as PlacedOrder;
+    const mine = await request(ctx.app).get(`/api/pt/orders/${placed.id}?token=${placed.token}`).expect(200);
+    expect(mine.body).toMatchObject({ id: placed.id, status: 'received', table: 4 });
+    expect(mine.body.token).toBeUndefined();
+    await request(ctx.app).get(`/api/pt/orders/${placed.id}`).expect(404);
+    await request(ctx.app).get(`/api/pt/orders/${placed.id}?token=${placed.token.slice(0, -1)}x`).expect(404);
+  });
+
+  it('streams its status to the diner as the runner moves it', async () => {
+    const { itemIds } = await stallWith([{ priceCents: 500 }]);
+    const placed = (await order({ table: 5, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201)).body as PlacedOrder;
+    const server = await new Promise<http.Server>((resolve) => {
+      const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    let text = '';
+    const req = http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/pt/orders/${placed.id}/stream?token=${placed.token}`);
+    req.on('error', () => {});
+    req.on('response', (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+    });
+    const waitFor = async (pattern: RegExp) => {
+      const end = Date.now() + 3000;
+      while (!pattern.test(text) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      expect(text).toMatch(pattern);
+    };
+    await waitFor(/"status":"received"/);
+    await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'preparing' }).expect(200);
+    await waitFor(/event: order\ndata: \{"id":\d+,"table":5,"status":"preparing"/);
+    req.destroy();
+    ctx.app.locals.closeStreams();
+    await new Promise((r) => server.close(r));
+    const stranger = await request(ctx.app).get(`/api/pt/orders/${placed.id}/stream?token=wrong`).expect(404);
+    expect(stranger.type).toBe('application/problem+json');
+  });
+});
+
+describe('the runner board', () => {
+  it('lists open orders oldest first for runners and staff, not for strangers', async () => {
+    const { itemIds } = await stallWith([{ priceCents: 500 }]);
+    const first = (await order({ table: 1, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201)).body as PlacedOrder;
+    const second = (await order({ table: 2, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201)).body as PlacedOrder;
+    await request(ctx.app).get('/api/pt/orders').expect(401);
+    const board = (await runner.get('/api/pt/orders?pageSize=100').expect(200)).body as { items: Order[] };
+    const ids = board.items.map((o) => o.id);
+    expect(ids.indexOf(first.id)).toBeLessThan(ids.indexOf(second.id));
+    expect(board.items.every((o) => ['received', 'preparing', 'ready'].includes(o.status))).toBe(true);
+    await staff.get('/api/pt/orders?status=served').expect(200);
+    await runner.get('/api/pt/orders?status=eaten').expect(400);
+  });
+
+  it('moves an order one step on or back, refuses a jump with a 409, and announces each change', async () => {
+    const { itemIds } = await stallWith([{ priceCents: 500 }]);
+    const placed = (await order({ table: 9, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201)).body as PlacedOrder;
+    const move = (status: string) => runner.patch(`/api/pt/orders/${placed.id}`).send({ status });
+    const jump = await move('served').expect(409);
+    expect(jump.body.detail).toBe(`Order ${placed.id} is received; it cannot go to served from there.`);
+    published.length = 0;
+    await move('preparing').expect(200);
+    await move('ready').expect(200);
+    await move('preparing').expect(200); // undo
+    await move('ready').expect(200);
+    expect((await move('served').expect(200)).body).toMatchObject({ status: 'served' });
+    await move('ready').expect(200); // undo a bump
+    await move('cancelled').expect(200);
+    await move('received').expect(200); // a cancel undone
+    expect(published.map((e) => (e.data as Order).status)).toEqual(['preparing', 'ready', 'preparing', 'ready', 'served', 'ready', 'cancelled', 'received']);
+    await runner.patch('/api/pt/orders/999999').send({ status: 'ready' }).expect(404);
+    await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'eaten' }).expect(400);
+    await request(ctx.app).patch(`/api/pt/orders/${placed.id}`).send({ status: 'preparing' }).expect(401);
+  });
+
+  it('lets only one of two runners bumping the same ticket at once win', async () => {
+    const { itemIds } = await stallWith([{ priceCents: 500 }]);
+    const placed = (await order({ table: 10, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201)).body as PlacedOrder;
+    const results = await Promise.all([staff, runner].map((who) => who.patch(`/api/pt/orders/${placed.id}`).send({ status: 'preparing' })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+
+  it('keeps a stall with orders not yet served from being deleted, and lets it go once they are', async () => {
+    const { id, itemIds } = await stallWith([{ priceCents: 500 }], 'Busy Stall');
+    const placed = (await order({ table: 11, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201)).body as PlacedOrder;
+    const refused = await staff.delete(`/api/pt/stalls/${id}`).expect(409);
+    expect(refused.body.detail).toContain('Busy Stall still has orders that are not served yet');
+    for (const status of ['preparing', 'ready', 'served']) await runner.patch(`/api/pt/orders/${placed.id}`).send({ status }).expect(200);
+    await staff.delete(`/api/pt/stalls/${id}`).expect(204);
+    await staff.delete(`/api/pt/stalls/${id}`).expect(404);
+    // The served order keeps what was ordered, by name and price.
+    const kept = (await request(ctx.app).get(`/api/pt/orders/${placed.id}?token=${placed.token}`).expect(200)).body as Order;
+    expect(kept.lines[0]).toMatchObject({ stallId: null, itemId: null, stallName: 'Busy Stall', unitPriceCents: 500 });
+  });
+});

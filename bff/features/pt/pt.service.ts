@@ -1,0 +1,167 @@
+import crypto from 'node:crypto';
+import type { Page } from '../../contracts/common.contract';
+import {
+  canMoveOrder,
+  type CreateMenuItem,
+  type CreateStall,
+  type Menu,
+  type MenuItem,
+  type Order,
+  type OrderListQuery,
+  type OrderStatus,
+  type PlacedOrder,
+  type PlaceOrder,
+  type Stall,
+  type StallListQuery,
+  type StallWithItems,
+  type UpdateMenuItem,
+  type UpdateStall,
+} from '../../contracts/pt.contract';
+import type { ProblemFieldError } from '../../contracts/problem.contract';
+import { isUniqueViolation } from '../../db/engine';
+import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
+import { publicOrder, type NewOrder, type OrdersRepository, type StoredOrder } from './orders.repository';
+import type { StallsRepository } from './stalls.repository';
+
+export interface PtServiceDeps {
+  stalls: StallsRepository;
+  orders: OrdersRepository;
+  venue: { tables: number; currency: string };
+  /** Announces an order (new or changed) on the live event stream. */
+  publish: (order: Order) => Promise<unknown>;
+  now?: () => string;
+}
+
+const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+const sameToken = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export function ptService({ stalls, orders, venue, publish, now = () => new Date().toISOString() }: PtServiceDeps) {
+  const stallOr404 = async (id: number) => (await stalls.find(id)) ?? Promise.reject(notFound(`No stall with id ${id}.`));
+  const itemOr404 = async (id: number) => (await stalls.findItem(id)) ?? Promise.reject(notFound(`No menu item with id ${id}.`));
+  const orderOr404 = async (id: number) => (await orders.find(id)) ?? Promise.reject(notFound(`No order with id ${id}.`));
+
+  /** The lines of a cart that cannot be ordered now, each named by its place in the cart. */
+  function unorderableLines(cart: PlaceOrder['cart'], items: Awaited<ReturnType<StallsRepository['itemsForOrder']>>): ProblemFieldError[] {
+    const byId = new Map(items.map((item) => [item.id, item]));
+    return cart.flatMap((line, i): ProblemFieldError[] => {
+      const item = byId.get(line.itemId);
+      const path = `body.cart.${i}`;
+      if (!item) return [{ path, message: 'This item is no longer on the menu.' }];
+      if (item.stallStatus !== 'open') return [{ path, message: `${item.stallName} is not taking orders right now.` }];
+      if (item.soldOut) return [{ path, message: `${item.name} is sold out.` }];
+      return [];
+    });
+  }
+
+  /** A retry with a key already used: the same order again, or 422 when the key came with another order. */
+  function replay(existing: StoredOrder, requestHash: string): PlacedOrder {
+    if (existing.requestHash !== requestHash) {
+      throw new HttpError(422, 'This Idempotency-Key was already used for a different order. Send a new key for a new order.');
+    }
+    return { ...publicOrder(existing), token: existing.token };
+  }
+
+  return {
+    listStalls: (query: StallListQuery): Promise<Page<Stall>> => stalls.list(query),
+    getStall: async (id: number): Promise<StallWithItems> => (await stalls.findWithItems(id)) ?? Promise.reject(notFound(`No stall with id ${id}.`)),
+
+    async createStall(input: CreateStall) {
+      return { id: await stalls.insert({ name: input.name, description: input.description ?? null, cuisine: input.cuisine ?? null }, now()) };
+    },
+
+    async updateStall(id: number, patch: UpdateStall): Promise<Stall> {
+      if (!(await stalls.update(id, patch, now()))) throw notFound(`No stall with id ${id}.`);
+      return stallOr404(id);
+    },
+
+    async deleteStall(id: number): Promise<void> {
+      if (await stalls.deleteIfNoOpenOrders(id)) return;
+      const stall = await stallOr404(id);
+      throw conflict(`${stall.name} still has orders that are not served yet. Serve or cancel them first, or pause the stall.`);
+    },
+
+    async createItem(stallId: number, input: CreateMenuItem) {
+      await stallOr404(stallId);
+      const id = await stalls.insertItem(stallId, { ...input, description: input.description ?? null }, now());
+      return { id };
+    },
+
+    async updateItem(id: number, patch: UpdateMenuItem): Promise<MenuItem> {
+      if (!(await stalls.updateItem(id, patch, now()))) throw notFound(`No menu item with id ${id}.`);
+      return itemOr404(id);
+    },
+
+    async deleteItem(id: number): Promise<void> {
+      if (!(await stalls.deleteItem(id))) throw notFound(`No menu item with id ${id}.`);
+    },
+
+    menu: async (): Promise<Menu> => ({ currency: venue.currency, tables: venue.tables, stalls: await stalls.openWithItems() }),
+
+    /**
+     * Prices the cart from the menu (never from the browser), refuses lines that cannot be ordered
+     * now, and stores the order once per idempotency key, then announces it.
+     */
+    async placeOrder(input: PlaceOrder, idempotencyKey: string | undefined): Promise<PlacedOrder> {
+      if (input.table > venue.tables) throw badRequest('There is no such table here.', [{ path: 'body.table', message: `Tables are numbered 1 to ${venue.tables}` }]);
+      const requestHash = sha256(JSON.stringify(input));
+      if (idempotencyKey) {
+        const existing = await orders.findByIdempotencyKey(idempotencyKey);
+        if (existing) return replay(existing, requestHash);
+      }
+
+      const items = await stalls.itemsForOrder([...new Set(input.cart.map((line) => line.itemId))]);
+      const refused = unorderableLines(input.cart, items);
+      if (refused.length > 0) {
+        throw new HttpError(409, refused.length === 1 ? 'One line of the order cannot be ordered right now.' : `${refused.length} lines of the order cannot be ordered right now.`, { errors: refused });
+      }
+      const byId = new Map(items.map((item) => [item.id, item]));
+      const lines: NewOrder['lines'] = input.cart.map((line) => {
+        const item = byId.get(line.itemId)!;
+        return { itemId: item.id, stallId: item.stallId, stallName: item.stallName, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null };
+      });
+      const order: NewOrder = {
+        table: input.table,
+        totalCents: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
+        token: crypto.randomBytes(18).toString('base64url'),
+        idempotencyKey: idempotencyKey ?? null,
+        requestHash,
+        lines,
+      };
+
+      let id: number;
+      try {
+        id = await orders.insert(order, now());
+      } catch (err) {
+        // The same key arrived twice at once (a double tap, a retry on another instance): the first one stands.
+        const first = idempotencyKey && isUniqueViolation(err) ? await orders.findByIdempotencyKey(idempotencyKey) : undefined;
+        if (first) return replay(first, requestHash);
+        throw err;
+      }
+      const placed = (await orders.find(id))!;
+      await publish(publicOrder(placed));
+      return { ...publicOrder(placed), token: placed.token };
+    },
+
+    /** A diner's own order: without its token it does not exist for them. */
+    async orderForDiner(id: number, token: string | undefined): Promise<Order> {
+      const order = await orders.find(id);
+      if (!order || !token || !sameToken(order.token, token)) throw notFound(`No order with id ${id}.`);
+      return publicOrder(order);
+    },
+
+    listOrders: (query: OrderListQuery): Promise<Page<Order>> => orders.list(query),
+
+    async moveOrder(id: number, to: OrderStatus): Promise<Order> {
+      const order = await orderOr404(id);
+      if (!canMoveOrder(order.status, to)) throw conflict(`Order ${id} is ${order.status}; it cannot go to ${to} from there.`);
+      if (!(await orders.moveStatus(id, order.status, to, now()))) {
+        const current = await orderOr404(id);
+        throw conflict(`Order ${id} was changed meanwhile and is now ${current.status}.`);
+      }
+      const moved = publicOrder(await orderOr404(id));
+      await publish(moved);
+      return moved;
+    },
+  };
+}
+export type PtService = ReturnType<typeof ptService>;

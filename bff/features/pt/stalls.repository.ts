@@ -1,0 +1,171 @@
+import { sql, type Selectable } from 'kysely';
+import type { MenuItem, Stall, StallListQuery, StallWithItems } from '../../contracts/pt.contract';
+import type { Db } from '../../db/database';
+import { containsText } from '../../db/engine';
+import type { MenuItemsTable } from '../../db/schema';
+import { paginate } from '../../lib/paginate';
+import { OPEN_STATUSES } from './orders.repository';
+
+const toItem = (row: Selectable<MenuItemsTable>): MenuItem => ({
+  id: row.id,
+  stallId: row.stall_id,
+  name: row.name,
+  description: row.description,
+  category: row.category,
+  priceCents: row.price_cents,
+  soldOut: row.sold_out === 1,
+  allergens: JSON.parse(row.allergens) as string[],
+});
+
+const itemCount = sql<number>`(select count(*) from menu_items where menu_items.stall_id = stalls.id)`.as('itemCount');
+
+export interface StallFields {
+  name?: string;
+  description?: string | null;
+  cuisine?: string | null;
+  status?: Stall['status'];
+}
+
+export interface ItemFields {
+  name?: string;
+  description?: string | null;
+  category?: string;
+  priceCents?: number;
+  soldOut?: boolean;
+  allergens?: string[];
+}
+
+/** Stalls and their menu items. */
+export function stallsRepository(db: Db) {
+  const stalls = () =>
+    db
+      .selectFrom('stalls')
+      .select(['id', 'name', 'description', 'cuisine', 'status', 'created_at as createdAt', 'updated_at as updatedAt'])
+      .select(itemCount);
+  const itemsOf = (stallIds: number[]) =>
+    stallIds.length === 0
+      ? Promise.resolve([])
+      : db.selectFrom('menu_items').selectAll().where('stall_id', 'in', stallIds).orderBy('category').orderBy('name').orderBy('id').execute();
+  const withItems = async (list: Stall[]): Promise<StallWithItems[]> => {
+    const items = (await itemsOf(list.map((s) => s.id))).map(toItem);
+    return list.map((stall) => ({ ...stall, items: items.filter((item) => item.stallId === stall.id) }));
+  };
+
+  return {
+    list: (query: StallListQuery) => {
+      const matching = query.query ? containsText(['stalls.name', 'stalls.cuisine', 'stalls.description'], query.query) : sql<boolean>`1 = 1`;
+      return paginate<Stall>(
+        query,
+        async () => Number((await db.selectFrom('stalls').where(matching).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        (limit, offset) => stalls().where(matching).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
+      );
+    },
+
+    find: (id: number): Promise<Stall | undefined> => stalls().where('id', '=', id).executeTakeFirst(),
+
+    findWithItems: async (id: number): Promise<StallWithItems | undefined> => {
+      const stall = await stalls().where('id', '=', id).executeTakeFirst();
+      return stall && (await withItems([stall]))[0];
+    },
+
+    /** Open stalls with every item, for the diners' menu. */
+    openWithItems: async (): Promise<StallWithItems[]> => withItems(await stalls().where('status', '=', 'open').orderBy('name').orderBy('id').execute()),
+
+    insert: async (fields: { name: string; description: string | null; cuisine: string | null }, now: string) =>
+      (await db.insertInto('stalls').values({ ...fields, status: 'open', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id,
+
+    /** True when the stall exists (and was changed). */
+    update: async (id: number, fields: StallFields, now: string) =>
+      Number((await db.updateTable('stalls').set({ ...fields, updated_at: now }).where('id', '=', id).executeTakeFirst()).numUpdatedRows) > 0,
+
+    /**
+     * Deletes the stall unless one of its lines is in an order not yet served, in one statement so
+     * an order placed at the same moment cannot slip past the check.
+     */
+    deleteIfNoOpenOrders: async (id: number) =>
+      Number(
+        (
+          await db
+            .deleteFrom('stalls')
+            .where('id', '=', id)
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom('order_lines')
+                    .innerJoin('orders', 'orders.id', 'order_lines.order_id')
+                    .select('order_lines.id')
+                    .where('order_lines.stall_id', '=', id)
+                    .where('orders.status', 'in', OPEN_STATUSES),
+                ),
+              ),
+            )
+            .executeTakeFirst()
+        ).numDeletedRows,
+      ) > 0,
+
+    findItem: async (id: number): Promise<MenuItem | undefined> => {
+      const row = await db.selectFrom('menu_items').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toItem(row);
+    },
+
+    /** The items of a cart with their stall, in one read. */
+    itemsForOrder: (ids: number[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('menu_items')
+            .innerJoin('stalls', 'stalls.id', 'menu_items.stall_id')
+            .select([
+              'menu_items.id',
+              'menu_items.name',
+              'menu_items.price_cents as priceCents',
+              'menu_items.sold_out as soldOut',
+              'stalls.id as stallId',
+              'stalls.name as stallName',
+              'stalls.status as stallStatus',
+            ])
+            .where('menu_items.id', 'in', ids)
+            .execute(),
+
+    insertItem: async (stallId: number, item: Required<Omit<ItemFields, 'soldOut'>>, now: string) =>
+      (
+        await db
+          .insertInto('menu_items')
+          .values({
+            stall_id: stallId,
+            name: item.name,
+            description: item.description,
+            category: item.category,
+            price_cents: item.priceCents,
+            sold_out: 0,
+            allergens: JSON.stringify(item.allergens),
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+
+    updateItem: async (id: number, fields: ItemFields, now: string) =>
+      Number(
+        (
+          await db
+            .updateTable('menu_items')
+            .set({
+              name: fields.name,
+              description: fields.description,
+              category: fields.category,
+              price_cents: fields.priceCents,
+              sold_out: fields.soldOut === undefined ? undefined : fields.soldOut ? 1 : 0,
+              allergens: fields.allergens && JSON.stringify(fields.allergens),
+              updated_at: now,
+            })
+            .where('id', '=', id)
+            .executeTakeFirst()
+        ).numUpdatedRows,
+      ) > 0,
+
+    deleteItem: async (id: number) => Number((await db.deleteFrom('menu_items').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+  };
+}
+export type StallsRepository = ReturnType<typeof stallsRepository>;

@@ -1,0 +1,38 @@
+import type { Request } from 'express';
+import { rateLimit, type Options, type RateLimitInfo, type Store } from 'express-rate-limit';
+import { sendProblem } from './problem';
+
+/** Where counts are kept: a store every instance shares (`sharedCounterStore`), one per limiter. */
+export type CounterStoreFor = (prefix: string) => Store;
+
+/**
+ * The one way to rate-limit a route: `limit` requests per `windowMs` per key (the client's IP
+ * unless `keyGenerator` says otherwise), counted in `store`; over it, a 429 problem with
+ * `Retry-After` and `message(secondsToWait)`.
+ */
+export function limitRequests(options: {
+  limit: number;
+  windowMs: number;
+  store: Store;
+  message: (seconds: number) => string;
+  keyGenerator?: Options['keyGenerator'];
+  /** Count only failed requests (a successful one gives its hit back). */
+  failuresOnly?: boolean;
+}) {
+  const { limit, windowMs, store, message, keyGenerator, failuresOnly = false } = options;
+  return rateLimit({
+    windowMs,
+    limit,
+    store,
+    skipSuccessfulRequests: failuresOnly,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    ...(keyGenerator ? { keyGenerator } : {}),
+    handler: (req, res) => {
+      const resetTime = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;
+      const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : Math.ceil(windowMs / 1000);
+      res.set('Retry-After', String(seconds));
+      sendProblem(res, 429, message(seconds));
+    },
+  });
+}
