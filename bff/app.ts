@@ -16,7 +16,7 @@ import { gymService, type DoorAccess } from './features/gym/gym.service';
 import { membersRepository } from './features/gym/members.repository';
 import { ownersRepository } from './features/gym/owners.repository';
 import { ordersRepository } from './features/pt/orders.repository';
-import { DEFAULT_ORDERS_PER_MINUTE, ptRoutes } from './features/pt/pt.router';
+import { ptRoutes } from './features/pt/pt.router';
 import { ptService } from './features/pt/pt.service';
 import { stallsRepository } from './features/pt/stalls.repository';
 import { statusRoutes } from './features/status/status.router';
@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps) {
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
       publish: (order) => bus.publish('order', order),
     }),
-    { counterStore, ordersPerMinute: deps.ordersPerMinute ?? DEFAULT_ORDERS_PER_MINUTE, subscribe: (listener) => bus.subscribe(listener), heartbeatMs: deps.eventStream?.heartbeatMs },
+    { counterStore, ordersPerMinute: deps.ordersPerMinute ?? config.ORDERS_PER_MINUTE, subscribe: (listener) => bus.subscribe(listener), heartbeatMs: deps.eventStream?.heartbeatMs },
   );
 
   const app = express();

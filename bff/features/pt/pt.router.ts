@@ -16,8 +16,6 @@ export interface PtRouteOptions {
   heartbeatMs?: number;
 }
 
-export const DEFAULT_ORDERS_PER_MINUTE = 60;
-
 function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.get('Idempotency-Key');
   if (key === undefined) return undefined;
