@@ -40,6 +40,11 @@ export interface Connection {
    * it commit in id order (PostgreSQL hands out sequence values before commit, SQLite has one writer).
    */
   lockLog: (trx: AnyDb, log: string) => Promise<void>;
+  /**
+   * Appends one row to an append-only log so that ids commit in order (under the log's lock) and
+   * tells `channel` the new id on commit; one round trip. Answers the id.
+   */
+  appendToLog: (db: AnyDb, log: { table: string; channel: string }, values: Record<string, string | number | null>) => Promise<number>;
   /** Inside a transaction: tells every listener of `channel` about `payload` when it commits. */
   notify: (trx: AnyDb, channel: string, payload: string) => Promise<void>;
   /**
@@ -91,6 +96,8 @@ function connectSqlite(url: string): Connection {
     ddl: { id: (col) => col.primaryKey().autoIncrement() },
     exclusively: (work) => work(),
     lockLog: async () => {},
+    // One writer at a time: ids are handed out and committed in order anyway.
+    appendToLog: async (db, log, values) => Number((await db.insertInto(log.table).values(values).returning('id').executeTakeFirstOrThrow()).id),
     notify: async () => {},
     serverNowMs: sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000) as integer)`,
     close: async () => {},
@@ -175,6 +182,20 @@ function connectPostgres(url: string, poolSize: number): Connection {
       }
     },
     lockLog: async (trx, log) => void (await sql`select pg_advisory_xact_lock(${logLockKey(log)})`.execute(trx)),
+    async appendToLog(db, log, values) {
+      // One statement is its own transaction: the insert reads its row from the lock's CTE, so the
+      // lock is taken before the id is drawn, and held (with the notification queued) until commit.
+      const columns = Object.keys(values);
+      const { rows } = await sql<{ id: number }>`
+        with locked as (select pg_advisory_xact_lock(${logLockKey(log.table)}))
+        , appended as (
+          insert into ${sql.table(log.table)} (${sql.join(columns.map((c) => sql.ref(c)))})
+          select ${sql.join(columns.map((c) => values[c]))} from locked
+          returning id
+        )
+        select id, pg_notify(${log.channel}, id::text) from appended`.execute(db);
+      return Number(rows[0]!.id);
+    },
     notify: async (trx, channel, payload) => void (await sql`select pg_notify(${channel}, ${payload})`.execute(trx)),
     listen,
     serverNowMs: sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`,

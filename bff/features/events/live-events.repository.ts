@@ -6,7 +6,7 @@ import type { EventLog } from '../../lib/event-bus';
 /** The notification channel that says "the live-event log has news" (its payload is the new id). */
 export const LIVE_EVENTS_CHANNEL = 'frontdesk_live_events';
 
-export function liveEventsRepository(database: Pick<Database, 'db' | 'lockLog' | 'notify' | 'listen'>) {
+export function liveEventsRepository(database: Pick<Database, 'db' | 'appendToLog' | 'listen'>) {
   const { db } = database;
   const { listen } = database;
   return {
@@ -14,13 +14,8 @@ export function liveEventsRepository(database: Pick<Database, 'db' | 'lockLog' |
      * Appends under the log's lock, so ids commit in order: a reader that has seen id N never later
      * finds a smaller one (which Last-Event-ID resume and every instance's bus rely on).
      */
-    append: (type: LiveEventType, data: unknown): Promise<string> =>
-      db.transaction().execute(async (trx) => {
-        await database.lockLog(trx, 'live_events');
-        const row = await trx.insertInto('live_events').values({ type, data: JSON.stringify(data), created_at: nowIso() }).returning('id').executeTakeFirstOrThrow();
-        await database.notify(trx, LIVE_EVENTS_CHANNEL, String(row.id));
-        return String(row.id);
-      }),
+    append: async (type: LiveEventType, data: unknown): Promise<string> =>
+      String(await database.appendToLog(db, { table: 'live_events', channel: LIVE_EVENTS_CHANNEL }, { type, data: JSON.stringify(data), created_at: nowIso() })),
 
     /** Events after the given id, oldest first, for Last-Event-ID resume and the bus. */
     after: async (id: number, limit: number): Promise<LiveEvent[]> => {
