@@ -9,6 +9,10 @@ export const idText = (message = 'Expected a positive integer id') => v.pipe(v.s
 /** Is this text an id the API would accept? (Client routes turn anything else into a 404 at once.) */
 export const isIdText = (text: string | undefined): text is string => ID_TEXT.test(text ?? '');
 
+/** Text that must not be blank once trimmed, at most `max` characters; `label` names it in messages. */
+export const requiredText = (label: string, max: number) =>
+  v.pipe(v.string(`Expected ${label} as text`), v.trim(), v.nonEmpty('Required'), v.maxLength(max, `${label} is at most ${max} characters`));
+
 /** `:id` of a path. */
 export const IdParamSchema = v.object({ id: idText() });
 

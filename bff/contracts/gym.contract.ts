@@ -1,10 +1,7 @@
 import * as v from 'valibot';
 import { EmailSchema } from './auth.contract';
-import { IdParamSchema, PageQuerySchema, idNumber, idText, pageOf } from './common.contract';
+import { IdParamSchema, PageQuerySchema, idNumber, idText, pageOf, requiredText } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
-
-const requiredText = (label: string, max: number) =>
-  v.pipe(v.string(`Expected ${label} as text`), v.trim(), v.nonEmpty('Required'), v.maxLength(max, `${label} is at most ${max} characters`));
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
 

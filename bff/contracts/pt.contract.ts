@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { IdParamSchema, PageQuerySchema, idNumber, pageOf } from './common.contract';
+import { IdParamSchema, PageQuerySchema, idNumber, pageOf, requiredText } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 /**
@@ -7,8 +7,6 @@ import { endpoint, NoContentSchema } from './endpoint.contract';
  * table without an account, and the runners' board. Money is always integer cents.
  */
 
-const text = (label: string, max: number) =>
-  v.pipe(v.string(`Expected ${label} as text`), v.trim(), v.nonEmpty('Required'), v.maxLength(max, `${label} is at most ${max} characters`));
 /** Optional text where an empty string means "none". */
 const optionalText = (label: string, max: number) =>
   v.optional(
@@ -65,7 +63,7 @@ export const StallListQuerySchema = v.object({ ...PageQuerySchema.entries, query
 export type StallListQuery = v.InferOutput<typeof StallListQuerySchema>;
 
 export const CreateStallSchema = v.object({
-  name: text('Name', 80),
+  name: requiredText('Name', 80),
   description: optionalText('Description', 500),
   cuisine: optionalText('Cuisine', 40),
 });
@@ -73,7 +71,7 @@ export type CreateStall = v.InferOutput<typeof CreateStallSchema>;
 
 export const UpdateStallSchema = v.pipe(
   v.object({
-    name: v.optional(text('Name', 80)),
+    name: v.optional(requiredText('Name', 80)),
     description: optionalText('Description', 500),
     cuisine: optionalText('Cuisine', 40),
     status: v.optional(StallStatusSchema),
@@ -94,9 +92,9 @@ const AllergensSchema = v.pipe(
 );
 
 export const CreateMenuItemSchema = v.object({
-  name: text('Name', 80),
+  name: requiredText('Name', 80),
   priceCents: PriceCentsSchema,
-  category: v.optional(text('Category', 40), 'Mains'),
+  category: v.optional(requiredText('Category', 40), 'Mains'),
   description: optionalText('Description', 300),
   allergens: v.optional(AllergensSchema, []),
 });
@@ -104,9 +102,9 @@ export type CreateMenuItem = v.InferOutput<typeof CreateMenuItemSchema>;
 
 export const UpdateMenuItemSchema = v.pipe(
   v.object({
-    name: v.optional(text('Name', 80)),
+    name: v.optional(requiredText('Name', 80)),
     priceCents: v.optional(PriceCentsSchema),
-    category: v.optional(text('Category', 40)),
+    category: v.optional(requiredText('Category', 40)),
     description: optionalText('Description', 300),
     allergens: v.optional(AllergensSchema),
     soldOut: v.optional(v.boolean('Expected true or false')),
