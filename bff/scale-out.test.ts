@@ -6,52 +6,50 @@ import pg from 'pg';
 import request from 'supertest';
 import { openDatabase } from './db/database';
 import { signBody } from './kisi/signature';
-import { startServer, type RunningServer } from './server';
+import { spawnBff, type SpawnedBff } from './test-support/spawn-bff';
 import { createTestDatabase, testEngine, type TestDatabase } from './test-support/test-database';
 
 /**
- * Two BFF instances on one PostgreSQL, started at the same moment as a deployment would start
- * them, behave as one product: sessions, live events, webhook de-duplication and the limits hold
+ * Two BFF instances on one PostgreSQL — two processes, as `npm run serve` twice — started at the
+ * same moment as a deployment would start them, behave as one product: sessions, live events, webhook de-duplication and the limits hold
  * across them. (SQLite is one instance by design: this runs in the PostgreSQL pass.)
  */
 const onPostgres = testEngine() === 'postgres' ? describe : describe.skip;
+jest.setTimeout(30_000);
 
 const ADMIN = { email: 'admin@scale.test', password: 'a-long-admin-password' };
 const SECRET = 'scale-out-webhook-secret';
 let dir: string;
 let target: TestDatabase;
-let a: RunningServer;
-let b: RunningServer;
+let a: SpawnedBff;
+let b: SpawnedBff;
 
 onPostgres('two instances on one PostgreSQL', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-scale-'));
     target = await createTestDatabase(dir, 'scale');
     const env = {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
       DATABASE_URL: target.url,
       STATIC_DIR: path.join(dir, 'static'),
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       KISI_WEBHOOK_SECRET: SECRET,
     };
-    [a, b] = await Promise.all([startServer(env, () => {}), startServer(env, () => {})]);
+    [a, b] = await Promise.all([spawnBff(env), spawnBff(env)]);
   });
   afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
+    await Promise.all([a?.stop(), b?.stop()]);
     await target.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const login = async (server: RunningServer, credentials = ADMIN) => {
+  const login = async (server: SpawnedBff, credentials = ADMIN) => {
     const res = await request(server.url).post('/api/auth/login').send(credentials);
     return { status: res.status, cookie: String(res.headers['set-cookie'] ?? '').split(';')[0] ?? '' };
   };
 
   /** Holds `GET /api/events` open and collects its text. */
-  function openStream(server: RunningServer, cookie: string, headers: Record<string, string> = {}) {
+  function openStream(server: SpawnedBff, cookie: string, headers: Record<string, string> = {}) {
     let text = '';
     let isEnded = false;
     let onEnd = () => {};
@@ -91,7 +89,7 @@ onPostgres('two instances on one PostgreSQL', () => {
       type: 'lock.unlock',
       created_at: new Date().toISOString(),
     });
-  const deliver = (server: RunningServer, body: string) =>
+  const deliver = (server: SpawnedBff, body: string) =>
     request(server.url).post('/api/webhooks/kisi').set('Content-Type', 'application/json').set('X-Signature', signBody(body, SECRET)).send(body);
 
   it('started together, they created one admin and seeded the demo data once', async () => {

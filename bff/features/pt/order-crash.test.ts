@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Menu, PlacedOrder } from '../../contracts/pt.contract';
 import { openDatabase } from '../../db/database';
+import { spawnBff } from '../../test-support/spawn-bff';
 import { createTestDatabase, type TestDatabase } from '../../test-support/test-database';
 
 /**
@@ -25,39 +25,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts `bff/index.ts` as its own process, as `npm run serve` does, and waits for its URL. */
-async function startBff(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/index.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: target.url,
-      STATIC_DIR: path.join(dir, 'static'),
-      ADMIN_PASSWORD: 'crash-test-admin-password',
-      ORDERS_PER_MINUTE: '100000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The BFF did not start:\n${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Frontdesk is running at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('exit', (code) => reject(new Error(`The BFF exited (${code}):\n${output}`)));
-  });
-  return { url, child };
-}
+const startBff = () =>
+  spawnBff({ DATABASE_URL: target.url, STATIC_DIR: path.join(dir, 'static'), ADMIN_PASSWORD: 'crash-test-admin-password', ORDERS_PER_MINUTE: '100000' });
 
 const submit = (url: string, key: string, body: string) =>
   fetch(`${url}/api/pt/order`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key }, body, signal: AbortSignal.timeout(10_000) });
@@ -122,7 +91,6 @@ it('keeps every acknowledged order exactly once across a SIGKILL, and retries ma
     expect(Number(total.n)).toBe(sent.size);
     console.log(`crash test: ${acknowledged.size} orders acknowledged before SIGKILL, ${rows.length} stored, ${unanswered.length} unanswered retried, ${sent.size} orders in the end`);
   } finally {
-    second.child.kill('SIGTERM');
-    await new Promise((r) => second.child.once('exit', r));
+    await second.stop();
   }
 });
