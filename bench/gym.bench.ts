@@ -26,7 +26,7 @@ export async function runGymBench(): Promise<void> {
     if (!check.ok || page.total < MEMBERS) throw new Error(`gym bench setup failed: ${check.status}, total ${page.total}`);
 
     const { baseline, gym } = await interleaved(
-      { baseline: { url: bare.url }, gym: { url, headers: { cookie } } },
+      { baseline: { url: `${bare.url}/hello` }, gym: { url, headers: { cookie } } },
       { connections: 50, durationSeconds: SECONDS, rounds: ROUNDS },
     );
 

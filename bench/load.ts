@@ -8,6 +8,16 @@ export interface LoadResult {
   non2xx: number;
 }
 
+/** Every answer of a load run by status code, and the requests that got none: what a run that must answer one way (all 201) is checked against. */
+export interface Answers {
+  byStatus: Record<string, number>;
+  /** Connection errors, timeouts included (autocannon counts a timeout among its errors). */
+  unanswered: number;
+}
+
+/** A load run's figures, and its answers, the warm-up's included: a wrong answer there counts as much as one measured. */
+export type LoadRun = LoadResult & { answers: Answers };
+
 /** A request built anew for every send, for endpoints that must see a different body each time (a webhook's new event). */
 export type FreshRequest = () => { method: 'POST' | 'PUT' | 'PATCH'; body: string; headers: Record<string, string> };
 
@@ -23,7 +33,7 @@ export interface LoadOptions {
  * several URLs, autocannon opens connection i to URL i mod n: the connections split evenly over the
  * servers, and each stays on its server for the whole run (keep-alive).
  */
-export async function load(url: string | string[], options: LoadOptions): Promise<LoadResult> {
+export async function load(url: string | string[], options: LoadOptions): Promise<LoadRun> {
   const next = options.request;
   // One request definition rebuilt before every send (autocannon calls setupRequest each time).
   const requests = next && [
@@ -43,9 +53,18 @@ export async function load(url: string | string[], options: LoadOptions): Promis
       headers: options.headers,
       ...(requests && { requests }),
     });
-  await run(1);
+  const warmUp = await run(1);
   const result = await run(options.durationSeconds);
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx + result.errors + result.timeouts };
+  const byStatus: Record<string, number> = {};
+  for (const r of [warmUp, result]) {
+    for (const [status, stat] of Object.entries(r.statusCodeStats ?? {})) byStatus[status] = (byStatus[status] ?? 0) + (stat.count ?? 0);
+  }
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+    answers: { byStatus, unanswered: warmUp.errors + result.errors },
+  };
 }
 
 type LoadTarget = { url: string; headers?: Record<string, string> };

@@ -1,5 +1,6 @@
 import { runGymBench } from './gym.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
+import { runOrdersBench } from './orders.bench';
 import { runScaleBench } from './scale.bench';
 import { runSizeBench } from './size.bench';
 
@@ -10,6 +11,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['gym', runGymBench],
   ['kisi', runKisiProxyBench],
   ['scale', runScaleBench],
+  ['orders', runOrdersBench],
 ];
 
 const only = process.argv[2];
