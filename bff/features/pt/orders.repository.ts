@@ -55,8 +55,8 @@ export function ordersRepository(db: Db) {
 
     findByIdempotencyKey: async (key: string) => one(await db.selectFrom('orders').selectAll().where('idempotency_key', '=', key).execute()),
 
-    /** The order and its lines in one transaction: a crash leaves all of it or none. */
-    insert: (order: NewOrder, now: string): Promise<number> =>
+    /** The order and its lines in one transaction (a crash leaves all of it or none); answers it as stored. */
+    insert: (order: NewOrder, now: string): Promise<StoredOrder> =>
       db.transaction().execute(async (trx) => {
         const { id } = await trx
           .insertInto('orders')
@@ -72,7 +72,7 @@ export function ordersRepository(db: Db) {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await trx
+        const lines = await trx
           .insertInto('order_lines')
           .values(
             order.lines.map((line) => ({
@@ -86,8 +86,21 @@ export function ordersRepository(db: Db) {
               note: line.note,
             })),
           )
+          .returning('id')
           .execute();
-        return id;
+        const lineIds = lines.map((line) => line.id).sort((x, y) => x - y);
+        return {
+          id,
+          table: order.table,
+          status: 'received',
+          totalCents: order.totalCents,
+          // Ids are drawn in the order the rows were inserted; RETURNING's own row order is not promised.
+          lines: order.lines.map((line, i) => ({ id: lineIds[i]!, ...line })),
+          createdAt: now,
+          updatedAt: now,
+          token: order.token,
+          requestHash: order.requestHash,
+        };
       }),
 
     /** `open`: not yet served, oldest first (the board's order); one status: newest first. */

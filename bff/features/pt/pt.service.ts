@@ -128,16 +128,15 @@ export function ptService({ stalls, orders, venue, publish, now = () => new Date
         lines,
       };
 
-      let id: number;
+      let placed: StoredOrder;
       try {
-        id = await orders.insert(order, now());
+        placed = await orders.insert(order, now());
       } catch (err) {
         // The same key arrived twice at once (a double tap, a retry on another instance): the first one stands.
         const first = idempotencyKey && isUniqueViolation(err) ? await orders.findByIdempotencyKey(idempotencyKey) : undefined;
         if (first) return replay(first, requestHash);
         throw err;
       }
-      const placed = (await orders.find(id))!;
       await publish(publicOrder(placed));
       return { ...publicOrder(placed), token: placed.token };
     },
