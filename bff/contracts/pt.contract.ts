@@ -247,7 +247,7 @@ export const ptApi = {
     stream: 'sse',
     errors: [404],
   }),
-  listOrders: endpoint({ method: 'GET', path: '/api/pt/orders', summary: 'Orders for the runner board: `open` (not yet served) oldest first, others newest first', access: board, query: OrderListQuerySchema, response: OrderPageSchema }),
+  listOrders: endpoint({ method: 'GET', path: '/api/pt/orders', summary: 'Orders for the runner board: `open` (not yet served) oldest first; one status by last change, newest first', access: board, query: OrderListQuerySchema, response: OrderPageSchema }),
   updateOrder: endpoint({
     method: 'PATCH',
     path: '/api/pt/orders/:id',

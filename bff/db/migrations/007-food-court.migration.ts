@@ -46,6 +46,7 @@ export async function up(db: Kysely<any>, ddl: EngineDdl): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('orders_status_idx').on('orders').columns(['status', 'created_at', 'id']).execute();
+  await db.schema.createIndex('orders_status_changed_idx').on('orders').columns(['status', 'updated_at', 'id']).execute();
 
   await db.schema
     .createTable('order_lines')

@@ -103,16 +103,19 @@ export function ordersRepository(db: Db) {
         };
       }),
 
-    /** `open`: not yet served, oldest first (the board's order); one status: newest first. */
+    /**
+     * `open`: not yet served, oldest first (the board's order); one status: the most recently
+     * changed first (what was just served or cancelled is what an undo wants).
+     */
     list: (query: OrderListQuery) => {
       const statuses = query.status === 'open' ? OPEN_STATUSES : [query.status];
       const matching = () => db.selectFrom('orders').where('status', 'in', statuses);
-      const direction = query.status === 'open' ? 'asc' : 'desc';
+      const [column, direction] = query.status === 'open' ? (['created_at', 'asc'] as const) : (['updated_at', 'desc'] as const);
       return paginate<Order>(
         query,
         async () => Number((await matching().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
         async (limit, offset) =>
-          (await withLines(await matching().selectAll().orderBy('created_at', direction).orderBy('id', direction).limit(limit).offset(offset).execute())).map(publicOrder),
+          (await withLines(await matching().selectAll().orderBy(column, direction).orderBy('id', direction).limit(limit).offset(offset).execute())).map(publicOrder),
       );
     },
 
