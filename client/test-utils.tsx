@@ -11,7 +11,7 @@ import { resetCache } from './lib/cache';
 
 /** A canned answer of the fake BFF: status and JSON body (or text). */
 export type FakeReply = { status?: number; json?: unknown; text?: string; contentType?: string; headers?: Record<string, string> };
-export type FakeHandler = (request: { method: string; url: URL; body: unknown }) => FakeReply | undefined;
+export type FakeHandler = (request: { method: string; url: URL; body: unknown; headers: Record<string, string> }) => FakeReply | undefined;
 
 export const ADMIN_USER = { id: 1, email: 'admin@frontdesk.test', name: 'Administrator', role: 'admin' as const };
 
@@ -52,8 +52,9 @@ export function fakeApi(handlers: FakeHandler[] = [], options: { signedIn?: bool
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
     const method = (init?.method ?? 'GET').toUpperCase();
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    calls.push({ method, path: url.pathname + url.search, body, headers: (init?.headers ?? {}) as Record<string, string> });
-    const reply: FakeReply = [...handlers, builtIn].reduce<FakeReply | undefined>((found, h) => found ?? h({ method, url, body }), undefined) ?? problem(404, 'Not Found');
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    calls.push({ method, path: url.pathname + url.search, body, headers });
+    const reply: FakeReply = [...handlers, builtIn].reduce<FakeReply | undefined>((found, h) => found ?? h({ method, url, body, headers }), undefined) ?? problem(404, 'Not Found');
     const status = reply.status ?? 200;
     const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
     return new Response(status === 204 ? null : text, {

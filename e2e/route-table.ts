@@ -72,10 +72,14 @@ export async function sampleIds(request: APIRequestContext): Promise<Record<stri
   const kisiUsers = await get<{ id: number; email: string }[]>('/api/kisi/users');
   const kisiUser = kisiUsers.find((u) => u.email === SAMPLE_PERSON);
   assert.ok(kisiUser, `the Kisi emulator has no user ${SAMPLE_PERSON}`);
+  const stalls = await get<{ items: { id: number }[] }>('/api/pt/stalls?pageSize=1');
+  const stall = stalls.items[0];
+  assert.ok(stall, 'the demo data has no food-court stall');
   return {
     '/arcos/:id': '4',
     '/gymowners/:id': String(member.ownerId),
     '/shell/gymowner/users/:id': String(member.id),
     '/kisi/users/:user_id': String(kisiUser.id),
+    '/pt/stalls/:id': String(stall.id),
   };
 }

@@ -1,7 +1,7 @@
 import { createBrowserRouter, data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { registerPreloadRoutes } from '@/lib/app-link';
-import { requireAdmin, requireUser, userContext } from '@/lib/session';
+import { requireAdmin, requireRunner, requireStaff, requireUser, userContext } from '@/lib/session';
 import { RootErrorBoundary, RouteErrorBoundary } from './error-screens';
 import { HydrateFallback } from './pending-overlay';
 import { paths } from '@/lib/paths';
@@ -97,6 +97,21 @@ export const routes: RouteObject[] = [
               { path: 'groups', lazy: () => import('@/features/kisi/kisi-groups.route') },
               { path: 'group_links', lazy: () => import('@/features/kisi/kisi-group-links.route') },
               { path: 'locks', lazy: () => import('@/features/kisi/kisi-locks.route') },
+            ],
+          },
+          {
+            // The food court: stalls and menus are public (staff also change them), diners order
+            // without an account; the runner board and the QR sheet ask who is signed in first.
+            path: 'pt',
+            lazy: () => import('@/features/pt/pt-layout.route'),
+            children: [
+              { index: true, Component: () => null, loader: () => redirect(paths.ptStalls) },
+              { path: 'stalls', lazy: () => import('@/features/pt/stalls-list.route') },
+              { path: 'stalls/:id', lazy: () => import('@/features/pt/stall.route') },
+              { path: 'diner/menu', lazy: () => import('@/features/pt/diner-menu.route') },
+              { path: 'diner/cart', lazy: () => import('@/features/pt/cart.route') },
+              { path: 'runner', middleware: [requireUser, requireRunner], lazy: () => import('@/features/pt/runner-board.route') },
+              { path: 'tables', middleware: [requireUser, requireStaff], lazy: () => import('@/features/pt/table-codes.route') },
             ],
           },
           {

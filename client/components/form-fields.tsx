@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import type { FormBinding } from '@/lib/form-state';
 
 type Common = { label: string; error?: string; hint?: ReactNode };
@@ -31,6 +31,11 @@ function Field({ label, error, hint, control }: Common & { control: (props: Cont
 /** A labelled input whose error is announced and tied to it (aria-describedby). */
 export function TextField({ label, error, hint, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
   return <Field label={label} error={error} hint={hint} control={(props) => <input {...props} {...input} />} />;
+}
+
+/** A labelled multi-line text (a description, a note), wired like `TextField`. */
+export function TextAreaField({ label, error, hint, ...textarea }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <Field label={label} error={error} hint={hint} control={(props) => <textarea rows={3} {...props} {...textarea} />} />;
 }
 
 export function SelectField({ label, error, hint, children, ...select }: Common & SelectHTMLAttributes<HTMLSelectElement>) {

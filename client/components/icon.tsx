@@ -35,6 +35,12 @@ const shapes = {
   activity: 'M3 12h4l3-8 4 16 3-8h4',
   pause: 'M8 5v14 M16 5v14',
   door: 'M5 21V3h11v18 M3 21h16 M13 12h.01 M16 5h3v16',
+  food: 'M4 3v5a3 3 0 0 0 6 0V3 M7 3v18 M17 21V3c-2.2 1.2-3.5 4-3.5 8.5H17',
+  cart: 'M3 4h2l2.4 11h10.2L20 7.5H6.1 M9 20h.01 M17 20h.01',
+  qr: 'M4 4h6v6H4z M14 4h6v6h-6z M4 14h6v6H4z M14 14h2v2h-2z M18 18h2v2h-2z M14 18h2 M18 14h2 M7 7h.01 M17 7h.01 M7 17h.01',
+  print: 'M6 9V3h12v6 M6 18H4v-7h16v7h-2 M6 14h12v7H6z',
+  minus: 'M5 12h14',
+  undo: 'M9 14 4 9l5-5 M4 9h11a5 5 0 0 1 0 10h-3',
 } as const;
 
 export type IconName = keyof typeof shapes;

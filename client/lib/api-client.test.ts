@@ -84,6 +84,12 @@ describe('call (the spec rules: body as text; not ok throws; ok parses JSON, els
     expect((init!.headers as Record<string, string>)['Content-Type']).toBe('application/json');
   });
 
+  it('adds the headers a call asks for, keeping its own Accept and Content-Type', async () => {
+    const spy = replyWith(200, '{"user":{"id":1,"email":"a@b.c","name":"A","role":"staff"}}');
+    await call(loginApi.login, { body: { email: 'a@b.c', password: 'pw' }, headers: { 'Idempotency-Key': 'key-12345678', Accept: 'text/html', 'Content-Type': 'text/plain' } });
+    expect(spy.mock.calls[0]![1]!.headers).toEqual({ 'Idempotency-Key': 'key-12345678', Accept: 'application/json', 'Content-Type': 'application/json' });
+  });
+
   it('sends no Content-Type when there is no body', async () => {
     const spy = replyWith(204, '');
     await call(authApi.logout);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describeEndpoint, urlOf, type CallArgs, type Endpoint, type EndpointOutput } from '@contracts/endpoint.contract';
+import { describeEndpoint, urlOf, type CallArgs, type CallInput, type Endpoint, type EndpointOutput } from '@contracts/endpoint.contract';
 import type { Problem } from '@contracts/problem.contract';
 
 /**
@@ -83,9 +83,15 @@ function checked<E extends Endpoint>(endpoint: E, data: unknown): EndpointOutput
 /** An ok answer with what a caller may need beside the body (Kisi pages over `X-Collection-Range`). */
 export type ApiResponse<T> = { data: T; status: number; headers: Headers };
 
+/**
+ * Headers a call adds beside the ones `send` sets (an `Idempotency-Key`, say). Accept and
+ * Content-Type stay the helper's: the BFF's CSRF rule depends on them.
+ */
+export type RequestHeaders = Readonly<Record<string, string>>;
+
 /** The one fetch (the spec's rules): body read as text; not ok → ApiError; else JSON, falling back to the text. */
-async function send(method: string, url: string, json: unknown): Promise<ApiResponse<unknown>> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+async function send(method: string, url: string, json: unknown, extraHeaders: RequestHeaders = {}): Promise<ApiResponse<unknown>> {
+  const headers: Record<string, string> = { ...extraHeaders, Accept: 'application/json' };
   let body: string | undefined;
   if (json !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -110,16 +116,22 @@ async function send(method: string, url: string, json: unknown): Promise<ApiResp
 }
 
 /** Calls an endpoint: its URL from the params and query, the body as JSON, the answer parsed with its schema. */
-async function sendChecked<E extends Endpoint>(endpoint: E, url: string, body?: unknown): Promise<ApiResponse<EndpointOutput<E>>> {
-  const answer = await send(endpoint.method, url, body);
+async function sendChecked<E extends Endpoint>(endpoint: E, url: string, body?: unknown, headers?: RequestHeaders): Promise<ApiResponse<EndpointOutput<E>>> {
+  const answer = await send(endpoint.method, url, body, headers);
   return { ...answer, data: checked(endpoint, answer.data) };
 }
 
-export async function callWithResponse<E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): Promise<ApiResponse<EndpointOutput<E>>> {
-  return sendChecked(endpoint, urlOf(endpoint, input as Parameters<typeof urlOf>[1]), (input as { body?: unknown } | undefined)?.body);
+/** A call's input (params, query, body as the endpoint describes them) plus any `headers` of its own. */
+export type CallOptions<E extends Endpoint> = object extends CallInput<E>
+  ? [input?: CallInput<E> & { headers?: RequestHeaders }]
+  : [input: CallInput<E> & { headers?: RequestHeaders }];
+
+export async function callWithResponse<E extends Endpoint>(endpoint: E, ...[input]: CallOptions<E>): Promise<ApiResponse<EndpointOutput<E>>> {
+  const parts = input as { body?: unknown; headers?: RequestHeaders } | undefined;
+  return sendChecked(endpoint, urlOf(endpoint, input as Parameters<typeof urlOf>[1]), parts?.body, parts?.headers);
 }
 
-export async function call<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointOutput<E>> {
+export async function call<E extends Endpoint>(endpoint: E, ...args: CallOptions<E>): Promise<EndpointOutput<E>> {
   return (await callWithResponse(endpoint, ...args)).data;
 }
 

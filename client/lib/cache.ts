@@ -101,6 +101,17 @@ function dropPreload(key: Key) {
 }
 
 /**
+ * Forgets the loader's preload of a key that is about to be written. A page mounted with its loader's
+ * data revalidates one frame later, and that first revalidation hands out the preload: a write made
+ * in between (an answer to a click, a live event) would be put back to the older answer.
+ */
+export function forgetPreload(key: Key): void {
+  const k = keyOf(key);
+  if (!preloadedAt.delete(k)) return;
+  dropPreload(key);
+}
+
+/**
  * Warms `key` with SWR's `preload`. A preload is reused for 30 s; an older or rejected one is
  * dropped first (SWR itself would keep returning it forever).
  */
@@ -208,6 +219,7 @@ export const cachedData = (key: Key): unknown => swrCache.get(keyOf(key))?.data;
 /** Puts known data in the cache (after a login, say) so every hook of that key shows it. */
 export async function setCacheData<T>(key: Key, data: T): Promise<void> {
   const k = keyOf(key);
+  forgetPreload(key);
   touch(k);
   if (boundMutate) await boundMutate(key, data, { revalidate: false });
 }

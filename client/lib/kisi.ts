@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import useSWR from 'swr';
+import useSWR, { type KeyedMutator } from 'swr';
 import type { EndpointOutput } from '@contracts/endpoint.contract';
 import { KisiErrorSchema, KisiValidationErrorsSchema, kisiApi, parseCollectionRange, type KisiGroupLinkCreated, type KisiUser } from '@contracts/kisi.contract';
 import { call, errorMessage, fetcherFor, isApiError, keyFor, responseFetcherFor } from './api-client';
-import { invalidate, invalidateEndpoint, loadQueryOnce, setCacheData } from './cache';
+import { forgetPreload, invalidate, invalidateEndpoint, loadQueryOnce, setCacheData } from './cache';
 import type { FormErrors } from './problem-fields';
 
 /**
@@ -101,9 +101,15 @@ export async function loadKisi<T>(key: string, fetcher: (key: string) => Promise
  * show when Kisi could not answer (the loader's, or the hook's own later failure).
  */
 export function useKisi<T>(key: string, fetcher: (key: string) => Promise<T>, loaded: Loaded<T>) {
-  const { data, error, isValidating, mutate } = useSWR<T>(key, fetcher, { fallbackData: loaded.data });
+  const swr = useSWR<T>(key, fetcher, { fallbackData: loaded.data });
+  const { data, error, isValidating } = swr;
+  // A write (the user as Kisi reports them after a switch) must not be undone by the loader's older answer.
+  const mutate = ((...args: Parameters<KeyedMutator<T>>) => {
+    if (args.length > 0) forgetPreload(key);
+    return swr.mutate(...args);
+  }) as KeyedMutator<T>;
   const failure = error ? kisiErrorMessage(error) : data === undefined ? loaded.error : undefined;
-  return { data, failure, isValidating, mutate, retry: () => void mutate() };
+  return { data, failure, isValidating, mutate, retry: () => void swr.mutate() };
 }
 
 // ---- access links (the /kisi list and a gym member's tab read the same endpoint) -----------------

@@ -1,4 +1,4 @@
-import { loginPath, paths, safeRedirect } from './paths';
+import { dinerMenuPath, loginPath, paths, safeRedirect } from './paths';
 
 describe('login redirect guard: same-origin paths only', () => {
   it.each([
@@ -24,5 +24,14 @@ describe('login redirect guard: same-origin paths only', () => {
   it('builds /login links with only the params given', () => {
     expect(loginPath()).toBe('/login');
     expect(loginPath({ flash: 'Please sign in', redirect: '/shell?a=1' })).toBe('/login?flash=Please+sign+in&redirect=%2Fshell%3Fa%3D1');
+  });
+});
+
+describe('diner menu links', () => {
+  it('writes the table (the QR code) and the stall only when given', () => {
+    expect(dinerMenuPath()).toBe('/pt/diner/menu');
+    expect(dinerMenuPath({ table: 12 })).toBe('/pt/diner/menu?table=12');
+    expect(dinerMenuPath({ table: null, stall: 3 })).toBe('/pt/diner/menu?stall=3');
+    expect(dinerMenuPath({ table: 4, stall: 3 })).toBe('/pt/diner/menu?table=4&stall=3');
   });
 });

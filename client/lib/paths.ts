@@ -31,6 +31,13 @@ export const paths = {
   kisiGroupLinks: '/kisi/group_links',
   kisiLocks: '/kisi/locks',
   gymMemberUnlocks: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}/unlocks`,
+  pt: '/pt',
+  ptStalls: '/pt/stalls',
+  ptStall: (id: string | number) => `/pt/stalls/${encodeURIComponent(String(id))}`,
+  ptDinerMenu: '/pt/diner/menu',
+  ptCart: '/pt/diner/cart',
+  ptRunner: '/pt/runner',
+  ptTables: '/pt/tables',
 } as const;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */
@@ -40,6 +47,18 @@ export function loginPath(options: { flash?: string; redirect?: string } = {}): 
   if (options.redirect) search.set('redirect', options.redirect);
   const query = search.toString();
   return query ? `${paths.login}?${query}` : paths.login;
+}
+
+/**
+ * The diner menu for a table (what each table's QR code links to) and/or one stall's section;
+ * only the params given are written.
+ */
+export function dinerMenuPath({ table, stall }: { table?: number | null; stall?: number | null } = {}): string {
+  const search = new URLSearchParams();
+  if (table) search.set('table', String(table));
+  if (stall) search.set('stall', String(stall));
+  const query = search.toString();
+  return query ? `${paths.ptDinerMenu}?${query}` : paths.ptDinerMenu;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createContext, data, redirect } from 'react-router';
 import type { MiddlewareFunction } from 'react-router';
 import { authApi, type SessionUser } from '@contracts/auth.contract';
+import type { Role } from '@contracts/endpoint.contract';
 import { call, errorMessage, isApiError } from './api-client';
 import { cachedData, invalidate, setCacheData } from './cache';
 import { loginPath } from './paths';
@@ -63,6 +64,25 @@ export const requireAdmin: MiddlewareFunction = ({ context }) => {
   const user = context.get(userContext);
   if (user.role !== 'admin') throw data(adminOnlyMessage(user), { status: 403, statusText: 'Forbidden' });
 };
+
+/**
+ * Route middleware after `requireUser` for pages of some roles (admins may always, as in the API):
+ * anyone else gets the 403 screen before a loader asks the API. `who` names the roles in words.
+ */
+export function requireRole(roles: readonly Role[], who: string): MiddlewareFunction {
+  return ({ context }) => {
+    const user = context.get(userContext);
+    if (!hasRole(user, roles)) throw data(`This page is for ${who}. You are signed in as ${user.email} with the ${user.role} role.`, { status: 403, statusText: 'Forbidden' });
+  };
+}
+
+/** Does this account have one of the roles (admins have every role)? */
+export const hasRole = (user: SessionUser | null | undefined, roles: readonly Role[]): boolean => !!user && (user.role === 'admin' || roles.includes(user.role));
+
+/** Pages for the front desk's staff (and admins). */
+export const requireStaff = requireRole(['staff'], 'staff');
+/** The food court's runner board: runners, staff and admins. */
+export const requireRunner = requireRole(['runner', 'staff'], 'runners and staff');
 
 export async function signOut(): Promise<void> {
   await call(authApi.logout);

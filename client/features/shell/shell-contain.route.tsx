@@ -1,24 +1,67 @@
+import useSWR from 'swr';
+import { gymApi } from '@contracts/gym.contract';
+import { ptApi } from '@contracts/pt.contract';
+import { webhookApi } from '@contracts/webhook.contract';
 import { Icon } from '@/components/icon';
+import { errorMessage, fetcherFor, isApiError, keyFor } from '@/lib/api-client';
 import './shell-contain.css';
 
 export const handle = { title: 'Container layout' };
 
-const METRICS = [
-  { label: 'Door openings today', value: '1,284', trend: '+8 %' },
-  { label: 'Members in the gym', value: '46', trend: 'now' },
-  { label: 'Open food orders', value: '12', trend: '3 late' },
-];
+/** Local midnight as an ISO time: "today" is the venue's day, not UTC's. */
+function startOfToday(): string {
+  const midnight = new Date();
+  midnight.setHours(0, 0, 0, 0);
+  return midnight.toISOString();
+}
+
+// Each figure is a list's `total`, read with a page of one (the contracts, not the other areas' modules: features stay apart).
+const fetchOrders = fetcherFor(ptApi.listOrders);
+const fetchMembers = fetcherFor(gymApi.listMembers);
+const fetchEvents = fetcherFor(webhookApi.listEvents);
+
+type Metric = { label: string; caption: string; key: string; fetcher: (key: string) => Promise<{ total: number }> };
+
+function metrics(): Metric[] {
+  return [
+    { label: 'Unlocks today', caption: 'doors opened since midnight', key: keyFor(webhookApi.listEvents, { query: { type: 'lock.unlock', since: startOfToday(), pageSize: 1 } }), fetcher: fetchEvents },
+    { label: 'Gym members', caption: 'on file', key: keyFor(gymApi.listMembers, { query: { pageSize: 1 } }), fetcher: fetchMembers },
+    { label: 'Open food orders', caption: 'not yet served', key: keyFor(ptApi.listOrders, { query: { status: 'open', pageSize: 1 } }), fetcher: fetchOrders },
+  ];
+}
+
+const count = new Intl.NumberFormat();
+
+/** One figure: loading, the number, or why it is missing (with a retry). */
+function MetricTile({ metric }: { metric: Metric }) {
+  const { data, error, isLoading, isValidating, mutate } = useSWR(metric.key, metric.fetcher);
+  const refused = isApiError(error, 403);
+  return (
+    <div className="metric" aria-busy={isLoading}>
+      <span className="metric-label">{metric.label}</span>
+      <span className="metric-value">{data ? count.format(data.total) : isLoading ? <span className="metric-loading">…<span className="visually-hidden">Loading</span></span> : '—'}</span>
+      {error && !data ? (
+        <span className="metric-trend metric-error">
+          {refused ? 'Not for your role' : <>Could not load: {errorMessage(error)} </>}
+          {refused ? null : (
+            <button type="button" className="link-button" onClick={() => void mutate()} disabled={isValidating}>
+              {isValidating ? 'Trying…' : 'Retry'}
+            </button>
+          )}
+        </span>
+      ) : (
+        <span className="metric-trend">{metric.caption}</span>
+      )}
+    </div>
+  );
+}
 
 /** The same widget, laid out by the width of its container rather than the window. */
 function MetricsWidget() {
   return (
     <div className="metrics">
-      {METRICS.map((m) => (
-        <div key={m.label} className="metric">
-          <span className="metric-label">{m.label}</span>
-          <span className="metric-value">{m.value}</span>
-          <span className="metric-trend">{m.trend}</span>
-        </div>
+      {metrics().map((m) => (
+        <MetricTile key={m.label} metric={m} />
       ))}
     </div>
   );
@@ -32,8 +75,8 @@ export function Component() {
           <Icon name="panel" /> Container layout
         </h1>
         <p className="muted">
-          One widget in three places. Each copy arranges itself by the width of the box it is in (CSS container
-          queries), not by the size of the window. Drag the corner of the last box to see it change.
+          One widget in three places, with today’s figures from the API. Each copy arranges itself by the width of the box it
+          is in (CSS container queries), not by the size of the window. Drag the corner of the last box to see it change.
         </p>
       </section>
       <div className="contain-demo">

@@ -1,0 +1,230 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { FakeEventSource, fakeApi, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-utils';
+import { fakePt, menuItem, stall, type FakePt } from './pt.fake-api';
+import { formatMoney } from './pt-format';
+
+fakeEventSourceEachTest();
+installFormDataShim();
+beforeEach(() => window.localStorage.clear());
+afterEach(() => jest.restoreAllMocks());
+
+/** The venue's currency as the page writes it (the reader's locale decides "€8.50" or "8,50 €"). */
+const eur = (cents: number) => formatMoney(cents, 'EUR');
+
+const laksaHouse = stall(1, { name: 'Laksa House', cuisine: 'Malaysian' });
+const pizza = stall(2, { name: 'Forno', cuisine: 'Pizza' });
+const laksa = menuItem(11, 1, { name: 'Laksa', priceCents: 850, category: 'Noodles' });
+const satay = menuItem(12, 1, { name: 'Satay', priceCents: 600, category: 'Sides', soldOut: true });
+const margherita = menuItem(21, 2, { name: 'Margherita', priceCents: 1100, category: 'Pizza' });
+
+function setup(path: string, pt: FakePt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, satay, margherita], tables: 30 })) {
+  const api = fakeApi([pt.handler]);
+  const view = renderApp(path);
+  return { ...view, api, pt, user: userEvent.setup() };
+}
+
+const orderCalls = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'POST' && c.path === '/api/pt/order');
+
+async function addFromMenu(user: ReturnType<typeof userEvent.setup>, name: string, quantity = 1, note = '') {
+  await user.click(await screen.findByRole('button', { name: `Add ${name}` }));
+  const dialog = screen.getByRole('dialog', { name: `Add ${name}` });
+  if (quantity !== 1) {
+    await user.clear(within(dialog).getByLabelText('Quantity'));
+    await user.type(within(dialog).getByLabelText('Quantity'), String(quantity));
+  }
+  if (note) await user.type(within(dialog).getByLabelText('Note for the stall (optional)'), note);
+  await user.click(within(dialog).getByRole('button', { name: 'Add to cart' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+}
+
+const cartLine = (name: string) => within(screen.getByRole('list', { name: 'Dishes in your cart' })).getByText(name, { selector: '.cart-line-name' }).closest('li')!;
+
+describe('/pt/diner/menu → cart', () => {
+  it('remembers the QR code’s table, shows sold-out dishes without an Add button, and adds with quantity and note', async () => {
+    const { user, router } = setup('/pt/diner/menu?table=12');
+    expect(await screen.findByText(/You are ordering for/)).toHaveTextContent('You are ordering for table 12.');
+    expect(window.localStorage.getItem('frontdesk.pt.table')).toBe('12');
+
+    const satayRow = screen.getByRole('heading', { name: 'Satay' }).closest('li')!;
+    expect(within(satayRow).getByText('Sold out')).toBeInTheDocument();
+    expect(within(satayRow).queryByRole('button')).not.toBeInTheDocument();
+
+    await addFromMenu(user, 'Laksa', 2, 'no chilli');
+    expect(await screen.findByText('Added 2 × Laksa to your cart.', { selector: '[role="status"]' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Cart 2 items' })).toBeInTheDocument();
+    expect(screen.getByText(`2 items · ${eur(1700)}`)).toBeInTheDocument();
+
+    await user.click(screen.getByRole('link', { name: 'View cart' }));
+    await screen.findByRole('list', { name: 'Dishes in your cart' });
+    expect(router.state.location.pathname).toBe('/pt/diner/cart');
+    const line = cartLine('Laksa');
+    expect(line).toHaveTextContent('Laksa House');
+    expect(line).toHaveTextContent('“no chilli”');
+    expect(within(line).getByRole('group', { name: 'Quantity of Laksa' })).toHaveTextContent('2');
+    expect(screen.getByText('table 12', { selector: '.table-line strong' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `Place order · ${eur(1700)}` })).toBeInTheDocument();
+  });
+
+  it('edits quantities (1 to 20) and removes lines, keeping the total right', async () => {
+    const { user } = setup('/pt/diner/menu?table=3');
+    await addFromMenu(user, 'Laksa');
+    await addFromMenu(user, 'Margherita', 19);
+    await user.click(screen.getByRole('link', { name: /^Cart/ }));
+
+    await screen.findByRole('list', { name: 'Dishes in your cart' });
+    const laksaLine = cartLine('Laksa');
+    const fewer = within(laksaLine).getByRole('button', { name: 'One fewer Laksa' });
+    expect(fewer).toBeDisabled();
+    await user.click(within(laksaLine).getByRole('button', { name: 'One more Laksa' }));
+    await user.click(within(laksaLine).getByRole('button', { name: 'One more Laksa' }));
+    expect(within(cartLine('Laksa')).getByRole('group', { name: 'Quantity of Laksa' })).toHaveTextContent('3');
+    expect(screen.getByText('Total for 22 items')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `Place order · ${eur(3 * 850 + 19 * 1100)}` })).toBeInTheDocument();
+
+    const pizzaLine = cartLine('Margherita');
+    await user.click(within(pizzaLine).getByRole('button', { name: 'One more Margherita' }));
+    expect(within(cartLine('Margherita')).getByRole('button', { name: 'One more Margherita' })).toBeDisabled();
+    expect(within(cartLine('Margherita')).getByRole('group', { name: 'Quantity of Margherita' })).toHaveTextContent('20');
+
+    await user.click(within(cartLine('Laksa')).getByRole('button', { name: 'Remove Laksa' }));
+    expect(within(screen.getByRole('list', { name: 'Dishes in your cart' })).queryByText('Laksa', { selector: '.cart-line-name' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `Place order · ${eur(20 * 1100)}` })).toBeInTheDocument();
+  });
+
+  it('keeps the cart and the table through a reload', async () => {
+    const first = setup('/pt/diner/menu?table=8');
+    await addFromMenu(first.user, 'Laksa', 3);
+    first.unmount();
+
+    setup('/pt/diner/cart');
+    expect(await screen.findByText('table 8', { selector: '.table-line strong' })).toBeInTheDocument();
+    expect(within(cartLine('Laksa')).getByRole('group', { name: 'Quantity of Laksa' })).toHaveTextContent('3');
+    expect(screen.getByText(`Total for 3 items`)).toBeInTheDocument();
+  });
+
+  it('explains a table the venue does not have and lets the diner pick theirs', async () => {
+    const { user, router } = setup('/pt/diner/menu?table=99');
+    expect(await screen.findByRole('alert')).toHaveTextContent('We do not have a table “99”. Tables here are numbered 1 to 30.');
+    expect(window.localStorage.getItem('frontdesk.pt.table')).toBeNull();
+    await user.selectOptions(screen.getByLabelText('Your table'), '7');
+    await user.click(screen.getByRole('button', { name: 'Use this table' }));
+    expect(await screen.findByText(/You are ordering for/)).toHaveTextContent('table 7');
+    expect(router.state.location.search).toBe('?table=7');
+    expect(window.localStorage.getItem('frontdesk.pt.table')).toBe('7');
+  });
+});
+
+describe('placing the order', () => {
+  async function cartWithLaksaAndPizza(pt?: FakePt) {
+    const view = setup('/pt/diner/menu?table=12', pt);
+    await addFromMenu(view.user, 'Laksa', 2, 'no chilli');
+    await addFromMenu(view.user, 'Margherita');
+    await view.user.click(screen.getByRole('link', { name: 'View cart' }));
+    await screen.findByRole('list', { name: 'Dishes in your cart' });
+    return view;
+  }
+
+  it('on a 409 marks the dish that failed, keeps the others, and orders once it is removed', async () => {
+    const { user, api, pt } = await cartWithLaksaAndPizza();
+    pt.items.find((i) => i.id === margherita.id)!.soldOut = true; // sold out after it went in the cart
+
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('One dish could not be ordered, marked below.');
+    expect(cartLine('Margherita')).toHaveTextContent('Margherita is sold out');
+    expect(cartLine('Margherita')).toHaveClass('has-error');
+    expect(cartLine('Laksa')).not.toHaveClass('has-error');
+    expect(cartLine('Laksa')).not.toHaveTextContent('sold out');
+    expect(pt.orders).toHaveLength(0);
+
+    await user.click(within(cartLine('Margherita')).getByRole('button', { name: 'Remove Margherita' }));
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    expect(await screen.findByRole('heading', { name: 'Order 1 is placed' })).toHaveFocus();
+    expect(pt.orders).toHaveLength(1);
+    expect(orderCalls(api).at(-1)!.body).toEqual({ table: 12, cart: [{ itemId: laksa.id, quantity: 2, note: 'no chilli' }] });
+    // A refused submission and the next one are different submissions: different keys.
+    const [refused, placed] = orderCalls(api).map((c) => c.headers['Idempotency-Key']);
+    expect(refused).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
+    expect(placed).not.toBe(refused);
+  });
+
+  it('sends an Idempotency-Key and sends the same one again when the diner retries after a lost answer', async () => {
+    const { user, api, pt } = await cartWithLaksaAndPizza();
+    pt.failNextOrder = 'lost'; // stored by the server, but the answer never arrives
+
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The order could not be confirmed');
+    expect(screen.getByRole('alert')).toHaveTextContent('Press Place order again: it will not be ordered twice.');
+    expect(cartLine('Laksa')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    expect(await screen.findByRole('heading', { name: 'Order 1 is placed' })).toBeInTheDocument();
+    const keys = orderCalls(api).map((c) => c.headers['Idempotency-Key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(pt.orders).toHaveLength(1);
+
+    // The next cart is a new submission with a key of its own.
+    await user.click(screen.getByRole('link', { name: 'Browse the menu' }));
+    await addFromMenu(user, 'Laksa');
+    await user.click(screen.getByRole('link', { name: 'View cart' }));
+    await user.click(await screen.findByRole('button', { name: /Place order/ }));
+    expect(await screen.findByRole('heading', { name: 'Order 2 is placed' })).toBeInTheDocument();
+    expect(orderCalls(api).at(-1)!.headers['Idempotency-Key']).not.toBe(keys[0]);
+  });
+
+  it('keeps the key through a reload after the connection dropped', async () => {
+    const first = await cartWithLaksaAndPizza();
+    first.pt.failNextOrder = 'down';
+    await first.user.click(screen.getByRole('button', { name: /Place order/ }));
+    await screen.findByRole('alert');
+    const key = orderCalls(first.api)[0]!.headers['Idempotency-Key'];
+    first.unmount();
+    jest.restoreAllMocks();
+
+    const again = setup('/pt/diner/cart', first.pt);
+    await again.user.click(await screen.findByRole('button', { name: /Place order/ }));
+    expect(await screen.findByRole('heading', { name: 'Order 1 is placed' })).toBeInTheDocument();
+    expect(orderCalls(again.api)[0]!.headers['Idempotency-Key']).toBe(key);
+  });
+
+  it('says "try again in a moment" on a 429 and keeps the cart', async () => {
+    const { user, pt } = await cartWithLaksaAndPizza();
+    pt.failNextOrder = 429;
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Try again in a moment; your cart is kept.');
+    expect(cartLine('Laksa')).toBeInTheDocument();
+    expect(cartLine('Margherita')).toBeInTheDocument();
+  });
+
+  it('confirms with the order number, lines and total, clears the cart, and follows the status live, also after a reload', async () => {
+    const { user, pt, unmount } = await cartWithLaksaAndPizza();
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+    const lines = within(confirmation).getByRole('list', { name: 'Order 1' });
+    expect(within(lines).getAllByRole('listitem').map((li) => li.textContent)).toEqual([`2 ×Laksa (Laksa House)“no chilli”${eur(1700)}`, `1 ×Margherita (Forno)${eur(1100)}`]);
+    expect(confirmation).toHaveTextContent(`Total ${eur(2800)}`);
+    expect(confirmation).toHaveTextContent('Table 12');
+    expect(screen.queryByRole('list', { name: 'Dishes in your cart' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Cart' })).toBeInTheDocument();
+
+    const step = () => within(confirmation).getByRole('listitem', { current: 'step' });
+    expect(step()).toHaveTextContent('Received');
+    const stream = FakeEventSource.instances.find((s) => s.url === '/api/pt/orders/1/stream?token=token-1')!;
+    expect(stream).toBeDefined();
+    act(() => stream.open());
+    const placed = pt.orders[0]!;
+    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'preparing', updatedAt: new Date(Date.now() + 60_000).toISOString() }, ''));
+    expect(step()).toHaveTextContent('Preparing');
+    expect(within(confirmation).getByText('Received', { selector: '.order-step-label' })).toHaveTextContent('Received (done)');
+    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'ready', updatedAt: new Date(Date.now() + 120_000).toISOString() }, ''));
+    expect(step()).toHaveTextContent('Ready');
+    expect(confirmation).toHaveTextContent('A runner is bringing it over.');
+
+    unmount();
+    setup('/pt/diner/cart', pt);
+    const again = (await screen.findByRole('heading', { name: 'Order 1' })).closest('section')!;
+    expect(within(again).getByRole('listitem', { current: 'step' })).toHaveTextContent('Ready');
+    expect(FakeEventSource.current().url).toBe('/api/pt/orders/1/stream?token=token-1');
+  });
+});

@@ -1,0 +1,264 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useLoaderData } from 'react-router';
+import { MAX_QUANTITY, type Menu, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
+import { EmptyState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { LoadError } from '@/components/load-error';
+import { PageHeader } from '@/components/page-header';
+import { AppLink } from '@/lib/app-link';
+import { NetworkError, errorMessage, isApiError } from '@/lib/api-client';
+import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { dinerMenuPath } from '@/lib/paths';
+import { OrderConfirmation } from './components/order-progress';
+import { TablePicker } from './components/table-picker';
+import {
+  clearCart,
+  idempotencyKeyFor,
+  lineKey,
+  rememberTable,
+  removeLine,
+  setQuantity,
+  settleSubmission,
+  trackOrder,
+  useCart,
+  useRememberedTable,
+  useTrackedOrders,
+  type CartLine,
+} from './diner-store';
+import { MENU_KEY, fetchMenu, placeOrder } from './pt.api';
+import { formatMoney } from './pt-format';
+
+type Data = { menu: Menu | null; menuError?: string };
+
+/**
+ * `/pt/diner/cart`. The menu brings the currency, the number of tables and today's prices; when it
+ * cannot be read the cart still works (the server prices the order anyway).
+ */
+export async function loader(): Promise<Data> {
+  try {
+    return { menu: await loadQuery(MENU_KEY, fetchMenu) };
+  } catch (error) {
+    return { menu: null, menuError: errorMessage(error) };
+  }
+}
+
+export const handle = { title: 'Your order', preload: () => warm(MENU_KEY, fetchMenu) };
+
+/** Messages of a refused order, by the cart line they name (`body.cart.N…`), and the rest. */
+function refusedLines(error: unknown, sent: CartLine[]): { lines: Record<string, string>; other: string[] } {
+  const lines: Record<string, string> = {};
+  const other: string[] = [];
+  if (!isApiError(error) || !error.problem) return { lines, other: [errorMessage(error)] };
+  for (const item of error.problem.errors ?? []) {
+    const match = /^body\.cart\.(\d+)/.exec(item.path);
+    const line = match ? sent[Number(match[1])] : undefined;
+    if (line) lines[lineKey(line)] = lines[lineKey(line)] ? `${lines[lineKey(line)]} ${item.message}` : item.message;
+    else other.push(item.message);
+  }
+  return { lines, other };
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { data, error: menuError, isValidating, mutate } = useQuery(MENU_KEY, fetchMenu, loaded.menu ?? undefined);
+  const menu = data ?? loaded.menu;
+  const currency = menu?.currency ?? '';
+  const cart = useCart();
+  const tracked = useTrackedOrders();
+  const remembered = useRememberedTable();
+  const table = remembered !== null && (!menu || remembered <= menu.tables) ? remembered : null;
+  const [changingTable, setChangingTable] = useState(false);
+  const [placing, setPlacing] = useState(false);
+  const [failures, setFailures] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+  const [placedId, setPlacedId] = useState<number>();
+  const [shownId, setShownId] = useState<number>();
+
+  const items = new Map<number, MenuItem>((menu?.stalls ?? []).flatMap((stall) => stall.items.map((item) => [item.id, item] as const)));
+  const priceOf = (line: CartLine) => items.get(line.itemId)?.priceCents ?? line.unitPriceCents;
+  const total = cart.reduce((sum, line) => sum + line.quantity * priceOf(line), 0);
+  const count = cart.reduce((sum, line) => sum + line.quantity, 0);
+  const shown = tracked.find((t) => t.order.id === shownId) ?? tracked[0];
+  const earlier = tracked.filter((t) => t !== shown);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (placing) return;
+    if (!table) return setFormError('Choose your table first, so we know where to bring the food.');
+    const sent = cart;
+    const order: PlaceOrder = { table, cart: sent.map((line) => ({ itemId: line.itemId, quantity: line.quantity, note: line.note })) };
+    // The same order sent again (after a lost answer, even after a reload) carries the same key, so it is placed once.
+    const key = idempotencyKeyFor(JSON.stringify(order));
+    setPlacing(true);
+    setFormError(undefined);
+    try {
+      const placed = await placeOrder(order, key);
+      settleSubmission();
+      trackOrder(placed);
+      clearCart();
+      setFailures({});
+      setShownId(placed.id);
+      setPlacedId(placed.id);
+    } catch (error) {
+      if (isApiError(error, 429)) {
+        setFormError('Lots of orders are coming in right now. Try again in a moment; your cart is kept.');
+      } else if (error instanceof NetworkError || (isApiError(error) && error.status >= 500)) {
+        // The order may have gone through: keep the key, so pressing again cannot order twice.
+        setFormError(`The order could not be confirmed (${errorMessage(error)}). Press Place order again: it will not be ordered twice.`);
+      } else {
+        // A refusal (409 sold out or paused, 400/422 invalid): nothing was ordered; the next try is a new submission.
+        settleSubmission();
+        const { lines, other } = refusedLines(error, sent);
+        setFailures(lines);
+        const marked = Object.keys(lines).length;
+        setFormError(
+          [marked ? `${marked === 1 ? 'One dish' : `${marked} dishes`} could not be ordered, marked below. Remove or change ${marked === 1 ? 'it' : 'them'} and place the order again; nothing was ordered yet.` : '', ...other]
+            .filter(Boolean)
+            .join(' ') || errorMessage(error),
+        );
+      }
+    } finally {
+      setPlacing(false);
+    }
+  };
+
+  const changeQuantity = (line: CartLine, quantity: number) => {
+    setQuantity(lineKey(line), quantity);
+    setFailures(({ [lineKey(line)]: _changed, ...rest }) => rest);
+  };
+
+  return (
+    <div className="stack-lg">
+      <PageHeader eyebrow={table ? `Table ${table}` : 'Food court'} title="Your order">
+        <p>One cart for every stall. Place the order and follow it here until it reaches your table.</p>
+      </PageHeader>
+
+      {loaded.menuError && !menu ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not load today’s menu ({loaded.menuError}). Prices shown are those you saw when adding.
+        </LoadError>
+      ) : menuError && !isValidating ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the menu: {errorMessage(menuError)}
+        </LoadError>
+      ) : null}
+
+      {shown ? <OrderConfirmation key={shown.order.id} tracked={shown} currency={currency} placedNow={placedId === shown.order.id} /> : null}
+      {earlier.length ? (
+        <nav className="chips" aria-label="Your other orders">
+          {earlier.map((t) => (
+            <button key={t.order.id} type="button" className="chip" onClick={() => setShownId(t.order.id)}>
+              Order {t.order.id}
+            </button>
+          ))}
+        </nav>
+      ) : null}
+
+      {cart.length === 0 ? (
+        <section className="card">
+          <EmptyState
+            icon="cart"
+            title={tracked.length ? 'Want anything else?' : 'Your cart is empty'}
+            action={
+              <AppLink to={dinerMenuPath({ table })} className="btn btn-primary">
+                Browse the menu
+              </AppLink>
+            }
+          >
+            Add dishes from any stall; they all go in this one cart.
+          </EmptyState>
+        </section>
+      ) : (
+        <form className="card stack cart" aria-labelledby="cart-title" onSubmit={(e) => void onSubmit(e)} noValidate>
+          <h2 id="cart-title" className="card-heading">
+            <Icon name="cart" /> Cart
+          </h2>
+
+          {table && !changingTable ? (
+            <p className="table-line">
+              For <strong>table {table}</strong>.{' '}
+              <button type="button" className="link-button" onClick={() => setChangingTable(true)}>
+                Change table
+              </button>
+            </p>
+          ) : menu ? (
+            <TablePicker
+              tables={menu.tables}
+              current={table}
+              submitLabel="Set table"
+              onPick={(n) => {
+                rememberTable(n);
+                setChangingTable(false);
+                setFormError(undefined);
+              }}
+            >
+              <p>Which table are you at? Its number is on the table’s sign.</p>
+            </TablePicker>
+          ) : null}
+
+          <ul className="cart-lines" aria-label="Dishes in your cart">
+            {cart.map((line) => {
+              const key = lineKey(line);
+              const failure = failures[key];
+              const item = items.get(line.itemId);
+              const warning = menu && !failure ? (!item ? 'No longer on the menu.' : item.soldOut ? 'Sold out right now.' : undefined) : undefined;
+              return (
+                <li key={key} className={`cart-line${failure ? ' has-error' : ''}`}>
+                  <div className="cart-line-main">
+                    <span className="cart-line-name">{line.name}</span>
+                    <span className="muted small">{line.stallName}</span>
+                    {line.note ? <span className="order-line-note">“{line.note}”</span> : null}
+                    {failure ? (
+                      <span className="field-error cart-line-error">
+                        <Icon name="alert" size={16} /> {failure}
+                      </span>
+                    ) : warning ? (
+                      <span className="cart-line-warning">{warning}</span>
+                    ) : null}
+                  </div>
+                  <div className="stepper" role="group" aria-label={`Quantity of ${line.name}`}>
+                    <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity - 1)} disabled={line.quantity <= 1 || placing} aria-label={`One fewer ${line.name}`}>
+                      <Icon name="minus" size={18} />
+                    </button>
+                    <span className="stepper-value tabular" aria-live="polite">
+                      {line.quantity}
+                    </span>
+                    <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity + 1)} disabled={line.quantity >= MAX_QUANTITY || placing} aria-label={`One more ${line.name}`}>
+                      <Icon name="plus" size={18} />
+                    </button>
+                  </div>
+                  <span className="cart-line-price tabular">{formatMoney(line.quantity * priceOf(line), currency)}</span>
+                  <button type="button" className="btn btn-small danger-hover" onClick={() => removeLine(key)} disabled={placing}>
+                    <Icon name="trash" size={16} /> Remove<span className="visually-hidden"> {line.name}</span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+
+          <p className="order-total">
+            <span>
+              Total for {count} {count === 1 ? 'item' : 'items'}
+            </span>{' '}
+            <strong className="tabular">{formatMoney(total, currency)}</strong>
+          </p>
+
+          {formError ? (
+            <div className="banner banner-danger" role="alert">
+              {formError}
+            </div>
+          ) : null}
+
+          <div className="cart-actions">
+            <button type="submit" className="btn btn-primary btn-big" disabled={placing} aria-busy={placing}>
+              {placing ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
+              {placing ? 'Placing order…' : `Place order · ${formatMoney(total, currency)}`}
+            </button>
+          </div>
+          <p className="muted small">Prices are confirmed by the stalls when the order is placed.</p>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { useEffect, useRef } from 'react';
+import type { OrderStatus } from '@contracts/pt.contract';
+import { Icon } from '@/components/icon';
+import { LiveStatusBadge } from '@/components/live-status';
+import { formatWhen } from '@/lib/format';
+import { forgetOrder, type TrackedOrder } from '@/features/pt/diner-store';
+import { useOrderStream } from '@/features/pt/order-stream';
+import { STATUS_LABELS, formatMoney } from '@/features/pt/pt-format';
+
+const STEPS = ['received', 'preparing', 'ready', 'served'] as const satisfies readonly OrderStatus[];
+
+const STEP_HINTS: Record<OrderStatus, string> = {
+  received: 'The stalls have your order.',
+  preparing: 'Your food is being made.',
+  ready: 'A runner is bringing it over.',
+  served: 'Enjoy your meal!',
+  cancelled: 'This order was cancelled. Please ask at the counter if that is a surprise.',
+};
+
+/** received → preparing → ready → served as steps, the current one marked for sight and for screen readers. */
+export function OrderSteps({ status }: { status: OrderStatus }) {
+  const at = STEPS.indexOf(status as (typeof STEPS)[number]);
+  return (
+    <ol className="order-steps">
+      {STEPS.map((step, i) => {
+        const state = i < at ? 'done' : i === at ? 'current' : 'todo';
+        return (
+          <li key={step} className={`order-step step-${state}`} aria-current={state === 'current' ? 'step' : undefined}>
+            <span className="order-step-dot" aria-hidden="true">
+              {state === 'done' ? <Icon name="check" size={14} /> : i + 1}
+            </span>
+            <span className="order-step-label">
+              {STATUS_LABELS[step]}
+              {state === 'done' ? <span className="visually-hidden"> (done)</span> : null}
+            </span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/**
+ * An order the diner placed: number, table, lines, total, and its status following the order's
+ * live stream. `placedNow` moves focus to it, so a screen reader hears the confirmation.
+ */
+export function OrderConfirmation({ tracked, currency, placedNow = false }: { tracked: TrackedOrder; currency: string; placedNow?: boolean }) {
+  const { order, token } = tracked;
+  const live = useOrderStream(order.id, token);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (placedNow) headingRef.current?.focus();
+  }, [placedNow]);
+  const headingId = `order-${order.id}`;
+  const cancelled = order.status === 'cancelled';
+
+  return (
+    <section className="card stack order-confirmation" aria-labelledby={headingId}>
+      <div className="card-head">
+        <h2 id={headingId} className="card-heading" tabIndex={-1} ref={headingRef}>
+          <Icon name="check" /> {placedNow ? `Order ${order.id} is placed` : `Order ${order.id}`}
+        </h2>
+        <LiveStatusBadge state={live.state} label="Order updates" />
+      </div>
+      <p className="muted">
+        Table {order.table} · placed {formatWhen(order.createdAt)}
+      </p>
+
+      {/* Announced as it changes: the status is the one thing a diner waits for. */}
+      <p className="order-status-line" aria-live="polite">
+        <span className={`badge ${cancelled ? 'badge-bad' : order.status === 'ready' || order.status === 'served' ? 'badge-ok' : 'badge-accent'}`}>{STATUS_LABELS[order.status]}</span>{' '}
+        {STEP_HINTS[order.status]}
+      </p>
+      {cancelled ? null : <OrderSteps status={order.status} />}
+
+      {live.gone ? (
+        <div className="banner banner-warning" role="alert">
+          <p>We cannot find this order any more. Please ask at the counter.</p>
+        </div>
+      ) : null}
+
+      <ul className="order-lines" aria-label={`Order ${order.id}`}>
+        {order.lines.map((line) => (
+          <li key={line.id}>
+            <span className="tabular">{line.quantity} ×</span>
+            <span>
+              {line.name} <span className="muted small">({line.stallName})</span>
+              {line.note ? <span className="order-line-note">“{line.note}”</span> : null}
+            </span>
+            <span className="tabular">{formatMoney(line.quantity * line.unitPriceCents, currency)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="order-total">
+        <span>Total</span> <strong className="tabular">{formatMoney(order.totalCents, currency)}</strong>
+      </p>
+      {order.status === 'served' || cancelled || live.gone ? (
+        <div>
+          <button type="button" className="btn btn-small" onClick={() => forgetOrder(order.id)}>
+            Hide this order
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { NEXT_ORDER_STATUS, PREVIOUS_ORDER_STATUS, type Order, type OrderStatus } from '@contracts/pt.contract';
+import { AsyncButton } from '@/components/async-button';
+import { Icon } from '@/components/icon';
+import { errorMessage } from '@/lib/api-client';
+import { BUMP_LABELS, STATUS_LABELS, ageMinutes, ageTone, formatAge } from '@/features/pt/pt-format';
+
+const TONE_WORDS = { fresh: '', waiting: 'waiting', late: 'late' } as const;
+
+/** A ticket's age, coloured green → amber (5 min) → red (10 min); the colour is also said in words. */
+export function TicketAge({ createdAt, now }: { createdAt: string; now: number }) {
+  const minutes = ageMinutes(createdAt, now);
+  const tone = ageTone(minutes);
+  return (
+    <span className={`ticket-age age-${tone}`}>
+      <Icon name="clock" size={14} />
+      <span className="visually-hidden">Waiting for </span>
+      {formatAge(minutes)}
+      {TONE_WORDS[tone] ? <span className="ticket-age-word"> · {TONE_WORDS[tone]}</span> : null}
+    </span>
+  );
+}
+
+/**
+ * One open order on the runner board: table, lines with notes, age; bump to the next step, undo
+ * one step back, cancel (after a confirmation). `move` reports its own outcome.
+ */
+export function OrderTicket({ order, now, fresh, move, onCancel }: { order: Order; now: number; fresh: boolean; move: (order: Order, to: OrderStatus) => Promise<void>; onCancel: (order: Order) => void }) {
+  const next = NEXT_ORDER_STATUS[order.status];
+  const previous = PREVIOUS_ORDER_STATUS[order.status];
+  const headingId = `ticket-${order.id}`;
+  return (
+    <article className={`ticket ticket-${order.status}${fresh ? ' ticket-fresh' : ''}`} aria-labelledby={headingId}>
+      <header className="ticket-head">
+        <h3 id={headingId} className="ticket-table">
+          Table {order.table}
+          <span className="ticket-number"> · Order {order.id}</span>
+        </h3>
+        <TicketAge createdAt={order.createdAt} now={now} />
+      </header>
+      {fresh ? <span className="badge badge-accent ticket-new">New</span> : null}
+      <ul className="ticket-lines">
+        {order.lines.map((line) => (
+          <li key={line.id}>
+            <span className="ticket-qty tabular">{line.quantity} ×</span>
+            <span>
+              {line.name} <span className="muted small">{line.stallName}</span>
+              {line.note ? <span className="ticket-note">Note: {line.note}</span> : null}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="ticket-actions">
+        {next && BUMP_LABELS[order.status] ? (
+          <AsyncButton className="btn btn-small btn-primary" run={() => move(order, next)} pendingLabel="Moving…">
+            {BUMP_LABELS[order.status]}<span className="visually-hidden"> (order {order.id})</span>
+          </AsyncButton>
+        ) : null}
+        {previous ? (
+          <AsyncButton run={() => move(order, previous)} pendingLabel="Moving…">
+            <Icon name="undo" size={16} /> Undo<span className="visually-hidden"> (order {order.id}, back to {STATUS_LABELS[previous]})</span>
+          </AsyncButton>
+        ) : null}
+        <button type="button" className="btn btn-small danger-hover" onClick={() => onCancel(order)}>
+          Cancel<span className="visually-hidden"> order {order.id}</span>
+        </button>
+      </div>
+    </article>
+  );
+}
+
+/** "Cancel order 41?": the runner confirms; a refusal stays in the dialog. */
+export function ConfirmCancelOrder({ order, cancel, onClose }: { order: Order; cancel: () => Promise<void>; onClose: () => void }) {
+  const [pending, setPending] = useState(false);
+  const [refused, setRefused] = useState<string>();
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setRefused(undefined);
+    try {
+      await cancel();
+      onClose();
+    } catch (error) {
+      setRefused(errorMessage(error));
+      setPending(false);
+    }
+  };
+  const count = order.lines.reduce((sum, line) => sum + line.quantity, 0);
+  return (
+    <form className="confirm" onSubmit={(e) => void onSubmit(e)}>
+      <p className="confirm-text">
+        Order {order.id} for table {order.table} ({count} {count === 1 ? 'dish' : 'dishes'}) leaves the board, and the diner sees it as cancelled. An undo brings it back as received.
+      </p>
+      {refused ? (
+        <div className="banner banner-danger" role="alert">
+          <p>{refused}</p>
+        </div>
+      ) : null}
+      <div className="form-actions">
+        <button type="button" className="btn" onClick={onClose} data-autofocus>
+          Keep order
+        </button>
+        <button type="submit" className="btn btn-danger" disabled={pending} aria-busy={pending}>
+          {pending ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
+          {pending ? 'Cancelling…' : 'Cancel order'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,215 @@
+import { useEffect, useState } from 'react';
+import { useLoaderData, useNavigate, useSearchParams } from 'react-router';
+import type { Menu, MenuItem, StallWithItems } from '@contracts/pt.contract';
+import { EmptyState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { LoadError } from '@/components/load-error';
+import { useModal } from '@/components/modal-host';
+import { PageHeader } from '@/components/page-header';
+import { AppLink } from '@/lib/app-link';
+import { errorMessage } from '@/lib/api-client';
+import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { dinerMenuPath, paths } from '@/lib/paths';
+import { AddToCartForm } from './components/add-to-cart-form';
+import { TablePicker } from './components/table-picker';
+import { rememberTable, useCart, useRememberedTable } from './diner-store';
+import { byCategory } from './menu-groups';
+import { MENU_KEY, fetchMenu, parseDinerSearch } from './pt.api';
+import { formatMoney } from './pt-format';
+
+type Data = { menu: Menu };
+
+/** `/pt/diner/menu?table=12&stall=3`: the open stalls' menus for a diner, the table from the QR code. */
+export async function loader(): Promise<Data> {
+  return { menu: await loadQuery(MENU_KEY, fetchMenu) };
+}
+
+export const handle = { title: 'Menu', preload: () => warm(MENU_KEY, fetchMenu) };
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { data, error, isValidating, mutate } = useQuery(MENU_KEY, fetchMenu, loaded.menu);
+  const menu = data ?? loaded.menu;
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const search = parseDinerSearch(params);
+  const remembered = useRememberedTable();
+  const [added, setAdded] = useState('');
+  const inRange = (n: number | null) => n !== null && n >= 1 && n <= menu.tables;
+  const badTable = search.tableGiven && !inRange(search.table);
+  const table = search.tableGiven ? (badTable ? null : search.table) : inRange(remembered) ? remembered : null;
+
+  // The QR code's table is remembered, so the cart (and a later visit without the QR) knows it.
+  useEffect(() => {
+    if (search.tableGiven && !badTable) rememberTable(search.table);
+  }, [search.tableGiven, search.table, badTable]);
+
+  const hrefWith = (changes: { table?: number | null; stall?: number }) =>
+    dinerMenuPath({ table: changes.table === undefined ? table : changes.table, stall: changes.stall === undefined ? search.stall : changes.stall });
+
+  const chosen = search.stall ? menu.stalls.find((s) => s.id === search.stall) : undefined;
+  const shown = chosen ? [chosen] : menu.stalls;
+
+  return (
+    <div className="stack-lg">
+      <PageHeader eyebrow={table ? `Table ${table}` : 'Food court'} title="Menu">
+        <p>Order from any of the stalls in one go: add dishes to your cart, then place the order. We bring it to your table.</p>
+      </PageHeader>
+
+      {badTable ? (
+        <section className="card stack" aria-labelledby="table-problem">
+          <div className="banner banner-warning" role="alert">
+            <p id="table-problem">
+              <strong>We do not have a table “{params.get('table')}”.</strong> Tables here are numbered 1 to {menu.tables}. Choose yours below; its number is on the table’s sign.
+            </p>
+          </div>
+          <TablePicker tables={menu.tables} current={null} onPick={(n) => void navigate(hrefWith({ table: n }), { replace: true })} />
+        </section>
+      ) : table ? (
+        <p className="table-line">
+          <Icon name="food" size={18} /> You are ordering for <strong>table {table}</strong>.{' '}
+          <AppLink to={hrefWith({ table: null })} onClick={() => rememberTable(null)} className="link-quiet">
+            Not your table?
+          </AppLink>
+        </p>
+      ) : (
+        <section className="card" aria-labelledby="table-ask">
+          <TablePicker tables={menu.tables} current={null} onPick={(n) => void navigate(hrefWith({ table: n }), { replace: true })}>
+            <p id="table-ask">
+              <strong>Which table are you at?</strong> Scan the QR code on your table, or choose its number here. You can browse first.
+            </p>
+          </TablePicker>
+        </section>
+      )}
+
+      {error ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the menu: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+
+      {menu.stalls.length === 0 ? (
+        <section className="card">
+          <EmptyState icon="food" title="Nothing to order right now">
+            Every stall is paused or still putting its menu up. Please ask at the counter.
+          </EmptyState>
+        </section>
+      ) : (
+        <>
+          <nav className="chips" aria-label="Stalls on the menu">
+            <AppLink to={hrefWith({ stall: 0 })} className="chip" aria-current={!chosen ? 'page' : undefined} preventScrollReset>
+              All stalls
+            </AppLink>
+            {menu.stalls.map((stall) => (
+              <AppLink key={stall.id} to={hrefWith({ stall: stall.id })} className="chip" aria-current={chosen?.id === stall.id ? 'page' : undefined} preventScrollReset>
+                {stall.name}
+              </AppLink>
+            ))}
+          </nav>
+          {search.stall && !chosen ? (
+            <p className="banner banner-info" role="status">
+              That stall is not taking orders right now. Here is everything that is.
+            </p>
+          ) : null}
+          {shown.map((stall) => (
+            <StallMenu key={stall.id} stall={stall} currency={menu.currency} onAdded={setAdded} />
+          ))}
+        </>
+      )}
+      <CartBar currency={menu.currency} added={added} />
+    </div>
+  );
+}
+
+function StallMenu({ stall, currency, onAdded }: { stall: StallWithItems; currency: string; onAdded: (added: string) => void }) {
+  const modal = useModal();
+  const openAdd = (item: MenuItem) =>
+    modal.open({
+      title: `Add ${item.name}`,
+      description: `${stall.name} · ${formatMoney(item.priceCents, currency)} each`,
+      content: (close) => (
+        <AddToCartForm
+          stall={stall}
+          item={item}
+          onCancel={close}
+          onDone={(message) => {
+            close();
+            onAdded(message);
+          }}
+        />
+      ),
+    });
+  const headingId = `stall-${stall.id}`;
+  return (
+    <section className="card stack diner-stall" aria-labelledby={headingId}>
+      <div>
+        <h2 id={headingId} className="diner-stall-name">
+          {stall.name}
+        </h2>
+        {stall.cuisine || stall.description ? <p className="muted">{[stall.cuisine, stall.description].filter(Boolean).join(' · ')}</p> : null}
+      </div>
+      {stall.items.length === 0 ? (
+        <p className="muted">Nothing on this stall’s menu yet.</p>
+      ) : (
+        byCategory(stall.items).map(([category, items]) => (
+          <div key={category} className="stack diner-category">
+            <h3 className="diner-category-name">{category}</h3>
+            <ul className="menu-list">
+              {items.map((item) => (
+                <li key={item.id} className={`menu-item${item.soldOut ? ' is-sold-out' : ''}`}>
+                  <div className="menu-item-main">
+                    <h4 className="menu-item-name">{item.name}</h4>
+                    {item.description ? <p className="menu-item-text">{item.description}</p> : null}
+                    {item.allergens.length ? <p className="menu-item-allergens">Allergens: {item.allergens.join(', ')}</p> : null}
+                  </div>
+                  <div className="menu-item-side">
+                    <span className="menu-item-price tabular">{formatMoney(item.priceCents, currency)}</span>
+                    {item.soldOut ? (
+                      <span className="badge badge-bad">Sold out</span>
+                    ) : (
+                      <button type="button" className="btn btn-small btn-primary" onClick={() => openAdd(item)}>
+                        <Icon name="plus" size={16} /> Add<span className="visually-hidden"> {item.name}</span>
+                      </button>
+                    )}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))
+      )}
+    </section>
+  );
+}
+
+/** The cart so far, kept in view at the bottom of the menu, saying what was just added. */
+function CartBar({ currency, added }: { currency: string; added: string }) {
+  const cart = useCart();
+  const count = cart.reduce((sum, line) => sum + line.quantity, 0);
+  const total = cart.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
+  return (
+    <>
+      {/* Always in the page, so a screen reader hears each addition (a region that appears with its text is often not read). */}
+      <p className="visually-hidden" role="status">
+        {added}
+      </p>
+      {count > 0 ? (
+        <div className="cart-bar">
+          <span className="cart-bar-text">
+            <span className="tabular">
+              {count} {count === 1 ? 'item' : 'items'} · {formatMoney(total, currency)}
+            </span>
+            {added ? (
+              <span className="cart-bar-added" aria-hidden="true">
+                <Icon name="check" size={14} /> {added}
+              </span>
+            ) : null}
+          </span>
+          <AppLink to={paths.ptCart} className="btn btn-primary">
+            <Icon name="cart" size={18} /> View cart
+          </AppLink>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,183 @@
+import { useSyncExternalStore } from 'react';
+import * as v from 'valibot';
+import { MAX_QUANTITY, OrderSchema, type MenuItem, type Order, type PlacedOrder, type Stall } from '@contracts/pt.contract';
+
+/**
+ * What a diner's browser remembers between pages and reloads (localStorage): the table the QR
+ * code named, the cart across stalls, the submission in flight (its Idempotency-Key) and the
+ * orders placed from here. Each value is read back through a schema, so a stale or edited entry
+ * falls back to empty instead of breaking the page. Other tabs see changes through `storage`.
+ */
+
+type Store<T> = { read: () => T; write: (value: T) => void; subscribe: (listener: () => void) => () => void };
+
+function storedValue<T>(key: string, schema: v.GenericSchema<unknown, T>, empty: T): Store<T> {
+  const listeners = new Set<() => void>();
+  // The text last read or written, and its parsed value: the same text gives the same object (useSyncExternalStore needs that).
+  let raw: string | null = null;
+  let value = empty;
+  // Where storage is refused (some private modes) the value lives in memory for the page's lifetime.
+  let memoryOnly = false;
+
+  const parse = (text: string | null): T => {
+    if (text === null) return empty;
+    try {
+      const parsed = v.safeParse(schema, JSON.parse(text));
+      return parsed.success ? parsed.output : empty;
+    } catch {
+      return empty;
+    }
+  };
+
+  const read = (): T => {
+    if (memoryOnly) return value;
+    let now: string | null;
+    try {
+      now = window.localStorage.getItem(key);
+    } catch {
+      return value;
+    }
+    if (now !== raw) {
+      raw = now;
+      value = parse(now);
+    }
+    return value;
+  };
+
+  const notify = () => listeners.forEach((listener) => listener());
+
+  const write = (next: T) => {
+    value = next;
+    raw = JSON.stringify(next);
+    try {
+      window.localStorage.setItem(key, raw);
+    } catch {
+      memoryOnly = true;
+    }
+    notify();
+  };
+
+  const subscribe = (listener: () => void) => {
+    listeners.add(listener);
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === key || event.key === null) listener();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => {
+      listeners.delete(listener);
+      window.removeEventListener('storage', onStorage);
+    };
+  };
+
+  return { read, write, subscribe };
+}
+
+const useStored = <T>(store: Store<T>): T => useSyncExternalStore(store.subscribe, store.read, store.read);
+
+// ---- the table ----------------------------------------------------------------------------------
+
+const tableStore = storedValue<number | null>('frontdesk.pt.table', v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))), null);
+
+export const useRememberedTable = () => useStored(tableStore);
+export const rememberTable = (table: number | null) => {
+  if (tableStore.read() !== table) tableStore.write(table);
+};
+
+// ---- the cart -----------------------------------------------------------------------------------
+
+const CartLineSchema = v.object({
+  itemId: v.number(),
+  stallId: v.number(),
+  stallName: v.string(),
+  name: v.string(),
+  /** The price the menu showed when it was added: for display; the server prices the order. */
+  unitPriceCents: v.number(),
+  quantity: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_QUANTITY)),
+  note: v.nullable(v.string()),
+});
+export type CartLine = v.InferOutput<typeof CartLineSchema>;
+
+const cartStore = storedValue<CartLine[]>('frontdesk.pt.cart', v.array(CartLineSchema), []);
+
+export const useCart = () => useStored(cartStore);
+
+/** A line is one item with one note: the same dish "no chilli" and "extra chilli" are two lines. */
+export const lineKey = (line: Pick<CartLine, 'itemId' | 'note'>) => `${line.itemId}:${line.note ?? ''}`;
+
+const clampQuantity = (n: number) => Math.min(MAX_QUANTITY, Math.max(1, Math.round(n)));
+
+/** Adds an item; the same item with the same note adds to that line (never past the maximum). */
+export function addToCart(stall: Pick<Stall, 'id' | 'name'>, item: MenuItem, quantity: number, note: string | null): CartLine {
+  const cart = cartStore.read();
+  const line: CartLine = { itemId: item.id, stallId: stall.id, stallName: stall.name, name: item.name, unitPriceCents: item.priceCents, quantity: clampQuantity(quantity), note: note?.trim() || null };
+  const existing = cart.find((l) => lineKey(l) === lineKey(line));
+  if (existing) {
+    const merged = { ...existing, name: line.name, unitPriceCents: line.unitPriceCents, quantity: clampQuantity(existing.quantity + line.quantity) };
+    cartStore.write(cart.map((l) => (l === existing ? merged : l)));
+    return merged;
+  }
+  cartStore.write([...cart, line]);
+  return line;
+}
+
+export function setQuantity(key: string, quantity: number) {
+  cartStore.write(cartStore.read().map((l) => (lineKey(l) === key ? { ...l, quantity: clampQuantity(quantity) } : l)));
+}
+
+export function removeLine(key: string) {
+  cartStore.write(cartStore.read().filter((l) => lineKey(l) !== key));
+}
+
+export const clearCart = () => cartStore.write([]);
+
+// ---- the submission in flight ---------------------------------------------------------------
+
+const submissionStore = storedValue<{ key: string; payload: string } | null>('frontdesk.pt.submission', v.nullable(v.object({ key: v.string(), payload: v.string() })), null);
+
+/** 32 hex digits. getRandomValues, not randomUUID: a venue's plain-http LAN address is not a secure context. */
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The Idempotency-Key of a submission: the one already used for exactly this order (a retry after
+ * the answer was lost, even after a reload), or a fresh one for anything else.
+ */
+export function idempotencyKeyFor(payload: string): string {
+  const pending = submissionStore.read();
+  if (pending?.payload === payload) return pending.key;
+  const key = newKey();
+  submissionStore.write({ key, payload });
+  return key;
+}
+
+/** The server answered this submission for good (placed, or refused): the next one gets a new key. */
+export const settleSubmission = () => submissionStore.write(null);
+
+// ---- orders placed from this browser --------------------------------------------------------
+
+const TrackedOrderSchema = v.object({ token: v.string(), order: OrderSchema });
+export type TrackedOrder = v.InferOutput<typeof TrackedOrderSchema>;
+/** Enough for a table's meal; older ones drop off. */
+export const TRACKED_ORDERS = 5;
+
+const ordersStore = storedValue<TrackedOrder[]>('frontdesk.pt.orders', v.array(TrackedOrderSchema), []);
+
+export const useTrackedOrders = () => useStored(ordersStore);
+
+export function trackOrder(placed: PlacedOrder) {
+  const { token, ...order } = placed;
+  ordersStore.write([{ token, order }, ...ordersStore.read().filter((t) => t.order.id !== order.id)].slice(0, TRACKED_ORDERS));
+}
+
+/** The latest state of an order the diner follows (from its live stream). */
+export function updateTrackedOrder(order: Order) {
+  const list = ordersStore.read();
+  const found = list.find((t) => t.order.id === order.id);
+  if (!found || found.order.updatedAt > order.updatedAt) return;
+  if (found.order.updatedAt === order.updatedAt && found.order.status === order.status) return;
+  ordersStore.write(list.map((t) => (t === found ? { ...t, order } : t)));
+}
+
+export const forgetOrder = (id: number) => ordersStore.write(ordersStore.read().filter((t) => t.order.id !== id));

@@ -1,0 +1,46 @@
+import './pt.css';
+import { Outlet } from 'react-router';
+import { AppNavLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
+import { useIsStaff } from './staff-session';
+import { useCart } from './diner-store';
+
+export const handle = { title: 'Food court' };
+
+/** `/pt`: the food court's tabs above each of its pages; the QR sheet is a staff tool, so only staff see its tab. */
+export function Component() {
+  const staff = useIsStaff();
+  const cart = useCart();
+  const count = cart.reduce((sum, line) => sum + line.quantity, 0);
+  return (
+    <div className="stack-lg pt">
+      <nav className="tabs pt-nav" aria-label="Food court">
+        <AppNavLink to={paths.ptStalls} className="tab">
+          Stalls
+        </AppNavLink>
+        <AppNavLink to={paths.ptDinerMenu} className="tab">
+          Diner menu
+        </AppNavLink>
+        <AppNavLink to={paths.ptCart} className="tab">
+          Cart
+          {count > 0 ? (
+            <>
+              {' '}
+              <span className="tab-count tabular">{count}</span>
+              <span className="visually-hidden"> {count === 1 ? 'item' : 'items'}</span>
+            </>
+          ) : null}
+        </AppNavLink>
+        <AppNavLink to={paths.ptRunner} className="tab">
+          Runner board
+        </AppNavLink>
+        {staff ? (
+          <AppNavLink to={paths.ptTables} className="tab">
+            Table QR codes
+          </AppNavLink>
+        ) : null}
+      </nav>
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { FakeEventSource, fakeApi, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-utils';
+import type { FakeHandler } from '@/test-utils';
+import { fakePt, order, type FakePt } from './pt.fake-api';
+
+fakeEventSourceEachTest();
+installFormDataShim();
+afterEach(() => jest.restoreAllMocks());
+
+const laksaLine = { id: 501, itemId: 11, stallId: 1, stallName: 'Laksa House', name: 'Laksa', unitPriceCents: 850, quantity: 2, note: 'no chilli' };
+
+function board() {
+  return fakePt({
+    orders: [
+      order(1, { table: 12, status: 'received', minutesAgo: 2, lines: [laksaLine] }),
+      order(2, { table: 5, status: 'preparing', minutesAgo: 6 }),
+      order(3, { table: 9, status: 'ready', minutesAgo: 12 }),
+      order(4, { table: 2, status: 'served', minutesAgo: 30 }),
+    ],
+  });
+}
+
+const asRole = (role: 'runner' | 'staff'): FakeHandler => ({ url }) =>
+  url.pathname === '/api/auth/getAuth' ? { json: { user: { id: 5, email: `${role}@frontdesk.test`, name: `Riley ${role}`, role } } } : undefined;
+
+function setup(pt: FakePt = board(), { signedIn = true, role }: { signedIn?: boolean; role?: 'runner' | 'staff' } = {}) {
+  const api = fakeApi([...(role ? [asRole(role)] : []), pt.handler], { signedIn });
+  const view = renderApp('/pt/runner');
+  return { ...view, api, pt, user: userEvent.setup() };
+}
+
+const column = (name: string) => screen.getByRole('region', { name: new RegExp(`^${name}`) });
+const ticket = (table: number) => screen.getByRole('article', { name: new RegExp(`^Table ${table} ·`) });
+const patches = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'PATCH').map((c) => ({ path: c.path, body: c.body }));
+
+describe('/pt/runner', () => {
+  it('shows the open orders in Received, Preparing and Ready with their lines, notes and ages', async () => {
+    setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    expect(within(column('Received')).getByRole('article')).toHaveAccessibleName('Table 12 · Order 1');
+    expect(within(column('Preparing')).getByRole('article')).toHaveAccessibleName('Table 5 · Order 2');
+    expect(within(column('Ready')).getByRole('article')).toHaveAccessibleName('Table 9 · Order 3');
+    expect(column('Received')).toHaveTextContent('Received 1');
+
+    const first = ticket(12);
+    expect(first).toHaveTextContent('2 ×Laksa Laksa House');
+    expect(first).toHaveTextContent('Note: no chilli');
+    expect(within(first).getByText('2 min').closest('.ticket-age')).toHaveClass('age-fresh');
+    expect(within(ticket(5)).getByText(/6 min/).closest('.ticket-age')).toHaveClass('age-waiting');
+    expect(ticket(5)).toHaveTextContent('6 min · waiting');
+    expect(within(ticket(9)).getByText(/12 min/).closest('.ticket-age')).toHaveClass('age-late');
+    expect(ticket(9)).toHaveTextContent('12 min · late');
+
+    // Served orders are off the board, within reach of an undo.
+    const recent = screen.getByRole('list', { name: 'Served and cancelled recently' });
+    expect(recent).toHaveTextContent('Table 2 · Order 4 Served');
+    expect(screen.queryByRole('article', { name: /^Table 2 ·/ })).not.toBeInTheDocument();
+  });
+
+  it('bumps a ticket: PATCHes the next status and moves it to the next column', async () => {
+    const { user, api } = setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    await user.click(within(ticket(12)).getByRole('button', { name: 'Start preparing (order 1)' }));
+    await waitFor(() => expect(within(column('Preparing')).getAllByRole('article')).toHaveLength(2));
+    expect(patches(api)).toEqual([{ path: '/api/pt/orders/1', body: { status: 'preparing' } }]);
+    expect(within(column('Received')).queryByRole('article')).not.toBeInTheDocument();
+    expect(screen.getByText('Order 1 (table 12) is preparing.')).toBeInTheDocument();
+
+    await user.click(within(ticket(9)).getByRole('button', { name: 'Mark served (order 3)' }));
+    await waitFor(() => expect(within(column('Ready')).queryByRole('article')).not.toBeInTheDocument());
+    expect(patches(api).at(-1)).toEqual({ path: '/api/pt/orders/3', body: { status: 'served' } });
+    expect(await within(screen.getByRole('list', { name: 'Served and cancelled recently' })).findByText('Table 9')).toBeInTheDocument();
+  });
+
+  it('undoes one step, on a ticket and from the served list', async () => {
+    const { user, api } = setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    await user.click(within(ticket(5)).getByRole('button', { name: 'Undo (order 2, back to Received)' }));
+    await waitFor(() => expect(within(column('Received')).getAllByRole('article')).toHaveLength(2));
+    expect(patches(api)).toEqual([{ path: '/api/pt/orders/2', body: { status: 'received' } }]);
+
+    const recent = screen.getByRole('list', { name: 'Served and cancelled recently' });
+    await user.click(within(recent).getByRole('button', { name: 'Undo (order 4, back to Ready)' }));
+    await waitFor(() => expect(within(column('Ready')).getAllByRole('article')).toHaveLength(2));
+    expect(patches(api).at(-1)).toEqual({ path: '/api/pt/orders/4', body: { status: 'ready' } });
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Served and cancelled recently' })).not.toBeInTheDocument());
+  });
+
+  it('adds a new order from a live event without reloading, marked New', async () => {
+    const { api, pt } = setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    const stream = FakeEventSource.current();
+    expect(stream.url).toBe('/api/events');
+    act(() => stream.open());
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50))); // the board has settled on its first read
+    const reads = () => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/pt/orders')).length;
+    const readsBefore = reads();
+
+    const placed = order(7, { table: 21, status: 'received', minutesAgo: 0 });
+    pt.orders.push(placed);
+    act(() => stream.emit('order', { ...placed, token: undefined }, '41'));
+
+    const fresh = await within(column('Received')).findByRole('article', { name: 'Table 21 · Order 7' });
+    expect(fresh).toHaveTextContent('New');
+    expect(fresh).toHaveTextContent('just now');
+    expect(within(column('Received')).getAllByRole('article').map((a) => a.getAttribute('aria-labelledby'))).toEqual(['ticket-1', 'ticket-7']);
+    expect(screen.getByText('New order 7 for table 21.')).toBeInTheDocument();
+    // Another runner's bump arrives the same way: the ticket moves on.
+    act(() => stream.emit('order', { ...pt.orders[0]!, token: undefined, status: 'preparing', updatedAt: new Date().toISOString() }, '42'));
+    await waitFor(() => expect(within(column('Preparing')).getAllByRole('article')).toHaveLength(2));
+    // Straight from the events: the board did not read the orders again.
+    expect(reads()).toBe(readsBefore);
+  });
+
+  it('takes in an event that arrives before its first read has settled', async () => {
+    const { pt } = setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    const placed = order(8, { table: 3, status: 'received', minutesAgo: 0 });
+    pt.orders.push(placed);
+    act(() => FakeEventSource.current().emit('order', { ...placed, token: undefined }, '50'));
+    expect(await within(column('Received')).findByRole('article', { name: 'Table 3 · Order 8' })).toBeInTheDocument();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(within(column('Received')).getByRole('article', { name: 'Table 3 · Order 8' })).toBeInTheDocument();
+  });
+
+  it('says so in a toast when another runner moved the order first (409), and shows the board as it is now', async () => {
+    const { user, pt } = setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    pt.orders.find((o) => o.id === 1)!.status = 'served'; // served by another runner; this board has not heard yet
+    await user.click(within(ticket(12)).getByRole('button', { name: 'Start preparing (order 1)' }));
+    expect(await screen.findByText('Order 1 was not moved')).toBeInTheDocument();
+    expect(screen.getByText('Order 1 is served; it cannot move to preparing. The board has been refreshed.')).toBeInTheDocument();
+    await waitFor(() => expect(within(column('Received')).queryByRole('article')).not.toBeInTheDocument());
+    expect(within(screen.getByRole('list', { name: 'Served and cancelled recently' })).getByText('Table 12')).toBeInTheDocument();
+  });
+
+  it('cancels only after a confirmation', async () => {
+    const { user, api } = setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    await user.click(within(ticket(5)).getByRole('button', { name: 'Cancel order 2' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cancel order 2?' });
+    expect(within(dialog).getByRole('button', { name: 'Keep order' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Keep order' }));
+    expect(patches(api)).toEqual([]);
+    expect(ticket(5)).toBeInTheDocument();
+
+    await user.click(within(ticket(5)).getByRole('button', { name: 'Cancel order 2' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel order' }));
+    await waitFor(() => expect(screen.queryByRole('article', { name: /^Table 5 ·/ })).not.toBeInTheDocument());
+    expect(patches(api)).toEqual([{ path: '/api/pt/orders/2', body: { status: 'cancelled' } }]);
+    expect(await within(screen.getByRole('list', { name: 'Served and cancelled recently' })).findByText('Cancelled')).toBeInTheDocument();
+  });
+
+  it('opens for a runner', async () => {
+    setup(board(), { role: 'runner' });
+    expect(await screen.findByRole('heading', { name: 'Runner board' })).toBeInTheDocument();
+  });
+
+  it('sends a visitor to sign in first, asking for no orders', async () => {
+    const { router, api } = setup(board(), { signedIn: false });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/pt/runner');
+    expect(api.calls.some((c) => c.path.startsWith('/api/pt/orders'))).toBe(false);
+  });
+
+  it('shows an empty board plainly', async () => {
+    setup(fakePt());
+    expect(await screen.findByRole('heading', { name: 'No open orders' })).toBeInTheDocument();
+    expect(column('Received')).toHaveTextContent('No new orders.');
+  });
+});

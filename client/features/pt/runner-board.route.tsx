@@ -1,0 +1,258 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLoaderData } from 'react-router';
+import * as v from 'valibot';
+import type { Page } from '@contracts/common.contract';
+import { OPEN_ORDER_STATUSES, OrderSchema, PREVIOUS_ORDER_STATUS, type Order, type OrderStatus } from '@contracts/pt.contract';
+import { AsyncButton } from '@/components/async-button';
+import { EmptyState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { LiveStatusBadge } from '@/components/live-status';
+import { LoadError } from '@/components/load-error';
+import { useModal } from '@/components/modal-host';
+import { PageHeader } from '@/components/page-header';
+import { useToast } from '@/components/toast-host';
+import { errorMessage, isApiError } from '@/lib/api-client';
+import { forgetPreload, invalidate, loadQuery, useQuery, warm } from '@/lib/cache';
+import { formatWhen } from '@/lib/format';
+import { useLiveEvents } from '@/lib/live-events';
+import { ConfirmCancelOrder, OrderTicket } from './components/order-ticket';
+import { OPEN_ORDERS_KEY, fetchOrderPage, moveOrder, recentOrdersKey, refreshBoard } from './pt.api';
+import { STATUS_LABELS } from './pt-format';
+
+type Data = { open: Page<Order>; served: Page<Order>; cancelled: Page<Order> };
+
+/** `/pt/runner` (runners, staff, admins; the route's middleware turns everyone else away). */
+export async function loader(): Promise<Data> {
+  const [open, served, cancelled] = await Promise.all([
+    loadQuery(OPEN_ORDERS_KEY, fetchOrderPage),
+    loadQuery(recentOrdersKey('served'), fetchOrderPage),
+    loadQuery(recentOrdersKey('cancelled'), fetchOrderPage),
+  ]);
+  return { open, served, cancelled };
+}
+
+export const handle = {
+  title: 'Runner board',
+  preload: () => {
+    warm(OPEN_ORDERS_KEY, fetchOrderPage);
+    warm(recentOrdersKey('served'), fetchOrderPage);
+    warm(recentOrdersKey('cancelled'), fetchOrderPage);
+  },
+};
+
+/** Ticket ages move on every 20 s without any new data. */
+const AGE_TICK_MS = 20_000;
+/** How long a ticket that arrived live stays marked "New". */
+const FRESH_MS = 60_000;
+
+const isOpen = (status: OrderStatus) => (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status);
+const oldestFirst = (a: Order, b: Order) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id;
+
+/** The open list with one order's news in it: added, moved, or gone (served, cancelled). Older news than the list has is ignored. */
+function mergeOpenOrder(page: Page<Order>, order: Order): Page<Order> {
+  const existing = page.items.find((o) => o.id === order.id);
+  if (existing && existing.updatedAt > order.updatedAt) return page;
+  const others = page.items.filter((o) => o.id !== order.id);
+  if (isOpen(order.status)) return { ...page, items: [...others, order].sort(oldestFirst), total: page.total + (existing ? 0 : 1) };
+  return existing ? { ...page, items: others, total: Math.max(0, page.total - 1) } : page;
+}
+
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+const COLUMNS = [
+  { status: 'received', title: 'Received', empty: 'No new orders.' },
+  { status: 'preparing', title: 'Preparing', empty: 'Nothing being prepared.' },
+  { status: 'ready', title: 'Ready', empty: 'Nothing waiting to be run.' },
+] as const;
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const openQuery = useQuery(OPEN_ORDERS_KEY, fetchOrderPage, loaded.open);
+  const servedQuery = useQuery(recentOrdersKey('served'), fetchOrderPage, loaded.served);
+  const cancelledQuery = useQuery(recentOrdersKey('cancelled'), fetchOrderPage, loaded.cancelled);
+  const open = openQuery.data ?? loaded.open;
+  const served = servedQuery.data ?? loaded.served;
+  const cancelled = cancelledQuery.data ?? loaded.cancelled;
+  const now = useNow(AGE_TICK_MS);
+  const toast = useToast();
+  const modal = useModal();
+  const [fresh, setFresh] = useState<ReadonlyMap<number, number>>(new Map());
+  const [announcement, setAnnouncement] = useState('');
+
+  const refreshRecent = () => Promise.all([invalidate(recentOrdersKey('served')), invalidate(recentOrdersKey('cancelled'))]);
+
+  /** An order's news, from the live stream or our own move: merged into the open list at once, the recent lists read again when they change. */
+  const apply = (order: Order) => {
+    forgetPreload(OPEN_ORDERS_KEY);
+    void openQuery.mutate((page) => mergeOpenOrder(page ?? open, order), { revalidate: false });
+    const recent = [...served.items, ...cancelled.items].some((o) => o.id === order.id);
+    if (!isOpen(order.status) || recent) void refreshRecent();
+  };
+
+  const live = useLiveEvents((event) => {
+    if (event.type !== 'order') return;
+    const parsed = v.safeParse(OrderSchema, event.data);
+    if (!parsed.success) return;
+    const order = parsed.output;
+    if (order.status === 'received' && !open.items.some((o) => o.id === order.id)) {
+      setFresh((map) => new Map(map).set(order.id, Date.now()));
+      setAnnouncement(`New order ${order.id} for table ${order.table}.`);
+    }
+    apply(order);
+  });
+
+  // After the stream was lost, changes may have been missed: read the board again once it is back.
+  const lastState = useRef(live.state);
+  useEffect(() => {
+    if (lastState.current === 'reconnecting' && live.state === 'open') void refreshBoard();
+    lastState.current = live.state;
+  }, [live.state]);
+
+  // "New" marks fade after a minute (checked with the age tick).
+  useEffect(() => {
+    setFresh((map) => {
+      const kept = [...map].filter(([, at]) => now - at < FRESH_MS);
+      return kept.length === map.size ? map : new Map(kept);
+    });
+  }, [now]);
+
+  const move = async (order: Order, to: OrderStatus) => {
+    try {
+      const moved = await moveOrder(order.id, to);
+      apply(moved);
+      toast.show({ tone: 'success', message: `Order ${moved.id} (table ${moved.table}) is ${STATUS_LABELS[moved.status].toLowerCase()}.` });
+    } catch (error) {
+      if (isApiError(error, 409)) {
+        toast.show({ tone: 'error', title: `Order ${order.id} was not moved`, message: `${errorMessage(error)} The board has been refreshed.` });
+        await refreshBoard();
+      } else {
+        toast.show({ tone: 'error', title: `Could not move order ${order.id}`, message: errorMessage(error) });
+      }
+    }
+  };
+
+  const openCancel = (order: Order) =>
+    modal.open({
+      title: `Cancel order ${order.id}?`,
+      content: (close) => (
+        <ConfirmCancelOrder
+          order={order}
+          onClose={close}
+          cancel={async () => {
+            try {
+              const cancelledOrder = await moveOrder(order.id, 'cancelled');
+              apply(cancelledOrder);
+              toast.show({ tone: 'success', message: `Order ${order.id} (table ${order.table}) was cancelled.` });
+            } catch (error) {
+              if (isApiError(error, 409)) void refreshBoard();
+              throw error;
+            }
+          }}
+        />
+      ),
+    });
+
+  const error = openQuery.error ?? servedQuery.error ?? cancelledQuery.error;
+  const retrying = openQuery.isValidating || servedQuery.isValidating || cancelledQuery.isValidating;
+  const recent = [...served.items, ...cancelled.items].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+
+  return (
+    <div className="stack-lg runner-board">
+      <PageHeader eyebrow="Food court" title="Runner board" actions={<LiveStatusBadge state={live.state} label="Live orders" />}>
+        <p>Open orders, oldest first. New orders appear as diners place them; bump a ticket when it moves on.</p>
+      </PageHeader>
+
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
+
+      {error ? (
+        <LoadError onRetry={() => void refreshBoard()} retrying={retrying}>
+          Could not refresh the board: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+      {live.error ? (
+        <div className="banner banner-warning" role="status">
+          <p>{live.error}</p>
+          <button type="button" className="btn btn-small" onClick={live.connect}>
+            Reconnect
+          </button>
+        </div>
+      ) : null}
+      {open.total > open.items.length ? (
+        <p className="banner banner-info">
+          Showing the oldest {open.items.length} of {open.total} open orders.
+        </p>
+      ) : null}
+
+      {open.items.length === 0 ? (
+        <section className="card">
+          <EmptyState icon="food" title="No open orders">
+            New orders appear here as diners place them; keep this page open.
+          </EmptyState>
+        </section>
+      ) : null}
+
+      <div className="board-columns">
+        {COLUMNS.map((column) => {
+          const tickets = open.items.filter((o) => o.status === column.status);
+          const headingId = `column-${column.status}`;
+          return (
+            <section key={column.status} className={`board-column column-${column.status}`} aria-labelledby={headingId}>
+              <h2 id={headingId} className="board-column-title">
+                {column.title} <span className="board-count tabular">{tickets.length}</span>
+              </h2>
+              {tickets.length ? (
+                <ul className="board-tickets" aria-label={`${column.title} orders`}>
+                  {tickets.map((order) => (
+                    <li key={order.id}>
+                      <OrderTicket order={order} now={now} fresh={fresh.has(order.id)} move={move} onCancel={openCancel} />
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="muted board-empty">{column.empty}</p>
+              )}
+            </section>
+          );
+        })}
+      </div>
+
+      <section className="card stack" aria-labelledby="recent-title">
+        <h2 id="recent-title" className="card-heading">
+          <Icon name="undo" /> Served and cancelled recently
+        </h2>
+        {recent.length === 0 ? (
+          <p className="muted">Orders you mark served or cancel appear here for a while, to undo a slip.</p>
+        ) : (
+          <ul className="recent-orders" aria-label="Served and cancelled recently">
+            {recent.map((order) => {
+              const back = PREVIOUS_ORDER_STATUS[order.status];
+              return (
+                <li key={order.id} className="recent-order">
+                  <span>
+                    <strong>Table {order.table}</strong> · Order {order.id}{' '}
+                    <span className={`badge ${order.status === 'served' ? 'badge-ok' : 'badge-bad'}`}>{STATUS_LABELS[order.status]}</span>
+                  </span>
+                  <span className="muted small">{formatWhen(order.updatedAt)}</span>
+                  {back ? (
+                    <AsyncButton run={() => move(order, back)} pendingLabel="Moving…">
+                      <Icon name="undo" size={16} /> Undo<span className="visually-hidden"> (order {order.id}, back to {STATUS_LABELS[back]})</span>
+                    </AsyncButton>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

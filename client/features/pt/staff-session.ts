@@ -1,0 +1,10 @@
+import useSWR from 'swr';
+import { SESSION_KEY, fetchSession, hasRole } from '@/lib/session';
+
+/**
+ * Whether staff (or an admin) is signed in, for the food court's public pages that show more to
+ * them: the header's session read, shared through SWR (false while it is still unknown).
+ */
+export function useIsStaff(): boolean {
+  return hasRole(useSWR(SESSION_KEY, fetchSession).data, ['staff']);
+}

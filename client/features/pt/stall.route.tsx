@@ -1,0 +1,194 @@
+import { data, useLoaderData, useNavigate } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import { isIdText } from '@contracts/common.contract';
+import type { Menu, MenuItem, StallWithItems } from '@contracts/pt.contract';
+import { AsyncButton } from '@/components/async-button';
+import { useConfirmDelete } from '@/components/confirm-delete';
+import { EmptyState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { LoadError } from '@/components/load-error';
+import { useModal } from '@/components/modal-host';
+import { PageHeader } from '@/components/page-header';
+import { useToast } from '@/components/toast-host';
+import { AppLink } from '@/lib/app-link';
+import { errorMessage } from '@/lib/api-client';
+import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { dinerMenuPath, paths } from '@/lib/paths';
+import { useIsStaff } from './staff-session';
+import { MenuItemForm } from './components/menu-item-form';
+import { itemDelete, stallDelete } from './components/pt-deletes';
+import { byCategory } from './menu-groups';
+import { MENU_KEY, fetchMenu, fetchStall, stallKey, updateItem, updateStall } from './pt.api';
+import { formatMoney } from './pt-format';
+
+type Data = { id: number; stall: StallWithItems; menu: Menu };
+
+/** `/pt/stalls/:id`: the stall's menu (a malformed or unknown id → not found). The menu call brings the venue's currency. */
+export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
+  if (!isIdText(params.id)) throw data(`No stall with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
+  const id = Number(params.id);
+  const [stall, menu] = await Promise.all([loadQuery(stallKey(id), fetchStall), loadQuery(MENU_KEY, fetchMenu)]);
+  return { id, stall, menu };
+}
+
+export const handle = {
+  title: 'Stall',
+  preload: ({ params }: { params: { id?: string } }) => {
+    if (!isIdText(params.id)) return;
+    warm(stallKey(Number(params.id)), fetchStall);
+    warm(MENU_KEY, fetchMenu);
+  },
+};
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { id } = loaded;
+  const { data: fresh, error, isValidating, mutate } = useQuery(stallKey(id), fetchStall, loaded.stall);
+  const stall = fresh ?? loaded.stall;
+  const currency = (useQuery(MENU_KEY, fetchMenu, loaded.menu).data ?? loaded.menu).currency;
+  const staff = useIsStaff();
+  const modal = useModal();
+  const toast = useToast();
+  const confirmDelete = useConfirmDelete();
+  const navigate = useNavigate();
+  const groups = byCategory(stall.items);
+  const categories = groups.map(([category]) => category);
+  const paused = stall.status === 'paused';
+
+  const openItemForm = (item?: MenuItem) =>
+    modal.open({
+      title: item ? `Edit ${item.name}` : `Add an item to ${stall.name}`,
+      content: (close) => <MenuItemForm stallId={stall.id} item={item} currency={currency} categories={categories} onCancel={close} onDone={close} />,
+    });
+
+  const togglePause = async () => {
+    try {
+      await updateStall(stall.id, { status: paused ? 'open' : 'paused' });
+      toast.show({ tone: 'success', message: paused ? `${stall.name} is open again: diners see it on the menu.` : `${stall.name} is paused: diners no longer see it on the menu.` });
+    } catch (err) {
+      toast.show({ tone: 'error', title: paused ? `Could not open ${stall.name}` : `Could not pause ${stall.name}`, message: errorMessage(err) });
+    }
+  };
+
+  const toggleSoldOut = async (item: MenuItem) => {
+    try {
+      await updateItem(item, { soldOut: !item.soldOut });
+      toast.show({ tone: 'success', message: item.soldOut ? `${item.name} is available again.` : `${item.name} is marked sold out.` });
+    } catch (err) {
+      toast.show({ tone: 'error', title: `Could not change ${item.name}`, message: errorMessage(err) });
+    }
+  };
+
+  const openDeleteStall = () =>
+    confirmDelete({
+      ...stallDelete(stall),
+      refusedExtra: (
+        <AppLink to={paths.ptRunner} className="btn btn-small">
+          Open the runner board
+        </AppLink>
+      ),
+      afterDelete: () => void navigate(paths.ptStalls, { replace: true }),
+    });
+
+  return (
+    <div className="stack-lg">
+      <AppLink to={paths.ptStalls} className="back-link">
+        ← All stalls
+      </AppLink>
+      <PageHeader
+        eyebrow={stall.cuisine ?? 'Stall'}
+        title={stall.name}
+        actions={
+          staff ? (
+            <>
+              <button type="button" className="btn btn-primary" onClick={() => openItemForm()}>
+                <Icon name="plus" size={18} /> Add item
+              </button>
+              <AsyncButton className="btn" run={togglePause} pendingLabel={paused ? 'Opening…' : 'Pausing…'}>
+                <Icon name={paused ? 'play' : 'pause'} size={18} /> {paused ? 'Open stall' : 'Pause stall'}
+              </AsyncButton>
+              <button type="button" className="btn" onClick={openDeleteStall}>
+                <Icon name="trash" size={18} /> Delete
+              </button>
+            </>
+          ) : !paused && stall.items.length ? (
+            <AppLink to={dinerMenuPath({ stall: stall.id })} className="btn btn-primary">
+              <Icon name="cart" size={18} /> Order from this stall
+            </AppLink>
+          ) : null
+        }
+      >
+        <p className="stall-lede">
+          {paused ? <span className="badge badge-warn">Paused</span> : <span className="badge badge-ok">Open</span>}
+          {stall.description ? <span>{stall.description}</span> : null}
+        </p>
+      </PageHeader>
+
+      {paused ? (
+        <div className="banner banner-warning" role="status">
+          {stall.name} is paused: diners do not see it on the menu{staff ? '. Open it again when it is serving.' : ' until it opens again.'}
+        </div>
+      ) : null}
+
+      {error ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the menu: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+
+      {groups.length === 0 ? (
+        <section className="card">
+          <EmptyState
+            icon="food"
+            title="No items on the menu yet"
+            action={
+              staff ? (
+                <button type="button" className="btn btn-primary" onClick={() => openItemForm()}>
+                  Add the first item
+                </button>
+              ) : null
+            }
+          >
+            {staff ? 'Add the dishes this stall serves, with their prices.' : 'This stall has not put its menu up yet.'}
+          </EmptyState>
+        </section>
+      ) : (
+        groups.map(([category, items]) => (
+          <section key={category} className="stack menu-section" aria-labelledby={`category-${encodeURIComponent(category)}`}>
+            <h2 id={`category-${encodeURIComponent(category)}`} className="section-title">
+              {category}
+            </h2>
+            <ul className="menu-list">
+              {items.map((item) => (
+                <li key={item.id} className={`menu-item${item.soldOut ? ' is-sold-out' : ''}`}>
+                  <div className="menu-item-main">
+                    <h3 className="menu-item-name">{item.name}</h3>
+                    {item.description ? <p className="menu-item-text">{item.description}</p> : null}
+                    {item.allergens.length ? <p className="menu-item-allergens">Allergens: {item.allergens.join(', ')}</p> : null}
+                  </div>
+                  <div className="menu-item-side">
+                    <span className="menu-item-price tabular">{formatMoney(item.priceCents, currency)}</span>
+                    {item.soldOut ? <span className="badge badge-bad">Sold out</span> : null}
+                  </div>
+                  {staff ? (
+                    <div className="menu-item-actions">
+                      <button type="button" className="btn btn-small" onClick={() => openItemForm(item)}>
+                        <Icon name="edit" size={16} /> Edit<span className="visually-hidden"> {item.name}</span>
+                      </button>
+                      <AsyncButton run={() => toggleSoldOut(item)} pendingLabel="Saving…">
+                        {item.soldOut ? 'Mark available' : 'Mark sold out'}<span className="visually-hidden"> {item.name}</span>
+                      </AsyncButton>
+                      <button type="button" className="btn btn-small danger-hover" onClick={() => confirmDelete(itemDelete(item))}>
+                        <Icon name="trash" size={16} /> Delete<span className="visually-hidden"> {item.name}</span>
+                      </button>
+                    </div>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))
+      )}
+    </div>
+  );
+}

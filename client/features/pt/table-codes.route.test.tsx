@@ -1,0 +1,40 @@
+import { screen, within } from '@testing-library/react';
+import { fakeApi, renderApp } from '@/test-utils';
+import type { FakeHandler } from '@/test-utils';
+import { fakePt } from './pt.fake-api';
+
+afterEach(() => jest.restoreAllMocks());
+
+const asRunner: FakeHandler = ({ url }) =>
+  url.pathname === '/api/auth/getAuth' ? { json: { user: { id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' } } } : undefined;
+
+describe('/pt/tables', () => {
+  it('makes one QR code per table, each linking to the menu of its table, and offers to print', async () => {
+    fakeApi([fakePt({ tables: 3 }).handler], { signedIn: true });
+    renderApp('/pt/tables');
+    const sheet = await screen.findByRole('list', { name: 'Table QR codes' });
+    const cards = within(sheet).getAllByRole('listitem');
+    expect(cards.map((card) => within(card).getByText(/^Table \d+$/).textContent)).toEqual(['Table 1', 'Table 2', 'Table 3']);
+    const image = within(cards[2]!).getByRole('img', { name: 'QR code for table 3' });
+    expect(image.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,%3Csvg/);
+    expect(cards[2]).toHaveTextContent('http://localhost/pt/diner/menu?table=3');
+    expect(screen.getByRole('button', { name: 'Print' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Table QR codes' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('is for staff: a runner gets the 403 screen before any food-court call', async () => {
+    const api = fakeApi([asRunner, fakePt().handler], { signedIn: true });
+    renderApp('/pt/tables');
+    expect(await screen.findByText('You do not have access to this page.')).toBeInTheDocument();
+    expect(screen.getByText('This page is for staff. You are signed in as rita@frontdesk.test with the runner role.')).toBeInTheDocument();
+    expect(api.calls.some((c) => c.path.startsWith('/api/pt/'))).toBe(false);
+  });
+
+  it('shows its tab to staff only', async () => {
+    fakeApi([asRunner, fakePt().handler], { signedIn: true });
+    renderApp('/pt/stalls');
+    expect(await screen.findByText('Rita Runner')).toBeInTheDocument(); // the header knows who is signed in
+    expect(screen.getByRole('link', { name: 'Runner board' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Table QR codes' })).not.toBeInTheDocument();
+  });
+});
