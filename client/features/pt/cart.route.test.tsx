@@ -130,7 +130,7 @@ describe('placing the order', () => {
     pt.items.find((i) => i.id === margherita.id)!.soldOut = true; // sold out after it went in the cart
 
     await user.click(screen.getByRole('button', { name: /Place order/ }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('One dish could not be ordered, marked below.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('One dish could not be ordered, marked below; nothing was ordered yet.');
     expect(cartLine('Margherita')).toHaveTextContent('Margherita is sold out');
     expect(cartLine('Margherita')).toHaveClass('has-error');
     expect(cartLine('Laksa')).not.toHaveClass('has-error');
@@ -146,6 +146,22 @@ describe('placing the order', () => {
     const [refused, placed] = orderCalls(api).map((c) => c.headers['Idempotency-Key']);
     expect(refused).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
     expect(placed).not.toBe(refused);
+  });
+
+  it('after a 409 totals and orders only what can be ordered, and keeps the marked dish in the cart for later', async () => {
+    const { user, api, pt } = await cartWithLaksaAndPizza();
+    pt.items.find((i) => i.id === margherita.id)!.soldOut = true;
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    await screen.findByRole('alert');
+    const place = screen.getByRole('button', { name: /Place order without the marked dish/ });
+    expect(place).toHaveTextContent(eur(2 * laksa.priceCents));
+    expect(screen.getByText(/Total for 2 items/)).toHaveTextContent('without the marked dish');
+
+    await user.click(place);
+    await screen.findByRole('heading', { name: 'Order 1 is placed' });
+    expect(orderCalls(api).at(-1)!.body).toEqual({ table: 12, cart: [{ itemId: laksa.id, quantity: 2, note: 'no chilli' }] });
+    expect(cartLine('Margherita')).toBeInTheDocument();
+    expect(screen.queryByText('Laksa', { selector: '.cart-line-name' })).not.toBeInTheDocument();
   });
 
   it('sends an Idempotency-Key and sends the same one again when the diner retries after a lost answer', async () => {

@@ -77,8 +77,17 @@ export function Component() {
 
   const items = new Map<number, MenuItem>((menu?.stalls ?? []).flatMap((stall) => stall.items.map((item) => [item.id, item] as const)));
   const priceOf = (line: CartLine) => items.get(line.itemId)?.priceCents ?? line.unitPriceCents;
-  const total = cart.reduce((sum, line) => sum + line.quantity * priceOf(line), 0);
-  const count = cart.reduce((sum, line) => sum + line.quantity, 0);
+  /** Why a line cannot be ordered now: the server's refusal, or the menu as last read. */
+  const warningOf = (line: CartLine) => {
+    const item = items.get(line.itemId);
+    return !menu ? undefined : !item ? 'Not on the menu right now.' : item.soldOut ? 'Sold out right now.' : undefined;
+  };
+  const unavailable = (line: CartLine) => Boolean(failures[lineKey(line)] ?? warningOf(line));
+  // What will be ordered: the lines that can be; the others stay in the cart, marked, out of the total.
+  const orderable = cart.filter((line) => !unavailable(line));
+  const leftOut = cart.length - orderable.length;
+  const total = orderable.reduce((sum, line) => sum + line.quantity * priceOf(line), 0);
+  const count = orderable.reduce((sum, line) => sum + line.quantity, 0);
   const shown = tracked.find((t) => t.order.id === shownId) ?? tracked[0];
   const earlier = tracked.filter((t) => t !== shown);
 
@@ -86,7 +95,8 @@ export function Component() {
     event.preventDefault();
     if (placing) return;
     if (!table) return setFormError('Choose your table first, so we know where to bring the food.');
-    const sent = cart;
+    if (orderable.length === 0) return setFormError('None of these dishes can be ordered right now. Remove them, or pick others from the menu.');
+    const sent = orderable;
     const order: PlaceOrder = { table, cart: sent.map((line) => ({ itemId: line.itemId, quantity: line.quantity, note: line.note })) };
     // The same order sent again (after a lost answer, even after a reload) carries the same key, so it is placed once.
     const key = idempotencyKeyFor(JSON.stringify(order));
@@ -96,7 +106,9 @@ export function Component() {
       const placed = await placeOrder(order, key);
       settleSubmission();
       trackOrder(placed);
-      clearCart();
+      // The lines left out (sold out, stall paused) stay for later; the rest was ordered.
+      if (leftOut) sent.forEach((line) => removeLine(lineKey(line)));
+      else clearCart();
       setFailures({});
       setShownId(placed.id);
       setPlacedId(placed.id);
@@ -109,11 +121,12 @@ export function Component() {
       } else {
         // A refusal (409 sold out or paused, 400/422 invalid): nothing was ordered; the next try is a new submission.
         settleSubmission();
+        void mutate(); // the menu as it is now, so the cart's warnings match what was refused
         const { lines, other } = refusedLines(error, sent);
         setFailures(lines);
         const marked = Object.keys(lines).length;
         setFormError(
-          [marked ? `${marked === 1 ? 'One dish' : `${marked} dishes`} could not be ordered, marked below. Remove or change ${marked === 1 ? 'it' : 'them'} and place the order again; nothing was ordered yet.` : '', ...other]
+          [marked ? `${marked === 1 ? 'One dish' : `${marked} dishes`} could not be ordered, marked below; nothing was ordered yet. Place the order again without ${marked === 1 ? 'it' : 'them'}, or remove ${marked === 1 ? 'it' : 'them'}.` : '', ...other]
             .filter(Boolean)
             .join(' ') || errorMessage(error),
         );
@@ -201,10 +214,9 @@ export function Component() {
             {cart.map((line) => {
               const key = lineKey(line);
               const failure = failures[key];
-              const item = items.get(line.itemId);
-              const warning = menu && !failure ? (!item ? 'No longer on the menu.' : item.soldOut ? 'Sold out right now.' : undefined) : undefined;
+              const warning = failure ? undefined : warningOf(line);
               return (
-                <li key={key} className={`cart-line${failure ? ' has-error' : ''}`}>
+                <li key={key} className={`cart-line${failure ? ' has-error' : ''}${failure || warning ? ' is-left-out' : ''}`}>
                   <div className="cart-line-main">
                     <span className="cart-line-name">{line.name}</span>
                     <span className="muted small">{line.stallName}</span>
@@ -240,6 +252,7 @@ export function Component() {
           <p className="order-total">
             <span>
               Total for {count} {count === 1 ? 'item' : 'items'}
+              {leftOut ? <span className="muted small"> (without {leftOut === 1 ? 'the marked dish' : `the ${leftOut} marked dishes`})</span> : null}
             </span>{' '}
             <strong className="tabular">{formatMoney(total, currency)}</strong>
           </p>
@@ -253,7 +266,7 @@ export function Component() {
           <div className="cart-actions">
             <button type="submit" className="btn btn-primary btn-big" disabled={placing} aria-busy={placing}>
               {placing ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
-              {placing ? 'Placing order…' : `Place order · ${formatMoney(total, currency)}`}
+              {placing ? 'Placing order…' : `${leftOut ? `Place order without ${leftOut === 1 ? 'the marked dish' : `${leftOut} marked dishes`}` : 'Place order'} · ${formatMoney(total, currency)}`}
             </button>
           </div>
           <p className="muted small">Prices are confirmed by the stalls when the order is placed.</p>

@@ -116,7 +116,7 @@ export function Component() {
           ))}
         </>
       )}
-      <CartBar currency={menu.currency} added={added} />
+      <CartBar menu={menu} added={added} />
     </div>
   );
 }
@@ -183,21 +183,27 @@ function StallMenu({ stall, currency, onAdded }: { stall: StallWithItems; curren
 }
 
 /** The cart so far, kept in view at the bottom of the menu, saying what was just added. */
-function CartBar({ currency, added }: { currency: string; added: string }) {
+function CartBar({ menu, added }: { menu: Menu; added: string }) {
   const cart = useCart();
-  const count = cart.reduce((sum, line) => sum + line.quantity, 0);
-  const total = cart.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
+  const currency = menu.currency;
+  // Counted as the cart will order them: a dish that sold out (or whose stall paused) since it was added is left out.
+  const available = new Map(menu.stalls.flatMap((stall) => stall.items.filter((item) => !item.soldOut).map((item) => [item.id, item.priceCents] as const)));
+  const orderable = cart.filter((line) => available.has(line.itemId));
+  const count = orderable.reduce((sum, line) => sum + line.quantity, 0);
+  const total = orderable.reduce((sum, line) => sum + line.quantity * available.get(line.itemId)!, 0);
+  const leftOut = cart.length - orderable.length;
   return (
     <>
       {/* Always in the page, so a screen reader hears each addition (a region that appears with its text is often not read). */}
       <p className="visually-hidden" role="status">
         {added}
       </p>
-      {count > 0 ? (
+      {cart.length > 0 ? (
         <div className="cart-bar">
           <span className="cart-bar-text">
             <span className="tabular">
               {count} {count === 1 ? 'item' : 'items'} · {formatMoney(total, currency)}
+              {leftOut ? ` · ${leftOut} not available` : ''}
             </span>
             {added ? (
               <span className="cart-bar-added" aria-hidden="true">

@@ -2,14 +2,18 @@ import './pt.css';
 import { Outlet } from 'react-router';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
-import { useIsStaff } from './staff-session';
+import { useIsRunner, useIsStaff } from './staff-session';
 import { useCart } from './diner-store';
 
 export const handle = { title: 'Food court' };
 
-/** `/pt`: the food court's tabs above each of its pages; the QR sheet is a staff tool, so only staff see its tab. */
+/**
+ * `/pt`: the food court's tabs above each of its pages. The runner board and the QR sheet are tools
+ * of the people who work here, so a diner sees neither tab (their URLs still lead to sign in).
+ */
 export function Component() {
   const staff = useIsStaff();
+  const runner = useIsRunner();
   const cart = useCart();
   const count = cart.reduce((sum, line) => sum + line.quantity, 0);
   return (
@@ -31,9 +35,11 @@ export function Component() {
             </>
           ) : null}
         </AppNavLink>
-        <AppNavLink to={paths.ptRunner} className="tab">
-          Runner board
-        </AppNavLink>
+        {runner ? (
+          <AppNavLink to={paths.ptRunner} className="tab">
+            Runner board
+          </AppNavLink>
+        ) : null}
         {staff ? (
           <AppNavLink to={paths.ptTables} className="tab">
             Table QR codes

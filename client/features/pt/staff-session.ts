@@ -8,3 +8,8 @@ import { SESSION_KEY, fetchSession, hasRole } from '@/lib/session';
 export function useIsStaff(): boolean {
   return hasRole(useSWR(SESSION_KEY, fetchSession).data, ['staff']);
 }
+
+/** Whether someone who works the runner board (a runner, staff or an admin) is signed in. */
+export function useIsRunner(): boolean {
+  return hasRole(useSWR(SESSION_KEY, fetchSession).data, ['runner', 'staff']);
+}
