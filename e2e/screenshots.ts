@@ -29,14 +29,25 @@ async function shoot(page: Page, path: string, file: string) {
   await page.screenshot({ path: join(OUT, file), fullPage: true });
 }
 
+/** Sample ids for the `:params` of every page, public ones too (reading them needs a session). */
+async function readSampleIds(): Promise<Record<string, string>> {
+  const { page, context } = await app.newPage();
+  await page.goto('/login');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.waitForURL('**/shell');
+  const ids = await sampleIds(page.request);
+  await context.close();
+  return ids;
+}
+
 try {
+  const ids = await readSampleIds();
   for (const size of SIZES) {
     const { page, context, problems } = await app.newPage({ viewport: size.viewport });
-    for (const route of pages.filter((p) => p.access === 'visitor')) await shoot(page, urlFor(route.pattern, {}), `${size.name}-${name(route.pattern)}.png`);
+    for (const route of pages.filter((p) => p.access === 'visitor')) await shoot(page, urlFor(route.pattern, ids), `${size.name}-${name(route.pattern)}.png`);
     await page.goto('/login');
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL('**/shell');
-    const ids = await sampleIds(page.request);
     for (const route of pages.filter((p) => p.access !== 'visitor')) await shoot(page, urlFor(route.pattern, ids), `${size.name}-signed-in-${name(route.pattern)}.png`);
     if (!filter || filter === 'extras') {
       await page.goto('/sidepanel');

@@ -207,7 +207,7 @@ const board = ['runner', 'staff'] as const;
 
 export const ptApi = {
   listStalls: endpoint({ method: 'GET', path: '/api/pt/stalls', summary: 'Stalls by name; `query` searches name, cuisine and description', access: 'public', query: StallListQuerySchema, response: StallPageSchema }),
-  getStall: endpoint({ method: 'GET', path: '/api/pt/stalls/:id', summary: 'One stall with its whole menu', access: 'public', params: IdParamSchema, response: StallWithItemsSchema, errors: [404] }),
+  getStall: endpoint({ method: 'GET', path: '/api/pt/stalls/:id', summary: 'One stall with its whole menu, in the order it was written (categories as first used, items as added)', access: 'public', params: IdParamSchema, response: StallWithItemsSchema, errors: [404] }),
   createStall: endpoint({ method: 'POST', path: '/api/pt/stalls', summary: 'Add a stall (open, with an empty menu)', access: keepers, body: CreateStallSchema, response: CreatedSchema, status: 201 }),
   updateStall: endpoint({ method: 'PATCH', path: '/api/pt/stalls/:id', summary: "Change a stall: its fields, or open/pause it", access: keepers, params: IdParamSchema, body: UpdateStallSchema, response: StallSchema, errors: [404] }),
   deleteStall: endpoint({

@@ -52,12 +52,19 @@ describe('stalls and menus', () => {
     await request(ctx.app).get('/api/pt/stalls?page=-1').expect(400);
   });
 
-  it('shows one stall with its menu by category; 404 for an unknown id, 400 for a malformed one', async () => {
-    const { id } = await stallWith([{ name: 'Soup', priceCents: 400, category: 'Starters' }, { name: 'Stew', priceCents: 900, category: 'Mains' }]);
+  it('shows one stall with its menu in the order it was written (categories as first used); 404 for an unknown id, 400 for a malformed one', async () => {
+    const { id } = await stallWith([
+      { name: 'Soup', priceCents: 400, category: 'Starters' },
+      { name: 'Stew', priceCents: 900, category: 'Mains' },
+      { name: 'Bread', priceCents: 200, category: 'Starters' },
+      { name: 'Water', priceCents: 100, category: 'Drinks' },
+    ]);
     const stall = (await request(ctx.app).get(`/api/pt/stalls/${id}`).expect(200)).body as StallWithItems;
     expect(stall.items.map((i) => [i.category, i.name, i.priceCents, i.soldOut])).toEqual([
-      ['Mains', 'Stew', 900, false],
       ['Starters', 'Soup', 400, false],
+      ['Starters', 'Bread', 200, false],
+      ['Mains', 'Stew', 900, false],
+      ['Drinks', 'Water', 100, false],
     ]);
     expect((await request(ctx.app).get('/api/pt/stalls/999999').expect(404)).body.detail).toBe('No stall with id 999999.');
     await request(ctx.app).get('/api/pt/stalls/abc').expect(400);

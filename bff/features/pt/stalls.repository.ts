@@ -42,10 +42,12 @@ export function stallsRepository(db: Db) {
       .selectFrom('stalls')
       .select(['id', 'name', 'description', 'cuisine', 'status', 'created_at as createdAt', 'updated_at as updatedAt'])
       .select(itemCount);
+  // A menu reads in the order its keeper wrote it: categories as first used, items as added.
+  const categoryFirstUsed = sql<number>`(select min(m.id) from menu_items m where m.stall_id = menu_items.stall_id and m.category = menu_items.category)`;
   const itemsOf = (stallIds: number[]) =>
     stallIds.length === 0
       ? Promise.resolve([])
-      : db.selectFrom('menu_items').selectAll().where('stall_id', 'in', stallIds).orderBy('category').orderBy('name').orderBy('id').execute();
+      : db.selectFrom('menu_items').selectAll().where('stall_id', 'in', stallIds).orderBy(categoryFirstUsed).orderBy('id').execute();
   const withItems = async (list: Stall[]): Promise<StallWithItems[]> => {
     const items = (await itemsOf(list.map((s) => s.id))).map(toItem);
     return list.map((stall) => ({ ...stall, items: items.filter((item) => item.stallId === stall.id) }));
