@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
-import { EmailSchema, RoleSchema } from '../contracts/auth.contract';
-import { loadConfig } from '../config';
-import { accountsRepository } from '../features/auth/accounts.repository';
-import { authService, SESSIONS_ENDED_CHANNEL } from '../features/auth/auth.service';
-import { generatePassword } from '../features/auth/password';
-import { sessionsRepository } from '../features/auth/sessions.repository';
-import { instanceSignal, openDatabase } from './database';
+import { EmailSchema, RoleSchema } from './contracts/auth.contract';
+import { loadConfig } from './config';
+import { accountsRepository } from './features/auth/accounts.repository';
+import { authService, SESSIONS_ENDED_CHANNEL } from './features/auth/auth.service';
+import { generatePassword } from './features/auth/password';
+import { sessionsRepository } from './features/auth/sessions.repository';
+import { instanceSignal, openDatabase } from './db/database';
 
 const USAGE = `Usage:
   npm run account -- add --email <email> --role <admin|staff|runner> [--name <name>] [--password <password>]
