@@ -1,9 +1,12 @@
 import * as v from 'valibot';
-import { endpoint } from './endpoint.contract';
+import { endpoint, type Role } from './endpoint.contract';
 
 /** Kinds of live events on `GET /api/events` (Server-Sent Events). */
 export const LIVE_EVENT_TYPES = ['webhook', 'order'] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
+
+/** Who hears each kind of event (admins hear everything): door events are the front desk's, orders the food court's. */
+export const LIVE_EVENT_AUDIENCE: Record<LiveEventType, readonly Role[]> = { webhook: ['staff'], order: ['runner', 'staff'] };
 
 /**
  * One live event. `id` is the stream position used for `Last-Event-ID` resume; `data` is the

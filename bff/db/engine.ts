@@ -115,6 +115,7 @@ const types = {
 };
 
 const RECONNECT_MS = { first: 100, max: 5_000 };
+const PROBE_MS = { every: 15_000, timeout: 5_000 };
 
 function connectPostgres(url: string, poolSize: number): Connection {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'frontdesk' });
@@ -137,7 +138,7 @@ function connectPostgres(url: string, poolSize: number): Connection {
       delay = Math.min(delay * 2, RECONNECT_MS.max);
     };
     const open = async () => {
-      const c = new pg.Client({ connectionString: url, types, application_name: 'frontdesk-listen' });
+      const c = new pg.Client({ connectionString: url, types, application_name: 'frontdesk-listen', keepAlive: true });
       c.on('error', () => {}); // 'end' follows and reconnects
       c.on('end', () => client === c && reconnectLater());
       c.on('notification', (message) => message.channel === channel && handlers.onNotify(message.payload ?? ''));
@@ -148,15 +149,30 @@ function connectPostgres(url: string, poolSize: number): Connection {
         client = c;
         delay = RECONNECT_MS.first;
         handlers.onConnect();
+        probe(c);
       } catch {
         await c.end().catch(() => {});
         reconnectLater();
       }
     };
+    // A connection a firewall dropped without a word sends no 'end': ask now and then, and start over when it does not answer.
+    let probeTimer: NodeJS.Timeout | undefined;
+    const probe = (c: pg.Client) => {
+      probeTimer = setTimeout(async () => {
+        if (client !== c) return;
+        const answered = await Promise.race([c.query('select 1').then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), PROBE_MS.timeout))]);
+        if (client !== c) return;
+        if (answered) probe(c);
+        // A polite end would wait on the dead socket; cut it, and 'end' reconnects (the gap is read then).
+        else (c as unknown as { connection: { stream: { destroy: () => void } } }).connection.stream.destroy();
+      }, PROBE_MS.every);
+      probeTimer.unref();
+    };
     void open();
     const stop = async () => {
       stopped = true;
       clearTimeout(retry);
+      clearTimeout(probeTimer);
       listeners.delete(stop);
       const c = client;
       client = undefined;

@@ -64,15 +64,17 @@ export function createRateLimiter({
           wait = await reserveStart();
         } catch (err) {
           // The window could not be read (the database is down): the head caller fails, the rest try again.
-          const failed = waiting.shift()!;
-          leave(failed);
-          failed.reject(err);
+          const failed = waiting.shift();
+          if (failed) {
+            leave(failed);
+            failed.reject(err);
+          }
           continue;
         }
         if (wait > 0) {
           timer ??= setTimeout(() => {
             timer = undefined;
-            void pump();
+            void pump().catch(() => {});
           }, wait);
           return;
         }
@@ -101,7 +103,8 @@ export function createRateLimiter({
           signal.addEventListener('abort', entry.onAbort, { once: true });
         }
         waiting.push(entry);
-        if (!timer) void pump();
+        // pump handles its own failures (each reaches a caller); nothing may escape as an unhandled rejection.
+        if (!timer) void pump().catch(() => {});
       });
     },
     get queued() {

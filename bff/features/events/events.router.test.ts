@@ -64,6 +64,24 @@ describe('GET /api/events', () => {
     stream.close();
   });
 
+  it("sends each person only the events their role may see: a runner hears orders, not door events", async () => {
+    await ctx.loginAs('runner', 'runs@frontdesk.test');
+    const login = await request(ctx.app).post('/api/auth/login').send({ email: 'runs@frontdesk.test', password: TEST_PASSWORD });
+    const runnerStream = openStream({ cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' });
+    const staffStream = openStream();
+    await Promise.all([runnerStream.ready, staffStream.ready]);
+    await Promise.all([runnerStream.waitFor(/retry/), staffStream.waitFor(/retry/)]);
+    await bus.publish('webhook', { uuid: 'door-1', actorEmail: 'private@example.com' });
+    const order = await bus.publish('order', { id: 77, status: 'received' });
+    await runnerStream.waitFor(/"id":77/);
+    await staffStream.waitFor(/"id":77/);
+    expect(runnerStream.text()).toContain(`id: ${order.id}\nevent: order`);
+    expect(runnerStream.text()).not.toContain('private@example.com');
+    expect(staffStream.text()).toContain('private@example.com');
+    runnerStream.close();
+    staffStream.close();
+  });
+
   it('resumes after Last-Event-ID from the stored log, without repeats', async () => {
     const first = await bus.publish('webhook', { n: 1 });
     const second = await bus.publish('webhook', { n: 2 });

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { eventsApi, type LiveEvent } from '../../contracts/events.contract';
+import { eventsApi, LIVE_EVENT_AUDIENCE, type LiveEvent } from '../../contracts/events.contract';
 import { route } from '../../lib/endpoint-router';
 import { openEventStream, sseFrame, sseHeartbeat } from '../../lib/sse';
 import type { EventBus } from '../../lib/event-bus';
@@ -27,8 +27,12 @@ export function eventsRouter(deps: {
   const open = new Map<Response, string>();
 
   const stream = route(eventsApi.stream, async ({ query }, { req, res }) => {
+    // The client left while its session was being read: 'close' has fired already and would never free this stream.
+    if (res.closed || res.destroyed) return;
     const lastEventId = Number(req.get('Last-Event-ID') ?? query.lastEventId ?? NaN);
     const token = req.sessionToken ?? '';
+    const role = req.user!.role; // the access guard let only a signed-in request through
+    const mayHear = (event: LiveEvent) => role === 'admin' || LIVE_EVENT_AUDIENCE[event.type].includes(role);
     openEventStream(res);
     open.set(res, token);
 
@@ -37,6 +41,7 @@ export function eventsRouter(deps: {
     const send = (event: LiveEvent) => {
       if (closed || Number(event.id) <= lastSent) return;
       lastSent = Number(event.id);
+      if (!mayHear(event)) return;
       res.write(sseFrame(event));
       // Never let one slow reader hold memory for everyone: drop it; it resumes with Last-Event-ID.
       if (res.writableLength > options.maxBacklogBytes) res.end();

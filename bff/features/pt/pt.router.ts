@@ -16,6 +16,10 @@ export interface PtRouteOptions {
   heartbeatMs?: number;
 }
 
+const MAX_STREAMS_PER_ORDER = 5;
+/** A diner's phone that stops reading is let go (it reconnects and gets the order as it is then). */
+const MAX_BACKLOG_BYTES = 64_000;
+
 function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.get('Idempotency-Key');
   if (key === undefined) return undefined;
@@ -27,7 +31,13 @@ function idempotencyKeyOf(req: Request): string | undefined {
 
 /** `/api/pt`: stalls and menus (staff keep them), the diners' menu and orders, the runner board. */
 export function ptRoutes(pt: PtService, options: PtRouteOptions) {
-  const dinerStreams = new Set<Response>();
+  /** Each order's open streams, oldest first. */
+  const dinerStreams = new Map<number, Set<Response>>();
+  const streamsOfOrder = (id: number) => {
+    let streams = dinerStreams.get(id);
+    if (!streams) dinerStreams.set(id, (streams = new Set()));
+    return streams;
+  };
   const orderLimiter = limitRequests({
     limit: options.ordersPerMinute,
     windowMs: 60_000,
@@ -48,24 +58,48 @@ export function ptRoutes(pt: PtService, options: PtRouteOptions) {
     route(ptApi.placeOrder, ({ body }, { req }) => pt.placeOrder(body, idempotencyKeyOf(req)), { before: [orderLimiter] }),
     route(ptApi.getOrder, ({ params, query }) => pt.orderForDiner(params.id, query.token)),
     route(ptApi.orderStream, async ({ params, query }, { res }) => {
-      // Checked before the stream opens, so a wrong token is a plain 404.
-      const order = await pt.orderForDiner(params.id, query.token);
-      openEventStream(res);
-      dinerStreams.add(res);
-      // The order as it is now, then each change: a reconnect needs no replay to be up to date.
-      res.write(sseFrame({ type: 'order', data: order }));
+      // Listen before reading, so a change made meanwhile is not lost: it follows the order as read.
+      const heard: Order[] = [];
+      let live: ((order: Order) => void) | undefined;
       const unsubscribe = options.subscribe((event) => {
-        if (event.type === 'order' && (event.data as Order).id === order.id) res.write(sseFrame({ type: 'order', data: event.data }));
+        if (event.type !== 'order' || (event.data as Order).id !== params.id) return;
+        if (live) live(event.data as Order);
+        else heard.push(event.data as Order);
       });
+      let order: Order;
+      try {
+        // Checked before the stream opens, so a wrong token is a plain 404.
+        order = await pt.orderForDiner(params.id, query.token);
+      } catch (err) {
+        unsubscribe();
+        throw err;
+      }
+      // The phone went away while the order was read: its 'close' has fired already and would never free this stream.
+      if (res.closed || res.destroyed) return unsubscribe();
+
+      openEventStream(res);
+      const streams = streamsOfOrder(order.id);
+      streams.add(res);
+      // A few devices per order; the oldest gives way (an order's token is no licence to hold many connections).
+      if (streams.size > MAX_STREAMS_PER_ORDER) streams.values().next().value?.end();
+      const send = (current: Order) => {
+        res.write(sseFrame({ type: 'order', data: current }));
+        if (res.writableLength > MAX_BACKLOG_BYTES) res.end();
+      };
+      // The order as it is now, then each change: a reconnect needs no replay to be up to date.
+      send(order);
+      heard.filter((later) => later.updatedAt >= order.updatedAt).forEach(send);
+      live = send;
       const heartbeat = setInterval(() => res.write(sseHeartbeat()), options.heartbeatMs ?? 15_000);
       res.on('close', () => {
         clearInterval(heartbeat);
         unsubscribe();
-        dinerStreams.delete(res);
+        streams.delete(res);
+        if (streams.size === 0) dinerStreams.delete(order.id);
       });
     }),
     route(ptApi.listOrders, ({ query }) => pt.listOrders(query)),
     route(ptApi.updateOrder, ({ params, body }) => pt.moveOrder(params.id, body.status)),
   ];
-  return { routes, endStreams: () => dinerStreams.forEach((res) => res.end()) };
+  return { routes, endStreams: () => dinerStreams.forEach((streams) => streams.forEach((res) => res.end())) };
 }
