@@ -75,8 +75,9 @@ export function createApp(deps: AppDeps) {
   const counterStore = (prefix: string) => sharedCounterStore(database.db, prefix);
   const pt = ptRoutes(
     ptService({
-      stalls: stallsRepository(database.db),
+      stalls: stallsRepository(database.db, database.lockLog),
       orders: ordersRepository(database.db),
+      inTransaction: (work) => database.db.transaction().execute((trx) => work({ stalls: stallsRepository(trx, database.lockLog), orders: ordersRepository(trx) })),
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
       publish: (order) => bus.publish('order', order),
     }),

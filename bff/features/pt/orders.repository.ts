@@ -55,53 +55,55 @@ export function ordersRepository(db: Db) {
 
     findByIdempotencyKey: async (key: string) => one(await db.selectFrom('orders').selectAll().where('idempotency_key', '=', key).execute()),
 
-    /** The order and its lines in one transaction (a crash leaves all of it or none); answers it as stored. */
-    insert: (order: NewOrder, now: string): Promise<StoredOrder> =>
-      db.transaction().execute(async (trx) => {
-        const { id } = await trx
-          .insertInto('orders')
-          .values({
-            table_number: order.table,
-            status: 'received',
-            total_cents: order.totalCents,
-            token: order.token,
-            idempotency_key: order.idempotencyKey,
-            request_hash: order.requestHash,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const lines = await trx
-          .insertInto('order_lines')
-          .values(
-            order.lines.map((line) => ({
-              order_id: id,
-              item_id: line.itemId,
-              stall_id: line.stallId,
-              stall_name: line.stallName,
-              name: line.name,
-              unit_price_cents: line.unitPriceCents,
-              quantity: line.quantity,
-              note: line.note,
-            })),
-          )
-          .returning('id')
-          .execute();
-        const lineIds = lines.map((line) => line.id).sort((x, y) => x - y);
-        return {
-          id,
-          table: order.table,
+    /**
+     * The order and its lines; answers it as stored. Called inside the transaction that checked the
+     * cart, so a crash leaves all of it or none.
+     */
+    insert: async (order: NewOrder, now: string): Promise<StoredOrder> => {
+      const { id } = await db
+        .insertInto('orders')
+        .values({
+          table_number: order.table,
           status: 'received',
-          totalCents: order.totalCents,
-          // Ids are drawn in the order the rows were inserted; RETURNING's own row order is not promised.
-          lines: order.lines.map((line, i) => ({ id: lineIds[i]!, ...line })),
-          createdAt: now,
-          updatedAt: now,
+          total_cents: order.totalCents,
           token: order.token,
-          requestHash: order.requestHash,
-        };
-      }),
+          idempotency_key: order.idempotencyKey,
+          request_hash: order.requestHash,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const lines = await db
+        .insertInto('order_lines')
+        .values(
+          order.lines.map((line) => ({
+            order_id: id,
+            item_id: line.itemId,
+            stall_id: line.stallId,
+            stall_name: line.stallName,
+            name: line.name,
+            unit_price_cents: line.unitPriceCents,
+            quantity: line.quantity,
+            note: line.note,
+          })),
+        )
+        .returning('id')
+        .execute();
+      const lineIds = lines.map((line) => line.id).sort((x, y) => x - y);
+      return {
+        id,
+        table: order.table,
+        status: 'received',
+        totalCents: order.totalCents,
+        // Ids are drawn in the order the rows were inserted; RETURNING's own row order is not promised.
+        lines: order.lines.map((line, i) => ({ id: lineIds[i]!, ...line })),
+        createdAt: now,
+        updatedAt: now,
+        token: order.token,
+        requestHash: order.requestHash,
+      };
+    },
 
     /**
      * `open`: not yet served, oldest first (the board's order); one status: the most recently

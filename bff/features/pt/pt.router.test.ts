@@ -304,6 +304,16 @@ describe('the runner board', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
   });
 
+  it('never lets an order and the deletion of its stall both succeed when they race', async () => {
+    for (let round = 0; round < 10; round++) {
+      const { id, itemIds } = await stallWith([{ priceCents: 500 }]);
+      const [placed, deleted] = await Promise.all([order({ table: 1, cart: [{ itemId: itemIds[0], quantity: 1 }] }), staff.delete(`/api/pt/stalls/${id}`)]);
+      const outcome = `${placed.status}/${deleted.status}`;
+      expect(['201/409', '409/204']).toContain(outcome);
+      if (placed.status === 201) expect((placed.body as PlacedOrder).lines[0]).toMatchObject({ stallId: id, itemId: itemIds[0] });
+    }
+  });
+
   it('keeps a stall with orders not yet served from being deleted, and lets it go once they are', async () => {
     const { id, itemIds } = await stallWith([{ priceCents: 500 }], 'Busy Stall');
     const placed = (await order({ table: 11, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201)).body as PlacedOrder;

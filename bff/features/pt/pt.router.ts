@@ -60,7 +60,7 @@ export function ptRoutes(pt: PtService, options: PtRouteOptions) {
     route(ptApi.orderStream, async ({ params, query }, { res }) => {
       // Listen before reading, so a change made meanwhile is not lost: it follows the order as read.
       const heard: Order[] = [];
-      let live: ((order: Order) => void) | undefined;
+      let live: ((order: Order) => void) | null = null;
       const unsubscribe = options.subscribe((event) => {
         if (event.type !== 'order' || (event.data as Order).id !== params.id) return;
         if (live) live(event.data as Order);

@@ -26,6 +26,8 @@ import type { StallsRepository } from './stalls.repository';
 export interface PtServiceDeps {
   stalls: StallsRepository;
   orders: OrdersRepository;
+  /** Runs `work` in one transaction, with the repositories bound to it. */
+  inTransaction: <T>(work: (repos: { stalls: StallsRepository; orders: OrdersRepository }) => Promise<T>) => Promise<T>;
   venue: { tables: number; currency: string };
   /** Announces an order (new or changed) on the live event stream. */
   publish: (order: Order) => Promise<unknown>;
@@ -35,7 +37,7 @@ export interface PtServiceDeps {
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const sameToken = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-export function ptService({ stalls, orders, venue, publish, now = () => new Date().toISOString() }: PtServiceDeps) {
+export function ptService({ stalls, orders, inTransaction, venue, publish, now = () => new Date().toISOString() }: PtServiceDeps) {
   const stallOr404 = async (id: number) => (await stalls.find(id)) ?? Promise.reject(notFound(`No stall with id ${id}.`));
   const itemOr404 = async (id: number) => (await stalls.findItem(id)) ?? Promise.reject(notFound(`No menu item with id ${id}.`));
   const orderOr404 = async (id: number) => (await orders.find(id)) ?? Promise.reject(notFound(`No order with id ${id}.`));
@@ -75,7 +77,11 @@ export function ptService({ stalls, orders, venue, publish, now = () => new Date
     },
 
     async deleteStall(id: number): Promise<void> {
-      if (await stalls.deleteIfNoOpenOrders(id)) return;
+      const deleted = await inTransaction(async (tx) => {
+        await tx.stalls.lockStalls([id]);
+        return tx.stalls.deleteIfNoOpenOrders(id);
+      });
+      if (deleted) return;
       const stall = await stallOr404(id);
       throw conflict(`${stall.name} still has orders that are not served yet. Serve or cancel them first, or pause the stall.`);
     },
@@ -109,28 +115,36 @@ export function ptService({ stalls, orders, venue, publish, now = () => new Date
         if (existing) return replay(existing, requestHash);
       }
 
-      const items = await stalls.itemsForOrder([...new Set(input.cart.map((line) => line.itemId))]);
-      const refused = unorderableLines(input.cart, items);
-      if (refused.length > 0) {
-        throw new HttpError(409, refused.length === 1 ? 'One line of the order cannot be ordered right now.' : `${refused.length} lines of the order cannot be ordered right now.`, { errors: refused });
-      }
-      const byId = new Map(items.map((item) => [item.id, item]));
-      const lines: NewOrder['lines'] = input.cart.map((line) => {
-        const item = byId.get(line.itemId)!;
-        return { itemId: item.id, stallId: item.stallId, stallName: item.stallName, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null };
-      });
-      const order: NewOrder = {
-        table: input.table,
-        totalCents: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
-        token: crypto.randomBytes(18).toString('base64url'),
-        idempotencyKey: idempotencyKey ?? null,
-        requestHash,
-        lines,
+      const itemIds = [...new Set(input.cart.map((line) => line.itemId))];
+      // Checked and written in one transaction that holds the stalls, so a stall deleted at the same
+      // moment either waits for this order (and then refuses, it has an open order) or is gone before
+      // the check (and the line is refused) — never an order whose stall vanished under it.
+      const writeOrder = async (tx: { stalls: StallsRepository; orders: OrdersRepository }) => {
+        await tx.stalls.lockStalls((await tx.stalls.itemsForOrder(itemIds)).map((item) => item.stallId));
+        const items = await tx.stalls.itemsForOrder(itemIds);
+        const refused = unorderableLines(input.cart, items);
+        if (refused.length > 0) {
+          throw new HttpError(409, refused.length === 1 ? 'One line of the order cannot be ordered right now.' : `${refused.length} lines of the order cannot be ordered right now.`, { errors: refused });
+        }
+        const byId = new Map(items.map((item) => [item.id, item]));
+        const lines: NewOrder['lines'] = input.cart.map((line) => {
+          const item = byId.get(line.itemId)!;
+          return { itemId: item.id, stallId: item.stallId, stallName: item.stallName, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null };
+        });
+        const order: NewOrder = {
+          table: input.table,
+          totalCents: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
+          token: crypto.randomBytes(18).toString('base64url'),
+          idempotencyKey: idempotencyKey ?? null,
+          requestHash,
+          lines,
+        };
+        return tx.orders.insert(order, now());
       };
 
       let placed: StoredOrder;
       try {
-        placed = await orders.insert(order, now());
+        placed = await inTransaction(writeOrder);
       } catch (err) {
         // The same key arrived twice at once (a double tap, a retry on another instance): the first one stands.
         const first = idempotencyKey && isUniqueViolation(err) ? await orders.findByIdempotencyKey(idempotencyKey) : undefined;

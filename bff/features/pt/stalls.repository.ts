@@ -35,8 +35,11 @@ export interface ItemFields {
   allergens?: string[];
 }
 
+/** Takes a lock named `name` until the transaction `db` ends (PostgreSQL; SQLite has one writer anyway). */
+export type TransactionLock = (db: Db, name: string) => Promise<void>;
+
 /** Stalls and their menu items. */
-export function stallsRepository(db: Db) {
+export function stallsRepository(db: Db, lock: TransactionLock = async () => {}) {
   const stalls = () =>
     db
       .selectFrom('stalls')
@@ -81,8 +84,16 @@ export function stallsRepository(db: Db) {
       Number((await db.updateTable('stalls').set({ ...fields, updated_at: now }).where('id', '=', id).executeTakeFirst()).numUpdatedRows) > 0,
 
     /**
-     * Deletes the stall unless one of its lines is in an order not yet served, in one statement so
-     * an order placed at the same moment cannot slip past the check.
+     * Inside a transaction: holds these stalls against a delete until it ends (an order being placed
+     * and a stall being deleted take turns). In id order, so two orders never wait on each other.
+     */
+    lockStalls: async (ids: number[]) => {
+      for (const id of [...new Set(ids)].sort((a, b) => a - b)) await lock(db, `stall:${id}`);
+    },
+
+    /**
+     * Inside a transaction, after `lockStalls([id])`: deletes the stall unless one of its lines is
+     * in an order not yet served (the check reads what committed while it waited for the lock).
      */
     deleteIfNoOpenOrders: async (id: number) =>
       Number(
