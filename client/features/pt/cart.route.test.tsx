@@ -189,6 +189,24 @@ describe('placing the order', () => {
     expect(orderCalls(api).at(-1)!.headers['Idempotency-Key']).not.toBe(keys[0]);
   });
 
+  it('after a lost answer and a changed cart, sends the earlier order again first and never orders it twice', async () => {
+    const { user, api, pt } = await cartWithLaksaAndPizza();
+    pt.failNextOrder = 'lost'; // stored by the server, but the answer never arrives
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    await screen.findByRole('alert');
+    await user.click(screen.getByRole('button', { name: 'One more Laksa' })); // 2 → 3 Laksa
+
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your earlier order went through after all (order 1).');
+    const [lost, again] = orderCalls(api);
+    expect(again!.headers['Idempotency-Key']).toBe(lost!.headers['Idempotency-Key']);
+    expect(again!.body).toEqual(lost!.body);
+    expect(pt.orders).toHaveLength(1);
+    // What was ordered left the cart; the one Laksa added since is still there.
+    expect(cartLine('Laksa')).toHaveTextContent('1');
+    expect(screen.queryByText('Margherita', { selector: '.cart-line-name' })).not.toBeInTheDocument();
+  });
+
   it('keeps the key through a reload after the connection dropped', async () => {
     const first = await cartWithLaksaAndPizza();
     first.pt.failNextOrder = 'down';

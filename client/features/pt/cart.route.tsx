@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useLoaderData } from 'react-router';
-import { MAX_QUANTITY, type Menu, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
+import * as v from 'valibot';
+import { MAX_QUANTITY, PlaceOrderSchema, type Menu, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
@@ -20,7 +21,9 @@ import {
   removeLine,
   setQuantity,
   settleSubmission,
+  takeOrderedFromCart,
   trackOrder,
+  unsettledOtherThan,
   useCart,
   useRememberedTable,
   useTrackedOrders,
@@ -98,10 +101,17 @@ export function Component() {
     if (orderable.length === 0) return setFormError('None of these dishes can be ordered right now. Remove them, or pick others from the menu.');
     const sent = orderable;
     const order: PlaceOrder = { table, cart: sent.map((line) => ({ itemId: line.itemId, quantity: line.quantity, note: line.note })) };
-    // The same order sent again (after a lost answer, even after a reload) carries the same key, so it is placed once.
-    const key = idempotencyKeyFor(JSON.stringify(order));
     setPlacing(true);
     setFormError(undefined);
+    // An earlier submission whose answer was lost, and the cart changed since (a quantity, a dish that
+    // sold out meanwhile): that one is sent again first, exactly as it was, so it is never placed twice.
+    const earlier = unsettledOtherThan(JSON.stringify(order));
+    if (earlier) {
+      const outcome = await settleEarlier(earlier);
+      if (outcome !== 'refused') return setPlacing(false);
+    }
+    // The same order sent again (after a lost answer, even after a reload) carries the same key, so it is placed once.
+    const key = idempotencyKeyFor(JSON.stringify(order));
     try {
       const placed = await placeOrder(order, key);
       settleSubmission();
@@ -133,6 +143,33 @@ export function Component() {
       }
     } finally {
       setPlacing(false);
+    }
+  };
+
+  /** Sends the earlier submission again and says what became of it; 'refused' when nothing was ordered by it. */
+  const settleEarlier = async (earlier: { key: string; payload: string }): Promise<'placed' | 'unknown' | 'refused'> => {
+    const parsed = v.safeParse(PlaceOrderSchema, JSON.parse(earlier.payload));
+    if (!parsed.success) {
+      settleSubmission();
+      return 'refused';
+    }
+    try {
+      const placed = await placeOrder(parsed.output, earlier.key);
+      settleSubmission();
+      trackOrder(placed);
+      takeOrderedFromCart(parsed.output.cart);
+      setFailures({});
+      setShownId(placed.id);
+      setPlacedId(placed.id);
+      setFormError(`Your earlier order went through after all (order ${placed.id}). What you changed since is still in the cart: check it and place it when you are ready.`);
+      return 'placed';
+    } catch (error) {
+      if (isApiError(error, 429) || error instanceof NetworkError || (isApiError(error) && error.status >= 500)) {
+        setFormError(`Your earlier order could not be confirmed yet (${errorMessage(error)}). Press Place order again: it will not be ordered twice.`);
+        return 'unknown';
+      }
+      settleSubmission(); // refused: nothing was ordered by it
+      return 'refused';
     }
   };
 

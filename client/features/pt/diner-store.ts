@@ -155,6 +155,26 @@ export function idempotencyKeyFor(payload: string): string {
 /** The server answered this submission for good (placed, or refused): the next one gets a new key. */
 export const settleSubmission = () => submissionStore.write(null);
 
+/**
+ * A submission whose answer never came (it may have been placed), when it is not what the cart
+ * would send now: it must be sent again, as it was, to learn its fate before anything else is.
+ */
+export function unsettledOtherThan(payload: string): { key: string; payload: string } | null {
+  const pending = submissionStore.read();
+  return pending && pending.payload !== payload ? pending : null;
+}
+
+/** Takes what an order placed out of the cart (by item and note), leaving what was added since. */
+export function takeOrderedFromCart(ordered: Array<{ itemId: number; quantity: number; note?: string | null }>) {
+  const left = new Map(ordered.map((line) => [lineKey({ itemId: line.itemId, note: line.note ?? null }), line.quantity]));
+  cartStore.write(
+    cartStore.read().flatMap((line) => {
+      const taken = left.get(lineKey(line)) ?? 0;
+      return line.quantity > taken ? [{ ...line, quantity: line.quantity - taken }] : [];
+    }),
+  );
+}
+
 // ---- orders placed from this browser --------------------------------------------------------
 
 const TrackedOrderSchema = v.object({ token: v.string(), order: OrderSchema });

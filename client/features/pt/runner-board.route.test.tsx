@@ -113,6 +113,16 @@ describe('/pt/runner', () => {
     expect(reads()).toBe(readsBefore);
   });
 
+  it('shows an order placed after the board was read but before its live stream opened', async () => {
+    const { pt } = setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    await within(column('Received')).findByRole('article', { name: 'Table 12 · Order 1' });
+    // Placed in the gap: no event will ever announce it to this board.
+    pt.orders.push(order(9, { table: 30, status: 'received', minutesAgo: 0 }));
+    act(() => FakeEventSource.current().open());
+    expect(await within(column('Received')).findByRole('article', { name: 'Table 30 · Order 9' })).toBeInTheDocument();
+  });
+
   it('takes in an event that arrives before its first read has settled', async () => {
     const { pt } = setup();
     await screen.findByRole('heading', { name: 'Runner board' });

@@ -108,10 +108,11 @@ export function Component() {
     apply(order);
   });
 
-  // After the stream was lost, changes may have been missed: read the board again once it is back.
+  // The board was read before the stream opened, and the stream may have been lost since: whatever
+  // happened in between is read again once the stream is open (a ticket must never go missing).
   const lastState = useRef(live.state);
   useEffect(() => {
-    if (lastState.current === 'reconnecting' && live.state === 'open') void refreshBoard();
+    if (lastState.current !== 'open' && live.state === 'open') void refreshBoard();
     lastState.current = live.state;
   }, [live.state]);
 
