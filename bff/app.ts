@@ -79,7 +79,8 @@ export function createApp(deps: AppDeps) {
       orders: ordersRepository(database.db),
       inTransaction: (work) => database.db.transaction().execute((trx) => work({ stalls: stallsRepository(trx, database.lockLog), orders: ordersRepository(trx) })),
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
-      publish: (order) => bus.publish('order', order),
+      // The order is stored whatever happens here: a failed announcement is logged, the diner still gets their 201.
+      publish: (order) => bus.publish('order', order).catch((err: unknown) => logger.error({ err, orderId: order.id }, 'order event could not be announced')),
     }),
     { counterStore, ordersPerMinute: deps.ordersPerMinute ?? config.ORDERS_PER_MINUTE, subscribe: (listener) => bus.subscribe(listener), heartbeatMs: deps.eventStream?.heartbeatMs },
   );
