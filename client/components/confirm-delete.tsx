@@ -7,12 +7,15 @@ import { FormActions } from './form-fields';
 import { Icon } from './icon';
 
 /**
- * The body of a "Delete …?" modal. The delete runs on confirm; when the server refuses (a 409
- * "still has members", say) its message stays in the modal with `onRefused` content beside it.
+ * The body of a "Delete …?" (or any "Do this for good?") modal. The action runs on confirm; when
+ * the server refuses (a 409 "still has members", say) its message stays in the modal with
+ * `refusedExtra` beside it.
  */
 export function ConfirmDelete({
   children,
   confirmLabel,
+  pendingLabel = 'Deleting…',
+  cancelLabel,
   onConfirm,
   onCancel,
   refusedExtra,
@@ -20,6 +23,8 @@ export function ConfirmDelete({
 }: {
   children: ReactNode;
   confirmLabel: string;
+  pendingLabel?: string;
+  cancelLabel?: string;
   onConfirm: () => Promise<void>;
   onCancel: () => void;
   refusedExtra?: ReactNode;
@@ -49,7 +54,7 @@ export function ConfirmDelete({
           {refusedExtra ? <div className="confirm-extra">{refusedExtra}</div> : null}
         </div>
       ) : null}
-      <FormActions pending={pending} submitLabel={confirmLabel} pendingLabel="Deleting…" onCancel={onCancel} danger />
+      <FormActions pending={pending} submitLabel={confirmLabel} pendingLabel={pendingLabel} cancelLabel={cancelLabel} onCancel={onCancel} danger />
     </form>
   );
 }

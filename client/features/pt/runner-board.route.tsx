@@ -5,6 +5,7 @@ import type { Page } from '@contracts/common.contract';
 import { OPEN_ORDER_STATUSES, OrderSchema, PREVIOUS_ORDER_STATUS, type Order, type OrderStatus } from '@contracts/pt.contract';
 import { AsyncButton } from '@/components/async-button';
 import { EmptyState } from '@/components/empty-state';
+import { LiveStreamError } from '@/components/live-stream-error';
 import { Icon } from '@/components/icon';
 import { LiveStatusBadge } from '@/components/live-status';
 import { LoadError } from '@/components/load-error';
@@ -179,14 +180,7 @@ export function Component() {
           Could not refresh the board: {errorMessage(error)}
         </LoadError>
       ) : null}
-      {live.error ? (
-        <div className="banner banner-warning" role="status">
-          <p>{live.error}</p>
-          <button type="button" className="btn btn-small" onClick={live.connect}>
-            Reconnect
-          </button>
-        </div>
-      ) : null}
+      <LiveStreamError error={live.error} onReconnect={live.connect} />
       {open.total > open.items.length ? (
         <p className="banner banner-info">
           Showing the oldest {open.items.length} of {open.total} open orders.

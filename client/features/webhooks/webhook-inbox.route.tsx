@@ -6,6 +6,7 @@ import type { Page } from '@contracts/common.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState } from '@/components/empty-state';
+import { LiveStreamError } from '@/components/live-stream-error';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
 import { LiveStatusBadge } from '@/components/live-status';
@@ -135,14 +136,7 @@ export function Component() {
           Could not refresh the events: {errorMessage(error)}
         </LoadError>
       ) : null}
-      {live.error ? (
-        <div className="banner banner-warning" role="status">
-          <p>{live.error}</p>
-          <button type="button" className="btn btn-small" onClick={live.connect}>
-            Reconnect
-          </button>
-        </div>
-      ) : null}
+      <LiveStreamError error={live.error} onReconnect={live.connect} />
 
       <PagedList
         page={search.page}

@@ -1,9 +1,7 @@
-import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { NEXT_ORDER_STATUS, PREVIOUS_ORDER_STATUS, type Order, type OrderStatus } from '@contracts/pt.contract';
 import { AsyncButton } from '@/components/async-button';
+import { ConfirmDelete } from '@/components/confirm-delete';
 import { Icon } from '@/components/icon';
-import { errorMessage } from '@/lib/api-client';
 import { BUMP_LABELS, STATUS_LABELS, ageMinutes, ageTone, formatAge } from '@/features/pt/pt-format';
 
 const TONE_WORDS = { fresh: '', waiting: 'waiting', late: 'late' } as const;
@@ -72,40 +70,21 @@ export function OrderTicket({ order, now, fresh, move, onCancel }: { order: Orde
 
 /** "Cancel order 41?": the runner confirms; a refusal stays in the dialog. */
 export function ConfirmCancelOrder({ order, cancel, onClose }: { order: Order; cancel: () => Promise<void>; onClose: () => void }) {
-  const [pending, setPending] = useState(false);
-  const [refused, setRefused] = useState<string>();
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setPending(true);
-    setRefused(undefined);
-    try {
-      await cancel();
-      onClose();
-    } catch (error) {
-      setRefused(errorMessage(error));
-      setPending(false);
-    }
-  };
   const count = order.lines.reduce((sum, line) => sum + line.quantity, 0);
   return (
-    <form className="confirm" onSubmit={(e) => void onSubmit(e)}>
-      <p className="confirm-text">
+    <ConfirmDelete
+      confirmLabel="Cancel order"
+      pendingLabel="Cancelling…"
+      cancelLabel="Keep order"
+      onCancel={onClose}
+      onConfirm={async () => {
+        await cancel();
+        onClose();
+      }}
+    >
+      <p>
         Order {order.id} for table {order.table} ({count} {count === 1 ? 'dish' : 'dishes'}) leaves the board, and the diner sees it as cancelled. An undo brings it back as received.
       </p>
-      {refused ? (
-        <div className="banner banner-danger" role="alert">
-          <p>{refused}</p>
-        </div>
-      ) : null}
-      <div className="form-actions">
-        <button type="button" className="btn" onClick={onClose} data-autofocus>
-          Keep order
-        </button>
-        <button type="submit" className="btn btn-danger" disabled={pending} aria-busy={pending}>
-          {pending ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
-          {pending ? 'Cancelling…' : 'Cancel order'}
-        </button>
-      </div>
-    </form>
+    </ConfirmDelete>
   );
 }
