@@ -82,11 +82,6 @@ export function Component() {
   const openDeleteStall = () =>
     confirmDelete({
       ...stallDelete(stall),
-      refusedExtra: (
-        <AppLink to={paths.ptRunner} className="btn btn-small">
-          Open the runner board
-        </AppLink>
-      ),
       afterDelete: () => void navigate(paths.ptStalls, { replace: true }),
     });
 

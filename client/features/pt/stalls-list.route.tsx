@@ -56,11 +56,6 @@ export function Component() {
   const openDelete = (stall: Stall) =>
     confirmDelete({
       ...stallDelete(stall),
-      refusedExtra: (
-        <AppLink to={paths.ptRunner} className="btn btn-small">
-          Open the runner board
-        </AppLink>
-      ),
       afterDelete: (close) => {
         close();
         // The last row of a later page: go back to the page before, which still has rows.

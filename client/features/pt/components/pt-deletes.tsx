@@ -1,5 +1,7 @@
 import type { MenuItem, Stall } from '@contracts/pt.contract';
 import type { DeleteOptions } from '@/components/confirm-delete';
+import { AppLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
 import { deleteItem, deleteStall } from '@/features/pt/pt.api';
 
 /** Deleting a stall, from the list or its own page; the server refuses (409) while it has orders not yet served. */
@@ -13,7 +15,12 @@ export const stallDelete = (stall: Pick<Stall, 'id' | 'name' | 'itemCount'>): De
   ),
   remove: () => deleteStall(stall.id),
   deleted: `${stall.name} was deleted.`,
-  // The 409's own words ("still has orders that are not served yet…") show in the dialog; the caller adds a way to the runner board.
+  // The 409's own words ("still has orders that are not served yet…") show in the dialog, with the way to serve them.
+  refusedExtra: (
+    <AppLink to={paths.ptRunner} className="btn btn-small">
+      Open the runner board
+    </AppLink>
+  ),
 });
 
 export const itemDelete = (item: MenuItem): DeleteOptions => ({

@@ -1,9 +1,9 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
+import { SelectField } from '@/components/form-fields';
 
 /** Choosing the table by hand (no QR code, or a number the venue does not have): 1 to `tables`. */
 export function TablePicker({ tables, current, onPick, submitLabel = 'Use this table', children }: { tables: number; current: number | null; onPick: (table: number) => void; submitLabel?: string; children?: ReactNode }) {
-  const id = useId();
   const [value, setValue] = useState(current && current <= tables ? String(current) : '');
   const [error, setError] = useState<string>();
   const onSubmit = (event: FormEvent) => {
@@ -16,22 +16,14 @@ export function TablePicker({ tables, current, onPick, submitLabel = 'Use this t
     <form className="table-picker" onSubmit={onSubmit} noValidate>
       {children}
       <div className="table-picker-row">
-        <div className="field">
-          <label htmlFor={id}>Your table</label>
-          <select id={id} value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}>
-            <option value="">Choose…</option>
-            {Array.from({ length: tables }, (_, i) => i + 1).map((n) => (
-              <option key={n} value={n}>
-                Table {n}
-              </option>
-            ))}
-          </select>
-          {error ? (
-            <span id={`${id}-error`} className="field-error">
-              {error}
-            </span>
-          ) : null}
-        </div>
+        <SelectField label="Your table" value={value} onChange={(e) => setValue(e.target.value)} error={error}>
+          <option value="">Choose…</option>
+          {Array.from({ length: tables }, (_, i) => i + 1).map((n) => (
+            <option key={n} value={n}>
+              Table {n}
+            </option>
+          ))}
+        </SelectField>
         <button type="submit" className="btn btn-primary">
           {submitLabel}
         </button>
