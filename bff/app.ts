@@ -75,9 +75,9 @@ export function createApp(deps: AppDeps) {
   const counterStore = (prefix: string) => sharedCounterStore(database.db, prefix);
   const pt = ptRoutes(
     ptService({
-      stalls: stallsRepository(database.db, database.lockLog),
+      stalls: stallsRepository(database.db, database.transactionLock),
       orders: ordersRepository(database.db),
-      inTransaction: (work) => database.db.transaction().execute((trx) => work({ stalls: stallsRepository(trx, database.lockLog), orders: ordersRepository(trx) })),
+      inTransaction: (work) => database.db.transaction().execute((trx) => work({ stalls: stallsRepository(trx, database.transactionLock), orders: ordersRepository(trx) })),
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
       // The order is stored whatever happens here: a failed announcement is logged, the diner still gets their 201.
       publish: (order) => bus.publish('order', order).catch((err: unknown) => logger.error({ err, orderId: order.id }, 'order event could not be announced')),

@@ -36,10 +36,10 @@ export interface Connection {
    */
   exclusively: <T>(work: () => Promise<T>) => Promise<T>;
   /**
-   * Inside a transaction: waits until no other transaction holds the named log, so rows appended to
-   * it commit in id order (PostgreSQL hands out sequence values before commit, SQLite has one writer).
+   * Inside a transaction: waits until no other transaction holds the lock `name`, and holds it until
+   * this one ends (a rate window, the stalls of an order). SQLite has one writer: nothing to wait for.
    */
-  lockLog: (trx: AnyDb, log: string) => Promise<void>;
+  transactionLock: (trx: AnyDb, name: string) => Promise<void>;
   /**
    * Appends one row to an append-only log so that ids commit in order (under the log's lock) and
    * tells `channel` the new id on commit; one round trip. Answers the id.
@@ -95,7 +95,7 @@ function connectSqlite(url: string): Connection {
     dialect: new SqliteDialect({ database }),
     ddl: { id: (col) => col.primaryKey().autoIncrement() },
     exclusively: (work) => work(),
-    lockLog: async () => {},
+    transactionLock: async () => {},
     // One writer at a time: ids are handed out and committed in order anyway.
     appendToLog: async (db, log, values) => Number((await db.insertInto(log.table).values(values).returning('id').executeTakeFirstOrThrow()).id),
     notify: async () => {},
@@ -106,7 +106,7 @@ function connectSqlite(url: string): Connection {
 
 /** Keys of PostgreSQL advisory locks (one 64-bit number per purpose, the same in every instance). */
 const STARTUP_LOCK = 0x46_44_00_01;
-const logLockKey = (log: string) => sql`hashtext(${`frontdesk-log:${log}`})`;
+const lockKey = (name: string) => sql`hashtext(${`frontdesk-log:${name}`})`;
 
 /** `count(*)` and other bigints arrive as numbers, as they do from SQLite (ids and counts stay far below 2^53). */
 const types = {
@@ -197,13 +197,13 @@ function connectPostgres(url: string, poolSize: number): Connection {
         await client.end().catch(() => {});
       }
     },
-    lockLog: async (trx, log) => void (await sql`select pg_advisory_xact_lock(${logLockKey(log)})`.execute(trx)),
+    transactionLock: async (trx, name) => void (await sql`select pg_advisory_xact_lock(${lockKey(name)})`.execute(trx)),
     async appendToLog(db, log, values) {
       // One statement is its own transaction: the insert reads its row from the lock's CTE, so the
       // lock is taken before the id is drawn, and held (with the notification queued) until commit.
       const columns = Object.keys(values);
       const { rows } = await sql<{ id: number }>`
-        with locked as (select pg_advisory_xact_lock(${logLockKey(log.table)}))
+        with locked as (select pg_advisory_xact_lock(${lockKey(log.table)}))
         , appended as (
           insert into ${sql.table(log.table)} (${sql.join(columns.map((c) => sql.ref(c)))})
           select ${sql.join(columns.map((c) => values[c]))} from locked

@@ -70,10 +70,10 @@ export const purgeEndedCounters = (db: Db, at = Date.now()) => db.deleteFrom('ra
  * Answers 0 when the start was recorded, otherwise how many milliseconds to wait before asking
  * again. The transaction holds the bucket's lock, so two instances never both take the last slot.
  */
-export function sharedRateWindow(database: Pick<Database, 'db' | 'lockLog' | 'serverNowMs'>, bucket: string, limit: number, spanMs: number) {
+export function sharedRateWindow(database: Pick<Database, 'db' | 'transactionLock' | 'serverNowMs'>, bucket: string, limit: number, spanMs: number) {
   return () =>
     database.db.transaction().execute(async (trx) => {
-      await database.lockLog(trx, `rate:${bucket}`);
+      await database.transactionLock(trx, `rate:${bucket}`);
       const { now } = (await sql<{ now: number }>`select ${database.serverNowMs} as now`.execute(trx)).rows[0]!;
       await trx.deleteFrom('rate_window_starts').where('bucket', '=', bucket).where('started_at_ms', '<=', now - spanMs).execute();
       const starts = await trx
