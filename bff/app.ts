@@ -15,6 +15,12 @@ import { gymRoutes } from './features/gym/gym.router';
 import { gymService, type DoorAccess } from './features/gym/gym.service';
 import { membersRepository } from './features/gym/members.repository';
 import { ownersRepository } from './features/gym/owners.repository';
+import { chatRepository } from './features/chat/chat.repository';
+import { chatRoutes } from './features/chat/chat.router';
+import { chatService } from './features/chat/chat.service';
+import { conversationsRepository } from './features/conversations/conversations.repository';
+import { conversationRoutes } from './features/conversations/conversations.router';
+import { conversationsService } from './features/conversations/conversations.service';
 import { ordersRepository } from './features/pt/orders.repository';
 import { ptRoutes } from './features/pt/pt.router';
 import { ptService } from './features/pt/pt.service';
@@ -55,6 +61,9 @@ export interface AppDeps {
   kisi?: Kisi;
   /** Orders one client may place per minute (tests lower it to see the limit). */
   ordersPerMinute?: number;
+  /** Messages one sender may write per minute, help requests one client may start per hour (tests lower them). */
+  messagesPerMinute?: number;
+  helpRequestsPerHour?: number;
   /** Validate every answer against its contract (default: under tests). */
   checkResponses?: boolean;
 }
@@ -85,11 +94,37 @@ export function createApp(deps: AppDeps) {
     { counterStore, ordersPerMinute: deps.ordersPerMinute ?? config.ORDERS_PER_MINUTE, subscribe: (listener) => bus.subscribe(listener), heartbeatMs: deps.eventStream?.heartbeatMs },
   );
 
+  const messagesPerMinute = deps.messagesPerMinute ?? config.MESSAGES_PER_MINUTE;
+  const chat = chatRoutes(
+    chatService({
+      chat: chatRepository(database.db),
+      publish: (event, audience) => bus.publish('chat', { ...event, audience }),
+    }),
+    { counterStore, messagesPerMinute },
+  );
+  const conversations = conversationRoutes(
+    conversationsService({
+      conversations: conversationsRepository(database.db),
+      inTransaction: (work) => database.db.transaction().execute((trx) => work(conversationsRepository(trx))),
+      venue: { tables: config.VENUE_TABLES },
+      publish: (event) => bus.publish('conversation', event),
+    }),
+    {
+      counterStore,
+      cookieSecure: config.COOKIE_SECURE,
+      helpRequestsPerHour: deps.helpRequestsPerHour ?? config.HELP_REQUESTS_PER_HOUR,
+      messagesPerMinute,
+      subscribe: (listener) => bus.subscribe(listener),
+      heartbeatMs: deps.eventStream?.heartbeatMs,
+    },
+  );
+
   const app = express();
   // Ends the open event streams at shutdown so in-flight requests can finish.
   app.locals.closeStreams = () => {
     events.endAll();
     pt.endStreams();
+    conversations.endStreams();
   };
   app.locals.bus = bus;
   app.disable('x-powered-by');
@@ -153,6 +188,8 @@ export function createApp(deps: AppDeps) {
     ...(deps.kisi?.emulator ? emulatorControlRoutes(deps.kisi.emulator) : []),
     ...webhookInboxRoutes(webhookInboxService({ events: kisiEvents })),
     ...pt.routes,
+    ...chat,
+    ...conversations.routes,
     ...gymRoutes(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })),
     ...statusRoutes({ version: deps.version, startedAt: deps.startedAt ?? new Date(), databaseEngine: database.engine, kisiMode: kisiMode(config) }),
   ];

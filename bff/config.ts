@@ -70,6 +70,8 @@ const EnvSchema = v.object({
   KISI_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'KISI_WEBHOOK_SECRET must be at least 16 characters'))),
   VENUE_TABLES: v.optional(integer('VENUE_TABLES', 1, 999), '40'),
   ORDERS_PER_MINUTE: v.optional(integer('ORDERS_PER_MINUTE', 30, 100_000), '60'),
+  MESSAGES_PER_MINUTE: v.optional(integer('MESSAGES_PER_MINUTE', 5, 100_000), '30'),
+  HELP_REQUESTS_PER_HOUR: v.optional(integer('HELP_REQUESTS_PER_HOUR', 1, 100_000), '10'),
   VENUE_CURRENCY: v.optional(v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'VENUE_CURRENCY must be a three-letter currency code such as EUR')), 'EUR'),
   SAMPLES_POKEAPI_URL: v.optional(httpUrl('SAMPLES_POKEAPI_URL'), 'https://pokeapi.co/api/v2'),
   SAMPLES_JSONPLACEHOLDER_URL: v.optional(httpUrl('SAMPLES_JSONPLACEHOLDER_URL'), 'https://jsonplaceholder.typicode.com'),

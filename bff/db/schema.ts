@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { LiveEventType } from '../contracts/events.contract';
 
 /** Table types for Kysely. Migrations own the truth; these mirror them. Timestamps are UTC ISO-8601 text. */
 export interface AccountsTable {
@@ -48,7 +49,7 @@ export interface GymUsersTable {
 
 export interface LiveEventsTable {
   id: Generated<number>;
-  type: 'webhook' | 'order';
+  type: LiveEventType;
   data: string;
   created_at: string;
 }
@@ -239,6 +240,57 @@ export interface OrderLinesTable {
   note: string | null;
 }
 
+export interface ChatChannelsTable {
+  id: Generated<number>;
+  name: string;
+  /** Lower-cased name: unique, so "Kitchen" and "kitchen" are one channel. */
+  name_key: string;
+  topic: string | null;
+  runners_may_join: number;
+  archived_at: string | null;
+  created_at: string;
+}
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  guest_name: string;
+  guest_table: number | null;
+  guest_email: string | null;
+  guest_token_hash: string;
+  status: 'open' | 'resolved';
+  assignee_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Messages of staff channels and of guest conversations: exactly one of channel_id, conversation_id. */
+export interface MessagesTable {
+  id: Generated<number>;
+  channel_id: number | null;
+  conversation_id: number | null;
+  author_kind: 'staff' | 'guest';
+  author_account_id: number | null;
+  author_name: string;
+  body: string;
+  created_at: string;
+  edited_at: string | null;
+  deleted_at: string | null;
+}
+
+/** A reader's last-read message in a channel: the channel's participants. */
+export interface ChannelReadsTable {
+  channel_id: number;
+  account_id: number;
+  last_read_id: number;
+}
+
+/** A staff reader's last-read message in a guest conversation. */
+export interface ConversationReadsTable {
+  conversation_id: number;
+  account_id: number;
+  last_read_id: number;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -252,6 +304,11 @@ export interface DB {
   menu_items: MenuItemsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
+  chat_channels: ChatChannelsTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  channel_reads: ChannelReadsTable;
+  conversation_reads: ConversationReadsTable;
   kisi_emu_places: KisiEmuPlacesTable;
   kisi_emu_locks: KisiEmuLocksTable;
   kisi_emu_groups: KisiEmuGroupsTable;

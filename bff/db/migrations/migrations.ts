@@ -7,6 +7,7 @@ import * as m004 from './004-live-events.migration';
 import * as m005 from './005-gym.migration';
 import * as m006 from './006-shared-limits.migration';
 import * as m007 from './007-food-court.migration';
+import * as m008 from './008-messaging.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '005-gym': m005,
   '006-shared-limits': m006,
   '007-food-court': m007,
+  '008-messaging': m008,
 };

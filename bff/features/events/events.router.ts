@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { eventsApi, LIVE_EVENT_AUDIENCE, type LiveEvent } from '../../contracts/events.contract';
+import { eventsApi, mayHearLiveEvent, type LiveEvent } from '../../contracts/events.contract';
 import { route } from '../../lib/endpoint-router';
 import { openEventStream, sseFrame, sseHeartbeat } from '../../lib/sse';
 import type { EventBus } from '../../lib/event-bus';
@@ -32,7 +32,7 @@ export function eventsRouter(deps: {
     const lastEventId = Number(req.get('Last-Event-ID') ?? query.lastEventId ?? NaN);
     const token = req.sessionToken ?? '';
     const role = req.user!.role; // the access guard let only a signed-in request through
-    const mayHear = (event: LiveEvent) => role === 'admin' || LIVE_EVENT_AUDIENCE[event.type].includes(role);
+    const mayHear = (event: LiveEvent) => mayHearLiveEvent(event, role);
     openEventStream(res);
     open.set(res, token);
 

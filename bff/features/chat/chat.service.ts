@@ -1,0 +1,125 @@
+import type { SessionUser } from '../../contracts/auth.contract';
+import type { Channel, ChannelList, ChatEvent, ChatMessage, CreateChannel, MessageSlice, MessagesQuery, ReadState, UpdateChannel } from '../../contracts/chat.contract';
+import type { Role } from '../../contracts/endpoint.contract';
+import { isUniqueViolation } from '../../db/engine';
+import { conflict, forbidden, notFound } from '../../lib/http-error';
+import type { ChatRepository, StoredChannel } from './chat.repository';
+
+export interface ChatServiceDeps {
+  chat: ChatRepository;
+  /** Sends a `chat` live event to `audience` (and admins). */
+  publish: (event: ChatEvent, audience: readonly Role[]) => Promise<unknown>;
+  now?: () => string;
+}
+
+/** Runners read and write only the channels open to them; staff and admins every channel. */
+const mayRead = (user: SessionUser, channel: StoredChannel) => user.role !== 'runner' || channel.runnersMayJoin;
+const audienceOf = (channel: StoredChannel): Role[] => (channel.runnersMayJoin ? ['staff', 'runner'] : ['staff']);
+
+export function chatService({ chat, publish, now = () => new Date().toISOString() }: ChatServiceDeps) {
+  /** The channel if this user may read it; a channel they may not see does not exist for them. */
+  const channelFor = async (user: SessionUser, id: number) => {
+    const channel = await chat.find(id);
+    if (!channel || !mayRead(user, channel)) throw notFound(`No channel with id ${id}.`);
+    return channel;
+  };
+  const openChannelFor = async (user: SessionUser, id: number) => {
+    const channel = await channelFor(user, id);
+    if (channel.archivedAt) throw conflict(`#${channel.name} is archived: it can be read, not written in.`);
+    return channel;
+  };
+  /** The message and its channel, if this user may read the channel. */
+  const messageFor = async (user: SessionUser, id: number) => {
+    const message = await chat.findMessage(id);
+    const channel = message && (await chat.find(message.channelId));
+    if (!message || !channel || !mayRead(user, channel)) throw notFound(`No message with id ${id}.`);
+    return { message, channel };
+  };
+  const listFor = (user: SessionUser, includeArchived: boolean) => chat.list(user.id, { runnersOnly: user.role === 'runner', includeArchived });
+  const totalUnread = (channels: Channel[]) => channels.reduce((sum, channel) => sum + (channel.archivedAt ? 0 : channel.unread), 0);
+  const announce = (kind: 'posted' | 'edited' | 'deleted', channel: StoredChannel, message: ChatMessage) => publish({ kind, channelId: channel.id, message }, audienceOf(channel));
+  const announceChannel = async (id: number) => {
+    const channel = await chat.find(id);
+    // Who may hear of a channel is who may read it after the change.
+    if (channel) await publish({ kind: 'channel', channelId: id }, audienceOf(channel));
+  };
+
+  return {
+    async listChannels(user: SessionUser, includeArchived: boolean): Promise<ChannelList> {
+      const channels = await listFor(user, includeArchived);
+      return { channels, totalUnread: totalUnread(channels) };
+    },
+
+    async createChannel(input: CreateChannel): Promise<{ id: number }> {
+      try {
+        const id = await chat.insert({ name: input.name, topic: input.topic ?? null, runnersMayJoin: input.runnersMayJoin }, now());
+        await announceChannel(id);
+        return { id };
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`There is a channel called ${input.name} already.`);
+        throw err;
+      }
+    },
+
+    async updateChannel(user: SessionUser, id: number, patch: UpdateChannel): Promise<Channel> {
+      const before = await chat.find(id);
+      if (!before) throw notFound(`No channel with id ${id}.`);
+      const archivedAt = patch.archived === undefined ? undefined : patch.archived ? (before.archivedAt ?? now()) : null;
+      try {
+        await chat.update(id, { name: patch.name, topic: patch.topic, runnersMayJoin: patch.runnersMayJoin, archivedAt });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`There is a channel called ${patch.name} already.`);
+        throw err;
+      }
+      // Runners who could read it hear that it closed to them; then everyone who may read it now.
+      if (before.runnersMayJoin && patch.runnersMayJoin === false) await publish({ kind: 'channel', channelId: id }, ['runner']);
+      await announceChannel(id);
+      const channel = (await listFor(user, true)).find((c) => c.id === id);
+      if (!channel) throw notFound(`No channel with id ${id}.`);
+      return channel;
+    },
+
+    async listMessages(user: SessionUser, channelId: number, query: MessagesQuery): Promise<MessageSlice> {
+      await channelFor(user, channelId);
+      return chat.messages(channelId, query);
+    },
+
+    async postMessage(user: SessionUser, channelId: number, body: string): Promise<ChatMessage> {
+      const channel = await openChannelFor(user, channelId);
+      const message = await chat.insertMessage(channel.id, user, body, now());
+      // Your own message is read by you: it never counts as unread, and sending moves your place past it.
+      await chat.markRead(channel.id, user.id, message.id);
+      await announce('posted', channel, message);
+      return message;
+    },
+
+    async editMessage(user: SessionUser, id: number, body: string): Promise<ChatMessage> {
+      const { message, channel } = await messageFor(user, id);
+      if (message.author.accountId !== user.id) throw forbidden('You can only edit your own messages.');
+      if (message.deleted) throw notFound(`Message ${id} was deleted.`);
+      if (channel.archivedAt) throw conflict(`#${channel.name} is archived: its messages cannot be changed.`);
+      if (message.body === body) return message;
+      const edited = await chat.editMessage(id, body, now());
+      if (!edited) throw notFound(`Message ${id} was deleted.`);
+      await announce('edited', channel, edited);
+      return edited;
+    },
+
+    async deleteMessage(user: SessionUser, id: number): Promise<void> {
+      const { message, channel } = await messageFor(user, id);
+      if (message.author.accountId !== user.id && user.role !== 'admin') throw forbidden('You can only delete your own messages.');
+      const deleted = await chat.deleteMessage(id, now());
+      if (!deleted) throw notFound(`Message ${id} was deleted already.`);
+      await announce('deleted', channel, deleted);
+    },
+
+    async markRead(user: SessionUser, channelId: number, upTo: number | undefined): Promise<ReadState> {
+      await channelFor(user, channelId);
+      const newest = await chat.newestMessageId(channelId);
+      const lastReadId = await chat.markRead(channelId, user.id, Math.min(upTo ?? newest, newest));
+      const channels = await listFor(user, true);
+      return { channelId, lastReadId, unread: channels.find((c) => c.id === channelId)?.unread ?? 0, totalUnread: totalUnread(channels) };
+    },
+  };
+}
+export type ChatService = ReturnType<typeof chatService>;

@@ -1,0 +1,186 @@
+import { sql, type Selectable } from 'kysely';
+import type { ConversationListQuery, ConversationMessage, ConversationStatus, ConversationSummary } from '../../contracts/conversations.contract';
+import type { MessageAuthor } from '../../contracts/message.contract';
+import type { Db } from '../../db/database';
+import { containsText } from '../../db/engine';
+import type { MessagesTable } from '../../db/schema';
+import { paginate } from '../../lib/paginate';
+
+/** The newest messages a conversation answers with: help requests are short, this is a backstop. */
+export const MAX_THREAD_MESSAGES = 500;
+
+const toMessage = (row: Selectable<MessagesTable>): ConversationMessage => ({
+  id: row.id,
+  conversationId: row.conversation_id!,
+  author: { kind: row.author_kind, accountId: row.author_account_id, name: row.author_name },
+  body: row.body,
+  createdAt: row.created_at,
+});
+
+export interface NewConversation {
+  guestName: string;
+  table: number | null;
+  email: string | null;
+  tokenHash: string;
+}
+
+/** Guest conversations, their messages and the front desk's read positions. */
+export function conversationsRepository(db: Db) {
+  /** Guest messages after `reader`'s position. */
+  const unreadFor = (reader: number) =>
+    sql<number | string>`(select count(*) from messages m
+      where m.conversation_id = conversations.id and m.author_kind = 'guest'
+        and m.id > coalesce((select r.last_read_id from conversation_reads r where r.conversation_id = conversations.id and r.account_id = ${reader}), 0))`;
+  const summaries = (reader: number) =>
+    db
+      .selectFrom('conversations')
+      .leftJoin('accounts', 'accounts.id', 'conversations.assignee_id')
+      .select([
+        'conversations.id',
+        'conversations.guest_name',
+        'conversations.guest_table',
+        'conversations.guest_email',
+        'conversations.status',
+        'conversations.assignee_id',
+        'accounts.name as assignee_name',
+        'conversations.created_at',
+        'conversations.updated_at',
+      ])
+      .select(unreadFor(reader).as('unread'))
+      .select(sql<number | null>`(select max(m.id) from messages m where m.conversation_id = conversations.id)`.as('last_message_id'));
+  type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaries>['execute']>>[number];
+
+  const toSummaries = async (rows: SummaryRow[]): Promise<ConversationSummary[]> => {
+    const lastIds = rows.map((row) => row.last_message_id).filter((id): id is number => id !== null);
+    const latest = lastIds.length === 0 ? [] : await db.selectFrom('messages').selectAll().where('id', 'in', lastIds.map(Number)).execute();
+    const byId = new Map(latest.map((row) => [row.id, toMessage(row)]));
+    return rows.map((row) => ({
+      id: row.id,
+      guestName: row.guest_name,
+      table: row.guest_table,
+      email: row.guest_email,
+      status: row.status,
+      assignee: row.assignee_id !== null && row.assignee_name !== null ? { id: row.assignee_id, name: row.assignee_name } : null,
+      lastMessage: row.last_message_id === null ? null : (byId.get(Number(row.last_message_id)) ?? null),
+      unread: Number(row.unread),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    }));
+  };
+
+  return {
+    /** The conversation and its first message, in the caller's transaction. */
+    insert: async (conversation: NewConversation, body: string, now: string): Promise<number> => {
+      const { id } = await db
+        .insertInto('conversations')
+        .values({
+          guest_name: conversation.guestName,
+          guest_table: conversation.table,
+          guest_email: conversation.email,
+          guest_token_hash: conversation.tokenHash,
+          status: 'open',
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('messages').values({ conversation_id: id, author_kind: 'guest', author_name: conversation.guestName, body, created_at: now }).execute();
+      return id;
+    },
+
+    /** Newest activity first; `query` matches the guest's name or email or any message. */
+    list: (reader: number, query: ConversationListQuery) => {
+      const matching = () => {
+        let q = db.selectFrom('conversations');
+        if (query.status !== 'all') q = q.where('conversations.status', '=', query.status);
+        if (query.assignee === 'mine') q = q.where('conversations.assignee_id', '=', reader);
+        if (query.assignee === 'unassigned') q = q.where('conversations.assignee_id', 'is', null);
+        if (query.query) {
+          const text = query.query;
+          q = q.where((eb) =>
+            eb.or([
+              containsText(['conversations.guest_name', 'conversations.guest_email'], text),
+              eb.exists(eb.selectFrom('messages as m').select('m.id').whereRef('m.conversation_id', '=', 'conversations.id').where(containsText(['m.body'], text))),
+            ]),
+          );
+        }
+        return q;
+      };
+      return paginate<ConversationSummary>(
+        query,
+        async () => Number((await matching().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        async (limit, offset) => {
+          const ids = (await matching().select('conversations.id').orderBy('conversations.updated_at', 'desc').orderBy('conversations.id', 'desc').limit(limit).offset(offset).execute()).map((r) => r.id);
+          if (ids.length === 0) return [];
+          const rows = await summaries(reader).where('conversations.id', 'in', ids).execute();
+          const order = new Map(ids.map((id, i) => [id, i]));
+          return toSummaries(rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!));
+        },
+      );
+    },
+
+    summary: async (id: number, reader: number): Promise<ConversationSummary | undefined> => (await toSummaries(await summaries(reader).where('conversations.id', '=', id).execute()))[0],
+
+    /** Who may read it: its guest's token hash. */
+    guestTokenHash: async (id: number) => (await db.selectFrom('conversations').select('guest_token_hash').where('id', '=', id).executeTakeFirst())?.guest_token_hash,
+
+    /** Oldest first, the newest {@link MAX_THREAD_MESSAGES}. */
+    messages: async (id: number): Promise<ConversationMessage[]> => {
+      const rows = await db.selectFrom('messages').selectAll().where('conversation_id', '=', id).orderBy('id', 'desc').limit(MAX_THREAD_MESSAGES).execute();
+      return rows.reverse().map(toMessage);
+    },
+
+    /** Adds a message and moves the conversation's activity time, with `changes` to status or assignee, in the caller's transaction. */
+    insertMessage: async (
+      id: number,
+      author: MessageAuthor,
+      body: string,
+      now: string,
+      changes: { status?: ConversationStatus; assigneeId?: number } = {},
+    ): Promise<ConversationMessage> => {
+      await db
+        .updateTable('conversations')
+        .set({ updated_at: now, ...(changes.status ? { status: changes.status } : {}), ...(changes.assigneeId ? { assignee_id: changes.assigneeId } : {}) })
+        .where('id', '=', id)
+        .execute();
+      return toMessage(
+        await db
+          .insertInto('messages')
+          .values({ conversation_id: id, author_kind: author.kind, author_account_id: author.accountId, author_name: author.name, body, created_at: now })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
+    },
+
+    update: async (id: number, changes: { status?: ConversationStatus; assigneeId?: number | null }, now: string) =>
+      Number(
+        (
+          await db
+            .updateTable('conversations')
+            .set({ updated_at: now, ...(changes.status ? { status: changes.status } : {}), ...(changes.assigneeId !== undefined ? { assignee_id: changes.assigneeId } : {}) })
+            .where('id', '=', id)
+            .executeTakeFirst()
+        ).numUpdatedRows,
+      ) > 0,
+
+    /** Moves the reader's position to the newest message (never back). */
+    markRead: async (id: number, reader: number) => {
+      const newest = Number((await db.selectFrom('messages').select((eb) => eb.fn.max('id').as('id')).where('conversation_id', '=', id).executeTakeFirst())?.id ?? 0);
+      await db
+        .insertInto('conversation_reads')
+        .values({ conversation_id: id, account_id: reader, last_read_id: newest })
+        .onConflict((oc) =>
+          oc
+            .columns(['conversation_id', 'account_id'])
+            .doUpdateSet({ last_read_id: (eb) => eb.ref('excluded.last_read_id') })
+            .where('conversation_reads.last_read_id', '<', (eb) => eb.ref('excluded.last_read_id')),
+        )
+        .execute();
+    },
+
+    /** The name of a staff or admin account (who a conversation may be assigned to). */
+    frontDeskAccountName: async (id: number) =>
+      (await db.selectFrom('accounts').select('name').where('id', '=', id).where('role', 'in', ['staff', 'admin']).executeTakeFirst())?.name,
+  };
+}
+export type ConversationsRepository = ReturnType<typeof conversationsRepository>;

@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import type { CookieOptions, Request, Response } from 'express';
+import type { LiveEvent } from '../../contracts/events.contract';
+import { conversationsApi, GUEST_COOKIE, GUEST_COOKIE_PATH, type ConversationEvent } from '../../contracts/conversations.contract';
+import { readCookie } from '../../lib/auth.middleware';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { route } from '../../lib/endpoint-router';
+import { limitRequests, type CounterStoreFor } from '../../lib/rate-limit';
+import { openEventStream, sseFrame, sseHeartbeat } from '../../lib/sse';
+import type { ConversationsService, Viewer } from './conversations.service';
+
+export interface ConversationRouteOptions {
+  counterStore: CounterStoreFor;
+  cookieSecure: boolean;
+  /** Help requests one client (IP) may start per hour. */
+  helpRequestsPerHour: number;
+  /** Messages one sender (account, or guest device) may write per minute. */
+  messagesPerMinute: number;
+  /** Hears every live event (a guest's stream picks out their conversation). */
+  subscribe: (listener: (event: LiveEvent) => void) => () => void;
+  heartbeatMs?: number;
+}
+
+/** A guest's device keeps its token this long after its last help request. */
+const GUEST_COOKIE_MAX_AGE_MS = 30 * 24 * 3_600_000;
+const MAX_STREAMS_PER_CONVERSATION = 5;
+const MAX_BACKLOG_BYTES = 64_000;
+
+const guestTokenOf = (req: Request) => readCookie(req.headers.cookie, GUEST_COOKIE);
+
+/** The front desk by its session (staff and admins), else the guest device by its cookie. */
+export function viewerOf(req: Request): Viewer {
+  if (req.user && req.user.role !== 'runner') return { kind: 'staff', user: req.user };
+  const token = guestTokenOf(req);
+  return token ? { kind: 'guest', token } : { kind: 'nobody' };
+}
+
+/** Who a send counts against: the account, the guest device, or the IP. */
+const senderKey = (req: Request) => {
+  const viewer = viewerOf(req);
+  if (viewer.kind === 'staff') return `account:${viewer.user.id}`;
+  if (viewer.kind === 'guest') return `guest:${crypto.createHash('sha256').update(viewer.token).digest('hex').slice(0, 32)}`;
+  return `ip:${ipKeyGenerator(req.ip ?? '')}`;
+};
+
+/** `/api/conversations`: guests ask for help, the front desk answers. */
+export function conversationRoutes(conversations: ConversationsService, options: ConversationRouteOptions) {
+  const cookieOptions = (req: Request): CookieOptions => ({
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: options.cookieSecure || req.secure,
+    path: GUEST_COOKIE_PATH,
+    maxAge: GUEST_COOKIE_MAX_AGE_MS,
+  });
+  const startLimiter = limitRequests({
+    limit: options.helpRequestsPerHour,
+    windowMs: 3_600_000,
+    store: options.counterStore('help-ip:'),
+    message: (seconds) => `Too many help requests from this device. Please ask at the front desk, or try again in ${Math.ceil(seconds / 60)} minute(s).`,
+  });
+  const replyLimiter = limitRequests({
+    limit: options.messagesPerMinute,
+    windowMs: 60_000,
+    store: options.counterStore('conversation-sender:'),
+    keyGenerator: senderKey,
+    message: (seconds) => `You are sending messages very fast. Wait ${seconds} seconds and send it again; your text is kept.`,
+  });
+  const streams = new Map<number, Set<Response>>();
+
+  const routes = [
+    route(
+      conversationsApi.start,
+      async ({ body }, { req, res }) => {
+        const started = await conversations.start(body, guestTokenOf(req));
+        res.cookie(GUEST_COOKIE, started.token, cookieOptions(req));
+        return started;
+      },
+      { before: [startLimiter] },
+    ),
+    // Staff only (the access guard): the session's account.
+    route(conversationsApi.list, ({ query }, { req }) => conversations.list(req.user!, query)),
+    route(conversationsApi.get, ({ params }, { req }) => conversations.get(viewerOf(req), params.id)),
+    route(conversationsApi.reply, ({ params, body }, { req }) => conversations.reply(viewerOf(req), params.id, body.body), { before: [replyLimiter] }),
+    route(conversationsApi.update, ({ params, body }, { req }) => conversations.update(req.user!, params.id, body)),
+    route(conversationsApi.markRead, ({ params }, { req }) => conversations.markRead(req.user!, params.id)),
+    route(conversationsApi.stream, async ({ params }, { req, res }) => {
+      // Checked before the stream opens, so someone else's id is a plain 404.
+      await conversations.assertMayRead(viewerOf(req), params.id);
+      if (res.closed || res.destroyed) return;
+      openEventStream(res);
+      let open = streams.get(params.id);
+      if (!open) streams.set(params.id, (open = new Set()));
+      open.add(res);
+      // A few devices per conversation; the oldest gives way.
+      if (open.size > MAX_STREAMS_PER_CONVERSATION) open.values().next().value?.end();
+      const unsubscribe = options.subscribe((event) => {
+        if (event.type !== 'conversation') return;
+        const { audience: _audience, ...data } = event.data as ConversationEvent & { audience?: unknown };
+        if (data.conversation.id !== params.id) return;
+        res.write(sseFrame({ type: 'conversation', data }));
+        if (res.writableLength > MAX_BACKLOG_BYTES) res.end();
+      });
+      const heartbeat = setInterval(() => res.write(sseHeartbeat()), options.heartbeatMs ?? 15_000);
+      res.on('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        open.delete(res);
+        if (open.size === 0) streams.delete(params.id);
+      });
+    }),
+  ];
+  return { routes, endStreams: () => streams.forEach((set) => set.forEach((res) => res.end())) };
+}

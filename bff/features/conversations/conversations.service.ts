@@ -1,0 +1,110 @@
+import crypto from 'node:crypto';
+import type { SessionUser } from '../../contracts/auth.contract';
+import type { Page } from '../../contracts/common.contract';
+import type {
+  Conversation,
+  ConversationEvent,
+  ConversationListQuery,
+  ConversationMessage,
+  ConversationSummary,
+  StartConversation,
+  UpdateConversation,
+} from '../../contracts/conversations.contract';
+import { badRequest, HttpError, notFound } from '../../lib/http-error';
+import type { ConversationsRepository } from './conversations.repository';
+
+/** Who is asking: someone at the front desk, a guest's device (by its token), or neither. */
+export type Viewer = { kind: 'staff'; user: SessionUser } | { kind: 'guest'; token: string } | { kind: 'nobody' };
+
+export interface ConversationsServiceDeps {
+  conversations: ConversationsRepository;
+  /** Runs `work` in one transaction, with the repository bound to it. */
+  inTransaction: <T>(work: (conversations: ConversationsRepository) => Promise<T>) => Promise<T>;
+  venue: { tables: number };
+  /** Sends a `conversation` live event (front desk, and the guest's own stream). */
+  publish: (event: ConversationEvent) => Promise<unknown>;
+  now?: () => string;
+}
+
+/** A guest's device token: 32 url-safe characters (192 random bits). */
+export const GUEST_TOKEN = /^[A-Za-z0-9_-]{32}$/;
+export const newGuestToken = () => crypto.randomBytes(24).toString('base64url');
+const hashOf = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+const sameHash = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export function conversationsService({ conversations, inTransaction, venue, publish, now = () => new Date().toISOString() }: ConversationsServiceDeps) {
+  /** Throws 404 unless the viewer is the front desk or this conversation's guest. */
+  async function assertMayRead(viewer: Viewer, id: number): Promise<void> {
+    const tokenHash = await conversations.guestTokenHash(id);
+    const mayRead = tokenHash !== undefined && (viewer.kind === 'staff' || (viewer.kind === 'guest' && sameHash(tokenHash, hashOf(viewer.token))));
+    if (!mayRead) throw notFound(`No conversation with id ${id}.`);
+  }
+  const readerOf = (viewer: Viewer) => (viewer.kind === 'staff' ? viewer.user.id : 0);
+  const summaryOr404 = async (id: number, reader: number) => (await conversations.summary(id, reader)) ?? Promise.reject(notFound(`No conversation with id ${id}.`));
+  const announce = async (id: number, kind: ConversationEvent['kind'], message?: ConversationMessage) => {
+    const { unread: _perReader, ...conversation } = await summaryOr404(id, 0);
+    await publish({ kind, conversation, ...(message ? { message } : {}) });
+  };
+
+  return {
+    /** A guest's help request: stored with its first message; the device keeps the token it had, or gets one. */
+    async start(input: StartConversation, deviceToken: string | undefined): Promise<{ id: number; token: string }> {
+      if (input.table != null && input.table > venue.tables) throw badRequest('There is no such table here.', [{ path: 'body.table', message: `Tables are numbered 1 to ${venue.tables}` }]);
+      const token = deviceToken && GUEST_TOKEN.test(deviceToken) ? deviceToken : newGuestToken();
+      const id = await inTransaction((tx) =>
+        tx.insert({ guestName: input.name, table: input.table ?? null, email: input.email ?? null, tokenHash: hashOf(token) }, input.body, now()),
+      );
+      const [message] = await conversations.messages(id);
+      await announce(id, 'message', message);
+      return { id, token };
+    },
+
+    list: (user: SessionUser, query: ConversationListQuery): Promise<Page<ConversationSummary>> => conversations.list(user.id, query),
+
+    async get(viewer: Viewer, id: number): Promise<Conversation> {
+      await assertMayRead(viewer, id);
+      const [summary, messages] = await Promise.all([summaryOr404(id, readerOf(viewer)), conversations.messages(id)]);
+      return { ...summary, messages };
+    },
+
+    assertMayRead,
+
+    /**
+     * A guest writing again reopens the conversation; the front desk answering an unassigned one
+     * takes it (and has read everything up to their answer).
+     */
+    async reply(viewer: Viewer, id: number, body: string): Promise<ConversationMessage> {
+      await assertMayRead(viewer, id);
+      const message = await inTransaction(async (tx) => {
+        const summary = await tx.summary(id, 0);
+        if (!summary) throw notFound(`No conversation with id ${id}.`);
+        const { guestName, assignee } = summary;
+        if (viewer.kind === 'staff') {
+          const written = await tx.insertMessage(id, { kind: 'staff', accountId: viewer.user.id, name: viewer.user.name }, body, now(), assignee ? {} : { assigneeId: viewer.user.id });
+          await tx.markRead(id, viewer.user.id);
+          return written;
+        }
+        return tx.insertMessage(id, { kind: 'guest', accountId: null, name: guestName }, body, now(), { status: 'open' });
+      });
+      await announce(id, 'message', message);
+      return message;
+    },
+
+    async update(user: SessionUser, id: number, patch: UpdateConversation): Promise<ConversationSummary> {
+      await summaryOr404(id, user.id);
+      if (patch.assigneeId != null && !(await conversations.frontDeskAccountName(patch.assigneeId))) {
+        throw new HttpError(422, `There is no staff account with id ${patch.assigneeId}.`, { errors: [{ path: 'body.assigneeId', message: 'Assign to a staff or admin account' }] });
+      }
+      await conversations.update(id, { status: patch.status, assigneeId: patch.assigneeId }, now());
+      await announce(id, 'updated');
+      return summaryOr404(id, user.id);
+    },
+
+    async markRead(user: SessionUser, id: number): Promise<ConversationSummary> {
+      await summaryOr404(id, user.id);
+      await conversations.markRead(id, user.id);
+      return summaryOr404(id, user.id);
+    },
+  };
+}
+export type ConversationsService = ReturnType<typeof conversationsService>;
