@@ -10,6 +10,8 @@ import { accountsRepository } from './features/auth/accounts.repository';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
 import { gymSeeder } from './features/gym/gym.seed';
+import { chatSeeder } from './features/chat/chat.seed';
+import { conversationsSeeder } from './features/conversations/conversations.seed';
 import { ptSeeder } from './features/pt/pt.seed';
 import { receiveKisiEvent } from './features/webhooks/kisi-event.receive';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
@@ -52,6 +54,8 @@ export function seedersFor(config: Config): Seeder[] {
     ...(kisiMode(config) === 'emulator' ? [kisiHistorySeeder(deliverPastWebhooks)] : []),
     gymSeeder(KISI_DEMO_PEOPLE),
     ptSeeder,
+    chatSeeder,
+    conversationsSeeder,
   ];
 }
 
