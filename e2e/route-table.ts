@@ -75,11 +75,15 @@ export async function sampleIds(request: APIRequestContext): Promise<Record<stri
   const stalls = await get<{ items: { id: number }[] }>('/api/pt/stalls?pageSize=1');
   const stall = stalls.items[0];
   assert.ok(stall, 'the demo data has no food-court stall');
+  const conversations = await get<{ items: { id: number }[] }>('/api/conversations?status=all&pageSize=1');
+  const conversation = conversations.items[0];
+  assert.ok(conversation, 'the demo data has no help conversation');
   return {
     '/arcos/:id': '4',
     '/gymowners/:id': String(member.ownerId),
     '/shell/gymowner/users/:id': String(member.id),
     '/kisi/users/:user_id': String(kisiUser.id),
     '/pt/stalls/:id': String(stall.id),
+    '/shell/nuhs/basic/:conversationId': String(conversation.id),
   };
 }
