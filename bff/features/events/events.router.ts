@@ -13,6 +13,14 @@ export interface EventStreamOptions {
   maxReplay: number;
 }
 
+/** The bus hands every stream the same event object: its frame is written once, not once per listener. */
+const frames = new WeakMap<LiveEvent, string>();
+const frameOf = (event: LiveEvent) => {
+  let frame = frames.get(event);
+  if (frame === undefined) frames.set(event, (frame = sseFrame(event)));
+  return frame;
+};
+
 export const DEFAULT_STREAM_OPTIONS: EventStreamOptions = { heartbeatMs: 15_000, maxBacklogBytes: 1_000_000, maxReplay: 1000 };
 
 /** `GET /api/events`: Server-Sent Events for signed-in users, with Last-Event-ID resume and heartbeats. */
@@ -42,7 +50,7 @@ export function eventsRouter(deps: {
       if (closed || Number(event.id) <= lastSent) return;
       lastSent = Number(event.id);
       if (!mayHear(event)) return;
-      res.write(sseFrame(event));
+      res.write(frameOf(event));
       // Never let one slow reader hold memory for everyone: drop it; it resumes with Last-Event-ID.
       if (res.writableLength > options.maxBacklogBytes) res.end();
     };
