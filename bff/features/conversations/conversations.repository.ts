@@ -130,17 +130,25 @@ export function conversationsRepository(db: Db) {
       return rows.reverse().map(toMessage);
     },
 
-    /** Adds a message and moves the conversation's activity time, with `changes` to status or assignee, in the caller's transaction. */
+    /**
+     * Adds a message and moves the conversation's activity time, in the caller's transaction; with
+     * `changes`, sets its status, or assigns it to `claimBy` unless someone has it already (decided
+     * by the row itself, so of two answering at once the first keeps it).
+     */
     insertMessage: async (
       id: number,
       author: MessageAuthor,
       body: string,
       now: string,
-      changes: { status?: ConversationStatus; assigneeId?: number } = {},
+      changes: { status?: ConversationStatus; claimBy?: number } = {},
     ): Promise<ConversationMessage> => {
       await db
         .updateTable('conversations')
-        .set({ updated_at: now, ...(changes.status ? { status: changes.status } : {}), ...(changes.assigneeId ? { assignee_id: changes.assigneeId } : {}) })
+        .set({
+          updated_at: now,
+          ...(changes.status ? { status: changes.status } : {}),
+          ...(changes.claimBy ? { assignee_id: sql<number>`coalesce(assignee_id, ${changes.claimBy})` } : {}),
+        })
         .where('id', '=', id)
         .execute();
       return toMessage(

@@ -39,7 +39,6 @@ export function conversationsService({ conversations, inTransaction, venue, publ
     const mayRead = tokenHash !== undefined && (viewer.kind === 'staff' || (viewer.kind === 'guest' && sameHash(tokenHash, hashOf(viewer.token))));
     if (!mayRead) throw notFound(`No conversation with id ${id}.`);
   }
-  const readerOf = (viewer: Viewer) => (viewer.kind === 'staff' ? viewer.user.id : 0);
   const summaryOr404 = async (id: number, reader: number) => (await conversations.summary(id, reader)) ?? Promise.reject(notFound(`No conversation with id ${id}.`));
   const announce = async (id: number, kind: ConversationEvent['kind'], message?: ConversationMessage) => {
     const { unread: _perReader, ...conversation } = await summaryOr404(id, 0);
@@ -63,8 +62,9 @@ export function conversationsService({ conversations, inTransaction, venue, publ
 
     async get(viewer: Viewer, id: number): Promise<Conversation> {
       await assertMayRead(viewer, id);
-      const [summary, messages] = await Promise.all([summaryOr404(id, readerOf(viewer)), conversations.messages(id)]);
-      return { ...summary, messages };
+      const [summary, messages] = await Promise.all([summaryOr404(id, viewer.kind === 'staff' ? viewer.user.id : 0), conversations.messages(id)]);
+      // Unread counts are the front desk's: a guest has read everything they were shown.
+      return { ...summary, unread: viewer.kind === 'staff' ? summary.unread : 0, messages };
     },
 
     assertMayRead,
@@ -78,13 +78,12 @@ export function conversationsService({ conversations, inTransaction, venue, publ
       const message = await inTransaction(async (tx) => {
         const summary = await tx.summary(id, 0);
         if (!summary) throw notFound(`No conversation with id ${id}.`);
-        const { guestName, assignee } = summary;
         if (viewer.kind === 'staff') {
-          const written = await tx.insertMessage(id, { kind: 'staff', accountId: viewer.user.id, name: viewer.user.name }, body, now(), assignee ? {} : { assigneeId: viewer.user.id });
+          const written = await tx.insertMessage(id, { kind: 'staff', accountId: viewer.user.id, name: viewer.user.name }, body, now(), { claimBy: viewer.user.id });
           await tx.markRead(id, viewer.user.id);
           return written;
         }
-        return tx.insertMessage(id, { kind: 'guest', accountId: null, name: guestName }, body, now(), { status: 'open' });
+        return tx.insertMessage(id, { kind: 'guest', accountId: null, name: summary.guestName }, body, now(), { status: 'open' });
       });
       await announce(id, 'message', message);
       return message;
