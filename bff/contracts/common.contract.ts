@@ -1,13 +1,15 @@
 import * as v from 'valibot';
 
-/** Ids are positive integers (at most 16 digits); anything else in a path is a 400. */
-const ID_TEXT = /^[1-9]\d{0,15}$/;
+/** Ids are positive integers that fit the databases' integer columns (PostgreSQL's `integer` ends at 2³¹ − 1); anything else in a path is a 400. */
+export const MAX_ID = 2_147_483_647;
+const ID_TEXT = /^[1-9]\d{0,9}$/;
 
 /** An id written as text (a path segment, a query value) → the number; `message` says what it names. */
-export const idText = (message = 'Expected a positive integer id') => v.pipe(v.string(), v.regex(ID_TEXT, message), v.transform(Number));
+export const idText = (message = 'Expected a positive integer id') =>
+  v.pipe(v.string(), v.regex(ID_TEXT, message), v.transform(Number), v.maxValue(MAX_ID, message));
 
 /** Is this text an id the API would accept? (Client routes turn anything else into a 404 at once.) */
-export const isIdText = (text: string | undefined): text is string => ID_TEXT.test(text ?? '');
+export const isIdText = (text: string | undefined): text is string => ID_TEXT.test(text ?? '') && Number(text) <= MAX_ID;
 
 /** Text that must not be blank once trimmed, at most `max` characters; `label` names it in messages. */
 export const requiredText = (label: string, max: number) =>
@@ -17,7 +19,7 @@ export const requiredText = (label: string, max: number) =>
 export const IdParamSchema = v.object({ id: idText() });
 
 /** An id in a JSON body. */
-export const idNumber = (message: string) => v.pipe(v.number(message), v.integer('Expected a whole number'), v.minValue(1, message));
+export const idNumber = (message: string) => v.pipe(v.number(message), v.integer('Expected a whole number'), v.minValue(1, message), v.maxValue(MAX_ID, message));
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;

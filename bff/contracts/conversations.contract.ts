@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { EmailSchema } from './auth.contract';
-import { IdParamSchema, PageQuerySchema, pageOf, requiredText } from './common.contract';
+import { IdParamSchema, idNumber, PageQuerySchema, pageOf, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
 import { MessageAuthorSchema, MessageBodySchema, SendMessageSchema } from './message.contract';
 
@@ -88,7 +88,7 @@ export const UpdateConversationSchema = v.pipe(
   v.object({
     status: v.optional(ConversationStatusSchema),
     /** A staff or admin account; null unassigns. */
-    assigneeId: v.optional(v.nullable(v.pipe(v.number('Expected an account id'), v.integer('Expected an account id'), v.minValue(1, 'Expected an account id')))),
+    assigneeId: v.optional(v.nullable(idNumber('Expected an account id'))),
   }),
   v.check((patch) => Object.values(patch).some((value) => value !== undefined), 'Send status, assigneeId or both'),
 );
