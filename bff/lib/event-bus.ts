@@ -78,6 +78,9 @@ export class EventBus {
     this.readAgain = true;
     this.delivering ??= (async () => {
       try {
+        // Events published in the same turn go out together: one read of the log, and each stream
+        // gets them in one write (it corks for the turn), instead of a read and a write per event.
+        await new Promise((resolve) => setImmediate(resolve));
         await this.start();
         while (this.readAgain) {
           this.readAgain = false;

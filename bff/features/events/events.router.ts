@@ -50,6 +50,11 @@ export function eventsRouter(deps: {
       if (closed || Number(event.id) <= lastSent) return;
       lastSent = Number(event.id);
       if (!mayHear(event)) return;
+      // Frames delivered in the same tick leave in one socket write.
+      if (!res.writableCorked) {
+        res.cork();
+        process.nextTick(() => res.uncork());
+      }
       res.write(frameOf(event));
       // Never let one slow reader hold memory for everyone: drop it; it resumes with Last-Event-ID.
       if (res.writableLength > options.maxBacklogBytes) res.end();
