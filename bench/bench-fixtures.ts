@@ -1,5 +1,9 @@
+import type { Role } from '../bff/contracts/endpoint.contract';
 import { openDatabase } from '../bff/db/database';
 import { seedIfEmpty } from '../bff/db/seed';
+import { accountsRepository } from '../bff/features/auth/accounts.repository';
+import { authService } from '../bff/features/auth/auth.service';
+import { sessionsRepository } from '../bff/features/auth/sessions.repository';
 import { gymSeeder } from '../bff/features/gym/gym.seed';
 import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from '../bff/kisi/emulator/emulator.seed';
 
@@ -20,10 +24,29 @@ export async function seedGymMembers(databaseUrl: string, members: number): Prom
   }
 }
 
-/** Signs in as the bench admin and answers the session cookie (`sid=…`) to send with each request. */
-export async function signIn(baseUrl: string): Promise<string> {
-  const login = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(BENCH_ADMIN) });
+export interface BenchAccount {
+  email: string;
+  password: string;
+}
+
+/**
+ * Adds accounts to a database (SQLite `file:` or `postgres://`; migrated on the way) the way
+ * `npm run account -- add` does, before the server starts: the BFF has no endpoint that adds one.
+ */
+export async function addAccounts(databaseUrl: string, accounts: Array<BenchAccount & { name: string; role: Role }>): Promise<void> {
+  const database = await openDatabase(databaseUrl);
+  try {
+    const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
+    await Promise.all(accounts.map((account) => auth.addAccount(account)));
+  } finally {
+    await database.close();
+  }
+}
+
+/** Signs in (as the bench admin unless told otherwise) and answers the session cookie (`sid=…`) to send with each request. */
+export async function signIn(baseUrl: string, account: BenchAccount = BENCH_ADMIN): Promise<string> {
+  const login = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(account) });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  if (!login.ok || !cookie) throw new Error(`bench sign-in at ${baseUrl} failed with ${login.status}`);
+  if (!login.ok || !cookie) throw new Error(`bench sign-in as ${account.email} at ${baseUrl} failed with ${login.status}`);
   return cookie;
 }

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
 /**
- * CPU time read from Linux's /proc, to show where a benchmark's CPU goes when the load generator,
- * the servers and the database share one machine. Elsewhere `available` is false and the figures
- * are left out.
+ * CPU time (and a server's resident memory) read from Linux's /proc, to show where a benchmark's
+ * CPU goes when the load generator, the servers and the database share one machine. Elsewhere
+ * `available` is false and the figures are left out.
  */
 export const available = fs.existsSync('/proc/stat') && fs.existsSync('/proc/self/stat');
 
@@ -97,3 +97,16 @@ export function findProcess(comm: string, parts: string[]): number | undefined {
 }
 
 export const isRunning = (pid: number): boolean => fs.existsSync(`/proc/${pid}`);
+
+/** A process's resident memory now (VmRSS) and its high-water mark since it started (VmHWM), in bytes; undefined once it is gone or without /proc. */
+export function memoryOf(pid: number): { rssBytes: number; peakRssBytes: number } | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kb = (field: string) => Number(text.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) * 1024;
+  const rssBytes = kb('VmRSS');
+  return Number.isFinite(rssBytes) ? { rssBytes, peakRssBytes: kb('VmHWM') } : undefined;
+}

@@ -1,3 +1,4 @@
+import { runChatBench } from './chat.bench';
 import { runGymBench } from './gym.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
 import { runOrdersBench } from './orders.bench';
@@ -12,6 +13,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['kisi', runKisiProxyBench],
   ['scale', runScaleBench],
   ['orders', runOrdersBench],
+  ['chat', runChatBench],
 ];
 
 const only = process.argv[2];
