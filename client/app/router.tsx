@@ -67,6 +67,26 @@ export const routes: RouteObject[] = [
               { path: 'webhook', lazy: () => import('@/features/webhooks/webhook-inbox.route') },
               { path: 'sse', lazy: () => import('@/features/live/sse-viewer.route') },
               {
+                // Staff chat: one channel list and thread cache in three layouts; runners read the channels open to them.
+                path: 'chat',
+                middleware: [requireRunner],
+                children: [
+                  { index: true, lazy: () => import('@/features/chat/chat.route') },
+                  { path: 'grid', lazy: () => import('@/features/chat/chat-grid.route') },
+                  { path: 'flex', lazy: () => import('@/features/chat/chat-flex.route') },
+                ],
+              },
+              {
+                // Guest conversations answered by the front desk: the list, and a thread beside it.
+                path: 'nuhs/basic',
+                middleware: [requireStaff],
+                lazy: () => import('@/features/conversations/conversations-layout.route'),
+                children: [
+                  { index: true, lazy: () => import('@/features/conversations/conversations-index.route') },
+                  { path: ':conversationId', lazy: () => import('@/features/conversations/conversation.route') },
+                ],
+              },
+              {
                 path: 'gymowner/users',
                 children: [
                   { index: true, lazy: () => import('@/features/gym/members-list.route') },
@@ -114,6 +134,8 @@ export const routes: RouteObject[] = [
               { path: 'tables', middleware: [requireUser, requireStaff], lazy: () => import('@/features/pt/table-codes.route') },
             ],
           },
+          // A guest (diner or gym member) asks the front desk for help and follows the answers.
+          { path: 'help', lazy: () => import('@/features/conversations/help.route') },
           {
             path: '*',
             Component: () => null, // never renders: the loader always throws the 404

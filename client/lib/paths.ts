@@ -38,6 +38,12 @@ export const paths = {
   ptCart: '/pt/diner/cart',
   ptRunner: '/pt/runner',
   ptTables: '/pt/tables',
+  chat: '/shell/chat',
+  chatGrid: '/shell/chat/grid',
+  chatFlex: '/shell/chat/flex',
+  conversations: '/shell/nuhs/basic/',
+  conversation: (id: string | number) => `/shell/nuhs/basic/${encodeURIComponent(String(id))}`,
+  help: '/help',
 } as const;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */
@@ -59,6 +65,11 @@ export function dinerMenuPath({ table, stall }: { table?: number | null; stall?:
   if (stall) search.set('stall', String(stall));
   const query = search.toString();
   return query ? `${paths.ptDinerMenu}?${query}` : paths.ptDinerMenu;
+}
+
+/** The guests' help page, with the table filled in when the guest is at one (the diner pages know it). */
+export function helpPath({ table }: { table?: number | null } = {}): string {
+  return table ? `${paths.help}?${new URLSearchParams({ table: String(table) }).toString()}` : paths.help;
 }
 
 /**

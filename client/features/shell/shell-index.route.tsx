@@ -6,6 +6,9 @@ import { ROLE_DESCRIPTIONS, useShellUser } from './shell-user';
 export const handle = { title: 'Overview' };
 
 const LINKS = [
+  { to: paths.chat, title: 'Chat', text: 'Staff channels: the list beside one thread, unread counts, live.', icon: 'users' as const },
+  { to: paths.chatGrid, title: 'Chat grid', text: 'Every channel at once, each with its latest messages.', icon: 'panel' as const },
+  { to: paths.chatFlex, title: 'Chat split', text: 'The channel list and thread with a divider you can drag.', icon: 'panel' as const },
   { to: paths.shellWebhook, title: 'Door events', text: 'Unlocks and refusals Kisi reports, arriving live.', icon: 'inbox' as const },
   { to: paths.shellSse, title: 'Live stream', text: 'Watch the raw event stream: state, reconnects, every event.', icon: 'activity' as const },
   { to: paths.shellApi, title: 'Service status', text: 'Version, uptime, database and door-access mode.', icon: 'server' as const },

@@ -1,4 +1,7 @@
 import { Outlet } from 'react-router';
+import useSWR from 'swr';
+import { chatApi } from '@contracts/chat.contract';
+import { fetcherFor, keyFor } from '@/lib/api-client';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
 import { useShellUser } from './shell-user';
@@ -7,6 +10,7 @@ export const handle = { title: 'Staff shell' };
 
 const TABS = [
   { to: paths.shell, label: 'Overview', end: true },
+  { to: paths.chat, label: 'Chat' },
   { to: paths.shellWebhook, label: 'Door events' },
   { to: paths.shellSse, label: 'Live stream' },
   { to: paths.shellApi, label: 'Service status' },
@@ -14,8 +18,13 @@ const TABS = [
   { to: paths.shellContain, label: 'Container layout' },
 ];
 
+/** The chat's channel list (the key the chat pages read and keep live), for the unread count on the Chat tab. */
+const CHAT_CHANNELS_KEY = keyFor(chatApi.listChannels);
+const fetchChatChannels = fetcherFor(chatApi.listChannels);
+
 export function Component() {
   const user = useShellUser();
+  const unread = useSWR(CHAT_CHANNELS_KEY, fetchChatChannels).data?.totalUnread ?? 0;
   return (
     <div className="stack-lg">
       <div className="shell-head">
@@ -27,6 +36,12 @@ export function Component() {
           {TABS.map((tab) => (
             <AppNavLink key={tab.to} to={tab.to} end={tab.end} className="tab">
               {tab.label}
+              {tab.to === paths.chat && unread ? (
+                <span className="badge badge-accent tabular">
+                  {unread > 99 ? '99+' : unread}
+                  <span className="visually-hidden"> unread</span>
+                </span>
+              ) : null}
             </AppNavLink>
           ))}
         </nav>

@@ -1,0 +1,86 @@
+import { useLoaderData, useNavigate } from 'react-router';
+import type { ChannelList } from '@contracts/chat.contract';
+import { EmptyState } from '@/components/empty-state';
+import { LiveStreamError } from '@/components/live-stream-error';
+import { LoadError } from '@/components/load-error';
+import { errorMessage } from '@/lib/api-client';
+import { AppLink } from '@/lib/app-link';
+import { cachedData, loadQuery, warm } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { CHANNELS_KEY, chatHref, fetchChannels, fetchThread, threadKey, useChannels, useChatUser, type Thread } from './chat.api';
+import { useChatLive, useUnreadTitle } from './chat-live';
+import { ChatHeader } from './components/chat-header';
+import { ChatThread } from './components/chat-thread';
+import { UnreadBadge } from './components/unread-badge';
+import './chat.css';
+
+type Data = { channels: ChannelList; threads: Record<number, Thread | undefined> };
+
+/** `/shell/chat/grid`: every channel at once, each a tile with its latest messages and a small composer. */
+export async function loader(): Promise<Data> {
+  const channels = await loadQuery(CHANNELS_KEY, fetchChannels);
+  // One tile that cannot be read says so in itself; the others still show.
+  const read = await Promise.all(channels.channels.map((c) => Promise.resolve(loadQuery(threadKey(c.id), fetchThread)).catch(() => undefined)));
+  return { channels, threads: Object.fromEntries(channels.channels.map((c, i) => [c.id, read[i]])) };
+}
+
+export const handle = {
+  title: 'Chat (grid)',
+  preload: () => {
+    warm(CHANNELS_KEY, fetchChannels);
+    const list = cachedData(CHANNELS_KEY) as ChannelList | undefined;
+    for (const channel of list?.channels ?? []) warm(threadKey(channel.id), fetchThread);
+  },
+};
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const me = useChatUser();
+  const navigate = useNavigate();
+  const { data, error, isValidating, mutate } = useChannels(loaded.channels);
+  const list = data ?? loaded.channels;
+  const live = useChatLive(me.id);
+  useUnreadTitle(list.totalUnread);
+
+  return (
+    <div className="stack-lg chat-page">
+      <ChatHeader total={list.totalUnread} liveState={live.state} user={me} onCreated={(id) => void navigate(chatHref(paths.chat, id))} />
+      {error ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the channels: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+      <LiveStreamError error={live.error} onReconnect={live.connect} />
+      {list.channels.length === 0 ? (
+        <section className="card">
+          <EmptyState icon="inbox" title="No channels yet">
+            {me.role === 'admin' ? 'Open the first channel with “New channel” above.' : 'An admin opens the channels; none is open to you yet.'}
+          </EmptyState>
+        </section>
+      ) : (
+        <ul className="chat-grid" aria-label="Channels">
+          {list.channels.map((channel) => (
+            <li key={channel.id}>
+              <section className="chat-tile" aria-labelledby={`chat-tile-${channel.id}`}>
+                <header className="chat-tile-head">
+                  <h2 id={`chat-tile-${channel.id}`} className="chat-tile-title">
+                    <span aria-hidden="true" className="chat-hash">
+                      #
+                    </span>
+                    {channel.name}
+                  </h2>
+                  <UnreadBadge count={channel.unread} />
+                  <AppLink to={chatHref(paths.chat, channel.id)} className="btn btn-small btn-ghost chat-tile-open">
+                    Open<span className="visually-hidden"> {channel.name}</span>
+                  </AppLink>
+                </header>
+                {channel.topic ? <p className="chat-tile-topic muted small">{channel.topic}</p> : null}
+                <ChatThread channel={channel} me={me} fallback={loaded.threads[channel.id]} compact />
+              </section>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { useEffect, useRef } from 'react';
+import * as v from 'valibot';
+import { ChatEventSchema } from '@contracts/chat.contract';
+import { useLiveEvents } from '@/lib/live-events';
+import { applyChatEvent, refreshChannels, refreshChat } from './chat.api';
+
+/** After live messages, the channel list is read again once things are quiet for this long (the server's counts win). */
+export const LIST_REFRESH_MS = 3000;
+
+/**
+ * The chat pages' live events: each `chat` event goes into the caches at once (threads, unread
+ * counts); the list is checked against the server a little later. When the stream (re)opens,
+ * everything is read again, since events may have been missed while it was down.
+ */
+export function useChatLive(me: number) {
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const live = useLiveEvents((event) => {
+    if (event.type !== 'chat') return;
+    // The event's `audience` is the server's business; valibot's object leaves it out.
+    const parsed = v.safeParse(ChatEventSchema, event.data);
+    if (!parsed.success) return;
+    applyChatEvent(parsed.output, me);
+    if (parsed.output.kind === 'channel') return;
+    clearTimeout(refreshTimer.current);
+    refreshTimer.current = setTimeout(() => void refreshChannels(), LIST_REFRESH_MS);
+  });
+  useEffect(() => () => clearTimeout(refreshTimer.current), []);
+
+  const lastState = useRef(live.state);
+  useEffect(() => {
+    if (lastState.current !== 'open' && live.state === 'open') void refreshChat();
+    lastState.current = live.state;
+  }, [live.state]);
+  return live;
+}
+
+/** The browser tab shows the unread total ("(3) Chat · Frontdesk") while a chat page is open. */
+export function useUnreadTitle(total: number) {
+  useEffect(() => {
+    const strip = (title: string) => title.replace(/^\(\d+\+?\) /, '');
+    // The root layout names the tab in its own effect, which runs after this one on a navigation:
+    // the count goes on after it.
+    const timer = setTimeout(() => {
+      document.title = total ? `(${total > 99 ? '99+' : total}) ${strip(document.title)}` : strip(document.title);
+    }, 0);
+    return () => {
+      clearTimeout(timer);
+      document.title = strip(document.title);
+    };
+  }, [total]);
+}

@@ -1,0 +1,109 @@
+import type { CSSProperties } from 'react';
+import { useLoaderData, useNavigate } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { ChannelList } from '@contracts/chat.contract';
+import { EmptyState } from '@/components/empty-state';
+import { LiveStreamError } from '@/components/live-stream-error';
+import { LoadError } from '@/components/load-error';
+import { errorMessage } from '@/lib/api-client';
+import { cachedData, loadQuery, warm } from '@/lib/cache';
+import { parseSearch } from '@/lib/search-params';
+import {
+  CHANNELS_KEY,
+  ChatSearchSchema,
+  chatHref,
+  fetchChannels,
+  fetchThread,
+  selectChannel,
+  threadKey,
+  useChannels,
+  useChatUser,
+  type ChatSearch,
+  type Thread,
+} from './chat.api';
+import { useChatLive, useUnreadTitle } from './chat-live';
+import { ChannelList as ChannelNav } from './components/channel-list';
+import { ChatHeader } from './components/chat-header';
+import { ChatThread } from './components/chat-thread';
+import { SplitHandle, useListWidth } from './components/split-handle';
+import './chat.css';
+
+/**
+ * The list and split layouts of /shell/chat: channels beside one thread, the channel in
+ * `?channel=<id>` (anything unknown: the first channel). They differ only in the split layout's
+ * resizable separator.
+ */
+export type WorkspaceData = { search: ChatSearch; channels: ChannelList; thread?: Thread; threadOf?: number };
+
+export async function loadWorkspace({ url }: Pick<LoaderFunctionArgs, 'url'>): Promise<WorkspaceData> {
+  const search = parseSearch(ChatSearchSchema, url);
+  const channels = await loadQuery(CHANNELS_KEY, fetchChannels);
+  const selected = selectChannel(channels.channels, search.channel);
+  if (!selected) return { search, channels };
+  // A thread that cannot be read says so inside the page (with a retry), under the channel list.
+  const thread = await Promise.resolve(loadQuery(threadKey(selected.id), fetchThread)).catch(() => undefined);
+  return { search, channels, thread, threadOf: selected.id };
+}
+
+/** Hovering a link to a chat layout warms the list, and the thread it names when the list is known. */
+export function preloadWorkspace({ url }: { url: URL }) {
+  warm(CHANNELS_KEY, fetchChannels);
+  const list = cachedData(CHANNELS_KEY) as ChannelList | undefined;
+  const selected = list && selectChannel(list.channels, parseSearch(ChatSearchSchema, url).channel);
+  if (selected) warm(threadKey(selected.id), fetchThread);
+}
+
+const LIST_ID = 'chat-channel-list';
+
+export function ChatWorkspace({ layout, basePath }: { layout: 'list' | 'split'; basePath: string }) {
+  const loaded = useLoaderData() as WorkspaceData;
+  const me = useChatUser();
+  const navigate = useNavigate();
+  const { data, error, isValidating, mutate } = useChannels(loaded.channels);
+  const list = data ?? loaded.channels;
+  const selected = selectChannel(list.channels, loaded.search.channel);
+  const live = useChatLive(me.id);
+  const [width, setWidth] = useListWidth();
+  useUnreadTitle(list.totalUnread);
+
+  const header = (
+    <ChatHeader total={list.totalUnread} liveState={live.state} user={me} channelId={selected?.id} onCreated={(id) => void navigate(chatHref(basePath, id))} />
+  );
+
+  return (
+    <div className="stack-lg chat-page">
+      {header}
+      {error ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the channels: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+      <LiveStreamError error={live.error} onReconnect={live.connect} />
+      {!selected ? (
+        <section className="card">
+          <EmptyState icon="inbox" title="No channels yet">
+            {me.role === 'admin' ? 'Open the first channel with “New channel” above.' : 'An admin opens the channels; none is open to you yet.'}
+          </EmptyState>
+        </section>
+      ) : (
+        <div className={`chat-layout chat-layout-${layout}`} style={layout === 'split' ? ({ '--chat-list-width': `${width}px` } as CSSProperties) : undefined}>
+          <ChannelNav id={LIST_ID} channels={list.channels} selectedId={selected.id} basePath={basePath} me={me.id} />
+          {layout === 'split' ? <SplitHandle width={width} onResize={setWidth} controls={LIST_ID} /> : null}
+          <section className="chat-main" aria-labelledby="chat-channel-title">
+            <header className="chat-main-head">
+              <h2 id="chat-channel-title" className="chat-main-title">
+                <span aria-hidden="true" className="chat-hash">
+                  #
+                </span>
+                {selected.name}
+              </h2>
+              {selected.topic ? <p className="chat-topic muted">{selected.topic}</p> : null}
+              {selected.runnersMayJoin ? <span className="badge badge-muted">Runners too</span> : null}
+            </header>
+            <ChatThread key={selected.id} channel={selected} me={me} fallback={loaded.threadOf === selected.id ? loaded.thread : undefined} />
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,247 @@
+import { useEffect } from 'react';
+import { useRouteLoaderData } from 'react-router';
+import useSWR from 'swr';
+import * as v from 'valibot';
+import type { SessionUser } from '@contracts/auth.contract';
+import {
+  chatApi,
+  type Channel,
+  type ChannelList,
+  type ChatEvent,
+  type ChatMessage,
+  type CreateChannel,
+  type MessageSlice,
+  type UpdateChannel,
+} from '@contracts/chat.contract';
+import { call, fetcherFor, keyFor } from '@/lib/api-client';
+import { cachedData, invalidateEndpoint, setCacheData } from '@/lib/cache';
+
+/**
+ * Staff chat's data layer, shared by the three layouts (list, grid, split): one channel-list key
+ * and one thread key per channel, so a message sent or heard in one layout is there in the others.
+ * A thread's cache entry holds every message loaded so far (newest first, as the API pages them)
+ * and the cursor of the slice before them; live events and our own writes edit it in place.
+ */
+
+/** A channel's loaded messages, newest first; `older` pages further back (null: the start is loaded). */
+export type Thread = MessageSlice;
+
+// ---- keys and fetchers ------------------------------------------------------------------------
+
+/** The channels every layout lists (active ones): the same key for every role, and for the shell's unread badge. */
+export const CHANNELS_KEY = keyFor(chatApi.listChannels);
+/** Admins' management list: archived channels too. */
+export const ALL_CHANNELS_KEY = keyFor(chatApi.listChannels, { query: { archived: 'include' } });
+/** The newest slice of a channel's thread, and everything loaded before it. */
+export const threadKey = (channelId: number) => keyFor(chatApi.listMessages, { params: { id: channelId } });
+
+export const fetchChannels = fetcherFor(chatApi.listChannels);
+const fetchSlice = fetcherFor(chatApi.listMessages);
+
+/**
+ * Reads the newest slice and keeps the older messages already loaded behind it, so a revalidation
+ * (focus, reconnect) does not throw away what the reader scrolled back to.
+ */
+export async function fetchThread(key: string): Promise<Thread> {
+  const newest = await fetchSlice(key);
+  return withNewest(cachedData(key) as Thread | undefined, newest);
+}
+
+export function withNewest(cached: Thread | undefined, slice: Thread): Thread {
+  const oldestNew = slice.items.at(-1);
+  if (!cached || cached.items.length === 0 || !oldestNew || slice.older === null) return slice;
+  // More was written since than one slice holds: what we had no longer joins on; start again from the newest.
+  if (cached.items[0]!.id < oldestNew.id) return slice;
+  const kept = cached.items.filter((m) => m.id < oldestNew.id);
+  return { items: [...slice.items, ...kept], older: kept.length ? cached.older : slice.older };
+}
+
+/** A message added or changed: replaced where it is, or put in id order when it is newer than the oldest loaded. */
+export function upsertMessage(thread: Thread, message: ChatMessage): Thread {
+  const at = thread.items.findIndex((m) => m.id === message.id);
+  if (at >= 0) {
+    const items = thread.items.slice();
+    items[at] = message;
+    return { ...thread, items };
+  }
+  const oldest = thread.items.at(-1);
+  // Further back than what is loaded: it is read with its slice when the reader scrolls there.
+  if (oldest && thread.older !== null && message.id < oldest.id) return thread;
+  return { ...thread, items: [...thread.items, message].sort((a, b) => b.id - a.id) };
+}
+
+/** An older slice joined on behind the loaded messages. */
+export function withOlder(thread: Thread, slice: Thread): Thread {
+  const known = new Set(thread.items.map((m) => m.id));
+  return { items: [...thread.items, ...slice.items.filter((m) => !known.has(m.id))], older: slice.older };
+}
+
+// ---- search params ----------------------------------------------------------------------------
+
+/** `?channel=<id>`: anything else falls back to 0, "the first channel". */
+export const ChatSearchSchema = v.object({ channel: v.fallback(v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.toNumber()), 0) });
+export type ChatSearch = v.InferOutput<typeof ChatSearchSchema>;
+
+/** The channel the URL asks for when it is listed, else the first one (undefined: no channels). */
+export const selectChannel = (channels: readonly Channel[], wanted: number): Channel | undefined =>
+  channels.find((c) => c.id === wanted) ?? channels[0];
+
+/** A layout's URL with a channel selected. */
+export const chatHref = (path: string, channelId?: number) => (channelId ? `${path}?${new URLSearchParams({ channel: String(channelId) }).toString()}` : path);
+
+// ---- hooks ------------------------------------------------------------------------------------
+
+/** The signed-in account, from the /shell route's loader (its middleware asked the server). */
+export function useChatUser(): SessionUser {
+  const data = useRouteLoaderData('shell') as { user: SessionUser } | undefined;
+  if (!data) throw new Error('useChatUser() is only for routes under /shell');
+  return data.user;
+}
+
+/**
+ * What mounted views show for a key that has no cache entry yet: their loader's read, until the
+ * hook's first revalidation lands. A message arriving in that moment is applied to what is shown
+ * (as the runner board does with `page ?? loaded`), not dropped for want of an entry.
+ */
+const shown = new Map<string, unknown>();
+
+function useShown(key: string, data: unknown) {
+  useEffect(() => {
+    if (data === undefined) return;
+    shown.set(key, data);
+    return () => {
+      if (shown.get(key) === data) shown.delete(key);
+    };
+  }, [key, data]);
+}
+
+const current = <T>(key: string): T | undefined => (cachedData(key) ?? shown.get(key)) as T | undefined;
+
+export function useChannels(fallbackData: ChannelList) {
+  useShown(CHANNELS_KEY, fallbackData);
+  return useSWR(CHANNELS_KEY, fetchChannels, { fallbackData });
+}
+
+/** A channel's thread; `fallbackData` is the loader's read (a channel that appeared later has none yet). */
+export function useThread(channelId: number, fallbackData?: Thread) {
+  const key = threadKey(channelId);
+  useShown(key, fallbackData);
+  return useSWR(key, fetchThread, fallbackData ? { fallbackData } : {});
+}
+
+// ---- cache edits ------------------------------------------------------------------------------
+
+/** The sum the API gives as `totalUnread`: active channels only. */
+const withTotal = (list: ChannelList): ChannelList => ({ ...list, totalUnread: list.channels.reduce((sum, c) => sum + (c.archivedAt ? 0 : c.unread), 0) });
+
+/** Changes one channel in every cached channel list (the layouts' and the admins' management list). */
+function updateChannel(channelId: number, change: (channel: Channel) => Channel) {
+  for (const key of [CHANNELS_KEY, ALL_CHANNELS_KEY]) {
+    const list = current<ChannelList>(key);
+    if (!list?.channels.some((c) => c.id === channelId)) continue;
+    void setCacheData(key, withTotal({ ...list, channels: list.channels.map((c) => (c.id === channelId ? change(c) : c)) }));
+  }
+}
+
+/** Changes a channel's cached thread, when it has one (an unread channel's thread is read when opened). */
+function updateThread(channelId: number, change: (thread: Thread) => Thread) {
+  const key = threadKey(channelId);
+  const thread = current<Thread>(key);
+  if (thread) void setCacheData(key, change(thread));
+}
+
+/**
+ * A message's news (our own answer or a live event) in its thread and its channel's row. A message
+ * by someone else that the list has not counted yet adds one unread, unless a reader has that
+ * thread open at its newest message.
+ */
+function takeMessage(message: ChatMessage, { counts }: { counts: boolean }) {
+  updateThread(message.channelId, (thread) => upsertMessage(thread, message));
+  updateChannel(message.channelId, (channel) => {
+    const last = channel.lastMessage;
+    const isNew = !last || message.id > last.id;
+    return {
+      ...channel,
+      lastMessage: isNew || last.id === message.id ? message : last,
+      unread: channel.unread + (counts && isNew && !isReading(channel.id) ? 1 : 0),
+    };
+  });
+}
+
+/** Applies a live `chat` event to the caches; `me` is the reader's account id (their own messages never count as unread). */
+export function applyChatEvent(event: ChatEvent, me: number): void {
+  if (event.kind === 'channel') {
+    void invalidateEndpoint(chatApi.listChannels);
+    return;
+  }
+  takeMessage(event.message, { counts: event.kind === 'posted' && !event.message.deleted && event.message.author.accountId !== me });
+}
+
+// ---- who is reading ---------------------------------------------------------------------------
+
+/**
+ * Threads on screen and scrolled to their newest message. A message arriving there is read as it
+ * arrives, so it must not flash up as unread before the thread marks it read.
+ */
+const reading = new Map<number, number>();
+
+export function startReading(channelId: number): () => void {
+  reading.set(channelId, (reading.get(channelId) ?? 0) + 1);
+  return () => {
+    const left = (reading.get(channelId) ?? 1) - 1;
+    if (left > 0) reading.set(channelId, left);
+    else reading.delete(channelId);
+  };
+}
+
+export const isReading = (channelId: number) => (reading.get(channelId) ?? 0) > 0;
+
+// ---- writes -----------------------------------------------------------------------------------
+
+export async function sendMessage(channelId: number, body: string): Promise<ChatMessage> {
+  const message = await call(chatApi.postMessage, { params: { id: channelId }, body: { body } });
+  // Shown at once; the live event of the same message finds it by id and changes nothing.
+  takeMessage(message, { counts: false });
+  return message;
+}
+
+export async function editMessage(message: ChatMessage, body: string): Promise<ChatMessage> {
+  const edited = await call(chatApi.editMessage, { params: { id: message.id }, body: { body } });
+  takeMessage(edited, { counts: false });
+  return edited;
+}
+
+export async function deleteMessage(message: ChatMessage): Promise<void> {
+  await call(chatApi.deleteMessage, { params: { id: message.id } });
+  // The API answers 204: the thread shows it as the server now keeps it.
+  takeMessage({ ...message, body: '', deleted: true }, { counts: false });
+}
+
+/** Marks a channel read up to a message; its row and the total show the server's count. */
+export async function markRead(channelId: number, upTo: number): Promise<void> {
+  const state = await call(chatApi.markRead, { params: { id: channelId }, body: { upTo } });
+  updateChannel(channelId, (channel) => ({ ...channel, unread: state.unread }));
+}
+
+/** The slice before the loaded messages, joined on behind them. */
+export async function loadOlderMessages(channelId: number, before: number): Promise<void> {
+  const slice = await call(chatApi.listMessages, { params: { id: channelId }, query: { before } });
+  updateThread(channelId, (thread) => withOlder(thread, slice));
+}
+
+export async function createChannel(input: CreateChannel): Promise<number> {
+  const { id } = await call(chatApi.createChannel, { body: input });
+  await invalidateEndpoint(chatApi.listChannels);
+  return id;
+}
+
+export async function changeChannel(channelId: number, patch: UpdateChannel): Promise<Channel> {
+  const channel = await call(chatApi.updateChannel, { params: { id: channelId }, body: patch });
+  await invalidateEndpoint(chatApi.listChannels);
+  return channel;
+}
+
+/** Everything read again (after the live stream was lost: events may have been missed meanwhile). */
+export const refreshChat = () => Promise.all([invalidateEndpoint(chatApi.listChannels), invalidateEndpoint(chatApi.listMessages)]);
+/** The channel lists read again (the server's unread counts replace the ones kept locally). */
+export const refreshChannels = () => invalidateEndpoint(chatApi.listChannels);

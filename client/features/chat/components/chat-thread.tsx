@@ -1,0 +1,238 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { RefObject } from 'react';
+import type { SessionUser } from '@contracts/auth.contract';
+import type { Channel, ChatMessage } from '@contracts/chat.contract';
+import { Icon } from '@/components/icon';
+import { LoadError } from '@/components/load-error';
+import { errorMessage } from '@/lib/api-client';
+import { loadOlderMessages, markRead, startReading, useThread, type Thread } from '@/features/chat/chat.api';
+import { continuesFrom, countLabel, groupByDay } from '@/features/chat/chat-format';
+import { Composer } from './composer';
+import { MessageItem } from './message-item';
+
+/** Within this many pixels of the end counts as "at the newest message". */
+export const AT_BOTTOM_PX = 48;
+/** Older messages load once the reader scrolls this close to the top. */
+export const LOAD_OLDER_PX = 160;
+
+/**
+ * Whether the element is on screen. Not until the browser says so (a tile below the fold is not
+ * read on mount); where it cannot tell, a mounted thread is taken as seen.
+ */
+function useOnScreen(ref: RefObject<HTMLElement | null>): boolean {
+  const [onScreen, setOnScreen] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => setOnScreen(entries.some((e) => e.isIntersecting)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return onScreen;
+}
+
+/** Whether the page is the visible tab (a thread in a background tab has not been read). */
+function usePageVisible(): boolean {
+  const [visible, setVisible] = useState(() => typeof document === 'undefined' || document.visibilityState === 'visible');
+  useEffect(() => {
+    const onChange = () => setVisible(document.visibilityState === 'visible');
+    document.addEventListener('visibilitychange', onChange);
+    return () => document.removeEventListener('visibilitychange', onChange);
+  }, []);
+  return visible;
+}
+
+const isAtBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight <= AT_BOTTOM_PX;
+
+/**
+ * A channel's messages and its composer. The log follows new messages only while the reader is at
+ * the newest one; scrolled back, a "N new messages" button counts what arrived and jumps there.
+ * Scrolling to the top loads older messages and keeps the reader's place. While the newest
+ * message is on screen, the channel is marked read.
+ */
+export function ChatThread({ channel, me, fallback, compact = false }: { channel: Channel; me: SessionUser; fallback?: Thread; compact?: boolean }) {
+  const { data: thread, error, isValidating, mutate } = useThread(channel.id, fallback);
+  const logRef = useRef<HTMLDivElement>(null);
+  const atBottomRef = useRef(true);
+  const [atBottom, setAtBottom] = useState(true);
+  const [missed, setMissed] = useState(0);
+  const [olderPending, setOlderPending] = useState(false);
+  const [olderError, setOlderError] = useState<string>();
+  const olderLoading = useRef(false);
+  /** The messages and the log's height at the last commit (what a change is measured against). */
+  const seen = useRef<{ newestId: number; oldestId: number; height: number } | null>(null);
+  const onScreen = useOnScreen(logRef);
+  const pageVisible = usePageVisible();
+  const mine = useCallback((m: ChatMessage) => m.author.kind === 'staff' && m.author.accountId === me.id, [me.id]);
+
+  const items = useMemo(() => thread?.items ?? [], [thread]);
+  const newestId = items[0]?.id ?? 0;
+  const oldestId = items.at(-1)?.id ?? 0;
+  const days = useMemo(() => groupByDay([...items].reverse()), [items]);
+
+  /** The jump button: to the newest message, focus on the log (the button goes away with the count). */
+  const jumpToLatest = () => {
+    const el = logRef.current;
+    if (el) {
+      el.scrollTop = el.scrollHeight;
+      el.focus({ preventScroll: true });
+    }
+    atBottomRef.current = true;
+    setAtBottom(true);
+    setMissed(0);
+  };
+
+  const loadOlder = async () => {
+    if (!thread || thread.older === null || olderLoading.current) return;
+    olderLoading.current = true;
+    setOlderPending(true);
+    setOlderError(undefined);
+    try {
+      await loadOlderMessages(channel.id, thread.older);
+    } catch (failure) {
+      setOlderError(errorMessage(failure));
+    } finally {
+      olderLoading.current = false;
+      setOlderPending(false);
+    }
+  };
+
+  const onScroll = () => {
+    const el = logRef.current;
+    if (!el) return;
+    if (seen.current) seen.current.height = el.scrollHeight;
+    const bottom = isAtBottom(el);
+    atBottomRef.current = bottom;
+    setAtBottom(bottom);
+    if (bottom) setMissed(0);
+    if (el.scrollTop <= LOAD_OLDER_PX && !olderError) void loadOlder();
+  };
+
+  // After each change of the messages, before the browser paints: follow new ones (or count
+  // them), and keep the reader's place when older ones were put in above.
+  useLayoutEffect(() => {
+    const el = logRef.current;
+    if (!el) return;
+    const before = seen.current;
+    if (!before) {
+      el.scrollTop = el.scrollHeight;
+    } else {
+      if (oldestId < before.oldestId && before.oldestId !== 0) el.scrollTop += el.scrollHeight - before.height;
+      if (newestId > before.newestId) {
+        const arrived = items.filter((m) => m.id > before.newestId);
+        if (atBottomRef.current || arrived.some(mine)) {
+          el.scrollTop = el.scrollHeight;
+          atBottomRef.current = true;
+          setAtBottom(true);
+          setMissed(0);
+        } else {
+          const theirs = arrived.filter((m) => !mine(m) && !m.deleted).length;
+          if (theirs) setMissed((count) => count + theirs);
+        }
+      }
+    }
+    seen.current = { newestId, oldestId, height: el.scrollHeight };
+  }, [items, newestId, oldestId, mine]);
+  // Every commit, not only when the messages change: the height a change is measured against must be the latest.
+  useLayoutEffect(() => {
+    if (seen.current && logRef.current) seen.current.height = logRef.current.scrollHeight;
+  });
+
+  // The log's box changes size (the composer grows, an error shows, the window turns): a reader
+  // at the newest message stays there.
+  useEffect(() => {
+    const el = logRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (atBottomRef.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  // Read while the newest message is in view: news arriving then is not counted as unread.
+  const reading = atBottom && onScreen && pageVisible && thread !== undefined;
+  useEffect(() => (reading ? startReading(channel.id) : undefined), [reading, channel.id]);
+
+  const newestTheirs = items.find((m) => !mine(m) && !m.deleted)?.id ?? 0;
+  const readUpTo = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!reading || !newestTheirs) return;
+    const known = readUpTo.current;
+    // Nothing unread when opened: what is here has been read already; only what arrives later needs saying.
+    if (channel.unread === 0 && (known === undefined || newestTheirs <= known)) {
+      readUpTo.current = Math.max(known ?? 0, newestTheirs);
+      return;
+    }
+    readUpTo.current = newestTheirs;
+    markRead(channel.id, newestTheirs).catch(() => {
+      // Not saved: the count stays, and the next message (or visit) tries again.
+      readUpTo.current = known;
+    });
+  }, [reading, newestTheirs, channel.unread, channel.id]);
+
+  const logLabel = `Messages in ${channel.name}`;
+
+  return (
+    <div className={`chat-thread${compact ? ' is-compact' : ''}`}>
+      {error ? (
+        <LoadError className="chat-thread-error" onRetry={() => void mutate()} retrying={isValidating}>
+          Could not read {channel.name}: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+      <div className="chat-log-wrap">
+        <div ref={logRef} className="chat-log" role="log" aria-live="polite" aria-label={logLabel} aria-busy={olderPending || undefined} tabIndex={0} onScroll={onScroll}>
+          {!thread ? (
+            <p className="inline-pending chat-loading">
+              <span className="spinner" aria-hidden="true" /> Loading messages…
+            </p>
+          ) : (
+            <>
+              <div className="chat-log-start">
+                {thread.older !== null ? (
+                  <button type="button" className="btn btn-small btn-ghost" onClick={() => void loadOlder()} disabled={olderPending} aria-busy={olderPending}>
+                    {olderPending ? 'Loading older messages…' : 'Load older messages'}
+                  </button>
+                ) : items.length ? (
+                  <p className="muted small">This is the start of {channel.name}.</p>
+                ) : null}
+                {olderError ? (
+                  <p className="field-error" role="alert">
+                    Could not load older messages: {olderError}
+                  </p>
+                ) : null}
+              </div>
+              {items.length === 0 ? (
+                <div className="chat-empty">
+                  <span className="empty-icon" aria-hidden="true">
+                    <Icon name="inbox" size={24} />
+                  </span>
+                  <p>No messages yet — say hello</p>
+                </div>
+              ) : (
+                days.map((group) => (
+                  <div key={group.key} className="chat-day">
+                    <h3 className="chat-day-label">
+                      <span>{group.label}</span>
+                    </h3>
+                    <ol className="chat-messages">
+                      {group.messages.map((message, i) => (
+                        <MessageItem key={message.id} message={message} mine={mine(message)} continued={continuesFrom(group.messages[i - 1], message)} mayDelete={me.role === 'admin'} />
+                      ))}
+                    </ol>
+                  </div>
+                ))
+              )}
+            </>
+          )}
+        </div>
+        {missed > 0 ? (
+          <button type="button" className="btn btn-primary btn-small chat-jump" onClick={jumpToLatest}>
+            <Icon name="arrow" size={16} /> {countLabel(missed, 'new message')}
+          </button>
+        ) : null}
+      </div>
+      <Composer key={channel.id} channel={channel} compact={compact} />
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { useId, useRef, useState } from 'react';
+import type { FormEvent, KeyboardEvent } from 'react';
+import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
+import type { Channel } from '@contracts/chat.contract';
+import { Icon } from '@/components/icon';
+import { errorMessage, isApiError } from '@/lib/api-client';
+import { refreshChannels, sendMessage } from '@/features/chat/chat.api';
+
+/** The counter shows from here on, before the limit is reached. */
+export const COUNTER_FROM = MAX_MESSAGE_LENGTH - 200;
+
+/**
+ * Drafts by channel, for this tab's session: switching channel (or layout), or reloading, finds
+ * the half-written message where it was left.
+ */
+const draftKey = (channelId: number) => `frontdesk.chat.draft.${channelId}`;
+function readDraft(channelId: number): string {
+  try {
+    return sessionStorage.getItem(draftKey(channelId)) ?? '';
+  } catch {
+    return ''; // storage refused: drafts last as long as the composer
+  }
+}
+function keepDraft(channelId: number, text: string) {
+  try {
+    if (text) sessionStorage.setItem(draftKey(channelId), text);
+    else sessionStorage.removeItem(draftKey(channelId));
+  } catch {
+    // storage refused: nothing kept
+  }
+}
+
+/**
+ * Writes a message: Enter sends, Shift+Enter starts a new line. Send stays disabled while the
+ * text is blank or too long; a refusal (rate limit, archived channel) stays above the box and the
+ * draft stays in it.
+ */
+export function Composer({ channel, compact = false }: { channel: Channel; compact?: boolean }) {
+  const [text, setTextState] = useState(() => readDraft(channel.id));
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const sending = useRef(false);
+  const id = useId();
+  const blank = text.trim() === '';
+  const over = text.length > MAX_MESSAGE_LENGTH;
+  const showCounter = text.length >= COUNTER_FROM;
+
+  const setText = (value: string) => {
+    setTextState(value);
+    keepDraft(channel.id, value);
+  };
+
+  const send = async () => {
+    if (sending.current || blank || over) return;
+    sending.current = true;
+    setPending(true);
+    setError(undefined);
+    try {
+      await sendMessage(channel.id, text);
+      setText('');
+    } catch (failure) {
+      setError(errorMessage(failure));
+      // Archived meanwhile: the list learns it (the page then shows the channel as it is now).
+      if (isApiError(failure, 409)) void refreshChannels();
+    } finally {
+      sending.current = false;
+      setPending(false);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void send();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // An IME composing a word uses Enter to pick it, not to send.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  if (channel.archivedAt) {
+    return (
+      <p className="chat-composer chat-archived muted">
+        <Icon name="lock" size={16} /> This channel is archived: it can be read, not written in.
+      </p>
+    );
+  }
+
+  const lines = text.split('\n').length;
+  const describedBy = [error ? `${id}-error` : '', showCounter ? `${id}-counter` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <form className={`chat-composer${compact ? ' is-compact' : ''}`} onSubmit={onSubmit} aria-label={`Write to ${channel.name}`}>
+      {error ? (
+        <p id={`${id}-error`} className="banner banner-danger chat-composer-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="chat-composer-row">
+        <label htmlFor={id} className="visually-hidden">
+          Message
+        </label>
+        <textarea
+          id={id}
+          className="chat-input"
+          value={text}
+          rows={Math.min(compact ? 3 : 6, Math.max(1, lines))}
+          placeholder={`Message ${channel.name}`}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          aria-invalid={over || undefined}
+          aria-describedby={describedBy}
+        />
+        <button type="submit" className="btn btn-primary chat-send" disabled={blank || over} aria-busy={pending}>
+          {pending ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : <Icon name="arrow" size={18} />}
+          <span className={compact ? 'visually-hidden' : undefined}>{pending ? 'Sending…' : 'Send'}</span>
+        </button>
+      </div>
+      {showCounter ? (
+        <p id={`${id}-counter`} className={`chat-counter${over ? ' is-over' : ''}`} aria-live="polite">
+          {over ? `${text.length - MAX_MESSAGE_LENGTH} characters over the limit of ${MAX_MESSAGE_LENGTH}` : `${MAX_MESSAGE_LENGTH - text.length} characters left`}
+        </p>
+      ) : compact ? null : (
+        <p className="chat-hint muted">
+          <kbd>Enter</kbd> sends · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line
+        </p>
+      )}
+    </form>
+  );
+}
