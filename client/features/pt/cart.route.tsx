@@ -10,7 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { NetworkError, errorMessage, isApiError } from '@/lib/api-client';
 import { loadQuery, useQuery, warm } from '@/lib/cache';
-import { dinerMenuPath } from '@/lib/paths';
+import { dinerMenuPath, helpPath } from '@/lib/paths';
 import { OrderConfirmation } from './components/order-progress';
 import { TablePicker } from './components/table-picker';
 import {
@@ -180,7 +180,15 @@ export function Component() {
 
   return (
     <div className="stack-lg">
-      <PageHeader eyebrow={table ? `Table ${table}` : 'Food court'} title="Your order">
+      <PageHeader
+        eyebrow={table ? `Table ${table}` : 'Food court'}
+        title="Your order"
+        actions={
+          <AppLink to={helpPath({ table })} className="btn">
+            <Icon name="info" size={18} /> Need help?
+          </AppLink>
+        }
+      >
         <p>One cart for every stall. Place the order and follow it here until it reaches your table.</p>
       </PageHeader>
 

@@ -9,7 +9,7 @@ import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, useQuery, warm } from '@/lib/cache';
-import { dinerMenuPath, paths } from '@/lib/paths';
+import { dinerMenuPath, helpPath, paths } from '@/lib/paths';
 import { AddToCartForm } from './components/add-to-cart-form';
 import { TablePicker } from './components/table-picker';
 import { rememberTable, useCart, useRememberedTable } from './diner-store';
@@ -52,7 +52,15 @@ export function Component() {
 
   return (
     <div className="stack-lg">
-      <PageHeader eyebrow={table ? `Table ${table}` : 'Food court'} title="Menu">
+      <PageHeader
+        eyebrow={table ? `Table ${table}` : 'Food court'}
+        title="Menu"
+        actions={
+          <AppLink to={helpPath({ table })} className="btn">
+            <Icon name="info" size={18} /> Need help?
+          </AppLink>
+        }
+      >
         <p>Order from any of the stalls in one go: add dishes to your cart, then place the order. We bring it to your table.</p>
       </PageHeader>
 

@@ -1,0 +1,191 @@
+import './conversations.css';
+import { useEffect, useRef, useState } from 'react';
+import { Outlet, useLoaderData, useLocation, useNavigation, useParams } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import * as v from 'valibot';
+import type { SessionUser } from '@contracts/auth.contract';
+import { isIdText, type Page } from '@contracts/common.contract';
+import { ConversationEventSchema, type ConversationSummary } from '@contracts/conversations.contract';
+import { EmptyState, NoMatchState } from '@/components/empty-state';
+import { LiveStatusBadge } from '@/components/live-status';
+import { LiveStreamError } from '@/components/live-stream-error';
+import { LoadError } from '@/components/load-error';
+import { PageHeader } from '@/components/page-header';
+import { PagedList } from '@/components/paged-list';
+import { SearchBox } from '@/components/search-box';
+import { errorMessage } from '@/lib/api-client';
+import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { useLiveEvents } from '@/lib/live-events';
+import { paths } from '@/lib/paths';
+import { useSetSearchParam } from '@/lib/search-params';
+import { userContext } from '@/lib/session';
+import { ConversationRow } from './components/conversation-row';
+import { useNow } from './conversation-format';
+import {
+  DEFAULT_SEARCH,
+  applyConversationEvent,
+  conversationsHref,
+  conversationsKey,
+  fetchConversationPage,
+  parseConversationsSearch,
+  refreshConversation,
+  refreshConversationList,
+  type AssigneeFilter,
+  type ConversationsSearch,
+  type StatusFilter,
+} from './conversations.api';
+
+type Data = { search: ConversationsSearch; me: SessionUser; conversations: Page<ConversationSummary> };
+
+/** `/shell/nuhs/basic?status&assignee&query&page` (staff): the list; a thread opens beside it. */
+export async function loader({ url, context }: LoaderFunctionArgs): Promise<Data> {
+  const search = parseConversationsSearch(url);
+  return { search, me: context.get(userContext), conversations: await loadQuery(conversationsKey(search), fetchConversationPage) };
+}
+
+export const handle = {
+  title: 'Guest conversations',
+  preload: ({ url }: { url: URL }) => warm(conversationsKey(parseConversationsSearch(url)), fetchConversationPage),
+};
+
+const STATUS_OPTIONS: { value: StatusFilter; label: string }[] = [
+  { value: 'open', label: 'Open' },
+  { value: 'resolved', label: 'Resolved' },
+  { value: 'all', label: 'All' },
+];
+const ASSIGNEE_OPTIONS: { value: AssigneeFilter; label: string }[] = [
+  { value: 'anyone', label: 'Anyone' },
+  { value: 'mine', label: 'Me' },
+  { value: 'unassigned', label: 'Nobody' },
+];
+
+/** Relative times in the list move on this often. */
+const TICK_MS = 30_000;
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { search, me } = loaded;
+  const query = useQuery(conversationsKey(search), fetchConversationPage, loaded.conversations);
+  const list = query.data ?? loaded.conversations;
+  const { pathname } = useLocation();
+  const { conversationId } = useParams();
+  const activeId = isIdText(conversationId) ? Number(conversationId) : null;
+  const navigation = useNavigation();
+  const setSearchParam = useSetSearchParam();
+  const now = useNow(TICK_MS);
+  const [announcement, setAnnouncement] = useState('');
+  // A filter or search is loading: the same page with other params.
+  const busy = navigation.state === 'loading' && navigation.location.pathname === pathname;
+  const filtered = search.status !== DEFAULT_SEARCH.status || search.assignee !== DEFAULT_SEARCH.assignee || Boolean(search.query);
+
+  // One stream for the list and the open thread: a message goes into the thread's cache (once), and the list reads again.
+  const live = useLiveEvents((event) => {
+    if (event.type !== 'conversation') return;
+    const parsed = v.safeParse(ConversationEventSchema, event.data);
+    if (!parsed.success) return;
+    const { conversation, message } = parsed.output;
+    void applyConversationEvent(parsed.output);
+    void refreshConversationList();
+    if (message?.author.kind === 'guest' && conversation.id !== activeId) setAnnouncement(`New message from ${conversation.guestName}.`);
+  });
+
+  // The list and thread were read before the stream opened (or while it was away): read them again once it is open.
+  const lastState = useRef(live.state);
+  useEffect(() => {
+    if (lastState.current !== 'open' && live.state === 'open') {
+      void refreshConversationList();
+      if (activeId) void refreshConversation(activeId);
+    }
+    lastState.current = live.state;
+  }, [live.state, activeId]);
+
+  const setFilter = (name: 'status' | 'assignee' | 'query', value: string) =>
+    setSearchParam(name, value === DEFAULT_SEARCH[name] ? '' : value, { replace: name === 'query' });
+
+  return (
+    <div className="stack-lg conversations">
+      <PageHeader eyebrow="Front desk" title="Guest conversations" actions={<LiveStatusBadge state={live.state} label="Live conversations" />}>
+        <p>Guests ask for help from their table or the help page. Pick a conversation to answer it; new messages arrive live.</p>
+      </PageHeader>
+
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
+      <LiveStreamError error={live.error} onReconnect={live.connect} />
+
+      <div className={`conv-split${activeId ? ' has-thread' : ''}`}>
+        <section className="conv-list-pane stack" aria-label="Conversation list">
+          <div className="conv-filters">
+            <SearchBox value={search.query} onSearch={(q) => setFilter('query', q)} label="Search conversations" placeholder="Search names, emails, messages" busy={busy} />
+            <div className="conv-selects">
+              <label className="field-inline">
+                <span>Status</span>
+                <select value={search.status} onChange={(e) => setFilter('status', e.target.value)}>
+                  {STATUS_OPTIONS.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="field-inline">
+                <span>Assigned to</span>
+                <select value={search.assignee} onChange={(e) => setFilter('assignee', e.target.value)}>
+                  {ASSIGNEE_OPTIONS.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+          </div>
+
+          {query.error ? (
+            <LoadError onRetry={() => void query.mutate()} retrying={query.isValidating}>
+              Could not refresh the conversations: {errorMessage(query.error)}
+            </LoadError>
+          ) : null}
+
+          <PagedList
+            page={search.page}
+            pageSize={list.pageSize}
+            total={list.total}
+            count={list.items.length}
+            hrefFor={(page) => conversationsHref(pathname, { ...search, page })}
+            label="Conversation pages"
+            noun="conversations"
+            empty={
+              filtered ? (
+                <NoMatchState title="No conversations match" clearTo={conversationsHref(pathname, DEFAULT_SEARCH)} clearLabel="Show all open conversations">
+                  {search.query ? `Nothing matches “${search.query}” with these filters.` : 'No conversation has this status and assignee.'}
+                </NoMatchState>
+              ) : (
+                <EmptyState icon="inbox" title="No open conversations">
+                  When a guest asks for help from their table or the help page, it shows up here.
+                </EmptyState>
+              )
+            }
+          >
+            <ul className="conv-list" aria-label="Conversations" aria-busy={busy}>
+              {list.items.map((conversation) => (
+                <ConversationRow
+                  key={conversation.id}
+                  conversation={conversation}
+                  to={conversationsHref(paths.conversation(conversation.id), search)}
+                  meId={me.id}
+                  now={now}
+                  active={conversation.id === activeId}
+                />
+              ))}
+            </ul>
+          </PagedList>
+        </section>
+
+        <section className="conv-thread-pane card" aria-label="Conversation">
+          <Outlet />
+        </section>
+      </div>
+    </div>
+  );
+}

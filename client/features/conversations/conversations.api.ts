@@ -1,0 +1,140 @@
+import * as v from 'valibot';
+import {
+  CONVERSATION_ASSIGNEE_FILTERS,
+  CONVERSATION_STATUSES,
+  conversationsApi,
+  type Conversation,
+  type ConversationEvent,
+  type ConversationMessage,
+  type ConversationSummary,
+  type StartConversationSchema,
+  type UpdateConversation,
+} from '@contracts/conversations.contract';
+import { call, fetcherFor, keyFor } from '@/lib/api-client';
+import { cachedData, invalidate, invalidateEndpoint, setCacheData } from '@/lib/cache';
+import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+
+/**
+ * Guest conversations' data layer: the staff list's search params, the keys and fetchers of the
+ * reads (keys are the API URLs), the writes, and how a message or a change (from an answer or a
+ * live event) is folded into the cached thread.
+ */
+export const PAGE_SIZE = 20;
+
+// ---- search params of the staff list (every key falls back silently) ------------------------
+
+export const STATUS_FILTERS = [...CONVERSATION_STATUSES, 'all'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+export type AssigneeFilter = (typeof CONVERSATION_ASSIGNEE_FILTERS)[number];
+
+export const ConversationsSearchSchema = v.object({
+  page: pageParam,
+  status: v.fallback(v.picklist(STATUS_FILTERS), 'open'),
+  assignee: v.fallback(v.picklist(CONVERSATION_ASSIGNEE_FILTERS), 'anyone'),
+  query: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), ''),
+});
+export type ConversationsSearch = v.InferOutput<typeof ConversationsSearchSchema>;
+export const DEFAULT_SEARCH: ConversationsSearch = v.getFallbacks(ConversationsSearchSchema);
+export const parseConversationsSearch = (url: URL | URLSearchParams) => parseSearch(ConversationsSearchSchema, url);
+
+/**
+ * The search part of a list URL: only what differs from the defaults, so the plain list is the
+ * plain path. The thread beside the list keeps these (`pathname` is the list's or a thread's).
+ */
+export function conversationsHref(pathname: string, search: ConversationsSearch): string {
+  const params = new URLSearchParams();
+  if (search.status !== DEFAULT_SEARCH.status) params.set('status', search.status);
+  if (search.assignee !== DEFAULT_SEARCH.assignee) params.set('assignee', search.assignee);
+  if (search.query) params.set('query', search.query);
+  if (search.page > 1) params.set('page', String(search.page));
+  const query = params.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
+/** `?table=` of the help page (the diner pages and the table's QR code write it): a whole number, or none. */
+export const HelpSearchSchema = v.object({ table: v.fallback(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.toNumber()), 0) });
+export const parseHelpSearch = (url: URL | URLSearchParams) => parseSearch(HelpSearchSchema, url);
+
+// ---- keys and fetchers ------------------------------------------------------------------------
+
+/** `GET /api/conversations?status&assignee&query&page=<0-based>&pageSize` for a 1-based URL page. */
+export const conversationsKey = (search: ConversationsSearch) =>
+  keyFor(conversationsApi.list, { query: { status: search.status, assignee: search.assignee, query: search.query, page: toApiPage(search.page), pageSize: PAGE_SIZE } });
+export const conversationKey = (id: number) => keyFor(conversationsApi.get, { params: { id } });
+/** The guest's own conversation as Server-Sent Events (the `guest` cookie proves it is theirs). */
+export const conversationStreamUrl = (id: number) => keyFor(conversationsApi.stream, { params: { id } });
+
+export const fetchConversationPage = fetcherFor(conversationsApi.list);
+export const fetchConversation = fetcherFor(conversationsApi.get);
+
+// ---- folding news into the cached thread -----------------------------------------------------
+
+/** The thread with this message in it, once (an answer and its live event both bring it), oldest first. */
+export function withMessage(conversation: Conversation, message: ConversationMessage): Conversation {
+  if (message.conversationId !== conversation.id || conversation.messages.some((m) => m.id === message.id)) return conversation;
+  const messages = [...conversation.messages, message].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+  return { ...conversation, messages };
+}
+
+/** The thread with a newer summary's status, assignee and latest message (an older one changes nothing). */
+export function withSummary(conversation: Conversation, summary: Omit<ConversationSummary, 'unread'> & { unread?: number }): Conversation {
+  if (summary.id !== conversation.id || summary.updatedAt < conversation.updatedAt) return conversation;
+  return { ...conversation, ...summary, unread: summary.unread ?? conversation.unread };
+}
+
+/**
+ * Changes the cached thread. With nothing cached yet (a page showing its loader's answer before the
+ * cache has it, or a thread never opened) the thread is read again instead: an open page gets the
+ * news with it, and an unopened thread has nothing to correct.
+ */
+async function updateThread(id: number, change: (conversation: Conversation) => Conversation): Promise<void> {
+  const key = conversationKey(id);
+  const current = cachedData(key) as Conversation | undefined;
+  if (!current) return invalidate(key);
+  const next = change(current);
+  if (next !== current) await setCacheData(key, next);
+}
+
+/** A live event (staff stream or the guest's own): the message and the new state go into the thread. */
+export function applyConversationEvent(event: ConversationEvent): Promise<void> {
+  return updateThread(event.conversation.id, (c) => withSummary(event.message ? withMessage(c, event.message) : c, event.conversation));
+}
+
+/** Every page of the staff list reads again (order, previews and badges follow the latest activity). */
+export const refreshConversationList = () => invalidateEndpoint(conversationsApi.list);
+
+/** The thread reads again (after the live stream (re)opened: whatever happened in between). */
+export const refreshConversation = (id: number) => invalidate(conversationKey(id));
+
+// ---- writes -------------------------------------------------------------------------------------
+
+/** A guest's help request; the answer's cookie lets this device read and write it from now on. */
+export function startConversation(input: v.InferInput<typeof StartConversationSchema>) {
+  return call(conversationsApi.start, { body: input });
+}
+
+/** Writes in a conversation (staff or its guest); the message shows at once, the list follows. */
+export async function sendMessage(id: number, body: string): Promise<ConversationMessage> {
+  const message = await call(conversationsApi.reply, { params: { id }, body: { body } });
+  await updateThread(id, (c) => withMessage(c, message));
+  void refreshConversationList();
+  // A staff answer may assign the conversation and a guest's may reopen it: the thread reads its state again.
+  void refreshConversation(id);
+  return message;
+}
+
+/** Resolve, reopen, assign or unassign (staff). */
+export async function updateConversation(id: number, patch: UpdateConversation): Promise<ConversationSummary> {
+  const summary = await call(conversationsApi.update, { params: { id }, body: patch });
+  await updateThread(id, (c) => withSummary(c, summary));
+  await refreshConversationList();
+  return summary;
+}
+
+/** This staff reader has read the conversation up to its newest message: its unread badge goes. */
+export async function markConversationRead(id: number): Promise<ConversationSummary> {
+  const summary = await call(conversationsApi.markRead, { params: { id } });
+  await updateThread(id, (c) => withSummary(c, summary));
+  await refreshConversationList();
+  return summary;
+}

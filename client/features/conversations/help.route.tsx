@@ -1,0 +1,289 @@
+import './conversations.css';
+import { useEffect, useRef, useState } from 'react';
+import { useLoaderData } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import * as v from 'valibot';
+import { StartConversationSchema, type Conversation } from '@contracts/conversations.contract';
+import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
+import { TextAreaField, TextField } from '@/components/form-fields';
+import { Icon } from '@/components/icon';
+import { LiveStatusBadge } from '@/components/live-status';
+import { LoadError } from '@/components/load-error';
+import { PageHeader } from '@/components/page-header';
+import { Spinner } from '@/components/spinner';
+import { errorMessage, isApiError } from '@/lib/api-client';
+import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { formatWhen } from '@/lib/format';
+import { useForm } from '@/lib/form-state';
+import { formErrors } from '@/lib/problem-fields';
+import { MessageThread } from './components/message-thread';
+import { ReplyComposer } from './components/reply-composer';
+import { STATUS_LABELS, guestWhere } from './conversation-format';
+import { useConversationStream } from './conversation-stream';
+import { conversationKey, fetchConversation, parseHelpSearch, sendMessage, startConversation } from './conversations.api';
+import { forgetConversation, rememberConversation, rememberGuest, rememberedConversations, rememberedGuest, useRememberedConversations } from './guest-store';
+
+type Data = { table: number; latest: Conversation | null; latestError?: string; forgotten: boolean };
+
+/**
+ * `/help?table=4` (public): a guest asks the front desk for help, then follows the answers here.
+ * The newest conversation started on this device is shown again after a reload; one this device
+ * can no longer open (its cookie is gone) is forgotten and the form shows instead.
+ */
+export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
+  const { table } = parseHelpSearch(url);
+  let forgotten = false;
+  for (const { id } of rememberedConversations()) {
+    try {
+      return { table, latest: await loadQuery(conversationKey(id), fetchConversation), forgotten };
+    } catch (error) {
+      if (!isApiError(error, 404)) return { table, latest: null, latestError: errorMessage(error), forgotten };
+      forgetConversation(id);
+      forgotten = true;
+    }
+  }
+  return { table, latest: null, forgotten };
+}
+
+export const handle = {
+  title: 'Need help?',
+  preload: () => {
+    const latest = rememberedConversations()[0];
+    if (latest) warm(conversationKey(latest.id), fetchConversation);
+  },
+};
+
+const FORGOTTEN_NOTICE = 'We could not open your earlier request on this device any more. If you still need help, ask again below.';
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const remembered = useRememberedConversations();
+  // null: the newest remembered conversation; 'new': the form; a number: that conversation.
+  const [choice, setChoice] = useState<number | 'new' | null>(null);
+  const [startedNow, setStartedNow] = useState<number>();
+  const [notice, setNotice] = useState(loaded.forgotten ? FORGOTTEN_NOTICE : '');
+  const shownId = choice === 'new' ? null : (remembered.find((c) => c.id === choice)?.id ?? remembered[0]?.id ?? null);
+  const others = remembered.filter((c) => c.id !== shownId);
+
+  return (
+    <div className="stack-lg help narrow">
+      <PageHeader eyebrow={loaded.table ? `Table ${loaded.table}` : 'Guest help'} title="Need help?">
+        {shownId ? (
+          <p>Answers from the front desk appear here as they are written; keep this page open. You can write more at any time.</p>
+        ) : (
+          <p>Tell us what you need and where to find you. Someone from the front desk answers right here, usually within a few minutes.</p>
+        )}
+      </PageHeader>
+
+      {shownId ? (
+        <GuestConversation
+          key={shownId}
+          id={shownId}
+          initial={loaded.latest?.id === shownId ? loaded.latest : undefined}
+          startedNow={startedNow === shownId}
+          onNew={() => setChoice('new')}
+          onGone={() => {
+            forgetConversation(shownId);
+            setNotice(FORGOTTEN_NOTICE);
+            setChoice('new');
+          }}
+        />
+      ) : (
+        <HelpForm
+          table={loaded.table}
+          notice={notice}
+          loadError={loaded.latestError}
+          onBack={remembered.length ? () => setChoice(null) : undefined}
+          onStarted={(id) => {
+            setNotice('');
+            setStartedNow(id);
+            setChoice(id);
+          }}
+        />
+      )}
+
+      {others.length ? (
+        <nav className="help-others" aria-label="Your other requests">
+          <h2 className="subheading">Your other requests</h2>
+          <ul>
+            {others.map((c) => (
+              <li key={c.id}>
+                <button type="button" className="btn btn-small" onClick={() => setChoice(c.id)}>
+                  Request of {formatWhen(c.startedAt)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+// ---- the request form -----------------------------------------------------------------------------
+
+const FIELDS = ['name', 'table', 'email', 'body'] as const;
+type Field = (typeof FIELDS)[number];
+type Values = Record<Field, string>;
+
+/** The form's text as the API takes it: a blank table or email is none. */
+const toRequest = (values: Values): v.InferInput<typeof StartConversationSchema> => ({
+  name: values.name,
+  table: values.table.trim() ? Number(values.table.trim()) : null,
+  email: values.email.trim() || null,
+  body: values.body,
+});
+
+/** The contract's own checks, before anything is sent: each message under its field. */
+function check(values: Values): Partial<Record<Field, string>> {
+  const result = v.safeParse(StartConversationSchema, toRequest(values));
+  const fields: Partial<Record<Field, string>> = {};
+  if (result.success) return fields;
+  for (const issue of result.issues) {
+    const name = v.getDotPath(issue)?.split('.')[0] as Field | undefined;
+    if (name && FIELDS.includes(name) && !fields[name]) fields[name] = issue.message;
+  }
+  return fields;
+}
+
+function HelpForm({ table, notice, loadError, onBack, onStarted }: { table: number; notice: string; loadError?: string; onBack?: () => void; onStarted: (id: number) => void }) {
+  const [guest] = useState(rememberedGuest);
+  const form = useForm<Values>({
+    initial: {
+      name: guest?.name ?? '',
+      // The table the link (or the QR code) names wins over the one remembered from an earlier visit.
+      table: table ? String(table) : guest?.table ? String(guest.table) : '',
+      email: guest?.email ?? '',
+      body: '',
+    },
+    check,
+    send: async (values) => {
+      const request = toRequest(values);
+      const started = await startConversation(request);
+      rememberConversation(started.id);
+      rememberGuest({ name: values.name.trim(), table: request.table ?? null, email: request.email ?? null });
+      onStarted(started.id);
+    },
+    failed: (error) => formErrors(error, FIELDS),
+  });
+
+  return (
+    <form ref={form.ref} className="card help-form" noValidate onSubmit={form.onSubmit} aria-labelledby="help-form-title">
+      <h2 id="help-form-title" className="card-heading">
+        <Icon name="info" /> Ask the front desk
+      </h2>
+      {notice ? <p className="banner banner-info">{notice}</p> : null}
+      {loadError ? <p className="banner banner-warning">Could not load your earlier request ({loadError}). You can still ask again.</p> : null}
+      {form.errors.form ? (
+        <div className="banner banner-danger" role="alert" tabIndex={-1}>
+          {form.errors.form}
+        </div>
+      ) : null}
+      <TextField label="Your name" autoComplete="name" maxLength={60} {...form.field('name')} />
+      <fieldset className="help-where">
+        <legend>Where can we find you?</legend>
+        <p className="field-hint">Your table number, or an email address if you are not at a table (or both).</p>
+        <div className="help-where-fields">
+          <TextField label="Table number" inputMode="numeric" autoComplete="off" hint="It is on the sign on your table." {...form.field('table')} />
+          <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
+        </div>
+      </fieldset>
+      <TextAreaField label="How can we help?" rows={4} maxLength={MAX_MESSAGE_LENGTH} {...form.field('body')} />
+      <div className="form-actions">
+        {onBack ? (
+          <button type="button" className="btn" onClick={onBack}>
+            Back to your request
+          </button>
+        ) : null}
+        <button type="submit" className="btn btn-primary" disabled={form.pending} aria-busy={form.pending}>
+          {form.pending ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
+          {form.pending ? 'Sending…' : 'Send'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+// ---- the guest's conversation -------------------------------------------------------------------
+
+function GuestConversation({
+  id,
+  initial,
+  startedNow,
+  onNew,
+  onGone,
+}: {
+  id: number;
+  initial?: Conversation;
+  startedNow: boolean;
+  onNew: () => void;
+  onGone: () => void;
+}) {
+  const query = useQuery<string, Conversation | undefined>(conversationKey(id), fetchConversation, initial);
+  const live = useConversationStream(id);
+  const conversation = query.data;
+  const gone = live.gone || isApiError(query.error, 404);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const onGoneRef = useRef(onGone);
+  useEffect(() => {
+    onGoneRef.current = onGone;
+  });
+
+  useEffect(() => {
+    if (gone) onGoneRef.current();
+  }, [gone]);
+
+  // Just sent: the confirmation takes the focus, so a screen reader hears that it went through.
+  const loaded = conversation !== undefined;
+  useEffect(() => {
+    if (startedNow && loaded) headingRef.current?.focus();
+  }, [startedNow, loaded]);
+
+  if (!conversation) {
+    return query.error ? (
+      <LoadError onRetry={() => void query.mutate()} retrying={query.isValidating}>
+        Could not load your request: {errorMessage(query.error)}
+      </LoadError>
+    ) : (
+      <Spinner label="Loading your request…" />
+    );
+  }
+
+  const { status, assignee } = conversation;
+  const where = guestWhere(conversation);
+  return (
+    <section className="card stack guest-conversation" aria-labelledby="guest-conversation-title">
+      <div className="card-head">
+        <h2 id="guest-conversation-title" className="card-heading" tabIndex={-1} ref={headingRef}>
+          <Icon name={status === 'resolved' ? 'check' : 'inbox'} /> {startedNow ? 'We have your request' : 'Your request'}
+        </h2>
+        <LiveStatusBadge state={live.state} label="Replies" />
+      </div>
+      {/* Announced when it changes: whether someone is on it, or it was resolved. */}
+      <p className="guest-status" aria-live="polite">
+        <span className={`badge ${status === 'open' ? 'badge-accent' : 'badge-ok'}`}>{STATUS_LABELS[status]}</span>{' '}
+        {status === 'resolved'
+          ? 'The front desk marked this resolved. If you still need help, write below: it reopens your request.'
+          : assignee
+            ? `${assignee.name} from the front desk is on it.`
+            : 'The front desk has your message and will answer here.'}
+      </p>
+      <p className="muted small">
+        {conversation.guestName}
+        {where ? ` · ${where}` : ''} · sent {formatWhen(conversation.createdAt)}
+      </p>
+      {query.error ? (
+        <LoadError onRetry={() => void query.mutate()} retrying={query.isValidating}>
+          Could not refresh your request: {errorMessage(query.error)}
+        </LoadError>
+      ) : null}
+      <MessageThread messages={conversation.messages} outgoing="guest" isMine={(m) => m.author.kind === 'guest'} label="Messages with the front desk" />
+      <ReplyComposer label="Write to the front desk" placeholder="Write a message" send={(body) => sendMessage(id, body)} />
+      <div className="guest-actions">
+        <button type="button" className="btn btn-small" onClick={onNew}>
+          <Icon name="plus" size={16} /> Start a new request
+        </button>
+      </div>
+    </section>
+  );
+}
