@@ -4,13 +4,15 @@ import { chatApi } from '@contracts/chat.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
+import { hasRole } from '@/lib/session';
 import { useShellUser } from './shell-user';
 
 export const handle = { title: 'Staff shell' };
 
-const TABS = [
+const TABS: Array<{ to: string; label: string; end?: boolean; staffOnly?: boolean }> = [
   { to: paths.shell, label: 'Overview', end: true },
   { to: paths.chat, label: 'Chat' },
+  { to: paths.conversations, label: 'Guest help', staffOnly: true },
   { to: paths.shellWebhook, label: 'Door events' },
   { to: paths.shellSse, label: 'Live stream' },
   { to: paths.shellApi, label: 'Service status' },
@@ -33,7 +35,7 @@ export function Component() {
           <p className="shell-hello">Hello, {user.name.split(' ')[0]}</p>
         </div>
         <nav className="tabs" aria-label="Staff shell">
-          {TABS.map((tab) => (
+          {TABS.filter((tab) => !tab.staffOnly || hasRole(user, ['staff'])).map((tab) => (
             <AppNavLink key={tab.to} to={tab.to} end={tab.end} className="tab">
               {tab.label}
               {tab.to === paths.chat && unread ? (
