@@ -1,22 +1,11 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { ChannelList, ChatEvent, ChatMessage, MessageSlice, ReadState } from '../../contracts/chat.contract';
 import type { Role } from '../../contracts/endpoint.contract';
-import { createTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
-
-type Agent = Awaited<ReturnType<TestContext['loginAs']>>;
-interface Person {
-  agent: Agent;
-  id: number;
-  name: string;
-  /** A session cookie of this person's own, for opening event streams. */
-  cookie: string;
-}
+import { listenOnAnyPort, openSseStream, signInPerson, type Frame, type Person } from '../../test-support/live-client';
+import { createTestContext, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
-let server: http.Server;
-let base: string;
+let server: Awaited<ReturnType<typeof listenOnAnyPort>>;
 let admin: Person;
 let staff: Person;
 let colleague: Person;
@@ -25,13 +14,7 @@ let runner: Person;
 const seeded = { frontDesk: 0, kitchen: 0, managers: 0 };
 
 let seq = 0;
-async function signIn(c: TestContext, role: Role): Promise<Person> {
-  const email = `${role}-${++seq}@chat.test`;
-  const agent = await c.loginAs(role, email);
-  const { user } = (await agent.get('/api/auth/getAuth').expect(200)).body as { user: { id: number; name: string } };
-  const login = await request(c.app).post('/api/auth/login').send({ email, password: TEST_PASSWORD }).expect(200);
-  return { agent, id: user.id, name: user.name, cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' };
-}
+const signIn = (c: TestContext, role: Role) => signInPerson(c, role, `${role}-${++seq}@chat.test`);
 
 beforeAll(async () => {
   ctx = await createTestContext({}, { messagesPerMinute: 10_000, eventStream: { heartbeatMs: 60_000 } });
@@ -39,15 +22,10 @@ beforeAll(async () => {
   const { channels } = (await admin.agent.get('/api/chat/channels').expect(200)).body as ChannelList;
   const idOf = (name: string) => channels.find((c) => c.name === name)!.id;
   Object.assign(seeded, { frontDesk: idOf('Front desk'), kitchen: idOf('Kitchen'), managers: idOf('Managers') });
-  server = await new Promise((resolve) => {
-    const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenOnAnyPort(ctx);
 });
 afterAll(async () => {
-  (ctx.app.locals.closeStreams as () => void)();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await server.close();
   await ctx.close();
 });
 
@@ -65,49 +43,11 @@ async function newChannel(fields: { name?: string; runnersMayJoin?: boolean } = 
   return id;
 }
 
-interface Frame {
-  id?: string;
-  event: string;
-  data: unknown;
-}
-
-/** A real SSE connection to `/api/events` as `who`; frames are parsed as they arrive. */
+/** A real SSE connection to `/api/events` as `who`. */
 async function openEvents(who: Person) {
-  let text = '';
-  const req = http.get(`${base}/api/events`, { headers: { cookie: who.cookie } });
-  req.on('error', () => {});
-  const status = await new Promise<number>((resolve) => {
-    req.on('response', (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      resolve(res.statusCode ?? 0);
-    });
-  });
-  expect(status).toBe(200);
-  const frames = (): Frame[] =>
-    text
-      .split('\n\n')
-      .slice(0, -1) // the last piece is not complete yet
-      .flatMap((block) => {
-        const field = (name: string) => block.split('\n').find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
-        const event = field('event');
-        const data = field('data');
-        return event && data !== undefined ? [{ id: field('id'), event, data: JSON.parse(data) as unknown }] : [];
-      });
-  /** The first frame that matches, waiting up to `ms` for it; fails the test when none comes. */
-  const next = async (matches: (frame: Frame) => boolean, ms = 3000): Promise<Frame> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const found = frames().find(matches);
-      if (found) return found;
-      if (Date.now() > end) throw new Error(`No matching event within ${ms} ms; the stream had:\n${text}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  // Subscribed once the stream has opened (the retry line comes after the subscription).
-  const end = Date.now() + 3000;
-  while (!text.includes('retry:') && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  return { frames, next, close: () => req.destroy() };
+  const stream = await openSseStream(`${server.base}/api/events`, who.cookie);
+  expect(stream.status).toBe(200);
+  return stream;
 }
 
 const chatFrame = (kind: ChatEvent['kind'], messageId: number) => (frame: Frame) => {

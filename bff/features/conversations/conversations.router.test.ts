@@ -1,20 +1,12 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { ChatMessage } from '../../contracts/chat.contract';
 import type { Page } from '../../contracts/common.contract';
 import type { Conversation, ConversationEvent, ConversationMessage, ConversationSummary } from '../../contracts/conversations.contract';
 import type { Role } from '../../contracts/endpoint.contract';
-import { createTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
+import { listenOnAnyPort, openSseStream, signInPerson, type Frame, type Person } from '../../test-support/live-client';
+import { createTestContext, type TestContext } from '../../test-support/test-app';
 
-type Agent = Awaited<ReturnType<TestContext['loginAs']>>;
-interface Person {
-  agent: Agent;
-  id: number;
-  name: string;
-  /** A session cookie of this person's own, for opening event streams. */
-  cookie: string;
-}
+type Agent = Person['agent'];
 interface Guest {
   agent: Agent;
   id: number;
@@ -23,8 +15,7 @@ interface Guest {
 
 const TABLES = 12;
 let ctx: TestContext;
-let server: http.Server;
-let base: string;
+let server: Awaited<ReturnType<typeof listenOnAnyPort>>;
 let admin: Person;
 let staff: Person;
 let colleague: Person;
@@ -32,28 +23,17 @@ let runner: Person;
 let kitchenId: number;
 
 let seq = 0;
-async function signIn(c: TestContext, role: Role): Promise<Person> {
-  const email = `${role}-${++seq}@conversations.test`;
-  const agent = await c.loginAs(role, email);
-  const { user } = (await agent.get('/api/auth/getAuth').expect(200)).body as { user: { id: number; name: string } };
-  const login = await request(c.app).post('/api/auth/login').send({ email, password: TEST_PASSWORD }).expect(200);
-  return { agent, id: user.id, name: user.name, cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' };
-}
+const signIn = (c: TestContext, role: Role) => signInPerson(c, role, `${role}-${++seq}@conversations.test`);
 
 beforeAll(async () => {
   ctx = await createTestContext({ VENUE_TABLES: String(TABLES) }, { helpRequestsPerHour: 10_000, messagesPerMinute: 10_000, eventStream: { heartbeatMs: 60_000 } });
   [admin, staff, colleague, runner] = [await signIn(ctx, 'admin'), await signIn(ctx, 'staff'), await signIn(ctx, 'staff'), await signIn(ctx, 'runner')];
   const { channels } = (await staff.agent.get('/api/chat/channels').expect(200)).body as { channels: Array<{ id: number; name: string }> };
   kitchenId = channels.find((c) => c.name === 'Kitchen')!.id;
-  server = await new Promise((resolve) => {
-    const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenOnAnyPort(ctx);
 });
 afterAll(async () => {
-  (ctx.app.locals.closeStreams as () => void)();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await server.close();
   await ctx.close();
 });
 
@@ -72,51 +52,7 @@ const open = async (who: Person | Guest, id: number) => (await who.agent.get(`/a
 const write = async (who: Person | Guest, id: number, body: string) => (await who.agent.post(`/api/conversations/${id}/messages`).send({ body }).expect(201)).body as ConversationMessage;
 const summaryIn = (page: Page<ConversationSummary>, id: number) => page.items.find((c) => c.id === id);
 
-interface Frame {
-  id?: string;
-  event: string;
-  data: unknown;
-}
-
-/** A real SSE connection; `status` is its answer's status, and frames are parsed as they arrive. */
-async function openStream(path: string, cookie: string) {
-  let text = '';
-  const req = http.get(`${base}${path}`, { headers: { cookie } });
-  req.on('error', () => {});
-  const { status, type } = await new Promise<{ status: number; type: string }>((resolve) => {
-    req.on('response', (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
-    });
-  });
-  const frames = (): Frame[] =>
-    text
-      .split('\n\n')
-      .slice(0, -1) // the last piece is not complete yet
-      .flatMap((block) => {
-        const field = (name: string) => block.split('\n').find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
-        const event = field('event');
-        const data = field('data');
-        return event && data !== undefined ? [{ id: field('id'), event, data: JSON.parse(data) as unknown }] : [];
-      });
-  /** The first frame that matches, waiting up to `ms` for it; fails the test when none comes. */
-  const next = async (matches: (frame: Frame) => boolean, ms = 3000): Promise<Frame> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const found = frames().find(matches);
-      if (found) return found;
-      if (Date.now() > end) throw new Error(`No matching event within ${ms} ms; the stream had:\n${text}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  if (status === 200) {
-    // Subscribed once the stream has opened (the retry line comes after the subscription).
-    const end = Date.now() + 3000;
-    while (!text.includes('retry:') && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  }
-  return { status, type, text: () => text, frames, next, close: () => req.destroy() };
-}
+const openStream = (path: string, cookie: string) => openSseStream(`${server.base}${path}`, cookie);
 const guestStream = (guest: Guest, id = guest.id) => openStream(`/api/conversations/${id}/stream`, `guest=${guest.token}`);
 
 const conversationFrame = (kind: ConversationEvent['kind'], conversationId: number, test: (data: ConversationEvent) => boolean = () => true) => (frame: Frame) => {

@@ -1,0 +1,83 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { Role } from '../contracts/endpoint.contract';
+import { TEST_PASSWORD, type TestContext } from './test-app';
+
+/** What tests need to act as a signed-in person: an agent for requests, and a cookie of their own for raw streams. */
+export interface Person {
+  agent: Awaited<ReturnType<TestContext['loginAs']>>;
+  id: number;
+  name: string;
+  /** A session cookie of this person's own (`sid=…`), for opening event streams. */
+  cookie: string;
+}
+
+/** A new account of `role`, signed in twice: once in a supertest agent, once for a bare cookie. */
+export async function signInPerson(ctx: TestContext, role: Role, email: string): Promise<Person> {
+  const agent = await ctx.loginAs(role, email);
+  const { user } = (await agent.get('/api/auth/getAuth').expect(200)).body as { user: { id: number; name: string } };
+  const login = await request(ctx.app).post('/api/auth/login').send({ email, password: TEST_PASSWORD }).expect(200);
+  return { agent, id: user.id, name: user.name, cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' };
+}
+
+/** The test app on a real port (streams need one); `close` ends the open streams first. */
+export async function listenOnAnyPort(ctx: TestContext): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = await new Promise<http.Server>((resolve) => {
+    const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      (ctx.app.locals.closeStreams as () => void)();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+export interface Frame {
+  id?: string;
+  event: string;
+  data: unknown;
+}
+
+/** A real Server-Sent Events connection to `url`; frames are parsed as they arrive. */
+export async function openSseStream(url: string, cookie: string) {
+  let text = '';
+  const req = http.get(url, { headers: { cookie } });
+  req.on('error', () => {});
+  const { status, type } = await new Promise<{ status: number; type: string }>((resolve) => {
+    req.on('response', (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
+    });
+  });
+  const frames = (): Frame[] =>
+    text
+      .split('\n\n')
+      .slice(0, -1) // the last piece is not complete yet
+      .flatMap((block) => {
+        const field = (name: string) => block.split('\n').find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
+        const event = field('event');
+        const data = field('data');
+        return event && data !== undefined ? [{ id: field('id'), event, data: JSON.parse(data) as unknown }] : [];
+      });
+  /** The first frame that matches, waiting up to `ms` for it; fails the test when none comes. */
+  const next = async (matches: (frame: Frame) => boolean, ms = 3000): Promise<Frame> => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const found = frames().find(matches);
+      if (found) return found;
+      if (Date.now() > end) throw new Error(`No matching event within ${ms} ms; the stream had:\n${text}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  if (status === 200) {
+    // Subscribed once the stream has opened (the retry line comes after the subscription).
+    const end = Date.now() + 3000;
+    while (!text.includes('retry:') && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  }
+  return { status, type, text: () => text, frames, next, close: () => req.destroy() };
+}
