@@ -1,7 +1,34 @@
+/** Dates and times in the reader's locale and zone: the app's one way of saying when. */
+
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const whenExact = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const day = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
+const dayWithYear = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 
 /** A UTC ISO timestamp in the reader's locale and zone ("1 Mar 2025, 09:30"); '' for none. */
 export const formatWhen = (iso: string | null | undefined) => (iso ? when.format(new Date(iso)) : '');
 /** The same with seconds, for event feeds where several things happen in one minute. */
 export const formatWhenExact = (iso: string | null | undefined) => (iso ? whenExact.format(new Date(iso)) : '');
+
+/** The time of day ("09:30" in the reader's locale), as a message shows it. */
+export const formatTime = (iso: string) => time.format(new Date(iso));
+
+/** The reader's local calendar day of a moment, as a sortable key ("2025-03-01"): things of one day share a divider. */
+export function dayKey(at: string | number | Date): string {
+  const d = new Date(at);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** A day divider's words: "Today", "Yesterday", or the date (with the year when it is not this one). */
+export function formatDay(iso: string, now: number | Date = Date.now()): string {
+  const today = new Date(now);
+  const key = dayKey(iso);
+  if (key === dayKey(today)) return 'Today';
+  // The calendar's day before, not 24 hours before: a day is 23 or 25 hours long when the clocks change.
+  const yesterday = new Date(today);
+  yesterday.setDate(today.getDate() - 1);
+  if (key === dayKey(yesterday)) return 'Yesterday';
+  const date = new Date(iso);
+  return (date.getFullYear() === today.getFullYear() ? day : dayWithYear).format(date);
+}

@@ -138,3 +138,20 @@ export function useLiveEvents(onEvent?: (event: LiveEvent) => void, { enabled = 
   const disconnect = useCallback(() => stream.disconnect(), [stream]);
   return { ...status, connect, disconnect };
 }
+
+/**
+ * Calls `readAgain` each time a live stream becomes open, after connecting or after being away:
+ * what the page read before it opened, or what happened while it was down, is read again (nothing
+ * goes missing). The latest `readAgain` is always used, so it may close over state.
+ */
+export function useWhenLiveOpens(state: LiveState, readAgain: () => void): void {
+  const handler = useRef(readAgain);
+  useEffect(() => {
+    handler.current = readAgain;
+  });
+  const lastState = useRef(state);
+  useEffect(() => {
+    if (lastState.current !== 'open' && state === 'open') handler.current();
+    lastState.current = state;
+  }, [state]);
+}

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import * as v from 'valibot';
 import { ChatEventSchema } from '@contracts/chat.contract';
-import { useLiveEvents } from '@/lib/live-events';
+import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { applyChatEvent, refreshChannels, refreshChat } from './chat.api';
 
 /** After live messages, the channel list is read again once things are quiet for this long (the server's counts win). */
@@ -26,11 +26,7 @@ export function useChatLive(me: number) {
   });
   useEffect(() => () => clearTimeout(refreshTimer.current), []);
 
-  const lastState = useRef(live.state);
-  useEffect(() => {
-    if (lastState.current !== 'open' && live.state === 'open') void refreshChat();
-    lastState.current = live.state;
-  }, [live.state]);
+  useWhenLiveOpens(live.state, () => void refreshChat());
   return live;
 }
 

@@ -189,7 +189,7 @@ describe('/shell/chat', () => {
     const link = within(log).getByRole('link', { name: 'https://example.com/menu?x=1' });
     expect(link).toHaveAttribute('href', 'https://example.com/menu?x=1');
     expect(link).toHaveAttribute('target', '_blank');
-    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
     expect(within(log).getByText(/<b>bold<\/b>/)).toBeInTheDocument();
     expect(log.querySelector('b, img')).toBeNull();
     expect(within(log).getAllByRole('link')).toHaveLength(1);

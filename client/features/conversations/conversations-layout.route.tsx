@@ -1,5 +1,5 @@
 import './conversations.css';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Outlet, useLoaderData, useLocation, useNavigation, useParams } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import * as v from 'valibot';
@@ -15,12 +15,12 @@ import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, useQuery, warm } from '@/lib/cache';
-import { useLiveEvents } from '@/lib/live-events';
+import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
 import { userContext } from '@/lib/session';
+import { useNow } from '@/lib/use-now';
 import { ConversationRow } from './components/conversation-row';
-import { useNow } from './conversation-format';
 import {
   DEFAULT_SEARCH,
   applyConversationEvent,
@@ -90,14 +90,10 @@ export function Component() {
   });
 
   // The list and thread were read before the stream opened (or while it was away): read them again once it is open.
-  const lastState = useRef(live.state);
-  useEffect(() => {
-    if (lastState.current !== 'open' && live.state === 'open') {
-      void refreshConversationList();
-      if (activeId) void refreshConversation(activeId);
-    }
-    lastState.current = live.state;
-  }, [live.state, activeId]);
+  useWhenLiveOpens(live.state, () => {
+    void refreshConversationList();
+    if (activeId) void refreshConversation(activeId);
+  });
 
   const setFilter = (name: 'status' | 'assignee' | 'query', value: string) =>
     setSearchParam(name, value === DEFAULT_SEARCH[name] ? '' : value, { replace: name === 'query' });

@@ -1,71 +1,13 @@
-import { useSyncExternalStore } from 'react';
 import * as v from 'valibot';
+import { storedValue, useStored } from '@/lib/stored-value';
 
 /**
- * What a guest's browser remembers (localStorage) so a reload or a later visit to the help page
- * shows their conversation again: the ids of the conversations started here (the httpOnly `guest`
- * cookie is what lets this device read them; the id only says which to show), and who they said
- * they were, to fill in the next request. Read back through a schema: a stale or edited entry
- * falls back to empty. Other tabs see changes through `storage`.
+ * What a guest's browser remembers (localStorage, through `storedValue`: read back through a
+ * schema, shared with other tabs) so a reload or a later visit to the help page shows their
+ * conversation again: the ids of the conversations started here (the httpOnly `guest` cookie is
+ * what lets this device read them; the id only says which to show), and who they said they were,
+ * to fill in the next request.
  */
-
-type Store<T> = { read: () => T; write: (value: T) => void; subscribe: (listener: () => void) => () => void };
-
-function storedValue<T>(key: string, schema: v.GenericSchema<unknown, T>, empty: T): Store<T> {
-  const listeners = new Set<() => void>();
-  // The text last seen and its value: the same text gives the same object (useSyncExternalStore needs that).
-  let raw: string | null = null;
-  let value = empty;
-  // Where storage is refused (some private modes) the value lives in memory for the page's lifetime.
-  let memoryOnly = false;
-
-  const read = (): T => {
-    if (memoryOnly) return value;
-    let now: string | null;
-    try {
-      now = window.localStorage.getItem(key);
-    } catch {
-      return value;
-    }
-    if (now !== raw) {
-      raw = now;
-      try {
-        const parsed = now === null ? undefined : v.safeParse(schema, JSON.parse(now));
-        value = parsed?.success ? parsed.output : empty;
-      } catch {
-        value = empty;
-      }
-    }
-    return value;
-  };
-
-  const write = (next: T) => {
-    value = next;
-    raw = JSON.stringify(next);
-    try {
-      window.localStorage.setItem(key, raw);
-    } catch {
-      memoryOnly = true;
-    }
-    listeners.forEach((listener) => listener());
-  };
-
-  const subscribe = (listener: () => void) => {
-    listeners.add(listener);
-    const onStorage = (event: StorageEvent) => {
-      if (event.key === key || event.key === null) listener();
-    };
-    window.addEventListener('storage', onStorage);
-    return () => {
-      listeners.delete(listener);
-      window.removeEventListener('storage', onStorage);
-    };
-  };
-
-  return { read, write, subscribe };
-}
-
-const useStored = <T>(store: Store<T>): T => useSyncExternalStore(store.subscribe, store.read, store.read);
 
 // ---- the conversations started on this device -------------------------------------------------
 

@@ -1,78 +1,13 @@
-import { useSyncExternalStore } from 'react';
 import * as v from 'valibot';
 import { MAX_QUANTITY, OrderSchema, type MenuItem, type Order, type PlacedOrder, type Stall } from '@contracts/pt.contract';
+import { storedValue, useStored } from '@/lib/stored-value';
 
 /**
- * What a diner's browser remembers between pages and reloads (localStorage): the table the QR
- * code named, the cart across stalls, the submission in flight (its Idempotency-Key) and the
- * orders placed from here. Each value is read back through a schema, so a stale or edited entry
- * falls back to empty instead of breaking the page. Other tabs see changes through `storage`.
+ * What a diner's browser remembers between pages and reloads (localStorage, through
+ * `storedValue`: read back through a schema, shared with other tabs): the table the QR code
+ * named, the cart across stalls, the submission in flight (its Idempotency-Key) and the orders
+ * placed from here.
  */
-
-type Store<T> = { read: () => T; write: (value: T) => void; subscribe: (listener: () => void) => () => void };
-
-function storedValue<T>(key: string, schema: v.GenericSchema<unknown, T>, empty: T): Store<T> {
-  const listeners = new Set<() => void>();
-  // The text last read or written, and its parsed value: the same text gives the same object (useSyncExternalStore needs that).
-  let raw: string | null = null;
-  let value = empty;
-  // Where storage is refused (some private modes) the value lives in memory for the page's lifetime.
-  let memoryOnly = false;
-
-  const parse = (text: string | null): T => {
-    if (text === null) return empty;
-    try {
-      const parsed = v.safeParse(schema, JSON.parse(text));
-      return parsed.success ? parsed.output : empty;
-    } catch {
-      return empty;
-    }
-  };
-
-  const read = (): T => {
-    if (memoryOnly) return value;
-    let now: string | null;
-    try {
-      now = window.localStorage.getItem(key);
-    } catch {
-      return value;
-    }
-    if (now !== raw) {
-      raw = now;
-      value = parse(now);
-    }
-    return value;
-  };
-
-  const notify = () => listeners.forEach((listener) => listener());
-
-  const write = (next: T) => {
-    value = next;
-    raw = JSON.stringify(next);
-    try {
-      window.localStorage.setItem(key, raw);
-    } catch {
-      memoryOnly = true;
-    }
-    notify();
-  };
-
-  const subscribe = (listener: () => void) => {
-    listeners.add(listener);
-    const onStorage = (event: StorageEvent) => {
-      if (event.key === key || event.key === null) listener();
-    };
-    window.addEventListener('storage', onStorage);
-    return () => {
-      listeners.delete(listener);
-      window.removeEventListener('storage', onStorage);
-    };
-  };
-
-  return { read, write, subscribe };
-}
-
-const useStored = <T>(store: Store<T>): T => useSyncExternalStore(store.subscribe, store.read, store.read);
 
 // ---- the table ----------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLoaderData } from 'react-router';
 import * as v from 'valibot';
 import type { Page } from '@contracts/common.contract';
@@ -15,7 +15,8 @@ import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { forgetPreload, invalidate, loadQuery, useQuery, warm } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
-import { useLiveEvents } from '@/lib/live-events';
+import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
+import { useNow } from '@/lib/use-now';
 import { ConfirmCancelOrder, OrderTicket } from './components/order-ticket';
 import { OPEN_ORDERS_KEY, fetchOrderPage, moveOrder, recentOrdersKey, refreshBoard } from './pt.api';
 import { STATUS_LABELS } from './pt-format';
@@ -56,15 +57,6 @@ function mergeOpenOrder(page: Page<Order>, order: Order): Page<Order> {
   const others = page.items.filter((o) => o.id !== order.id);
   if (isOpen(order.status)) return { ...page, items: [...others, order].sort(oldestFirst), total: page.total + (existing ? 0 : 1) };
   return existing ? { ...page, items: others, total: Math.max(0, page.total - 1) } : page;
-}
-
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
 }
 
 const COLUMNS = [
@@ -111,11 +103,7 @@ export function Component() {
 
   // The board was read before the stream opened, and the stream may have been lost since: whatever
   // happened in between is read again once the stream is open (a ticket must never go missing).
-  const lastState = useRef(live.state);
-  useEffect(() => {
-    if (lastState.current !== 'open' && live.state === 'open') void refreshBoard();
-    lastState.current = live.state;
-  }, [live.state]);
+  useWhenLiveOpens(live.state, () => void refreshBoard());
 
   // "New" marks fade after a minute (checked with the age tick).
   useEffect(() => {

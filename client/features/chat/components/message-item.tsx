@@ -4,11 +4,11 @@ import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import type { ChatMessage } from '@contracts/chat.contract';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { Icon } from '@/components/icon';
+import { LinkedText } from '@/components/linked-text';
 import { errorMessage } from '@/lib/api-client';
-import { formatWhen } from '@/lib/format';
+import { formatTime, formatWhen } from '@/lib/format';
 import { deleteMessage, editMessage } from '@/features/chat/chat.api';
-import { formatTime, initials } from '@/features/chat/chat-format';
-import { MessageText } from './message-text';
+import { initials } from '@/features/chat/chat-format';
 
 /**
  * One message of a thread. The reader's own sit on the other side (`is-mine`) and may be edited
@@ -28,7 +28,7 @@ export function MessageItem({ message, mine, continued, mayDelete }: { message: 
         <>
           <p>It stays in the thread as “This message was deleted”, for everyone. This cannot be undone.</p>
           <blockquote className="chat-quote">
-            <MessageText text={message.body} />
+            <LinkedText className="chat-text" text={message.body} />
           </blockquote>
         </>
       ),
@@ -61,7 +61,7 @@ export function MessageItem({ message, mine, continued, mayDelete }: { message: 
         ) : editing ? (
           <EditMessageForm message={message} onDone={() => setEditing(false)} />
         ) : (
-          <MessageText text={message.body} />
+          <LinkedText className="chat-text" text={message.body} />
         )}
         {message.editedAt && !message.deleted && !editing ? (
           <span className="chat-edited" title={`Edited ${formatWhen(message.editedAt)}`}>

@@ -2,30 +2,14 @@ import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ConversationMessage } from '@contracts/conversations.contract';
 import type { MessageAuthor } from '@contracts/message.contract';
 import { Icon } from '@/components/icon';
-import { formatWhen } from '@/lib/format';
-import { formatClock, formatDay, linkParts, localDay, useNow } from '../conversation-format';
+import { LinkedText } from '@/components/linked-text';
+import { dayKey, formatDay, formatTime, formatWhen } from '@/lib/format';
+import { useNow } from '@/lib/use-now';
 
 /** How close to the end (px) still counts as "reading the newest": new messages keep it in view. */
 const NEAR_BOTTOM_PX = 48;
 /** Messages of one author this close together share one name line. */
 const SAME_RUN_MS = 5 * 60_000;
-
-/** A message's text with its web links clickable: text nodes and `<a>`s, never HTML. */
-function MessageBody({ body }: { body: string }) {
-  return (
-    <p className="msg-body">
-      {linkParts(body).map((part, i) =>
-        part.kind === 'link' ? (
-          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer nofollow">
-            {part.text}
-          </a>
-        ) : (
-          <Fragment key={i}>{part.text}</Fragment>
-        ),
-      )}
-    </p>
-  );
-}
 
 /**
  * A conversation's thread, oldest first with a divider for each day. `outgoing` is the side
@@ -100,7 +84,7 @@ export function MessageThread({
           <ol className="thread-list">
             {messages.map((message, i) => {
               const before = messages[i - 1];
-              const newDay = !before || localDay(before.createdAt) !== localDay(message.createdAt);
+              const newDay = !before || dayKey(before.createdAt) !== dayKey(message.createdAt);
               const sameRun =
                 !newDay &&
                 before !== undefined &&
@@ -119,10 +103,10 @@ export function MessageThread({
                   <li className={`msg msg-${side} msg-${message.author.kind}${sameRun ? ' msg-run' : ''}`}>
                     <div className="msg-bubble">
                       <p className={sameRun ? 'visually-hidden' : 'msg-author'}>{name}</p>
-                      <MessageBody body={message.body} />
+                      <LinkedText className="msg-body" text={message.body} />
                       <p className="msg-time">
                         <time dateTime={message.createdAt} title={formatWhen(message.createdAt)}>
-                          {formatClock(message.createdAt)}
+                          {formatTime(message.createdAt)}
                         </time>
                       </p>
                     </div>

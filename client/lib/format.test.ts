@@ -1,0 +1,36 @@
+import { dayKey, formatDay, formatTime } from './format';
+
+/** A local time (the test runner's zone), as the API's UTC ISO text. */
+const local = (year: number, month: number, day: number, hours = 12, minutes = 0) => new Date(year, month - 1, day, hours, minutes).toISOString();
+
+describe('days and times', () => {
+  it('keys a moment by the reader’s local day, sortable', () => {
+    expect(dayKey(local(2025, 3, 1, 0, 5))).toBe('2025-03-01');
+    expect(dayKey(local(2025, 3, 1, 23, 55))).toBe('2025-03-01');
+    expect(dayKey(new Date(2025, 11, 31, 9))).toBe('2025-12-31');
+    expect(dayKey(new Date(2025, 0, 2).getTime())).toBe('2025-01-02');
+    expect(dayKey(local(2025, 2, 9)) < dayKey(local(2025, 10, 1))).toBe(true);
+  });
+
+  it('says Today and Yesterday by the calendar, not by 24 hours', () => {
+    const now = new Date(2025, 2, 10, 0, 30);
+    expect(formatDay(local(2025, 3, 10, 0, 1), now)).toBe('Today');
+    expect(formatDay(local(2025, 3, 9, 23, 59), now)).toBe('Yesterday');
+    expect(formatDay(local(2025, 3, 9, 0, 1), now.getTime())).toBe('Yesterday');
+    expect(formatDay(local(2025, 3, 8, 23, 59), now)).not.toMatch(/Today|Yesterday/);
+  });
+
+  it('gives an older day its date, with the year only when it is not this one', () => {
+    const now = new Date(2025, 5, 15);
+    const thisYear = formatDay(local(2025, 3, 1), now);
+    const lastYear = formatDay(local(2024, 3, 1), now);
+    expect(thisYear).not.toContain('2025');
+    expect(lastYear).toContain('2024');
+  });
+
+  it('shows the time of day without the date', () => {
+    const text = formatTime(local(2025, 3, 1, 9, 30));
+    expect(text).toMatch(/9.30|09.30/);
+    expect(text).not.toContain('2025');
+  });
+});
