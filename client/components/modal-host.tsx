@@ -137,7 +137,7 @@ function Modal({ title, description, content, variant = 'dialog', onClose }: Mod
         aria-describedby={description ? descriptionId : undefined}
         tabIndex={-1}
       >
-        <header className="modal-header">
+        <div className="modal-header">
           <div>
             <h2 id={titleId}>{title}</h2>
             {description ? <p id={descriptionId} className="muted">{description}</p> : null}
@@ -145,7 +145,7 @@ function Modal({ title, description, content, variant = 'dialog', onClose }: Mod
           <button type="button" className="icon-button" onClick={onClose} aria-label="Close">
             <Icon name="close" />
           </button>
-        </header>
+        </div>
         <div className="modal-body">{typeof content === 'function' ? content(onClose) : content}</div>
       </div>
     </div>,
