@@ -98,7 +98,10 @@ export function createApp(deps: AppDeps) {
   const chat = chatRoutes(
     chatService({
       chat: chatRepository(database.db),
-      publish: (event, audience) => bus.publish('chat', { ...event, audience }),
+      // The message is stored whatever happens here: a failed announcement is logged, the sender still gets their answer
+      // (a 500 would have them send it again); readers catch up when their stream reopens.
+      publish: (event, audience) =>
+        bus.publish('chat', { ...event, audience }).catch((err: unknown) => logger.error({ err, channelId: event.channelId }, 'chat event could not be announced')),
     }),
     { counterStore, messagesPerMinute },
   );
@@ -107,7 +110,9 @@ export function createApp(deps: AppDeps) {
       conversations: conversationsRepository(database.db),
       inTransaction: (work) => database.db.transaction().execute((trx) => work(conversationsRepository(trx))),
       venue: { tables: config.VENUE_TABLES },
-      publish: (event) => bus.publish('conversation', event),
+      // Stored whatever happens here (as above): a guest answered 500 would get no cookie for the conversation they just started.
+      publish: (event) =>
+        bus.publish('conversation', event).catch((err: unknown) => logger.error({ err, conversationId: event.conversation.id }, 'conversation event could not be announced')),
     }),
     {
       counterStore,

@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import type { RouteObject } from 'react-router';
@@ -63,6 +63,22 @@ export function fakeApi(handlers: FakeHandler[] = [], options: { signedIn?: bool
     });
   });
   return { calls, state, spy };
+}
+
+/**
+ * Holds the fake BFF's answers to the requests `matches` picks (by method and path) until
+ * `release()`: a request still on its way while the test acts.
+ */
+export function holdRequests(api: ReturnType<typeof fakeApi>, matches: (method: string, path: string) => boolean) {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const answer = api.spy.getMockImplementation()!;
+  api.spy.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+    if (matches((init?.method ?? 'GET').toUpperCase(), url.pathname)) await gate;
+    return answer(input, init);
+  });
+  return { release: () => act(async () => open()) };
 }
 
 /** Renders the app's real route table (or given routes) in a memory router at `path`. */

@@ -2,6 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, RefObject } from 'react';
 import type { FormErrors } from './problem-fields';
 
+/**
+ * A message box after `sent` went out: the box stays open while a send is on its way, so what was
+ * typed meanwhile (after the sent text, or instead of it) stays; only the sent text goes.
+ */
+export const withoutSent = (now: string, sent: string): string => (now.startsWith(sent) ? now.slice(sent.length).replace(/^\s+/, '') : now);
+
 /** What `<ModalForm>` needs from `useForm` to render the form element and its alert. */
 export type FormBinding = { ref: RefObject<HTMLFormElement | null>; onSubmit: (event: FormEvent) => void; errors: { form?: string } };
 

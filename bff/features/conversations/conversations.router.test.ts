@@ -3,6 +3,7 @@ import type { ChatMessage } from '../../contracts/chat.contract';
 import type { Page } from '../../contracts/common.contract';
 import type { Conversation, ConversationEvent, ConversationMessage, ConversationSummary } from '../../contracts/conversations.contract';
 import type { Role } from '../../contracts/endpoint.contract';
+import type { EventBus } from '../../lib/event-bus';
 import { listenOnAnyPort, openSseStream, signInPerson, type Frame, type Person } from '../../test-support/live-client';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
@@ -391,6 +392,20 @@ describe('live', () => {
     const desk = await openStream(`/api/conversations/${guest.id}/stream`, staff.cookie);
     expect(desk.status).toBe(200);
     desk.close();
+  });
+
+  it('answers a stored help request with its 201 and cookie even when the live event cannot go out, so the guest keeps it', async () => {
+    const bus = ctx.app.locals.bus as EventBus;
+    const publish = jest.spyOn(bus, 'publish').mockRejectedValue(new Error('the live-event log is down'));
+    try {
+      const guest = await askForHelp({ name: 'Noor', body: 'The card machine is offline' });
+      expect(await open(guest, guest.id)).toMatchObject({ guestName: 'Noor', messages: [{ body: 'The card machine is offline' }] });
+      await write(guest, guest.id, 'Still offline');
+      await write(staff, guest.id, 'On my way');
+      expect(publish).toHaveBeenCalled();
+    } finally {
+      publish.mockRestore();
+    }
   });
 
   it('sends conversation events to staff and admins on /api/events, never to runners', async () => {

@@ -70,8 +70,15 @@ export function upsertMessage(thread: Thread, message: ChatMessage): Thread {
   return { ...thread, items: [...thread.items, message].sort((a, b) => b.id - a.id) };
 }
 
-/** An older slice joined on behind the loaded messages. */
-export function withOlder(thread: Thread, slice: Thread): Thread {
+/**
+ * An older slice (read with `before`) joined on behind the loaded messages. When the thread was
+ * read again from its newest meanwhile and no longer reaches down to `before`, joining would leave
+ * a hole between the two: the slice is left out, and the next scroll up reads from the new start
+ * (a thread that has its start already needs nothing).
+ */
+export function withOlder(thread: Thread, slice: Thread, before: number): Thread {
+  const oldest = thread.items.at(-1);
+  if (thread.older === null || (oldest && before < oldest.id)) return thread;
   const known = new Set(thread.items.map((m) => m.id));
   return { items: [...thread.items, ...slice.items.filter((m) => !known.has(m.id))], older: slice.older };
 }
@@ -226,7 +233,7 @@ export async function markRead(channelId: number, upTo: number): Promise<void> {
 /** The slice before the loaded messages, joined on behind them. */
 export async function loadOlderMessages(channelId: number, before: number): Promise<void> {
   const slice = await call(chatApi.listMessages, { params: { id: channelId }, query: { before } });
-  updateThread(channelId, (thread) => withOlder(thread, slice));
+  updateThread(channelId, (thread) => withOlder(thread, slice, before));
 }
 
 export async function createChannel(input: CreateChannel): Promise<number> {

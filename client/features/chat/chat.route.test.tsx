@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-utils';
+import { FakeEventSource, fakeApi, fakeEventSourceEachTest, holdRequests, installFormDataShim, problem, renderApp } from '@/test-utils';
 import type { FakeHandler } from '@/test-utils';
 import { channel, fakeChat, message, type FakeChat } from './chat.fake-api';
 
@@ -156,6 +156,20 @@ describe('/shell/chat', () => {
     expect(channelLink('Front desk')).not.toHaveTextContent('unread');
   });
 
+  it('keeps what is typed while a message is on its way: only the sent text leaves the box', async () => {
+    const { user, api } = setup();
+    const box = await screen.findByLabelText('Message');
+    const held = holdRequests(api, (method, path) => method === 'POST' && path === '/api/chat/channels/1/messages');
+    await user.type(box, 'On my way{Enter}');
+    // Still sending: the next thought goes in after it (Enter now waits for the first to go).
+    await user.type(box, '{Enter}Bringing the keys');
+    await held.release();
+    expect(await within(thread('Front desk')).findByText('On my way')).toBeInTheDocument();
+    await waitFor(() => expect(box).toHaveValue('Bringing the keys'));
+    expect(sessionStorage.getItem('frontdesk.chat.draft.1')).toBe('Bringing the keys');
+    expect(posts(api, '/messages')).toEqual([{ path: '/api/chat/channels/1/messages', body: { body: 'On my way' } }]);
+  });
+
   it('keeps the draft and says why when the server refuses the message (rate limit)', async () => {
     const { user, chat } = setup();
     chat.failNextPost = 429;
@@ -292,6 +306,16 @@ describe('/shell/chat', () => {
     expect(within(log).getByText('This is the start of Front desk.')).toBeInTheDocument();
     expect(api.calls.filter((c) => c.path.includes('before=')).map((c) => c.path)).toEqual(['/api/chat/channels/1/messages?before=16']);
     expect(screen.queryByRole('button', { name: 'Load older messages' })).not.toBeInTheDocument();
+  });
+
+  it('says why a thread cannot be read, with a retry, instead of loading it for ever', async () => {
+    const refused: FakeHandler = ({ method, url }) => (method === 'GET' && url.pathname === '/api/chat/channels/1/messages' ? problem(404, 'Not Found', 'No channel with id 1.') : undefined);
+    const chat = venue();
+    fakeApi([refused, chat.handler], { signedIn: true });
+    renderApp('/shell/chat');
+    expect(await screen.findByText(/Could not read Front desk: No channel with id 1\./)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Try again/ })).toBeInTheDocument();
+    expect(thread('Front desk')).not.toHaveTextContent('Loading messages…');
   });
 
   it('says so when a channel has no messages yet', async () => {

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, renderApp } from '@/test-utils';
+import { FakeEventSource, fakeApi, fakeEventSourceEachTest, holdRequests, renderApp } from '@/test-utils';
 import { SAM, conversation, fakeConversations, message, type FakeConversations } from './conversations.fake-api';
 
 fakeEventSourceEachTest();
@@ -162,6 +162,19 @@ describe('/shell/nuhs/basic (staff)', () => {
     // A blank reply is not sent.
     await user.type(box, '   {Enter}');
     expect(screen.getByRole('alert')).toHaveTextContent('Write a message first.');
+  });
+
+  it('keeps what is typed while a reply is on its way: only the sent text leaves the box', async () => {
+    const { api, user } = setup('/shell/nuhs/basic/2');
+    await screen.findByRole('heading', { name: 'Ben Okafor', level: 2 });
+    const box = screen.getByRole('textbox', { name: 'Reply to Ben Okafor' });
+    const held = holdRequests(api, (method, path) => method === 'POST' && path === '/api/conversations/2/messages');
+    await user.type(box, 'Let me check{Enter}');
+    await user.type(box, '{Enter}One moment please');
+    await held.release();
+    expect(await within(log('Ben Okafor')).findByText('Let me check')).toBeInTheDocument();
+    await waitFor(() => expect(box).toHaveValue('One moment please'));
+    expect(writes(api, 'POST').filter((c) => c.path.endsWith('/messages'))).toEqual([{ path: '/api/conversations/2/messages', body: { body: 'Let me check' } }]);
   });
 
   it('shows what a sender wrote as text: HTML stays literal, only web links are links', async () => {

@@ -183,9 +183,12 @@ export function ChatThread({ channel, me, fallback, compact = false }: { channel
       <div className="chat-log-wrap">
         <div ref={logRef} className="chat-log" role="log" aria-live="polite" aria-label={logLabel} aria-busy={olderPending || undefined} tabIndex={0} onScroll={onScroll}>
           {!thread ? (
-            <p className="inline-pending chat-loading">
-              <span className="spinner" aria-hidden="true" /> Loading messages…
-            </p>
+            // A first read that failed says so above (with a retry): it is not loading any more.
+            error ? null : (
+              <p className="inline-pending chat-loading">
+                <span className="spinner" aria-hidden="true" /> Loading messages…
+              </p>
+            )
           ) : (
             <>
               <div className="chat-log-start">

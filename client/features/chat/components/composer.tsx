@@ -4,6 +4,7 @@ import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import type { Channel } from '@contracts/chat.contract';
 import { Icon } from '@/components/icon';
 import { errorMessage, isApiError } from '@/lib/api-client';
+import { withoutSent } from '@/lib/form-state';
 import { refreshChannels, sendMessage } from '@/features/chat/chat.api';
 
 /** The counter shows from here on, before the limit is reached. */
@@ -37,6 +38,8 @@ function keepDraft(channelId: number, text: string) {
  */
 export function Composer({ channel, compact = false }: { channel: Channel; compact?: boolean }) {
   const [text, setTextState] = useState(() => readDraft(channel.id));
+  /** The text in the box now, for a send that finishes after more was typed. */
+  const latest = useRef(text);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
   const sending = useRef(false);
@@ -46,6 +49,7 @@ export function Composer({ channel, compact = false }: { channel: Channel; compa
   const showCounter = text.length >= COUNTER_FROM;
 
   const setText = (value: string) => {
+    latest.current = value;
     setTextState(value);
     keepDraft(channel.id, value);
   };
@@ -55,9 +59,10 @@ export function Composer({ channel, compact = false }: { channel: Channel; compa
     sending.current = true;
     setPending(true);
     setError(undefined);
+    const sent = text;
     try {
-      await sendMessage(channel.id, text);
-      setText('');
+      await sendMessage(channel.id, sent);
+      setText(withoutSent(latest.current, sent));
     } catch (failure) {
       setError(errorMessage(failure));
       // Archived meanwhile: the list learns it (the page then shows the channel as it is now).

@@ -1,7 +1,8 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import { Icon } from '@/components/icon';
+import { withoutSent } from '@/lib/form-state';
 import { formErrors } from '@/lib/problem-fields';
 
 /** From here on the composer says how many characters are left. */
@@ -14,7 +15,13 @@ const COUNT_FROM = MAX_MESSAGE_LENGTH - 200;
  */
 export function ReplyComposer({ label, placeholder, send }: { label: string; placeholder?: string; send: (body: string) => Promise<unknown> }) {
   const id = useId();
-  const [text, setText] = useState('');
+  const [text, setTextState] = useState('');
+  /** The text in the box now, for a send that finishes after more was typed. */
+  const latest = useRef(text);
+  const setText = (value: string) => {
+    latest.current = value;
+    setTextState(value);
+  };
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
 
@@ -24,9 +31,10 @@ export function ReplyComposer({ label, placeholder, send }: { label: string; pla
     if (!body) return setError('Write a message first.');
     setPending(true);
     setError(undefined);
+    const sent = text;
     try {
       await send(body);
-      setText('');
+      setText(withoutSent(latest.current, sent));
     } catch (failure) {
       const { fields, form } = formErrors(failure, ['body'] as const);
       setError(fields.body ?? form);
