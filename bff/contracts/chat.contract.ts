@@ -161,12 +161,12 @@ export const chatApi = {
   deleteMessage: endpoint({
     method: 'DELETE',
     path: '/api/chat/messages/:id',
-    summary: 'Delete your own message (admins may delete any); it stays in the thread as deleted',
+    summary: 'Delete your own message (admins may delete any); it stays in the thread as deleted. 409 in an archived channel (unarchive it first)',
     access: chatters,
     params: MessageIdParamSchema,
     response: NoContentSchema,
     status: 204,
-    errors: [404],
+    errors: [404, 409],
   }),
   markRead: endpoint({
     method: 'POST',

@@ -71,6 +71,15 @@ export const StartConversationSchema = v.pipe(
 );
 export type StartConversation = v.InferOutput<typeof StartConversationSchema>;
 
+/**
+ * A reply, and who writes it: `guest` writes as this device's guest (its cookie) even where a staff
+ * session is signed in too (a desk tablet, a demo); `staff` as the signed-in front desk. Without
+ * `as`, a staff session writes as staff.
+ */
+export const REPLY_AUTHORS = ['guest', 'staff'] as const;
+export const ReplySchema = v.object({ ...SendMessageSchema.entries, as: v.optional(v.picklist(REPLY_AUTHORS, 'Expected guest or staff')) });
+export type ReplyAuthor = (typeof REPLY_AUTHORS)[number];
+
 export const StartedConversationSchema = v.object({ id: v.number(), token: v.string() });
 
 export const CONVERSATION_ASSIGNEE_FILTERS = ['anyone', 'mine', 'unassigned'] as const;
@@ -145,10 +154,11 @@ export const conversationsApi = {
   reply: endpoint({
     method: 'POST',
     path: '/api/conversations/:id/messages',
-    summary: 'Write in a conversation: the front desk, or its guest (which reopens it when resolved). An unassigned conversation is assigned to the staff who answers',
+    summary:
+      'Write in a conversation: the front desk, or its guest (which reopens it when resolved; `as: guest` says so where a staff session is signed in too). An unassigned conversation is assigned to the staff who answers',
     access: 'public',
     params: IdParamSchema,
-    body: SendMessageSchema,
+    body: ReplySchema,
     response: ConversationMessageSchema,
     status: 201,
     errors: [404, 429],

@@ -108,6 +108,7 @@ export function chatService({ chat, publish, now = () => new Date().toISOString(
     async deleteMessage(user: SessionUser, id: number): Promise<void> {
       const { message, channel } = await messageFor(user, id);
       if (message.author.accountId !== user.id && user.role !== 'admin') throw forbidden('You can only delete your own messages.');
+      if (channel.archivedAt) throw conflict(`#${channel.name} is archived: its messages cannot be changed.`);
       const deleted = await chat.deleteMessage(id, now());
       if (!deleted) throw notFound(`Message ${id} was deleted already.`);
       await announce('deleted', channel, deleted);

@@ -285,6 +285,24 @@ describe('the front desk', () => {
     }
   });
 
+  it('writes as the guest when the reply says so, even in a browser where a staff session is signed in too', async () => {
+    // A desk tablet: staff signed in, and a guest asked for help from the same browser.
+    const tablet = await askForHelp({ name: 'Tablet guest' }, staff.agent);
+    await staff.agent.patch(`/api/conversations/${tablet.id}`).send({ status: 'resolved' }).expect(200);
+
+    const asGuest = (await staff.agent.post(`/api/conversations/${tablet.id}/messages`).send({ body: 'Still here', as: 'guest' }).expect(201)).body as ConversationMessage;
+    expect(asGuest.author).toEqual({ kind: 'guest', accountId: null, name: 'Tablet guest' });
+    expect(await open(colleague, tablet.id)).toMatchObject({ status: 'open', assignee: null, unread: 2 });
+
+    const asStaff = (await staff.agent.post(`/api/conversations/${tablet.id}/messages`).send({ body: 'On my way', as: 'staff' }).expect(201)).body as ConversationMessage;
+    expect(asStaff.author).toMatchObject({ kind: 'staff', accountId: staff.id });
+    // Without the cookie there is no guest to write as; without a session no staff.
+    const other = await askForHelp();
+    await other.agent.post(`/api/conversations/${tablet.id}/messages`).send({ body: 'Me too', as: 'guest' }).expect(404);
+    await other.agent.post(`/api/conversations/${other.id}/messages`).send({ body: 'Me too', as: 'staff' }).expect(404);
+    await staff.agent.post(`/api/conversations/${tablet.id}/messages`).send({ body: 'x', as: 'manager' }).expect(400);
+  });
+
   it('resolves a conversation, and the guest writing again reopens it', async () => {
     const guest = await askForHelp({ name: 'Lou' });
     const resolved = await staff.agent.patch(`/api/conversations/${guest.id}`).send({ status: 'resolved' }).expect(200);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { CookieOptions, Request, Response } from 'express';
 import type { LiveEvent } from '../../contracts/events.contract';
-import { conversationsApi, GUEST_COOKIE, GUEST_COOKIE_PATH, type ConversationEvent } from '../../contracts/conversations.contract';
+import { conversationsApi, GUEST_COOKIE, GUEST_COOKIE_PATH, type ConversationEvent, type ReplyAuthor } from '../../contracts/conversations.contract';
 import { readCookie } from '../../lib/auth.middleware';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { route } from '../../lib/endpoint-router';
@@ -28,11 +28,16 @@ const MAX_BACKLOG_BYTES = 64_000;
 
 const guestTokenOf = (req: Request) => readCookie(req.headers.cookie, GUEST_COOKIE);
 
-/** The front desk by its session (staff and admins), else the guest device by its cookie. */
-export function viewerOf(req: Request): Viewer {
-  if (req.user && req.user.role !== 'runner') return { kind: 'staff', user: req.user };
+/**
+ * The front desk by its session (staff and admins), else the guest device by its cookie; `as` picks
+ * one of the two where a browser holds both.
+ */
+export function viewerOf(req: Request, as?: ReplyAuthor): Viewer {
+  const staff = req.user && req.user.role !== 'runner' ? req.user : undefined;
   const token = guestTokenOf(req);
-  return token ? { kind: 'guest', token } : { kind: 'nobody' };
+  if (staff && as !== 'guest') return { kind: 'staff', user: staff };
+  if (token && as !== 'staff') return { kind: 'guest', token };
+  return { kind: 'nobody' };
 }
 
 /** Who a send counts against: the account, the guest device, or the IP. */
@@ -80,7 +85,7 @@ export function conversationRoutes(conversations: ConversationsService, options:
     // Staff only (the access guard): the session's account.
     route(conversationsApi.list, ({ query }, { req }) => conversations.list(req.user!, query)),
     route(conversationsApi.get, ({ params }, { req }) => conversations.get(viewerOf(req), params.id)),
-    route(conversationsApi.reply, ({ params, body }, { req }) => conversations.reply(viewerOf(req), params.id, body.body), { before: [replyLimiter] }),
+    route(conversationsApi.reply, ({ params, body }, { req }) => conversations.reply(viewerOf(req, body.as), params.id, body.body), { before: [replyLimiter] }),
     route(conversationsApi.update, ({ params, body }, { req }) => conversations.update(req.user!, params.id, body)),
     route(conversationsApi.markRead, ({ params }, { req }) => conversations.markRead(req.user!, params.id)),
     route(conversationsApi.stream, async ({ params }, { req, res }) => {

@@ -147,7 +147,7 @@ function StaffThread({ conversation, me }: { conversation: Conversation; me: Ses
       />
 
       {status === 'resolved' ? <p className="muted small">Resolved. The guest reopens it by writing again; you can still answer.</p> : null}
-      <ReplyComposer label={`Reply to ${conversation.guestName}`} send={(body) => sendMessage(id, body)} />
+      <ReplyComposer label={`Reply to ${conversation.guestName}`} send={(body) => sendMessage(id, body, 'staff')} />
     </>
   );
 }

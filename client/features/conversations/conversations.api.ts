@@ -9,6 +9,7 @@ import {
   type ConversationSummary,
   type StartConversationSchema,
   type UpdateConversation,
+  type ReplyAuthor,
 } from '@contracts/conversations.contract';
 import { call, fetcherFor, keyFor } from '@/lib/api-client';
 import { cachedData, invalidate, invalidateEndpoint, setCacheData } from '@/lib/cache';
@@ -114,8 +115,8 @@ export function startConversation(input: v.InferInput<typeof StartConversationSc
 }
 
 /** Writes in a conversation (staff or its guest); the message shows at once, the list follows. */
-export async function sendMessage(id: number, body: string): Promise<ConversationMessage> {
-  const message = await call(conversationsApi.reply, { params: { id }, body: { body } });
+export async function sendMessage(id: number, body: string, as: ReplyAuthor): Promise<ConversationMessage> {
+  const message = await call(conversationsApi.reply, { params: { id }, body: { body, as } });
   await updateThread(id, (c) => withMessage(c, message));
   void refreshConversationList();
   // A staff answer may assign the conversation and a guest's may reopen it: the thread reads its state again.

@@ -153,7 +153,7 @@ describe('/shell/nuhs/basic (staff)', () => {
 
     await user.type(box, '{Enter}');
     await waitFor(() => expect(box).toHaveValue(''));
-    expect(writes(api, 'POST').filter((c) => c.path.endsWith('/messages'))).toEqual([{ path: '/api/conversations/2/messages', body: { body: 'Line one\nLine two' } }]);
+    expect(writes(api, 'POST').filter((c) => c.path.endsWith('/messages'))).toEqual([{ path: '/api/conversations/2/messages', body: { body: 'Line one\nLine two', as: 'staff' } }]);
     const mine = within(log('Ben Okafor')).getAllByRole('listitem').at(-1)!;
     expect(mine).toHaveClass('msg-out');
     expect(mine).toHaveTextContent('You');
@@ -174,7 +174,7 @@ describe('/shell/nuhs/basic (staff)', () => {
     await held.release();
     expect(await within(log('Ben Okafor')).findByText('Let me check')).toBeInTheDocument();
     await waitFor(() => expect(box).toHaveValue('One moment please'));
-    expect(writes(api, 'POST').filter((c) => c.path.endsWith('/messages'))).toEqual([{ path: '/api/conversations/2/messages', body: { body: 'Let me check' } }]);
+    expect(writes(api, 'POST').filter((c) => c.path.endsWith('/messages'))).toEqual([{ path: '/api/conversations/2/messages', body: { body: 'Let me check', as: 'staff' } }]);
   });
 
   it('shows what a sender wrote as text: HTML stays literal, only web links are links', async () => {

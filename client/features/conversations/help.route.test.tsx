@@ -102,7 +102,7 @@ describe('/help (guests)', () => {
 
     await user.type(screen.getByRole('textbox', { name: 'Write to the front desk' }), 'One more thing{Enter}');
     expect(await within(thread()).findByText('One more thing')).toBeInTheDocument();
-    expect(api.calls.filter((c) => c.method === 'POST' && c.path === '/api/conversations/1/messages').map((c) => c.body)).toEqual([{ body: 'One more thing' }]);
+    expect(api.calls.filter((c) => c.method === 'POST' && c.path === '/api/conversations/1/messages').map((c) => c.body)).toEqual([{ body: 'One more thing', as: 'guest' }]);
     // Writing reopened it (the thread reads its state again).
     expect(await screen.findByText('Open', { selector: '.guest-status .badge' })).toBeInTheDocument();
   });
