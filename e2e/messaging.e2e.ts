@@ -13,8 +13,6 @@ import type { Account, E2eApp, ExpectedFailure } from './harness';
  * desk's answer, assignment and resolution, every step seen live on the other side with no reload.
  * The seeded channels (Front desk, Kitchen, Managers) come from the messaging migration.
  * With SHOTS_DIR set, the three chat layouts and both sides of the help flow are saved there.
- * Two keyboard checks are marked `todo`: they describe the intended focus handling and fail on
- * known product bugs (see their comments) without failing the run; drop `todo` once fixed.
  */
 let app: E2eApp;
 
@@ -347,10 +345,8 @@ describe('staff chat', () => {
     await runner.context.close();
   });
 
-  // KNOWN PRODUCT BUG (marked todo so the run stays green until it is fixed): closing the edit form
-  // (Escape, Cancel, Save or Enter) unmounts the focused textarea and nothing takes the focus, so it
-  // falls to <body> and a keyboard user starts again from the top of the page.
-  it('by keyboard, closing a message’s edit form gives the focus back to the message', { timeout: 60_000, todo: 'focus falls to <body> after editing (client/features/chat/components/message-item.tsx)' }, async () => {
+  // Closing the edit form (Escape, Enter) unmounts the focused box: the focus must stay in the message.
+  it('by keyboard, closing a message’s edit form gives the focus back to the message', { timeout: 60_000 }, async () => {
     const a = await signedIn(ALEX, '/shell/chat');
     await chatReady(a.page, 'Front desk');
     const text = 'Keyboard check: the coffee machine is fixed.';
@@ -482,9 +478,8 @@ describe('guest help', () => {
     await Promise.all([guest.context.close(), staff.context.close()]);
   });
 
-  // KNOWN PRODUCT BUG (marked todo): "Start a new request" swaps the conversation for the form,
-  // and the focus (on the button that went away) falls to <body>.
-  it('by keyboard, “Start a new request” takes the focus to the new form', { timeout: 60_000, todo: 'focus falls to <body> (client/features/conversations/help.route.tsx)' }, async () => {
+  // "Start a new request" swaps the conversation for the form: the focus must follow to the form.
+  it('by keyboard, “Start a new request” takes the focus to the new form', { timeout: 60_000 }, async () => {
     const guest = await newContext(PHONE);
     const { page } = guest;
     await page.goto('/help?table=3');

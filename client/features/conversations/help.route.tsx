@@ -63,7 +63,8 @@ export function Component() {
   const [startedNow, setStartedNow] = useState<number>();
   const [notice, setNotice] = useState(loaded.forgotten ? FORGOTTEN_NOTICE : '');
   const shownId = choice === 'new' ? null : (remembered.find((c) => c.id === choice)?.id ?? remembered[0]?.id ?? null);
-  const others = remembered.filter((c) => c.id !== shownId);
+  // With the form up, "Back to your request" already leads to the newest one: the list names the rest.
+  const others = remembered.filter((c) => c.id !== (shownId ?? remembered[0]?.id));
 
   return (
     <div className="stack-lg help narrow">
@@ -90,6 +91,7 @@ export function Component() {
         />
       ) : (
         <HelpForm
+          takeFocus={choice === 'new'}
           table={loaded.table}
           notice={notice}
           loadError={loaded.latestError}
@@ -146,8 +148,27 @@ function check(values: Values): Partial<Record<Field, string>> {
   return fields;
 }
 
-function HelpForm({ table, notice, loadError, onBack, onStarted }: { table: number; notice: string; loadError?: string; onBack?: () => void; onStarted: (id: number) => void }) {
+function HelpForm({
+  takeFocus = false,
+  table,
+  notice,
+  loadError,
+  onBack,
+  onStarted,
+}: {
+  /** The form replaced the conversation at the guest's request: the focus follows to it (the button pressed is gone). */
+  takeFocus?: boolean;
+  table: number;
+  notice: string;
+  loadError?: string;
+  onBack?: () => void;
+  onStarted: (id: number) => void;
+}) {
   const [guest] = useState(rememberedGuest);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (takeFocus) headingRef.current?.focus();
+  }, [takeFocus]);
   const form = useForm<Values>({
     initial: {
       name: guest?.name ?? '',
@@ -169,7 +190,7 @@ function HelpForm({ table, notice, loadError, onBack, onStarted }: { table: numb
 
   return (
     <form ref={form.ref} className="card help-form" noValidate onSubmit={form.onSubmit} aria-labelledby="help-form-title">
-      <h2 id="help-form-title" className="card-heading">
+      <h2 id="help-form-title" className="card-heading" tabIndex={-1} ref={headingRef}>
         <Icon name="info" /> Ask the front desk
       </h2>
       {notice ? <p className="banner banner-info">{notice}</p> : null}

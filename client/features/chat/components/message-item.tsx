@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import type { ChatMessage } from '@contracts/chat.contract';
@@ -16,6 +16,14 @@ import { initials } from '@/features/chat/chat-format';
  */
 export function MessageItem({ message, mine, continued, mayDelete }: { message: ChatMessage; mine: boolean; continued: boolean; mayDelete: boolean }) {
   const [editing, setEditing] = useState(false);
+  // Closing the edit form removes the focused box: the focus goes back to the Edit button, not to the page's start.
+  const editButton = useRef<HTMLButtonElement>(null);
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (!refocus || editing) return;
+    editButton.current?.focus();
+    setRefocus(false);
+  }, [refocus, editing]);
   const confirmDelete = useConfirmDelete();
   const who = mine ? 'You' : message.author.name;
   const classes = ['chat-message', mine ? 'is-mine' : 'is-theirs', continued ? 'is-continued' : '', message.deleted ? 'is-deleted' : ''].filter(Boolean).join(' ');
@@ -59,7 +67,13 @@ export function MessageItem({ message, mine, continued, mayDelete }: { message: 
         {message.deleted ? (
           <p className="chat-deleted">This message was deleted</p>
         ) : editing ? (
-          <EditMessageForm message={message} onDone={() => setEditing(false)} />
+          <EditMessageForm
+            message={message}
+            onDone={() => {
+              setEditing(false);
+              setRefocus(true);
+            }}
+          />
         ) : (
           <LinkedText className="chat-text" text={message.body} />
         )}
@@ -72,7 +86,7 @@ export function MessageItem({ message, mine, continued, mayDelete }: { message: 
       {!message.deleted && !editing && (mine || mayDelete) ? (
         <div className="chat-actions">
           {mine ? (
-            <button type="button" className="icon-button chat-action" onClick={() => setEditing(true)} aria-label="Edit message">
+            <button ref={editButton} type="button" className="icon-button chat-action" onClick={() => setEditing(true)} aria-label="Edit message">
               <Icon name="edit" size={16} />
             </button>
           ) : null}
