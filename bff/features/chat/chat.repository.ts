@@ -35,11 +35,15 @@ export function chatRepository(db: Db) {
     runnersMayJoin: row.runnersMayJoin === 1,
   });
 
-  /** Messages by others after `reader`'s position in the channel, deleted ones not counted. */
+  /**
+   * Messages by others after `reader`'s position in the channel, deleted ones not counted, nor what
+   * was written before the reader's account existed (a new colleague does not start with a backlog).
+   */
   const unreadOf = (reader: number, channel: ReturnType<typeof sql.ref>) =>
     sql<number | string>`(select count(*) from messages m
       where m.channel_id = ${channel} and m.deleted_at is null
         and (m.author_account_id is null or m.author_account_id <> ${reader})
+        and m.created_at > (select a.created_at from accounts a where a.id = ${reader})
         and m.id > coalesce((select r.last_read_id from channel_reads r where r.channel_id = ${channel} and r.account_id = ${reader}), 0))`;
 
   return {

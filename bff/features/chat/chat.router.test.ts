@@ -363,6 +363,16 @@ describe('unread counts', () => {
     }
   });
 
+  it('does not count what was written before the reader’s account existed: a new colleague starts with nothing unread', async () => {
+    const id = await newChannel();
+    await send(staff, id, 'Before you joined');
+    await new Promise((r) => setTimeout(r, 5)); // timestamps have millisecond resolution
+    const newcomer = await signIn(ctx, 'staff');
+    expect(channelIn(await channelsOf(newcomer), id)?.unread).toBe(0);
+    await send(staff, id, 'Welcome aboard');
+    expect(channelIn(await channelsOf(newcomer), id)?.unread).toBe(1);
+  });
+
   it('leaves archived channels out of the total', async () => {
     const reader = await signIn(ctx, 'staff');
     const id = await newChannel();
