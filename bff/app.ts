@@ -26,6 +26,10 @@ import { ptRoutes } from './features/pt/pt.router';
 import { ptService } from './features/pt/pt.service';
 import { stallsRepository } from './features/pt/stalls.repository';
 import { statusRoutes } from './features/status/status.router';
+import { uploadsRepository } from './features/uploads/uploads.repository';
+import { tusUploads, uploadRoutes } from './features/uploads/uploads.router';
+import { uploadsService } from './features/uploads/uploads.service';
+import { DEFAULT_ALLOWED_TYPES } from './contracts/uploads.contract';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
 import { kisiWebhookRoute } from './features/webhooks/kisi-webhook.router';
 import { webhookInboxRoutes } from './features/webhooks/webhook-inbox.router';
@@ -124,7 +128,32 @@ export function createApp(deps: AppDeps) {
     },
   );
 
+  const MB = 1024 * 1024;
+  const allowedTypes = config.UPLOAD_TYPES
+    ? Object.fromEntries(config.UPLOAD_TYPES.split(',').map((type) => [type.trim(), DEFAULT_ALLOWED_TYPES[type.trim()]!]))
+    : DEFAULT_ALLOWED_TYPES;
+  const uploads = uploadsService({
+    uploads: uploadsRepository(database.db),
+    underLock: (name, work) =>
+      database.db.transaction().execute(async (trx) => {
+        await database.transactionLock(trx, name);
+        return work(uploadsRepository(trx));
+      }),
+    settings: {
+      directory: config.UPLOADS_DIR,
+      maxFileBytes: config.UPLOAD_MAX_FILE_MB * MB,
+      maxBatchBytes: config.UPLOAD_MAX_BATCH_MB * MB,
+      maxBatchFiles: config.UPLOAD_MAX_FILES,
+      quotaBytes: config.UPLOAD_QUOTA_MB * MB,
+      allowedTypes,
+      chunkBytes: 8 * MB,
+    },
+  });
+  const tus = tusUploads(uploads, logger);
+
   const app = express();
+  // Removes unfinished uploads past their expiry (the server's hourly purge calls it).
+  app.locals.cleanUpUploads = tus.cleanUp;
   // Ends the open event streams at shutdown so in-flight requests can finish.
   app.locals.closeStreams = () => {
     events.endAll();
@@ -186,6 +215,8 @@ export function createApp(deps: AppDeps) {
   mountRoutes(api, webhookRoutes, { checkResponses });
   api.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   api.use(sessionMiddleware(auth.userForToken));
+  // tus streams a file's bytes to disk itself; it is not a JSON endpoint.
+  api.all(['/uploads/tus', '/uploads/tus/:id'], tus.handler);
 
   const routes = [
     ...authRoutes(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT, counterStore }),
@@ -195,6 +226,7 @@ export function createApp(deps: AppDeps) {
     ...pt.routes,
     ...chat,
     ...conversations.routes,
+    ...uploadRoutes(uploads),
     ...gymRoutes(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })),
     ...statusRoutes({ version: deps.version, startedAt: deps.startedAt ?? new Date(), databaseEngine: database.engine, kisiMode: kisiMode(config) }),
   ];

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEFAULT_ALLOWED_TYPES } from './contracts/uploads.contract';
 
 const boolean = (name: string) =>
   v.pipe(
@@ -70,6 +71,13 @@ const EnvSchema = v.object({
   KISI_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'KISI_WEBHOOK_SECRET must be at least 16 characters'))),
   VENUE_TABLES: v.optional(integer('VENUE_TABLES', 1, 999), '40'),
   ORDERS_PER_MINUTE: v.optional(integer('ORDERS_PER_MINUTE', 30, 100_000), '60'),
+  UPLOADS_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('UPLOADS_DIR must not be empty')), './data/uploads'),
+  UPLOAD_MAX_FILE_MB: v.optional(integer('UPLOAD_MAX_FILE_MB', 1, 100_000), '250'),
+  UPLOAD_MAX_BATCH_MB: v.optional(integer('UPLOAD_MAX_BATCH_MB', 1, 1_000_000), '1000'),
+  UPLOAD_MAX_FILES: v.optional(integer('UPLOAD_MAX_FILES', 1, 1000), '20'),
+  UPLOAD_QUOTA_MB: v.optional(integer('UPLOAD_QUOTA_MB', 1, 10_000_000), '2048'),
+  /** Comma-separated MIME types, a subset of the known ones (default: all of them). */
+  UPLOAD_TYPES: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('UPLOAD_TYPES must list at least one type'))),
   MESSAGES_PER_MINUTE: v.optional(integer('MESSAGES_PER_MINUTE', 5, 100_000), '30'),
   HELP_REQUESTS_PER_HOUR: v.optional(integer('HELP_REQUESTS_PER_HOUR', 1, 100_000), '10'),
   VENUE_CURRENCY: v.optional(v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'VENUE_CURRENCY must be a three-letter currency code such as EUR')), 'EUR'),
@@ -82,6 +90,10 @@ const ConfigSchema = v.pipe(
   EnvSchema,
   v.check((env) => !env.KISI_BASE_URL || !!env.KISI_API_KEY, 'KISI_API_KEY is required when KISI_BASE_URL is set'),
   v.check((env) => !env.KISI_BASE_URL || env.KISI_GROUP_ID !== undefined, 'KISI_GROUP_ID is required when KISI_BASE_URL is set'),
+  v.check(
+    (env) => !env.UPLOAD_TYPES || env.UPLOAD_TYPES.split(',').every((type) => type.trim() in DEFAULT_ALLOWED_TYPES),
+    `UPLOAD_TYPES may list only ${Object.keys(DEFAULT_ALLOWED_TYPES).join(', ')}`,
+  ),
 );
 
 export type Config = v.InferOutput<typeof EnvSchema>;

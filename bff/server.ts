@@ -110,6 +110,10 @@ export async function startServer(
   const webhook: { url?: string } = {};
   const kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond });
   const app = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
+  const cleanUpUploads = () => (app.locals.cleanUpUploads as () => Promise<void>)().catch((err: unknown) => logger.warn({ err }, 'clean-up of expired uploads failed'));
+  void cleanUpUploads();
+  const uploadsTimer = setInterval(() => void cleanUpUploads(), 3_600_000);
+  uploadsTimer.unref();
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
@@ -134,6 +138,7 @@ export async function startServer(
   const close = () =>
     (closing ??= (async () => {
       clearInterval(purgeTimer);
+      clearInterval(uploadsTimer);
       (app.locals.closeStreams as () => void)();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);

@@ -75,6 +75,7 @@ export async function startApp(): Promise<E2eApp> {
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'silent',
       STATIC_DIR: 'dist/client',
+      UPLOADS_DIR: join(dir, 'uploads'),
     },
     () => undefined,
   );

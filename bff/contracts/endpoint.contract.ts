@@ -46,8 +46,8 @@ export interface EndpointDefinition {
    * and 403 when not public).
    */
   errors?: readonly number[];
-  /** `sse`: the answer is a Server-Sent Events stream of `response` items. */
-  stream?: 'sse';
+  /** `sse`: the answer is a Server-Sent Events stream of `response` items; `file`: the bytes of a file (the handler sends them). */
+  stream?: 'sse' | 'file';
   /** `collection-range`: a bare array paged by `X-Collection-Range` (Kisi's lists). */
   paging?: 'collection-range';
 }

@@ -291,6 +291,29 @@ export interface ConversationReadsTable {
   last_read_id: number;
 }
 
+/** bigint columns come back as text from PostgreSQL; repositories read them through Number(). */
+export interface UploadsTable {
+  id: Generated<number>;
+  name: string;
+  type: string;
+  size: number | string;
+  sha256: string;
+  account_id: number | null;
+  uploaded_by: string;
+  batch: string | null;
+  created_at: string;
+}
+
+export interface PendingUploadsTable {
+  tus_id: string;
+  account_id: number;
+  name: string;
+  type: string;
+  size: number | string;
+  batch: string | null;
+  created_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -309,6 +332,8 @@ export interface DB {
   messages: MessagesTable;
   channel_reads: ChannelReadsTable;
   conversation_reads: ConversationReadsTable;
+  uploads: UploadsTable;
+  pending_uploads: PendingUploadsTable;
   kisi_emu_places: KisiEmuPlacesTable;
   kisi_emu_locks: KisiEmuLocksTable;
   kisi_emu_groups: KisiEmuGroupsTable;

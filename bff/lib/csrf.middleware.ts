@@ -10,7 +10,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const csrfGuard: RequestHandler = (req, _res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (hasBody && !req.is(['application/json', 'application/*+json', 'multipart/form-data'])) {
+  // tus sends a file's bytes as application/offset+octet-stream, with its Tus-Resumable header (which no form can set).
+  const tusBytes = req.headers['tus-resumable'] !== undefined && req.is('application/offset+octet-stream');
+  if (hasBody && !tusBytes && !req.is(['application/json', 'application/*+json', 'multipart/form-data'])) {
     throw new HttpError(415, 'Send the request body as application/json or multipart/form-data.');
   }
   const origin = req.headers.origin;

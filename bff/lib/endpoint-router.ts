@@ -14,7 +14,7 @@ export interface HandlerContext {
 }
 
 /** A stream handler writes its own answer, a 204 has none; every other handler returns the response body. */
-type HandlerResult<E extends Endpoint> = E['stream'] extends 'sse' ? void : E['status'] extends 204 ? void : EndpointOutput<E>;
+type HandlerResult<E extends Endpoint> = E['stream'] extends 'sse' | 'file' ? void : E['status'] extends 204 ? void : EndpointOutput<E>;
 export type Handler<E extends Endpoint> = (input: EndpointInput<E>, context: HandlerContext) => HandlerResult<E> | Promise<HandlerResult<E>>;
 
 /** An endpoint with its handler, ready to mount. */

@@ -56,8 +56,11 @@ function operation(endpoint: Endpoint) {
     status === 204
       ? { description: 'Done (no body)' }
       : {
-          description: endpoint.stream ? 'A Server-Sent Events stream; each event carries this as its data' : 'OK',
-          content: { [endpoint.stream ? 'text/event-stream' : 'application/json']: { schema: convert(endpoint.response, OUTPUT, `${where} response`) } },
+          description: endpoint.stream === 'sse' ? 'A Server-Sent Events stream; each event carries this as its data' : endpoint.stream === 'file' ? 'The file' : 'OK',
+          content:
+            endpoint.stream === 'file'
+              ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
+              : { [endpoint.stream ? 'text/event-stream' : 'application/json']: { schema: convert(endpoint.response, OUTPUT, `${where} response`) } },
         };
   const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
   const requestBody = endpoint.body ?? endpoint.rawBody;

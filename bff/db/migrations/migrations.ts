@@ -8,6 +8,7 @@ import * as m005 from './005-gym.migration';
 import * as m006 from './006-shared-limits.migration';
 import * as m007 from './007-food-court.migration';
 import * as m008 from './008-messaging.migration';
+import * as m009 from './009-uploads.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '006-shared-limits': m006,
   '007-food-court': m007,
   '008-messaging': m008,
+  '009-uploads': m009,
 };

@@ -1,0 +1,83 @@
+import type http from 'node:http';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { FileStore } from '@tus/file-store';
+import { bytesMatchType, SNIFF_BYTES } from './sniff';
+
+/** tus answers an error thrown by a store with its `status_code` and `body`. */
+export class RefusedUpload extends Error {
+  constructor(
+    readonly status_code: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+  get body() {
+    return this.detail;
+  }
+}
+
+/**
+ * Holds back a file's first bytes until they show what the file is: only bytes that match the
+ * claimed type are written, so a refused file leaves nothing on disk.
+ */
+function sniffer(type: string, name: string): { stream: Transform; refusal: () => RefusedUpload | undefined } {
+  const held: Buffer[] = [];
+  let heldBytes = 0;
+  let decided = false;
+  let refusal: RefusedUpload | undefined;
+  const decide = (stream: Transform): Error | undefined => {
+    decided = true;
+    const start = Buffer.concat(held);
+    if (!bytesMatchType(type, start.subarray(0, SNIFF_BYTES))) {
+      refusal = new RefusedUpload(415, `${name} does not hold what a ${type} file holds (its first bytes say otherwise), so nothing was stored.`);
+      return refusal;
+    }
+    stream.push(start);
+    held.length = 0;
+    return undefined;
+  };
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      if (decided) return callback(null, chunk);
+      held.push(chunk);
+      heldBytes += chunk.length;
+      callback(heldBytes >= SNIFF_BYTES ? decide(this) : undefined);
+    },
+    flush(callback: TransformCallback) {
+      callback(decided ? undefined : decide(this));
+    },
+  });
+  return { stream, refusal: () => refusal };
+}
+
+/**
+ * tus's own file store, checking each upload's first bytes against the type it claimed before any
+ * of them are written; a mismatch is a 415 and the upload is removed.
+ */
+export class SniffingFileStore extends FileStore {
+  constructor(
+    options: ConstructorParameters<typeof FileStore>[0],
+    private readonly claimOf: (id: string) => Promise<{ type: string; name: string } | undefined>,
+    private readonly onRefused: (id: string) => Promise<void>,
+  ) {
+    super(options);
+  }
+
+  override async write(readable: http.IncomingMessage | Readable, id: string, offset: number): Promise<number> {
+    if (offset !== 0) return super.write(readable, id, offset);
+    const claim = await this.claimOf(id);
+    if (!claim) throw new RefusedUpload(404, 'No such upload under way.');
+    const checked = sniffer(claim.type, claim.name);
+    readable.on('error', (err) => checked.stream.destroy(err));
+    try {
+      return await super.write(readable.pipe(checked.stream), id, offset);
+    } catch (err) {
+      // The file store words every failure as its own write error: the refusal is known here.
+      const refusal = checked.refusal();
+      if (!refusal) throw err;
+      await this.remove(id).catch(() => undefined);
+      await this.onRefused(id);
+      throw refusal;
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import path from 'node:path';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { EVENTS, Server, type Upload } from '@tus/server';
+import { TUS_PATH, UPLOAD_METADATA_KEYS, UPLOAD_STORED_HEADER, uploadsApi } from '../../contracts/uploads.contract';
+import { assertAccess, route } from '../../lib/endpoint-router';
+import { HttpError } from '../../lib/http-error';
+import { statusTitle } from '../../lib/http-error';
+import type { Logger } from '../../lib/logger';
+import { RefusedUpload, SniffingFileStore } from './sniffing-file-store';
+import type { UploadsService } from './uploads.service';
+
+/** Unfinished uploads are kept this long after they start, then cleaned up. */
+export const UPLOAD_EXPIRY_MS = 24 * 3_600_000;
+
+const problemBody = (status: number, detail: string) => JSON.stringify({ type: 'about:blank', title: statusTitle(status), status, detail });
+const numberOf = (text: string | null | undefined) => (text && /^\d{1,15}$/.test(text) ? Number(text) : undefined);
+
+/** `/api/uploads`: the list, downloads and deletes of stored files. */
+export function uploadRoutes(uploads: UploadsService) {
+  return [
+    route(uploadsApi.limits, (_input, { req }) => uploads.limits(req.user!)),
+    route(uploadsApi.list, ({ query }) => uploads.list(query)),
+    route(uploadsApi.download, async ({ params }, { res }) => {
+      const { upload, path: file } = await uploads.fileOf(params.id);
+      // Always an attachment, with the stored (allowed, sniffed) type: nothing uploaded is ever shown inline.
+      res.attachment(upload.name);
+      await new Promise<void>((resolve, reject) =>
+        res.sendFile(path.resolve(file), { headers: { 'Content-Type': upload.type, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'private, no-store' } }, (err) => {
+          if (!err) return resolve();
+          if (res.headersSent) return resolve(); // the client went away mid-file
+          const status = (err as { status?: number }).status;
+          reject(status === 416 ? new HttpError(416, 'That range is not part of the file.') : new HttpError(404, `The bytes of file ${params.id} are missing.`));
+        }),
+      );
+    }),
+    route(uploadsApi.remove, ({ params }, { req }) => uploads.remove(req.user!, params.id)),
+  ];
+}
+
+/**
+ * The tus 1.0 endpoint (`/api/uploads/tus`, `/api/uploads/tus/:id`) on the tus project's server and
+ * file store. Express has already checked CSRF and found the session; this adds staff-only access,
+ * "your own uploads only", every limit at creation, the sniffed type at the first bytes, and the
+ * finished file's storage. tus's errors go out as problem documents like every other answer.
+ */
+export function tusUploads(uploads: UploadsService, logger: Logger) {
+  const store = new SniffingFileStore(
+    { directory: uploads.partsDirectory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS },
+    async (id) => {
+      const pending = await uploads.pendingOfAnyone(id);
+      return pending && { type: pending.type, name: pending.name };
+    },
+    (id) => uploads.forget(id),
+  );
+  const userOf = (req: unknown) => (req as Request).user!;
+
+  const tus = new Server({
+    path: TUS_PATH,
+    datastore: store,
+    relativeLocation: true,
+    onUploadCreate: async (req, res, upload: Upload) => {
+      const meta = upload.metadata ?? {};
+      try {
+        await uploads.admit(userOf(req), upload.id, {
+          name: meta[UPLOAD_METADATA_KEYS.name] ?? undefined,
+          type: meta[UPLOAD_METADATA_KEYS.type] ?? undefined,
+          size: upload.size,
+          batch: meta[UPLOAD_METADATA_KEYS.batch] ?? undefined,
+          batchFiles: numberOf(meta[UPLOAD_METADATA_KEYS.batchFiles]),
+          batchBytes: numberOf(meta[UPLOAD_METADATA_KEYS.batchBytes]),
+        });
+      } catch (err) {
+        if (err instanceof HttpError) throw new RefusedUpload(err.status, err.message);
+        throw err;
+      }
+      return res;
+    },
+    onUploadFinish: async (req, res, upload: Upload) => {
+      const user = userOf(req);
+      const pending = await uploads.pendingOf(user, upload.id);
+      const stored = await uploads.finish(user, pending, path.join(uploads.partsDirectory, upload.id));
+      await store.configstore.delete(upload.id);
+      // Header values are Latin-1: the stored file (its name may be any text) travels URI-encoded.
+      return { res, headers: { [UPLOAD_STORED_HEADER]: encodeURIComponent(JSON.stringify(stored)) } };
+    },
+    onResponseError: (_req, res, err) => {
+      res.setHeader('Content-Type', 'application/problem+json');
+      if (err instanceof RefusedUpload) return { status_code: err.status_code, body: problemBody(err.status_code, err.detail) };
+      const known = err as { status_code?: number; body?: string };
+      if (known.status_code && known.status_code < 500) return { status_code: known.status_code, body: problemBody(known.status_code, (known.body ?? '').trim() || statusTitle(known.status_code)) };
+      logger.error({ err }, 'upload failed');
+      return { status_code: 500, body: problemBody(500, 'The upload could not be stored. Try again; it continues where it stopped.') };
+    },
+  });
+  tus.on(EVENTS.POST_TERMINATE, (_req, _res, id: string) => void uploads.forget(id).catch((err: unknown) => logger.error({ err }, 'could not forget a terminated upload')));
+
+  const handler: RequestHandler = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      assertAccess(['staff'], req.user);
+      // tus would also serve uploads back (GET): downloads go through /api/uploads/:id/download only.
+      if (req.method === 'GET') throw new HttpError(405, 'Download stored files from /api/uploads/:id/download.');
+      const id = req.params.id;
+      if (typeof id === 'string' && req.method !== 'OPTIONS') await uploads.pendingOf(req.user!, id);
+      // tus reads the whole path (it was mounted below /api).
+      req.url = req.originalUrl;
+      await tus.handle(req, res);
+    } catch (err) {
+      next(err);
+    }
+  };
+  return {
+    handler,
+    /** Removes unfinished uploads past their expiry (their parts and their place in the quota). */
+    cleanUp: async () => {
+      await tus.cleanUpExpiredUploads();
+      await uploads.expirePendingBefore(new Date(Date.now() - UPLOAD_EXPIRY_MS).toISOString());
+    },
+  };
+}
