@@ -7,26 +7,26 @@
 /** How many leading bytes the checks need. */
 export const SNIFF_BYTES = 4100;
 
+/** Fewer bytes than this (of a file that has more) cannot tell its type: the longest signature checked is 12 bytes. */
+export const FEWEST_TELLING_BYTES = 16;
+
 const startsWith = (bytes: Buffer, signature: readonly number[], at = 0) => signature.every((byte, i) => bytes[at + i] === byte);
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
-/** UTF-8 text: no NUL byte and no invalid sequence (a sequence cut off at the end of the sample is fine). */
+/** UTF-8 text: no NUL byte and no invalid sequence (a character cut off at the end of the sample is fine). */
 function looksLikeText(bytes: Buffer): boolean {
   if (bytes.includes(0)) return false;
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  // Up to three trailing bytes may be the start of a character the sample cut in half.
-  for (let cut = 0; cut <= Math.min(3, bytes.length); cut++) {
-    try {
-      decoder.decode(bytes.subarray(0, bytes.length - cut));
-      return true;
-    } catch {
-      // try a shorter sample
-    }
+  try {
+    // Streaming, the decoder keeps a character the sample cut in half for bytes that never come,
+    // yet still fails on any byte that cannot be UTF-8, the last ones included.
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
   }
-  return false;
 }
 
 const CHECKS: Record<string, (bytes: Buffer) => boolean> = {

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { FileStore } from '@tus/file-store';
-import { bytesMatchType, SNIFF_BYTES } from './sniff';
+import { bytesMatchType, FEWEST_TELLING_BYTES, SNIFF_BYTES } from './sniff';
 
 /** tus answers an error thrown by a store with its `status_code` and `body`. */
 export class RefusedUpload extends Error {
@@ -18,9 +18,11 @@ export class RefusedUpload extends Error {
 
 /**
  * Holds back a file's first bytes until they show what the file is: only bytes that match the
- * claimed type are written, so a refused file leaves nothing on disk.
+ * claimed type are written, so a refused file leaves nothing on disk. A first PATCH that ends (or
+ * breaks off) before it sent enough to tell keeps none of its bytes: the client sends them again
+ * from offset 0, and the upload is not refused for a dropped connection.
  */
-function sniffer(type: string, name: string): { stream: Transform; refusal: () => RefusedUpload | undefined } {
+function sniffer(type: string, name: string, size: number): { stream: Transform; refusal: () => RefusedUpload | undefined } {
   const held: Buffer[] = [];
   let heldBytes = 0;
   let decided = false;
@@ -44,6 +46,10 @@ function sniffer(type: string, name: string): { stream: Transform; refusal: () =
       callback(heldBytes >= SNIFF_BYTES ? decide(this) : undefined);
     },
     flush(callback: TransformCallback) {
+      if (!decided && heldBytes < Math.min(FEWEST_TELLING_BYTES, size)) {
+        held.length = 0;
+        return callback();
+      }
       callback(decided ? undefined : decide(this));
     },
   });
@@ -52,22 +58,32 @@ function sniffer(type: string, name: string): { stream: Transform; refusal: () =
 
 /**
  * tus's own file store, checking each upload's first bytes against the type it claimed before any
- * of them are written; a mismatch is a 415 and the upload is removed.
+ * of them are written; a mismatch is a 415 and the upload is removed. Whatever removes an upload
+ * (a refusal, termination, expiry) also forgets it (`onRemoved`) before it answers, so its place in
+ * the quota is free by the time the client hears back.
  */
 export class SniffingFileStore extends FileStore {
   constructor(
     options: ConstructorParameters<typeof FileStore>[0],
-    private readonly claimOf: (id: string) => Promise<{ type: string; name: string } | undefined>,
-    private readonly onRefused: (id: string) => Promise<void>,
+    private readonly claimOf: (id: string) => Promise<{ type: string; name: string; size: number } | undefined>,
+    private readonly onRemoved: (id: string) => Promise<void>,
   ) {
     super(options);
+  }
+
+  override async remove(id: string): Promise<void> {
+    try {
+      await super.remove(id);
+    } finally {
+      await this.onRemoved(id);
+    }
   }
 
   override async write(readable: http.IncomingMessage | Readable, id: string, offset: number): Promise<number> {
     if (offset !== 0) return super.write(readable, id, offset);
     const claim = await this.claimOf(id);
     if (!claim) throw new RefusedUpload(404, 'No such upload under way.');
-    const checked = sniffer(claim.type, claim.name);
+    const checked = sniffer(claim.type, claim.name, claim.size);
     readable.on('error', (err) => checked.stream.destroy(err));
     try {
       return await super.write(readable.pipe(checked.stream), id, offset);
@@ -76,7 +92,6 @@ export class SniffingFileStore extends FileStore {
       const refusal = checked.refusal();
       if (!refusal) throw err;
       await this.remove(id).catch(() => undefined);
-      await this.onRefused(id);
       throw refusal;
     }
   }

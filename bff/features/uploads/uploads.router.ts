@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { EVENTS, Server, type Upload } from '@tus/server';
+import { Server, TUS_RESUMABLE, Uid, type Upload } from '@tus/server';
+import { validateHeader } from '@tus/server/dist/validators/HeaderValidator.js';
 import { TUS_PATH, UPLOAD_METADATA_KEYS, UPLOAD_STORED_HEADER, uploadsApi } from '../../contracts/uploads.contract';
 import { assertAccess, route } from '../../lib/endpoint-router';
 import { HttpError } from '../../lib/http-error';
@@ -14,6 +15,23 @@ export const UPLOAD_EXPIRY_MS = 24 * 3_600_000;
 
 const problemBody = (status: number, detail: string) => JSON.stringify({ type: 'about:blank', title: statusTitle(status), status, detail });
 const numberOf = (text: string | null | undefined) => (text && /^\d{1,15}$/.test(text) ? Number(text) : undefined);
+const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
+
+/**
+ * The checks tus makes of its protocol headers before anything else, made first here so that a
+ * mistake is answered as a problem document (tus itself answers them in plain text).
+ */
+function assertTusHeaders(req: Request) {
+  if (req.method === 'OPTIONS') return;
+  if (req.headers['tus-resumable'] !== TUS_RESUMABLE) {
+    throw new HttpError(412, `This is a tus ${TUS_RESUMABLE} endpoint: send Tus-Resumable: ${TUS_RESUMABLE}.`, { headers: { 'Tus-Version': TUS_RESUMABLE }, title: 'Precondition Failed' });
+  }
+  // tus words a PATCH without a type as 403, which reads like a matter of roles.
+  if (req.method === 'PATCH' && req.headers['content-type'] === undefined) throw new HttpError(415, 'Send the bytes as application/offset+octet-stream.');
+  // Content-Type counts only for PATCH (the bytes); tus ignores it on the other methods.
+  const invalid = Object.entries(req.headers).filter(([name, value]) => (name !== 'content-type' || req.method === 'PATCH') && !validateHeader(name, typeof value === 'string' ? value : undefined));
+  if (invalid.length > 0) throw new HttpError(400, `Invalid tus header: ${invalid.map(([name]) => headerName(name)).join(', ')}.`);
+}
 
 /** `/api/uploads`: the list, downloads and deletes of stored files. */
 export function uploadRoutes(uploads: UploadsService) {
@@ -48,16 +66,23 @@ export function tusUploads(uploads: UploadsService, logger: Logger) {
     { directory: uploads.partsDirectory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS },
     async (id) => {
       const pending = await uploads.pendingOfAnyone(id);
-      return pending && { type: pending.type, name: pending.name };
+      return pending && { type: pending.type, name: pending.name, size: pending.size };
     },
     (id) => uploads.forget(id),
   );
   const userOf = (req: unknown) => (req as Request).user!;
+  /** The upload each creation request made, so that one which fails after it was admitted can be undone. */
+  const createdBy = new WeakMap<object, string>();
 
   const tus = new Server({
     path: TUS_PATH,
     datastore: store,
     relativeLocation: true,
+    namingFunction: (req) => {
+      const id = Uid.rand();
+      createdBy.set(req, id);
+      return id;
+    },
     onUploadCreate: async (req, res, upload: Upload) => {
       const meta = upload.metadata ?? {};
       try {
@@ -80,25 +105,39 @@ export function tusUploads(uploads: UploadsService, logger: Logger) {
       const pending = await uploads.pendingOf(user, upload.id);
       const stored = await uploads.finish(user, pending, path.join(uploads.partsDirectory, upload.id));
       await store.configstore.delete(upload.id);
+      // Finished uploads do not expire. Without a creation date tus also skips re-reading the upload
+      // (its part is gone now) after a creation request that carried the whole file (creation-with-upload),
+      // which would otherwise answer 404 for a file that was just stored.
+      upload.creation_date = undefined;
       // Header values are Latin-1: the stored file (its name may be any text) travels URI-encoded.
       return { res, headers: { [UPLOAD_STORED_HEADER]: encodeURIComponent(JSON.stringify(stored)) } };
     },
-    onResponseError: (_req, res, err) => {
+    onResponseError: async (req, res, err) => {
+      // A creation that failed after it was admitted (its bytes were too many, or not what it claimed):
+      // the client gets no Location to end it with, so it goes now instead of holding quota until it expires.
+      const created = req.method === 'POST' ? createdBy.get(req) : undefined;
+      if (created !== undefined) await store.remove(created).catch(() => undefined);
       res.setHeader('Content-Type', 'application/problem+json');
       if (err instanceof RefusedUpload) return { status_code: err.status_code, body: problemBody(err.status_code, err.detail) };
       const known = err as { status_code?: number; body?: string };
-      if (known.status_code && known.status_code < 500) return { status_code: known.status_code, body: problemBody(known.status_code, (known.body ?? '').trim() || statusTitle(known.status_code)) };
+      // tus's own 413s (a PATCH longer than the upload's length, by Content-Length or as it streams): said plainly.
+      if (known.status_code === 413) return { status_code: 413, body: problemBody(413, 'This sends more bytes than the upload said it has (Upload-Length); nothing past that length was kept.') };
+      // 501: an extension the file store does not have (Upload-Concat): the client's request, not the server's failure.
+      if (known.status_code && (known.status_code < 500 || known.status_code === 501)) return { status_code: known.status_code, body: problemBody(known.status_code, (known.body ?? '').trim() || statusTitle(known.status_code)) };
       logger.error({ err }, 'upload failed');
       return { status_code: 500, body: problemBody(500, 'The upload could not be stored. Try again; it continues where it stopped.') };
     },
   });
-  tus.on(EVENTS.POST_TERMINATE, (_req, _res, id: string) => void uploads.forget(id).catch((err: unknown) => logger.error({ err }, 'could not forget a terminated upload')));
 
   const handler: RequestHandler = async (req: Request, res: Response, next: NextFunction) => {
     try {
       assertAccess(['staff'], req.user);
       // tus would also serve uploads back (GET): downloads go through /api/uploads/:id/download only.
-      if (req.method === 'GET') throw new HttpError(405, 'Download stored files from /api/uploads/:id/download.');
+      if (req.method === 'GET') throw new HttpError(405, 'Download stored files from /api/uploads/:id/download.', { headers: { Allow: 'POST, HEAD, PATCH, DELETE, OPTIONS' } });
+      // tus would take the method from this header after the checks below ran on the real one (an OPTIONS
+      // could so PATCH or DELETE someone else's upload, and a HEAD skip the CSRF check).
+      if (req.headers['x-http-method-override'] !== undefined) throw new HttpError(400, 'X-HTTP-Method-Override is not accepted: send the method itself.');
+      assertTusHeaders(req);
       const id = req.params.id;
       if (typeof id === 'string' && req.method !== 'OPTIONS') await uploads.pendingOf(req.user!, id);
       // tus reads the whole path (it was mounted below /api).

@@ -6,6 +6,7 @@ import type { SessionUser } from '../../contracts/auth.contract';
 import type { Page, PageQuery } from '../../contracts/common.contract';
 import type { StoredUpload, UploadLimits } from '../../contracts/uploads.contract';
 import { forbidden, HttpError, notFound } from '../../lib/http-error';
+import { bytesMatchType } from './sniff';
 import type { PendingUpload, UploadsRepository } from './uploads.repository';
 
 export interface UploadSettings {
@@ -38,7 +39,8 @@ export interface UploadRequest {
 }
 
 const MB = 1024 * 1024;
-const inMegabytes = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
+/** Megabytes to one decimal; `round` = Math.ceil for a size that is over a limit, so it never reads as equal to it. */
+const inMegabytes = (bytes: number, round: (n: number) => number = Math.round) => `${round((bytes / MB) * 10) / 10} MB`;
 
 /** A file name fit to show and to send back: no path, no control or bidi characters, at most 200 characters. */
 export function cleanFileName(name: string): string {
@@ -87,7 +89,9 @@ export function uploadsService({ uploads, underLock, settings, now = () => new D
       const extensions = settings.allowedTypes[type];
       if (!extensions) throw wrongType(`${name}: this kind of file is not accepted. Accepted: ${kinds()}.`);
       if (!extensions.includes(extensionOf(name))) throw wrongType(`${name}: the name does not end like a ${type} file (${extensions.map((e) => `.${e}`).join(', ')}).`);
-      if (request.size > settings.maxFileBytes) throw tooLarge(`${name} is ${inMegabytes(request.size)}; the limit is ${inMegabytes(settings.maxFileBytes)} per file.`);
+      // An empty file has no bytes to check (tus finishes it at creation): only a text file may be empty.
+      if (request.size === 0 && !bytesMatchType(type, Buffer.alloc(0))) throw wrongType(`${name} is empty: there is nothing in it that shows a ${type} file.`);
+      if (request.size > settings.maxFileBytes) throw tooLarge(`${name} is ${inMegabytes(request.size, Math.ceil)}; the limit is ${inMegabytes(settings.maxFileBytes)} per file.`);
       const used = await uploads.usedBytes(user.id);
       if (used + request.size > settings.quotaBytes) {
         throw tooLarge(`${name} does not fit in your space: ${inMegabytes(used)} of ${inMegabytes(settings.quotaBytes)} is used. Delete some files first.`);
