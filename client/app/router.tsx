@@ -77,6 +77,15 @@ export const routes: RouteObject[] = [
                 ],
               },
               {
+                // Files for the front desk: one with a progress bar, or many by drag-and-drop; resumable over tus.
+                path: 'upload',
+                middleware: [requireStaff],
+                children: [
+                  { path: '1', lazy: () => import('@/features/uploads/upload-one.route') },
+                  { path: '2', lazy: () => import('@/features/uploads/upload-many.route') },
+                ],
+              },
+              {
                 // Guest conversations answered by the front desk: the list, and a thread beside it.
                 path: 'nuhs/basic',
                 middleware: [requireStaff],

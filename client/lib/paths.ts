@@ -44,6 +44,8 @@ export const paths = {
   conversations: '/shell/nuhs/basic/',
   conversation: (id: string | number) => `/shell/nuhs/basic/${encodeURIComponent(String(id))}`,
   help: '/help',
+  uploadOne: '/shell/upload/1',
+  uploadMany: '/shell/upload/2',
 } as const;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */
