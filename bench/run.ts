@@ -4,6 +4,7 @@ import { runKisiProxyBench } from './kisi-proxy.bench';
 import { runOrdersBench } from './orders.bench';
 import { runScaleBench } from './scale.bench';
 import { runSizeBench } from './size.bench';
+import { runUploadsBench } from './uploads.bench';
 
 // Each benchmark prints its figures and ratios against the targets in docs/ARCHITECTURE.md "Tests and quality bars"; none of them is a test.
 // `npm run bench -- <name>` runs one of them.
@@ -14,6 +15,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['scale', runScaleBench],
   ['orders', runOrdersBench],
   ['chat', runChatBench],
+  ['uploads', runUploadsBench],
 ];
 
 const only = process.argv[2];
