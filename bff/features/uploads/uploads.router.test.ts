@@ -393,6 +393,20 @@ describe('limits, each checked before a byte is taken', () => {
     await started(staff, { name: 'one more.pdf', type: 'application/pdf', size: mb(0.2) });
   });
 
+  it('admits files sent at the same moment only as far as the quota and the batch allow', async () => {
+    const staff = await signIn();
+    // Twelve at once, 0.5 MB each, into a 2 MB quota: four fit, whichever come first.
+    const quota = await Promise.all(Array.from({ length: 12 }, (_, i) => create(staff, { name: `race-${i}.pdf`, type: 'application/pdf', size: mb(0.5) })));
+    expect(quota.filter((res) => res.status === 201).length).toBe(4);
+    expect(quota.filter((res) => res.status === 413).length).toBe(8);
+    expect((await limitsOf(staff)).usedBytes).toBe(4 * mb(0.5));
+
+    // Six at once in one batch of at most two files: two go.
+    const other = await signIn();
+    const batch = await Promise.all(Array.from({ length: 6 }, (_, i) => create(other, { name: `${i}.txt`, type: 'text/plain', size: 10, batch: 'together', batchFiles: 2, batchBytes: 20 })));
+    expect(batch.filter((res) => res.status === 201).length).toBe(2);
+  });
+
   it('refuses a batch of more files or bytes than allowed, as it says and as it comes', async () => {
     const staff = await signIn();
     // What the batch says about itself up front.

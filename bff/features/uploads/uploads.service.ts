@@ -22,7 +22,7 @@ export interface UploadSettings {
 
 export interface UploadsServiceDeps {
   uploads: UploadsRepository;
-  /** Runs `work` in one transaction holding the lock `name` (a file's hash), with the repository bound to it. */
+  /** Runs `work` in one transaction holding the lock `name` (a file's hash, an account's quota), with the repository bound to it. */
   underLock: <T>(name: string, work: (uploads: UploadsRepository) => Promise<T>) => Promise<T>;
   settings: UploadSettings;
   now?: () => string;
@@ -92,20 +92,26 @@ export function uploadsService({ uploads, underLock, settings, now = () => new D
       // An empty file has no bytes to check (tus finishes it at creation): only a text file may be empty.
       if (request.size === 0 && !bytesMatchType(type, Buffer.alloc(0))) throw wrongType(`${name} is empty: there is nothing in it that shows a ${type} file.`);
       if (request.size > settings.maxFileBytes) throw tooLarge(`${name} is ${inMegabytes(request.size, Math.ceil)}; the limit is ${inMegabytes(settings.maxFileBytes)} per file.`);
-      const used = await uploads.usedBytes(user.id);
-      if (used + request.size > settings.quotaBytes) {
-        throw tooLarge(`${name} does not fit in your space: ${inMegabytes(used)} of ${inMegabytes(settings.quotaBytes)} is used. Delete some files first.`);
-      }
       const batch = request.batch && /^[A-Za-z0-9_-]{1,64}$/.test(request.batch) ? request.batch : null;
       if (batch) {
         if ((request.batchFiles ?? 0) > settings.maxBatchFiles) throw tooLarge(`At most ${settings.maxBatchFiles} files at once.`);
         if ((request.batchBytes ?? 0) > settings.maxBatchBytes) throw tooLarge(`At most ${inMegabytes(settings.maxBatchBytes)} at once.`);
-        const soFar = await uploads.batchSoFar(user.id, batch);
-        if (soFar.files + 1 > settings.maxBatchFiles) throw tooLarge(`At most ${settings.maxBatchFiles} files at once.`);
-        if (soFar.bytes + request.size > settings.maxBatchBytes) throw tooLarge(`At most ${inMegabytes(settings.maxBatchBytes)} at once.`);
       }
       const pending: PendingUpload = { tusId, accountId: user.id, name, type, size: request.size, batch };
-      await uploads.insertPending(pending, now());
+      // Counted and recorded under this account's lock: a batch sends several files at once, and
+      // each must see the room the others took (else three at once could all fit the last megabyte).
+      await underLock(`upload-quota:${user.id}`, async (tx) => {
+        const used = await tx.usedBytes(user.id);
+        if (used + pending.size > settings.quotaBytes) {
+          throw tooLarge(`${name} does not fit in your space: ${inMegabytes(used)} of ${inMegabytes(settings.quotaBytes)} is used. Delete some files first.`);
+        }
+        if (batch) {
+          const soFar = await tx.batchSoFar(user.id, batch);
+          if (soFar.files + 1 > settings.maxBatchFiles) throw tooLarge(`At most ${settings.maxBatchFiles} files at once.`);
+          if (soFar.bytes + pending.size > settings.maxBatchBytes) throw tooLarge(`At most ${inMegabytes(settings.maxBatchBytes)} at once.`);
+        }
+        await tx.insertPending(pending, now());
+      });
       return pending;
     },
 
