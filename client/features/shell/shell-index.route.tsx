@@ -1,20 +1,24 @@
-import { Icon } from '@/components/icon';
+import { Icon, type IconName } from '@/components/icon';
 import { AppLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
+import { hasRole } from '@/lib/session';
 import { ROLE_DESCRIPTIONS, useShellUser } from './shell-user';
 
 export const handle = { title: 'Overview' };
 
-const LINKS = [
-  { to: paths.chat, title: 'Chat', text: 'Staff channels: the list beside one thread, unread counts, live.', icon: 'users' as const },
-  { to: paths.chatGrid, title: 'Chat grid', text: 'Every channel at once, each with its latest messages.', icon: 'panel' as const },
-  { to: paths.chatFlex, title: 'Chat split', text: 'The channel list and thread with a divider you can drag.', icon: 'panel' as const },
-  { to: paths.shellWebhook, title: 'Door events', text: 'Unlocks and refusals Kisi reports, arriving live.', icon: 'inbox' as const },
-  { to: paths.shellSse, title: 'Live stream', text: 'Watch the raw event stream: state, reconnects, every event.', icon: 'activity' as const },
-  { to: paths.shellApi, title: 'Service status', text: 'Version, uptime, database and door-access mode.', icon: 'server' as const },
-  { to: paths.shellEmpty, title: 'Empty state', text: 'What a page with nothing in it yet looks like.', icon: 'inbox' as const },
-  { to: paths.shellContain, title: 'Container layout', text: 'Cards that fit the space they are given.', icon: 'panel' as const },
-  { to: paths.selfTest, title: 'Self-test', text: 'Check this browser against the service.', icon: 'test' as const },
+const LINKS: Array<{ to: string; title: string; text: string; icon: IconName; staffOnly?: boolean }> = [
+  { to: paths.chat, title: 'Chat', text: 'Staff channels: the list beside one thread, unread counts, live.', icon: 'users' },
+  { to: paths.chatGrid, title: 'Chat grid', text: 'Every channel at once, each with its latest messages.', icon: 'panel' },
+  { to: paths.chatFlex, title: 'Chat split', text: 'The channel list and thread with a divider you can drag.', icon: 'panel' },
+  { to: paths.conversations, title: 'Guest help', text: 'Questions from diners and members, answered live.', icon: 'inbox', staffOnly: true },
+  { to: paths.uploadOne, title: 'Upload a file', text: 'One file with a progress bar; it resumes after a dropped connection.', icon: 'arrow', staffOnly: true },
+  { to: paths.uploadMany, title: 'Files', text: 'Drop several files at once; download or delete what is stored.', icon: 'inbox', staffOnly: true },
+  { to: paths.shellWebhook, title: 'Door events', text: 'Unlocks and refusals Kisi reports, arriving live.', icon: 'inbox' },
+  { to: paths.shellSse, title: 'Live stream', text: 'Watch the raw event stream: state, reconnects, every event.', icon: 'activity' },
+  { to: paths.shellApi, title: 'Service status', text: 'Version, uptime, database and door-access mode.', icon: 'server' },
+  { to: paths.shellEmpty, title: 'Empty state', text: 'What a page with nothing in it yet looks like.', icon: 'inbox' },
+  { to: paths.shellContain, title: 'Container layout', text: 'Cards that fit the space they are given.', icon: 'panel' },
+  { to: paths.selfTest, title: 'Self-test', text: 'Check this browser against the service.', icon: 'test' },
 ];
 
 export function Component() {
@@ -52,7 +56,7 @@ export function Component() {
           Tools
         </h2>
         <ul className="card-grid card-grid-compact">
-          {LINKS.map((link) => (
+          {LINKS.filter((link) => !link.staffOnly || hasRole(user, ['staff'])).map((link) => (
             <li key={link.to}>
               <AppLink to={link.to} className="card card-link">
                 <span className="card-icon" aria-hidden="true">
