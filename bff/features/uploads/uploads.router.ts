@@ -103,7 +103,7 @@ export function tusUploads(uploads: UploadsService, logger: Logger) {
     onUploadFinish: async (req, res, upload: Upload) => {
       const user = userOf(req);
       const pending = await uploads.pendingOf(user, upload.id);
-      const stored = await uploads.finish(user, pending, path.join(uploads.partsDirectory, upload.id));
+      const stored = await uploads.finish(user, pending, path.join(uploads.partsDirectory, upload.id), store.finishedHash(upload.id, pending.size));
       await store.configstore.delete(upload.id);
       // Finished uploads do not expire. Without a creation date tus also skips re-reading the upload
       // (its part is gone now) after a creation request that carried the whole file (creation-with-upload),
