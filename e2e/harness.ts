@@ -62,7 +62,8 @@ export function watchProblems(page: Page, extraExpected: ExpectedFailure[] = [])
   return problems;
 }
 
-export async function startApp(): Promise<E2eApp> {
+/** `env`: settings added to (or overriding) the test server's, e.g. `{ UPLOAD_MAX_FILE_MB: '32' }`. */
+export async function startApp({ env = {} }: { env?: Record<string, string> } = {}): Promise<E2eApp> {
   if (!existsSync('dist/client/index.html')) throw new Error('dist/client is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-e2e-'));
   const databaseUrl = `file:${join(dir, 'e2e.db')}`;
@@ -76,6 +77,7 @@ export async function startApp(): Promise<E2eApp> {
       LOG_LEVEL: 'silent',
       STATIC_DIR: 'dist/client',
       UPLOADS_DIR: join(dir, 'uploads'),
+      ...env,
     },
     () => undefined,
   );
