@@ -23,6 +23,9 @@ import { conversationRoutes } from './features/conversations/conversations.route
 import { conversationsService } from './features/conversations/conversations.service';
 import { ordersRepository } from './features/pt/orders.repository';
 import { ptRoutes } from './features/pt/pt.router';
+import { catalogueRepository } from './features/catalogue/catalogue.repository';
+import { catalogueRoutes } from './features/catalogue/catalogue.router';
+import { catalogueService } from './features/catalogue/catalogue.service';
 import { ptService } from './features/pt/pt.service';
 import { stallsRepository } from './features/pt/stalls.repository';
 import { statusRoutes } from './features/status/status.router';
@@ -227,6 +230,7 @@ export function createApp(deps: AppDeps) {
     ...chat,
     ...conversations.routes,
     ...uploadRoutes(uploads),
+    ...catalogueRoutes(catalogueService({ catalogue: catalogueRepository(database.db), matchesText: database.matchesText })),
     ...gymRoutes(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })),
     ...statusRoutes({ version: deps.version, startedAt: deps.startedAt ?? new Date(), databaseEngine: database.engine, kisiMode: kisiMode(config) }),
   ];

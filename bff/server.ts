@@ -13,6 +13,7 @@ import { gymSeeder } from './features/gym/gym.seed';
 import { chatSeeder } from './features/chat/chat.seed';
 import { conversationsSeeder } from './features/conversations/conversations.seed';
 import { ptSeeder } from './features/pt/pt.seed';
+import { seedCatalogueIfEmpty } from './features/catalogue/catalogue.seed';
 import { receiveKisiEvent } from './features/webhooks/kisi-event.receive';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
 import { kisiHistorySeeder, type PastWebhookDelivery } from './kisi/emulator/emulator.history';
@@ -99,6 +100,7 @@ export async function startServer(
   const admin = await database.exclusively(async () => {
     const ensured = await auth.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
     await seedIfEmpty(database.db, seedersFor(config));
+    await seedCatalogueIfEmpty(database);
     return ensured;
   });
   const purge = () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db)]);

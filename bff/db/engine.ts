@@ -14,6 +14,11 @@ export type Engine = 'sqlite' | 'postgres';
 export interface EngineDdl {
   /** An auto-incrementing integer primary key. */
   id: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+  /**
+   * A full-text index over one text column of a table with an integer `id` (SQLite: an FTS5 table
+   * `<table>_text` kept by {@link Connection.refreshTextIndex}; PostgreSQL: a GIN index, kept by the database).
+   */
+  textIndex: (db: AnyDb, table: string, column: string) => Promise<void>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the helpers below work on any schema, inside or outside a transaction
@@ -54,6 +59,13 @@ export interface Connection {
   listen?: (channel: string, handlers: ChannelHandlers) => () => Promise<void>;
   /** The database server's clock in epoch milliseconds: one clock for every instance. */
   serverNowMs: RawBuilder<number>;
+  /**
+   * Rows of `table` whose `column` (under {@link EngineDdl.textIndex}) holds every one of `words`,
+   * each as a word or the start of one; answered from the index, never a scan of the table.
+   */
+  matchesText: (table: string, column: string, words: readonly string[]) => Expression<SqlBool>;
+  /** After bulk writes to `table`, inside their transaction: brings its text index up to date (PostgreSQL's keeps itself). */
+  refreshTextIndex: (trx: AnyDb, table: string) => Promise<void>;
   /** Closes what `listen` and `exclusively` opened (Kysely's destroy closes the rest). */
   close: () => Promise<void>;
 }
@@ -93,13 +105,23 @@ function connectSqlite(url: string): Connection {
   return {
     engine: 'sqlite',
     dialect: new SqliteDialect({ database }),
-    ddl: { id: (col) => col.primaryKey().autoIncrement() },
+    ddl: {
+      id: (col) => col.primaryKey().autoIncrement(),
+      textIndex: async (db, table, column) =>
+        void (await sql`create virtual table ${sql.table(`${table}_text`)} using fts5(${sql.ref(column)}, content=${sql.lit(table)}, content_rowid='id', tokenize='unicode61 remove_diacritics 2')`.execute(db)),
+    },
     exclusively: (work) => work(),
     transactionLock: async () => {},
     // One writer at a time: ids are handed out and committed in order anyway.
     appendToLog: async (db, log, values) => Number((await db.insertInto(log.table).values(values).returning('id').executeTakeFirstOrThrow()).id),
     notify: async () => {},
     serverNowMs: sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000) as integer)`,
+    matchesText: (table, column, words) => {
+      // FTS5 query syntax: each word quoted (nothing in it is an operator), `*` for "starts with", spaces for AND.
+      const query = words.map((word) => `"${word.replace(/"/g, '""')}"*`).join(' ');
+      return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid from ${sql.table(`${table}_text`)} where ${sql.table(`${table}_text`)} match ${query})`;
+    },
+    refreshTextIndex: async (trx, table) => void (await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(trx)),
     close: async () => {},
   };
 }
@@ -185,7 +207,11 @@ function connectPostgres(url: string, poolSize: number): Connection {
   return {
     engine: 'postgres',
     dialect: new PostgresDialect({ pool }),
-    ddl: { id: (col) => col.primaryKey().generatedByDefaultAsIdentity() },
+    ddl: {
+      id: (col) => col.primaryKey().generatedByDefaultAsIdentity(),
+      textIndex: async (db, table, column) =>
+        void (await sql`create index ${sql.ref(`${table}_${column}_text_idx`)} on ${sql.table(table)} using gin (to_tsvector('simple', ${sql.ref(column)}))`.execute(db)),
+    },
     async exclusively(work) {
       // A session lock on a connection of its own, so the work may use the pool freely meanwhile.
       const client = new pg.Client({ connectionString: url, application_name: 'frontdesk-startup' });
@@ -215,6 +241,12 @@ function connectPostgres(url: string, poolSize: number): Connection {
     notify: async (trx, channel, payload) => void (await sql`select pg_notify(${channel}, ${payload})`.execute(trx)),
     listen,
     serverNowMs: sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`,
+    matchesText: (table, column, words) => {
+      // tsquery syntax: each word quoted as a lexeme, `:*` for "starts with", `&` for AND.
+      const query = words.map((word) => `'${word.replace(/'/g, "''")}':*`).join(' & ');
+      return sql<SqlBool>`to_tsvector('simple', ${sql.ref(`${table}.${column}`)}) @@ to_tsquery('simple', ${query})`;
+    },
+    refreshTextIndex: async () => {},
     close: async () => {
       await Promise.all([...listeners].map((stop) => stop()));
     },

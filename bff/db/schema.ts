@@ -314,6 +314,65 @@ export interface PendingUploadsTable {
   created_at: string;
 }
 
+/** The parts catalogue (`010-catalogue`); booleans are 0/1 integers. */
+export interface CatalogueThemesTable {
+  id: number;
+  name: string;
+  parent_id: number | null;
+}
+export interface PartCategoriesTable {
+  id: number;
+  name: string;
+}
+export interface ColoursTable {
+  id: number;
+  name: string;
+  rgb: string;
+  transparent: number;
+}
+export interface PartsTable {
+  id: Generated<number>;
+  number: string;
+  name: string;
+  category_id: number | null;
+  material: string | null;
+  image_url: string | null;
+  piece_count: Generated<number>;
+}
+export interface PiecesTable {
+  id: Generated<number>;
+  number: string;
+  name: string;
+  year: number | null;
+  theme_id: number | null;
+  part_count: Generated<number>;
+  image_url: string | null;
+  search_text: string;
+}
+export interface CatalogueInventoriesTable {
+  id: number;
+  piece_number: string;
+  version: number;
+}
+export interface PiecePartsTable {
+  piece_id: number;
+  part_id: number;
+  colour_id: number;
+  spare: number;
+  quantity: number;
+}
+export interface PartUsageTable {
+  part_id: number;
+  piece_id: number;
+  quantity: number;
+  spares: number;
+  colours: number;
+}
+export interface PartColoursTable {
+  part_id: number;
+  colour_id: number;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -334,6 +393,15 @@ export interface DB {
   conversation_reads: ConversationReadsTable;
   uploads: UploadsTable;
   pending_uploads: PendingUploadsTable;
+  catalogue_themes: CatalogueThemesTable;
+  part_categories: PartCategoriesTable;
+  colours: ColoursTable;
+  parts: PartsTable;
+  pieces: PiecesTable;
+  catalogue_inventories: CatalogueInventoriesTable;
+  piece_parts: PiecePartsTable;
+  part_usage: PartUsageTable;
+  part_colours: PartColoursTable;
   kisi_emu_places: KisiEmuPlacesTable;
   kisi_emu_locks: KisiEmuLocksTable;
   kisi_emu_groups: KisiEmuGroupsTable;

@@ -1,0 +1,134 @@
+import * as v from 'valibot';
+import { PageQuerySchema, idText, pageOf } from './common.contract';
+import { endpoint } from './endpoint.contract';
+
+/**
+ * The parts catalogue (`/api/rest`, public reads): pieces (sets, kits: assemblies) and the parts
+ * they are made of, in Rebrickable's model. A piece lists its parts by category with colour and
+ * quantity; a part lists the pieces it is used in. Loaded from Rebrickable's CSV downloads by
+ * `npm run catalogue -- import <dir>`.
+ */
+
+export const MAX_CATALOGUE_QUERY = 100;
+
+/**
+ * A piece or part in a path: its id (digits), or its number when that has anything but digits in it
+ * (`10270-1`, `3001pr0001`): numbers that are only digits are ids.
+ */
+const NUMBER_TEXT = /^(?=.*[^0-9])[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+export const catalogueRef = (what: string) =>
+  v.union(
+    [
+      idText(),
+      v.pipe(v.string(), v.regex(NUMBER_TEXT, `Expected a ${what} id or number`)),
+    ],
+    `Expected a ${what} id (a positive integer) or a ${what} number such as ${what === 'piece' ? '10270-1' : '3001pr0001'}`,
+  );
+
+export const PieceRefParamSchema = v.object({ id: catalogueRef('piece') });
+export const PartRefParamSchema = v.object({ id: catalogueRef('part') });
+
+export const PIECE_SORTS = ['relevance', 'number', 'name', 'year-desc', 'year', 'parts-desc'] as const;
+export type PieceSort = (typeof PIECE_SORTS)[number];
+
+export const PieceListQuerySchema = v.object({
+  ...PageQuerySchema.entries,
+  query: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_CATALOGUE_QUERY, `Search is at most ${MAX_CATALOGUE_QUERY} characters`))),
+  category: v.optional(idText('Expected a category id (a positive integer)')),
+  sort: v.optional(v.picklist(PIECE_SORTS, `Expected sort to be one of ${PIECE_SORTS.join(', ')}`), 'relevance'),
+});
+export type PieceListQuery = v.InferOutput<typeof PieceListQuerySchema>;
+
+export const CategoryRefSchema = v.object({ id: v.number(), name: v.string() });
+
+export const PieceSummarySchema = v.object({
+  id: v.number(),
+  number: v.string(),
+  name: v.string(),
+  year: v.nullable(v.number()),
+  category: v.nullable(CategoryRefSchema),
+  partCount: v.number(),
+  imageUrl: v.nullable(v.string()),
+});
+export type PieceSummary = v.InferOutput<typeof PieceSummarySchema>;
+export const PiecePageSchema = pageOf(PieceSummarySchema);
+
+export const ColourSchema = v.object({ id: v.number(), name: v.string(), rgb: v.string(), transparent: v.boolean() });
+export type Colour = v.InferOutput<typeof ColourSchema>;
+
+export const PartSummarySchema = v.object({
+  id: v.number(),
+  number: v.string(),
+  name: v.string(),
+  category: v.nullable(CategoryRefSchema),
+  material: v.nullable(v.string()),
+  imageUrl: v.nullable(v.string()),
+});
+export type PartSummary = v.InferOutput<typeof PartSummarySchema>;
+
+/** One line of a piece's composition: a part in one colour, how many, and whether they are spares. */
+export const PieceLineSchema = v.object({ part: PartSummarySchema, colour: ColourSchema, quantity: v.number(), spare: v.boolean() });
+export type PieceLine = v.InferOutput<typeof PieceLineSchema>;
+
+export const PieceDetailSchema = v.object({
+  ...PieceSummarySchema.entries,
+  /** The piece's lines grouped by part category (categories by name, lines by part number then colour). */
+  groups: v.array(v.object({ category: v.nullable(CategoryRefSchema), lines: v.array(PieceLineSchema), quantity: v.number() })),
+  totals: v.object({ lines: v.number(), distinctParts: v.number(), quantity: v.number(), spares: v.number() }),
+});
+export type PieceDetail = v.InferOutput<typeof PieceDetailSchema>;
+
+/** A piece the part is used in, with how many of the part it takes (spares apart). */
+export const WhereUsedSchema = v.object({ piece: PieceSummarySchema, quantity: v.number(), spares: v.number(), colours: v.number() });
+export type WhereUsed = v.InferOutput<typeof WhereUsedSchema>;
+
+export const PartDetailSchema = v.object({
+  ...PartSummarySchema.entries,
+  /** The colours the part comes in across the catalogue. */
+  colours: v.array(ColourSchema),
+  usedIn: pageOf(WhereUsedSchema),
+});
+export type PartDetail = v.InferOutput<typeof PartDetailSchema>;
+
+export const PartQuerySchema = v.object({ ...PageQuerySchema.entries });
+
+export const CategorySchema = v.object({ id: v.number(), name: v.string(), parentId: v.nullable(v.number()), pieceCount: v.number() });
+export type Category = v.InferOutput<typeof CategorySchema>;
+export const CategoryListSchema = v.object({ items: v.array(CategorySchema) });
+
+export const catalogueApi = {
+  listPieces: endpoint({
+    method: 'GET',
+    path: '/api/rest/pieces',
+    summary: 'Pieces by number or name (an exact number first), optionally in one category and its sub-categories',
+    access: 'public',
+    query: PieceListQuerySchema,
+    response: PiecePageSchema,
+  }),
+  getPiece: endpoint({
+    method: 'GET',
+    path: '/api/rest/pieces/:id',
+    summary: 'A piece (by id, or by number such as 10270-1) with its parts grouped by category, and totals',
+    access: 'public',
+    params: PieceRefParamSchema,
+    response: PieceDetailSchema,
+    errors: [404],
+  }),
+  getPart: endpoint({
+    method: 'GET',
+    path: '/api/rest/parts/:id',
+    summary: 'A part (by id, or by number such as 3001pr0001) with the pieces it is used in, paged',
+    access: 'public',
+    params: PartRefParamSchema,
+    query: PartQuerySchema,
+    response: PartDetailSchema,
+    errors: [404],
+  }),
+  listCategories: endpoint({
+    method: 'GET',
+    path: '/api/rest/categories',
+    summary: 'The categories (themes) of pieces, with their parent and how many pieces each holds',
+    access: 'public',
+    response: CategoryListSchema,
+  }),
+};

@@ -1,0 +1,212 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Category, Colour, PartSummary, PieceLine, PieceSummary, WhereUsed } from '../../contracts/catalogue.contract';
+import type { Db } from '../../db/database';
+
+/** The catalogue's reads, as plain objects. */
+
+export type PieceOrder = 'relevance' | 'number' | 'name' | 'year-desc' | 'year' | 'parts-desc';
+
+export interface PieceSearch {
+  /** Rows the text index matched (every word, as a word or its start), or none to list all. */
+  textMatch?: Expression<SqlBool>;
+  /** The query as typed, lower-cased: an exact number match ranks first, then numbers that start with it. */
+  exactNumber?: string;
+  themeIds?: readonly number[];
+  order: PieceOrder;
+  limit: number;
+  offset: number;
+}
+
+interface PieceRowOut {
+  id: number;
+  number: string;
+  name: string;
+  year: number | null;
+  part_count: number;
+  image_url: string | null;
+  theme_id: number | null;
+  theme_name: string | null;
+}
+const toPiece = (row: PieceRowOut): PieceSummary => ({
+  id: row.id,
+  number: row.number,
+  name: row.name,
+  year: row.year,
+  category: row.theme_id !== null && row.theme_name !== null ? { id: row.theme_id, name: row.theme_name } : null,
+  partCount: row.part_count,
+  imageUrl: row.image_url,
+});
+
+interface PartRowOut {
+  id: number;
+  number: string;
+  name: string;
+  material: string | null;
+  image_url: string | null;
+  category_id: number | null;
+  category_name: string | null;
+}
+const toPart = (row: PartRowOut): PartSummary => ({
+  id: row.id,
+  number: row.number,
+  name: row.name,
+  category: row.category_id !== null && row.category_name !== null ? { id: row.category_id, name: row.category_name } : null,
+  material: row.material,
+  imageUrl: row.image_url,
+});
+const toColour = (row: { id: number; name: string; rgb: string; transparent: number }): Colour => ({ id: row.id, name: row.name, rgb: row.rgb, transparent: row.transparent === 1 });
+
+export function catalogueRepository(db: Db) {
+  const pieces = () =>
+    db
+      .selectFrom('pieces')
+      .leftJoin('catalogue_themes', 'catalogue_themes.id', 'pieces.theme_id')
+      .select(['pieces.id', 'pieces.number', 'pieces.name', 'pieces.year', 'pieces.part_count', 'pieces.image_url', 'pieces.theme_id', 'catalogue_themes.name as theme_name']);
+
+  return {
+    async searchPieces(search: PieceSearch): Promise<{ items: PieceSummary[]; total: number }> {
+      let count = db.selectFrom('pieces').select((eb) => eb.fn.countAll<number>().as('n'));
+      let rows = pieces();
+      if (search.textMatch) {
+        const match = search.textMatch;
+        count = count.where(() => match);
+        rows = rows.where(() => match);
+      }
+      if (search.themeIds) {
+        const themes = search.themeIds;
+        count = count.where('pieces.theme_id', 'in', themes);
+        rows = rows.where('pieces.theme_id', 'in', themes);
+      }
+      switch (search.order) {
+        case 'relevance':
+          if (search.exactNumber !== undefined) {
+            const q = search.exactNumber;
+            const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+            // An exact number first (`10270` finds `10270-1` as exact too), then numbers that start with the query, then the rest.
+            rows = rows.orderBy(
+              sql`case when lower(pieces.number) = ${q} or lower(pieces.number) = ${`${q}-1`} then 0 when lower(pieces.number) like ${prefix} escape '\\' then 1 else 2 end`,
+            );
+          }
+          rows = rows.orderBy('pieces.year', (ob) => ob.desc().nullsLast()).orderBy('pieces.id', 'desc');
+          break;
+        case 'number':
+          rows = rows.orderBy('pieces.number').orderBy('pieces.id');
+          break;
+        case 'name':
+          rows = rows.orderBy('pieces.name').orderBy('pieces.id');
+          break;
+        case 'year':
+          rows = rows.orderBy('pieces.year', (ob) => ob.asc().nullsLast()).orderBy('pieces.id');
+          break;
+        case 'year-desc':
+          rows = rows.orderBy('pieces.year', (ob) => ob.desc().nullsLast()).orderBy('pieces.id', 'desc');
+          break;
+        case 'parts-desc':
+          rows = rows.orderBy('pieces.part_count', 'desc').orderBy('pieces.id', 'desc');
+          break;
+      }
+      const [{ n }, items] = await Promise.all([count.executeTakeFirstOrThrow(), rows.limit(search.limit).offset(search.offset).execute()]);
+      return { items: items.map(toPiece), total: Number(n) };
+    },
+
+    findPiece: async (ref: number | string): Promise<PieceSummary | undefined> => {
+      const row = await (typeof ref === 'number' ? pieces().where('pieces.id', '=', ref) : pieces().where('pieces.number', '=', ref)).executeTakeFirst();
+      return row && toPiece(row);
+    },
+
+    pieceLines: async (pieceId: number): Promise<PieceLine[]> => {
+      const rows = await db
+        .selectFrom('piece_parts')
+        .innerJoin('parts', 'parts.id', 'piece_parts.part_id')
+        .leftJoin('part_categories', 'part_categories.id', 'parts.category_id')
+        .innerJoin('colours', 'colours.id', 'piece_parts.colour_id')
+        .select([
+          'parts.id',
+          'parts.number',
+          'parts.name',
+          'parts.material',
+          'parts.image_url',
+          'parts.category_id',
+          'part_categories.name as category_name',
+          'colours.id as colour_id',
+          'colours.name as colour_name',
+          'colours.rgb as colour_rgb',
+          'colours.transparent as colour_transparent',
+          'piece_parts.quantity',
+          'piece_parts.spare',
+        ])
+        .where('piece_parts.piece_id', '=', pieceId)
+        .orderBy('parts.number')
+        .orderBy('colours.name')
+        .orderBy('piece_parts.spare')
+        .execute();
+      return rows.map((row) => ({
+        part: toPart(row),
+        colour: toColour({ id: row.colour_id, name: row.colour_name, rgb: row.colour_rgb, transparent: row.colour_transparent }),
+        quantity: row.quantity,
+        spare: row.spare === 1,
+      }));
+    },
+
+    findPart: async (ref: number | string): Promise<(PartSummary & { pieceCount: number }) | undefined> => {
+      const query = db
+        .selectFrom('parts')
+        .leftJoin('part_categories', 'part_categories.id', 'parts.category_id')
+        .select(['parts.id', 'parts.number', 'parts.name', 'parts.material', 'parts.image_url', 'parts.category_id', 'part_categories.name as category_name', 'parts.piece_count']);
+      const row = await (typeof ref === 'number' ? query.where('parts.id', '=', ref) : query.where('parts.number', '=', ref)).executeTakeFirst();
+      return row && { ...toPart(row), pieceCount: row.piece_count };
+    },
+
+    partColours: async (partId: number): Promise<Colour[]> =>
+      (
+        await db
+          .selectFrom('part_colours')
+          .innerJoin('colours', 'colours.id', 'part_colours.colour_id')
+          .select(['colours.id', 'colours.name', 'colours.rgb', 'colours.transparent'])
+          .where('part_colours.part_id', '=', partId)
+          .orderBy('colours.name')
+          .execute()
+      ).map(toColour),
+
+    /** The pieces a part is used in, most of it first (the index's order, so a page is a short range). */
+    whereUsed: async (partId: number, limit: number, offset: number): Promise<WhereUsed[]> => {
+      const rows = await db
+        .selectFrom('part_usage')
+        .innerJoin('pieces', 'pieces.id', 'part_usage.piece_id')
+        .leftJoin('catalogue_themes', 'catalogue_themes.id', 'pieces.theme_id')
+        .select([
+          'pieces.id',
+          'pieces.number',
+          'pieces.name',
+          'pieces.year',
+          'pieces.part_count',
+          'pieces.image_url',
+          'pieces.theme_id',
+          'catalogue_themes.name as theme_name',
+          'part_usage.quantity',
+          'part_usage.spares',
+          'part_usage.colours',
+        ])
+        .where('part_usage.part_id', '=', partId)
+        .orderBy('part_usage.quantity', 'desc')
+        .orderBy('part_usage.piece_id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return rows.map((row) => ({ piece: toPiece(row), quantity: row.quantity, spares: row.spares, colours: row.colours }));
+    },
+
+    /** Every theme with the pieces directly in it. */
+    themes: async (): Promise<Category[]> => {
+      const rows = await db
+        .selectFrom('catalogue_themes')
+        .leftJoin('pieces', 'pieces.theme_id', 'catalogue_themes.id')
+        .select(['catalogue_themes.id', 'catalogue_themes.name', 'catalogue_themes.parent_id', (eb) => eb.fn.count<number>('pieces.id').as('pieces')])
+        .groupBy(['catalogue_themes.id', 'catalogue_themes.name', 'catalogue_themes.parent_id'])
+        .orderBy('catalogue_themes.name')
+        .execute();
+      return rows.map((row) => ({ id: row.id, name: row.name, parentId: row.parent_id, pieceCount: Number(row.pieces) }));
+    },
+  };
+}
+export type CatalogueRepository = ReturnType<typeof catalogueRepository>;
