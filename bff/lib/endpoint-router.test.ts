@@ -53,6 +53,14 @@ describe('mountRoutes', () => {
     expect(removed.text).toBe('');
   });
 
+  it('answers a path parameter that does not percent-decode with a 400 problem, not a 500', async () => {
+    for (const path of ['/api/things/%ZZ', '/api/things/%', '/api/things/1%']) {
+      const res = await request(app).get(path);
+      expect({ path, status: res.status, type: res.headers['content-type'] }).toEqual({ path, status: 400, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect(res.body.detail).toBe('A part of the path is not valid percent-encoding.');
+    }
+  });
+
   it('answers one 400 problem listing every invalid field, with "Required" for a missing one', async () => {
     const bad = await request(app).get('/api/things/0?page=-1').expect(400);
     expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);

@@ -26,6 +26,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const bodyError = typeof err?.type === 'string' ? BODY_ERRORS[err.type] : undefined;
     if (bodyError) return sendProblem(res, bodyError[0], bodyError[1]);
+    // The router could not percent-decode a path parameter (`%ZZ`, a lone `%`): the client's mistake.
+    if (err instanceof URIError && (err as URIError & { status?: number }).status === 400) {
+      return sendProblem(res, 400, 'A part of the path is not valid percent-encoding.', { errors: [{ path: 'params', message: 'Not valid percent-encoding' }] });
+    }
     (req.log ?? logger).error({ err }, 'unhandled error');
     sendProblem(res, 500, 'Something went wrong on the server. It has been logged.');
   };
