@@ -234,12 +234,18 @@ describe('several files on /shell/upload/2', () => {
     const bigBar = progressOf(item(BIG), BIG);
     await until(async () => held !== undefined && (await bigBar.count()) > 0 && (await percentOf(bigBar)) >= 40, `${BIG} to be under way past its first 8 MB`);
     await item(BIG).getByText('Uploading', { exact: true }).waitFor();
+    // The other two are stored by then; "Your space" counts them and the big one's 20 MB (held from its creation on).
+    for (const name of ['Floor plan.pdf', 'Logo.png']) await item(name).getByText('Done', { exact: true }).waitFor();
+    const space = page.getByRole('region', { name: 'What you can upload' });
+    await space.getByText('21.7 MB of 2 GB used', { exact: true }).waitFor();
     await screenshot(page, 'many-under-way');
     const terminated = page.waitForResponse((response) => response.request().method() === 'DELETE' && new URL(response.url()).pathname.startsWith('/api/uploads/tus/'));
     await item(BIG).getByRole('button', { name: `Cancel ${BIG}` }).click();
     await item(BIG).getByText('Cancelled', { exact: true }).waitFor();
     assert.equal((await terminated).status(), 204, 'the server was not told to forget the cancelled upload');
     await held!.abort().catch(() => undefined);
+    // Once the server has forgotten it, "Your space" is read again: its 20 MB are free (exact: "21.7 MB …" holds "1.7 MB …").
+    await space.getByText('1.7 MB of 2 GB used', { exact: true }).waitFor();
     // Its row now only offers to leave the list.
     await item(BIG).getByRole('button', { name: `Remove ${BIG} from the list` }).waitFor();
     assert.equal(await item(BIG).getByRole('button', { name: `Cancel ${BIG}` }).count(), 0);

@@ -102,6 +102,38 @@ describe('UploadQueue', () => {
     expect(queue.getSnapshot().map((s) => s.name)).toEqual(['1.pdf', '3.pdf']);
   });
 
+  it('tells its watchers of a cancel once the server has answered the termination, and only for uploads the server had', async () => {
+    const queue = new UploadQueue(2);
+    const events: string[] = [];
+    queue.watch((e) => events.push(`${e.kind} ${e.upload.name} (${e.upload.state})`));
+    queue.choose([file('1.pdf'), file('2.pdf'), file('3.pdf'), file('4.pdf')], LIMITS);
+    await flush();
+    const id = (name: string) => queue.getSnapshot().find((s) => s.name === name)!.id;
+    // Waiting: nothing was sent, nothing to tell.
+    queue.cancel(id('4.pdf'));
+    // Created on the server (it counts them): told once the termination is answered, or has failed (offline).
+    for (const name of ['1.pdf', '2.pdf']) {
+      FakeUpload.of(name).created();
+      FakeUpload.of(name).holdTermination = true;
+      queue.cancel(id(name));
+    }
+    await flush();
+    expect(FakeUpload.of('1.pdf').terminated).toBe(true);
+    expect(queue.getSnapshot().map((s) => s.state)).toEqual(['cancelled', 'cancelled', 'uploading', 'cancelled']);
+    expect(events).toEqual([]);
+    FakeUpload.of('2.pdf').answerTermination({ offline: true });
+    await flush();
+    expect(events).toEqual(['cancelled 2.pdf (cancelled)']);
+    FakeUpload.of('1.pdf').answerTermination();
+    await flush();
+    expect(events).toEqual(['cancelled 2.pdf (cancelled)', 'cancelled 1.pdf (cancelled)']);
+    // Under way but not created yet (its POST unanswered), and cancelling twice: nothing more to tell.
+    queue.cancel(id('3.pdf'));
+    queue.cancel(id('1.pdf'));
+    await flush();
+    expect(events).toHaveLength(2);
+  });
+
   it('counts only files the server has not seen yet against the free space', async () => {
     const queue = new UploadQueue(1);
     queue.choose([file('1.pdf', 3 * MB), file('2.pdf', 5 * MB)], LIMITS);

@@ -273,17 +273,22 @@ export class FileUpload {
     this.resume();
   }
 
-  /** Stops for good; the server forgets what it had (tus termination). */
-  cancel() {
-    if (!['waiting', 'uploading', 'paused', 'failed'].includes(this.snap.state)) return;
+  /**
+   * Stops for good; the server forgets what it had (tus termination). Settles once the server has
+   * answered the termination (at once when there is nothing to terminate); it never rejects.
+   */
+  cancel(): Promise<void> {
+    if (!['waiting', 'uploading', 'paused', 'failed'].includes(this.snap.state)) return Promise.resolve();
     this.run++;
     // A failed termination (offline) leaves the server's copy to expire on its own.
-    this.upload?.abort(true).catch(() => undefined);
+    const terminated = this.upload ? this.upload.abort(true).catch(() => undefined) : Promise.resolve();
     this.set({ state: 'cancelled', speed: null, secondsLeft: null, reason: null });
+    return terminated;
   }
 }
 
-export type QueueEvent = { kind: 'done' | 'failed' | 'refused'; upload: UploadSnapshot };
+/** `cancelled`: an upload the server had was cancelled, and the server has answered its termination (its bytes no longer count). */
+export type QueueEvent = { kind: 'done' | 'failed' | 'refused' | 'cancelled'; upload: UploadSnapshot };
 
 /**
  * The uploads of a page, at most `concurrency` sending at once. The snapshots array is replaced on
@@ -309,7 +314,7 @@ export class UploadQueue {
 
   getSnapshot = () => this.snapshots;
 
-  /** Finished, failed and refused files, as they happen. */
+  /** Finished, failed, refused and cancelled files, as they happen (a cancel only once the server has forgotten an upload it had). */
   watch(watcher: (event: QueueEvent) => void) {
     this.watchers.add(watcher);
     return () => void this.watchers.delete(watcher);
@@ -392,7 +397,16 @@ export class UploadQueue {
   pause = (id: string) => this.find(id)?.pause();
   resume = (id: string) => this.find(id)?.resume();
   retry = (id: string) => this.find(id)?.retry();
-  cancel = (id: string) => this.find(id)?.cancel();
+
+  /** Cancels a file; if the server had its upload (counted against the space), watchers hear of it once the termination has settled. */
+  cancel = (id: string) => {
+    const upload = this.find(id);
+    if (!upload) return;
+    const { state, uploadUrl } = upload.snapshot;
+    const terminated = upload.cancel();
+    if (uploadUrl === null || upload.snapshot.state === state) return;
+    void terminated.then(() => this.emit({ kind: 'cancelled', upload: upload.snapshot }));
+  };
 
   /** Takes rows that are over (done, cancelled, refused) off the list; `id` one row, else all of them. */
   clearFinished(id?: string) {

@@ -124,16 +124,29 @@ export class Upload {
     this.aborted = false;
   }
 
+  /** Set: a termination (`abort(true)`) waits for `answerTermination` instead of being answered at once. */
+  holdTermination = false;
+  private termination: { resolve: () => void; reject: (error: Error) => void } | null = null;
+
   abort(shouldTerminate?: boolean): Promise<void> {
     this.aborted = true;
     if (shouldTerminate && this.url) {
       this.terminated = true;
       forget(this.url);
+      if (this.holdTermination) return new Promise((resolve, reject) => (this.termination = { resolve, reject }));
     }
     return Promise.resolve();
   }
 
   // ---- the server's side ----
+
+  /** The server answers the termination held (`holdTermination`): 204, or none at all (offline). */
+  answerTermination({ offline = false } = {}) {
+    if (!this.termination) throw new Error(`No termination of ${this.file.name} is waiting`);
+    if (offline) this.termination.reject(new DetailedError('tus: failed to terminate upload', null));
+    else this.termination.resolve();
+    this.termination = null;
+  }
 
   /** The POST answered 201: the server has the upload (and counts it). */
   created() {

@@ -34,6 +34,8 @@ const chosen = () => within(screen.getByRole('list', { name: 'Files chosen' }));
 const rowOf = (name: string) => chosen().getByText(name, { selector: '.upl-item-name' }).closest('li')!;
 const drive = (fn: () => void) => act(fn);
 const listReads = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/uploads?')).length;
+const limitReads = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'GET' && c.path === '/api/uploads/limits').length;
+const space = () => screen.getByRole('region', { name: 'What you can upload' });
 
 describe('/shell/upload/2', () => {
   it('says the limits in words', async () => {
@@ -51,7 +53,8 @@ describe('/shell/upload/2', () => {
   });
 
   it('refuses files over the limits before anything is sent, each with its reason', async () => {
-    const { user } = await setup('/shell/upload/2', fakeUploads({ limits: { maxBatchFiles: 3 } }));
+    const { user, api } = await setup('/shell/upload/2', fakeUploads({ limits: { maxBatchFiles: 3 } }));
+    const readsBefore = limitReads(api);
     await choose(
       user,
       file('holiday.mov', 312 * MB, 'video/quicktime'),
@@ -71,6 +74,8 @@ describe('/shell/upload/2', () => {
     // Nothing of the refused files went to the server.
     expect(FakeUpload.instances.map((u) => u.file.name)).toEqual(['a.png', 'b.png', 'c.png']);
     expect(await screen.findByText(/huge\.pdf was refused: This file is 312 MB/)).toBeInTheDocument();
+    // The four refusals of one choice read the space used again once.
+    expect(limitReads(api) - readsBefore).toBe(1);
   });
 
   it('refuses what would make the batch too large or not fit the space left', async () => {
@@ -157,6 +162,34 @@ describe('/shell/upload/2', () => {
     expect(chosen().queryByText('2.png')).not.toBeInTheDocument();
   });
 
+  it('reads the space used again once the server has forgotten a cancelled upload, and says it was cancelled', async () => {
+    const { user, api, fake } = await setup();
+    await choose(user, file('menu.pdf', 10 * MB, 'application/pdf'), file('big.pdf', 200 * MB, 'application/pdf'));
+    const big = FakeUpload.of('big.pdf');
+    drive(() => big.progress(8 * MB));
+    // The server counts both from their creation on; the stored menu reads the space again.
+    fake.limits = { ...fake.limits, usedBytes: 330 * MB };
+    const menu = storedUpload(3, { name: 'menu.pdf', size: 10 * MB });
+    fake.files.push(menu);
+    drive(() => FakeUpload.of('menu.pdf').succeed(menu));
+    await waitFor(() => expect(space()).toHaveTextContent('330 MB of 2 GB used'));
+
+    big.holdTermination = true;
+    const readsBefore = limitReads(api);
+    await user.click(within(rowOf('big.pdf')).getByRole('button', { name: 'Cancel big.pdf' }));
+    expect(within(rowOf('big.pdf')).getByText('Cancelled')).toBeInTheDocument();
+    // Read again only once the server has answered the termination (before, it still counts the 200 MB).
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    expect(limitReads(api)).toBe(readsBefore);
+    fake.limits = { ...fake.limits, usedBytes: 130 * MB };
+    drive(() => big.answerTermination());
+    await waitFor(() => expect(space()).toHaveTextContent('130 MB of 2 GB used'));
+    expect(space()).toHaveTextContent('1.87 GB free');
+    expect(within(space()).getByRole('meter', { name: 'Space used' })).toHaveAttribute('value', String(130 * MB));
+    expect(await screen.findByText('big.pdf was cancelled.')).toBeInTheDocument();
+    expect(screen.queryByText(/big\.pdf was refused/)).not.toBeInTheDocument();
+  });
+
   it('cancels a waiting file without sending anything', async () => {
     const { user } = await setup();
     await choose(user, ...['1.png', '2.png', '3.png', '4.png'].map((name) => file(name, 1000, 'image/png')));
@@ -185,13 +218,17 @@ describe('/shell/upload/2', () => {
     expect(rowOf('plan.pdf')).toHaveTextContent('3 MB of 4 MB · 75%');
   });
 
-  it('shows the server’s reason when it refuses a file (a 413 problem), without a retry', async () => {
-    const { user } = await setup();
+  it('shows the server’s reason when it refuses a file (a 413 problem), without a retry, and reads the space used again', async () => {
+    const { user, fake } = await setup();
     await choose(user, file('scan.pdf', 4 * MB, 'application/pdf'));
+    // Files uploaded in another tab took the space the page still shows as free.
+    fake.limits = { ...fake.limits, usedBytes: 2048 * MB };
     drive(() => FakeUpload.of('scan.pdf').failWith(413, 'scan.pdf does not fit in your space: 2 GB of 2 GB is used. Delete some files first.'));
     expect(within(rowOf('scan.pdf')).getByText('Refused')).toBeInTheDocument();
     expect(rowOf('scan.pdf')).toHaveTextContent('scan.pdf does not fit in your space: 2 GB of 2 GB is used. Delete some files first.');
     expect(within(rowOf('scan.pdf')).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
+    await waitFor(() => expect(space()).toHaveTextContent('2 GB of 2 GB used'));
+    expect(space()).toHaveTextContent('0 bytes free');
   });
 
   it('lists the stored files with size, type, who and when, and a download link each', async () => {

@@ -124,15 +124,22 @@ describe('/shell/upload/1', () => {
     expect(screen.getByText('One file at a time here: a.pdf was taken, the other 1 left out.')).toBeInTheDocument();
   });
 
-  it('cancels: the upload stops and the server forgets it', async () => {
-    const { user } = await setup();
+  it('cancels: the upload stops, the server forgets it and the space used is read again', async () => {
+    const { user, api, fake } = await setup();
+    const limitReads = () => api.calls.filter((c) => c.path === '/api/uploads/limits').length;
     await choose(user, file('draft.docx', 4 * MB, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'));
     const upload = FakeUpload.of('draft.docx');
     drive(() => upload.progress(1 * MB));
+    const before = limitReads();
+    // Meanwhile another tab stored a file: the figure read again says so.
+    fake.limits = { ...fake.limits, usedBytes: 150 * MB };
     await user.click(screen.getByRole('button', { name: 'Cancel draft.docx' }));
     expect(within(current()).getByText('Cancelled')).toBeInTheDocument();
     expect(upload).toMatchObject({ aborted: true, terminated: true });
     expect(screen.getByRole('button', { name: 'Choose a file' })).toBeInTheDocument();
+    await waitFor(() => expect(limitReads()).toBeGreaterThan(before));
+    await waitFor(() => expect(screen.getByRole('region', { name: 'What you can upload' })).toHaveTextContent('150 MB of 2 GB used'));
+    expect(await screen.findByText('draft.docx was cancelled.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Remove draft.docx from the list' }));
     expect(screen.queryByRole('region', { name: 'Your upload' })).not.toBeInTheDocument();
   });

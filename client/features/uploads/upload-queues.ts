@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { UploadQueue, findUnfinishedUploads, forgetUnfinishedUpload, type QueueEvent, type UnfinishedUpload, type UploadSnapshot } from './tus-upload';
-import { refreshStored } from './uploads.api';
+import { refreshLimits, refreshStored } from './uploads.api';
 
 /**
  * The two pages' queues. They live beside the pages, not in them: an upload goes on while its
@@ -10,10 +10,28 @@ export const MAX_PARALLEL = 3;
 export const singleQueue = new UploadQueue(1);
 export const batchQueue = new UploadQueue(MAX_PARALLEL);
 
+/**
+ * What the queues' news makes stale: a stored file shows in the lists and counts against the space;
+ * a cancelled or refused one no longer counts. News of one moment (a choice's refusals) reads once.
+ */
+let stale: { list: boolean } | null = null;
+function readAgain(list: boolean) {
+  if (stale) {
+    stale.list ||= list;
+    return;
+  }
+  stale = { list };
+  queueMicrotask(() => {
+    const withList = stale?.list ?? false;
+    stale = null;
+    void (withList ? refreshStored() : refreshLimits());
+  });
+}
+
 for (const queue of [singleQueue, batchQueue]) {
-  // A stored file shows in the lists, and counts against the space left.
-  queue.watch((event) => {
-    if (event.kind === 'done') void refreshStored();
+  queue.watch(({ kind }) => {
+    if (kind === 'done') readAgain(true);
+    else if (kind === 'cancelled' || kind === 'refused') readAgain(false);
   });
 }
 
@@ -22,11 +40,18 @@ export function useQueue(queue: UploadQueue): readonly UploadSnapshot[] {
   return useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot);
 }
 
-/** What a screen reader hears when a file is done, fails or is refused. */
+/** What a screen reader hears when a file is done, fails, is refused or is cancelled. */
 export function announcement({ kind, upload }: QueueEvent): string {
-  if (kind === 'done') return `${upload.name} is uploaded.`;
-  if (kind === 'failed') return `${upload.name} failed: ${upload.reason ?? ''}`.trim();
-  return `${upload.name} was refused: ${upload.reason ?? ''}`.trim();
+  switch (kind) {
+    case 'done':
+      return `${upload.name} is uploaded.`;
+    case 'failed':
+      return `${upload.name} failed: ${upload.reason ?? ''}`.trim();
+    case 'cancelled':
+      return `${upload.name} was cancelled.`;
+    case 'refused':
+      return `${upload.name} was refused: ${upload.reason ?? ''}`.trim();
+  }
 }
 
 /**

@@ -26,6 +26,9 @@ export const fetchStoredPage = fetcherFor(uploadsApi.list);
 /** The file as an attachment. */
 export const downloadHref = (id: number) => urlOf(uploadsApi.download, { params: { id } });
 
+/** An upload was cancelled or refused: the space used reads again (the server no longer counts it). */
+export const refreshLimits = () => invalidateEndpoint(uploadsApi.limits);
+
 /** A file was stored or deleted: the lists and the space used read again. */
 export const refreshStored = () => Promise.all([invalidateEndpoint(uploadsApi.list), invalidateEndpoint(uploadsApi.limits)]).then(() => undefined);
 
