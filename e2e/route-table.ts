@@ -85,5 +85,8 @@ export async function sampleIds(request: APIRequestContext): Promise<Record<stri
     '/kisi/users/:user_id': String(kisiUser.id),
     '/pt/stalls/:id': String(stall.id),
     '/shell/nuhs/basic/:conversationId': String(conversation.id),
+    // The seeded catalogue's first piece and part.
+    '/pieces/:id': '1',
+    '/parts/:id': '1',
   };
 }

@@ -92,6 +92,7 @@ export type PartDetail = v.InferOutput<typeof PartDetailSchema>;
 
 export const PartQuerySchema = v.object({ ...PageQuerySchema.entries });
 
+/** `pieceCount` counts the pieces directly in the category (a filter by it also finds those of the categories below). */
 export const CategorySchema = v.object({ id: v.number(), name: v.string(), parentId: v.nullable(v.number()), pieceCount: v.number() });
 export type Category = v.InferOutput<typeof CategorySchema>;
 export const CategoryListSchema = v.object({ items: v.array(CategorySchema) });
@@ -100,7 +101,7 @@ export const catalogueApi = {
   listPieces: endpoint({
     method: 'GET',
     path: '/api/rest/pieces',
-    summary: 'Pieces by number or name (an exact number first), optionally in one category and its sub-categories',
+    summary: 'Pieces by number or name (an exact number first; without a query, sort=relevance is the newest first), optionally in one category and its sub-categories',
     access: 'public',
     query: PieceListQuerySchema,
     response: PiecePageSchema,

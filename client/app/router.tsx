@@ -143,6 +143,10 @@ export const routes: RouteObject[] = [
               { path: 'tables', middleware: [requireUser, requireStaff], lazy: () => import('@/features/pt/table-codes.route') },
             ],
           },
+          // The parts catalogue, public: search pieces, a piece's parts by category, where a part is used.
+          { path: 'pieces', lazy: () => import('@/features/catalogue/pieces-list.route') },
+          { path: 'pieces/:id', lazy: () => import('@/features/catalogue/piece.route') },
+          { path: 'parts/:id', lazy: () => import('@/features/catalogue/part.route') },
           // A guest (diner or gym member) asks the front desk for help and follows the answers.
           { path: 'help', lazy: () => import('@/features/conversations/help.route') },
           {

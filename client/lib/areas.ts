@@ -16,7 +16,7 @@ export type Area = {
   staff?: boolean;
   /** Admins only: hidden from everyone else. */
   admin?: boolean;
-  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users' | 'key' | 'inbox' | 'activity' | 'food';
+  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users' | 'key' | 'inbox' | 'activity' | 'food' | 'search';
 };
 
 export const areas: Area[] = [
@@ -25,6 +25,7 @@ export const areas: Area[] = [
   { title: 'Gym members', href: paths.gymMembers, summary: 'Find a member, change their membership and see whether the doors open for them.', staff: true, icon: 'users' },
   { title: 'Access control', href: paths.kisi, summary: 'Kisi door access: switch people on and off, groups, access links and a remote unlock.', nav: true, staff: true, admin: true, icon: 'key' },
   { title: 'Food court', href: paths.pt, summary: 'The stalls and their menus, ordering from your table, and the runners’ live board.', nav: true, icon: 'food' },
+  { title: 'Catalogue', href: paths.pieces, summary: 'Sets and their parts: find one by number or name, open its parts list, see where a part is used.', nav: true, icon: 'search' },
   { title: 'Door events', href: paths.shellWebhook, summary: 'Every door unlock Kisi reports, arriving live; remove the ones you have dealt with.', staff: true, icon: 'inbox' },
   { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', nav: true, icon: 'test' },
   { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', nav: true, icon: 'chime' },

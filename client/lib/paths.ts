@@ -44,6 +44,9 @@ export const paths = {
   conversations: '/shell/nuhs/basic/',
   conversation: (id: string | number) => `/shell/nuhs/basic/${encodeURIComponent(String(id))}`,
   help: '/help',
+  pieces: '/pieces',
+  piece: (id: string | number) => `/pieces/${encodeURIComponent(String(id))}`,
+  part: (id: string | number) => `/parts/${encodeURIComponent(String(id))}`,
   uploadOne: '/shell/upload/1',
   uploadMany: '/shell/upload/2',
 } as const;

@@ -1,0 +1,183 @@
+import * as v from 'valibot';
+import { idText } from '@contracts/common.contract';
+import {
+  MAX_CATALOGUE_QUERY,
+  PIECE_SORTS,
+  PartRefParamSchema,
+  PieceRefParamSchema,
+  catalogueApi,
+  type Category,
+  type PieceSort,
+} from '@contracts/catalogue.contract';
+import { fetcherFor, isApiError, keyFor } from '@/lib/api-client';
+import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { paths } from '@/lib/paths';
+
+/**
+ * The catalogue's data layer (read only, public): the search params of its pages, the keys and
+ * fetchers of its reads (keys are the API URLs) and the links between its pages.
+ */
+
+/** A grid of pieces: 24 fills rows of 2, 3, 4 or 6 cards. */
+export const PIECES_PAGE_SIZE = 24;
+export const WHERE_USED_PAGE_SIZE = 20;
+
+// ---- search params (every key falls back silently) ------------------------------------------
+
+/** `?query=`: trimmed, and cut to what the API accepts rather than dropped. */
+const queryParam = v.fallback(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.transform((text) => text.slice(0, MAX_CATALOGUE_QUERY).trim()),
+  ),
+  '',
+);
+/** `?category=`: a category id, or 0 for every category. */
+const categoryParam = v.fallback(idText(), 0);
+const sortParam = v.fallback(v.picklist(PIECE_SORTS), 'relevance' as PieceSort);
+
+export const PiecesSearchSchema = v.object({ page: pageParam, query: queryParam, category: categoryParam, sort: sortParam });
+export type PiecesSearch = v.InferOutput<typeof PiecesSearchSchema>;
+export const parsePiecesSearch = (url: URL | URLSearchParams) => parseSearch(PiecesSearchSchema, url);
+
+export const WhereUsedSearchSchema = v.object({ page: pageParam });
+export const parseWhereUsedSearch = (url: URL | URLSearchParams) => parseSearch(WhereUsedSearchSchema, url);
+
+export const SORT_LABELS: Record<PieceSort, string> = {
+  relevance: 'Best match',
+  number: 'Number',
+  name: 'Name (A–Z)',
+  'year-desc': 'Newest first',
+  year: 'Oldest first',
+  'parts-desc': 'Most parts',
+};
+
+/** Is this path segment a piece (or part) the API can look up: an id, or a number such as 10270-1? */
+export const isPieceRef = (id: string | undefined): id is string => v.is(PieceRefParamSchema, { id });
+export const isPartRef = (id: string | undefined): id is string => v.is(PartRefParamSchema, { id });
+
+// ---- links ----------------------------------------------------------------------------------
+
+/** The list with these params (page 1, an empty query, every category and the default sort are left out). */
+export function piecesHref(search: Partial<PiecesSearch>): string {
+  const params = new URLSearchParams();
+  if (search.query) params.set('query', search.query);
+  if (search.category) params.set('category', String(search.category));
+  if (search.sort && search.sort !== 'relevance') params.set('sort', search.sort);
+  if (search.page && search.page > 1) params.set('page', String(search.page));
+  const query = params.toString();
+  return query ? `${paths.pieces}?${query}` : paths.pieces;
+}
+
+/** A part's page at a where-used page (1-based; page 1 is left out). */
+export function partHref(id: number | string, page = 1): string {
+  return page > 1 ? `${paths.part(id)}?page=${page}` : paths.part(id);
+}
+
+/**
+ * Links inside the catalogue carry the list the reader came from (its search, filter, sort and
+ * page) in the history entry's state, so "back to the list" finds it again from any piece or part,
+ * after a reload too. Where the state is missing (a page of a part's where-used list, whose links
+ * carry none), the list this tab showed last stands in.
+ */
+export type CatalogueLinkState = { list: string };
+
+let lastList: string = paths.pieces;
+/** The list page says which list it shows. */
+export function rememberList(href: string): void {
+  lastList = href;
+}
+
+const isListHref = (href: unknown): href is string => typeof href === 'string' && (href === paths.pieces || href.startsWith(`${paths.pieces}?`));
+
+/** The list to go back to: the one in the history state, when it is a list URL; else the last one shown. */
+export function listFrom(state: unknown): string {
+  const list = (state as Partial<CatalogueLinkState> | null | undefined)?.list;
+  return isListHref(list) ? list : lastList;
+}
+
+/** The state to hand on to the next catalogue page (the same list). */
+export const linkState = (state: unknown): CatalogueLinkState => ({ list: listFrom(state) });
+
+// ---- keys and fetchers ------------------------------------------------------------------------
+
+/** `GET /api/rest/pieces?page=<0-based>…` for a 1-based URL page. */
+export const piecesKey = (search: PiecesSearch) =>
+  keyFor(catalogueApi.listPieces, {
+    query: {
+      page: toApiPage(search.page),
+      pageSize: PIECES_PAGE_SIZE,
+      query: search.query || undefined,
+      category: search.category || undefined,
+      sort: search.sort,
+    },
+  });
+export const pieceKey = (id: number | string) => keyFor(catalogueApi.getPiece, { params: { id } });
+export const partKey = (id: number | string, page: number) =>
+  keyFor(catalogueApi.getPart, { params: { id }, query: { page: toApiPage(page), pageSize: WHERE_USED_PAGE_SIZE } });
+export const CATEGORIES_KEY = keyFor(catalogueApi.listCategories);
+
+export const fetchPiecePage = fetcherFor(catalogueApi.listPieces);
+export const fetchPiece = fetcherFor(catalogueApi.getPiece);
+export const fetchPart = fetcherFor(catalogueApi.getPart);
+export const fetchCategories = fetcherFor(catalogueApi.listCategories);
+
+/** A read that may fail without failing the page: its data, or the error to show inside the page. */
+export type Attempt<T> = { data?: T; error?: unknown };
+
+/** Waits for a loader read; a failure becomes the page's message (a 401 or 403 would still go to the router, but the catalogue is public). */
+export async function attempt<T>(read: () => T | Promise<T>): Promise<Attempt<T>> {
+  try {
+    return { data: await read() };
+  } catch (error) {
+    if (isApiError(error, 401) || isApiError(error, 403)) throw error;
+    return { error };
+  }
+}
+
+// ---- categories -------------------------------------------------------------------------------
+
+/** A category in the filter: its depth in the tree and the pieces it and its sub-categories hold (what choosing it finds). */
+export type CategoryChoice = Category & { depth: number; total: number };
+
+/**
+ * Categories in tree order: each parent (by name) followed by its sub-categories. `pieceCount` is
+ * the pieces directly in a category, while the filter takes in the sub-categories too, so each
+ * choice also carries the `total` of its whole branch.
+ */
+export function categoryTree(categories: Category[]): CategoryChoice[] {
+  const ids = new Set(categories.map((c) => c.id));
+  const children = new Map<number | null, Category[]>();
+  for (const category of categories) {
+    // A parent the list does not have: the category stands at the top.
+    const parent = category.parentId !== null && ids.has(category.parentId) ? category.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), category]);
+  }
+  const out: CategoryChoice[] = [];
+  const seen = new Set<number>();
+  const walk = (parent: number | null, depth: number): number => {
+    let sum = 0;
+    for (const category of [...(children.get(parent) ?? [])].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (seen.has(category.id)) continue; // a cycle in bad data must not loop
+      seen.add(category.id);
+      const choice: CategoryChoice = { ...category, depth, total: category.pieceCount };
+      out.push(choice);
+      choice.total += walk(category.id, depth + 1);
+      sum += choice.total;
+    }
+    return sum;
+  };
+  walk(null, 0);
+  return out;
+}
+
+/** A colour's `rgb` ("C91A09") as CSS, or undefined when it is not six hex digits. */
+export function cssColour(rgb: string): string | undefined {
+  return /^[0-9a-f]{6}$/i.test(rgb) ? `#${rgb}` : undefined;
+}
+
+/** 1234 → "1,234" in the reader's locale. */
+const count = new Intl.NumberFormat();
+export const formatCount = (n: number) => count.format(n);
+export const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;

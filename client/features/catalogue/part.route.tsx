@@ -1,0 +1,180 @@
+import './catalogue.css';
+import { data, useLoaderData, useLocation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { PartDetail } from '@contracts/catalogue.contract';
+import { EmptyState } from '@/components/empty-state';
+import { LoadError } from '@/components/load-error';
+import { PageHeader } from '@/components/page-header';
+import { PagedList } from '@/components/paged-list';
+import { AppLink } from '@/lib/app-link';
+import { errorMessage } from '@/lib/api-client';
+import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { ColourSwatch } from './components/colour-swatch';
+import { CatalogueImage } from './components/catalogue-image';
+import { fetchPart, formatCount, isPartRef, linkState, listFrom, parseWhereUsedSearch, partHref, partKey, plural } from './catalogue.api';
+
+type Data = { id: string; page: number; part: PartDetail };
+
+/**
+ * `/parts/:id?page`: a part by id or number (3001pr0001), the colours it comes in and the pieces it
+ * is used in, a page at a time (1-based in the URL, bad → 1); anything the API cannot look up → not found.
+ */
+export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data> {
+  if (!isPartRef(params.id)) throw data(`No part ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
+  const { page } = parseWhereUsedSearch(url);
+  return { id: params.id, page, part: await loadQuery(partKey(params.id, page), fetchPart) };
+}
+
+export const handle = {
+  title: 'Part',
+  preload: ({ params, url }: { params: { id?: string }; url: URL }) => {
+    if (isPartRef(params.id)) warm(partKey(params.id, parseWhereUsedSearch(url).page), fetchPart);
+  },
+};
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { id, page } = loaded;
+  const { data: fresh, error, isValidating, mutate } = useQuery(partKey(id, page), fetchPart, loaded.part);
+  const part = fresh ?? loaded.part;
+  const { usedIn } = part;
+  const location = useLocation();
+  const back = listFrom(location.state);
+  const state = linkState(location.state);
+
+  return (
+    <div className="stack-lg catalogue">
+      <AppLink to={back} className="back-link">
+        {back === paths.pieces ? '← All pieces' : '← Back to the pieces'}
+      </AppLink>
+      <PageHeader eyebrow={part.category?.name ?? 'Part'} title={part.name}>
+        <p className="cat-lede">
+          <span className="cat-number">{part.number}</span>
+          {part.material ? <span>{part.material}</span> : null}
+          <span>{plural(part.colours.length, 'colour', 'colours')}</span>
+        </p>
+      </PageHeader>
+
+      {error ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the part: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+
+      <div className={part.imageUrl ? 'cat-overview has-image' : 'cat-overview'}>
+        <CatalogueImage src={part.imageUrl} size="large" />
+        <div className="stack-lg">
+          <section className="card" aria-labelledby="part-facts">
+            <h2 id="part-facts" className="card-heading">
+              About this part
+            </h2>
+            <dl className="cat-facts">
+              <div>
+                <dt>Number</dt>
+                <dd className="cat-number">{part.number}</dd>
+              </div>
+              <div>
+                <dt>Category</dt>
+                <dd>{part.category?.name ?? <span className="muted">None</span>}</dd>
+              </div>
+              <div>
+                <dt>Material</dt>
+                <dd>{part.material ?? <span className="muted">Not known</span>}</dd>
+              </div>
+              <div>
+                <dt>Used in</dt>
+                <dd className="tabular">{plural(usedIn.total, 'piece', 'pieces')}</dd>
+              </div>
+            </dl>
+          </section>
+          <section className="card" aria-labelledby="part-colours">
+            <h2 id="part-colours" className="card-heading">
+              Comes in {plural(part.colours.length, 'colour', 'colours')}
+            </h2>
+            {part.colours.length ? (
+              <ul className="cat-colours">
+                {part.colours.map((colour) => (
+                  <li key={colour.id}>
+                    <ColourSwatch colour={colour} />
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="muted">No piece in the catalogue uses it in a known colour.</p>
+            )}
+          </section>
+        </div>
+      </div>
+
+      <section className="stack" aria-labelledby="part-used-in">
+        <h2 id="part-used-in" className="section-title">
+          Used in {plural(usedIn.total, 'piece', 'pieces')}
+        </h2>
+        <PagedList
+          page={page}
+          pageSize={usedIn.pageSize}
+          total={usedIn.total}
+          count={usedIn.items.length}
+          hrefFor={(n) => partHref(id, n)}
+          label="Where-used pages"
+          noun="pieces"
+          empty={
+            <EmptyState icon="search" title="Not used in any piece">
+              No piece in the catalogue lists this part.
+            </EmptyState>
+          }
+        >
+          <div className="cat-table-box">
+            <div className="cat-table-wrap">
+              <table className="cat-table cat-table-pairs">
+                <caption className="visually-hidden">
+                  Pieces that use {part.number} {part.name}, page {page}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Piece</th>
+                    <th scope="col">Year</th>
+                    <th scope="col" className="num">
+                      Quantity
+                    </th>
+                    <th scope="col" className="num">
+                      Spares
+                    </th>
+                    <th scope="col" className="num">
+                      Colours
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {usedIn.items.map((use) => (
+                    <tr key={use.piece.id}>
+                      <td className="cat-cell-main">
+                        <span className="cat-part">
+                          <CatalogueImage src={use.piece.imageUrl} size="thumb" />
+                          <AppLink to={paths.piece(use.piece.id)} state={state} className="cat-cell-title">
+                            <span className="cat-number">{use.piece.number}</span> <span>{use.piece.name}</span>
+                          </AppLink>
+                        </span>
+                      </td>
+                      <td data-label="Year">{use.piece.year ?? <span className="muted">Not known</span>}</td>
+                      <td data-label="Quantity" className="num">
+                        {formatCount(use.quantity)}
+                      </td>
+                      <td data-label="Spares" className="num">
+                        {formatCount(use.spares)}
+                      </td>
+                      <td data-label="Colours" className="num">
+                        {formatCount(use.colours)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        </PagedList>
+      </section>
+    </div>
+  );
+}

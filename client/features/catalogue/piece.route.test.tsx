@@ -1,0 +1,93 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeApi, renderApp } from '@/test-utils';
+import { fakeCatalogue, type FakeCatalogue } from './catalogue.fake-api';
+
+afterEach(() => jest.restoreAllMocks());
+
+function setup(path: string, catalogue: FakeCatalogue = fakeCatalogue()) {
+  const api = fakeApi([catalogue.handler]);
+  const view = renderApp(path);
+  return { ...view, api, catalogue, user: userEvent.setup() };
+}
+
+const rowsOf = (table: HTMLElement) => within(table).getAllByRole('row').slice(1);
+const swatchOf = (row: HTMLElement) => row.querySelector('.cat-swatch') as HTMLElement;
+
+describe('/pieces/:id', () => {
+  it('shows the piece, its totals, and its parts grouped by category with colour swatches and links to each part', async () => {
+    setup('/pieces/1');
+    expect(await screen.findByRole('heading', { name: 'Bookshop', level: 1 })).toBeInTheDocument();
+    const facts = screen.getByRole('region', { name: 'About this piece' });
+    expect(within(facts).getByText('10270-1')).toBeInTheDocument();
+    expect(within(facts).getByText('2020')).toBeInTheDocument();
+    expect(within(facts).getByRole('link', { name: 'Modular Buildings' })).toHaveAttribute('href', '/pieces?category=2');
+    expect(facts).toHaveTextContent('Parts16');
+    expect(facts).toHaveTextContent('Different parts4');
+    expect(facts).toHaveTextContent('Spares1');
+    expect(screen.getByText('6 lines (a part in one colour) in 2 categories')).toBeInTheDocument();
+
+    // Categories by name, each a region with its own table.
+    const bricks = screen.getByRole('region', { name: 'Bricks 7 parts' });
+    const plates = screen.getByRole('region', { name: 'Plates 10 parts' });
+    expect(screen.getByRole('navigation', { name: 'Part categories' })).toHaveTextContent('Bricks 7 partsPlates 10 parts');
+
+    const brickTable = within(bricks).getByRole('table', { name: 'Bricks: each part with its colour and quantity' });
+    expect(within(brickTable).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Part', 'Colour', 'Quantity', 'Spare']);
+    const brickRows = rowsOf(brickTable);
+    expect(brickRows.map((row) => within(row).getAllByRole('cell').map((td) => td.textContent))).toEqual([
+      ['3001 Brick 2 x 4', 'Blue', '2', ''],
+      ['3001 Brick 2 x 4', 'Red', '4', ''],
+      ['3001pr0001 Brick 2 x 4 with Bookshop print', 'Red', '1', ''],
+    ]);
+    expect(within(brickRows[0]!).getByRole('link', { name: '3001 Brick 2 x 4' })).toHaveAttribute('href', '/parts/1');
+    expect(within(brickRows[2]!).getByRole('link', { name: /3001pr0001/ })).toHaveAttribute('href', '/parts/3');
+    // The swatch shows the colour; the name is the text, the square is hidden from screen readers.
+    expect(swatchOf(brickRows[0]!)).toHaveStyle({ backgroundColor: '#0055BF' });
+    expect(swatchOf(brickRows[1]!)).toHaveStyle({ backgroundColor: '#C91A09' });
+    expect(swatchOf(brickRows[1]!)).toHaveAttribute('aria-hidden', 'true');
+
+    const plateRows = rowsOf(within(plates).getByRole('table'));
+    expect(plateRows.map((row) => within(row).getAllByRole('cell').map((td) => td.textContent))).toEqual([
+      ['3023 Plate 1 x 2', 'Black', '6', ''],
+      ['3024 Plate 1 x 1', 'Trans-Clear', '3', ''],
+      ['3024 Plate 1 x 1', 'Trans-Clear', '1', 'Spare'],
+    ]);
+    expect(swatchOf(plateRows[1]!)).toHaveClass('is-transparent');
+    expect(swatchOf(plateRows[0]!)).not.toHaveClass('is-transparent');
+  });
+
+  it('opens a piece by its number, and a part from it', async () => {
+    const { api, user, router } = setup('/pieces/10270-1');
+    expect(await screen.findByRole('heading', { name: 'Bookshop', level: 1 })).toBeInTheDocument();
+    expect(api.calls.map((c) => c.path)).toContain('/api/rest/pieces/10270-1');
+    await user.click(screen.getAllByRole('link', { name: '3001 Brick 2 x 4' })[0]!);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/parts/1'));
+    expect(await screen.findByRole('heading', { name: 'Brick 2 x 4', level: 1 })).toBeInTheDocument();
+  });
+
+  it('goes back to the list with its search, from the piece and from a part opened from it', async () => {
+    const { user, router } = setup('/pieces?query=book&sort=name');
+    await user.click(await screen.findByRole('link', { name: '10270-1 Bookshop' }));
+    expect(await screen.findByRole('heading', { name: 'Bookshop', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '← Back to the pieces' })).toHaveAttribute('href', '/pieces?query=book&sort=name');
+
+    await user.click(screen.getAllByRole('link', { name: '3023 Plate 1 x 2' })[0]!);
+    expect(await screen.findByRole('heading', { name: 'Plate 1 x 2', level: 1 })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: '← Back to the pieces' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?query=book&sort=name'));
+    expect(await screen.findByRole('searchbox', { name: 'Search pieces' })).toHaveValue('book');
+  });
+
+  it.each(['999', 'no-such-set'])('shows the not-found screen for a piece the catalogue does not have (%s)', async (id) => {
+    const { api } = setup(`/pieces/${id}`);
+    expect(await screen.findByText('Page not found.')).toBeInTheDocument();
+    expect(api.calls.map((c) => c.path)).toContain(`/api/rest/pieces/${id}`);
+  });
+
+  it.each(['0', '-1', 'a%20b'])('shows the not-found screen without asking the API for a malformed id (%s)', async (id) => {
+    const { api } = setup(`/pieces/${id}`);
+    expect(await screen.findByText('Page not found.')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.path.startsWith('/api/rest/'))).toEqual([]);
+  });
+});

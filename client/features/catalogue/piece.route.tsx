@@ -1,0 +1,189 @@
+import './catalogue.css';
+import { data, useLoaderData, useLocation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { PieceDetail } from '@contracts/catalogue.contract';
+import { EmptyState } from '@/components/empty-state';
+import { LoadError } from '@/components/load-error';
+import { PageHeader } from '@/components/page-header';
+import { AppLink } from '@/lib/app-link';
+import { paths } from '@/lib/paths';
+import { errorMessage } from '@/lib/api-client';
+import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { ColourSwatch } from './components/colour-swatch';
+import { CatalogueImage } from './components/catalogue-image';
+import { fetchPiece, formatCount, isPieceRef, linkState, listFrom, partHref, pieceKey, piecesHref, plural } from './catalogue.api';
+
+type Data = { id: string; piece: PieceDetail };
+
+/** `/pieces/:id`: a piece by id or number (10270-1) with its parts by category; anything the API cannot look up → not found. */
+export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
+  if (!isPieceRef(params.id)) throw data(`No piece ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
+  return { id: params.id, piece: await loadQuery(pieceKey(params.id), fetchPiece) };
+}
+
+export const handle = {
+  title: 'Piece',
+  preload: ({ params }: { params: { id?: string } }) => {
+    if (isPieceRef(params.id)) warm(pieceKey(params.id), fetchPiece);
+  },
+};
+
+const groupId = (categoryId: number | undefined, index: number) => `part-group-${categoryId ?? `none-${index}`}`;
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { data: fresh, error, isValidating, mutate } = useQuery(pieceKey(loaded.id), fetchPiece, loaded.piece);
+  const piece = fresh ?? loaded.piece;
+  const location = useLocation();
+  const back = listFrom(location.state);
+  const state = linkState(location.state);
+  const { totals } = piece;
+
+  return (
+    <div className="stack-lg catalogue">
+      <AppLink to={back} className="back-link">
+        {back === paths.pieces ? '← All pieces' : '← Back to the pieces'}
+      </AppLink>
+      <PageHeader eyebrow={piece.category?.name ?? 'Piece'} title={piece.name}>
+        <p className="cat-lede">
+          <span className="cat-number">{piece.number}</span>
+          {piece.year !== null ? <span>{piece.year}</span> : null}
+          <span>{plural(piece.partCount, 'part', 'parts')}</span>
+        </p>
+      </PageHeader>
+
+      {error ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the piece: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+
+      <div className={piece.imageUrl ? 'cat-overview has-image' : 'cat-overview'}>
+        <CatalogueImage src={piece.imageUrl} size="large" />
+        <section className="card" aria-labelledby="piece-facts">
+          <h2 id="piece-facts" className="card-heading">
+            About this piece
+          </h2>
+          <dl className="cat-facts">
+            <div>
+              <dt>Number</dt>
+              <dd className="cat-number">{piece.number}</dd>
+            </div>
+            <div>
+              <dt>Year</dt>
+              <dd>{piece.year ?? <span className="muted">Not known</span>}</dd>
+            </div>
+            <div>
+              <dt>Category</dt>
+              <dd>
+                {piece.category ? (
+                  <AppLink to={piecesHref({ category: piece.category.id })}>{piece.category.name}</AppLink>
+                ) : (
+                  <span className="muted">None</span>
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt>Parts</dt>
+              <dd className="tabular">{formatCount(totals.quantity)}</dd>
+            </div>
+            <div>
+              <dt>Different parts</dt>
+              <dd className="tabular">{formatCount(totals.distinctParts)}</dd>
+            </div>
+            <div>
+              <dt>Spares</dt>
+              <dd className="tabular">{totals.spares ? formatCount(totals.spares) : 'None'}</dd>
+            </div>
+          </dl>
+        </section>
+      </div>
+
+      <section className="stack" aria-labelledby="piece-parts">
+        <h2 id="piece-parts" className="section-title">
+          Parts by category
+        </h2>
+        {piece.groups.length ? (
+          <p className="section-lede">
+            {plural(totals.lines, 'line', 'lines')} (a part in one colour) in {plural(piece.groups.length, 'category', 'categories')}
+          </p>
+        ) : null}
+        {piece.groups.length === 0 ? (
+          <div className="card">
+            <EmptyState icon="search" title="No parts listed">
+              The catalogue has no parts list for this piece.
+            </EmptyState>
+          </div>
+        ) : (
+          <>
+            {piece.groups.length > 1 ? (
+              <nav aria-label="Part categories">
+                <ul className="cat-jump">
+                  {piece.groups.map((group, index) => (
+                    <li key={groupId(group.category?.id, index)}>
+                      <a href={`#${groupId(group.category?.id, index)}`}>
+                        {group.category?.name ?? 'Other parts'} <span className="muted tabular">{formatCount(group.quantity)}</span>
+                        <span className="visually-hidden"> {group.quantity === 1 ? 'part' : 'parts'}</span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            ) : null}
+            {piece.groups.map((group, index) => {
+              const id = groupId(group.category?.id, index);
+              const name = group.category?.name ?? 'Other parts';
+              return (
+                <section key={id} id={id} className="cat-group" aria-labelledby={`${id}-title`}>
+                  <h3 id={`${id}-title`} className="cat-group-title">
+                    {name} <span className="muted small tabular">{plural(group.quantity, 'part', 'parts')}</span>
+                  </h3>
+                  <div className="cat-table-box">
+                    <div className="cat-table-wrap">
+                      <table className="cat-table">
+                        <caption className="visually-hidden">{name}: each part with its colour and quantity</caption>
+                        <thead>
+                          <tr>
+                            <th scope="col">Part</th>
+                            <th scope="col">Colour</th>
+                            <th scope="col" className="num">
+                              Quantity
+                            </th>
+                            <th scope="col">Spare</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {group.lines.map((line) => (
+                            <tr key={`${line.part.id}-${line.colour.id}-${line.spare ? 's' : 'n'}`}>
+                              <td className="cat-cell-main">
+                                <span className="cat-part">
+                                  <CatalogueImage src={line.part.imageUrl} size="thumb" />
+                                  <AppLink to={partHref(line.part.id)} state={state} className="cat-cell-title">
+                                    <span className="cat-number">{line.part.number}</span> <span>{line.part.name}</span>
+                                  </AppLink>
+                                </span>
+                              </td>
+                              <td data-label="Colour" className="cat-colour-cell">
+                                <ColourSwatch colour={line.colour} />
+                              </td>
+                              <td data-label="Quantity" className="num">
+                                {formatCount(line.quantity)}
+                              </td>
+                              <td data-label="Spare" className="cat-spare">
+                                {line.spare ? <span className="badge badge-warn">Spare</span> : null}
+                              </td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </div>
+                  </div>
+                </section>
+              );
+            })}
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
