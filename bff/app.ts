@@ -27,6 +27,12 @@ import { catalogueRepository } from './features/catalogue/catalogue.repository';
 import { catalogueRoutes } from './features/catalogue/catalogue.router';
 import { catalogueService } from './features/catalogue/catalogue.service';
 import { ptService } from './features/pt/pt.service';
+import { sampleAnswers } from './features/samples/sample-answers.cache';
+import { sampleCacheRepository } from './features/samples/sample-cache.repository';
+import { pictureAllowlist, PROVIDER_PICTURE_LOCATIONS, sampleImages } from './features/samples/sample-images.service';
+import { samplesRoutes } from './features/samples/samples.router';
+import { samplesService } from './features/samples/samples.service';
+import { upstreamClient } from './features/samples/upstream.client';
 import { stallsRepository } from './features/pt/stalls.repository';
 import { statusRoutes } from './features/status/status.router';
 import { uploadsRepository } from './features/uploads/uploads.repository';
@@ -154,6 +160,25 @@ export function createApp(deps: AppDeps) {
   });
   const tus = tusUploads(uploads, logger);
 
+  // The sample pages' upstreams: one client (timeout, single-flight), one answer cache, one picture allowlist —
+  // the providers' picture locations plus those of the configured upstreams (a mirror or local fake serves its own).
+  const upstream = upstreamClient({ timeoutMs: config.SAMPLES_TIMEOUT_MS });
+  const pictures = pictureAllowlist([...PROVIDER_PICTURE_LOCATIONS, `${config.SAMPLES_POKEAPI_SPRITES_URL}/`, `${config.SAMPLES_RICKANDMORTY_URL}/character/avatar/`]);
+  const samples = samplesRoutes(
+    samplesService({
+      upstream,
+      answers: sampleAnswers({ repository: sampleCacheRepository(database.db), ttlMs: config.SAMPLES_CACHE_SECONDS * 1000, logger }),
+      pictures,
+      urls: {
+        pokeApi: config.SAMPLES_POKEAPI_URL,
+        pokeApiSprites: config.SAMPLES_POKEAPI_SPRITES_URL,
+        rickAndMorty: config.SAMPLES_RICKANDMORTY_URL,
+        jsonPlaceholder: config.SAMPLES_JSONPLACEHOLDER_URL,
+      },
+    }),
+    sampleImages({ upstream, allowlist: pictures, directory: config.SAMPLES_IMAGE_DIR }),
+  );
+
   const app = express();
   // Removes unfinished uploads past their expiry (the server's hourly purge calls it).
   app.locals.cleanUpUploads = tus.cleanUp;
@@ -230,6 +255,7 @@ export function createApp(deps: AppDeps) {
     ...chat,
     ...conversations.routes,
     ...uploadRoutes(uploads),
+    ...samples,
     ...catalogueRoutes(catalogueService({ catalogue: catalogueRepository(database.db), matchesText: database.matchesText })),
     ...gymRoutes(gymService({ owners: ownersRepository(database.db), members: membersRepository(database.db), door: deps.door })),
     ...statusRoutes({ version: deps.version, startedAt: deps.startedAt ?? new Date(), databaseEngine: database.engine, kisiMode: kisiMode(config) }),

@@ -59,4 +59,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ KISI_BASE_URL: 'https://api.kisi.io', KISI_API_KEY: 'k' })).toThrow(/KISI_GROUP_ID is required/);
     expect(() => loadConfig({ KISI_BASE_URL: 'ftp://kisi' })).toThrow(/KISI_BASE_URL must be an absolute http\(s\) URL/);
   });
+
+  it('sets the sample proxy up with a 5 s timeout, a minute in memory and its picture folder, each within range', () => {
+    expect(loadConfig({})).toMatchObject({
+      SAMPLES_TIMEOUT_MS: 5000,
+      SAMPLES_CACHE_SECONDS: 60,
+      SAMPLES_IMAGE_DIR: './data/sample-images',
+      SAMPLES_POKEAPI_SPRITES_URL: 'https://raw.githubusercontent.com/PokeAPI/sprites/master/sprites',
+    });
+    expect(loadConfig({ SAMPLES_CACHE_SECONDS: '0', SAMPLES_TIMEOUT_MS: '100' })).toMatchObject({ SAMPLES_CACHE_SECONDS: 0, SAMPLES_TIMEOUT_MS: 100 });
+    expect(() => loadConfig({ SAMPLES_TIMEOUT_MS: '50' })).toThrow(/SAMPLES_TIMEOUT_MS must be a whole number from 100 to 60000/);
+    expect(() => loadConfig({ SAMPLES_CACHE_SECONDS: '-1' })).toThrow(/SAMPLES_CACHE_SECONDS must be a whole number from 0 to 86400/);
+    expect(() => loadConfig({ SAMPLES_POKEAPI_SPRITES_URL: 'sprites' })).toThrow(/SAMPLES_POKEAPI_SPRITES_URL must be an absolute http\(s\) URL/);
+  });
 });

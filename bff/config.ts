@@ -84,6 +84,12 @@ const EnvSchema = v.object({
   SAMPLES_POKEAPI_URL: v.optional(httpUrl('SAMPLES_POKEAPI_URL'), 'https://pokeapi.co/api/v2'),
   SAMPLES_JSONPLACEHOLDER_URL: v.optional(httpUrl('SAMPLES_JSONPLACEHOLDER_URL'), 'https://jsonplaceholder.typicode.com'),
   SAMPLES_RICKANDMORTY_URL: v.optional(httpUrl('SAMPLES_RICKANDMORTY_URL'), 'https://rickandmortyapi.com/api'),
+  /** PokeAPI's pictures live in its sprites repository, not on the API's host: the folder `sprites/` of it. */
+  SAMPLES_POKEAPI_SPRITES_URL: v.optional(httpUrl('SAMPLES_POKEAPI_SPRITES_URL'), 'https://raw.githubusercontent.com/PokeAPI/sprites/master/sprites'),
+  SAMPLES_TIMEOUT_MS: v.optional(integer('SAMPLES_TIMEOUT_MS', 100, 60_000), '5000'),
+  /** How long an upstream answer is reused from memory before the upstream is asked again (0: never). */
+  SAMPLES_CACHE_SECONDS: v.optional(integer('SAMPLES_CACHE_SECONDS', 0, 86_400), '60'),
+  SAMPLES_IMAGE_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SAMPLES_IMAGE_DIR must not be empty')), './data/sample-images'),
 });
 
 const ConfigSchema = v.pipe(

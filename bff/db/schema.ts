@@ -373,6 +373,13 @@ export interface PartColoursTable {
   colour_id: number;
 }
 
+/** The last answer of each sample call (`011-sample-cache`): our mapped JSON, served marked stale when the upstream is down. */
+export interface SampleCacheTable {
+  key: string;
+  body: string;
+  fetched_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -402,6 +409,7 @@ export interface DB {
   piece_parts: PiecePartsTable;
   part_usage: PartUsageTable;
   part_colours: PartColoursTable;
+  sample_cache: SampleCacheTable;
   kisi_emu_places: KisiEmuPlacesTable;
   kisi_emu_locks: KisiEmuLocksTable;
   kisi_emu_groups: KisiEmuGroupsTable;

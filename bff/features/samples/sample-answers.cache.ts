@@ -1,0 +1,88 @@
+import * as v from 'valibot';
+import type { Freshness } from '../../contracts/samples.contract';
+import { HttpError } from '../../lib/http-error';
+import type { Logger } from '../../lib/logger';
+import { singleFlight } from '../../lib/single-flight';
+import type { SampleCacheRepository } from './sample-cache.repository';
+
+export interface SampleAnswersDeps {
+  repository: SampleCacheRepository;
+  /** How long an answer is served from memory before the upstream is asked again (0: always ask). */
+  ttlMs: number;
+  logger: Logger;
+  now?: () => number;
+  /** Answers kept in memory at most (the oldest go first). */
+  maxEntries?: number;
+}
+
+interface Held {
+  value: object;
+  fetchedAtMs: number;
+  stale: boolean;
+}
+
+/** The upstream could not give an answer (unreachable, silent, or answering nonsense): a stored copy may stand in. */
+const upstreamFailed = (err: unknown) => err instanceof HttpError && (err.status === 502 || err.status === 504);
+
+/**
+ * Our mapped answers of the sample calls: from memory for `ttlMs` after the upstream was asked;
+ * else one load per key at a time (identical requests in flight share it), stored in the database;
+ * when the load fails because the upstream is down, silent or changed, the database's last copy is
+ * served with `freshness.stale` and its age (and kept in memory for `ttlMs` like a fresh answer).
+ */
+export function sampleAnswers({ repository, ttlMs, logger, now = Date.now, maxEntries = 1000 }: SampleAnswersDeps) {
+  /** What was last served for each key, and when the upstream was last asked for it. */
+  const memory = new Map<string, Held & { askedAtMs: number }>();
+  const flights = singleFlight<Held>();
+
+  const remember = (key: string, held: Held) => {
+    if (ttlMs <= 0) return;
+    memory.delete(key);
+    memory.set(key, { ...held, askedAtMs: now() });
+    if (memory.size > maxEntries) memory.delete(memory.keys().next().value!);
+  };
+
+  /** The database's copy, if it still matches the answer's schema (an older version's copy may not). */
+  async function storedCopy(key: string, schema: v.GenericSchema): Promise<Held | undefined> {
+    const row = await repository.find(key);
+    if (!row) return undefined;
+    const value = JSON.parse(row.body) as object;
+    if (!v.is(schema, { ...value, freshness: { fetchedAt: row.fetched_at, stale: true, ageSeconds: 0 } })) return undefined;
+    return { value, fetchedAtMs: Date.parse(row.fetched_at), stale: true };
+  }
+
+  async function load(key: string, schema: v.GenericSchema, work: () => Promise<object>): Promise<Held> {
+    try {
+      const held = { value: await work(), fetchedAtMs: now(), stale: false };
+      remember(key, held);
+      await repository.save(key, JSON.stringify(held.value), new Date(held.fetchedAtMs).toISOString()).catch((err: unknown) => logger.warn({ err, key }, 'sample answer could not be stored'));
+      return held;
+    } catch (err) {
+      if (!upstreamFailed(err)) throw err;
+      const copy = await storedCopy(key, schema).catch((readErr: unknown) => void logger.warn({ err: readErr, key }, 'stored sample answer could not be read'));
+      if (!copy) throw err;
+      logger.warn({ key, reason: (err as HttpError).detail }, 'upstream failed: serving the stored copy');
+      // Served at once for the cache time too: a silent upstream does not make every reader wait for the timeout.
+      remember(key, copy);
+      return copy;
+    }
+  }
+
+  return {
+    /**
+     * The answer for `key` with its freshness. `schema` is the endpoint's response schema (a stored
+     * copy that no longer matches it is not served); `work` asks the upstream and maps its answer.
+     */
+    async read<T extends object>(key: string, schema: v.GenericSchema, work: () => Promise<T>): Promise<T & { freshness: Freshness }> {
+      const kept = memory.get(key);
+      const held = kept && now() - kept.askedAtMs < ttlMs ? kept : await flights(key, () => load(key, schema, work));
+      const freshness: Freshness = {
+        fetchedAt: new Date(held.fetchedAtMs).toISOString(),
+        stale: held.stale,
+        ageSeconds: Math.max(0, Math.floor((now() - held.fetchedAtMs) / 1000)),
+      };
+      return { ...(held.value as T), freshness };
+    },
+  };
+}
+export type SampleAnswers = ReturnType<typeof sampleAnswers>;
