@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { startServer } from '../bff/server';
+import { startSampleUpstreams, type SampleUpstreams } from '../bff/test-support/sample-upstreams';
 import { openDatabase } from '../bff/db/database';
 import { accountsRepository } from '../bff/features/auth/accounts.repository';
 import { authService } from '../bff/features/auth/auth.service';
@@ -33,6 +34,8 @@ export type E2eApp = {
   browser: Browser;
   /** A fresh browser context (own cookies) and page, with page errors collected. */
   newPage: (options?: { viewport?: { width: number; height: number } }) => Promise<{ page: Page; context: BrowserContext; problems: PageProblems }>;
+  /** The local fakes of the sample pages' upstreams the app is pointed at (switch them slow or down). */
+  samples: SampleUpstreams;
   /** Adds an account straight to the app's database, as `npm run account -- add` does. */
   addAccount: (account: Account) => Promise<void>;
   close: () => Promise<void>;
@@ -67,6 +70,8 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
   if (!existsSync('dist/client/index.html')) throw new Error('dist/client is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-e2e-'));
   const databaseUrl = `file:${join(dir, 'e2e.db')}`;
+  // The sample pages' upstreams: local fakes with the real shapes and quirks (no test reaches the internet).
+  const samples = await startSampleUpstreams();
   const server = await startServer(
     {
       PORT: '0',
@@ -77,6 +82,8 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
       LOG_LEVEL: 'silent',
       STATIC_DIR: 'dist/client',
       UPLOADS_DIR: join(dir, 'uploads'),
+      ...samples.env,
+      SAMPLES_IMAGE_DIR: join(dir, 'sample-images'),
       ...env,
     },
     () => undefined,
@@ -85,6 +92,7 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
   return {
     url: server.url,
     browser,
+    samples,
     async newPage(options = {}) {
       const context = await browser.newContext({ baseURL: server.url, viewport: options.viewport ?? { width: 1280, height: 800 } });
       const page = await context.newPage();
@@ -103,6 +111,7 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
     async close() {
       await browser.close();
       await server.close();
+      await samples.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
