@@ -15,11 +15,14 @@ export interface Answers {
   unanswered: number;
 }
 
-/** A load run's figures, and its answers, the warm-up's included: a wrong answer there counts as much as one measured. */
-export type LoadRun = LoadResult & { answers: Answers };
+/** A load run's figures (its median latency too), and its answers, the warm-up's included: a wrong answer there counts as much as one measured. */
+export type LoadRun = LoadResult & { p50Ms: number; answers: Answers };
 
-/** A request built anew for every send, for endpoints that must see a different body each time (a webhook's new event). */
-export type FreshRequest = () => { method: 'POST' | 'PUT' | 'PATCH'; body: string; headers: Record<string, string> };
+/**
+ * A request built anew for every send: for endpoints that must see a different body each time (a
+ * webhook's new event), or reads that rotate over paths (`path` replaces the URL's path and query).
+ */
+export type FreshRequest = () => { method: 'GET' | 'POST' | 'PUT' | 'PATCH'; path?: string; body?: string; headers?: Record<string, string> };
 
 export interface LoadOptions {
   connections: number;
@@ -40,7 +43,7 @@ export async function load(url: string | string[], options: LoadOptions): Promis
     {
       setupRequest: (req: autocannon.Request) => {
         const fresh = next();
-        return { ...req, method: fresh.method, body: fresh.body, headers: { ...req.headers, ...fresh.headers } };
+        return { ...req, method: fresh.method, ...(fresh.path !== undefined && { path: fresh.path }), body: fresh.body, headers: { ...req.headers, ...fresh.headers } };
       },
     },
   ];
@@ -62,6 +65,7 @@ export async function load(url: string | string[], options: LoadOptions): Promis
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
+    p50Ms: result.latency.p50,
     non2xx: result.non2xx + result.errors + result.timeouts,
     answers: { byStatus, unanswered: warmUp.errors + result.errors },
   };

@@ -1,3 +1,4 @@
+import { runCatalogueBench } from './catalogue.bench';
 import { runChatBench } from './chat.bench';
 import { runGymBench } from './gym.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
@@ -16,6 +17,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['orders', runOrdersBench],
   ['chat', runChatBench],
   ['uploads', runUploadsBench],
+  ['catalogue', runCatalogueBench],
 ];
 
 const only = process.argv[2];
