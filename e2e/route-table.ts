@@ -88,5 +88,8 @@ export async function sampleIds(request: APIRequestContext): Promise<Record<stri
     // The seeded catalogue's first piece and part.
     '/pieces/:id': '1',
     '/parts/:id': '1',
+    // The sample pages: the first post of JSONPlaceholder, the first Pokémon.
+    '/shell/posts/:postId': '1',
+    '/pokemon/:idOrName': '1',
   };
 }

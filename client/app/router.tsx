@@ -86,6 +86,16 @@ export const routes: RouteObject[] = [
                 ],
               },
               {
+                // JSONPlaceholder's posts (staff): six a page with a fake missing post first, a post and its author, its comments.
+                path: 'posts',
+                middleware: [requireStaff],
+                children: [
+                  { index: true, lazy: () => import('@/features/samples/posts-list.route') },
+                  { path: ':postId', lazy: () => import('@/features/samples/post.route') },
+                  { path: ':postId/deep', lazy: () => import('@/features/samples/post-deep.route') },
+                ],
+              },
+              {
                 // Guest conversations answered by the front desk: the list, and a thread beside it.
                 path: 'nuhs/basic',
                 middleware: [requireStaff],
@@ -147,6 +157,11 @@ export const routes: RouteObject[] = [
           { path: 'pieces', lazy: () => import('@/features/catalogue/pieces-list.route') },
           { path: 'pieces/:id', lazy: () => import('@/features/catalogue/piece.route') },
           { path: 'parts/:id', lazy: () => import('@/features/catalogue/part.route') },
+          // Sample pages on public APIs, through the BFF: Rick and Morty's characters, the Pokédex and its quiz.
+          { path: 'rick', lazy: () => import('@/features/samples/rick.route') },
+          { path: 'pokemon', lazy: () => import('@/features/samples/pokemon-list.route') },
+          { path: 'pokemon/:idOrName', lazy: () => import('@/features/samples/pokemon.route') },
+          { path: 'quesg', lazy: () => import('@/features/samples/quiz.route') },
           // A guest (diner or gym member) asks the front desk for help and follows the answers.
           { path: 'help', lazy: () => import('@/features/conversations/help.route') },
           {

@@ -41,6 +41,11 @@ const shapes = {
   print: 'M6 9V3h12v6 M6 18H4v-7h16v7h-2 M6 14h12v7H6z',
   minus: 'M5 12h14',
   undo: 'M9 14 4 9l5-5 M4 9h11a5 5 0 0 1 0 10h-3',
+  image: 'M4 5h16v14H4z M4 16l5-5 4 4 2-2 5 5 M15 9h.01',
+  ball: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z M3 12h6 M15 12h6 M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
+  question: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14 M12 17h.01',
+  portal: 'M12 21a9 9 0 1 0-9-9 M12 17a5 5 0 1 0-5-5 M12 13a1 1 0 1 0-1-1',
+  post: 'M6 3h9l4 4v14H6z M14 3v5h5 M9 12h7 M9 16h5',
 } as const;
 
 export type IconName = keyof typeof shapes;

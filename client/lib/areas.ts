@@ -16,7 +16,7 @@ export type Area = {
   staff?: boolean;
   /** Admins only: hidden from everyone else. */
   admin?: boolean;
-  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users' | 'key' | 'inbox' | 'activity' | 'food' | 'search';
+  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users' | 'key' | 'inbox' | 'activity' | 'food' | 'search' | 'portal' | 'ball' | 'question';
 };
 
 export const areas: Area[] = [
@@ -26,6 +26,9 @@ export const areas: Area[] = [
   { title: 'Access control', href: paths.kisi, summary: 'Kisi door access: switch people on and off, groups, access links and a remote unlock.', nav: true, staff: true, admin: true, icon: 'key' },
   { title: 'Food court', href: paths.pt, summary: 'The stalls and their menus, ordering from your table, and the runners’ live board.', nav: true, icon: 'food' },
   { title: 'Catalogue', href: paths.pieces, summary: 'Sets and their parts: find one by number or name, open its parts list, see where a part is used.', nav: true, icon: 'search' },
+  { title: 'Rick and Morty', href: paths.rick, summary: 'Every character of the show, searchable by name and status: a sample on a public API.', icon: 'portal' },
+  { title: 'Pokémon', href: paths.pokemonList, summary: 'The Pokédex six at a time: artwork, types, stats and size of each.', icon: 'ball' },
+  { title: 'Who’s that Pokémon?', href: paths.quiz, summary: 'A quiz: name the Pokémon from its silhouette. Your score and best streak are kept.', icon: 'question' },
   { title: 'Door events', href: paths.shellWebhook, summary: 'Every door unlock Kisi reports, arriving live; remove the ones you have dealt with.', staff: true, icon: 'inbox' },
   { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', nav: true, icon: 'test' },
   { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', nav: true, icon: 'chime' },

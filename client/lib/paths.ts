@@ -49,6 +49,13 @@ export const paths = {
   part: (id: string | number) => `/parts/${encodeURIComponent(String(id))}`,
   uploadOne: '/shell/upload/1',
   uploadMany: '/shell/upload/2',
+  rick: '/rick',
+  pokemonList: '/pokemon',
+  pokemon: (idOrName: string | number) => `/pokemon/${encodeURIComponent(String(idOrName))}`,
+  quiz: '/quesg',
+  posts: '/shell/posts',
+  post: (id: string | number) => `/shell/posts/${encodeURIComponent(String(id))}`,
+  postDeep: (id: string | number) => `/shell/posts/${encodeURIComponent(String(id))}/deep`,
 } as const;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */

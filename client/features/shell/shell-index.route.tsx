@@ -13,6 +13,7 @@ const LINKS: Array<{ to: string; title: string; text: string; icon: IconName; st
   { to: paths.conversations, title: 'Guest help', text: 'Questions from diners and members, answered live.', icon: 'inbox', staffOnly: true },
   { to: paths.uploadOne, title: 'Upload a file', text: 'One file with a progress bar; it resumes after a dropped connection.', icon: 'arrow', staffOnly: true },
   { to: paths.uploadMany, title: 'Files', text: 'Drop several files at once; download or delete what is stored.', icon: 'inbox', staffOnly: true },
+  { to: paths.posts, title: 'Posts', text: 'Sample posts from JSONPlaceholder: each with its author and comments.', icon: 'post', staffOnly: true },
   { to: paths.shellWebhook, title: 'Door events', text: 'Unlocks and refusals Kisi reports, arriving live.', icon: 'inbox' },
   { to: paths.shellSse, title: 'Live stream', text: 'Watch the raw event stream: state, reconnects, every event.', icon: 'activity' },
   { to: paths.shellApi, title: 'Service status', text: 'Version, uptime, database and door-access mode.', icon: 'server' },

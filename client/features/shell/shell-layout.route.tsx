@@ -14,6 +14,7 @@ const TABS: Array<{ to: string; label: string; end?: boolean; staffOnly?: boolea
   { to: paths.chat, label: 'Chat' },
   { to: paths.conversations, label: 'Guest help', staffOnly: true },
   { to: paths.uploadMany, label: 'Files', staffOnly: true },
+  { to: paths.posts, label: 'Posts', staffOnly: true },
   { to: paths.shellWebhook, label: 'Door events' },
   { to: paths.shellSse, label: 'Live stream' },
   { to: paths.shellApi, label: 'Service status' },

@@ -1,0 +1,111 @@
+import './samples.css';
+import { useLoaderData } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { PokemonSummary } from '@contracts/samples.contract';
+import { EmptyState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { PageHeader } from '@/components/page-header';
+import { PagedList } from '@/components/paged-list';
+import { AppLink } from '@/lib/app-link';
+import { warm } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { CardSkeletons, useListLoading } from './components/card-skeletons';
+import { SampleFailure } from './components/sample-failure';
+import { SampleImage } from './components/sample-image';
+import { StaleNotice } from './components/stale-notice';
+import {
+  dexNumber,
+  displayName,
+  fetchPokemonPage,
+  loadSample,
+  parsePokemonSearch,
+  pokemonListHref,
+  pokemonListKey,
+  useSample,
+  type ListLinkState,
+  type Loaded,
+  type PokemonSearch,
+} from './samples.api';
+
+type PokemonPage = Awaited<ReturnType<typeof fetchPokemonPage>>;
+type Data = { search: PokemonSearch; pokemon: Loaded<PokemonPage> };
+
+/** `/pokemon?page`: six Pokémon a page; the page is 0-based in the URL and the call alike (bad → 0). */
+export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
+  const search = parsePokemonSearch(url);
+  return { search, pokemon: await loadSample(pokemonListKey(search.page), fetchPokemonPage) };
+}
+
+export const handle = {
+  title: 'Pokémon',
+  preload: ({ url }: { url: URL }) => warm(pokemonListKey(parsePokemonSearch(url).page), fetchPokemonPage),
+};
+
+function PokemonCard({ pokemon, state }: { pokemon: PokemonSummary; state: ListLinkState }) {
+  return (
+    <li className="smp-card smp-pokemon">
+      <SampleImage src={pokemon.image} alt="" size="card" />
+      <div className="smp-card-body">
+        <AppLink to={paths.pokemon(pokemon.name)} state={state} className="smp-card-link">
+          <span className="smp-dex">{dexNumber(pokemon.id)}</span> <span className="smp-card-name">{displayName(pokemon.name)}</span>
+        </AppLink>
+      </div>
+    </li>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { search } = loaded;
+  const read = useSample(pokemonListKey(search.page), fetchPokemonPage, loaded.pokemon);
+  const pokemon = read.data;
+  const { busy, skeletons } = useListLoading(paths.pokemonList);
+  const state: ListLinkState = { list: pokemonListHref(search.page) };
+
+  return (
+    <div className="stack-lg samples">
+      <PageHeader
+        eyebrow="Samples"
+        title="Pokémon"
+        actions={
+          <AppLink to={paths.quiz} className="btn">
+            <Icon name="question" size={18} /> Who’s that Pokémon?
+          </AppLink>
+        }
+      >
+        <p>The Pokédex from PokeAPI, six at a time. Open one to see its types, stats and size.</p>
+      </PageHeader>
+
+      {read.failure ? (
+        <SampleFailure error={read.failure} what="the Pokémon" service="pokemon" refresh={pokemon !== undefined} onRetry={read.retry} retrying={read.retrying} />
+      ) : null}
+      <StaleNotice freshness={pokemon?.freshness} service="pokemon" onRetry={read.retry} retrying={read.retrying} />
+
+      {skeletons || (!pokemon && read.retrying) ? (
+        <CardSkeletons count={6} what="the Pokémon" six />
+      ) : pokemon ? (
+        // The pagination counts pages from 1 for the reader; the URL keeps PokeAPI's 0-based page.
+        <PagedList
+          page={search.page + 1}
+          pageSize={pokemon.pageSize}
+          total={pokemon.total}
+          count={pokemon.items.length}
+          hrefFor={(page) => pokemonListHref(page - 1)}
+          label="Pokémon pages"
+          noun="Pokémon"
+          empty={
+            <EmptyState icon="ball" title="No Pokémon">
+              PokeAPI has no Pokémon to show.
+            </EmptyState>
+          }
+        >
+          <ul className="smp-grid smp-grid-six" aria-label="Pokémon" aria-busy={busy}>
+            {pokemon.items.map((p) => (
+              <PokemonCard key={p.id} pokemon={p} state={state} />
+            ))}
+          </ul>
+        </PagedList>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import './samples.css';
+import { data, useLoaderData, useLocation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { Pokemon } from '@contracts/samples.contract';
+import { PageHeader } from '@/components/page-header';
+import { AppLink } from '@/lib/app-link';
+import { warm } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { SampleFailure } from './components/sample-failure';
+import { SampleImage } from './components/sample-image';
+import { StaleNotice } from './components/stale-notice';
+import {
+  STAT_MAX,
+  dexNumber,
+  displayName,
+  fetchPokemon,
+  formatHeight,
+  formatWeight,
+  isPokemonRef,
+  listFrom,
+  loadSample,
+  pokemonKey,
+  statLabel,
+  useSample,
+  type Loaded,
+} from './samples.api';
+
+type Data = { ref: string; pokemon: Loaded<Pokemon> };
+
+/**
+ * `/pokemon/:idOrName`: one Pokémon's types, stats and size. A malformed ref is not found at once;
+ * one PokeAPI does not know is not found too; an unreachable service shows inside the page.
+ */
+export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
+  const ref = params.idOrName;
+  if (!isPokemonRef(ref)) throw data(`No Pokémon called ${ref ?? ''}`, { status: 404, statusText: 'Not Found' });
+  return { ref, pokemon: await loadSample(pokemonKey(ref), fetchPokemon, { notFound: true }) };
+}
+
+export const handle = {
+  title: 'Pokémon',
+  preload: ({ params }: { params: { idOrName?: string } }) => {
+    if (isPokemonRef(params.idOrName)) warm(pokemonKey(params.idOrName), fetchPokemon);
+  },
+};
+
+function Stats({ stats }: { stats: Pokemon['stats'] }) {
+  const total = stats.reduce((sum, stat) => sum + stat.value, 0);
+  return (
+    <section className="card" aria-labelledby="stats-title">
+      <h2 id="stats-title" className="card-heading">
+        Base stats
+      </h2>
+      <ul className="smp-stats">
+        {stats.map((stat) => (
+          <li key={stat.name} className="smp-stat">
+            <span className="smp-stat-name">{statLabel(stat.name)}</span>
+            <span className="smp-stat-value tabular">{stat.value}</span>
+            {/* The number says it; the bar only draws it against the highest base stat (255). */}
+            <span className="smp-bar" aria-hidden="true">
+              <span className="smp-bar-fill" style={{ width: `${Math.min(100, (stat.value / STAT_MAX) * 100)}%` }} data-level={stat.value >= 100 ? 'high' : stat.value >= 60 ? 'mid' : 'low'} />
+            </span>
+          </li>
+        ))}
+        <li className="smp-stat smp-stat-total">
+          <span className="smp-stat-name">Total</span>
+          <span className="smp-stat-value tabular">{total}</span>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const location = useLocation();
+  const back = listFrom(location.state, paths.pokemonList);
+  const read = useSample(pokemonKey(loaded.ref), fetchPokemon, loaded.pokemon);
+  const pokemon = read.data;
+
+  return (
+    <div className="stack-lg samples">
+      <AppLink to={back} className="back-link">
+        ← All Pokémon
+      </AppLink>
+      {pokemon ? (
+        <>
+          <PageHeader eyebrow={`Pokémon ${dexNumber(pokemon.id)}`} title={displayName(pokemon.name)} />
+          {read.failure ? <SampleFailure error={read.failure} what="this Pokémon" service="pokemon" refresh onRetry={read.retry} retrying={read.retrying} /> : null}
+          <StaleNotice freshness={pokemon.freshness} service="pokemon" onRetry={read.retry} retrying={read.retrying} />
+          <div className="smp-detail">
+            <SampleImage src={pokemon.image} alt={`${displayName(pokemon.name)}’s official artwork`} size="large" eager />
+            <div className="stack">
+              <section className="card" aria-labelledby="about-title">
+                <h2 id="about-title" className="card-heading">
+                  About
+                </h2>
+                <dl className="smp-facts">
+                  <div>
+                    <dt>{pokemon.types.length === 1 ? 'Type' : 'Types'}</dt>
+                    <dd>
+                      <ul className="smp-types">
+                        {pokemon.types.map((type) => (
+                          <li key={type} className="smp-type" data-type={type}>
+                            {displayName(type)}
+                          </li>
+                        ))}
+                      </ul>
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Height</dt>
+                    <dd className="tabular">{formatHeight(pokemon.height)}</dd>
+                  </div>
+                  <div>
+                    <dt>Weight</dt>
+                    <dd className="tabular">{formatWeight(pokemon.weight)}</dd>
+                  </div>
+                </dl>
+              </section>
+              <Stats stats={pokemon.stats} />
+            </div>
+          </div>
+        </>
+      ) : (
+        <>
+          <PageHeader eyebrow="Pokémon" title={/^\d+$/.test(loaded.ref) ? `Pokémon ${dexNumber(Number(loaded.ref))}` : displayName(loaded.ref)} />
+          {read.failure ? <SampleFailure error={read.failure} what="this Pokémon" service="pokemon" onRetry={read.retry} retrying={read.retrying} /> : null}
+        </>
+      )}
+    </div>
+  );
+}

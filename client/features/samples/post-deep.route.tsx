@@ -1,0 +1,92 @@
+import './samples.css';
+import { data, useLoaderData, useLocation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import { isIdText } from '@contracts/common.contract';
+import { EmptyState } from '@/components/empty-state';
+import { PageHeader } from '@/components/page-header';
+import { AppLink } from '@/lib/app-link';
+import { warm } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { SampleFailure } from './components/sample-failure';
+import { StaleNotice } from './components/stale-notice';
+import { commentsKey, fetchComments, fetchPost, loadSample, postKey, useSample, type Loaded } from './samples.api';
+
+type Post = Awaited<ReturnType<typeof fetchPost>>;
+type Comments = Awaited<ReturnType<typeof fetchComments>>;
+type Data = { id: number; post: Loaded<Post>; comments: Loaded<Comments> };
+
+/**
+ * `/shell/posts/:postId/deep`: the post with its comments, read side by side (the post is the
+ * same cache entry as its own page). A malformed or unknown id is not found.
+ */
+export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
+  if (!isIdText(params.postId)) throw data(`No post with id ${params.postId ?? ''}`, { status: 404, statusText: 'Not Found' });
+  const id = Number(params.postId);
+  const [post, comments] = await Promise.all([loadSample(postKey(id), fetchPost, { notFound: true }), loadSample(commentsKey(id), fetchComments, { notFound: true })]);
+  return { id, post, comments };
+}
+
+export const handle = {
+  title: 'Post and comments',
+  preload: ({ params }: { params: { postId?: string } }) => {
+    if (!isIdText(params.postId)) return;
+    warm(postKey(Number(params.postId)), fetchPost);
+    warm(commentsKey(Number(params.postId)), fetchComments);
+  },
+};
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { id } = loaded;
+  const location = useLocation();
+  const postRead = useSample(postKey(id), fetchPost, loaded.post);
+  const commentRead = useSample(commentsKey(id), fetchComments, loaded.comments);
+  const post = postRead.data;
+  const comments = commentRead.data;
+  const count = comments?.items.length ?? 0;
+
+  return (
+    <div className="stack-lg samples">
+      <AppLink to={paths.post(id)} state={location.state} className="back-link">
+        ← Back to the post
+      </AppLink>
+      <PageHeader eyebrow={`Post ${id}${post?.author ? ` · by ${post.author.name}` : ''}`} title={post?.title ?? `Post ${id}`} />
+      {postRead.failure ? <SampleFailure error={postRead.failure} what="the post" service="posts" refresh={post !== undefined} onRetry={postRead.retry} retrying={postRead.retrying} /> : null}
+      <StaleNotice freshness={post?.freshness ?? comments?.freshness} service="posts" onRetry={postRead.retry} retrying={postRead.retrying} />
+      {post ? (
+        <article className="card smp-post-body" aria-label="The post">
+          <p>{post.body}</p>
+        </article>
+      ) : null}
+
+      <section className="stack" aria-labelledby="comments-title">
+        <h2 id="comments-title" className="section-title">
+          {comments ? `${count} ${count === 1 ? 'comment' : 'comments'}` : 'Comments'}
+        </h2>
+        {commentRead.failure ? (
+          <SampleFailure error={commentRead.failure} what="the comments" service="posts" refresh={comments !== undefined} onRetry={commentRead.retry} retrying={commentRead.retrying} />
+        ) : null}
+        {comments && count === 0 ? (
+          <section className="card">
+            <EmptyState icon="post" title="No comments yet">
+              Nobody has commented on this post.
+            </EmptyState>
+          </section>
+        ) : null}
+        {comments && count > 0 ? (
+          <ol className="smp-comments" aria-label="Comments">
+            {comments.items.map((comment) => (
+              <li key={comment.id} className="card smp-comment">
+                <h3 className="smp-comment-title">{comment.name}</h3>
+                <p className="muted small">
+                  <a href={`mailto:${comment.email}`}>{comment.email}</a>
+                </p>
+                <p className="smp-comment-body">{comment.body}</p>
+              </li>
+            ))}
+          </ol>
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import './samples.css';
+import { data, useLoaderData, useLocation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import { isIdText } from '@contracts/common.contract';
+import type { PostWithAuthor } from '@contracts/samples.contract';
+import { Icon } from '@/components/icon';
+import { PageHeader } from '@/components/page-header';
+import { AppLink } from '@/lib/app-link';
+import { warm } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { SampleFailure } from './components/sample-failure';
+import { StaleNotice } from './components/stale-notice';
+import { fetchPost, listFrom, loadSample, postKey, useSample, type Loaded } from './samples.api';
+
+type Data = { id: number; post: Loaded<PostWithAuthor> };
+
+/**
+ * `/shell/posts/:postId`: a post and its author. An id that is not a positive integer (the list's
+ * fake "i-do-not-exist") is not found at once, without a call; an id JSONPlaceholder does not know
+ * is not found too.
+ */
+export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
+  if (!isIdText(params.postId)) throw data(`No post with id ${params.postId ?? ''}`, { status: 404, statusText: 'Not Found' });
+  const id = Number(params.postId);
+  return { id, post: await loadSample(postKey(id), fetchPost, { notFound: true }) };
+}
+
+export const handle = {
+  title: 'Post',
+  preload: ({ params }: { params: { postId?: string } }) => {
+    if (isIdText(params.postId)) warm(postKey(Number(params.postId)), fetchPost);
+  },
+};
+
+function AuthorCard({ author }: { author: PostWithAuthor['author'] }) {
+  return (
+    <section className="card" aria-labelledby="author-title">
+      <h2 id="author-title" className="card-heading">
+        <Icon name="user" /> Author
+      </h2>
+      {author ? (
+        <dl className="facts">
+          <div>
+            <dt>Name</dt>
+            <dd>{author.name}</dd>
+          </div>
+          <div>
+            <dt>Email</dt>
+            <dd>
+              <a href={`mailto:${author.email}`}>{author.email}</a>
+            </dd>
+          </div>
+          <div>
+            <dt>Company</dt>
+            <dd>{author.company}</dd>
+          </div>
+          <div>
+            <dt>Username</dt>
+            <dd>{author.username}</dd>
+          </div>
+        </dl>
+      ) : (
+        <p className="muted">JSONPlaceholder does not know who wrote this post.</p>
+      )}
+    </section>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { id } = loaded;
+  const location = useLocation();
+  const read = useSample(postKey(id), fetchPost, loaded.post);
+  const post = read.data;
+  const deepTo = paths.postDeep(id);
+
+  return (
+    <div className="stack-lg samples">
+      <AppLink to={listFrom(location.state, paths.posts)} className="back-link">
+        ← All posts
+      </AppLink>
+      {post ? (
+        <>
+          <PageHeader
+            eyebrow={`Post ${post.id}`}
+            title={post.title}
+            actions={
+              <AppLink to={deepTo} state={location.state} className="btn">
+                Read the comments <Icon name="arrow" size={18} />
+              </AppLink>
+            }
+          />
+          {read.failure ? <SampleFailure error={read.failure} what="this post" service="posts" refresh onRetry={read.retry} retrying={read.retrying} /> : null}
+          <StaleNotice freshness={post.freshness} service="posts" onRetry={read.retry} retrying={read.retrying} />
+          <div className="smp-post-layout">
+            <article className="card smp-post-body" aria-label="The post">
+              <p>{post.body}</p>
+            </article>
+            <AuthorCard author={post.author} />
+          </div>
+        </>
+      ) : (
+        <>
+          <PageHeader eyebrow="Post" title={`Post ${id}`} />
+          {read.failure ? <SampleFailure error={read.failure} what="this post" service="posts" onRetry={read.retry} retrying={read.retrying} /> : null}
+        </>
+      )}
+    </div>
+  );
+}

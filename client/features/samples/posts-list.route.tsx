@@ -1,0 +1,128 @@
+import './samples.css';
+import { useLoaderData } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { Post } from '@contracts/samples.contract';
+import { EmptyState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { PageHeader } from '@/components/page-header';
+import { PagedList } from '@/components/paged-list';
+import { AppLink } from '@/lib/app-link';
+import { warm } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { toApiPage } from '@/lib/search-params';
+import { CardSkeletons, useListLoading } from './components/card-skeletons';
+import { SampleFailure } from './components/sample-failure';
+import { StaleNotice } from './components/stale-notice';
+import {
+  FAKE_POST,
+  fetchPosts,
+  loadSample,
+  parsePostsSearch,
+  postNumber,
+  postsHref,
+  postsKey,
+  useSample,
+  type ListLinkState,
+  type Loaded,
+  type PostsSearch,
+} from './samples.api';
+
+type PostPage = Awaited<ReturnType<typeof fetchPosts>>;
+type Data = { search: PostsSearch; posts: Loaded<PostPage> };
+
+/** `/shell/posts?page`: JSONPlaceholder's posts, six a page; the URL page is 1-based (bad → 1), the API's 0-based. */
+export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
+  const search = parsePostsSearch(url);
+  return { search, posts: await loadSample(postsKey(search.page), fetchPosts) };
+}
+
+export const handle = {
+  title: 'Posts',
+  preload: ({ url }: { url: URL }) => warm(postsKey(parsePostsSearch(url).page), fetchPosts),
+};
+
+function PostRow({ post, number, state }: { post: Post; number: number; state: ListLinkState }) {
+  return (
+    <li>
+      <AppLink to={paths.post(post.id)} state={state} className="list-row">
+        <span className="smp-post-number tabular">
+          <span className="visually-hidden">Post </span>
+          {number}
+        </span>
+        <span className="list-main">
+          <span className="list-title smp-post-title">{post.title}</span>
+          <span className="list-sub">{post.body.split('\n')[0]}</span>
+        </span>
+        <Icon name="arrow" size={18} />
+      </AppLink>
+    </li>
+  );
+}
+
+/** The spec's missing-item test: a post that does not exist, first on page 1; its link ends on the not-found screen. */
+function FakePostRow({ state }: { state: ListLinkState }) {
+  return (
+    <li>
+      <AppLink to={paths.post(FAKE_POST.id)} state={state} className="list-row">
+        <span className="smp-post-number" aria-hidden="true">
+          –
+        </span>
+        <span className="list-main">
+          <span className="list-title smp-post-title">{FAKE_POST.title}</span>
+          <span className="list-sub">A post that does not exist: its link shows what a missing page looks like.</span>
+        </span>
+        <span className="list-meta">
+          <span className="badge badge-warn">Test entry</span>
+        </span>
+        <Icon name="arrow" size={18} />
+      </AppLink>
+    </li>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData() as Data;
+  const { search } = loaded;
+  const read = useSample(postsKey(search.page), fetchPosts, loaded.posts);
+  const posts = read.data;
+  const { busy, skeletons } = useListLoading(paths.posts);
+  const state: ListLinkState = { list: postsHref(search.page) };
+  const apiPage = toApiPage(search.page);
+
+  return (
+    <div className="stack-lg samples">
+      <PageHeader eyebrow="Samples" title="Posts">
+        <p>Posts from JSONPlaceholder, six a page. Open one to see its author, then its comments.</p>
+      </PageHeader>
+
+      {read.failure ? <SampleFailure error={read.failure} what="the posts" service="posts" refresh={posts !== undefined} onRetry={read.retry} retrying={read.retrying} /> : null}
+      <StaleNotice freshness={posts?.freshness} service="posts" onRetry={read.retry} retrying={read.retrying} />
+
+      {skeletons || (!posts && read.retrying) ? (
+        <CardSkeletons count={6} what="the posts" variant="row" />
+      ) : posts ? (
+        <PagedList
+          page={search.page}
+          pageSize={posts.pageSize}
+          total={posts.total}
+          count={posts.items.length}
+          hrefFor={postsHref}
+          label="Post pages"
+          noun="posts"
+          empty={
+            <EmptyState icon="post" title="No posts">
+              JSONPlaceholder has no posts to show.
+            </EmptyState>
+          }
+        >
+          <ul className="list-card smp-posts" aria-label="Posts" aria-busy={busy}>
+            {search.page === 1 ? <FakePostRow state={state} /> : null}
+            {posts.items.map((post, i) => (
+              <PostRow key={post.id} post={post} number={postNumber(apiPage, posts.pageSize, i)} state={state} />
+            ))}
+          </ul>
+        </PagedList>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+import * as v from 'valibot';
+import { PokemonRefParamSchema, RICK_STATUSES, samplesApi, type Character, type Freshness, type PokemonSummary } from '@contracts/samples.contract';
+import { ApiError, NetworkError, errorMessage, fetcherFor, isApiError, keyFor } from '@/lib/api-client';
+import { loadQueryOnce, useQuery } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { pageParam, parseSearch, toApiPage, zeroBasedPageParam } from '@/lib/search-params';
+
+/**
+ * The sample pages' data layer (Rick and Morty, PokeAPI and JSONPlaceholder, all through the BFF's
+ * `/api/samples`): the search params of the pages, the keys and fetchers of their reads (keys are
+ * the API URLs), the loader read that keeps an upstream outage inside the page, and the links.
+ */
+
+// ---- search params (every key falls back silently) ------------------------------------------
+
+export type RickStatus = (typeof RICK_STATUSES)[number];
+
+/** `?name=`: trimmed, and cut to what the API accepts rather than dropped. */
+const nameParam = v.fallback(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.transform((text) => text.slice(0, 100).trim()),
+  ),
+  '',
+);
+/** `?status=`: one of the API's statuses, or '' for any. */
+const statusParam = v.fallback(v.picklist(['', ...RICK_STATUSES]), '' as '' | RickStatus);
+
+/** `/rick?page&name&status`: the URL page is 1-based (bad → 1), the API's 0-based. */
+export const RickSearchSchema = v.object({ page: pageParam, name: nameParam, status: statusParam });
+export type RickSearch = v.InferOutput<typeof RickSearchSchema>;
+export const parseRickSearch = (url: URL | URLSearchParams) => parseSearch(RickSearchSchema, url);
+
+/** `/pokemon?page`: 0-based in the URL and in the API (the spec's one exception); bad → 0. */
+export const PokemonSearchSchema = v.object({ page: zeroBasedPageParam });
+export type PokemonSearch = v.InferOutput<typeof PokemonSearchSchema>;
+export const parsePokemonSearch = (url: URL | URLSearchParams) => parseSearch(PokemonSearchSchema, url);
+
+/** `/shell/posts?page`: 1-based in the URL (bad → 1), 0-based in the API. */
+export const PostsSearchSchema = v.object({ page: pageParam });
+export type PostsSearch = v.InferOutput<typeof PostsSearchSchema>;
+export const parsePostsSearch = (url: URL | URLSearchParams) => parseSearch(PostsSearchSchema, url);
+
+/** Is this path segment a Pokémon the API can look up (a number, or a name such as mr-mime)? */
+export const isPokemonRef = (ref: string | undefined): ref is string => v.is(PokemonRefParamSchema, { idOrName: ref });
+
+// ---- links ----------------------------------------------------------------------------------
+
+/** The character list with these params (page 1 and empty filters are left out). */
+export function rickHref(search: Partial<RickSearch>): string {
+  const params = new URLSearchParams();
+  if (search.name) params.set('name', search.name);
+  if (search.status) params.set('status', search.status);
+  if (search.page && search.page > 1) params.set('page', String(search.page));
+  const query = params.toString();
+  return query ? `${paths.rick}?${query}` : paths.rick;
+}
+
+/** A page of the Pokémon list (0-based; page 0 is left out). */
+export const pokemonListHref = (page: number) => (page > 0 ? `${paths.pokemonList}?page=${page}` : paths.pokemonList);
+
+/** A page of the posts (1-based; page 1 is left out). */
+export const postsHref = (page: number) => (page > 1 ? `${paths.posts}?page=${page}` : paths.posts);
+
+/**
+ * Links from a list to one of its items carry the list's URL in the history entry's state, so
+ * "back to the list" returns to the same page (after a reload too). `prefix` says which list URLs
+ * are acceptable; anything else (no state, a forged one) is the list's first page.
+ */
+export type ListLinkState = { list: string };
+export function listFrom(state: unknown, base: string): string {
+  const list = (state as Partial<ListLinkState> | null | undefined)?.list;
+  return typeof list === 'string' && (list === base || list.startsWith(`${base}?`)) ? list : base;
+}
+
+// ---- the fake post ----------------------------------------------------------------------------
+
+/**
+ * Page 1 of the posts starts with a post that does not exist (the spec's test of missing-item
+ * handling): its link must end on the not-found screen. Display only, never cached.
+ */
+export const FAKE_POST = { id: 'i-do-not-exist', title: 'Non-existent Post' } as const;
+
+/** The number a post shows in the list: index = page × 6 + position + 1 (the API's 0-based page). */
+export const postNumber = (apiPage: number, pageSize: number, position: number) => apiPage * pageSize + position + 1;
+
+// ---- keys and fetchers ------------------------------------------------------------------------
+
+export const charactersKey = (search: RickSearch) =>
+  keyFor(samplesApi.characters, { query: { page: toApiPage(search.page), name: search.name || undefined, status: search.status || undefined } });
+export const pokemonListKey = (page: number) => keyFor(samplesApi.pokemonList, { query: { page } });
+export const pokemonKey = (idOrName: string | number) => keyFor(samplesApi.pokemon, { params: { idOrName } });
+export const postsKey = (urlPage: number) => keyFor(samplesApi.posts, { query: { page: toApiPage(urlPage) } });
+export const postKey = (id: number | string) => keyFor(samplesApi.post, { params: { id } });
+export const commentsKey = (id: number | string) => keyFor(samplesApi.postComments, { params: { id } });
+
+export const fetchCharacters = fetcherFor(samplesApi.characters);
+export const fetchPokemonPage = fetcherFor(samplesApi.pokemonList);
+export const fetchPokemon = fetcherFor(samplesApi.pokemon);
+export const fetchPosts = fetcherFor(samplesApi.posts);
+export const fetchPost = fetcherFor(samplesApi.post);
+export const fetchComments = fetcherFor(samplesApi.postComments);
+
+// ---- reads that keep an outage inside the page ------------------------------------------------
+
+/** What a loader read gave: the data, or the failure to show inside the page. */
+export type Loaded<T> = { data?: T; error?: unknown };
+
+/**
+ * A loader read of a sample: cached, or one try without the loader's backoff (the BFF already
+ * waited for the upstream; retrying would hold the navigation 7 s), so "cannot be reached" shows
+ * inside the page at once while the page's hook keeps retrying in the background. 401 and 403 go
+ * to the router (login, the 403 screen), and so does a 404 when `notFound` (a post or Pokémon that
+ * does not exist is the not-found screen).
+ */
+export async function loadSample<T>(key: string, fetcher: (key: string) => Promise<T>, { notFound = false }: { notFound?: boolean } = {}): Promise<Loaded<T>> {
+  try {
+    return { data: await loadQueryOnce(key, fetcher) };
+  } catch (error) {
+    if (isApiError(error, 401) || isApiError(error, 403) || (notFound && isApiError(error, 404))) throw error;
+    return { error };
+  }
+}
+
+/**
+ * The page side of `loadSample`: the loader's data kept fresh by SWR; `failure` is the error to show
+ * (the loader's, or the hook's own later one); `retry` asks again.
+ */
+export function useSample<T>(key: string, fetcher: (key: string) => Promise<T>, loaded: Loaded<T>) {
+  const read = useQuery<string, T | undefined>(key, fetcher, loaded.data);
+  const data = read.data ?? loaded.data;
+  const failure: unknown = read.error ?? (data === undefined ? loaded.error : undefined);
+  return { data, failure, retrying: read.isValidating, retry: () => void read.mutate() };
+}
+
+/** The upstream services by the names a reader knows, as written inside a sentence. */
+export const SERVICES = { rick: 'the Rick and Morty API', pokemon: 'PokeAPI', posts: 'JSONPlaceholder' } as const;
+export type Service = keyof typeof SERVICES;
+const sentenceStart = (text: string) => text[0]!.toUpperCase() + text.slice(1);
+
+/**
+ * Why a sample read failed, in words: the BFF answers 502 when the service cannot be reached and
+ * 504 when it did not answer in time; anything else says what the error says.
+ */
+export function failureText(error: unknown, service: Service): string {
+  const name = sentenceStart(SERVICES[service]);
+  if (error instanceof ApiError && error.status === 502) return `${name} cannot be reached right now. Try again in a moment.`;
+  if (error instanceof ApiError && error.status === 504) return `${name} did not answer in time. Try again in a moment.`;
+  if (error instanceof NetworkError) return 'The Frontdesk server cannot be reached. Check the connection and try again.';
+  return errorMessage(error);
+}
+
+// ---- words and numbers ------------------------------------------------------------------------
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' });
+/** "45 seconds ago", "12 minutes ago", "3 hours ago", "2 days ago". */
+export function formatAge(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return relative.format(-s, 'second');
+  if (s < 3600) return relative.format(-Math.floor(s / 60), 'minute');
+  if (s < 86_400) return relative.format(-Math.floor(s / 3600), 'hour');
+  return relative.format(-Math.floor(s / 86_400), 'day');
+}
+
+const oneDecimal = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** PokeAPI's decimetres as metres ("0.4 m"). */
+export const formatHeight = (decimetres: number) => `${oneDecimal.format(decimetres / 10)} m`;
+/** PokeAPI's hectograms as kilograms ("6.0 kg"). */
+export const formatWeight = (hectograms: number) => `${oneDecimal.format(hectograms / 10)} kg`;
+
+/** "mr-mime" → "Mr Mime", "pikachu" → "Pikachu": PokeAPI's names as a reader writes them. */
+export const displayName = (name: string) =>
+  name
+    .split('-')
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join(' ');
+
+/** "#025": the Pokédex number. */
+export const dexNumber = (id: number) => `#${String(id).padStart(3, '0')}`;
+
+/** PokeAPI's stat names as the games print them. */
+const STAT_LABELS: Record<string, string> = {
+  hp: 'HP',
+  attack: 'Attack',
+  defense: 'Defense',
+  'special-attack': 'Sp. Atk',
+  'special-defense': 'Sp. Def',
+  speed: 'Speed',
+};
+export const statLabel = (name: string) => STAT_LABELS[name] ?? displayName(name);
+/** The bars' full width: the highest base stat any Pokémon has. */
+export const STAT_MAX = 255;
+
+/** Rick and Morty's three statuses in words, and the badge tone of each (the word is always shown). */
+export const CHARACTER_STATUS: Record<Character['status'], { label: string; tone: 'ok' | 'bad' | 'muted' }> = {
+  Alive: { label: 'Alive', tone: 'ok' },
+  Dead: { label: 'Dead', tone: 'bad' },
+  unknown: { label: 'Unknown', tone: 'muted' },
+};
+
+// ---- the quiz ---------------------------------------------------------------------------------
+
+/** One round of "Who's that Pokémon?": four names, one of them the picture's. */
+export type QuizRound = { id: number; options: PokemonSummary[]; answer: PokemonSummary; /** Of the page it was drawn from (a stale copy when PokeAPI is down). */ freshness: Freshness };
+export const QUIZ_OPTIONS = 4;
+
+let roundSeq = 0;
+
+/** Fisher–Yates with the given random source (tests pass their own). */
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * Draws a round from the sample data: the first page says how many Pokémon there are, a random
+ * full page gives six, four of them are the choices and one with a picture is the answer. Pages
+ * are read through the cache (PokeAPI asks its clients to cache).
+ */
+export async function drawRound(random: () => number = Math.random): Promise<QuizRound> {
+  const first = await loadQueryOnce(pokemonListKey(0), fetchPokemonPage);
+  // Only full pages: the last one may hold fewer than four.
+  const fullPages = Math.max(1, Math.floor(first.total / Math.max(1, first.pageSize)));
+  const page = Math.min(fullPages - 1, Math.floor(random() * fullPages));
+  const list = page === 0 ? first : await loadQueryOnce(pokemonListKey(page), fetchPokemonPage);
+  const pictured = list.items.filter((p) => p.image);
+  if (pictured.length === 0 || list.items.length < 2) throw new Error('There are not enough Pokémon with a picture to play with.');
+  const answer = pictured[Math.floor(random() * pictured.length)]!;
+  const others = shuffled(
+    list.items.filter((p) => p.id !== answer.id),
+    random,
+  ).slice(0, QUIZ_OPTIONS - 1);
+  return { id: ++roundSeq, answer, options: shuffled([answer, ...others], random), freshness: list.freshness };
+}
