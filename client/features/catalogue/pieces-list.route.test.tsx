@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeApi, renderApp } from '@/test-utils';
 import { fakeCatalogue, piece, type FakeCatalogue } from './catalogue.fake-api';
@@ -28,7 +28,11 @@ describe('/pieces', () => {
     const bookshop = await screen.findByRole('link', { name: '10270-1 Bookshop' });
     expect(bookshop).toHaveAttribute('href', '/pieces/1');
     expect(bookshop.closest('li')).toHaveTextContent('2020 · Modular Buildings · 2,504 parts');
-    expect(bookshop.closest('li')!.querySelector('img')).toHaveAttribute('src', 'https://cdn.example/sets/10270-1.jpg');
+    const picture = bookshop.closest('li')!.querySelector('img')!;
+    expect(picture).toHaveAttribute('src', 'https://cdn.example/sets/10270-1.jpg');
+    // A picture that does not load (offline, a dead address) leaves no broken frame behind.
+    fireEvent.error(picture);
+    expect(bookshop.closest('li')!.querySelector('img')).toBeNull();
     expect(status()).toHaveTextContent('6 pieces');
     expect(screen.getByRole('heading', { name: 'Pieces', level: 1 })).toBeInTheDocument();
   });
