@@ -3,14 +3,12 @@ import { data, useLoaderData, useLocation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { PartDetail } from '@contracts/catalogue.contract';
 import { EmptyState } from '@/components/empty-state';
-import { LoadError } from '@/components/load-error';
-import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
-import { errorMessage } from '@/lib/api-client';
 import { loadQuery, useQuery, warm } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { ColourSwatch } from './components/colour-swatch';
+import { CatalogueHeader } from './components/catalogue-header';
 import { CatalogueImage } from './components/catalogue-image';
 import { fetchPart, formatCount, isPartRef, linkState, listFrom, parseWhereUsedSearch, partHref, partKey, plural } from './catalogue.api';
 
@@ -45,22 +43,20 @@ export function Component() {
 
   return (
     <div className="stack-lg catalogue">
-      <AppLink to={back} className="back-link">
-        {back === paths.pieces ? '← All pieces' : '← Back to the pieces'}
-      </AppLink>
-      <PageHeader eyebrow={part.category?.name ?? 'Part'} title={part.name}>
-        <p className="cat-lede">
-          <span className="cat-number">{part.number}</span>
-          {part.material ? <span>{part.material}</span> : null}
-          <span>{plural(part.colours.length, 'colour', 'colours')}</span>
-        </p>
-      </PageHeader>
-
-      {error ? (
-        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
-          Could not refresh the part: {errorMessage(error)}
-        </LoadError>
-      ) : null}
+      <CatalogueHeader
+        back={back}
+        eyebrow={part.category?.name ?? 'Part'}
+        title={part.name}
+        what="part"
+        refresh={{ error, retrying: isValidating, retry: () => void mutate() }}
+        facts={
+          <>
+            <span className="cat-number">{part.number}</span>
+            {part.material ? <span>{part.material}</span> : null}
+            <span>{plural(part.colours.length, 'colour', 'colours')}</span>
+          </>
+        }
+      />
 
       <div className={part.imageUrl ? 'cat-overview has-image' : 'cat-overview'}>
         <CatalogueImage src={part.imageUrl} size="large" />

@@ -3,13 +3,10 @@ import { data, useLoaderData, useLocation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { PieceDetail } from '@contracts/catalogue.contract';
 import { EmptyState } from '@/components/empty-state';
-import { LoadError } from '@/components/load-error';
-import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
-import { paths } from '@/lib/paths';
-import { errorMessage } from '@/lib/api-client';
 import { loadQuery, useQuery, warm } from '@/lib/cache';
 import { ColourSwatch } from './components/colour-swatch';
+import { CatalogueHeader } from './components/catalogue-header';
 import { CatalogueImage } from './components/catalogue-image';
 import { fetchPiece, formatCount, isPieceRef, linkState, listFrom, partHref, pieceKey, piecesHref, plural } from './catalogue.api';
 
@@ -41,22 +38,20 @@ export function Component() {
 
   return (
     <div className="stack-lg catalogue">
-      <AppLink to={back} className="back-link">
-        {back === paths.pieces ? '← All pieces' : '← Back to the pieces'}
-      </AppLink>
-      <PageHeader eyebrow={piece.category?.name ?? 'Piece'} title={piece.name}>
-        <p className="cat-lede">
-          <span className="cat-number">{piece.number}</span>
-          {piece.year !== null ? <span>{piece.year}</span> : null}
-          <span>{plural(piece.partCount, 'part', 'parts')}</span>
-        </p>
-      </PageHeader>
-
-      {error ? (
-        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
-          Could not refresh the piece: {errorMessage(error)}
-        </LoadError>
-      ) : null}
+      <CatalogueHeader
+        back={back}
+        eyebrow={piece.category?.name ?? 'Piece'}
+        title={piece.name}
+        what="piece"
+        refresh={{ error, retrying: isValidating, retry: () => void mutate() }}
+        facts={
+          <>
+            <span className="cat-number">{piece.number}</span>
+            {piece.year !== null ? <span>{piece.year}</span> : null}
+            <span>{plural(piece.partCount, 'part', 'parts')}</span>
+          </>
+        }
+      />
 
       <div className={piece.imageUrl ? 'cat-overview has-image' : 'cat-overview'}>
         <CatalogueImage src={piece.imageUrl} size="large" />
