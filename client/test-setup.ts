@@ -1,4 +1,10 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
+
+// A route's first render compiles its lazy module: on a busy CI machine that alone took over the
+// default 1 s of `findBy…`/`waitFor` (an uploads page, tus-js-client and all). Waiting longer costs a
+// passing test nothing; only a failing one reports later.
+configure({ asyncUtilTimeout: 3000 });
 
 /**
  * jsdom has no View Transitions API, and the app's links ask React Router for a view transition
