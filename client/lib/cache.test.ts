@@ -1,5 +1,5 @@
 import { ApiError } from './api-client';
-import { GC_AFTER_MS, collectGarbage, loadQuery, prefetch, resetCache, swrCache, withRetry } from './cache';
+import { GC_AFTER_MS, collectGarbage, loadQuery, loadQueryOnce, prefetch, resetCache, swrCache, warm, withRetry } from './cache';
 
 afterEach(() => {
   resetCache();
@@ -63,6 +63,28 @@ describe('loader reads through the cache', () => {
     const fetcher = jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue('up');
     await expect(prefetch('/api/f', fetcher)).rejects.toThrow('down');
     await expect(prefetch('/api/f', fetcher)).resolves.toBe('up');
+  });
+});
+
+describe('hover preloads', () => {
+  it('try once: a page that joins one for a service that is down fails at once, not after the backoff', async () => {
+    jest.useFakeTimers();
+    const fetcher = jest.fn().mockRejectedValue(new ApiError(502, '', '/api/samples/rick'));
+    warm('/api/samples/rick', fetcher);
+    const outcome = (loadQueryOnce('/api/samples/rick', fetcher) as Promise<unknown>).catch((e: unknown) => e);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await outcome).toMatchObject({ status: 502 });
+    expect(fetcher).toHaveBeenCalledTimes(1);
+  });
+
+  it('leave the retries to the loader: one that joins a failing preload tries again, each time anew', async () => {
+    jest.useFakeTimers();
+    const fetcher = jest.fn().mockRejectedValueOnce(new ApiError(503, '', '/api/x')).mockResolvedValue('up');
+    warm('/api/x', fetcher);
+    const loaded = loadQuery('/api/x', fetcher) as Promise<unknown>;
+    await jest.advanceTimersByTimeAsync(1000);
+    await expect(loaded).resolves.toBe('up');
+    expect(fetcher).toHaveBeenCalledTimes(2);
   });
 });
 

@@ -132,19 +132,26 @@ export function prefetch<T>(key: Key, fetcher: () => Promise<T>, now = Date.now(
   return promise;
 }
 
-/** Hover preloading: only when nothing is cached yet (a cached key renders at once anyway). */
+/**
+ * Hover preloading: only when nothing is cached yet (a cached key renders at once anyway), and one
+ * try. The loader that follows retries itself; a preload that retried would hold a navigation that
+ * joins it (`loadQueryOnce`, an outside service that is down) for the whole backoff.
+ */
 export function warm<K extends Key, T>(key: K, fetcher: (key: K) => Promise<T>): void {
   if (swrCache.get(keyOf(key))?.data !== undefined) return;
-  prefetch(key, () => withRetry(() => fetcher(key))).catch(() => undefined);
+  prefetch(key, () => fetcher(key)).catch(() => undefined);
 }
 
-/** The loader helper: a cache hit returns at once; a miss fetches once (with retries). */
+/**
+ * The loader helper: a cache hit returns at once; a miss fetches (joining a preload under way) and
+ * retries with backoff, each retry a fresh request (a failed preload is dropped).
+ */
 export function loadQuery<K extends Key, T>(key: K, fetcher: (key: K) => Promise<T>): T | Promise<T> {
   const k = keyOf(key);
   const hit = swrCache.get(k)?.data as T | undefined;
   touch(k);
   if (hit !== undefined) return hit;
-  return prefetch(key, () => withRetry(() => fetcher(key)));
+  return withRetry(() => prefetch(key, () => fetcher(key)));
 }
 
 /** The component side of `loadQuery`: renders the loader's data, then keeps it fresh. */
