@@ -61,6 +61,20 @@ describe('mountRoutes', () => {
     }
   });
 
+  it('answers a body that is not what its Content-Encoding says with a 400 problem, not a 500', async () => {
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const res = await request(app).post('/api/things').set('Content-Type', 'application/json').set('Content-Encoding', encoding).send('{"name":"not compressed"}');
+      expect({ encoding, status: res.status, type: res.headers['content-type'] }).toEqual({ encoding, status: 400, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect({ encoding, detail: res.body.detail }).toEqual({ encoding, detail: 'The request body is not valid for its Content-Encoding (gzip, deflate or br).' });
+    }
+    // A body that really is gzip is read as usual.
+    const { gzipSync } = await import('node:zlib');
+    const zipped = gzipSync('{"name":"zipped"}');
+    // superagent's types say a serializer answers a string; it writes a Buffer as it is.
+    const asIs = () => zipped as unknown as string;
+    await request(app).post('/api/things').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').serialize(asIs).send({}).expect(201, { id: 1, name: 'zipped' });
+  });
+
   it('answers one 400 problem listing every invalid field, with "Required" for a missing one', async () => {
     const bad = await request(app).get('/api/things/0?page=-1').expect(400);
     expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);

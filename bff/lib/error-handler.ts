@@ -26,6 +26,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const bodyError = typeof err?.type === 'string' ? BODY_ERRORS[err.type] : undefined;
     if (bodyError) return sendProblem(res, bodyError[0], bodyError[1]);
+    // A body whose bytes are not what its Content-Encoding says (zlib or brotli cannot inflate them).
+    if (err?.expose === true && err.status === 400 && typeof err.code === 'string' && req.headers['content-encoding'] !== undefined) {
+      return sendProblem(res, 400, 'The request body is not valid for its Content-Encoding (gzip, deflate or br).');
+    }
+    // Any other error the body parser marks as the client's own (http-errors' `expose` with a 4xx).
+    if (err?.expose === true && Number.isInteger(err.status) && err.status >= 400 && err.status < 500) {
+      return sendProblem(res, err.status, String(err.message || 'The request could not be read.'));
+    }
     // The router could not percent-decode a path parameter (`%ZZ`, a lone `%`): the client's mistake.
     if (err instanceof URIError && (err as URIError & { status?: number }).status === 400) {
       return sendProblem(res, 400, 'A part of the path is not valid percent-encoding.', { errors: [{ path: 'params', message: 'Not valid percent-encoding' }] });
