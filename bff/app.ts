@@ -48,6 +48,7 @@ import { openApiContract } from './contracts/openapi.contract';
 import { emulatorControlRoutes } from './kisi/emulator/emulator-control.router';
 import type { Kisi } from './kisi/kisi';
 import { kisiProxy } from './kisi/proxy';
+import { refuseDeepJson } from './lib/json-depth';
 import { sessionMiddleware } from './lib/auth.middleware';
 import { csrfGuard } from './lib/csrf.middleware';
 import { EventBus } from './lib/event-bus';
@@ -241,7 +242,7 @@ export function createApp(deps: AppDeps) {
     }),
   ];
   mountRoutes(api, webhookRoutes, { checkResponses });
-  api.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  api.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: refuseDeepJson }));
   api.use(sessionMiddleware(auth.userForToken));
   // tus streams a file's bytes to disk itself; it is not a JSON endpoint.
   api.all(['/uploads/tus', '/uploads/tus/:id'], tus.handler);

@@ -49,6 +49,19 @@ describe('Kisi proxy against a stub upstream', () => {
     expect(sent?.headers.origin).toBeUndefined();
   });
 
+  it('refuses a body nested thousands of levels deep with a 400 problem and sends Kisi nothing', async () => {
+    behaviour = (_url, res) => json(res, 200, { id: 3 });
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const res = await admin.post('/api/kisi/groups').set('Content-Type', 'application/json').send(deep).expect(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.detail).toBe('The request body is nested too deeply (at most 64 levels of objects and arrays).');
+    expect(stub.requests).toEqual([]);
+    // As deep as it may be, and brackets inside strings, go through.
+    const allowed = `${'['.repeat(63)}{"name":"[[[[{{{{"}${']'.repeat(63)}`;
+    await admin.post('/api/kisi/groups').set('Content-Type', 'application/json').send(allowed).expect(200);
+    expect(stub.requests).toHaveLength(1);
+  });
+
   it('sends the JSON body on (after the BFF parsed it) and fills in the configured group of an access link', async () => {
     behaviour = (_url, res) => json(res, 200, { id: 3 });
     await admin.post('/api/kisi/group_links').send({ group_link: { name: 'Guest', email: 'g@mail.example' } }).expect(200);
