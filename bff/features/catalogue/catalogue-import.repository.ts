@@ -156,6 +156,11 @@ export function catalogueImportRepository(db: Db) {
         .execute();
     },
 
+    /** Brings the planner's statistics of the catalogue's tables up to date (the same word on both engines). */
+    analyze: async () => {
+      for (const table of ['pieces', 'parts', 'piece_parts', 'part_usage', 'part_colours']) await sql`analyze ${sql.table(table)}`.execute(db);
+    },
+
     pieceCount: async () => Number((await db.selectFrom('pieces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
   };
 }
