@@ -6,9 +6,28 @@ import { authService } from '../bff/features/auth/auth.service';
 import { sessionsRepository } from '../bff/features/auth/sessions.repository';
 import { gymSeeder } from '../bff/features/gym/gym.seed';
 import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from '../bff/kisi/emulator/emulator.seed';
+import { startChildServer, type ChildServer } from './load';
 
 /** The account the benchmarks start the BFF with (ADMIN_EMAIL, ADMIN_PASSWORD) and sign in as. */
 export const BENCH_ADMIN = { email: 'bench@frontdesk.test', password: 'bench-password-123' };
+
+/**
+ * Starts the BFF in a process of its own as the benches measure it: production mode, silent, any
+ * free port, the bench admin, and `staticDir` (an empty directory: the API is measured, no client
+ * build is needed). `env` adds or overrides settings.
+ */
+export const startBenchBff = (databaseUrl: string, staticDir: string, env: Record<string, string> = {}): Promise<ChildServer> =>
+  startChildServer('bff/index.ts', {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    STATIC_DIR: staticDir,
+    ADMIN_EMAIL: BENCH_ADMIN.email,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    ...env,
+  });
 
 /**
  * Fills a new database (SQLite `file:` or `postgres://`) with the gym's demo data and `members`

@@ -8,7 +8,7 @@ import type { Page } from '../bff/contracts/common.contract';
 import { openDatabase } from '../bff/db/database';
 import { importCatalogue, type FileReport } from '../bff/features/catalogue/catalogue.importer';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../bff/test-support/throwaway-postgres';
-import { BENCH_ADMIN } from './bench-fixtures';
+import { startBenchBff } from './bench-fixtures';
 import { fmt, load, ratio, startChildServer, type ChildServer, type FreshRequest, type LoadRun } from './load';
 import * as cpu from './proc-cpu';
 
@@ -691,19 +691,6 @@ function printImport(title: string, generated: GeneratedCatalogue, imported: Imp
   );
 }
 
-const startBff = (databaseUrl: string, staticDir: string) =>
-  startChildServer('bff/index.ts', {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: databaseUrl,
-    // Empty: the API is measured, no client build is needed.
-    STATIC_DIR: staticDir,
-    ADMIN_EMAIL: BENCH_ADMIN.email,
-    ADMIN_PASSWORD: BENCH_ADMIN.password,
-  });
-
 /** The BFF serves the imported catalogue (it seeds its small one only into an empty catalogue), and every kind of request answers; answers each query's hits. */
 async function checkCatalogue(bff: ChildServer, generated: GeneratedCatalogue, imported: Imported): Promise<Record<string, number>> {
   const hits: Record<string, number> = {};
@@ -814,7 +801,7 @@ export async function runCatalogueBench(): Promise<void> {
     );
 
     const bare = await start(() => startChildServer('bench/bare-express.server.ts', { NODE_ENV: 'production' }));
-    const bff = await start(() => startBff(`file:${dbFile}`, staticDir));
+    const bff = await start(() => startBenchBff(`file:${dbFile}`, staticDir));
     const rssAtStart = cpu.memoryOf(bff.pid)?.rssBytes;
     const hits = await checkCatalogue(bff, generated, imported);
     console.log(`  Search hits (total) per query: ${SEARCH_KINDS.map((kind) => `${kind} ${generated.queries[kind].map((q) => `"${q}" ${fmt(hits[q]!)}`).join(', ')}`).join('; ')}`);
@@ -838,7 +825,7 @@ export async function runCatalogueBench(): Promise<void> {
       const postmaster = cpu.available ? cpu.findProcess('postgres', [`port=${pg.port}`]) : undefined;
       const pgImported = await importAndMeasureSize(pg.url, csvDir);
       printImport('PostgreSQL, a new database', generated, pgImported);
-      const pgBff = await start(() => startBff(pg!.url, staticDir));
+      const pgBff = await start(() => startBenchBff(pg!.url, staticDir));
       const pgRss = cpu.memoryOf(pgBff.pid)?.rssBytes;
       const pgHits = await checkCatalogue(pgBff, generated, pgImported);
       const differ = Object.keys(hits).filter((q) => hits[q] !== pgHits[q]);

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as v from 'valibot';
 import { ChannelListSchema, ChatEventSchema, ChatMessageSchema } from '../bff/contracts/chat.contract';
-import { addAccounts, BENCH_ADMIN, signIn, type BenchAccount } from './bench-fixtures';
-import { fmt, startChildServer, type ChildServer } from './load';
+import { addAccounts, BENCH_ADMIN, signIn, startBenchBff, type BenchAccount } from './bench-fixtures';
+import { fmt, type ChildServer } from './load';
 import * as cpu from './proc-cpu';
 
 /** The chat issue's figures (its DESIGN §11: "a message reaches 200 connected SSE clients with p99 < 100 ms"): 200 SSE clients connected while 20 clients post. */
@@ -389,18 +389,7 @@ export async function runChatBench(): Promise<void> {
     const readerAccounts = Array.from({ length: READERS }, (_, i) => account('reader', i + 1));
     await addAccounts(databaseUrl, [...posterAccounts, ...readerAccounts]);
 
-    bff = await startChildServer('bff/index.ts', {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: databaseUrl,
-      // An empty directory: the API is measured, no client build is needed.
-      STATIC_DIR: dir,
-      ADMIN_EMAIL: BENCH_ADMIN.email,
-      ADMIN_PASSWORD: BENCH_ADMIN.password,
-      MESSAGES_PER_MINUTE: String(MESSAGES_PER_MINUTE),
-    });
+    bff = await startBenchBff(databaseUrl, dir, { MESSAGES_PER_MINUTE: String(MESSAGES_PER_MINUTE) });
     const server = bff;
     rss = cpu.available ? watchRss(server.pid) : undefined;
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '../bff/contracts/common.contract';
 import type { Menu, Order, PlacedOrder } from '../bff/contracts/pt.contract';
-import { BENCH_ADMIN, signIn } from './bench-fixtures';
+import { signIn, startBenchBff } from './bench-fixtures';
 import { fmt, load, ratio, startChildServer, type Answers, type ChildServer, type FreshRequest, type LoadResult, type LoadRun } from './load';
 import * as cpu from './proc-cpu';
 
@@ -198,20 +198,12 @@ export async function runOrdersBench(): Promise<void> {
   process.once('SIGTERM', onSignal);
 
   try {
-    const bffEnv = {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: `file:${path.join(dir, 'orders.db')}`,
-      // Empty: the API is measured, no client build is needed.
-      STATIC_DIR: staticDir,
-      ADMIN_EMAIL: BENCH_ADMIN.email,
-      ADMIN_PASSWORD: BENCH_ADMIN.password,
-      ORDERS_PER_MINUTE: String(ORDERS_PER_MINUTE),
-    };
+    const bffEnv = { ORDERS_PER_MINUTE: String(ORDERS_PER_MINUTE) };
     // Settled, not Promise.all: whichever did start is stopped on the way out.
-    const together = await Promise.allSettled([startChildServer('bff/index.ts', bffEnv), startChildServer('bench/bare-express.server.ts', { NODE_ENV: 'production' })]);
+    const together = await Promise.allSettled([
+      startBenchBff(`file:${path.join(dir, 'orders.db')}`, staticDir, bffEnv),
+      startChildServer('bench/bare-express.server.ts', { NODE_ENV: 'production' }),
+    ]);
     for (const s of together) if (s.status === 'fulfilled') servers.push(s.value);
     const [bff, bare] = together.map((s) => {
       if (s.status === 'rejected') throw s.reason;

@@ -7,8 +7,8 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as v from 'valibot';
 import { StoredUploadSchema, TUS_PATH, UPLOAD_METADATA_KEYS, UPLOAD_STORED_HEADER, UploadLimitsSchema, type StoredUpload } from '../bff/contracts/uploads.contract';
-import { addAccounts, BENCH_ADMIN, signIn } from './bench-fixtures';
-import { fmt, ratio, startChildServer, type ChildServer } from './load';
+import { addAccounts, BENCH_ADMIN, signIn, startBenchBff } from './bench-fixtures';
+import { fmt, ratio, type ChildServer } from './load';
 import * as cpu from './proc-cpu';
 
 /** The uploads issue's figures (its DESIGN §11: "a 200 MB file through the BFF at ≥ 0.5 × writing it to disk directly, memory flat"). */
@@ -271,16 +271,7 @@ export async function runUploadsBench(): Promise<void> {
     const staff = { email: 'uploads-bench@frontdesk.test', password: BENCH_ADMIN.password, name: 'Bench uploader', role: 'staff' as const };
     const [sourceSha256] = await Promise.all([writeSourceFile(source, FILE_MB), addAccounts(databaseUrl, [staff])]);
 
-    bff = await startChildServer('bff/index.ts', {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: databaseUrl,
-      // An empty directory: the API is measured, no client build is needed.
-      STATIC_DIR: dir,
-      ADMIN_EMAIL: BENCH_ADMIN.email,
-      ADMIN_PASSWORD: BENCH_ADMIN.password,
+    bff = await startBenchBff(databaseUrl, dir, {
       UPLOADS_DIR: uploadsDir,
       UPLOAD_MAX_FILE_MB: String(FILE_MB * 2),
       UPLOAD_QUOTA_MB: String(FILE_MB * 20),
