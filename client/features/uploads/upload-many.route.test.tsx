@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { fakeApi, renderApp } from '@/test-utils';
 import { Upload as FakeUpload } from './tus.fake-api';
 import { batchQueue } from './upload-queues';
-import { MB, SAM, fakeUploads, storedUpload, type FakeUploads } from './uploads.fake-api';
+import { MB, SAM, fakeUploads, sizedFile, storedUpload, type FakeUploads } from './uploads.fake-api';
 
 jest.mock('tus-js-client', () => jest.requireActual('./tus.fake-api'));
 
@@ -13,12 +13,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-/** A file of `size` bytes without holding them (jsdom would allocate 312 MB otherwise). */
-function file(name: string, size: number, type = ''): File {
-  const f = new File(['x'], name, { type, lastModified: 1 });
-  Object.defineProperty(f, 'size', { value: size });
-  return f;
-}
+const file = sizedFile;
 
 async function setup(path = '/shell/upload/2', fake: FakeUploads = fakeUploads()) {
   const api = fakeApi([fake.handler], { signedIn: true });

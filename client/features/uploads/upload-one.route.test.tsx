@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { fakeApi, renderApp } from '@/test-utils';
 import { Upload as FakeUpload } from './tus.fake-api';
 import { singleQueue } from './upload-queues';
-import { MB, fakeUploads, storedUpload } from './uploads.fake-api';
+import { MB, fakeUploads, sizedFile, storedUpload } from './uploads.fake-api';
 
 jest.mock('tus-js-client', () => jest.requireActual('./tus.fake-api'));
 
@@ -13,11 +13,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-function file(name: string, size: number, type = ''): File {
-  const f = new File(['x'], name, { type, lastModified: 1 });
-  Object.defineProperty(f, 'size', { value: size });
-  return f;
-}
+const file = sizedFile;
 
 async function setup() {
   const fake = fakeUploads();

@@ -9,6 +9,13 @@ import type { FakeHandler, FakeReply } from '@/test-utils';
  */
 export const MB = 1024 * 1024;
 
+/** A file that says it has `size` bytes without holding them (jsdom would allocate 312 MB otherwise). */
+export function sizedFile(name: string, size: number, type = ''): File {
+  const f = new File(['x'], name, { type, lastModified: 1 });
+  Object.defineProperty(f, 'size', { value: size });
+  return f;
+}
+
 export const LIMITS: UploadLimits = {
   maxFileBytes: 250 * MB,
   maxBatchBytes: 1024 * MB,
