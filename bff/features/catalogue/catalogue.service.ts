@@ -85,9 +85,6 @@ export function catalogueService({ catalogue, matchesText, categoriesTtlMs = 60_
     },
 
     categories: async () => ({ items: await categoryList() }),
-
-    /** After an import in this process: the next request reads the categories again. */
-    forgetCategories: () => void (categories = undefined),
   };
 }
 export type CatalogueService = ReturnType<typeof catalogueService>;
