@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import useSWR, { mutate as defaultMutate, preload, unstable_serialize, useSWRConfig } from 'swr';
 import type { Key, Middleware, ScopedMutator, SWRConfiguration, State } from 'swr';
 import { urlMatcher, type EndpointDefinition } from '@contracts/endpoint.contract';
-import { ApiError } from './api-client';
+import { ApiError, isApiError } from './api-client';
 
 /**
  * SWR is the route-data cache (docs/ARCHITECTURE.md "Client conventions"): loaders read through it, so a
@@ -218,6 +218,21 @@ export function loadQueryOnce<T>(key: string, fetcher: (key: string) => Promise<
   const hit = swrCache.get(key)?.data as T | undefined;
   touch(key);
   return hit !== undefined ? hit : prefetch(key, () => fetcher(key));
+}
+
+/**
+ * `loadQueryOnce` for a page that shows an outside service's outage itself: the data, or the error
+ * to show inside the page. 401 and 403 still go to the router (login, the 403 screen), and so does
+ * a 404 when `notFound` says what to throw for it.
+ */
+export async function loadOrFailure<T>(key: string, fetcher: (key: string) => Promise<T>, { notFound }: { notFound?: (error: unknown) => unknown } = {}): Promise<{ data?: T; error?: unknown }> {
+  try {
+    return { data: await loadQueryOnce(key, fetcher) };
+  } catch (error) {
+    if (isApiError(error, 401) || isApiError(error, 403)) throw error;
+    if (notFound && isApiError(error, 404)) throw notFound(error);
+    return { error };
+  }
 }
 
 /** What the cache holds for a key (undefined: nothing yet). */

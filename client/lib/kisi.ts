@@ -3,7 +3,7 @@ import useSWR, { type KeyedMutator } from 'swr';
 import type { EndpointOutput } from '@contracts/endpoint.contract';
 import { KisiErrorSchema, KisiValidationErrorsSchema, kisiApi, parseCollectionRange, type KisiGroupLinkCreated, type KisiUser } from '@contracts/kisi.contract';
 import { call, errorMessage, fetcherFor, isApiError, keyFor, responseFetcherFor } from './api-client';
-import { forgetPreload, invalidate, invalidateEndpoint, loadQueryOnce, setCacheData } from './cache';
+import { forgetPreload, invalidate, invalidateEndpoint, loadOrFailure, setCacheData } from './cache';
 import type { FormErrors } from './problem-fields';
 
 /**
@@ -82,18 +82,12 @@ export const fetchUser = fetcherFor(kisiApi.getUser);
 export type Loaded<T> = { data?: T; error?: string };
 
 /**
- * A loader read of Kisi: cached or one try (no backoff, so an outage shows at once); 401 and 403
- * still go to the router (login, the 403 screen), and so does a 404 when `notFound` says what to
- * throw; anything else becomes the page's message.
+ * A loader read of Kisi (`loadOrFailure`: cached or one try, so an outage shows at once); a failure
+ * becomes the page's message.
  */
 export async function loadKisi<T>(key: string, fetcher: (key: string) => Promise<T>, options: { notFound?: () => unknown } = {}): Promise<Loaded<T>> {
-  try {
-    return { data: await loadQueryOnce(key, fetcher) };
-  } catch (error) {
-    if (isApiError(error, 401) || isApiError(error, 403)) throw error;
-    if (options.notFound && isApiError(error, 404)) throw options.notFound();
-    return { error: kisiErrorMessage(error) };
-  }
+  const { data, error } = await loadOrFailure(key, fetcher, options);
+  return error === undefined ? { data } : { error: kisiErrorMessage(error) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { PokemonRefParamSchema, RICK_STATUSES, samplesApi, type Character, type Freshness, type PokemonSummary } from '@contracts/samples.contract';
-import { ApiError, NetworkError, errorMessage, fetcherFor, isApiError, keyFor } from '@/lib/api-client';
-import { loadQueryOnce, useQuery } from '@/lib/cache';
+import { ApiError, NetworkError, errorMessage, fetcherFor, keyFor } from '@/lib/api-client';
+import { loadOrFailure, loadQueryOnce, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { pageParam, parseSearch, toApiPage, zeroBasedPageParam } from '@/lib/search-params';
 
@@ -108,20 +108,13 @@ export const fetchComments = fetcherFor(samplesApi.postComments);
 export type Loaded<T> = { data?: T; error?: unknown };
 
 /**
- * A loader read of a sample: cached, or one try without the loader's backoff (the BFF already
- * waited for the upstream; retrying would hold the navigation 7 s), so "cannot be reached" shows
- * inside the page at once while the page's hook keeps retrying in the background. 401 and 403 go
- * to the router (login, the 403 screen), and so does a 404 when `notFound` (a post or Pokémon that
- * does not exist is the not-found screen).
+ * A loader read of a sample (`loadOrFailure`: cached, or one try without the loader's backoff — the
+ * BFF already waited for the upstream, and retrying would hold the navigation 7 s), so "cannot be
+ * reached" shows inside the page at once while the page's hook keeps retrying in the background. With
+ * `notFound`, a 404 is the not-found screen (a post or Pokémon that does not exist).
  */
-export async function loadSample<T>(key: string, fetcher: (key: string) => Promise<T>, { notFound = false }: { notFound?: boolean } = {}): Promise<Loaded<T>> {
-  try {
-    return { data: await loadQueryOnce(key, fetcher) };
-  } catch (error) {
-    if (isApiError(error, 401) || isApiError(error, 403) || (notFound && isApiError(error, 404))) throw error;
-    return { error };
-  }
-}
+export const loadSample = <T>(key: string, fetcher: (key: string) => Promise<T>, { notFound = false }: { notFound?: boolean } = {}): Promise<Loaded<T>> =>
+  loadOrFailure(key, fetcher, notFound ? { notFound: (error) => error } : {});
 
 /**
  * The page side of `loadSample`: the loader's data kept fresh by SWR; `failure` is the error to show
