@@ -67,23 +67,47 @@ describe('HTTP errors', () => {
   });
 });
 
-describe('CSRF rule', () => {
-  it('rejects a state-changing request whose body is not JSON or multipart', async () => {
+describe('CSRF rule and origins', () => {
+  it('rejects a state-changing request whose body is not JSON — a form, text, or a multipart form no endpoint takes', async () => {
     const res = await request(ctx.app).post('/api/auth/login').set('Content-Type', 'application/x-www-form-urlencoded').send('email=a@b.co&password=x').expect(415);
-    expect(res.body.status).toBe(415);
+    expect(res.body).toMatchObject({ status: 415, detail: 'Send the request body as application/json.' });
     await request(ctx.app).post('/api/auth/login').set('Content-Type', 'text/plain').send('{"email":"a@b.co"}').expect(415);
-  });
-
-  it('rejects a cross-origin state-changing request', async () => {
+    // What an HTML form on any site can send: it must not log a user out.
     const agent = await ctx.loginAs('staff');
-    const res = await agent.post('/api/auth/logout').set('Origin', 'https://evil.example').expect(403);
-    expect(res.body.detail).toBe('Cross-origin requests are not allowed.');
+    await agent.post('/api/auth/logout').field('x', '1').expect(415);
     await agent.get('/api/auth/getAuth').expect(200);
   });
 
-  it('accepts a same-origin request', async () => {
+  it('rejects a cross-origin state-changing request, by Origin or, without it, by Referer', async () => {
     const agent = await ctx.loginAs('staff');
-    await agent.post('/api/auth/logout').set('Host', 'frontdesk.test').set('Origin', 'http://frontdesk.test').expect(204);
+    const res = await agent.post('/api/auth/logout').set('Origin', 'https://evil.example').expect(403);
+    expect(res.body.detail).toBe('Cross-origin requests are not allowed.');
+    await agent.post('/api/auth/logout').set('Referer', 'https://evil.example/page').expect(403);
+    await agent.post('/api/auth/logout').set('Origin', 'null').expect(403);
+    await agent.get('/api/auth/getAuth').expect(200);
+  });
+
+  it('refuses a request whose Host and Origin both name another site (DNS rebinding), and answers no page for it', async () => {
+    const agent = await ctx.loginAs('staff');
+    const res = await agent.post('/api/auth/logout').set('Host', 'frontdesk.test').set('Origin', 'http://frontdesk.test').expect(421);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    await request(ctx.app).get('/api/auth/getAuth').set('Host', 'rebound.example:3000').expect(421);
+    await request(ctx.app).get('/').set('Host', 'rebound.example:3000').expect(421);
+    await agent.get('/api/auth/getAuth').expect(200);
+  });
+
+  it('accepts a request from the app\'s own origin: loopback by default, the configured ones with PUBLIC_ORIGIN', async () => {
+    const agent = await ctx.loginAs('staff');
+    await agent.post('/api/auth/logout').set('Origin', 'http://localhost:5173').expect(204);
+    const configured = await createTestContext({ PUBLIC_ORIGIN: 'https://desk.example.com, http://frontdesk.test' });
+    try {
+      const desk = await configured.loginAs('staff');
+      await desk.post('/api/auth/logout').set('Host', 'desk.example.com').set('Origin', 'http://desk.example.com').expect(403);
+      await desk.get('/api/auth/getAuth').set('Host', 'desk.example.org').expect(421);
+      await desk.post('/api/auth/logout').set('Host', 'frontdesk.test').set('Origin', 'http://frontdesk.test').expect(204);
+    } finally {
+      await configured.close();
+    }
   });
 });
 

@@ -4,9 +4,10 @@ import { pinoHttp } from 'pino-http';
 import crypto from 'node:crypto';
 import { kisiMode, type Config } from './config';
 import { instanceSignal, type Database } from './db/database';
-import { sharedCounterStore } from './db/shared-limits';
+import { sharedCounters, sharedCounterStore } from './db/shared-limits';
 import { accountsRepository } from './features/auth/accounts.repository';
-import { authRoutes, DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './features/auth/auth.router';
+import { authRoutes } from './features/auth/auth.router';
+import { DEFAULT_LOGIN_LIMITS, loginThrottle, type LoginLimits } from './features/auth/login-throttle';
 import { authService, SESSIONS_ENDED_CHANNEL } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
 import { eventsRouter, type EventStreamOptions } from './features/events/events.router';
@@ -50,7 +51,7 @@ import type { Kisi } from './kisi/kisi';
 import { kisiProxy } from './kisi/proxy';
 import { refuseDeepJson } from './lib/json-depth';
 import { sessionMiddleware } from './lib/auth.middleware';
-import { csrfGuard } from './lib/csrf.middleware';
+import { csrfGuard, hostGuard, publicOrigins } from './lib/origins.middleware';
 import { EventBus } from './lib/event-bus';
 import { HttpError } from './lib/http-error';
 import { apiNotFound, errorHandler } from './lib/error-handler';
@@ -67,7 +68,8 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   startedAt?: Date;
-  loginRateLimit?: LoginRateLimit;
+  /** The login limits (tests lower them to reach them). */
+  loginLimits?: Partial<LoginLimits>;
   /** The door-access provider for gym memberships (Kisi, or the emulator). */
   door: DoorAccess;
   eventStream?: Partial<EventStreamOptions>;
@@ -208,9 +210,13 @@ export function createApp(deps: AppDeps) {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]') }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      // A refusal is the client's mistake: an info line, so a flood of bad requests never buries the server's own warnings.
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     }),
   );
+
+  const origins = publicOrigins(config.PUBLIC_ORIGIN);
+  app.use(hostGuard(origins));
 
   app.use(
     helmet({
@@ -230,7 +236,7 @@ export function createApp(deps: AppDeps) {
 
   const checkResponses = deps.checkResponses ?? process.env.NODE_ENV === 'test';
   const api = express.Router();
-  api.use(csrfGuard);
+  api.use(csrfGuard(origins));
   // Signed Kisi webhooks need their raw body, so they come before the JSON parser.
   const webhookRoutes = [
     kisiWebhookRoute({
@@ -248,7 +254,11 @@ export function createApp(deps: AppDeps) {
   api.all(['/uploads/tus', '/uploads/tus/:id'], tus.handler);
 
   const routes = [
-    ...authRoutes(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, rateLimit: deps.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT, counterStore }),
+    ...authRoutes(auth, {
+      cookieSecure: config.COOKIE_SECURE,
+      sessionTtlMs,
+      throttle: loginThrottle(sharedCounters(database.db), { ...DEFAULT_LOGIN_LIMITS, ...deps.loginLimits }),
+    }),
     events.route,
     ...(deps.kisi?.emulator ? emulatorControlRoutes(deps.kisi.emulator) : []),
     ...webhookInboxRoutes(webhookInboxService({ events: kisiEvents })),

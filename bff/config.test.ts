@@ -54,6 +54,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT must be a whole number/);
   });
 
+  it('reads PUBLIC_ORIGIN as a list of origins and refuses one with a path or another scheme', () => {
+    expect(loadConfig({}).PUBLIC_ORIGIN).toBeUndefined();
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://Desk.Example.com/, http://10.0.0.5:3000' }).PUBLIC_ORIGIN).toEqual(['https://desk.example.com', 'http://10.0.0.5:3000']);
+    for (const bad of ['desk.example.com', 'https://desk.example.com/app', 'ftp://desk.example.com', ' , ']) {
+      expect(() => loadConfig({ PUBLIC_ORIGIN: bad })).toThrow(/PUBLIC_ORIGIN must/);
+    }
+  });
+
   it('requires a key and group id when a real Kisi is configured', () => {
     expect(() => loadConfig({ KISI_BASE_URL: 'https://api.kisi.io' })).toThrow(/KISI_API_KEY is required/);
     expect(() => loadConfig({ KISI_BASE_URL: 'https://api.kisi.io', KISI_API_KEY: 'k' })).toThrow(/KISI_GROUP_ID is required/);

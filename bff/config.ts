@@ -29,6 +29,30 @@ const httpUrl = (name: string) =>
     v.transform((s) => s.replace(/\/+$/, '')),
   );
 
+/**
+ * The origins users open the app at, comma-separated (`https://desk.example.com`): each is written
+ * as its scheme, host and port only, the way browsers send it in `Origin`.
+ */
+const publicOrigins = v.pipe(
+  v.string(),
+  v.transform((s) => s.split(',').map((part) => part.trim()).filter((part) => part !== '')),
+  v.minLength(1, 'PUBLIC_ORIGIN must list at least one origin such as https://desk.example.com'),
+  v.array(
+    v.pipe(
+      v.string(),
+      v.check((s) => {
+        try {
+          const url = new URL(s);
+          return /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+        } catch {
+          return false;
+        }
+      }, 'PUBLIC_ORIGIN must list origins like https://desk.example.com or http://10.0.0.5:3000 (scheme, host and port only, no path)'),
+      v.transform((s) => new URL(s).origin),
+    ),
+  ),
+);
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Express's `trust proxy`: false, true, a hop count, or a list of addresses/subnets. */
@@ -62,6 +86,7 @@ const EnvSchema = v.object({
   SESSION_TTL_HOURS: v.optional(integer('SESSION_TTL_HOURS', 1, 24 * 90), '12'),
   COOKIE_SECURE: v.optional(boolean('COOKIE_SECURE'), 'false'),
   TRUST_PROXY: v.optional(trustProxy, 'false'),
+  PUBLIC_ORIGIN: v.optional(publicOrigins),
   LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
   STATIC_DIR: v.optional(v.pipe(v.string(), v.nonEmpty('STATIC_DIR must not be empty')), 'dist/client'),
   KISI_BASE_URL: v.optional(httpUrl('KISI_BASE_URL')),

@@ -8,34 +8,32 @@ import type { Database, Db } from './database';
  * write that another instance could slip between.
  */
 
+/** A counter's state: failures (or hits) so far and when its window ends. */
+export interface CounterState {
+  hits: number;
+  resetAtMs: number;
+}
+
 /**
- * An express-rate-limit store whose fixed-window counters live in `rate_limit_counters`. One
- * upsert increments the key (or restarts its window when the old one is over) and returns the
+ * Fixed-window counters in `rate_limit_counters`, shared by every instance. `add` is one upsert
+ * that increments the key (or restarts its window when the old one is over) and returns the new
  * count, so concurrent requests on different instances each see a distinct count.
  */
-export function sharedCounterStore(db: Db, prefix: string, now: () => number = Date.now): Store {
-  let windowMs = 60_000;
-  const keyOf = (key: string) => `${prefix}${key}`;
+export function sharedCounters(db: Db, now: () => number = Date.now) {
   const ref = (column: 'hits' | 'reset_at_ms') => sql.ref(`rate_limit_counters.${column}`);
-
   return {
-    prefix,
-    localKeys: false,
-    init: (options: Options) => void (windowMs = options.windowMs),
-
-    async get(key) {
-      const row = await db.selectFrom('rate_limit_counters').select(['hits', 'reset_at_ms']).where('key', '=', keyOf(key)).executeTakeFirst();
-      if (!row || row.reset_at_ms <= now()) return undefined;
-      return { totalHits: row.hits, resetTime: new Date(row.reset_at_ms) };
+    async read(key: string): Promise<CounterState | undefined> {
+      const row = await db.selectFrom('rate_limit_counters').select(['hits', 'reset_at_ms']).where('key', '=', key).executeTakeFirst();
+      return row && row.reset_at_ms > now() ? { hits: row.hits, resetAtMs: row.reset_at_ms } : undefined;
     },
 
-    async increment(key) {
+    async add(key: string, windowMs: number): Promise<CounterState> {
       const at = now();
       const resetAt = at + windowMs;
       const expired = sql<boolean>`${ref('reset_at_ms')} <= ${at}`;
       const row = await db
         .insertInto('rate_limit_counters')
-        .values({ key: keyOf(key), hits: 1, reset_at_ms: resetAt })
+        .values({ key, hits: 1, reset_at_ms: resetAt })
         .onConflict((oc) =>
           oc.column('key').doUpdateSet({
             hits: sql<number>`case when ${expired} then 1 else ${ref('hits')} + 1 end`,
@@ -44,20 +42,42 @@ export function sharedCounterStore(db: Db, prefix: string, now: () => number = D
         )
         .returning(['hits', 'reset_at_ms'])
         .executeTakeFirstOrThrow();
-      return { totalHits: row.hits, resetTime: new Date(row.reset_at_ms) };
+      return { hits: row.hits, resetAtMs: row.reset_at_ms };
     },
 
-    async decrement(key) {
+    async subtract(key: string): Promise<void> {
       await db
         .updateTable('rate_limit_counters')
         .set({ hits: sql<number>`case when hits > 0 then hits - 1 else 0 end` })
-        .where('key', '=', keyOf(key))
+        .where('key', '=', key)
         .execute();
     },
 
-    async resetKey(key) {
-      await db.deleteFrom('rate_limit_counters').where('key', '=', keyOf(key)).execute();
+    async clear(...keys: string[]): Promise<void> {
+      if (keys.length > 0) await db.deleteFrom('rate_limit_counters').where('key', 'in', keys).execute();
     },
+  };
+}
+export type SharedCounters = ReturnType<typeof sharedCounters>;
+
+/** An express-rate-limit store on the shared counters (one per limiter, its keys under `prefix`). */
+export function sharedCounterStore(db: Db, prefix: string, now: () => number = Date.now): Store {
+  let windowMs = 60_000;
+  const counters = sharedCounters(db, now);
+  const keyOf = (key: string) => `${prefix}${key}`;
+  const asInfo = (state: CounterState) => ({ totalHits: state.hits, resetTime: new Date(state.resetAtMs) });
+
+  return {
+    prefix,
+    localKeys: false,
+    init: (options: Options) => void (windowMs = options.windowMs),
+    get: async (key) => {
+      const state = await counters.read(keyOf(key));
+      return state && asInfo(state);
+    },
+    increment: async (key) => asInfo(await counters.add(keyOf(key), windowMs)),
+    decrement: (key) => counters.subtract(keyOf(key)),
+    resetKey: (key) => counters.clear(keyOf(key)),
   };
 }
 

@@ -26,4 +26,23 @@ describe('request logs', () => {
       await ctx.close();
     }
   });
+
+  it('log a refused request at info, so a flood of bad requests never fills the warnings, and the server\'s own failure at error', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const ctx = await createTestContext({}, { logger: createLogger('warn', sink) });
+    try {
+      lines.length = 0;
+      await request(ctx.app).post('/api/auth/login').set('Content-Type', 'application/json').send('{"email":').expect(400);
+      await request(ctx.app).get('/api/gym/users/%ZZ').expect(400);
+      await request(ctx.app).get('/api/gym/users').expect(401);
+      await request(ctx.app).post('/api/auth/logout').set('Origin', 'https://evil.example').expect(403);
+      await request(ctx.app).get('/api/nowhere').expect(404);
+      expect(lines).toEqual([]);
+      await request(ctx.app).get('/api/bad').expect(500);
+      expect(lines.map((line) => JSON.parse(line).level)).toEqual([50, 50]);
+    } finally {
+      await ctx.close();
+    }
+  });
 });

@@ -95,7 +95,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], { version }: { v
       version,
       description:
         'The BFF of Frontdesk. JSON in and out; errors are application/problem+json. Sessions are the httpOnly `sid` cookie; ' +
-        'state-changing requests must be JSON (or multipart) and same-origin. `x-access` names who may call (admins may call everything).',
+        'state-changing requests must be JSON and come from one of the app’s origins. `x-access` names who may call (admins may call everything).',
     },
     servers: [{ url: '/' }],
     security: [{ session: [] }],

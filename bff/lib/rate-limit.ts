@@ -16,15 +16,12 @@ export function limitRequests(options: {
   store: Store;
   message: (seconds: number) => string;
   keyGenerator?: Options['keyGenerator'];
-  /** Count only failed requests (a successful one gives its hit back). */
-  failuresOnly?: boolean;
 }) {
-  const { limit, windowMs, store, message, keyGenerator, failuresOnly = false } = options;
+  const { limit, windowMs, store, message, keyGenerator } = options;
   return rateLimit({
     windowMs,
     limit,
     store,
-    skipSuccessfulRequests: failuresOnly,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     ...(keyGenerator ? { keyGenerator } : {}),

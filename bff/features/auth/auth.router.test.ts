@@ -1,9 +1,10 @@
 import request from 'supertest';
 import { createTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
+import type { LoginLimits } from './login-throttle';
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext({}, { loginRateLimit: { windowMs: 60_000, perIp: 8, perEmail: 3 } });
+  ctx = await createTestContext({}, { loginLimits: { failuresPerAccount: 3, firstDelayMs: 1, delayStepMs: 1 } });
 });
 afterAll(() => ctx.close());
 
@@ -82,29 +83,57 @@ describe('auth', () => {
   });
 });
 
-describe('login rate limit', () => {
-  it('answers 429 with Retry-After after too many failures for one email', async () => {
-    const limited = await createTestContext({}, { loginRateLimit: { windowMs: 60_000, perIp: 100, perEmail: 3 } });
+describe('login limits', () => {
+  // Small limits and 1 ms waits (the waits themselves are login-throttle.test.ts's); TRUST_PROXY so each test picks its client address.
+  const limited = (limits: Partial<LoginLimits>) => createTestContext({ TRUST_PROXY: '1' }, { loginLimits: { firstDelayMs: 1, delayStepMs: 1, maxDelayMs: 1, ...limits } });
+  const login = (app: TestContext['app'], from: string, email: string, password: string) =>
+    request(app).post('/api/auth/login').set('X-Forwarded-For', from).send({ email, password });
+
+  it('locks an account after its failures from every address together, even for the right password, and only that account', async () => {
+    const c = await limited({ failuresPerAccount: 3 });
     try {
-      for (let i = 0; i < 3; i++) await request(limited.app).post('/api/auth/login').send({ email: 'target@frontdesk.test', password: 'guess-guess' }).expect(401);
-      const res = await request(limited.app).post('/api/auth/login').send({ email: 'TARGET@frontdesk.test', password: 'guess-guess' }).expect(429);
-      expect(res.headers['retry-after']).toMatch(/^\d+$/);
-      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
-      expect(res.body.detail).toMatch(/Too many login attempts/);
-      // Another email from the same client is still allowed.
-      await request(limited.app).post('/api/auth/login').send({ email: 'someone.else@frontdesk.test', password: 'guess-guess' }).expect(401);
+      await c.loginAs('staff', 'target@frontdesk.test');
+      await c.loginAs('staff', 'bystander@frontdesk.test');
+      for (const from of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) expect((await login(c.app, from, 'target@frontdesk.test', 'guess-guess')).status).toBe(401);
+      const locked = await login(c.app, '203.0.113.9', 'TARGET@frontdesk.test', TEST_PASSWORD).expect(429);
+      expect(locked.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+      expect(locked.body.detail).toMatch(/^This account is locked after too many failed logins\. Try again in 15 minutes\.$/);
+      expect(sidCookie(locked)).toBeUndefined();
+      await login(c.app, '198.51.100.1', 'bystander@frontdesk.test', TEST_PASSWORD).expect(200);
     } finally {
-      await limited.close();
+      await c.close();
     }
   });
 
-  it('limits failures per client IP across emails', async () => {
-    const limited = await createTestContext({}, { loginRateLimit: { windowMs: 60_000, perIp: 4, perEmail: 100 } });
+  it('keeps the front desk signing in while someone on the same connection sprays passwords at many accounts', async () => {
+    const c = await limited({ ceilingPerAddress: 10, failuresPerAccount: 100 });
     try {
-      for (let i = 0; i < 4; i++) await request(limited.app).post('/api/auth/login').send({ email: `spray${i}@frontdesk.test`, password: 'guess-guess' }).expect(401);
-      await request(limited.app).post('/api/auth/login').send({ email: 'spray9@frontdesk.test', password: 'guess-guess' }).expect(429);
+      await c.loginAs('staff', 'desk@frontdesk.test');
+      const desk = '192.0.2.10';
+      const answers: number[] = [];
+      for (let i = 0; i < 14; i++) answers.push((await login(c.app, desk, `guess${i}@frontdesk.test`, 'guess-guess')).status);
+      // Up to the ceiling a wrong password is a 401; past it, a 429 that says the right one still works.
+      expect(answers).toEqual([...Array(10).fill(401), ...Array(4).fill(429)]);
+      const refused = await login(c.app, desk, 'guess99@frontdesk.test', 'guess-guess').expect(429);
+      expect(refused.body.detail).toMatch(/a correct password still signs in/);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      await login(c.app, desk, 'desk@frontdesk.test', TEST_PASSWORD).expect(200);
     } finally {
-      await limited.close();
+      await c.close();
+    }
+  });
+
+  it('signs in with the right password after a few wrong ones from the same address, and forgets them', async () => {
+    const c = await limited({ failuresPerAccount: 6, freeFailuresPerAddressAndAccount: 2 });
+    try {
+      await c.loginAs('staff', 'typo@frontdesk.test');
+      for (let i = 0; i < 4; i++) await login(c.app, '192.0.2.20', 'typo@frontdesk.test', 'typo-typo').expect(401);
+      await login(c.app, '192.0.2.20', 'typo@frontdesk.test', TEST_PASSWORD).expect(200);
+      const pair = await c.database.db.selectFrom('rate_limit_counters').select('key').where('key', 'like', 'login-pair:%').execute();
+      expect(pair).toEqual([]);
+    } finally {
+      await c.close();
     }
   });
 });
