@@ -5,6 +5,7 @@ import type {
   GymMember,
   GymOwner,
   MemberDoorAccess,
+  Membership,
   MemberListQuery,
   OwnerListQuery,
   UpdateMember,
@@ -12,7 +13,7 @@ import type {
 import type { Page } from '../../contracts/common.contract';
 import { isUniqueViolation } from '../../db/engine';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
-import { wantsDoorAccess, type MembersRepository } from './members.repository';
+import { wantsDoorAccess, type AccessSyncRecord, type MembersRepository } from './members.repository';
 import type { OwnersRepository } from './owners.repository';
 
 /** The door-access provider as the gym sees it: a Kisi user found by email, and their access switch. */
@@ -39,6 +40,18 @@ async function insertUnique<T>(insert: () => Promise<T>, duplicateMessage: strin
 }
 
 const reason = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
+
+/**
+ * What a member's record says from the write that makes a door switch due until the switch's outcome
+ * is recorded. The write says it itself, in the same statement: a server stopped in between (killed,
+ * redeployed) then leaves a member shown as not switched, with a Retry, never a paused member still
+ * let in while their record claims nothing is due.
+ */
+const switchDue = (membership: Membership, at: string): AccessSyncRecord => ({
+  state: 'failed',
+  error: `Door access has not been switched ${wantsDoorAccess(membership) ? 'on' : 'off'} to match the membership yet.`,
+  at,
+});
 
 export function gymService({ owners, members, door, now = () => new Date().toISOString() }: GymServiceDeps) {
   const ownerOr404 = async (id: number) => (await owners.find(id)) ?? Promise.reject(notFound(`No gym owner with id ${id}.`));
@@ -93,15 +106,17 @@ export function gymService({ owners, members, door, now = () => new Date().toISO
 
     async createMember(input: CreateMember): Promise<GymMember> {
       await ensureOwnerExists(input.ownerId);
-      const id = await insertUnique(() => members.insert({ ...input, now: now() }), `A gym member with email ${input.email} already exists.`);
+      const at = now();
+      const id = await insertUnique(() => members.insert({ ...input, sync: switchDue(input.membership, at), now: at }), `A gym member with email ${input.email} already exists.`);
       return syncDoorAccess(id);
     },
 
     async updateMember(id: number, patch: UpdateMember): Promise<GymMember> {
       const before = await memberOr404(id);
       if (patch.ownerId !== undefined) await ensureOwnerExists(patch.ownerId);
-      await members.update(id, { ...patch, now: now() });
       const membershipChanged = patch.membership !== undefined && patch.membership !== before.membership;
+      const at = now();
+      await members.update(id, { ...patch, sync: membershipChanged ? switchDue(patch.membership!, at) : undefined, now: at });
       return membershipChanged ? syncDoorAccess(id) : memberOr404(id);
     },
 

@@ -9,6 +9,14 @@ type MemberRow = Omit<GymMember, 'accessSync'> & { syncState: AccessSync['state'
 
 export const wantsDoorAccess = (membership: Membership) => membership === 'active';
 
+/** What is stored of a door-access switch: its outcome, or that one is still due. */
+export interface AccessSyncRecord {
+  state: AccessSync['state'];
+  error: string | null;
+  at: string;
+}
+const syncColumns = (sync: AccessSyncRecord) => ({ access_sync_state: sync.state, access_sync_error: sync.error, access_sync_at: sync.at });
+
 const toMember = ({ syncState, syncError, syncAt, ...row }: MemberRow): GymMember => ({
   ...row,
   accessSync: { state: syncState, wantEnabled: wantsDoorAccess(row.membership), error: syncError, at: syncAt },
@@ -64,29 +72,37 @@ export function membersRepository(db: Db) {
     },
 
 
-    insert: async (member: { email: string; name: string; ownerId: number; membership: Membership; now: string }) => {
+    insert: async (member: { email: string; name: string; ownerId: number; membership: Membership; sync: AccessSyncRecord; now: string }) => {
       const row = await db
         .insertInto('gym_users')
-        .values({ email: member.email, name: member.name, owner_id: member.ownerId, membership: member.membership, created_at: member.now, updated_at: member.now })
+        .values({
+          email: member.email,
+          name: member.name,
+          owner_id: member.ownerId,
+          membership: member.membership,
+          ...syncColumns(member.sync),
+          created_at: member.now,
+          updated_at: member.now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
     },
 
-    update: (id: number, patch: { name?: string; ownerId?: number; membership?: Membership; now: string }) =>
+    update: (id: number, patch: { name?: string; ownerId?: number; membership?: Membership; sync?: AccessSyncRecord; now: string }) =>
       db
         .updateTable('gym_users')
         .set({
           ...(patch.name !== undefined ? { name: patch.name } : {}),
           ...(patch.ownerId !== undefined ? { owner_id: patch.ownerId } : {}),
           ...(patch.membership !== undefined ? { membership: patch.membership } : {}),
+          ...(patch.sync !== undefined ? syncColumns(patch.sync) : {}),
           updated_at: patch.now,
         })
         .where('id', '=', id)
         .execute(),
 
-    recordAccessSync: (id: number, sync: { state: AccessSync['state']; error: string | null; at: string }) =>
-      db.updateTable('gym_users').set({ access_sync_state: sync.state, access_sync_error: sync.error, access_sync_at: sync.at }).where('id', '=', id).execute(),
+    recordAccessSync: (id: number, sync: AccessSyncRecord) => db.updateTable('gym_users').set(syncColumns(sync)).where('id', '=', id).execute(),
 
     delete: async (id: number) => Number((await db.deleteFrom('gym_users').where('id', '=', id).executeTakeFirst()).numDeletedRows),
   };
