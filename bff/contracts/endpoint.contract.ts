@@ -132,6 +132,15 @@ export function urlOf(endpoint: { path: string }, input: { params?: Record<strin
   return query ? `${path}?${query}` : path;
 }
 
+/** A segment that is not valid percent-encoding (`%`, `%ZZ`) is kept as written: a matcher never throws, the params schema refuses it. */
+const decodeOrKeep = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
 /** A matcher for URLs of this endpoint: their params and query, or undefined for another endpoint's URL. */
 export function urlMatcher(endpoint: { path: string }): (url: string) => { params: Record<string, string>; query: URLSearchParams } | undefined {
   const names: string[] = [];
@@ -144,7 +153,7 @@ export function urlMatcher(endpoint: { path: string }): (url: string) => { param
     const match = pattern.exec(url);
     if (!match) return undefined;
     const params: Record<string, string> = {};
-    names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1] ?? '')));
+    names.forEach((name, i) => (params[name] = decodeOrKeep(match[i + 1] ?? '')));
     return { params, query: new URLSearchParams(match[names.length + 1] ?? '') };
   };
 }

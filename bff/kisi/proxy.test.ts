@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import zlib from 'node:zlib';
 import request from 'supertest';
 import { createLogger } from '../lib/logger';
 import { createTestContext, type TestContext } from '../test-support/test-app';
@@ -62,6 +63,27 @@ describe('Kisi proxy: who may call what', () => {
     expect(bad.body.errors).toEqual([{ path: 'params.id', message: 'Expected a positive integer id' }]);
     await admin.delete('/api/kisi/groups/0').expect(400);
   });
+
+  it('answers an id that is not valid percent-encoding with a 400 naming it, not a 500', async () => {
+    for (const path of ['/api/kisi/groups/%', '/api/kisi/users/%ZZ', '/api/kisi/locks/1%/unlock']) {
+      const method = path.startsWith('/api/kisi/groups') ? 'delete' : path.endsWith('/unlock') ? 'post' : 'get';
+      const res = await admin[method](path);
+      expect({ path, status: res.status, type: res.type, errors: res.body.errors }).toEqual({
+        path,
+        status: 400,
+        type: 'application/problem+json',
+        errors: [{ path: 'params.id', message: 'Expected a positive integer id' }],
+      });
+    }
+  });
+
+  it('refuses text holding a NUL character in the query or body with a 400 naming it, before Kisi sees it', async () => {
+    const query = await admin.get('/api/kisi/groups?query=%00').expect(400);
+    expect(query.body.errors).toEqual([{ path: 'query.query', message: 'Text may not contain a NUL character' }]);
+    const body = await admin.post('/api/kisi/groups').send({ group: { name: 'Night\u0000shift' } }).expect(400);
+    expect(body.body.errors).toEqual([{ path: 'body.group.name', message: 'Text may not contain a NUL character' }]);
+    expect((await admin.get('/api/kisi/groups?query=night').expect(200)).body).toEqual([]);
+  });
 });
 
 describe('Kisi proxy: the key stays on the server', () => {
@@ -106,6 +128,24 @@ describe('Kisi proxy: Kisi semantics pass through', () => {
     const after = await admin.get(`/api/kisi/users/${user!.id}`).expect(200);
     expect(after.body).toMatchObject({ access_enabled: false, scim_access_enabled: true });
     await admin.patch(`/api/kisi/users/${user!.id}`).send({ user: { access_enabled: true } }).expect(204);
+    expect((await admin.get(`/api/kisi/users/${user!.id}`)).body.access_enabled).toBe(true);
+  });
+
+  it('forwards a compressed JSON body as the plain JSON it was inflated to (not labelled gzip any more)', async () => {
+    const [user] = (await admin.get('/api/kisi/users?query=alice').expect(200)).body as Array<{ id: number }>;
+    const gzipped = (encoding: 'gzip' | 'deflate', access: boolean) => {
+      const json = JSON.stringify({ user: { access_enabled: access } });
+      return admin
+        .patch(`/api/kisi/users/${user!.id}`)
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', encoding)
+        // The compressed bytes as they are (superagent would write a Buffer under a JSON type as JSON).
+        .serialize((bytes: Buffer) => bytes as unknown as string)
+        .send(encoding === 'gzip' ? zlib.gzipSync(json) : zlib.deflateSync(json));
+    };
+    await gzipped('gzip', false).expect(204);
+    expect((await admin.get(`/api/kisi/users/${user!.id}`)).body.access_enabled).toBe(false);
+    await gzipped('deflate', true).expect(204);
     expect((await admin.get(`/api/kisi/users/${user!.id}`)).body.access_enabled).toBe(true);
   });
 

@@ -4,8 +4,8 @@ import { Router, type Request, type Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, fixRequestBody, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import { KISI_PROXY_PREFIX, kisiApi } from '../contracts/kisi.contract';
 import { urlMatcher, type Endpoint } from '../contracts/endpoint.contract';
-import { assertAccess, parseInput } from '../lib/endpoint-router';
-import { notFound, unauthorized } from '../lib/http-error';
+import { assertAccess, parseInput, textWithNul } from '../lib/endpoint-router';
+import { badRequest, notFound, unauthorized } from '../lib/http-error';
 import type { Logger } from '../lib/logger';
 import { sendProblem } from '../lib/problem';
 import type { KisiSettings } from './kisi-client';
@@ -53,6 +53,9 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
     // Ids are checked here; query and body go to Kisi as sent, so its own validation (422) answers.
     parseInput({ ...match.endpoint, query: undefined, body: undefined }, { params: match.params, query: {}, body: undefined });
     assertAccess(match.endpoint.access, req.user);
+    // Only text holding NUL is refused first: no one means it, and it would reach Kisi's (or the emulator's) database.
+    const nul = [...textWithNul('query', req.query), ...textWithNul('body', req.body)];
+    if (nul.length > 0) throw badRequest('The request has invalid fields.', nul);
     // Access links always go to the configured group (KISI_GROUP_ID) unless the caller names one.
     if (match.endpoint === kisiApi.createGroupLink) {
       const body = req.body as { group_link?: Record<string, unknown> } | undefined;
@@ -60,6 +63,8 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
     }
     // The outgoing request copies these headers: drop the browser's credentials before it is built.
     for (const name of STRIPPED_HEADERS) delete req.headers[name];
+    // A JSON body was inflated and parsed here and goes on re-serialised: its Content-Encoding no longer says what Kisi gets.
+    if (req.body !== undefined) delete req.headers['content-encoding'];
     next();
   });
 

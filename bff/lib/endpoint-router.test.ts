@@ -86,6 +86,13 @@ describe('mountRoutes', () => {
     expect(missing.body.errors).toEqual([{ path: 'body.name', message: 'Required' }]);
   });
 
+  it('refuses text holding a NUL character (which PostgreSQL cannot store) with a 400 naming the field', async () => {
+    const res = await request(app).post('/api/things').send({ name: 'lamp\u0000shade' }).expect(400);
+    expect(res.type).toBe('application/problem+json');
+    expect(res.body.errors).toEqual([{ path: 'body.name', message: 'Text may not contain a NUL character' }]);
+    await request(app).post('/api/things').send({ name: 'lamp shade', extra: '\u0000' }).expect(201);
+  });
+
   it('refuses an answer that breaks the contract when checking (tests) and lets it through when not', async () => {
     const res = await request(app).get('/api/broken').expect(500);
     expect(res.body.detail).toBe('Something went wrong on the server. It has been logged.');

@@ -36,6 +36,16 @@ const issueToError = (part: Part) => (issue: v.BaseIssue<unknown>): ProblemField
   return { path: path ? `${part}.${path}` : part, message };
 };
 
+/**
+ * The fields of `value` (a request part) whose text holds a NUL character. No one types one, and
+ * PostgreSQL can neither store nor compare text that holds it, so it is refused on either engine.
+ */
+export function textWithNul(part: Part, value: unknown, path: string = part): ProblemFieldError[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [{ path, message: 'Text may not contain a NUL character' }] : [];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => textWithNul(part, item, `${path}.${key}`));
+}
+
 /** Parses params, query and body against the endpoint's schemas; anything invalid is one 400 listing each field. */
 export function parseInput(endpoint: Endpoint, req: Pick<Request, Part>): Record<Part, unknown> {
   const input = {} as Record<Part, unknown>;
@@ -46,7 +56,7 @@ export function parseInput(endpoint: Endpoint, req: Pick<Request, Part>): Record
     // A missing JSON body arrives as undefined; validate it as an empty object so fields report "Required".
     const raw = part === 'body' ? (req.body ?? {}) : req[part];
     const result = v.safeParse(schema, raw);
-    if (result.success) input[part] = result.output;
+    if (result.success) errors.push(...textWithNul(part, (input[part] = result.output)));
     else errors.push(...result.issues.map(issueToError(part)));
   }
   if (errors.length > 0) throw badRequest('The request has invalid fields.', errors);

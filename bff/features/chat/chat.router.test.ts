@@ -131,6 +131,15 @@ describe('channels', () => {
     expect((await channelsOf(admin)).channels.map((c) => c.name)).not.toContain('Typed');
   });
 
+  it('refuses a name or message holding a NUL character with a 400 naming the field, on either database', async () => {
+    const named = await admin.agent.post('/api/chat/channels').send({ name: 'Bar\u0000ops' }).expect(400);
+    expect(named.body.errors).toEqual([{ path: 'body.name', message: 'Text may not contain a NUL character' }]);
+    const id = await newChannel();
+    const message = await post(staff, id, 'hello\u0000there').expect(400);
+    expect(message.body.errors).toEqual([{ path: 'body.body', message: 'Text may not contain a NUL character' }]);
+    expect((await thread(staff, id)).items).toEqual([]);
+  });
+
   it('opens a channel to runners when asked', async () => {
     const id = await newChannel({ name: 'Runner relay', runnersMayJoin: true });
     expect(channelIn(await channelsOf(runner), id)).toMatchObject({ name: 'Runner relay', runnersMayJoin: true });

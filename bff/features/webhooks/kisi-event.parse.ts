@@ -12,8 +12,14 @@ export type ParsedKisiEvent = Omit<Insertable<KisiEventsTable>, 'received_at' | 
 
 const MAX_TEXT = 500;
 
+/** A NUL character is dropped: PostgreSQL cannot store one, and refusing the event would only have Kisi send it again. */
+const withoutNul = (value: string) => value.replaceAll('\u0000', '');
+
 const text = (value: unknown): string | null => {
-  if (typeof value === 'string') return value.trim() ? value.trim().slice(0, MAX_TEXT) : null;
+  if (typeof value === 'string') {
+    const trimmed = withoutNul(value).trim();
+    return trimmed ? trimmed.slice(0, MAX_TEXT) : null;
+  }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return null;
 };

@@ -127,6 +127,13 @@ describe('POST /api/webhooks/kisi bodies', () => {
     expect(rows.at(-2)?.actor_email).toBe('someone@example.com');
     expect(rows.at(-1)?.actor_email).toBeNull();
   });
+
+  it('stores an event whose text holds NUL characters without them (PostgreSQL cannot store one) rather than failing the delivery', async () => {
+    const body = JSON.stringify(unlockEvent({ object_name: 'Front\u0000 door', actor_name: '\u0000', error_message: 'a\u0000b' }));
+    const res = await post(body, signBody(body, secret)).expect(200);
+    const row = (await stored()).find((r) => r.uuid === res.body.uuid);
+    expect(row).toMatchObject({ object_name: 'Front door', actor_name: null, error_message: 'ab' });
+  });
 });
 
 describe('unlocks in the emulator deliver signed webhooks back to the BFF', () => {

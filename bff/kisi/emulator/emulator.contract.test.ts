@@ -141,6 +141,11 @@ describe('emulator responses match Kisi OpenAPI schema', () => {
     const invalid = await call('POST', '/groups', '/groups', { group: { name: '' } });
     expect(invalid.status).toBe(422);
     await call('POST', '/groups', '/groups', { group: { name: 'Somewhere', place_id: 999 } });
+    // Ids past any id column (PostgreSQL's integer ends at 2³¹ − 1) name nothing: 422 and an empty filter, not a 500.
+    const far = await call('POST', '/groups', '/groups', { group: { name: 'Far away', place_id: 2 ** 31 } });
+    expect(far.json).toEqual({ errors: { place: ['must exist'] } });
+    expect((await call('GET', '/groups', '/groups?place_id=99999999999')).json).toEqual([]);
+    expect((await call('GET', '/groups', '/groups?ids=99999999999')).json).toEqual([]);
     await call('DELETE', '/groups/{id}', `/groups/${(created.json as Item).id}`);
     await call('DELETE', '/groups/{id}', `/groups/${(created.json as Item).id}`);
   });
@@ -155,6 +160,9 @@ describe('emulator responses match Kisi OpenAPI schema', () => {
     await call('POST', '/group_links', '/group_links', { group_link: { name: 'Phone only', group_id: ctx.kisi!.settings.groupId, phone: '+14155550123' } });
     const invalid = await call('POST', '/group_links', '/group_links', { group_link: { name: '', group_id: 999, email: 'nope', quick_response_code_type: 'paper' } });
     expect(Object.keys((invalid.json as { errors: object }).errors).sort()).toEqual(['email', 'group', 'name', 'quick_response_code_type']);
+    // A group id past any id column (PostgreSQL's integer ends at 2³¹ − 1) names no group: 422, not a 500.
+    const unknown = await call('POST', '/group_links', '/group_links', { group_link: { name: 'Far away', group_id: 2 ** 31 } });
+    expect(unknown.json).toEqual({ errors: { group: ['must exist'] } });
     await call('DELETE', '/group_links/{id}', `/group_links/${(created.json as Item).id}`);
     await call('DELETE', '/group_links/{id}', `/group_links/${(created.json as Item).id}`);
   });

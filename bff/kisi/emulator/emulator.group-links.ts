@@ -17,6 +17,7 @@ import {
   listParams,
   pagedQuery,
   sendCollection,
+  storableId,
   validationErrors,
   wholeNumber,
   type ListParams,
@@ -142,7 +143,7 @@ export function groupLinksRoutes(store: GroupLinksStore & Pick<GroupsStore, 'gro
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     if (!name) add('name', "can't be blank");
     else if (name.length > 255) add('name', 'is too long (maximum is 255 characters)');
-    const groupId = typeof input.group_id === 'number' && Number.isInteger(input.group_id) ? input.group_id : undefined;
+    const groupId = typeof input.group_id === 'number' && storableId(input.group_id) ? input.group_id : undefined;
     if (input.group_id === undefined || input.group_id === null) add('group_id', "can't be blank");
     else if (groupId === undefined || !(await store.groupExists(groupId))) add('group', 'must exist');
     const email = input.email === undefined || input.email === null || input.email === '' ? null : input.email;

@@ -16,6 +16,7 @@ import {
   pathId,
   recordMissing,
   sendCollection,
+  storableId,
   validationErrors,
   type ListParams,
   type Row,
@@ -180,7 +181,7 @@ export function groupsRoutes(store: GroupsStore & Pick<LocksStore, 'placeExists'
     if (input.description !== undefined && input.description !== null && typeof input.description !== 'string') errors.description = ['is invalid'];
     let placeId: number | null = null;
     if (input.place_id !== undefined && input.place_id !== null) {
-      if (typeof input.place_id === 'number' && Number.isInteger(input.place_id) && (await store.placeExists(input.place_id))) placeId = input.place_id;
+      if (typeof input.place_id === 'number' && storableId(input.place_id) && (await store.placeExists(input.place_id))) placeId = input.place_id;
       else errors.place = ['must exist'];
     }
     const flags: Record<string, boolean | undefined> = {};

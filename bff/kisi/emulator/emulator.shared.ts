@@ -2,7 +2,7 @@ import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kys
 import type { Request, Response, Router } from 'express';
 import { containsText } from '../../db/engine';
 import type { DB } from '../../db/schema';
-import { isIdText } from '../../contracts/common.contract';
+import { isIdText, MAX_ID } from '../../contracts/common.contract';
 
 /**
  * What every resource of the emulator shares: Kisi's conventions for lists (limit/offset with
@@ -31,8 +31,10 @@ export interface ListParams {
   q: Record<string, string | undefined>;
 }
 
-export const ids = (text: string | undefined): number[] | undefined =>
-  text === undefined ? undefined : text.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);
+/** A whole number an id column can hold (PostgreSQL's `integer` ends at 2³¹ − 1): any other names no record. */
+export const storableId = (n: number) => Number.isInteger(n) && n > 0 && n <= MAX_ID;
+
+export const ids = (text: string | undefined): number[] | undefined => (text === undefined ? undefined : text.split(',').map((s) => Number(s.trim())).filter(storableId));
 /** Kisi's `ids=1,2` filter on `column` (an empty or invalid list matches nothing), when asked. */
 export function idsFilter(q: Record<string, string | undefined>, column = 'id'): Expression<SqlBool>[] {
   const list = ids(q.ids);
@@ -45,7 +47,7 @@ export const idsAndNameFilters = (q: Record<string, string | undefined>): Expres
   ...(q.query ? [containsText(['name'], q.query)] : []),
 ];
 
-export const intParam = (text: string | undefined): number | undefined => (text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined);
+export const intParam = (text: string | undefined): number | undefined => (text !== undefined && /^\d+$/.test(text) && Number(text) <= MAX_ID ? Number(text) : undefined);
 export const boolParam = (text: string | undefined): boolean | undefined => (text === 'true' ? true : text === 'false' ? false : undefined);
 
 /** One page of a filtered query and the filter's total, for X-Collection-Range. */

@@ -1,0 +1,136 @@
+import type { HttpMethod } from './endpoint.contract';
+
+/**
+ * Who may call what: every endpoint of the API (the BFF's own and Kisi's through the proxy), by
+ * `METHOD /api/path`, and what a caller with no session, a runner, staff and an admin get.
+ *
+ * Written by hand from the rules (docs/ARCHITECTURE.md "API conventions", DESIGN §5–6), not from
+ * each endpoint's `access`: `bff/auth-matrix.test.ts` calls every endpoint as each of the four and
+ * holds the answers to this table, and checks that the table and the endpoints' `access` say the
+ * same and that every endpoint has exactly one row, so a new endpoint cannot be added without one.
+ */
+
+/** `allowed`: the call gets past the session and role checks (whatever it answers then); else the refusal's status. */
+export type AccessOutcome = 'allowed' | 401 | 403;
+export const CALLERS = ['none', 'runner', 'staff', 'admin'] as const;
+export type Caller = (typeof CALLERS)[number];
+export type AccessRow = Readonly<Record<Caller, AccessOutcome>>;
+export type EndpointKey = `${HttpMethod} /api${string}`;
+
+/** Anyone, signed in or not. */
+const everyone: AccessRow = { none: 'allowed', runner: 'allowed', staff: 'allowed', admin: 'allowed' };
+/** Any account. */
+const signedIn: AccessRow = { none: 401, runner: 'allowed', staff: 'allowed', admin: 'allowed' };
+/** The front desk: staff and admins. */
+const frontDesk: AccessRow = { none: 401, runner: 403, staff: 'allowed', admin: 'allowed' };
+/** The food court's board and the kitchen chat: runners too. */
+const crew: AccessRow = { none: 401, runner: 'allowed', staff: 'allowed', admin: 'allowed' };
+const adminsOnly: AccessRow = { none: 401, runner: 403, staff: 403, admin: 'allowed' };
+
+export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
+  // Status and the API document: public.
+  'GET /api': everyone,
+  'GET /api/bad': everyone,
+  'GET /api/openapi.json': everyone,
+
+  // Signing in and out; who is signed in needs a session.
+  'POST /api/auth/login': everyone,
+  'POST /api/auth/logout': everyone,
+  'GET /api/auth/getAuth': signedIn,
+
+  // Live events: any session (each role hears only its own kinds of event).
+  'GET /api/events': signedIn,
+
+  // Kisi's signed webhook: no session; its signature is its credential.
+  'POST /api/webhooks/kisi': everyone,
+  // The received events and a member's unlocks: the front desk.
+  'GET /api/webhook': frontDesk,
+  'DELETE /api/webhook/:id': frontDesk,
+  'GET /api/webhooks/unlocks': frontDesk,
+
+  // Food court: stalls, menus and ordering are the diners' (no account); staff keep stalls and menus.
+  'GET /api/pt/stalls': everyone,
+  'GET /api/pt/stalls/:id': everyone,
+  'GET /api/pt/menu': everyone,
+  'POST /api/pt/order': everyone,
+  'GET /api/pt/orders/:id': everyone,
+  'GET /api/pt/orders/:id/stream': everyone,
+  'POST /api/pt/stalls': frontDesk,
+  'PATCH /api/pt/stalls/:id': frontDesk,
+  'DELETE /api/pt/stalls/:id': frontDesk,
+  'POST /api/pt/stalls/:id/items': frontDesk,
+  'PATCH /api/pt/items/:id': frontDesk,
+  'DELETE /api/pt/items/:id': frontDesk,
+  // The runner board.
+  'GET /api/pt/orders': crew,
+  'PATCH /api/pt/orders/:id': crew,
+
+  // Staff chat: runners read and write the channels open to them; only admins open and change channels.
+  'GET /api/chat/channels': crew,
+  'GET /api/chat/channels/:id/messages': crew,
+  'POST /api/chat/channels/:id/messages': crew,
+  'POST /api/chat/channels/:id/read': crew,
+  'PATCH /api/chat/messages/:id': crew,
+  'DELETE /api/chat/messages/:id': crew,
+  'POST /api/chat/channels': adminsOnly,
+  'PATCH /api/chat/channels/:id': adminsOnly,
+
+  // Guest help: a guest starts, reads and answers their own conversation by its token; the front desk handles them all.
+  'POST /api/conversations': everyone,
+  'GET /api/conversations/:id': everyone,
+  'POST /api/conversations/:id/messages': everyone,
+  'GET /api/conversations/:id/stream': everyone,
+  'GET /api/conversations': frontDesk,
+  'PATCH /api/conversations/:id': frontDesk,
+  'POST /api/conversations/:id/read': frontDesk,
+
+  // Uploads: staff.
+  'GET /api/uploads/limits': frontDesk,
+  'GET /api/uploads': frontDesk,
+  'GET /api/uploads/:id/download': frontDesk,
+  'DELETE /api/uploads/:id': frontDesk,
+
+  // Sample pages and the catalogue: public reads.
+  'GET /api/samples/pokemon': everyone,
+  'GET /api/samples/pokemon/:idOrName': everyone,
+  'GET /api/samples/rick': everyone,
+  'GET /api/samples/posts': everyone,
+  'GET /api/samples/posts/:id': everyone,
+  'GET /api/samples/posts/:id/comments': everyone,
+  'GET /api/samples/images': everyone,
+  'GET /api/rest/pieces': everyone,
+  'GET /api/rest/pieces/:id': everyone,
+  'GET /api/rest/parts/:id': everyone,
+  'GET /api/rest/categories': everyone,
+
+  // The gym: staff.
+  'GET /api/gym/owners': frontDesk,
+  'GET /api/gym/owners/:id': frontDesk,
+  'POST /api/gym/owners': frontDesk,
+  'DELETE /api/gym/owners/:id': frontDesk,
+  'GET /api/gym/users': frontDesk,
+  'GET /api/gym/users/:id': frontDesk,
+  'POST /api/gym/users': frontDesk,
+  'PATCH /api/gym/users/:id': frontDesk,
+  'DELETE /api/gym/users/:id': frontDesk,
+  'GET /api/gym/users/:id/access': frontDesk,
+  'POST /api/gym/users/:id/access/sync': frontDesk,
+
+  // Kisi through the proxy: admins only, but staff may read access links (the gym member page shows them).
+  'GET /api/kisi/users': adminsOnly,
+  'GET /api/kisi/users/:id': adminsOnly,
+  'PATCH /api/kisi/users/:id': adminsOnly,
+  'GET /api/kisi/role_assignments': adminsOnly,
+  'GET /api/kisi/members': adminsOnly,
+  'GET /api/kisi/groups': adminsOnly,
+  'POST /api/kisi/groups': adminsOnly,
+  'DELETE /api/kisi/groups/:id': adminsOnly,
+  'GET /api/kisi/group_links': frontDesk,
+  'POST /api/kisi/group_links': adminsOnly,
+  'DELETE /api/kisi/group_links/:id': adminsOnly,
+  'GET /api/kisi/events': adminsOnly,
+  'GET /api/kisi/locks': adminsOnly,
+  'POST /api/kisi/locks/:id/unlock': adminsOnly,
+  // The emulator's unlock simulation (emulator mode only).
+  'POST /api/kisi-emulator/unlocks': adminsOnly,
+};
