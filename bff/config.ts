@@ -94,6 +94,8 @@ const EnvSchema = v.object({
   KISI_GROUP_ID: v.optional(integer('KISI_GROUP_ID', 1, Number.MAX_SAFE_INTEGER)),
   KISI_TIMEOUT_MS: v.optional(integer('KISI_TIMEOUT_MS', 100, 120_000), '10000'),
   KISI_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.minLength(16, 'KISI_WEBHOOK_SECRET must be at least 16 characters'))),
+  /** How often Kisi's event log is read for door events whose webhooks did not arrive (also once after each start). */
+  KISI_CATCH_UP_MINUTES: v.optional(integer('KISI_CATCH_UP_MINUTES', 1, 1440), '5'),
   VENUE_TABLES: v.optional(integer('VENUE_TABLES', 1, 999), '40'),
   ORDERS_PER_MINUTE: v.optional(integer('ORDERS_PER_MINUTE', 30, 100_000), '60'),
   UPLOADS_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('UPLOADS_DIR must not be empty')), './data/uploads'),

@@ -11,7 +11,7 @@ import { endpoint, NoContentSchema } from './endpoint.contract';
  * Conventions the pages rely on:
  * - Lists are bare arrays; paging is `?limit=&offset=` and the `X-Collection-Range: start-end/total`
  *   response header (read it with `parseCollectionRange`). Limits: users and members 50 by default
- *   (max 100), locks 50 (250), groups, group_links and role_assignments 10 (250). `query=` searches.
+ *   (max 100), locks and events 50 (250), groups, group_links and role_assignments 10 (250). `query=` searches.
  * - Create → 200 with the object; PATCH and DELETE → 204 with no body (re-read after a PATCH).
  * - Kisi errors pass through: `{error, code}` (403/404/409/503), `{errors: {field: [messages]}}` (422).
  *   The BFF's own refusals are problems: 400 bad id, 401 no session, 403 role, 404 not forwarded,
@@ -166,6 +166,30 @@ export const KisiLockListSchema = v.array(KisiLockSchema);
 /** `POST /api/kisi/locks/:id/unlock` → 200 this; failures are `{error, code}` (404 fad10e, 409 fad001 locked down, 503 fad107 offline). */
 export const KisiUnlockResponseSchema = v.object({ message: v.literal('Unlocked!') });
 
+/**
+ * One entry of Kisi's event log (`GET /events`, newest first), the superset of a webhook body: the
+ * BFF reads it to store the events whose webhooks it missed, through the webhook receiver's own
+ * tolerant reading, so only what identifies and orders an event is required here.
+ */
+export const KisiLogEventSchema = v.looseObject({
+  uuid: v.string(),
+  type: v.string(),
+  created_at: v.string(),
+  actor_type: v.optional(v.nullable(v.string())),
+  actor_id: v.optional(v.nullable(v.number())),
+  actor_name: v.optional(v.nullable(v.string())),
+  actor_email: v.optional(v.nullable(v.string())),
+  object_type: v.optional(v.nullable(v.string())),
+  object_id: v.optional(v.nullable(v.number())),
+  object_name: v.optional(v.nullable(v.string())),
+  place_id: v.optional(v.nullable(v.number())),
+  success: v.optional(v.boolean()),
+  error_code: v.optional(v.nullable(v.string())),
+  error_message: v.optional(v.nullable(v.string())),
+});
+export type KisiLogEvent = v.InferOutput<typeof KisiLogEventSchema>;
+export const KisiLogEventListSchema = v.array(KisiLogEventSchema);
+
 /** `X-Collection-Range: start-end/total` → paging numbers (`end` is not clamped by Kisi; `*`-start means empty). */
 export function parseCollectionRange(header: string | null | undefined): { start: number; end: number; total: number } | undefined {
   const match = /^(\d+|\*)(?:-(\d+))?\/(\d+)$/.exec(header?.trim() ?? '');
@@ -184,6 +208,17 @@ const count = v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'Expected a whole number')
 /** Kisi's paging and search of every list (it clamps `limit` to the list's maximum). */
 const KisiListQuerySchema = v.object({ limit: v.optional(count), offset: v.optional(count), query: v.optional(v.string()) });
 const KisiUserListQuerySchema = v.object({ ...KisiListQuerySchema.entries, email: v.optional(v.string()) });
+/**
+ * The event log's filters (docs/kisi-api.md §4 and the emulator's GET /events): `type` a
+ * comma-separated list, `since` (at or after) and `until` (before) ISO-8601 times; limit 50 (max 250).
+ */
+const KisiEventListQuerySchema = v.object({
+  limit: v.optional(count),
+  offset: v.optional(count),
+  type: v.optional(v.string()),
+  since: v.optional(v.string()),
+  until: v.optional(v.string()),
+});
 const KisiRoleAssignmentQuerySchema = v.object({ user_id: count, limit: v.optional(count), offset: v.optional(count) });
 
 /** Kisi's own answers pass through the proxy; the proxy adds 502 (unreachable or key refused), 504 (silent) and 429 is Kisi's. */
@@ -257,6 +292,15 @@ export const kisiApi = {
     response: NoContentSchema,
     status: 204,
     errors: KISI_FAILURES,
+  }),
+  listEvents: endpoint({
+    method: 'GET',
+    path: '/api/kisi/events',
+    summary: "Kisi's event log, newest first (the BFF reads it to store the door events whose webhooks it missed)",
+    access: admin,
+    query: KisiEventListQuerySchema,
+    response: KisiLogEventListSchema,
+    ...list,
   }),
   listLocks: endpoint({ method: 'GET', path: '/api/kisi/locks', summary: "Kisi's locks (doors)", access: admin, query: KisiListQuerySchema, response: KisiLockListSchema, ...list }),
   unlockLock: endpoint({

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { urlOf, type CallInput, type Endpoint, type EndpointOutput } from '../contracts/endpoint.contract';
-import { KISI_PROXY_PREFIX, KisiErrorSchema, kisiApi, type KisiUser } from '../contracts/kisi.contract';
+import { KISI_PROXY_PREFIX, KisiErrorSchema, kisiApi, parseCollectionRange, type KisiLogEvent, type KisiUser } from '../contracts/kisi.contract';
 import type { RateLimiter } from './rate-limiter';
 
 /** Where the BFF reaches Kisi (the real one, or the in-process emulator) and with which key. */
@@ -48,10 +48,12 @@ function refusal(body: unknown): string {
  * every answer parsed with its endpoint's schema.
  */
 export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
-  async function call<E extends Endpoint>(endpoint: E, input: CallInput<E>): Promise<EndpointOutput<E>> {
+  /** The parsed answer and its headers; `stop` gives up early (the caller is shutting down). */
+  async function send<E extends Endpoint>(endpoint: E, input: CallInput<E>, stop?: AbortSignal): Promise<{ body: EndpointOutput<E>; headers: Headers }> {
     const path = urlOf({ path: endpoint.path.slice(KISI_PROXY_PREFIX.length) }, input as Parameters<typeof urlOf>[1]);
     const what = `${endpoint.method} ${path.split('?')[0]}`;
-    const signal = AbortSignal.timeout(settings.timeoutMs);
+    const timeout = AbortSignal.timeout(settings.timeoutMs);
+    const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
     await limiter.acquire(signal);
     let res: Response;
     try {
@@ -63,6 +65,7 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
         signal,
       });
     } catch (err) {
+      if (stop?.aborted) throw new KisiError(`${what} was given up`, undefined);
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       throw new KisiError(timedOut ? `Kisi did not answer within ${settings.timeoutMs} ms` : 'Kisi is unreachable', undefined);
     }
@@ -76,8 +79,9 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
     if (!res.ok) throw new KisiError(`Kisi answered ${res.status} to ${what}${refusal(parsed)}`, res.status, parsed);
     const answer = v.safeParse(endpoint.response, parsed);
     if (!answer.success) throw new KisiError(`Kisi answered ${what} with a body Frontdesk does not understand (${v.getDotPath(answer.issues[0]) ?? 'body'}: ${answer.issues[0].message})`, res.status, parsed);
-    return answer.output as EndpointOutput<E>;
+    return { body: answer.output as EndpointOutput<E>, headers: res.headers };
   }
+  const call = async <E extends Endpoint>(endpoint: E, input: CallInput<E>): Promise<EndpointOutput<E>> => (await send(endpoint, input)).body;
 
   return {
     async findUserByEmail(email: string): Promise<KisiUserSummary | null> {
@@ -92,6 +96,21 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
         if (err instanceof KisiError && err.status === 404) return null;
         throw err;
       }
+    },
+    /**
+     * One page of Kisi's event log, newest first, and how many events match in all (from
+     * `X-Collection-Range`; undefined when Kisi leaves the header out).
+     */
+    async listEvents(
+      query: { types?: readonly string[]; since?: string; until?: string; offset: number; limit: number },
+      stop?: AbortSignal,
+    ): Promise<{ events: KisiLogEvent[]; total: number | undefined }> {
+      const { body, headers } = await send(
+        kisiApi.listEvents,
+        { query: { type: query.types?.join(','), since: query.since, until: query.until, offset: query.offset, limit: query.limit } },
+        stop,
+      );
+      return { events: body, total: parseCollectionRange(headers.get('X-Collection-Range'))?.total };
     },
     /** PATCH answers 204 and ignores `scim_access_enabled` (read-only), so only access_enabled is sent. */
     async setAccess(id: number, enabled: boolean): Promise<void> {

@@ -25,8 +25,16 @@ export const toKisiEvent = (row: Selectable<KisiEventsTable>): KisiEvent => ({
   receivedAt: row.received_at,
 });
 
+/** `app_meta` keys of the catch-up with Kisi's event log (kisi-events.catch-up.ts). */
+const CAUGHT_UP_KEY = 'kisi_events.caught_up_to';
+const LEASE_KEY = 'kisi_events.catch_up_lease';
+const DELETED_PREFIX = 'kisi_events.deleted:';
+/** Written by db/seed.ts when this database was first started. */
+const FIRST_START_KEY = 'seeded_at';
+
 /** Kisi events received by webhook, one row per uuid. */
 export function kisiEventsRepository(db: Db) {
+  const meta = async (key: string) => (await db.selectFrom('app_meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
   return {
     exists: async (uuid: string) => !!(await db.selectFrom('kisi_events').select('id').where('uuid', '=', uuid).executeTakeFirst()),
 
@@ -70,8 +78,68 @@ export function kisiEventsRepository(db: Db) {
       );
     },
 
-    /** True when a row was deleted. */
-    remove: async (id: number) => Number((await db.deleteFrom('kisi_events').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+    /**
+     * True when a row was deleted. The uuid is remembered first (with when the event happened), so a
+     * catch-up that reads Kisi's log over that time again does not bring the event back.
+     */
+    async remove(id: number): Promise<boolean> {
+      const row = await db.selectFrom('kisi_events').select(['uuid', 'created_at']).where('id', '=', id).executeTakeFirst();
+      if (!row) return false;
+      await db
+        .insertInto('app_meta')
+        .values({ key: `${DELETED_PREFIX}${row.uuid}`, value: row.created_at })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      return Number((await db.deleteFrom('kisi_events').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+    },
+
+    // ---- the catch-up's bookkeeping (app_meta) ----
+
+    /** When the newest stored event happened (Kisi's clock), undefined when none is stored. */
+    newestCreatedAt: async () => (await db.selectFrom('kisi_events').select('created_at').orderBy('created_at', 'desc').limit(1).executeTakeFirst())?.created_at,
+    /** When this database was first started (its seeding), undefined before that. */
+    firstStart: () => meta(FIRST_START_KEY),
+    /** Up to when (Kisi's clock) the event log has been read through and stored. */
+    caughtUpTo: () => meta(CAUGHT_UP_KEY),
+    /** Moves that mark forward, never back (two instances finishing in either order). */
+    async setCaughtUpTo(at: string): Promise<void> {
+      await db
+        .insertInto('app_meta')
+        .values({ key: CAUGHT_UP_KEY, value: at })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: at }).where('app_meta.value', '<', at))
+        .execute();
+    },
+    /**
+     * Takes the catch-up lease until `until` when nobody holds it or the holder's has run out (an
+     * instance that died keeps it no longer than that); true when taken. Times are ISO strings.
+     */
+    async claimCatchUp(holder: string, now: string, until: string): Promise<boolean> {
+      const value = `${until} ${holder}`;
+      const taken = await db
+        .insertInto('app_meta')
+        .values({ key: LEASE_KEY, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }).where('app_meta.value', '<', now))
+        .returning('key')
+        .executeTakeFirst();
+      return !!taken;
+    },
+    async releaseCatchUp(holder: string): Promise<void> {
+      await db.deleteFrom('app_meta').where('key', '=', LEASE_KEY).where('value', 'like', `% ${holder}`).execute();
+    },
+    /** Which of these uuids were deleted from the inbox. */
+    async deletedAmong(uuids: readonly string[]): Promise<Set<string>> {
+      const deleted = new Set<string>();
+      for (let i = 0; i < uuids.length; i += 500) {
+        const keys = uuids.slice(i, i + 500).map((uuid) => `${DELETED_PREFIX}${uuid}`);
+        const rows = await db.selectFrom('app_meta').select('key').where('key', 'in', keys).execute();
+        for (const row of rows) deleted.add(row.key.slice(DELETED_PREFIX.length));
+      }
+      return deleted;
+    },
+    /** Forgets deletions of events older than `before`: no catch-up reads that far back any more. */
+    async forgetDeletedBefore(before: string): Promise<void> {
+      await db.deleteFrom('app_meta').where('key', 'like', `${DELETED_PREFIX}%`).where('value', '<', before).execute();
+    },
   };
 }
 export type KisiEventsRepository = ReturnType<typeof kisiEventsRepository>;

@@ -27,6 +27,9 @@ export interface KisiEmulatorOptions {
   webhookUrl: () => string | undefined;
   rateLimitPerSecond?: number;
   webhookTimeoutMs?: number;
+  /** Where it listens: 127.0.0.1 and any free port unless given (the emulator CLI names them). */
+  port?: number;
+  host?: string;
 }
 
 export interface KisiEmulator {
@@ -42,7 +45,7 @@ export interface KisiEmulator {
   close: () => Promise<void>;
 }
 
-/** Starts the stand-in Kisi on 127.0.0.1 and a random port, in this process, over the shared database. */
+/** Starts the stand-in Kisi (on 127.0.0.1 and a random port unless told), in this process, over the shared database. */
 export async function startKisiEmulator(options: KisiEmulatorOptions): Promise<KisiEmulator> {
   const { db, logger } = options;
   const store = emulatorStore(db);
@@ -103,12 +106,13 @@ export async function startKisiEmulator(options: KisiEmulatorOptions): Promise<K
 
   const app = createEmulatorApp({ store, apiKey, apiUserId, unlock: remoteUnlock, rateLimitPerSecond: options.rateLimitPerSecond });
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = app.listen(options.port ?? 0, options.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   const { port } = server.address() as AddressInfo;
+  const host = !options.host || options.host === '0.0.0.0' ? '127.0.0.1' : options.host === '::' ? '[::1]' : options.host;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     apiKey,
     async defaultGroupId() {
       const meta = await db.selectFrom('app_meta').select('value').where('key', '=', DEFAULT_GROUP_META_KEY).executeTakeFirst();
