@@ -4,6 +4,7 @@ import { seedIfEmpty } from '../bff/db/seed';
 import { accountsRepository } from '../bff/features/auth/accounts.repository';
 import { authService } from '../bff/features/auth/auth.service';
 import { sessionsRepository } from '../bff/features/auth/sessions.repository';
+import { standInClient } from '../bff/test-support/spawn-bff';
 import { gymSeeder } from '../bff/features/gym/gym.seed';
 import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from '../bff/kisi/emulator/emulator.seed';
 import { startChildServer, type ChildServer } from './load';
@@ -13,8 +14,8 @@ export const BENCH_ADMIN = { email: 'bench@frontdesk.test', password: 'bench-pas
 
 /**
  * Starts the BFF in a process of its own as the benches measure it: production mode, silent, any
- * free port, the bench admin, and `staticDir` (an empty directory: the API is measured, no client
- * build is needed). `env` adds or overrides settings.
+ * free port, the bench admin, and `staticDir` (given a stand-in index.html: the API is measured, no
+ * client build is needed, but the BFF refuses to start without one). `env` adds or overrides settings.
  */
 export const startBenchBff = (databaseUrl: string, staticDir: string, env: Record<string, string> = {}): Promise<ChildServer> =>
   startChildServer('bff/index.ts', {
@@ -23,7 +24,7 @@ export const startBenchBff = (databaseUrl: string, staticDir: string, env: Recor
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
-    STATIC_DIR: staticDir,
+    STATIC_DIR: standInClient(staticDir),
     ADMIN_EMAIL: BENCH_ADMIN.email,
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     ...env,

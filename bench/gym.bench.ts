@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { standInClient } from '../bff/test-support/spawn-bff';
 import { BENCH_ADMIN, seedGymMembers, signIn } from './bench-fixtures';
 import { fmt, interleaved, ratio, startChildServer } from './load';
 
@@ -15,7 +16,7 @@ export async function runGymBench(): Promise<void> {
   await seedGymMembers(DATABASE_URL, MEMBERS);
 
   const bff = await startChildServer('bff/index.ts', {
-    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL, ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password, STATIC_DIR: dir,
+    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL, ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password, STATIC_DIR: standInClient(dir),
   });
   const bare = await startChildServer('bench/bare-express.server.ts', {});
   try {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { signBody } from '../bff/kisi/signature';
+import { standInClient } from '../bff/test-support/spawn-bff';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../bff/test-support/throwaway-postgres';
 import { BENCH_ADMIN, seedGymMembers, signIn } from './bench-fixtures';
 import { fmt, load, ratio, startChildServer, type ChildServer, type FreshRequest, type LoadResult } from './load';
@@ -222,8 +223,8 @@ export async function runScaleBench(): Promise<void> {
     ADMIN_EMAIL: BENCH_ADMIN.email,
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     KISI_WEBHOOK_SECRET: secret,
-    // An empty directory: the API is measured, so no client build is needed.
-    STATIC_DIR: dir,
+    // A stand-in client: the API is measured, so no client build is needed.
+    STATIC_DIR: standInClient(dir),
   });
   const start = async (DATABASE_URL: string) => {
     const server = await startChildServer('bff/index.ts', env(DATABASE_URL));

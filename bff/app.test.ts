@@ -121,8 +121,8 @@ describe('security headers and logs', () => {
 });
 
 describe('static SPA', () => {
-  it('answers any non-/api path with index.html, never cached', async () => {
-    for (const url of ['/', '/some/route', '/shell/webhook?page=2']) {
+  it('answers a page of the app with index.html, never cached', async () => {
+    for (const url of ['/', '/gymowners/7', '/shell/webhook?page=2']) {
       const res = await request(ctx.app).get(url).expect(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');

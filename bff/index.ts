@@ -1,8 +1,8 @@
-import { ConfigError } from './config';
 import { startServer } from './server';
+import { startFailureLine } from './start-up';
 
 try {
-  const running = await startServer(process.env);
+  const running = await startServer(process.env, console.log, { requireClientBuild: true });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -19,6 +19,9 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 } catch (err) {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(startFailureLine(err));
+  // The whole error only when asked for: the line above is what a user needs.
+  if (process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace') console.error(err);
+  // Exit now, whatever the failed start may still hold open.
   process.exit(1);
 }

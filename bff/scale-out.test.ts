@@ -34,6 +34,8 @@ onPostgres('two instances on one PostgreSQL', () => {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       KISI_WEBHOOK_SECRET: SECRET,
+      // The login limit counts by client address: the test names one per attempt.
+      TRUST_PROXY: '1',
     };
     [a, b] = await Promise.all([spawnBff(env), spawnBff(env)]);
   });
@@ -202,11 +204,13 @@ onPostgres('two instances on one PostgreSQL', () => {
     stream.close();
   });
 
-  it('counts login failures for one email across both instances: the sixth is refused on either', async () => {
+  it('counts login failures for one account across both instances: at the 20th, from 20 addresses, it is locked on either', async () => {
     const wrong = { email: 'nobody@scale.test', password: 'not-the-password' };
-    for (const server of [a, b, a, b, a]) expect((await login(server, wrong)).status).toBe(401);
-    expect((await login(b, wrong)).status).toBe(429);
-    expect((await login(a, wrong)).status).toBe(429);
+    const attempt = (server: SpawnedBff, address: string) => request(server.url).post('/api/auth/login').set('X-Forwarded-For', address).send(wrong);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(i % 2 ? a : b, `198.51.100.${i + 1}`)));
+    expect(answers.map((res) => res.status)).toEqual(Array(20).fill(401));
+    expect((await attempt(a, '203.0.113.1')).status).toBe(429);
+    expect((await attempt(b, '203.0.113.2')).status).toBe(429);
   });
 
   it("keeps Kisi's 5 requests/s for both together: 20 proxied reads, 10 on each, take three windows", async () => {

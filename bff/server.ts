@@ -16,12 +16,15 @@ import { ptSeeder } from './features/pt/pt.seed';
 import { seedCatalogueIfEmpty } from './features/catalogue/catalogue.seed';
 import { receiveKisiEvent } from './features/webhooks/kisi-event.receive';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
+import { kisiEventsCatchUp } from './features/webhooks/kisi-events.catch-up';
 import { kisiHistorySeeder, type PastWebhookDelivery } from './kisi/emulator/emulator.history';
 import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from './kisi/emulator/emulator.seed';
 import { emulatorStore } from './kisi/emulator/emulator.store';
 import { connectKisi, type Kisi } from './kisi/kisi';
 import { kisiDoorAccess } from './kisi/kisi-client';
+import type { EventBus } from './lib/event-bus';
 import { createLogger } from './lib/logger';
+import { databaseFailure, listenFirst, requireClientBuild, type Listening } from './start-up';
 
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -76,20 +79,45 @@ function readVersion(): string {
   }
 }
 
-/** Opens the database, prepares the first admin and demo data, and listens. */
 export interface StartOptions {
   /** Outgoing Kisi requests per second; Kisi's 5 unless a benchmark needs the proxy unthrottled. */
   kisiRatePerSecond?: number;
+  /**
+   * Refuse to start in production without the built client in STATIC_DIR (`bff/index.ts`, what
+   * `npm start` and `npm run serve` run); tests that build the server in-process serve what they give.
+   */
+  requireClientBuild?: boolean;
 }
 
-export async function startServer(
-  env: Record<string, string | undefined>,
-  announce: (line: string) => void = console.log,
-  options: StartOptions = {},
-): Promise<RunningServer> {
+type Announce = (line: string) => void;
+
+/**
+ * Listens, then opens the database, prepares the first admin and demo data, and serves. A start
+ * that fails throws (a `StartError` says why in one line) and leaves nothing open behind it.
+ */
+export async function startServer(env: Record<string, string | undefined>, announce: Announce = console.log, options: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(env);
+  if (options.requireClientBuild && config.NODE_ENV === 'production') requireClientBuild(config.STATIC_DIR);
+  // Listening comes first: a port in use is refused before anything is written (a first start would
+  // otherwise create the admin, then fail, and never show the password it generated).
+  const listening = await listenFirst(config.PORT, config.HOST);
+  const opened: Array<() => unknown> = [listening.close];
+  try {
+    return await prepare(config, listening, announce, options, opened);
+  } catch (err) {
+    // Newest first, so nothing (a pool, the emulator's server, a timer) keeps the process alive.
+    for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The start after listening; `opened` collects how to close what it opens, in case a later step fails. */
+async function prepare(config: Config, listening: Listening, announce: Announce, options: StartOptions, opened: Array<() => unknown>): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL);
-  const database = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+  const database = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE }).catch((err: unknown) => {
+    throw databaseFailure(err, config.DATABASE_URL);
+  });
+  opened.push(database.close);
 
   const auth = authService({
     accounts: accountsRepository(database.db),
@@ -107,22 +135,34 @@ export async function startServer(
   await purge();
   const purgeTimer = setInterval(() => void purge().catch((err) => logger.warn({ err }, 'purge of ended sessions and counters failed')), 3_600_000);
   purgeTimer.unref();
+  opened.push(() => clearInterval(purgeTimer));
 
   // In emulator mode the emulator posts its signed webhooks to this server once it listens.
   const webhook: { url?: string } = {};
   const kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond });
+  opened.push(() => kisi.emulator?.close());
   const app = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
   const cleanUpUploads = () => (app.locals.cleanUpUploads as () => Promise<void>)().catch((err: unknown) => logger.warn({ err }, 'clean-up of expired uploads failed'));
   void cleanUpUploads();
   const uploadsTimer = setInterval(() => void cleanUpUploads(), 3_600_000);
   uploadsTimer.unref();
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
-  });
+  opened.push(() => clearInterval(uploadsTimer));
+  const { server } = listening;
+  listening.serve(app);
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST}:${port}`;
   const loopback = config.HOST === '0.0.0.0' || config.HOST === 'localhost' ? '127.0.0.1' : config.HOST === '::' ? '[::1]' : config.HOST;
   webhook.url = `http://${loopback}:${port}/api/webhooks/kisi`;
+  // Door events whose webhooks never arrived (this server was down): read from Kisi's log now and every few minutes.
+  const catchUp = kisiEventsCatchUp({
+    events: kisiEventsRepository(database.db),
+    readLog: (query, stop) => kisi.client.listEvents(query, stop),
+    emailOfKisiUser: async (id) => (await kisi.client.getUser(id))?.email ?? null,
+    publish: (event) => (app.locals.bus as EventBus).publish('webhook', event),
+    logger,
+  });
+  catchUp.start(config.KISI_CATCH_UP_MINUTES * 60_000);
+  opened.push(() => catchUp.stop());
 
   announce(`Frontdesk is running at ${url}`);
   announce(kisi.emulator ? 'Kisi: the built-in emulator (set KISI_BASE_URL and KISI_API_KEY to use the real Kisi).' : `Kisi: ${kisi.settings.baseUrl}`);
@@ -139,6 +179,7 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      const caughtUp = catchUp.stop();
       clearInterval(purgeTimer);
       clearInterval(uploadsTimer);
       (app.locals.closeStreams as () => void)();
@@ -156,6 +197,7 @@ export async function startServer(
         });
         server.closeIdleConnections();
       });
+      await caughtUp;
       await kisi.emulator?.settle();
       await kisi.emulator?.close();
       await database.close();

@@ -6,7 +6,7 @@ import type { Result } from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN, signIn, startApp, watchProblems } from './harness';
 import type { Account, E2eApp, PageProblems } from './harness';
-import { routePages, sampleIds, urlFor } from './route-table';
+import { NOT_FOUND_DOCUMENT, routePages, sampleIds, urlFor } from './route-table';
 import type { Access, RoutePage } from './route-table';
 
 /**
@@ -77,6 +77,7 @@ async function session(access: Access) {
       { path: '/api/bad', status: 500 },
       { path: '/api/events', status: 401 },
       { path: '/api/events', status: 404 },
+      NOT_FOUND_DOCUMENT,
     ]);
     const account = ACCOUNTS[access];
     if (account) {

@@ -14,9 +14,13 @@ after(async () => {
 });
 
 describe('fallback screens', () => {
-  it('an unknown URL shows "Page not found." with the Try: list and the 404 as JSON', async () => {
-    const { page, context, problems } = await app.newPage();
-    await page.goto('/no/such/page');
+  it('an unknown URL shows "Page not found." with the Try: list and the 404 as JSON, and the document is a 404', async () => {
+    const context = await app.browser.newContext({ baseURL: app.url });
+    const page = await context.newPage();
+    // The document answers 404 on purpose, and the browser logs that as a failed resource.
+    const problems = watchProblems(page, [{ path: '/no/such/page', status: 404 }]);
+    const response = await page.goto('/no/such/page');
+    assert.equal(response?.status(), 404);
     await page.getByText('Page not found.').waitFor();
     assert.equal(await page.getByRole('link', { name: 'Return to Main Page' }).getAttribute('href'), '/');
     const json = JSON.parse((await page.locator('details[open] pre').textContent()) ?? '{}') as { status: number };

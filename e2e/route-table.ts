@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import type { APIRequestContext } from 'playwright-core';
 import type { RouteObject } from 'react-router';
 import { routes } from '../client/app/router';
+import { routeLeaves } from '../client/app/route-pages';
 import { requireAdmin, requireUser } from '../client/lib/session';
+import type { ExpectedFailure } from './harness';
 
 /**
  * The pages of the SPA, read from its own route table (client/app/router.tsx), so that a page
@@ -15,13 +17,8 @@ export type Access = 'visitor' | 'staff' | 'admin';
 /** A page: its path pattern (`/gymowners/:id`; `*` for the not-found catch-all) and who may open it. */
 export type RoutePage = { pattern: string; access: Access };
 
-function join(parent: string, path: string): string {
-  if (path.startsWith('/')) return path;
-  return `${parent.replace(/\/$/, '')}/${path}`;
-}
-
 /** The roles a route's middleware asks for, on top of what its parents ask. */
-function accessOf(route: RouteObject, inherited: Access): Access {
+function accessOf(inherited: Access, route: RouteObject): Access {
   const middleware = route.middleware ?? [];
   if (middleware.includes(requireAdmin)) return 'admin';
   if (middleware.includes(requireUser) && inherited === 'visitor') return 'staff';
@@ -29,14 +26,15 @@ function accessOf(route: RouteObject, inherited: Access): Access {
 }
 
 /** Every leaf of the tree (an index route stands at its parent's path), in the table's order. */
-export function routePages(list: RouteObject[] = routes, parent = '', inherited: Access = 'visitor'): RoutePage[] {
-  return list.flatMap((route) => {
-    const pattern = route.index || route.path === undefined ? parent : join(parent, route.path);
-    const access = accessOf(route, inherited);
-    if (route.children?.length) return routePages(route.children, pattern, access);
-    return [{ pattern: pattern || '/', access }];
-  });
+export function routePages(list: RouteObject[] = routes): RoutePage[] {
+  return routeLeaves(list).map(({ pattern, chain }) => ({ pattern, access: chain.reduce<Access>(accessOf, 'visitor') }));
 }
+
+/** What the catch-all is opened at: a path that is no page, so the BFF answers the app with 404. */
+export const NO_SUCH_PAGE = '/no-such-page';
+
+/** The browser logs the not-found document's 404 as a failed resource: expected there (see watchProblems). */
+export const NOT_FOUND_DOCUMENT: ExpectedFailure = { path: NO_SUCH_PAGE, status: 404 };
 
 /**
  * A URL to open for a pattern: each `:param` takes the sample id given for the pattern up to it
@@ -46,7 +44,7 @@ export function urlFor(pattern: string, ids: Record<string, string>): string {
   const segments = pattern.split('/');
   return segments
     .map((segment, i) => {
-      if (segment === '*') return 'no-such-page';
+      if (segment === '*') return NO_SUCH_PAGE.slice(1);
       if (!segment.startsWith(':')) return segment;
       const key = segments.slice(0, i + 1).join('/');
       const id = ids[key];

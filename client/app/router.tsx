@@ -78,11 +78,11 @@ export const routes: RouteObject[] = [
               },
               {
                 // Files for the front desk: one with a progress bar, or many by drag-and-drop; resumable over tus.
-                path: 'upload',
+                // Pathless, so /shell/upload itself is no page (with a path it would match, an empty shell).
                 middleware: [requireStaff],
                 children: [
-                  { path: '1', lazy: () => import('@/features/uploads/upload-one.route') },
-                  { path: '2', lazy: () => import('@/features/uploads/upload-many.route') },
+                  { path: 'upload/1', lazy: () => import('@/features/uploads/upload-one.route') },
+                  { path: 'upload/2', lazy: () => import('@/features/uploads/upload-many.route') },
                 ],
               },
               {

@@ -1,62 +1,34 @@
-/** Every route path of the SPA, in one place. Build links with these, never with string literals. */
+import { fillPath, type PathParamNames } from '@contracts/endpoint.contract';
+import { pages, type PageName } from '@contracts/pages.contract';
+
+type Id = string | number;
+
+/** A page without parameters is its path; a page with a `:param` needs a builder (the compiler checks each has one). */
+type Links = { [K in PageName]: [PathParamNames<(typeof pages)[K]>] extends [never] ? string : (id: Id) => string };
+
+/**
+ * Every page's link, from its pattern in the pages contract (the one list of the app's pages, which
+ * the router and the BFF's 404s also follow): a page with a `:param` gets a builder. Build links
+ * with these, never with string literals.
+ */
 export const paths = {
-  home: '/',
-  about: '/about',
-  counter: '/counter',
-  sidepanel: '/sidepanel',
-  selfTest: '/test',
-  windphony: '/windphony',
-  pending: '/pending',
-  error: '/error',
-  bad: '/bad',
-  arcos: '/arcos',
-  arco: (id: string | number) => `/arcos/${encodeURIComponent(String(id))}`,
-  login: '/login',
-  shell: '/shell',
-  shellApi: '/shell/api',
-  shellEmpty: '/shell/empty',
-  shellContain: '/shell/contain',
-  shellWebhook: '/shell/webhook',
-  shellSse: '/shell/sse',
-  gymOwners: '/gymowners',
-  gymOwner: (id: string | number) => `/gymowners/${encodeURIComponent(String(id))}`,
-  gymMembers: '/shell/gymowner/users',
-  gymMember: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}`,
-  gymMemberLinks: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}/group_links`,
-  kisi: '/kisi',
-  kisiUsers: '/kisi/users',
-  kisiUser: (id: string | number) => `/kisi/users/${encodeURIComponent(String(id))}`,
-  kisiMembers: '/kisi/members',
-  kisiGroups: '/kisi/groups',
-  kisiGroupLinks: '/kisi/group_links',
-  kisiLocks: '/kisi/locks',
-  gymMemberUnlocks: (id: string | number) => `/shell/gymowner/users/${encodeURIComponent(String(id))}/unlocks`,
-  pt: '/pt',
-  ptStalls: '/pt/stalls',
-  ptStall: (id: string | number) => `/pt/stalls/${encodeURIComponent(String(id))}`,
-  ptDinerMenu: '/pt/diner/menu',
-  ptCart: '/pt/diner/cart',
-  ptRunner: '/pt/runner',
-  ptTables: '/pt/tables',
-  chat: '/shell/chat',
-  chatGrid: '/shell/chat/grid',
-  chatFlex: '/shell/chat/flex',
-  conversations: '/shell/nuhs/basic/',
-  conversation: (id: string | number) => `/shell/nuhs/basic/${encodeURIComponent(String(id))}`,
-  help: '/help',
-  pieces: '/pieces',
-  piece: (id: string | number) => `/pieces/${encodeURIComponent(String(id))}`,
-  part: (id: string | number) => `/parts/${encodeURIComponent(String(id))}`,
-  uploadOne: '/shell/upload/1',
-  uploadMany: '/shell/upload/2',
-  rick: '/rick',
-  pokemonList: '/pokemon',
-  pokemon: (idOrName: string | number) => `/pokemon/${encodeURIComponent(String(idOrName))}`,
-  quiz: '/quesg',
-  posts: '/shell/posts',
-  post: (id: string | number) => `/shell/posts/${encodeURIComponent(String(id))}`,
-  postDeep: (id: string | number) => `/shell/posts/${encodeURIComponent(String(id))}/deep`,
-} as const;
+  ...pages,
+  arco: (id: Id) => fillPath(pages.arco, { id }),
+  gymOwner: (id: Id) => fillPath(pages.gymOwner, { id }),
+  gymMember: (id: Id) => fillPath(pages.gymMember, { id }),
+  gymMemberLinks: (id: Id) => fillPath(pages.gymMemberLinks, { id }),
+  gymMemberUnlocks: (id: Id) => fillPath(pages.gymMemberUnlocks, { id }),
+  kisiUser: (id: Id) => fillPath(pages.kisiUser, { user_id: id }),
+  ptStall: (id: Id) => fillPath(pages.ptStall, { id }),
+  // The spec writes the list with its trailing slash; the router matches it either way.
+  conversations: `${pages.conversations}/`,
+  conversation: (id: Id) => fillPath(pages.conversation, { conversationId: id }),
+  piece: (id: Id) => fillPath(pages.piece, { id }),
+  part: (id: Id) => fillPath(pages.part, { id }),
+  pokemon: (idOrName: Id) => fillPath(pages.pokemon, { idOrName }),
+  post: (id: Id) => fillPath(pages.post, { postId: id }),
+  postDeep: (id: Id) => fillPath(pages.postDeep, { postId: id }),
+} as const satisfies Links;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */
 export function loginPath(options: { flash?: string; redirect?: string } = {}): string {

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { pages } from '../contracts/pages.contract';
+import { createTestContext, type TestContext } from '../test-support/test-app';
+
+/**
+ * The history fallback answers honestly: every page of the app is index.html with 200; an address
+ * that is no page is index.html too (the app renders its not-found screen) but with 404.
+ */
+let ctx: TestContext;
+const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-spa-'));
+const INDEX = '<!doctype html><title>Frontdesk</title><div id="root"></div>';
+
+beforeAll(async () => {
+  fs.mkdirSync(path.join(staticDir, 'assets'));
+  fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(staticDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  ctx = await createTestContext({ STATIC_DIR: staticDir });
+});
+afterAll(async () => {
+  await ctx.close();
+  fs.rmSync(staticDir, { recursive: true, force: true });
+});
+
+const filled = (pattern: string) => pattern.replace(/:[A-Za-z_]\w*/g, '12');
+
+describe('the SPA fallback', () => {
+  it('answers every page of the contract with the app and 200', async () => {
+    for (const pattern of Object.values(pages)) {
+      const res = await request(ctx.app).get(filled(pattern));
+      expect([pattern, res.status]).toEqual([pattern, 200]);
+      expect(res.text).toBe(INDEX);
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('answers a page however the browser spells it: trailing slash, case, percent-encoding, query', async () => {
+    for (const url of ['/shell/nuhs/basic/', '/shell/nuhs/basic', '/about/', '/About', '/abou%74', '/pieces/10270-1', '/pokemon/mr.%20mime', '/shell/webhook?page=2', '/shell/posts/1/deep']) {
+      expect([url, (await request(ctx.app).get(url)).status]).toEqual([url, 200]);
+    }
+  });
+
+  it('answers an address that is no page with the app (its not-found screen) and 404', async () => {
+    for (const url of ['/no/such/page', '/shell/upload', '/shell/gymowner', '/shell/posts/1/shallow', '/aboutx', '/kisi/users/1/2', '/shell//api']) {
+      const res = await request(ctx.app).get(url);
+      expect([url, res.status]).toEqual([url, 404]);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.text).toBe(INDEX);
+    }
+  });
+
+  it('never turns the 404 into a 304 on a revisit', async () => {
+    const page = await request(ctx.app).get('/about').expect(200);
+    const validators = { 'If-None-Match': String(page.headers.etag), 'If-Modified-Since': String(page.headers['last-modified']) };
+    await request(ctx.app).get('/about').set(validators).expect(304);
+    const res = await request(ctx.app).get('/no/such/page').set(validators).expect(404);
+    expect(res.text).toBe(INDEX);
+  });
+
+  it('answers HEAD as GET', async () => {
+    await request(ctx.app).head('/about').expect(200);
+    await request(ctx.app).head('/no/such/page').expect(404);
+  });
+
+  it('leaves files, missing assets and the API as they were', async () => {
+    await request(ctx.app).get('/favicon.svg').expect(200).expect('Content-Type', /svg/);
+    const asset = await request(ctx.app).get('/assets/gone-999.js').expect(404);
+    expect(asset.text).not.toContain('<div id="root">');
+    const api = await request(ctx.app).get('/api/no/such/thing').expect(404);
+    expect(api.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+});
