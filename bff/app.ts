@@ -68,6 +68,8 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   startedAt?: Date;
+  /** How long a session read is reused from memory (default 5 s; ending a session forgets it at once). */
+  sessionCacheMs?: number;
   /** The login limits (tests lower them to reach them). */
   loginLimits?: Partial<LoginLimits>;
   /** The door-access provider for gym memberships (Kisi, or the emulator). */
@@ -89,8 +91,17 @@ export function createApp(deps: AppDeps) {
   const { config, database, logger } = deps;
   const sessionTtlMs = config.SESSION_TTL_HOURS * 3_600_000;
   // A logout on any instance closes the event streams of that session on every instance at once.
-  const sessionsEnded = instanceSignal(database, SESSIONS_ENDED_CHANNEL, () => void events.endStreamsOfEndedSessions());
-  const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs, sessionsEnded: sessionsEnded.send });
+  const sessionsEnded = instanceSignal(database, SESSIONS_ENDED_CHANNEL, () => {
+    auth.forgetCachedSessions();
+    void events.endStreamsOfEndedSessions();
+  });
+  const auth = authService({
+    accounts: accountsRepository(database.db),
+    sessions: sessionsRepository(database.db),
+    sessionTtlMs,
+    sessionsEnded: sessionsEnded.send,
+    sessionCacheMs: deps.sessionCacheMs,
+  });
 
   const kisiEvents = kisiEventsRepository(database.db);
   const liveEvents = liveEventsRepository(database);

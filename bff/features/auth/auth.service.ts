@@ -21,10 +21,25 @@ export interface AuthServiceDeps {
   now?: () => Date;
   /** Told after sessions were ended, so every instance can close the event streams they held open. */
   sessionsEnded?: () => Promise<void>;
+  /**
+   * How long a session read is reused from memory. Ending sessions here forgets them at once, and
+   * every instance forgets its own when told through `sessionsEnded`; only a change written to the
+   * database by another process that cannot signal (the account CLI on SQLite) waits this long.
+   */
+  sessionCacheMs?: number;
 }
 
-export function authService({ accounts, sessions, sessionTtlMs, now = () => new Date(), sessionsEnded = async () => {} }: AuthServiceDeps) {
+/** Sessions kept in memory at most (a front desk has tens; the cap bounds a flood of distinct cookies). */
+const SESSION_CACHE_ENTRIES = 5_000;
+
+export function authService({ accounts, sessions, sessionTtlMs, now = () => new Date(), sessionsEnded = async () => {}, sessionCacheMs = 5_000 }: AuthServiceDeps) {
   const toUser = (a: { id: number; email: string; name: string; role: Role }): SessionUser => ({ id: a.id, email: a.email, name: a.name, role: a.role });
+  // Live sessions by token hash, each with the moment it must be read again (never past its expiry).
+  const cached = new Map<string, { user: SessionUser; until: number }>();
+  const endSessions = async () => {
+    cached.clear();
+    await sessionsEnded();
+  };
 
   return {
     /** Checks the password and opens a session; one message for any wrong email or password. */
@@ -41,18 +56,31 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
 
     async logout(token: string): Promise<void> {
       await sessions.revoke(hashToken(token), now().toISOString());
-      await sessionsEnded();
+      await endSessions();
     },
 
     async userForToken(token: string): Promise<SessionUser | undefined> {
-      const found = await sessions.findActiveUser(hashToken(token), now().toISOString());
-      return found && toUser(found);
+      const tokenHash = hashToken(token);
+      const at = now();
+      const hit = cached.get(tokenHash);
+      if (hit && hit.until > at.getTime()) return hit.user;
+      const found = await sessions.findActiveUser(tokenHash, at.toISOString());
+      if (!found) return undefined;
+      const user = toUser(found);
+      if (sessionCacheMs > 0) {
+        if (cached.size >= SESSION_CACHE_ENTRIES) cached.delete(cached.keys().next().value!);
+        cached.set(tokenHash, { user, until: Math.min(at.getTime() + sessionCacheMs, Date.parse(found.expiresAt)) });
+      }
+      return user;
     },
+
+    /** Another instance (or this one) ended sessions: the next read of each goes to the database. */
+    forgetCachedSessions: () => cached.clear(),
 
     async revokeSessions(email: string): Promise<number> {
       const account = await accounts.findByEmail(email);
       const ended = account ? await sessions.revokeAllForAccount(account.id, now().toISOString()) : 0;
-      if (ended) await sessionsEnded();
+      if (ended) await endSessions();
       return ended;
     },
 
@@ -73,7 +101,7 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
       if (!account) return false;
       await accounts.updatePassword(account.id, await hashPassword(password));
       await sessions.revokeAllForAccount(account.id, now().toISOString());
-      await sessionsEnded();
+      await endSessions();
       return true;
     },
 

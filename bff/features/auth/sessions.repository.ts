@@ -10,11 +10,11 @@ export function sessionsRepository(db: Db) {
         .execute(),
 
     /** The session's user, only while the session is neither expired nor revoked. */
-    findActiveUser: (tokenHash: string, now: string): Promise<(SessionUser & { sessionId: number }) | undefined> =>
+    findActiveUser: (tokenHash: string, now: string): Promise<(SessionUser & { sessionId: number; expiresAt: string }) | undefined> =>
       db
         .selectFrom('sessions')
         .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-        .select(['sessions.id as sessionId', 'accounts.id as id', 'accounts.email', 'accounts.name', 'accounts.role'])
+        .select(['sessions.id as sessionId', 'sessions.expires_at as expiresAt', 'accounts.id as id', 'accounts.email', 'accounts.name', 'accounts.role'])
         .where('sessions.token_hash', '=', tokenHash)
         .where('sessions.revoked_at', 'is', null)
         .where('sessions.expires_at', '>', now)

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase, type Database } from '../../db/database';
+import { createTestDatabase, type TestDatabase } from '../../test-support/test-database';
+import { accountsRepository } from './accounts.repository';
+import { authService } from './auth.service';
+import { sessionsRepository } from './sessions.repository';
+
+/** The session read kept in memory: one database read serves many requests, and ending a session is seen at once. */
+let dir: string;
+let target: TestDatabase;
+let database: Database;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-auth-service-'));
+  target = await createTestDatabase(dir, 'auth');
+  database = await openDatabase(target.url);
+});
+afterAll(async () => {
+  await database.close();
+  await target.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const PASSWORD = 'a-long-enough-password';
+
+async function serviceWithCountedReads(email: string, sessionCacheMs = 60_000) {
+  const sessions = sessionsRepository(database.db);
+  let reads = 0;
+  const counted = { ...sessions, findActiveUser: (...args: Parameters<typeof sessions.findActiveUser>) => (reads++, sessions.findActiveUser(...args)) };
+  const ended: string[] = [];
+  const auth = authService({ accounts: accountsRepository(database.db), sessions: counted, sessionTtlMs: 3_600_000, sessionCacheMs, sessionsEnded: async () => void ended.push('ended') });
+  await auth.addAccount({ email, name: 'Desk', role: 'staff', password: PASSWORD });
+  return { auth, reads: () => reads, ended };
+}
+
+it('reads a session from the database once for many requests', async () => {
+  const { auth, reads } = await serviceWithCountedReads('many@frontdesk.test');
+  const { token } = await auth.login('many@frontdesk.test', PASSWORD);
+  for (let i = 0; i < 20; i++) expect(await auth.userForToken(token)).toMatchObject({ email: 'many@frontdesk.test', role: 'staff' });
+  expect(reads()).toBe(1);
+  expect(await auth.userForToken('not-a-session')).toBeUndefined();
+});
+
+it('forgets a session at once on logout, a password change and a revoke, and tells the other instances', async () => {
+  const { auth, ended } = await serviceWithCountedReads('ends@frontdesk.test');
+  const first = await auth.login('ends@frontdesk.test', PASSWORD);
+  await auth.userForToken(first.token);
+  await auth.logout(first.token);
+  expect(await auth.userForToken(first.token)).toBeUndefined();
+
+  const second = await auth.login('ends@frontdesk.test', PASSWORD);
+  await auth.userForToken(second.token);
+  await auth.setPassword('ends@frontdesk.test', 'another-long-password');
+  expect(await auth.userForToken(second.token)).toBeUndefined();
+
+  const third = await auth.login('ends@frontdesk.test', 'another-long-password');
+  await auth.userForToken(third.token);
+  expect(await auth.revokeSessions('ends@frontdesk.test')).toBe(1);
+  expect(await auth.userForToken(third.token)).toBeUndefined();
+  expect(ended).toEqual(['ended', 'ended', 'ended']);
+});
+
+it('reads again after another instance says sessions ended, or once the short lifetime is over', async () => {
+  const { auth, reads } = await serviceWithCountedReads('elsewhere@frontdesk.test', 50);
+  const { token } = await auth.login('elsewhere@frontdesk.test', PASSWORD);
+  await auth.userForToken(token);
+  // Revoked by another process, straight in the database.
+  await database.db.updateTable('sessions').set({ revoked_at: new Date().toISOString() }).execute();
+  auth.forgetCachedSessions();
+  expect(await auth.userForToken(token)).toBeUndefined();
+
+  const again = await auth.login('elsewhere@frontdesk.test', PASSWORD);
+  await auth.userForToken(again.token);
+  await database.db.updateTable('sessions').set({ revoked_at: new Date().toISOString() }).where('revoked_at', 'is', null).execute();
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  expect(await auth.userForToken(again.token)).toBeUndefined();
+  expect(reads()).toBe(4);
+});
