@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type RequestListener, type Server, type Ser
 import path from 'node:path';
 import { ConfigError } from './config';
 import type { Problem } from './contracts/problem.contract';
+import { answerProtocolErrors } from './lib/protocol-errors';
 import { indexFileOf } from './lib/static.middleware';
 
 /**
@@ -119,6 +120,7 @@ export interface Listening {
  */
 export async function listenFirst(port: number, host: string): Promise<Listening> {
   const server = http.createServer(answerStarting);
+  answerProtocolErrors(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
