@@ -1,7 +1,5 @@
 import express from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
-import crypto from 'node:crypto';
 import { kisiMode, type Config } from './config';
 import { instanceSignal, type Database } from './db/database';
 import { sharedCounters, sharedCounterStore } from './db/shared-limits';
@@ -58,6 +56,7 @@ import { apiNotFound, errorHandler } from './lib/error-handler';
 import { mountRoutes, route } from './lib/endpoint-router';
 import { openApiDocument } from './lib/openapi';
 import type { Logger } from './lib/logger';
+import { requestLog } from './lib/request-log.middleware';
 import { spaMiddleware } from './lib/static.middleware';
 
 export const JSON_BODY_LIMIT = '100kb';
@@ -207,24 +206,7 @@ export function createApp(deps: AppDeps) {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const id = crypto.randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Only what helps debugging; headers (cookies, authorization) are never logged.
-      serializers: {
-        // A diner's order token in a query string is a key to their order: it never reaches the log.
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]') }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      // A refusal is the client's mistake: an info line, so a flood of bad requests never buries the server's own warnings.
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(requestLog(logger));
 
   const origins = publicOrigins(config.PUBLIC_ORIGIN);
   app.use(hostGuard(origins));
