@@ -1,24 +1,24 @@
-/** A small stroke icon set (24×24, currentColor), decorative unless labelled by the caller. */
+import { IconFrame, frameShapes } from './frame-icon';
+
+/**
+ * A small stroke icon set (24×24, currentColor), decorative unless labelled by the caller. The few
+ * the page frame itself draws live in frame-icon.tsx, so the rest loads with the screens that use them.
+ */
 const shapes = {
+  ...frameShapes,
   shell: 'M4 5h16v14H4z M4 9h16 M8 13h4 M8 16h7',
   test: 'M9 3h6 M10 3v6L5 19a1 1 0 0 0 1 2h12a1 1 0 0 0 1-2l-5-10V3 M7.5 15h9',
   counter: 'M5 12h14 M12 5v14',
   panel: 'M3 4h18v16H3z M14 4v16 M16.5 8h2 M16.5 11h2',
   chime: 'M4 3h16 M7 3v9 M11 3v13 M15 3v7 M19 3v11 M7 14a1 1 0 1 0 0.01 0 M11 18a1 1 0 1 0 0.01 0',
   arch: 'M4 21V11a8 8 0 0 1 16 0v10 M8 21v-9a4 4 0 0 1 8 0v9 M2 21h20',
-  info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z M12 16v-5 M12 8h.01',
   clock: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z M12 6v6l4 2',
-  alert: 'M12 3 2 20h20z M12 10v4 M12 17h.01',
   inbox: 'M3 13l3-8h12l3 8v6H3z M3 13h5l1 3h6l1-3h5',
   user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8z M4 21a8 8 0 0 1 16 0',
-  logout: 'M15 4h4v16h-4 M10 8l-4 4 4 4 M6 12h10',
   arrow: 'M5 12h14 M13 6l6 6-6 6',
-  close: 'M6 6l12 12 M18 6 6 18',
-  check: 'M5 12l5 5 9-10',
   cross: 'M7 7l10 10 M17 7 7 17',
   refresh: 'M20 11a8 8 0 1 0-2.3 5.7 M20 4v7h-7',
   server: 'M4 4h16v6H4z M4 14h16v6H4z M8 7h.01 M8 17h.01',
-  menu: 'M4 7h16 M4 12h16 M4 17h16',
   play: 'M7 4l13 8-13 8z',
   stop: 'M6 6h12v12H6z',
   home: 'M3 11 12 3l9 8 M5 10v10h14V10',
@@ -51,23 +51,5 @@ const shapes = {
 export type IconName = keyof typeof shapes;
 
 export function Icon({ name, size = 20, label }: { name: IconName; size?: number; label?: string }) {
-  return (
-    <svg
-      className="icon"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      role={label ? 'img' : undefined}
-      aria-label={label}
-      aria-hidden={label ? undefined : true}
-      focusable="false"
-    >
-      <path d={shapes[name]} />
-    </svg>
-  );
+  return <IconFrame d={shapes[name]} size={size} label={label} />;
 }

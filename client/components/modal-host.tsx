@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useId, useMemo, useR
 import type { ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useLocation } from 'react-router';
-import { Icon } from './icon';
+import { FrameIcon as Icon } from './frame-icon';
 
 export type ModalOptions = {
   title: string;

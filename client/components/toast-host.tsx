@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import { Icon } from './icon';
+import { FrameIcon as Icon } from './frame-icon';
 
 /** Toasts vanish on their own after this long (docs/ARCHITECTURE.md "Client conventions"). */
 export const TOAST_LIFETIME_MS = 5000;
