@@ -3,6 +3,7 @@ import { runChatBench } from './chat.bench';
 import { runGymBench } from './gym.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
 import { runOrdersBench } from './orders.bench';
+import { runRevisitBench } from './revisit.bench';
 import { runScaleBench } from './scale.bench';
 import { runSizeBench } from './size.bench';
 import { runUploadsBench } from './uploads.bench';
@@ -11,6 +12,7 @@ import { runUploadsBench } from './uploads.bench';
 // `npm run bench -- <name>` runs one of them.
 const benches: Array<[string, () => Promise<void>]> = [
   ['size', runSizeBench],
+  ['revisit', runRevisitBench],
   ['gym', runGymBench],
   ['kisi', runKisiProxyBench],
   ['scale', runScaleBench],
