@@ -1,5 +1,4 @@
 import express from 'express';
-import helmet from 'helmet';
 import { kisiMode, type Config } from './config';
 import { instanceSignal, type Database } from './db/database';
 import { sharedCounters, sharedCounterStore } from './db/shared-limits';
@@ -57,6 +56,7 @@ import { mountRoutes, route } from './lib/endpoint-router';
 import { openApiDocument } from './lib/openapi';
 import type { Logger } from './lib/logger';
 import { requestLog } from './lib/request-log.middleware';
+import { securityHeaders } from './lib/security-headers.middleware';
 import { spaMiddleware } from './lib/static.middleware';
 
 export const JSON_BODY_LIMIT = '100kb';
@@ -212,7 +212,7 @@ export function createApp(deps: AppDeps) {
   app.use(hostGuard(origins));
 
   app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
