@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { Router as createRouter, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import * as v from 'valibot';
 import { describeEndpoint, type Access, type Endpoint, type EndpointInput, type EndpointOutput } from '../contracts/endpoint.contract';
 import type { ProblemFieldError } from '../contracts/problem.contract';
@@ -93,10 +93,21 @@ export interface MountOptions {
   prefix?: string;
 }
 
-/** Mounts each route on `router`: access guard, the route's own middleware, validation, the handler, the answer. */
+/**
+ * Mounts each route on `router`: access guard, the route's own middleware, validation, the handler,
+ * the answer. Routes are grouped by their first path segment (`/gym`, `/pt`…) on a router of their
+ * own, so a request is matched against its area's few routes instead of walking every route's
+ * pattern in turn.
+ */
 export function mountRoutes(router: Router, routes: readonly Route[], { checkResponses = false, prefix = '/api' }: MountOptions = {}): void {
+  const areas = new Map<string, Router>();
   for (const { endpoint, before, handle } of routes) {
     const path = endpoint.path.slice(prefix.length) || '/';
+    const area = /^\/[^/:]+(?=\/)/.exec(path)?.[0];
+    let target = router;
+    if (area) {
+      target = areas.get(area) ?? areas.set(area, createRouter({ mergeParams: true })).get(area)!;
+    }
     const guard = endpoint.access === 'public' ? undefined : accessGuard(endpoint.access);
     const run: RequestHandler = async (req: Request, res: Response, _next: NextFunction) => {
       const body = await handle(parseInput(endpoint, req), { req, res });
@@ -106,6 +117,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], { checkRes
       res.status(endpoint.status ?? 200).json(body);
     };
     const method = endpoint.method.toLowerCase() as Lowercase<Endpoint['method']>;
-    router[method](path, ...(guard ? [guard] : []), ...before, run);
+    target[method](area ? path.slice(area.length) : path, ...(guard ? [guard] : []), ...before, run);
   }
+  for (const [area, areaRouter] of areas) router.use(area, areaRouter);
 }
