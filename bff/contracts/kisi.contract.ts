@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { EmailSchema } from './auth.contract';
 import { IdParamSchema, idNumber } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
+import { KisiWebhookBodySchema } from './webhook.contract';
 
 /**
  * Kisi through the BFF (docs/ARCHITECTURE.md "Kisi"). `/api/kisi/*` forwards Kisi's own shapes unchanged, so these
@@ -172,18 +173,11 @@ export const KisiUnlockResponseSchema = v.object({ message: v.literal('Unlocked!
  * tolerant reading, so only what identifies and orders an event is required here.
  */
 export const KisiLogEventSchema = v.looseObject({
+  ...KisiWebhookBodySchema.entries,
   uuid: v.string(),
   type: v.string(),
   created_at: v.string(),
-  actor_type: v.optional(v.nullable(v.string())),
-  actor_id: v.optional(v.nullable(v.number())),
-  actor_name: v.optional(v.nullable(v.string())),
-  actor_email: v.optional(v.nullable(v.string())),
-  object_type: v.optional(v.nullable(v.string())),
-  object_id: v.optional(v.nullable(v.number())),
-  object_name: v.optional(v.nullable(v.string())),
   place_id: v.optional(v.nullable(v.number())),
-  success: v.optional(v.boolean()),
   error_code: v.optional(v.nullable(v.string())),
   error_message: v.optional(v.nullable(v.string())),
 });

@@ -30,7 +30,8 @@ function findBinDir(): string {
   throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (Debian), or put initdb and postgres on PATH.');
 }
 
-const freePort = () =>
+/** A TCP port nothing listens on right now (the kernel's choice). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

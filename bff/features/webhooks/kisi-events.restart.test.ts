@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type { KisiEvent } from '../../contracts/webhook.contract';
 import { spawnBff, type SpawnedBff } from '../../test-support/spawn-bff';
 import { createTestDatabase, type TestDatabase } from '../../test-support/test-database';
+import { freePort } from '../../test-support/throwaway-postgres';
 
 /**
  * Issue 17, item 6: no door event is lost while the BFF is down. Kisi (the emulator in a process of
@@ -51,16 +51,6 @@ async function startEmulator(extra: Record<string, string>) {
   });
   return { ...(await started), child };
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** Unlocks a door at Kisi itself (with or without a BFF to hear of it); the event Kisi logged. */
 async function unlockAtKisi(lockId: number): Promise<void> {
