@@ -53,7 +53,7 @@ export const hostGuard =
   (req, _res, next) => {
     // `req.host` is the forwarded host behind a trusted proxy, the Host header otherwise.
     const host = req.host;
-    if (!host || !allowed.allowsHost(host)) throw new HttpError(421, 'This server does not answer for that host name. Open the app at its own address.');
+    if (!host || !allowed.allowsHost(host)) throw new HttpError(421, 'This server does not answer for that host name. Open the app at its own address, or add this one to PUBLIC_ORIGIN on the server.');
     next();
   };
 
