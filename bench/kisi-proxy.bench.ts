@@ -49,7 +49,7 @@ export async function runKisiProxyBench(): Promise<void> {
   const common = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, STATIC_DIR: dir, KISI_API_KEY: key };
   console.log(`\nKisi proxy (GET /users of 40 users, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each; outgoing Kisi rate limit lifted for the run — production queues at Kisi's 5 req/s)`);
 
-  const remote = await startChildServer('bench/kisi-emulator.server.ts', { DATABASE_URL: `file:${path.join(dir, 'kisi.db')}`, KISI_API_KEY: key });
+  const remote = await startChildServer('bff/kisi/emulator/emulator.cli.ts', { DATABASE_URL: `file:${path.join(dir, 'kisi.db')}`, KISI_API_KEY: key, LOG_LEVEL: 'silent' });
   const bffRemote = await startChildServer('bench/kisi-proxy.server.ts', { ...common, DATABASE_URL: `file:${path.join(dir, 'bff.db')}`, KISI_BASE_URL: remote.url, KISI_GROUP_ID: '1' });
   let remoteRatio: number;
   try {
