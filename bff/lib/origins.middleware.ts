@@ -12,10 +12,11 @@ function machineAddresses(): string[] {
     .flatMap((info) => (info ? [info.family === 'IPv6' ? `[${info.address.replace(/%.*$/, '')}]` : info.address] : []));
 }
 
-const hostnameOf = (url: string): string | undefined => {
+/** `url` parsed, when it is an http(s) URL. */
+const httpUrl = (url: string): URL | undefined => {
   try {
     const parsed = new URL(url);
-    return /^https?:$/.test(parsed.protocol) ? parsed.hostname : undefined;
+    return /^https?:$/.test(parsed.protocol) ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -35,13 +36,13 @@ export function publicOrigins(configured: readonly string[] | undefined, localAd
   return {
     allowsOrigin(origin: string): boolean {
       if (origins.has(origin)) return true;
-      const hostname = hostnameOf(origin);
-      return hostname !== undefined && local.has(hostname) && new URL(origin).origin === origin;
+      const url = httpUrl(origin);
+      return url !== undefined && local.has(url.hostname) && url.origin === origin;
     },
     allowsHost(host: string): boolean {
       if (hosts.has(host)) return true;
-      const hostname = hostnameOf(`http://${host}`);
-      return hostname !== undefined && local.has(hostname);
+      const url = httpUrl(`http://${host}`);
+      return url !== undefined && local.has(url.hostname);
     },
   };
 }
