@@ -113,6 +113,8 @@ interface Write {
 
 const acknowledged = (write: Write) => !!write.answer && write.answer.status >= 200 && write.answer.status < 300;
 const refused = (write: Write) => !!write.answer && !acknowledged(write);
+/** Built to be refused, or answered with an error: nothing of it may be stored. */
+const mustBeAbsent = (write: Write) => write.refuse !== undefined || refused(write);
 
 it('keeps every acknowledged write of every kind exactly once and whole across a SIGKILL, and no refused one', async () => {
   const first = await startBff();
@@ -291,7 +293,7 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     for (const write of byKind('order')) {
       const rows = orders.filter((row) => row.idempotency_key === write.marker);
       const marked = lines.filter((line) => line.note === write.marker);
-      if (write.refuse !== undefined || refused(write)) {
+      if (mustBeAbsent(write)) {
         expect({ marker: write.marker, rows, marked }).toEqual({ marker: write.marker, rows: [], marked: [] });
         continue;
       }
@@ -319,7 +321,7 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     const adminId = (answerOf<ChatMessage>(byKind('chat').find(acknowledged)!)).author.accountId;
     for (const write of byKind('chat')) {
       const rows = messages.filter((m) => m.body.includes(write.marker));
-      if (write.refuse !== undefined || refused(write)) {
+      if (mustBeAbsent(write)) {
         expect({ marker: write.marker, rows }).toEqual({ marker: write.marker, rows: [] });
         continue;
       }
@@ -340,7 +342,7 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     const kisiAccess = new Map(kisiUsers.map((u) => [u.email.toLowerCase(), !!u.access_enabled]));
     for (const write of byKind('member')) {
       const rows = members.filter((m) => m.name === write.body.name || m.email === write.body.email);
-      if (write.refuse !== undefined || refused(write)) {
+      if (mustBeAbsent(write)) {
         // A refused duplicate leaves the member who had the email as they were.
         const expected = write.body.email === taken.email ? [expect.objectContaining({ id: taken.id, name: taken.name })] : [];
         expect({ marker: write.marker, rows }).toEqual({ marker: write.marker, rows: expected });
@@ -370,7 +372,7 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     // the record of their door access is true either way.
     for (const write of byKind('membership')) {
       const rows = members.filter((m) => m.name === write.body.name);
-      if (write.refuse !== undefined || refused(write)) {
+      if (mustBeAbsent(write)) {
         expect({ marker: write.marker, rows }).toEqual({ marker: write.marker, rows: [] });
         continue;
       }
@@ -396,7 +398,7 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     for (const write of byKind('conversation')) {
       const rows = conversations.filter((c) => c.guest_name === write.body.name);
       const marked = messages.filter((m) => m.body.includes(write.marker));
-      if (write.refuse !== undefined || refused(write)) {
+      if (mustBeAbsent(write)) {
         expect({ marker: write.marker, rows, marked }).toEqual({ marker: write.marker, rows: [], marked: [] });
         continue;
       }
