@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import http, { type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { ConfigError } from './config';
-import type { Problem } from './contracts/problem.contract';
+import { isPostgresUrl, sqliteFileOf } from './db/engine';
+import { problemJson } from './lib/problem';
 import { answerProtocolErrors } from './lib/protocol-errors';
 import { indexFileOf } from './lib/static.middleware';
 
@@ -92,18 +93,18 @@ function postgresReason(err: unknown, databaseUrl: string): string {
 
 /** Why the database named by DATABASE_URL could not be opened (or migrated), without its password. */
 export function databaseFailure(err: unknown, databaseUrl: string): StartError {
-  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+  if (isPostgresUrl(databaseUrl)) {
     return new StartError(sentence(`Cannot open the PostgreSQL database ${withoutPassword(databaseUrl)} (DATABASE_URL): ${postgresReason(err, databaseUrl)}`));
   }
-  const file = databaseUrl === ':memory:' ? ':memory:' : path.resolve(databaseUrl.replace(/^file:/, ''));
-  return new StartError(sentence(`Cannot open the SQLite database ${file} (DATABASE_URL): ${sqliteReason(err, file)}`));
+  const file = sqliteFileOf(databaseUrl);
+  const where = file === ':memory:' ? file : path.resolve(file);
+  return new StartError(sentence(`Cannot open the SQLite database ${where} (DATABASE_URL): ${sqliteReason(err, where)}`));
 }
 
 /** What a request gets while the server listens but is not ready yet (database, seed, Kisi). */
 function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
-  const problem: Problem = { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'Frontdesk is starting; try again in a moment.' };
   res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '1', 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify(problem));
+  res.end(problemJson(503, 'Frontdesk is starting; try again in a moment.'));
 }
 
 export interface Listening {

@@ -81,8 +81,11 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
   return isPostgresUrl(url) ? connectPostgres(url, options.poolSize ?? 10) : connectSqlite(url);
 }
 
+/** The SQLite file a DATABASE_URL names (`file:<path>`), or `:memory:`. */
+export const sqliteFileOf = (url: string): string => (url === ':memory:' ? ':memory:' : url.replace(/^file:/, ''));
+
 function connectSqlite(url: string): Connection {
-  const file = url === ':memory:' ? ':memory:' : url.replace(/^file:/, '');
+  const file = sqliteFileOf(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');

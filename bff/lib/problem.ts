@@ -2,8 +2,8 @@ import type { Response } from 'express';
 import type { Problem } from '../contracts/problem.contract';
 import { statusTitle } from './http-error';
 
-/** Writes the one error shape of the API (docs/ARCHITECTURE.md "API conventions"). */
-export function sendProblem(res: Response, status: number, detail: string, extra: Partial<Problem> = {}): void {
+/** The one error shape of the API (docs/ARCHITECTURE.md "API conventions"), as the JSON text sent. */
+export function problemJson(status: number, detail: string, extra: Partial<Problem> = {}): string {
   const problem: Problem = {
     type: extra.type ?? 'about:blank',
     title: extra.title ?? statusTitle(status),
@@ -11,5 +11,10 @@ export function sendProblem(res: Response, status: number, detail: string, extra
     detail,
     ...(extra.errors ? { errors: extra.errors } : {}),
   };
-  res.status(status).type('application/problem+json').send(JSON.stringify(problem));
+  return JSON.stringify(problem);
+}
+
+/** Writes a problem as an Express answer. */
+export function sendProblem(res: Response, status: number, detail: string, extra: Partial<Problem> = {}): void {
+  res.status(status).type('application/problem+json').send(problemJson(status, detail, extra));
 }

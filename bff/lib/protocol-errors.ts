@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Problem } from '../contracts/problem.contract';
 import { statusTitle } from './http-error';
+import { problemJson } from './problem';
 
 /** What Node's HTTP parser refuses before Express sees the request, by its error code. */
 const PARSER_ERRORS: Record<string, [number, string]> = {
@@ -9,9 +9,6 @@ const PARSER_ERRORS: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
   HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'The request sends both Transfer-Encoding and Content-Length.'],
 };
-
-const problemBody = (status: number, detail: string) =>
-  JSON.stringify({ type: 'about:blank', title: statusTitle(status), status, detail } satisfies Problem);
 
 /**
  * Answers the requests Node's HTTP server refuses itself — headers over its limit, a malformed
@@ -24,13 +21,13 @@ export function answerProtocolErrors(server: Server): void {
     // A client that went away, or a socket already answered, has no one to read a problem.
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const [status, detail] = PARSER_ERRORS[err.code ?? ''] ?? [400, 'The request is not valid HTTP/1.1.'];
-    const body = problemBody(status, detail);
+    const body = problemJson(status, detail);
     socket.end(
       `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
   server.on('checkExpectation', (_req, res) => {
-    const body = problemBody(417, 'Only "Expect: 100-continue" is understood.');
+    const body = problemJson(417, 'Only "Expect: 100-continue" is understood.');
     res.writeHead(417, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
     res.end(body);
   });
