@@ -206,7 +206,7 @@ export function createApp(deps: AppDeps) {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
 
-  app.use(requestLog(logger));
+  app.use(requestLog(app, logger));
 
   const origins = publicOrigins(config.PUBLIC_ORIGIN);
   app.use(hostGuard(origins));

@@ -33,6 +33,7 @@ export function publicOrigins(configured: readonly string[] | undefined, localAd
   const origins = new Set(configured ?? []);
   const hosts = new Set([...origins].map((origin) => new URL(origin).host));
   const local = new Set([...LOOPBACK, ...(configured ? [] : localAddresses)]);
+  const localHostsSeen = new Set<string>();
   return {
     allowsOrigin(origin: string): boolean {
       if (origins.has(origin)) return true;
@@ -41,8 +42,13 @@ export function publicOrigins(configured: readonly string[] | undefined, localAd
     },
     allowsHost(host: string): boolean {
       if (hosts.has(host)) return true;
+      // Every request asks: the hosts already let in are remembered rather than parsed again (a few µs a request).
+      // Only those, and a bounded number, so a flood of made-up Host headers grows nothing.
+      if (localHostsSeen.has(host)) return true;
       const url = httpUrl(`http://${host}`);
-      return url !== undefined && local.has(url.hostname);
+      const allowed = url !== undefined && local.has(url.hostname);
+      if (allowed && localHostsSeen.size < 64) localHostsSeen.add(host);
+      return allowed;
     },
   };
 }

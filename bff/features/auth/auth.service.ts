@@ -34,7 +34,9 @@ const SESSION_CACHE_ENTRIES = 5_000;
 
 export function authService({ accounts, sessions, sessionTtlMs, now = () => new Date(), sessionsEnded = async () => {}, sessionCacheMs = 5_000 }: AuthServiceDeps) {
   const toUser = (a: { id: number; email: string; name: string; role: Role }): SessionUser => ({ id: a.id, email: a.email, name: a.name, role: a.role });
-  // Live sessions by token hash, each with the moment it must be read again (never past its expiry).
+  // Live sessions by token, each with the moment it must be read again (never past its expiry). Keyed by
+  // the token itself, not its hash: hashing on every request cost more than the rest of the lookup, and
+  // this memory holds the token no longer than the requests that carry it do.
   const cached = new Map<string, { user: SessionUser; until: number }>();
   const endSessions = async () => {
     cached.clear();
@@ -60,16 +62,15 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
     },
 
     async userForToken(token: string): Promise<SessionUser | undefined> {
-      const tokenHash = hashToken(token);
       const at = now();
-      const hit = cached.get(tokenHash);
+      const hit = cached.get(token);
       if (hit && hit.until > at.getTime()) return hit.user;
-      const found = await sessions.findActiveUser(tokenHash, at.toISOString());
+      const found = await sessions.findActiveUser(hashToken(token), at.toISOString());
       if (!found) return undefined;
       const user = toUser(found);
       if (sessionCacheMs > 0) {
         if (cached.size >= SESSION_CACHE_ENTRIES) cached.delete(cached.keys().next().value!);
-        cached.set(tokenHash, { user, until: Math.min(at.getTime() + sessionCacheMs, Date.parse(found.expiresAt)) });
+        cached.set(token, { user, until: Math.min(at.getTime() + sessionCacheMs, Date.parse(found.expiresAt)) });
       }
       return user;
     },
