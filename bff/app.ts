@@ -230,7 +230,7 @@ export function createApp(deps: AppDeps) {
   const checkResponses = deps.checkResponses ?? process.env.NODE_ENV === 'test';
   const api = express.Router();
   api.use(csrfGuard(origins));
-  // Signed Kisi webhooks need their raw body, so they come before the JSON parser.
+  // Signed Kisi webhooks read their raw body themselves (the JSON parser leaves a read body alone).
   const webhookRoutes = [
     kisiWebhookRoute({
       events: kisiEvents,
@@ -240,11 +240,8 @@ export function createApp(deps: AppDeps) {
       logger,
     }),
   ];
-  mountRoutes(api, webhookRoutes, { checkResponses });
-  api.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: refuseDeepJson }));
-  api.use(sessionMiddleware(auth.userForToken));
-  // tus streams a file's bytes to disk itself; it is not a JSON endpoint.
-  api.all(['/uploads/tus', '/uploads/tus/:id'], tus.handler);
+  const readSession = sessionMiddleware(auth.userForToken);
+  const jsonBody = express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: refuseDeepJson });
 
   const routes = [
     ...authRoutes(auth, {
@@ -268,11 +265,16 @@ export function createApp(deps: AppDeps) {
   const endpoints = [...webhookRoutes, ...routes].map((r) => r.endpoint).concat(Object.values(kisiApi), openApiContract.document);
   const openApi = openApiDocument(endpoints, { version: deps.version });
   routes.push(route(openApiContract.document, () => openApi));
-  mountRoutes(api, routes, { checkResponses });
+  mountRoutes(api, [...webhookRoutes, ...routes], { checkResponses, session: readSession, jsonBody });
   app.locals.endpoints = endpoints;
 
+  // What the contracts' endpoints do not answer: tus uploads and the Kisi proxy, each for signed-in roles.
+  api.use(readSession);
+  // tus streams a file's bytes to disk itself; it is not a JSON endpoint.
+  api.all(['/uploads/tus', '/uploads/tus/:id'], tus.handler);
   api.use(
     '/kisi',
+    jsonBody,
     deps.kisi
       ? kisiProxy({ settings: deps.kisi.settings, limiter: deps.kisi.limiter, logger })
       : () => {

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { IdParamSchema, PageQuerySchema } from '../contracts/common.contract';
 import { endpoint, NoContentSchema } from '../contracts/endpoint.contract';
 import { errorHandler } from './error-handler';
+import { HttpError } from './http-error';
 import { mountRoutes, route } from './endpoint-router';
 import { createLogger } from './logger';
 
@@ -21,6 +22,7 @@ const things = {
   }),
   remove: endpoint({ method: 'DELETE', path: '/api/things/:id', summary: 'test', access: 'public', params: IdParamSchema, response: NoContentSchema, status: 204 }),
   broken: endpoint({ method: 'GET', path: '/api/broken', summary: 'test', access: 'public', response: Thing }),
+  rename: endpoint({ method: 'PATCH', path: '/api/things/:id', summary: 'test', access: ['staff'], params: IdParamSchema, body: v.object({ name: v.string() }), response: Thing }),
 };
 
 function appWith(checkResponses: boolean) {
@@ -33,11 +35,19 @@ function appWith(checkResponses: boolean) {
       route(things.remove, () => undefined),
       // A handler that breaks its contract (a bug the response check exists to catch).
       route(things.broken, () => ({ id: 'one', name: 'x' }) as unknown as { id: number; name: string }),
+      route(things.rename, ({ params, body }) => ({ id: params.id, name: body.name }), { before: [(req, _res, next) => next(req.headers['x-stop'] ? new HttpError(429, 'Stopped before the body') : undefined)] }),
     ],
-    { checkResponses },
+    {
+      checkResponses,
+      session: (req, _res, next) => {
+        if (req.headers.cookie === 'sid=staff') req.user = { id: 1, email: 's@x.io', name: 'S', role: 'staff' };
+        next();
+      },
+      jsonBody: express.json(),
+    },
   );
+  api.use((_req, res) => void res.status(404).json({ fellThrough: true }));
   const app = express();
-  app.use(express.json());
   app.use('/api', api);
   app.use(errorHandler(createLogger('silent')));
   return app;
@@ -97,5 +107,30 @@ describe('mountRoutes', () => {
     const res = await request(app).get('/api/broken').expect(500);
     expect(res.body.detail).toBe('Something went wrong on the server. It has been logged.');
     await request(appWith(false)).get('/api/broken').expect(200, { id: 'one', name: 'x' });
+  });
+
+  it('finds a route as Express would: in any case, with one trailing slash, HEAD as GET; anything else goes on to the next middleware', async () => {
+    await request(app).get('/API/Things/12/').expect(200, { id: 12, name: 'page 0 of 10' });
+    const head = await request(app).head('/api/things/12').expect(200);
+    expect(head.headers['content-type']).toMatch(/^application\/json/);
+    for (const [method, path] of [['put', '/api/things/12'], ['get', '/api/things//'], ['get', '/api/things/12/more'], ['get', '/api/things/12//']] as const) {
+      const res = await request(app)[method](path);
+      expect({ method, path, status: res.status, body: res.body }).toEqual({ method, path, status: 404, body: { fellThrough: true } });
+    }
+  });
+
+  it("answers OPTIONS with the path's methods, and lets an unknown path's go on", async () => {
+    const res = await request(app).options('/api/things/4').expect(204);
+    expect(res.headers.allow).toBe('GET, HEAD, PATCH, DELETE');
+    expect((await request(app).options('/api/things').expect(204)).headers.allow).toBe('POST');
+    await request(app).options('/api/nothing').expect(404);
+  });
+
+  it('reads the session before the access guard, and the body only after the route\'s own middleware has let the request on', async () => {
+    const badJson = (req: request.Test) => req.set('Content-Type', 'application/json').send('{"name":');
+    expect((await badJson(request(app).patch('/api/things/4')).expect(401)).body.detail).toBe('You need to log in.');
+    expect((await badJson(request(app).patch('/api/things/4').set('Cookie', 'sid=staff').set('X-Stop', '1')).expect(429)).body.detail).toBe('Stopped before the body');
+    expect((await badJson(request(app).patch('/api/things/4').set('Cookie', 'sid=staff')).expect(400)).body.detail).toBe('The request body is not valid JSON.');
+    await request(app).patch('/api/things/4').set('Cookie', 'sid=staff').send({ name: 'lamp' }).expect(200, { id: 4, name: 'lamp' });
   });
 });

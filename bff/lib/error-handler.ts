@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { HttpError } from './http-error';
+import { HttpError, undecodablePath } from './http-error';
 import { MAX_JSON_DEPTH } from './json-depth';
 import type { Logger } from './logger';
 import { sendProblem } from './problem';
@@ -22,6 +22,8 @@ export const apiNotFound: RequestHandler = (req, res) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
+    // Express's router could not percent-decode a path parameter (`%ZZ`, a lone `%`): the client's mistake.
+    if (err instanceof URIError && (err as URIError & { status?: number }).status === 400) err = undecodablePath();
     if (err instanceof HttpError) {
       for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
       return sendProblem(res, err.status, err.detail, { errors: err.options.errors, title: err.options.title });
@@ -35,10 +37,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // Any other error the body parser marks as the client's own (http-errors' `expose` with a 4xx).
     if (err?.expose === true && Number.isInteger(err.status) && err.status >= 400 && err.status < 500) {
       return sendProblem(res, err.status, String(err.message || 'The request could not be read.'));
-    }
-    // The router could not percent-decode a path parameter (`%ZZ`, a lone `%`): the client's mistake.
-    if (err instanceof URIError && (err as URIError & { status?: number }).status === 400) {
-      return sendProblem(res, 400, 'A part of the path is not valid percent-encoding.', { errors: [{ path: 'params', message: 'Not valid percent-encoding' }] });
     }
     (req.log ?? logger).error({ err }, 'unhandled error');
     sendProblem(res, 500, 'Something went wrong on the server. It has been logged.');

@@ -39,3 +39,5 @@ export const unauthorized = (detail = 'You need to log in.') => new HttpError(40
 export const forbidden = (detail = 'Your role does not allow this.') => new HttpError(403, detail);
 export const notFound = (detail: string) => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
+/** A path parameter that does not percent-decode (`%ZZ`, a lone `%`): the client's mistake. */
+export const undecodablePath = () => badRequest('A part of the path is not valid percent-encoding.', [{ path: 'params', message: 'Not valid percent-encoding' }]);
