@@ -46,6 +46,7 @@ import { openApiContract } from './contracts/openapi.contract';
 import { emulatorControlRoutes } from './kisi/emulator/emulator-control.router';
 import type { Kisi } from './kisi/kisi';
 import { kisiProxy } from './kisi/proxy';
+import { answerCache } from './lib/answer-cache';
 import { refuseDeepJson } from './lib/json-depth';
 import { sessionMiddleware } from './lib/auth.middleware';
 import { csrfGuard, hostGuard, publicOrigins } from './lib/origins.middleware';
@@ -265,7 +266,8 @@ export function createApp(deps: AppDeps) {
   const endpoints = [...webhookRoutes, ...routes].map((r) => r.endpoint).concat(Object.values(kisiApi), openApiContract.document);
   const openApi = openApiDocument(endpoints, { version: deps.version });
   routes.push(route(openApiContract.document, () => openApi));
-  mountRoutes(api, [...webhookRoutes, ...routes], { checkResponses, session: readSession, jsonBody });
+  const answers = database.changeMarker && answerCache(database.changeMarker);
+  mountRoutes(api, [...webhookRoutes, ...routes], { checkResponses, session: readSession, jsonBody, answers });
   app.locals.endpoints = endpoints;
 
   // What the contracts' endpoints do not answer: tus uploads and the Kisi proxy, each for signed-in roles.

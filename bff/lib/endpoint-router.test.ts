@@ -3,6 +3,7 @@ import request from 'supertest';
 import * as v from 'valibot';
 import { IdParamSchema, PageQuerySchema } from '../contracts/common.contract';
 import { endpoint, NoContentSchema } from '../contracts/endpoint.contract';
+import { answerCache } from './answer-cache';
 import { errorHandler } from './error-handler';
 import { HttpError } from './http-error';
 import { mountRoutes, route } from './endpoint-router';
@@ -132,5 +133,24 @@ describe('mountRoutes', () => {
     expect((await badJson(request(app).patch('/api/things/4').set('Cookie', 'sid=staff').set('X-Stop', '1')).expect(429)).body.detail).toBe('Stopped before the body');
     expect((await badJson(request(app).patch('/api/things/4').set('Cookie', 'sid=staff')).expect(400)).body.detail).toBe('The request body is not valid JSON.');
     await request(app).patch('/api/things/4').set('Cookie', 'sid=staff').send({ name: 'lamp' }).expect(200, { id: 4, name: 'lamp' });
+  });
+
+  it('sends a kept answer again, with the ETag Express gives it, until the database changes', async () => {
+    let marker = 'a';
+    let made = 0;
+    const api = Router();
+    const list = endpoint({ method: 'GET', path: '/api/kept', summary: 'test', access: 'public', query: PageQuerySchema, response: Thing });
+    mountRoutes(api, [route(list, ({ query }) => ({ id: ++made, name: `page ${query.page}` }), { keepAnswer: true })], { answers: answerCache(() => marker) });
+    const kept = express().use('/api', api);
+    const first = await request(kept).get('/api/kept?page=1').expect(200, { id: 1, name: 'page 1' });
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    const again = await request(kept).get('/api/kept?page=1').expect(200, { id: 1, name: 'page 1' });
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(first.headers.etag).toBe((await request(express().get('/', (_req, res) => res.json({ id: 1, name: 'page 1' }))).get('/')).headers.etag);
+    await request(kept).get('/api/kept?page=1').set('If-None-Match', first.headers.etag!).expect(304);
+    await request(kept).get('/api/kept?page=2').expect(200, { id: 2, name: 'page 2' });
+    marker = 'b';
+    await request(kept).get('/api/kept?page=1').expect(200, { id: 3, name: 'page 1' });
+    expect(() => route(things.create, () => ({ id: 1, name: 'x' }), { keepAnswer: true })).toThrow('POST /api/things: only a GET\'s answer can be kept');
   });
 });

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { describeEndpoint, type Access, type Endpoint, type EndpointInput, type EndpointOutput } from '../contracts/endpoint.contract';
 import type { ProblemFieldError } from '../contracts/problem.contract';
 import type { SessionUser } from '../contracts/auth.contract';
+import type { AnswerCache, KeptAnswer } from './answer-cache';
 import { badRequest, forbidden, unauthorized, undecodablePath } from './http-error';
 
 type Part = 'params' | 'query' | 'body';
@@ -22,11 +23,18 @@ export interface Route {
   endpoint: Endpoint;
   /** Runs before validation (rate limits, a raw body parser). */
   before: RequestHandler[];
+  /**
+   * The answer is kept and sent again while the database is unchanged (see `answerCache`). Only for
+   * a GET whose answer depends on nothing but its URL and the database: not on who asks (past the
+   * access guard), not on the time, and whose handler sets no header of its own.
+   */
+  keepAnswer: boolean;
   handle: (input: Record<Part, unknown>, context: HandlerContext) => unknown;
 }
 
-export function route<E extends Endpoint>(endpoint: E, handler: Handler<E>, options: { before?: RequestHandler[] } = {}): Route {
-  return { endpoint, before: options.before ?? [], handle: handler as Route['handle'] };
+export function route<E extends Endpoint>(endpoint: E, handler: Handler<E>, options: { before?: RequestHandler[]; keepAnswer?: boolean } = {}): Route {
+  if (options.keepAnswer && endpoint.method !== 'GET') throw new Error(`${describeEndpoint(endpoint)}: only a GET's answer can be kept`);
+  return { endpoint, before: options.before ?? [], keepAnswer: options.keepAnswer ?? false, handle: handler as Route['handle'] };
 }
 
 const issueToError = (part: Part) => (issue: v.BaseIssue<unknown>): ProblemFieldError => {
@@ -95,6 +103,8 @@ export interface MountOptions {
   session?: RequestHandler;
   /** Reads a JSON body, for endpoints that take one, once their access and own middleware have let the request on. */
   jsonBody?: RequestHandler;
+  /** Where the answers of routes marked `keepAnswer` are kept (none: every request runs its handler). */
+  answers?: AnswerCache;
 }
 
 type Method = Endpoint['method'];
@@ -177,20 +187,40 @@ function runChain(chain: readonly RequestHandler[], req: Request, res: Response,
   next();
 }
 
+/** The ETag Express would give `body` (its `etag` setting), made once for a kept answer. */
+const etagOf = (req: Request, body: Buffer): string | undefined => (req.app.get('etag fn') as ((body: Buffer) => string) | undefined)?.(body);
+
+/** Sends a kept answer as `res.json` would have, without serialising or hashing it again (a 304 when the client has it). */
+function sendKept(res: Response, status: number, answer: KeptAnswer): void {
+  res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (answer.etag) res.setHeader('ETag', answer.etag);
+  res.send(answer.body);
+}
+
 /**
  * Mounts every route on `router` as one middleware: it finds the route (see `routeTable`), then runs
  * the session read, the access guard, the route's own middleware (rate limits, a raw body parser),
  * the JSON body parser when the endpoint takes a body, validation, the handler and the answer.
  * A request no route matches goes on to the router's next middleware.
  */
-export function mountRoutes(router: Router, routes: readonly Route[], { checkResponses = false, prefix = '/api', session, jsonBody }: MountOptions = {}): void {
+export function mountRoutes(router: Router, routes: readonly Route[], { checkResponses = false, prefix = '/api', session, jsonBody, answers }: MountOptions = {}): void {
   const table = routeTable(
-    routes.map(({ endpoint, before, handle }): Mounted => {
+    routes.map(({ endpoint, before, keepAnswer, handle }): Mounted => {
+      const kept = keepAnswer ? answers : undefined;
       const run: RequestHandler = async (req: Request, res: Response) => {
+        // The URL was valid when its answer was made, so a kept answer needs no validation either.
+        const found = kept?.find(req.url);
+        if (found?.answer) return sendKept(res, endpoint.status ?? 200, found.answer);
         const body = await handle(parseInput(endpoint, req), { req, res });
         if (endpoint.stream || res.headersSent) return;
         if (checkResponses) checkResponse(endpoint, body);
         if (endpoint.status === 204) return void res.status(204).end();
+        if (found) {
+          const json = Buffer.from(JSON.stringify(body));
+          const answer = { body: json, etag: etagOf(req, json) };
+          kept!.keep(req.url, found.marker, answer);
+          return sendKept(res, endpoint.status ?? 200, answer);
+        }
         res.status(endpoint.status ?? 200).json(body);
       };
       const chain = [

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { openDatabase } from '../../db/database';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
@@ -149,5 +150,28 @@ describe('gym members', () => {
     expect(byEmail.body.items.map((m: { name: string }) => m.name)).toEqual(['Filter One']);
     await staff.get('/api/gym/users?membership=frozen').expect(400);
     await staff.get('/api/gym/users?ownerId=abc').expect(400);
+  });
+
+  it('lists every change at once, whoever wrote it: this app, or another connection to the same database', async () => {
+    const list = async (url: string) => ((await staff.get(url).expect(200)).body as { items: { name: string; ownerName: string }[] }).items.map((m) => `${m.name} (${m.ownerName})`);
+    const owner = await createOwner({ name: 'Listed Owner' });
+    const url = `/api/gym/users?ownerId=${owner.id}`;
+    expect(await list(url)).toEqual([]);
+    const member = (await staff.post('/api/gym/users').send({ email: 'listed@members.test', name: 'Listed', ownerId: owner.id }).expect(201)).body as { id: number };
+    expect(await list(url)).toEqual(['Listed (Listed Owner)']);
+    expect(await list(url)).toEqual(['Listed (Listed Owner)']);
+    await staff.patch(`/api/gym/users/${member.id}`).send({ name: 'Listed Again' }).expect(200);
+    expect(await list(url)).toEqual(['Listed Again (Listed Owner)']);
+
+    // Another process on the same database (the account CLI, a second instance) tells this one nothing.
+    const elsewhere = await openDatabase(ctx.config.DATABASE_URL);
+    try {
+      await elsewhere.db.updateTable('gym_owners').set({ name: 'Renamed Elsewhere' }).where('id', '=', owner.id).execute();
+      expect(await list(url)).toEqual(['Listed Again (Renamed Elsewhere)']);
+      await elsewhere.db.deleteFrom('gym_users').where('id', '=', member.id).execute();
+      expect(await list(url)).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });
