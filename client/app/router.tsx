@@ -1,15 +1,32 @@
+import { Suspense, lazy } from 'react';
 import { createBrowserRouter, data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { registerPreloadRoutes } from '@/lib/app-link';
 import { requireAdmin, requireRunner, requireStaff, requireUser, userContext } from '@/lib/session';
-import { RootErrorBoundary, RouteErrorBoundary } from './error-screens';
+import { RootErrorBoundary, RouteErrorBoundary, loadErrorScreens } from './fallback-screen';
 import { HydrateFallback } from './pending-overlay';
 import { paths } from '@/lib/paths';
-import { RootLayout } from './root-layout';
+
+const loadRootLayout = () => import('./root-layout');
+const LazyRootLayout = lazy(() => loadRootLayout().then(({ RootLayout }) => ({ default: RootLayout })));
 
 /**
- * The route table. The root layout, error screens and pending overlay are static; every screen
- * loads lazily from `features/<area>/*.route.tsx` (which exports loader/action/Component/handle).
+ * The layout's code is not in the entry either: `createAppRouter` starts loading it, and the error
+ * screens', beside the first page's. It is a component that waits for its code rather than a lazy
+ * route: the router sends an error of a page's access check to the boundary of the shallowest
+ * route still loading, so a lazy root would show a page's 403 without the layout.
+ */
+function RootLayout() {
+  return (
+    <Suspense fallback={<HydrateFallback />}>
+      <LazyRootLayout />
+    </Suspense>
+  );
+}
+
+/**
+ * The route table. The outermost error screen and the pending overlay are static; the layout and
+ * every screen load lazily from `features/<area>/*.route.tsx` (which exports loader/action/Component/handle).
  * A new area adds its routes here and a card in areas.ts.
  */
 export const routes: RouteObject[] = [
@@ -178,6 +195,8 @@ export const routes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
+  // A failed load shows when the layout or an error screen renders (and reloads the page once).
+  for (const load of [loadRootLayout, loadErrorScreens]) load().catch(() => {});
   registerPreloadRoutes(routes);
   return createBrowserRouter(routes);
 }
