@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { SessionUser } from '../contracts/auth.contract';
 
 declare global {
@@ -14,15 +14,27 @@ declare global {
 
 export const SESSION_COOKIE = 'sid';
 
-/** Reads the `sid` cookie and attaches the session's user; never rejects by itself. */
-export function sessionMiddleware(userForToken: (token: string) => Promise<SessionUser | undefined>): RequestHandler {
-  return async (req, _res, next) => {
+/**
+ * Reads the `sid` cookie and attaches the session's user; never rejects by itself. A session the
+ * lookup knows at once (from memory) goes on without waiting a turn of the event loop.
+ */
+export function sessionMiddleware(userForToken: (token: string) => SessionUser | undefined | Promise<SessionUser | undefined>): RequestHandler {
+  const attach = (req: Request, token: string, user: SessionUser | undefined) => {
+    req.user = user;
+    if (user) req.sessionToken = token;
+  };
+  return (req, _res, next) => {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (token && token.length <= 128) {
-      req.user = await userForToken(token);
-      if (req.user) req.sessionToken = token;
+    if (!token || token.length > 128) return next();
+    const user = userForToken(token);
+    if (!(user instanceof Promise)) {
+      attach(req, token, user);
+      return next();
     }
-    next();
+    return user.then((found) => {
+      attach(req, token, found);
+      next();
+    });
   };
 }
 

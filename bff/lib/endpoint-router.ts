@@ -171,20 +171,16 @@ function routeTable(mounted: readonly Mounted[]) {
 }
 
 /** Runs Express middleware in turn, as a router would for one route: an error, thrown or rejected, goes to `done`. */
-function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
-  let index = 0;
-  const next: NextFunction = (err?: unknown) => {
-    if (err !== undefined && err !== null) return done(err);
-    const handler = chain[index++];
-    if (!handler) return done();
-    try {
-      const result: unknown = handler(req, res, next);
-      if (result instanceof Promise) result.catch((error: unknown) => done(error ?? new Error('Rejected promise')));
-    } catch (error) {
-      done(error);
-    }
-  };
-  next();
+function runChain(chain: readonly RequestHandler[], index: number, req: Request, res: Response, done: NextFunction): void {
+  const handler = chain[index];
+  if (!handler) return done();
+  try {
+    // An unnamed callback: a named one made here, on every request, would have its name set at run time (tsx keeps names).
+    const result: unknown = handler(req, res, (err?: unknown) => (err !== undefined && err !== null ? done(err) : runChain(chain, index + 1, req, res, done)));
+    if (result instanceof Promise) result.catch((error: unknown) => done(error ?? new Error('Rejected promise')));
+  } catch (error) {
+    done(error);
+  }
 }
 
 /** The ETag Express would give `body` (its `etag` setting), made once for a kept answer. */
@@ -243,7 +239,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], { checkRes
     const found = table.match(req.method, path);
     if (found) {
       req.params = found.params;
-      return runChain(found.entry.chain, req, res, next);
+      return runChain(found.entry.chain, 0, req, res, next);
     }
     if (req.method === 'OPTIONS') {
       const methods = table.methodsOf(path);

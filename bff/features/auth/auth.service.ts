@@ -43,6 +43,18 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
     await sessionsEnded();
   };
 
+  // A session read from the database, kept for `sessionCacheMs` (never past its expiry).
+  const readSession = async (token: string, at: Date): Promise<SessionUser | undefined> => {
+    const found = await sessions.findActiveUser(hashToken(token), at.toISOString());
+    if (!found) return undefined;
+    const user = toUser(found);
+    if (sessionCacheMs > 0) {
+      if (cached.size >= SESSION_CACHE_ENTRIES) cached.delete(cached.keys().next().value!);
+      cached.set(token, { user, until: Math.min(at.getTime() + sessionCacheMs, Date.parse(found.expiresAt)) });
+    }
+    return user;
+  };
+
   return {
     /** Checks the password and opens a session; one message for any wrong email or password. */
     async login(email: string, password: string): Promise<{ token: string; user: SessionUser; expiresAt: Date }> {
@@ -61,18 +73,12 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
       await endSessions();
     },
 
-    async userForToken(token: string): Promise<SessionUser | undefined> {
+    /** The session's user; straight from memory (no promise to wait for) while the read is fresh. */
+    userForToken(token: string): SessionUser | undefined | Promise<SessionUser | undefined> {
       const at = now();
       const hit = cached.get(token);
       if (hit && hit.until > at.getTime()) return hit.user;
-      const found = await sessions.findActiveUser(hashToken(token), at.toISOString());
-      if (!found) return undefined;
-      const user = toUser(found);
-      if (sessionCacheMs > 0) {
-        if (cached.size >= SESSION_CACHE_ENTRIES) cached.delete(cached.keys().next().value!);
-        cached.set(token, { user, until: Math.min(at.getTime() + sessionCacheMs, Date.parse(found.expiresAt)) });
-      }
-      return user;
+      return readSession(token, at);
     },
 
     /** Another instance (or this one) ended sessions: the next read of each goes to the database. */

@@ -8,21 +8,24 @@ export interface StatusInfo {
   kisiMode: ServiceStatus['kisi']['mode'];
 }
 
-export const statusRoutes = (info: StatusInfo) => [
-  route(statusApi.status, (_input, { res }) => {
-    res.set('Cache-Control', 'no-store');
-    return {
-      name: 'Frontdesk',
-      version: info.version,
-      status: 'ok' as const,
-      uptimeSeconds: Math.round((Date.now() - info.startedAt.getTime()) / 1000),
-      startedAt: info.startedAt.toISOString(),
-      database: { engine: info.databaseEngine },
-      kisi: { mode: info.kisiMode },
-      node: process.version,
-    };
-  }),
-  route(statusApi.bad, () => {
-    throw new Error('The /api/bad endpoint fails on purpose to demonstrate server errors.');
-  }),
-];
+export const statusRoutes = (info: StatusInfo) => {
+  const startedAt = info.startedAt.toISOString();
+  return [
+    route(statusApi.status, (_input, { res }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      return {
+        name: 'Frontdesk',
+        version: info.version,
+        status: 'ok' as const,
+        uptimeSeconds: Math.round((Date.now() - info.startedAt.getTime()) / 1000),
+        startedAt,
+        database: { engine: info.databaseEngine },
+        kisi: { mode: info.kisiMode },
+        node: process.version,
+      };
+    }),
+    route(statusApi.bad, () => {
+      throw new Error('The /api/bad endpoint fails on purpose to demonstrate server errors.');
+    }),
+  ];
+};
