@@ -7,11 +7,11 @@ export interface KeptAnswer {
 export interface AnswerCacheLimits {
   /** Answers kept at most; the oldest goes first. */
   maxEntries: number;
-  /** A larger answer is not kept (a whole catalogue page would crowd out a hundred member pages). */
+  /** A larger answer is not kept; with `maxEntries` it bounds the memory (500 × 64 KB: at most 32 MB; a page of 100 members is about 30 KB). */
   maxBytes: number;
 }
 
-const DEFAULT_LIMITS: AnswerCacheLimits = { maxEntries: 500, maxBytes: 256 * 1024 };
+const DEFAULT_LIMITS: AnswerCacheLimits = { maxEntries: 500, maxBytes: 64 * 1024 };
 
 /**
  * Answers of read endpoints, kept while the database is unchanged (`changeMarker`, see
