@@ -94,6 +94,8 @@ describe('/kisi/users', () => {
     expect(await screen.findByText('You do not have access to this page.')).toBeInTheDocument();
     expect(screen.getByText('This page is for admins. You are signed in as sam@frontdesk.test with the staff role.')).toBeInTheDocument();
     expect(api.calls.some((c) => c.path.startsWith('/api/kisi/'))).toBe(false);
+    // On the first load too, the 403 screen is a page inside the layout, with the header's navigation.
+    expect(await screen.findByRole('navigation', { name: 'Main' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Access control' })).not.toBeInTheDocument();
   });
 });
