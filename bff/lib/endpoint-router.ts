@@ -110,7 +110,7 @@ export interface MountOptions {
 type Method = Endpoint['method'];
 interface Mounted {
   method: Method;
-  /** The path's segments from the mount point, lower-cased; `:name` for a param. */
+  /** The path's segments from the mount point: `:name` for a param, the others lower-cased. */
   segments: string[];
   chain: RequestHandler[];
 }

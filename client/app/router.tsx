@@ -25,8 +25,8 @@ function RootLayout() {
 }
 
 /**
- * The route table. The outermost error screen and the pending overlay are static; the layout and
- * every screen load lazily from `features/<area>/*.route.tsx` (which exports loader/action/Component/handle).
+ * The route table. The error boundaries and the pending overlay are static; the layout loads lazily
+ * (above), and so does every screen, from `features/<area>/*.route.tsx` (which exports loader/action/Component/handle).
  * A new area adds its routes here and a card in areas.ts.
  */
 export const routes: RouteObject[] = [
