@@ -129,9 +129,11 @@ function routeTable(mounted: readonly Mounted[]) {
     if (entry.segments.some((segment) => segment.startsWith(':'))) withParams.push(entry);
     else fixed.set(`${entry.method} ${entry.segments.join('/')}`, entry);
   }
-  const find = (method: string, segments: readonly string[]): { entry: Mounted; params: Record<string, string> } | undefined => {
-    const entry = fixed.get(`${method} ${segments.join('/').toLowerCase()}`);
+  // `path` without its trailing slash: a path without params is one lookup, before any splitting.
+  const find = (method: string, path: string): { entry: Mounted; params: Record<string, string> } | undefined => {
+    const entry = fixed.get(`${method} ${path.toLowerCase()}`);
     if (entry) return { entry, params: {} };
+    const segments = path.split('/');
     for (const candidate of withParams) {
       if (candidate.method !== method || candidate.segments.length !== segments.length) continue;
       const params: Record<string, string> = {};
@@ -145,12 +147,11 @@ function routeTable(mounted: readonly Mounted[]) {
     }
     return undefined;
   };
+  const withoutTrailingSlash = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
   return {
     /** The route and its decoded params for `method` and a path from the mount point (its query left off). */
     match(method: string, path: string) {
-      const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-      const segments = trimmed.split('/');
-      const found = find(method === 'HEAD' ? 'GET' : method, segments);
+      const found = find(method === 'HEAD' ? 'GET' : method, withoutTrailingSlash(path));
       if (!found) return undefined;
       for (const name in found.params) {
         try {
@@ -163,8 +164,7 @@ function routeTable(mounted: readonly Mounted[]) {
     },
     /** The methods a path answers, for `OPTIONS` and its `Allow` header. */
     methodsOf(path: string): string[] {
-      const segments = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/');
-      const methods = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((method) => find(method, segments));
+      const methods = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((method) => find(method, withoutTrailingSlash(path)));
       return methods.includes('GET') ? [...methods.slice(0, 1), 'HEAD', ...methods.slice(1)] : methods;
     },
   };
