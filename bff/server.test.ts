@@ -2,6 +2,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { openDatabase } from './db/database';
+import { accountsRepository } from './features/auth/accounts.repository';
+import { authService } from './features/auth/auth.service';
+import { sessionsRepository } from './features/auth/sessions.repository';
 import { startServer } from './server';
 import { createTestDatabase, type TestDatabase } from './test-support/test-database';
 
@@ -59,6 +63,74 @@ describe('startServer', () => {
     });
     expect(login.status).toBe(200);
     await running.close();
+  });
+
+  /** Signs in over HTTP; the status says whether the password works. */
+  const loginStatus = async (url: string, email: string, password: string | undefined) =>
+    (await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) })).status;
+
+  it('a first start that fails after creating the admin leaves the next start showing a password that works', async () => {
+    // The uploads directory cannot be made: the start fails after the admin and the demo data, before announcing.
+    const blocker = path.join(dir, 'not-a-directory');
+    fs.writeFileSync(blocker, '');
+    const lines: string[] = [];
+    await expect(startServer(env(dir, { UPLOADS_DIR: path.join(blocker, 'uploads') }), (l) => lines.push(l))).rejects.toThrow(/ENOTDIR/);
+    expect(lines.join('\n')).not.toMatch(/password:/);
+
+    const next = await startServer(env(dir), (l) => lines.push(l));
+    const output = lines.join('\n');
+    expect(output).toMatch(/First start: created the admin account\. Log in at .* with\n {2}email: {4}admin@frontdesk\.local\n {2}password: \S+/);
+    expect(await loginStatus(next.url, 'admin@frontdesk.local', output.match(/password: (\S+)/)?.[1])).toBe(200);
+    await next.close();
+
+    // Announced once: the start after that only says where to log in.
+    lines.length = 0;
+    const third = await startServer(env(dir), (l) => lines.push(l));
+    expect(lines.join('\n')).not.toMatch(/password:|First start/);
+    await third.close();
+  });
+
+  it('a first start after an admin was added by hand names that admin and claims to have created none', async () => {
+    const database = await openDatabase(testDatabase.url);
+    const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
+    await auth.addAccount({ email: 'owner@frontdesk.test', name: 'Owner', role: 'admin', password: 'owner-chose-this-one' });
+    await database.close();
+
+    const lines: string[] = [];
+    const running = await startServer(env(dir), (l) => lines.push(l));
+    const output = lines.join('\n');
+    expect(output).toContain(`Log in at ${running.url}/login (admin: owner@frontdesk.test;`);
+    expect(output).not.toMatch(/First start|admin@frontdesk\.local|password:/);
+    expect(await loginStatus(running.url, 'admin@frontdesk.local', 'anything-at-all-here')).toBe(401);
+    await running.close();
+  });
+
+  it('a first start after only a staff account was added still creates the admin, and never promotes that account', async () => {
+    const database = await openDatabase(testDatabase.url);
+    const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
+    await auth.addAccount({ email: 'desk@frontdesk.test', name: 'Desk', role: 'staff', password: 'desk-chose-this-one' });
+    await database.close();
+
+    const lines: string[] = [];
+    const first = await startServer(env(dir), (l) => lines.push(l));
+    expect(lines.join('\n')).toMatch(/First start: created the admin account\. .*\n {2}email: {4}admin@frontdesk\.local/);
+    await first.close();
+
+    // ADMIN_EMAIL naming the staff account on a database without an admin: no promotion, and it says so.
+    await testDatabase.drop();
+    testDatabase = await createTestDatabase(dir, 'app2');
+    const again = await openDatabase(testDatabase.url);
+    await authService({ accounts: accountsRepository(again.db), sessions: sessionsRepository(again.db), sessionTtlMs: 0 }).addAccount({
+      email: 'desk@frontdesk.test',
+      name: 'Desk',
+      role: 'staff',
+      password: 'desk-chose-this-one',
+    });
+    await again.close();
+    lines.length = 0;
+    const second = await startServer(env(dir, { ADMIN_EMAIL: 'desk@frontdesk.test' }), (l) => lines.push(l));
+    expect(lines.join('\n')).toContain('No admin account was created: desk@frontdesk.test (ADMIN_EMAIL) has another role');
+    await second.close();
   });
 
   it('finishes a request in flight on shutdown and then refuses new connections', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { kisiMode, loadConfig, type Config } from './config';
-import { openDatabase } from './db/database';
+import { openDatabase, type Database } from './db/database';
 import { seedIfEmpty, type Seeder } from './db/seed';
 import { purgeEndedCounters } from './db/shared-limits';
 import { accountsRepository } from './features/auth/accounts.repository';
@@ -103,7 +103,7 @@ export async function startServer(env: Record<string, string | undefined>, annou
   const listening = await listenFirst(config.PORT, config.HOST);
   const opened: Array<() => unknown> = [listening.close];
   try {
-    return await prepare(config, listening, announce, options, opened);
+    return await prepare({ config, listening, announce, options, opened });
   } catch (err) {
     // Newest first, so nothing (a pool, the emulator's server, a timer) keeps the process alive.
     for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => undefined);
@@ -111,26 +111,39 @@ export async function startServer(env: Record<string, string | undefined>, annou
   }
 }
 
-/** The start after listening; `opened` collects how to close what it opens, in case a later step fails. */
-async function prepare(config: Config, listening: Listening, announce: Announce, options: StartOptions, opened: Array<() => unknown>): Promise<RunningServer> {
-  const logger = createLogger(config.LOG_LEVEL);
+interface Start {
+  config: Config;
+  listening: Listening;
+  announce: Announce;
+  options: StartOptions;
+  /** How to close what the start opened, in case a later step fails. */
+  opened: Array<() => unknown>;
+}
+
+/** The start after listening: opens the database, then takes the start-up turn until ready. */
+async function prepare(start: Start): Promise<RunningServer> {
+  const { config, opened } = start;
   const database = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE }).catch((err: unknown) => {
     throw databaseFailure(err, config.DATABASE_URL);
   });
   opened.push(database.close);
+  // Instances starting together take turns, each until it is ready: one creates the admin and seeds,
+  // the others find it done. A first admin still marked unannounced here was made by a start that
+  // died before it could show the password, since that start held the turn until it did.
+  return database.exclusively(() => ready(start, database));
+}
 
+/** The rest of the start, with the start-up turn held: the first admin, demo data, Kisi, the app, serving, announcing. */
+async function ready({ config, listening, announce, options, opened }: Start, database: Database): Promise<RunningServer> {
+  const logger = createLogger(config.LOG_LEVEL);
   const auth = authService({
     accounts: accountsRepository(database.db),
     sessions: sessionsRepository(database.db),
     sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
   });
-  // Instances starting together take turns: one creates the admin and seeds, the others find it done.
-  const admin = await database.exclusively(async () => {
-    const ensured = await auth.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-    await seedIfEmpty(database.db, seedersFor(config));
-    await seedCatalogueIfEmpty(database);
-    return ensured;
-  });
+  const admin = await auth.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+  await seedIfEmpty(database.db, seedersFor(config));
+  await seedCatalogueIfEmpty(database);
   const purge = () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db)]);
   await purge();
   const purgeTimer = setInterval(() => void purge().catch((err) => logger.warn({ err }, 'purge of ended sessions and counters failed')), 3_600_000);
@@ -168,13 +181,16 @@ async function prepare(config: Config, listening: Listening, announce: Announce,
   announce(kisi.emulator ? 'Kisi: the built-in emulator (set KISI_BASE_URL and KISI_API_KEY to use the real Kisi).' : `Kisi: ${kisi.settings.baseUrl}`);
   if (admin.generatedPassword) {
     announce(`First start: created the admin account. Log in at ${url}/login with`);
-    announce(`  email:    ${config.ADMIN_EMAIL}`);
+    announce(`  email:    ${admin.adminEmail}`);
     announce(`  password: ${admin.generatedPassword}   (shown only this once; change it with npm run account -- password)`);
   } else if (admin.created) {
-    announce(`First start: created the admin account ${config.ADMIN_EMAIL} with the password from ADMIN_PASSWORD.`);
+    announce(`First start: created the admin account ${admin.adminEmail} with the password from ADMIN_PASSWORD.`);
+  } else if (admin.adminEmail) {
+    announce(`Log in at ${url}/login (admin: ${admin.adminEmail}; add accounts with npm run account -- add).`);
   } else {
-    announce(`Log in at ${url}/login (admin: ${config.ADMIN_EMAIL}; add accounts with npm run account -- add).`);
+    announce(`Log in at ${url}/login. No admin account was created: ${config.ADMIN_EMAIL} (ADMIN_EMAIL) has another role; add an admin with npm run account -- add --role admin.`);
   }
+  if (admin.created) await auth.firstAdminAnnounced();
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -10,6 +10,17 @@ export interface Account {
   passwordHash: string;
 }
 
+const FIRST_ADMIN_UNANNOUNCED = 'first_admin_unannounced';
+
+async function insertAccount(db: Db, account: Omit<Account, 'id'>): Promise<Account> {
+  const row = await db
+    .insertInto('accounts')
+    .values({ email: account.email, name: account.name, role: account.role, password_hash: account.passwordHash, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { ...account, id: row.id };
+}
+
 export function accountsRepository(db: Db) {
   const columns = ['id', 'email', 'name', 'role', 'password_hash as passwordHash'] as const;
   return {
@@ -19,19 +30,27 @@ export function accountsRepository(db: Db) {
     findById: (id: number): Promise<Account | undefined> =>
       db.selectFrom('accounts').select(columns).where('id', '=', id).executeTakeFirst(),
 
-    count: async (): Promise<number> => {
-      const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      return Number(row.n);
+    /** The oldest admin account, if there is one. */
+    firstAdmin: (): Promise<Account | undefined> =>
+      db.selectFrom('accounts').select(columns).where('role', '=', 'admin').orderBy('id').limit(1).executeTakeFirst(),
+
+    insert: (account: Omit<Account, 'id'>): Promise<Account> => insertAccount(db, account),
+
+    /** The first admin, marked as not yet announced in the same transaction: a start that dies before saying so leaves the mark. */
+    insertFirstAdmin: (account: Omit<Account, 'id'>): Promise<Account> =>
+      db.transaction().execute(async (trx) => {
+        const created = await insertAccount(trx, account);
+        await trx.insertInto('app_meta').values({ key: FIRST_ADMIN_UNANNOUNCED, value: account.email }).execute();
+        return created;
+      }),
+
+    /** The first admin a start created but never announced (its password never shown). */
+    unannouncedFirstAdmin: async (): Promise<Account | undefined> => {
+      const mark = await db.selectFrom('app_meta').select('value').where('key', '=', FIRST_ADMIN_UNANNOUNCED).executeTakeFirst();
+      return mark ? db.selectFrom('accounts').select(columns).where('email', '=', mark.value).executeTakeFirst() : undefined;
     },
 
-    insert: async (account: Omit<Account, 'id'>): Promise<Account> => {
-      const row = await db
-        .insertInto('accounts')
-        .values({ email: account.email, name: account.name, role: account.role, password_hash: account.passwordHash, created_at: nowIso() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { ...account, id: row.id };
-    },
+    firstAdminAnnounced: () => db.deleteFrom('app_meta').where('key', '=', FIRST_ADMIN_UNANNOUNCED).execute(),
 
     updatePassword: (id: number, passwordHash: string) =>
       db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute(),

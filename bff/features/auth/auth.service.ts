@@ -112,13 +112,30 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
       return true;
     },
 
-    /** First start: with no accounts, create the admin; returns the password only when it was generated. */
-    async ensureAdmin(email: string, password: string | undefined): Promise<{ created: boolean; generatedPassword?: string }> {
-      if ((await accounts.count()) > 0) return { created: false };
+    /**
+     * First start: with no admin account, create one (`ADMIN_EMAIL`), unless that email belongs to an
+     * account of another role, which is never promoted behind its owner's back. A first admin whose
+     * start died before announcing it counts as created again: nobody has seen its generated password,
+     * so a new one replaces it. Returns which admin exists (a start never names one it did not find),
+     * and the password only when generated; call `firstAdminAnnounced` once it has been shown.
+     */
+    async ensureAdmin(email: string, password: string | undefined): Promise<{ created: boolean; adminEmail?: string; generatedPassword?: string }> {
+      const unannounced = await accounts.unannouncedFirstAdmin();
+      if (unannounced) {
+        if (password) return { created: true, adminEmail: unannounced.email };
+        const renewed = generatePassword();
+        await accounts.updatePassword(unannounced.id, await hashPassword(renewed));
+        return { created: true, adminEmail: unannounced.email, generatedPassword: renewed };
+      }
+      const existing = await accounts.firstAdmin();
+      if (existing) return { created: false, adminEmail: existing.email };
+      if (await accounts.findByEmail(email)) return { created: false };
       const chosen = password ?? generatePassword();
-      await accounts.insert({ email, name: 'Administrator', role: 'admin', passwordHash: await hashPassword(chosen) });
-      return { created: true, generatedPassword: password ? undefined : chosen };
+      await accounts.insertFirstAdmin({ email, name: 'Administrator', role: 'admin', passwordHash: await hashPassword(chosen) });
+      return { created: true, adminEmail: email, generatedPassword: password ? undefined : chosen };
     },
+
+    firstAdminAnnounced: () => accounts.firstAdminAnnounced(),
 
     purgeEndedSessions: () => sessions.deleteEnded(now().toISOString()),
   };
