@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import os from 'node:os';
 import request from 'supertest';
+import { listenOnAnyPort, signInPerson } from './test-support/live-client';
 import { createTestContext, type TestContext } from './test-support/test-app';
 import { testEngine } from './test-support/test-database';
 
@@ -137,6 +139,31 @@ describe('static SPA', () => {
     const gz = await request(ctx.app).get('/assets/main-abc123.js').set('Accept-Encoding', 'gzip').expect(200);
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gz.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('compresses a JSON answer over 1 KB for a browser that accepts it, and leaves a small one and an event stream as they are', async () => {
+    const staff = await signInPerson(ctx, 'staff', 'compressed@frontdesk.test');
+    const document = await request(ctx.app).get('/api/openapi.json').set('Accept-Encoding', 'gzip').expect(200);
+    expect(document.headers['content-encoding']).toBe('gzip');
+    expect(document.body).toHaveProperty('openapi');
+    expect((await request(ctx.app).get('/api/openapi.json').set('Accept-Encoding', 'br').expect(200)).headers['content-encoding']).toBe('br');
+    expect((await request(ctx.app).get('/api/openapi.json').set('Accept-Encoding', 'identity').expect(200)).headers['content-encoding']).toBeUndefined();
+    expect((await request(ctx.app).get('/api').set('Accept-Encoding', 'gzip').expect(200)).headers['content-encoding']).toBeUndefined();
+
+    const listening = await listenOnAnyPort(ctx);
+    try {
+      const stream = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.get(`${listening.base}/api/events`, { headers: { cookie: staff.cookie, 'accept-encoding': 'gzip, br' } }, resolve).on('error', reject),
+      );
+      expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(stream.headers['content-encoding']).toBeUndefined();
+      // The first frame arrives at once, not held back in a compression buffer.
+      const first = await new Promise<string>((resolve) => stream.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+      expect(first).toMatch(/^retry: \d+/);
+      stream.destroy();
+    } finally {
+      await listening.close();
+    }
   });
 
   it('answers a missing hashed asset with 404, not the page', async () => {

@@ -15,20 +15,20 @@ import { createTestContext, type TestContext } from './test-support/test-app';
 
 let fakes: SampleUpstreams;
 let ctx: TestContext;
-let mounted: Endpoint[];
+let mounted: readonly Endpoint[];
 const cookies: Partial<Record<Caller, string>> = {};
 let people = 0;
 
 beforeAll(async () => {
   fakes = await startSampleUpstreams();
   ctx = await createTestContext(fakes.env, {}, { emulator: true, kisiRatePerSecond: Infinity });
-  mounted = ctx.app.locals.endpoints as Endpoint[];
+  mounted = ctx.endpoints;
   for (const role of ['runner', 'staff', 'admin'] as const) cookies[role] = (await signInPerson(ctx, role, `matrix-${role}@frontdesk.test`)).cookie;
 }, 30_000);
 
 afterAll(async () => {
   await ctx?.kisi?.emulator?.settle();
-  (ctx?.app.locals.closeStreams as (() => void) | undefined)?.();
+  ctx?.endStreams();
   await ctx?.close();
   await fakes?.close();
 });

@@ -71,7 +71,7 @@ beforeAll(async () => {
     { emulator: true, kisiRatePerSecond: Infinity },
   );
   base = ctx.url!;
-  endpoints = new Map((ctx.app.locals.endpoints as Endpoint[]).map((endpoint) => [describeEndpoint(endpoint), endpoint]));
+  endpoints = new Map((ctx.endpoints).map((endpoint) => [describeEndpoint(endpoint), endpoint]));
   tables = await tablesOf(ctx.database, EXEMPT_TABLES);
   for (const role of ['admin', 'staff', 'runner'] as const) cookies[role] = (await signInPerson(ctx, role, `fuzz-${role}@frontdesk.test`)).cookie;
   hints = await seedFixtures();
@@ -85,7 +85,7 @@ afterAll(async () => {
       `${counts.schemaBreaks} broke their schema on a clean wire, ${counts.refusedWrites} refused writes checked against the database; statuses ${statuses}`,
   );
   await ctx?.kisi?.emulator?.settle();
-  (ctx?.app.locals.closeStreams as (() => void) | undefined)?.();
+  ctx?.endStreams();
   await ctx?.close();
   await fakes?.close();
 });

@@ -21,10 +21,10 @@ function contractEndpoints(): Map<Endpoint, string> {
 }
 
 let ctx: TestContext;
-let mounted: Endpoint[];
+let mounted: readonly Endpoint[];
 beforeAll(async () => {
   ctx = await createTestContext({}, {}, { emulator: true });
-  mounted = ctx.app.locals.endpoints as Endpoint[];
+  mounted = ctx.endpoints;
 });
 afterAll(() => ctx.close());
 

@@ -2,27 +2,20 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from './app';
-import { kisiMode, loadConfig, type Config } from './config';
+import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
-import { seedIfEmpty, type Seeder } from './db/seed';
-import { purgeEndedCounters } from './db/shared-limits';
+import { seedIfEmpty } from './db/seed';
 import { accountsRepository } from './features/auth/accounts.repository';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
-import { gymSeeder } from './features/gym/gym.seed';
-import { chatSeeder } from './features/chat/chat.seed';
-import { conversationsSeeder } from './features/conversations/conversations.seed';
-import { ptSeeder } from './features/pt/pt.seed';
 import { seedCatalogueIfEmpty } from './features/catalogue/catalogue.seed';
 import { receiveKisiEvent } from './features/webhooks/kisi-event.receive';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
-import { kisiEventsCatchUp } from './features/webhooks/kisi-events.catch-up';
 import { kisiHistorySeeder, type PastWebhookDelivery } from './kisi/emulator/emulator.history';
-import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from './kisi/emulator/emulator.seed';
+import { seedKisiOrganisation } from './kisi/emulator/emulator.seed';
 import { emulatorStore } from './kisi/emulator/emulator.store';
 import { connectKisi, type Kisi } from './kisi/kisi';
 import { kisiDoorAccess } from './kisi/kisi-client';
-import type { EventBus } from './lib/event-bus';
 import { createLogger } from './lib/logger';
 import { databaseFailure, listenFirst, requireClientBuild, type Listening } from './start-up';
 
@@ -47,21 +40,6 @@ const deliverPastWebhooks: PastWebhookDelivery = async (db, deliveries) => {
     await receiveKisiEvent({ events, emailOfKisiUser }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
   }
 };
-
-/**
- * Demo data for a brand-new database; each area adds its seeder here. A door-event history only
- * with the emulator: next to a real Kisi it would be made-up events among real ones.
- */
-export function seedersFor(config: Config): Seeder[] {
-  return [
-    kisiEmulatorSeeder,
-    ...(kisiMode(config) === 'emulator' ? [kisiHistorySeeder(deliverPastWebhooks)] : []),
-    gymSeeder(KISI_DEMO_PEOPLE),
-    ptSeeder,
-    chatSeeder,
-    conversationsSeeder,
-  ];
-}
 
 export interface RunningServer {
   url: string;
@@ -142,40 +120,26 @@ async function ready({ config, listening, announce, options, opened }: Start, da
     sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
   });
   const admin = await auth.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-  await seedIfEmpty(database.db, seedersFor(config));
-  await seedCatalogueIfEmpty(database);
-  const purge = () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db)]);
-  await purge();
-  const purgeTimer = setInterval(() => void purge().catch((err) => logger.warn({ err }, 'purge of ended sessions and counters failed')), 3_600_000);
-  purgeTimer.unref();
-  opened.push(() => clearInterval(purgeTimer));
 
   // In emulator mode the emulator posts its signed webhooks to this server once it listens.
   const webhook: { url?: string } = {};
+  await seedKisiOrganisation(database.db);
   const kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond });
   opened.push(() => kisi.emulator?.close());
-  const app = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
-  const cleanUpUploads = () => (app.locals.cleanUpUploads as () => Promise<void>)().catch((err: unknown) => logger.warn({ err }, 'clean-up of expired uploads failed'));
-  void cleanUpUploads();
-  const uploadsTimer = setInterval(() => void cleanUpUploads(), 3_600_000);
-  uploadsTimer.unref();
-  opened.push(() => clearInterval(uploadsTimer));
+  const built = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
+  // A door-event history only with the emulator: next to a real Kisi it would be made-up events among real ones.
+  await seedIfEmpty(database.db, [...(kisi.emulator ? [kisiHistorySeeder(deliverPastWebhooks)] : []), ...built.seeders]);
+  await seedCatalogueIfEmpty(database);
+
   const { server } = listening;
-  listening.serve(app);
+  listening.serve(built.app);
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST}:${port}`;
   const loopback = config.HOST === '0.0.0.0' || config.HOST === 'localhost' ? '127.0.0.1' : config.HOST === '::' ? '[::1]' : config.HOST;
   webhook.url = `http://${loopback}:${port}/api/webhooks/kisi`;
-  // Door events whose webhooks never arrived (this server was down): read from Kisi's log now and every few minutes.
-  const catchUp = kisiEventsCatchUp({
-    events: kisiEventsRepository(database.db),
-    readLog: (query, stop) => kisi.client.listEvents(query, stop),
-    emailOfKisiUser: async (id) => (await kisi.client.getUser(id))?.email ?? null,
-    publish: (event) => (app.locals.bus as EventBus).publish('webhook', event),
-    logger,
-  });
-  catchUp.start(config.KISI_CATCH_UP_MINUTES * 60_000);
-  opened.push(() => catchUp.stop());
+  // The purges, the uploads' clean-up, the catch-up of door events whose webhooks never arrived.
+  for (const job of built.jobs) job.start();
+  opened.push(() => Promise.all(built.jobs.map((job) => job.stop())));
 
   announce(`Frontdesk is running at ${url}`);
   announce(kisi.emulator ? 'Kisi: the built-in emulator (set KISI_BASE_URL and KISI_API_KEY to use the real Kisi).' : `Kisi: ${kisi.settings.baseUrl}`);
@@ -195,10 +159,8 @@ async function ready({ config, listening, announce, options, opened }: Start, da
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      const caughtUp = catchUp.stop();
-      clearInterval(purgeTimer);
-      clearInterval(uploadsTimer);
-      (app.locals.closeStreams as () => void)();
+      const jobsStopped = Promise.all(built.jobs.map((job) => job.stop()));
+      built.endStreams();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         force.unref();
@@ -213,7 +175,7 @@ async function ready({ config, listening, announce, options, opened }: Start, da
         });
         server.closeIdleConnections();
       });
-      await caughtUp;
+      await jobsStopped;
       await kisi.emulator?.settle();
       await kisi.emulator?.close();
       await database.close();

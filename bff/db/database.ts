@@ -7,7 +7,7 @@ export type Db = Kysely<DB>;
 
 /** The open database: Kysely for queries, and the engine's few extras (see `Connection`). */
 export interface Database
-  extends Pick<Connection, 'transactionLock' | 'appendToLog' | 'notify' | 'listen' | 'serverNowMs' | 'exclusively' | 'matchesText' | 'refreshTextIndex' | 'changeMarker'> {
+  extends Pick<Connection, 'transactionLock' | 'appendToLog' | 'notify' | 'listen' | 'serverNowMs' | 'exclusively' | 'matchesText' | 'refreshTextIndex'> {
   db: Db;
   engine: Engine;
   close: () => Promise<void>;
@@ -39,8 +39,8 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
     await close();
     throw err;
   }
-  const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, changeMarker } = connection;
-  return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, changeMarker, close };
+  const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex } = connection;
+  return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, close };
 }
 
 export const nowIso = (): string => new Date().toISOString();

@@ -68,14 +68,6 @@ export interface Connection {
   refreshTextIndex: (trx: AnyDb, table: string) => Promise<void>;
   /** Closes what `listen` and `exclusively` opened (Kysely's destroy closes the rest). */
   close: () => Promise<void>;
-  /**
-   * A value that differs whenever the database's content may have changed since it was last read:
-   * for keeping an answer while nothing changed. SQLite: the rows this connection has changed
-   * (counted as they are written, committed or not) and the commits of every other connection, read
-   * in a few µs. Absent on PostgreSQL: no marker there is both cheap and exact (a commit can be in
-   * the log before other sessions see it), so nothing is kept.
-   */
-  changeMarker?: () => string;
 }
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
@@ -102,7 +94,6 @@ function connectSqlite(url: string): Connection {
   sqlite.pragma('synchronous = NORMAL');
   // Kysely prepares every query anew; reusing prepared statements by SQL text saves that work per request.
   const statements = new Map<string, SQLite.Statement>();
-  const changes = sqlite.prepare('select total_changes(), data_version from pragma_data_version()').raw(true);
   const database = {
     close: () => sqlite.close(),
     prepare: (text: string) => {
@@ -136,7 +127,6 @@ function connectSqlite(url: string): Connection {
     },
     refreshTextIndex: async (trx, table) => void (await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(trx)),
     close: async () => {},
-    changeMarker: () => (changes.get() as [number, number]).join(':'),
   };
 }
 

@@ -3,27 +3,13 @@ import https from 'node:https';
 import { Router, type Request, type Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, fixRequestBody, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import { KISI_PROXY_PREFIX, kisiApi } from '../contracts/kisi.contract';
-import { urlMatcher, type Endpoint } from '../contracts/endpoint.contract';
+import type { Endpoint } from '../contracts/endpoint.contract';
 import { assertAccess, parseInput, textWithNul } from '../lib/endpoint-router';
 import { badRequest, notFound, unauthorized } from '../lib/http-error';
 import type { Logger } from '../lib/logger';
 import { sendProblem } from '../lib/problem';
 import type { KisiSettings } from './kisi-client';
 import type { RateLimiter } from './rate-limiter';
-
-/** The Kisi calls the app makes, from their endpoint descriptions: the only ones the proxy forwards. */
-const KISI_ROUTES = Object.values(kisiApi).map((endpoint) => ({ endpoint, match: urlMatcher({ path: endpoint.path.slice(KISI_PROXY_PREFIX.length) }) }));
-
-/** Method and path (relative to Kisi's base) → the endpoint it is, with its params. */
-export function matchKisiRoute(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | undefined {
-  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  for (const { endpoint, match } of KISI_ROUTES) {
-    if (endpoint.method !== method) continue;
-    const found = match(trimmed);
-    if (found) return { endpoint, params: found.params };
-  }
-  return undefined;
-}
 
 /** Browser headers that must never reach Kisi. */
 const STRIPPED_HEADERS = ['cookie', 'authorization', 'proxy-authorization', 'origin', 'referer', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip'];
@@ -46,18 +32,32 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
   const agent = settings.baseUrl.startsWith('https:') ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const router = Router();
 
-  router.use((req, _res, next) => {
+  // The Kisi calls the app makes, from their endpoint descriptions, matched as Express matches every
+  // route: the only ones the proxy forwards. A match checks the call and goes on past the allowlist.
+  const allowlist = Router();
+  allowlist.use((req, _res, next) => {
     if (!req.user) throw unauthorized();
-    const match = matchKisiRoute(req.method, req.path);
-    if (!match) throw notFound(`Frontdesk does not forward ${req.method} ${req.path} to Kisi.`);
+    next();
+  });
+  for (const endpoint of Object.values(kisiApi)) {
+    const method = endpoint.method.toLowerCase() as Lowercase<Endpoint['method']>;
+    allowlist[method](endpoint.path.slice(KISI_PROXY_PREFIX.length), (req: Request, _res: Response, next: (to?: 'router') => void) => {
+      admit(endpoint, req);
+      next('router');
+    });
+  }
+  allowlist.use((req) => {
+    throw notFound(`Frontdesk does not forward ${req.method} ${req.path} to Kisi.`);
+  });
+  const admit = (endpoint: Endpoint, req: Request) => {
     // Ids are checked here; query and body go to Kisi as sent, so its own validation (422) answers.
-    parseInput({ ...match.endpoint, query: undefined, body: undefined }, { params: match.params, query: {}, body: undefined });
-    assertAccess(match.endpoint.access, req.user);
+    parseInput({ ...endpoint, query: undefined, body: undefined }, { params: req.params, query: {}, body: undefined });
+    assertAccess(endpoint.access, req.user);
     // Only text holding NUL is refused first: no one means it, and it would reach Kisi's (or the emulator's) database.
     const nul = [...textWithNul('query', req.query), ...textWithNul('body', req.body)];
     if (nul.length > 0) throw badRequest('The request has invalid fields.', nul);
     // Access links always go to the configured group (KISI_GROUP_ID) unless the caller names one.
-    if (match.endpoint === kisiApi.createGroupLink) {
+    if (endpoint === kisiApi.createGroupLink) {
       const body = req.body as { group_link?: Record<string, unknown> } | undefined;
       if (body && typeof body.group_link === 'object' && body.group_link !== null && body.group_link.group_id === undefined) body.group_link.group_id = settings.groupId;
     }
@@ -65,8 +65,8 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
     for (const name of STRIPPED_HEADERS) delete req.headers[name];
     // A JSON body was inflated and parsed here and goes on re-serialised: its Content-Encoding no longer says what Kisi gets.
     if (req.body !== undefined) delete req.headers['content-encoding'];
-    next();
-  });
+  };
+  router.use(allowlist);
 
   // Kisi allows 5 requests/s: wait for a slot (never drop); a client that leaves gives its place up.
   router.use(async (req, res, next) => {

@@ -1,7 +1,7 @@
-import express, { Router } from 'express';
+import express from 'express';
 import * as v from 'valibot';
 import { endpoint } from '../contracts/endpoint.contract';
-import { mountRoutes, route } from './endpoint-router';
+import { endpointRouter, route } from './endpoint-router';
 import request from 'supertest';
 import type { SessionUser } from '../contracts/auth.contract';
 import { readCookie, sessionMiddleware } from './auth.middleware';
@@ -17,11 +17,13 @@ const users: Record<string, SessionUser> = {
 const app = express();
 app.use(sessionMiddleware(async (token) => users[token]));
 const ok = v.object({ ok: v.boolean() });
-const api = Router();
-mountRoutes(api, [
+const api = endpointRouter(
+  [
   route(endpoint({ method: 'GET', path: '/api/staff-only', summary: 'test', access: ['staff'], response: ok }), () => ({ ok: true })),
   route(endpoint({ method: 'GET', path: '/api/runner-board', summary: 'test', access: ['runner'], response: ok }), () => ({ ok: true })),
-]);
+  ],
+  { jsonBody: express.json() },
+);
 app.use('/api', api);
 app.use(errorHandler(createLogger('silent')));
 

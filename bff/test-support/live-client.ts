@@ -29,7 +29,7 @@ export async function listenOnAnyPort(ctx: TestContext): Promise<{ base: string;
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: async () => {
-      (ctx.app.locals.closeStreams as () => void)();
+      ctx.endStreams();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { createApp, type AppDeps } from '../app';
+import { createApp, type App, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/database';
 import { accountsRepository } from '../features/auth/accounts.repository';
@@ -19,8 +19,8 @@ import type { Role } from '../contracts/endpoint.contract';
 
 export const TEST_PASSWORD = 'correct-horse-battery';
 
-export interface TestContext {
-  app: ReturnType<typeof createApp>;
+export interface TestContext extends Pick<App, 'bus' | 'endpoints' | 'jobs' | 'endStreams'> {
+  app: App['app'];
   config: Config;
   database: Database;
   dir: string;
@@ -56,7 +56,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     await seedKisiOrganisation(database.db);
     kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhookUrl, ratePerSecond: options.kisiRatePerSecond ?? 100 });
   }
-  const app = createApp({
+  const built = createApp({
     config,
     database,
     logger,
@@ -65,6 +65,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     kisi,
     ...overrides,
   });
+  const { app } = built;
   let server: Server | undefined;
   if (options.emulator) {
     server = await new Promise<Server>((resolve) => {
@@ -77,6 +78,10 @@ export async function createTestContext(env: Record<string, string> = {}, overri
 
   return {
     app,
+    bus: built.bus,
+    endpoints: built.endpoints,
+    jobs: built.jobs,
+    endStreams: built.endStreams,
     config,
     database,
     dir,

@@ -1,7 +1,6 @@
 import request from 'supertest';
 import type { ChannelList, ChatEvent, ChatMessage, MessageSlice, ReadState } from '../../contracts/chat.contract';
 import type { Role } from '../../contracts/endpoint.contract';
-import type { EventBus } from '../../lib/event-bus';
 import { listenOnAnyPort, openSseStream, signInPerson, type Frame, type Person } from '../../test-support/live-client';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
@@ -469,7 +468,7 @@ describe('live delivery on GET /api/events', () => {
 
   it('answers a stored message with its 201 even when the live event cannot go out, so nobody sends it twice', async () => {
     const id = await newChannel();
-    const bus = ctx.app.locals.bus as EventBus;
+    const bus = ctx.bus;
     const publish = jest.spyOn(bus, 'publish').mockRejectedValue(new Error('the live-event log is down'));
     try {
       const stored = await send(staff, id, 'Fridge 3 is warm');

@@ -3,7 +3,6 @@ import type { ChatMessage } from '../../contracts/chat.contract';
 import type { Page } from '../../contracts/common.contract';
 import type { Conversation, ConversationEvent, ConversationMessage, ConversationSummary } from '../../contracts/conversations.contract';
 import type { Role } from '../../contracts/endpoint.contract';
-import type { EventBus } from '../../lib/event-bus';
 import { listenOnAnyPort, openSseStream, signInPerson, type Frame, type Person } from '../../test-support/live-client';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
@@ -413,7 +412,7 @@ describe('live', () => {
   });
 
   it('answers a stored help request with its 201 and cookie even when the live event cannot go out, so the guest keeps it', async () => {
-    const bus = ctx.app.locals.bus as EventBus;
+    const bus = ctx.bus;
     const publish = jest.spyOn(bus, 'publish').mockRejectedValue(new Error('the live-event log is down'));
     try {
       const guest = await askForHelp({ name: 'Noor', body: 'The card machine is offline' });

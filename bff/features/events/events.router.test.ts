@@ -1,18 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { EventBus } from '../../lib/event-bus';
 import { createTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
 let server: http.Server;
 let base: string;
 let cookie: string;
-let bus: EventBus;
+let bus: TestContext['bus'];
 
 beforeAll(async () => {
   ctx = await createTestContext({}, { eventStream: { heartbeatMs: 100 } });
-  bus = ctx.app.locals.bus as EventBus;
+  bus = ctx.bus;
   await ctx.loginAs('staff', 'stream@frontdesk.test');
   const login = await request(ctx.app).post('/api/auth/login').send({ email: 'stream@frontdesk.test', password: TEST_PASSWORD });
   cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
@@ -22,7 +21,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  (ctx.app.locals.closeStreams as () => void)();
+  ctx.endStreams();
   await new Promise((r) => server.close(r));
   await ctx.close();
 });
@@ -162,7 +161,7 @@ describe('GET /api/events and a logout, with the heartbeat a minute away', () =>
     await ended;
     expect(Date.now() - started).toBeLessThan(5000);
     await agent.get('/api/auth/getAuth').expect(200);
-    (quiet.app.locals.closeStreams as () => void)();
+    quiet.endStreams();
     await new Promise((r) => listening.close(r));
     await quiet.close();
   });

@@ -8,8 +8,7 @@ export const gymRoutes = (gym: GymService) => [
   route(gymApi.getOwner, ({ params }) => gym.getOwner(params.id)),
   route(gymApi.createOwner, ({ body }) => gym.createOwner(body)),
   route(gymApi.deleteOwner, ({ params }) => gym.deleteOwner(params.id)),
-  // The front desk's hottest read: kept while the database is unchanged.
-  route(gymApi.listMembers, ({ query }) => gym.listMembers(query), { keepAnswer: true }),
+  route(gymApi.listMembers, ({ query }) => gym.listMembers(query)),
   route(gymApi.getMember, ({ params }) => gym.getMember(params.id)),
   route(gymApi.createMember, ({ body }) => gym.createMember(body)),
   route(gymApi.updateMember, ({ params, body }) => gym.updateMember(params.id, body)),

@@ -3,7 +3,6 @@ import type { AccessSync, GymMember, Membership, MemberListQuery } from '../../c
 import type { Db } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { containsText } from '../../db/engine';
-import { precompiled } from '../../db/precompiled';
 import { paginate } from '../../lib/paginate';
 
 type MemberRow = Omit<GymMember, 'accessSync'> & { syncState: AccessSync['state']; syncError: string | null; syncAt: string | null };
@@ -60,23 +59,19 @@ export function membersRepository(db: Db) {
   const countOf = (filters: Filters) => db.selectFrom('gym_users as u').$if(hasFilters(filters), (qb) => qb.where(filtered(filters))).select((eb) => eb.fn.countAll<number>().as('n'));
   const pageOf = (filters: Filters, limit: number, offset: number) =>
     selectMembers().$if(hasFilters(filters), (qb) => qb.where(filtered(filters))).orderBy('u.name').orderBy('u.id').limit(limit).offset(offset);
-  // The list as the front desk opens it (no filter): the hottest read, built once.
-  const countAll = precompiled(db, () => countOf({}));
-  const pageOfAll = precompiled(db, ({ limit, offset }: { limit: number; offset: number }) => pageOf({}, limit, offset));
 
   return {
     list: (query: MemberListQuery) =>
       paginate<GymMember>(
         query,
-        async () => Number((hasFilters(query) ? await countOf(query).executeTakeFirstOrThrow() : (await countAll.execute({}))[0]!).n),
-        async (limit, offset) => (hasFilters(query) ? await pageOf(query, limit, offset).execute() : await pageOfAll.execute({ limit, offset })).map(toMember),
+        async () => Number((await countOf(query).executeTakeFirstOrThrow()).n),
+        async (limit, offset) => (await pageOf(query, limit, offset).execute()).map(toMember),
       ),
 
     find: async (id: number): Promise<GymMember | undefined> => {
       const row = await selectMembers().where('u.id', '=', id).executeTakeFirst();
       return row && toMember(row);
     },
-
 
     insert: async (member: { email: string; name: string; ownerId: number; membership: Membership; sync: AccessSyncRecord; now: string }) => {
       const row = await db

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
-import type { EventBus } from '../../lib/event-bus';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
@@ -15,7 +14,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ VENUE_TABLES: '30', VENUE_CURRENCY: 'eur' }, { ordersPerMinute: 1000 });
   staff = await ctx.loginAs('staff');
   runner = await ctx.loginAs('runner');
-  (ctx.app.locals.bus as EventBus).subscribe((event) => published.push(event));
+  ctx.bus.subscribe((event) => published.push(event));
 });
 afterAll(() => ctx.close());
 
@@ -255,7 +254,7 @@ describe("a diner's own order", () => {
     await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'preparing' }).expect(200);
     await waitFor(/event: order\ndata: \{"id":\d+,"table":5,"status":"preparing"/);
     req.destroy();
-    ctx.app.locals.closeStreams();
+    ctx.endStreams();
     await new Promise((r) => server.close(r));
     const stranger = await request(ctx.app).get(`/api/pt/orders/${placed.id}/stream?token=wrong`).expect(404);
     expect(stranger.type).toBe('application/problem+json');

@@ -249,7 +249,7 @@ describe('stale copies', () => {
   it('serves the stored copy from a new app over the same database (nothing in its memory), with its age', async () => {
     const seen = await ok<Pokemon>(uncached, '/api/samples/pokemon/12');
     await fakes.set('pokeapi', { mode: 'changed' });
-    const restarted = createApp({ config: uncached.config, database: uncached.database, logger: createLogger('silent'), version: 'test', door: NO_KISI_DOOR });
+    const restarted = createApp({ config: uncached.config, database: uncached.database, logger: createLogger('silent'), version: 'test', door: NO_KISI_DOOR }).app;
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const res = await request(restarted).get('/api/samples/pokemon/12').expect(200);
     expect(res.body).toEqual({ ...seen, freshness: { fetchedAt: seen.freshness.fetchedAt, stale: true, ageSeconds: expect.any(Number) } });
@@ -257,7 +257,7 @@ describe('stale copies', () => {
   });
 
   it('after a failed call, serves the stale copy at once for the cache time before asking the upstream again', async () => {
-    const app = createApp({ config: { ...uncached.config, SAMPLES_CACHE_SECONDS: 1 }, database: uncached.database, logger: createLogger('silent'), version: 'test', door: NO_KISI_DOOR });
+    const { app } = createApp({ config: { ...uncached.config, SAMPLES_CACHE_SECONDS: 1 }, database: uncached.database, logger: createLogger('silent'), version: 'test', door: NO_KISI_DOOR });
     await request(app).get('/api/samples/posts/5').expect(200);
     await new Promise((resolve) => setTimeout(resolve, 1050));
     await fakes.set('jsonplaceholder', { mode: 'slow' });

@@ -769,7 +769,10 @@ describe('an upload left unfinished', () => {
     fs.writeFileSync(record, JSON.stringify({ ...(JSON.parse(fs.readFileSync(record, 'utf8')) as object), creation_date: dayAgo }));
     await ctx.database.db.updateTable('pending_uploads').set({ created_at: dayAgo }).where('tus_id', '=', tusIdOf(old)).execute();
 
-    await (ctx.app.locals.cleanUpUploads as () => Promise<void>)();
+    // The hourly clean-up, run once: a job runs at start, and stopping it waits for that run.
+    const cleanUp = ctx.jobs.find((job) => job.name === 'clean-up of expired uploads')!;
+    cleanUp.start();
+    await cleanUp.stop();
     expect(onDiskFor(tusIdOf(old))).toEqual([]);
     expect((await head(staff, old)).status).toBe(404);
     expect((await limitsOf(staff)).usedBytes).toBe(1000);

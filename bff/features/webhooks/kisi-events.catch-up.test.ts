@@ -7,7 +7,6 @@ import { unlockEvent } from '../../kisi/emulator/emulator.events';
 import { kisiTime } from '../../kisi/emulator/emulator.shared';
 import { emulatorStore } from '../../kisi/emulator/emulator.store';
 import { signBody } from '../../kisi/signature';
-import type { EventBus } from '../../lib/event-bus';
 import { createLogger } from '../../lib/logger';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 import { receiveKisiEvent } from './kisi-event.receive';
@@ -32,7 +31,7 @@ const at = (minutes: number) => kisiTime(START + minutes * 60_000);
 beforeAll(async () => {
   ctx = await createTestContext({}, {}, { emulator: true });
   staff = await ctx.loginAs('staff');
-  (ctx.app.locals.bus as EventBus).subscribe((event) => published.push(event));
+  ctx.bus.subscribe((event) => published.push(event));
 });
 afterAll(() => ctx.close());
 beforeEach(() => {
@@ -56,7 +55,7 @@ const catchUp = (overrides: Partial<KisiEventsCatchUpDeps> = {}) =>
     events: kisiEventsRepository(ctx.database.db),
     readLog: (query, stop) => ctx.kisi!.client.listEvents(query, stop),
     emailOfKisiUser: async (id) => (await ctx.kisi!.client.getUser(id))?.email ?? null,
-    publish: (event) => (ctx.app.locals.bus as EventBus).publish('webhook', event),
+    publish: (event) => ctx.bus.publish('webhook', event),
     logger,
     ...overrides,
   });

@@ -1,7 +1,6 @@
 import request from 'supertest';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { KisiEvent } from '../../contracts/webhook.contract';
-import type { EventBus } from '../../lib/event-bus';
 import { signBody } from '../../kisi/signature';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
@@ -12,7 +11,7 @@ const published: LiveEvent[] = [];
 beforeAll(async () => {
   ctx = await createTestContext({}, {}, { emulator: true });
   secret = ctx.kisi!.settings.webhookSecret!;
-  (ctx.app.locals.bus as EventBus).subscribe((event) => published.push(event));
+  ctx.bus.subscribe((event) => published.push(event));
 });
 afterAll(() => ctx.close());
 beforeEach(() => {

@@ -1,0 +1,36 @@
+import type { RequestHandler, Router } from 'express';
+import type { Config } from './config';
+import type { Endpoint } from './contracts/endpoint.contract';
+import type { Database } from './db/database';
+import type { Seeder } from './db/seed';
+import type { Route } from './lib/endpoint-router';
+import type { EventBus } from './lib/event-bus';
+import type { Job } from './lib/jobs';
+import type { Logger } from './lib/logger';
+
+/**
+ * What a feature gives the app: its endpoints (for the OpenAPI document and the contract-walking
+ * tests), the router that answers them, and where it has them its background jobs, demo data and a
+ * close that ends its open streams. Each `bff/features/<f>/<f>.feature.ts` returns one.
+ */
+export interface Feature {
+  endpoints: readonly Endpoint[];
+  router: Router;
+  jobs?: readonly Job[];
+  /** Demo data for a brand-new database, in the order the app lists the features. */
+  seeders?: readonly Seeder[];
+  /** Ends its open streams (shutdown), so requests in flight can finish. */
+  close?: () => void;
+}
+
+/** What every feature is built from. */
+export interface FeatureContext {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  bus: EventBus;
+  /** Reads a JSON body (for what is not a contract endpoint: the Kisi proxy). */
+  jsonBody: RequestHandler;
+  /** A feature's routes as its router and endpoints (access guard, validation, answer: see `endpointRouter`). */
+  mount: (routes: readonly Route[]) => Pick<Feature, 'endpoints' | 'router'>;
+}

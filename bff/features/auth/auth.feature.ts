@@ -1,0 +1,35 @@
+import type { Feature, FeatureContext } from '../../feature';
+import { purgeEndedCounters, sharedCounters } from '../../db/shared-limits';
+import { periodicJob } from '../../lib/jobs';
+import { accountsRepository } from './accounts.repository';
+import { authRoutes } from './auth.router';
+import { authService, type AuthService } from './auth.service';
+import { DEFAULT_LOGIN_LIMITS, loginThrottle, type LoginLimits } from './login-throttle';
+import { sessionsRepository } from './sessions.repository';
+
+export interface AuthFeatureOptions {
+  /** Told after sessions were ended here, so every instance can close the event streams they held open. */
+  sessionsEnded: () => Promise<void>;
+  /** How long a session read is reused from memory (default 5 s; ending a session forgets it at once). */
+  sessionCacheMs?: number;
+  /** The login limits (tests lower them to reach them). */
+  loginLimits?: Partial<LoginLimits>;
+}
+
+/** Accounts, sessions and the login limits: `/api/auth`, and the hourly purge of what has ended. */
+export function authFeature({ config, database, logger, mount }: FeatureContext, options: AuthFeatureOptions): Feature & { auth: AuthService } {
+  const sessionTtlMs = config.SESSION_TTL_HOURS * 3_600_000;
+  const auth = authService({
+    accounts: accountsRepository(database.db),
+    sessions: sessionsRepository(database.db),
+    sessionTtlMs,
+    sessionsEnded: options.sessionsEnded,
+    sessionCacheMs: options.sessionCacheMs,
+  });
+  const throttle = loginThrottle(sharedCounters(database.db), { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits });
+  return {
+    ...mount(authRoutes(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, throttle })),
+    auth,
+    jobs: [periodicJob('purge of ended sessions and counters', 3_600_000, () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db)]), logger)],
+  };
+}

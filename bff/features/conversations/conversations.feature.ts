@@ -1,0 +1,36 @@
+import type { Feature, FeatureContext } from '../../feature';
+import { sharedCounterStore } from '../../db/shared-limits';
+import { conversationsRepository } from './conversations.repository';
+import { conversationRoutes } from './conversations.router';
+import { conversationsSeeder } from './conversations.seed';
+import { conversationsService } from './conversations.service';
+
+export interface ConversationsFeatureOptions {
+  /** Messages one sender may write per minute, help requests one client may start per hour (tests lower them). */
+  messagesPerMinute?: number;
+  helpRequestsPerHour?: number;
+  heartbeatMs?: number;
+}
+
+/** `/api/conversations`: guests' help requests and the front desk's replies, with the guest's own stream. */
+export function conversationsFeature({ config, database, logger, bus, mount }: FeatureContext, options: ConversationsFeatureOptions = {}): Feature {
+  const conversations = conversationRoutes(
+    conversationsService({
+      conversations: conversationsRepository(database.db),
+      inTransaction: (work) => database.db.transaction().execute((trx) => work(conversationsRepository(trx))),
+      venue: { tables: config.VENUE_TABLES },
+      // Stored whatever happens here (as chat's are): a guest answered 500 would get no cookie for the conversation they just started.
+      publish: (event) =>
+        bus.publish('conversation', event).catch((err: unknown) => logger.error({ err, conversationId: event.conversation.id }, 'conversation event could not be announced')),
+    }),
+    {
+      counterStore: (prefix) => sharedCounterStore(database.db, prefix),
+      cookieSecure: config.COOKIE_SECURE,
+      helpRequestsPerHour: options.helpRequestsPerHour ?? config.HELP_REQUESTS_PER_HOUR,
+      messagesPerMinute: options.messagesPerMinute ?? config.MESSAGES_PER_MINUTE,
+      subscribe: (listener) => bus.subscribe(listener),
+      heartbeatMs: options.heartbeatMs,
+    },
+  );
+  return { ...mount(conversations.routes), close: conversations.endStreams, seeders: [conversationsSeeder] };
+}
