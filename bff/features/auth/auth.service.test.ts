@@ -24,12 +24,16 @@ afterAll(async () => {
 
 const PASSWORD = 'a-long-enough-password';
 
-async function serviceWithCountedReads(email: string, sessionCacheMs = 60_000) {
+/** The service's clock: tests move it instead of waiting. */
+let clock = Date.now();
+const now = () => new Date(clock);
+
+async function serviceWithCountedReads(email: string, sessionCacheMs = 60_000, sessionTtlMs = 3_600_000) {
   const sessions = sessionsRepository(database.db);
   let reads = 0;
   const counted = { ...sessions, findActiveUser: (...args: Parameters<typeof sessions.findActiveUser>) => (reads++, sessions.findActiveUser(...args)) };
   const ended: string[] = [];
-  const auth = authService({ accounts: accountsRepository(database.db), sessions: counted, sessionTtlMs: 3_600_000, sessionCacheMs, sessionsEnded: async () => void ended.push('ended') });
+  const auth = authService({ accounts: accountsRepository(database.db), sessions: counted, sessionTtlMs, sessionCacheMs, now, sessionsEnded: async () => void ended.push('ended') });
   await auth.addAccount({ email, name: 'Desk', role: 'staff', password: PASSWORD });
   return { auth, reads: () => reads, ended };
 }
@@ -73,7 +77,25 @@ it('reads again after another instance says sessions ended, or once the short li
   const again = await auth.login('elsewhere@frontdesk.test', PASSWORD);
   await auth.userForToken(again.token);
   await database.db.updateTable('sessions').set({ revoked_at: new Date().toISOString() }).where('revoked_at', 'is', null).execute();
-  await new Promise((resolve) => setTimeout(resolve, 60));
+  clock += 50;
   expect(await auth.userForToken(again.token)).toBeUndefined();
   expect(reads()).toBe(4);
+});
+
+it('never serves a session from memory past its expiry', async () => {
+  const { auth, reads } = await serviceWithCountedReads('short@frontdesk.test', 60_000, 1_000);
+  const { token } = await auth.login('short@frontdesk.test', PASSWORD);
+  await auth.userForToken(token);
+  clock += 999;
+  expect(await auth.userForToken(token)).toMatchObject({ email: 'short@frontdesk.test' });
+  expect(reads()).toBe(1);
+  clock += 1;
+  expect(await auth.userForToken(token)).toBeUndefined();
+});
+
+it('keeps nothing in memory when the cache time is 0', async () => {
+  const { auth, reads } = await serviceWithCountedReads('uncached@frontdesk.test', 0);
+  const { token } = await auth.login('uncached@frontdesk.test', PASSWORD);
+  for (let i = 0; i < 3; i++) expect(await auth.userForToken(token)).toMatchObject({ email: 'uncached@frontdesk.test' });
+  expect(reads()).toBe(3);
 });

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { SessionUser } from '../../contracts/auth.contract';
 import type { Role } from '../../contracts/endpoint.contract';
 import { isUniqueViolation } from '../../db/engine';
@@ -34,12 +35,16 @@ const SESSION_CACHE_ENTRIES = 5_000;
 
 export function authService({ accounts, sessions, sessionTtlMs, now = () => new Date(), sessionsEnded = async () => {}, sessionCacheMs = 5_000 }: AuthServiceDeps) {
   const toUser = (a: { id: number; email: string; name: string; role: Role }): SessionUser => ({ id: a.id, email: a.email, name: a.name, role: a.role });
-  // Live sessions by token, each with the moment it must be read again (never past its expiry). Keyed by
-  // the token itself, not its hash: hashing on every request cost more than the rest of the lookup, and
-  // this memory holds the token no longer than the requests that carry it do.
-  const cached = new Map<string, { user: SessionUser; until: number }>();
+  // Live sessions by token, each kept until it must be read again (never past its expiry). Keyed by the
+  // token itself, not its hash: hashing on every request cost more than the rest of the lookup, and this
+  // memory holds the token no longer than the requests that carry it do. Its clock is `now`, the one the
+  // database reads and the session expiry use.
+  const cached =
+    sessionCacheMs > 0
+      ? new LRUCache<string, SessionUser>({ max: SESSION_CACHE_ENTRIES, ttlResolution: 0, perf: { now: () => now().getTime() } })
+      : undefined;
   const endSessions = async () => {
-    cached.clear();
+    cached?.clear();
     await sessionsEnded();
   };
 
@@ -48,10 +53,10 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
     const found = await sessions.findActiveUser(hashToken(token), at.toISOString());
     if (!found) return undefined;
     const user = toUser(found);
-    if (sessionCacheMs > 0) {
-      if (cached.size >= SESSION_CACHE_ENTRIES) cached.delete(cached.keys().next().value!);
-      cached.set(token, { user, until: Math.min(at.getTime() + sessionCacheMs, Date.parse(found.expiresAt)) });
-    }
+    // Kept while now < min(at + sessionCacheMs, expiresAt): lru-cache still serves an entry at start + ttl,
+    // hence the - 1; a ttl of 0 would keep it for ever.
+    const ttl = Math.min(sessionCacheMs, Date.parse(found.expiresAt) - at.getTime()) - 1;
+    if (ttl > 0) cached?.set(token, user, { ttl, start: at.getTime() });
     return user;
   };
 
@@ -75,14 +80,11 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
 
     /** The session's user; straight from memory (no promise to wait for) while the read is fresh. */
     userForToken(token: string): SessionUser | undefined | Promise<SessionUser | undefined> {
-      const at = now();
-      const hit = cached.get(token);
-      if (hit && hit.until > at.getTime()) return hit.user;
-      return readSession(token, at);
+      return cached?.get(token) ?? readSession(token, now());
     },
 
     /** Another instance (or this one) ended sessions: the next read of each goes to the database. */
-    forgetCachedSessions: () => cached.clear(),
+    forgetCachedSessions: () => cached?.clear(),
 
     async revokeSessions(email: string): Promise<number> {
       const account = await accounts.findByEmail(email);
