@@ -2,6 +2,7 @@ import { runCatalogueBench } from './catalogue.bench';
 import { runChatBench } from './chat.bench';
 import { runGymBench } from './gym.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
+import { runListsBench } from './lists.bench';
 import { runOrdersBench } from './orders.bench';
 import { runRevisitBench } from './revisit.bench';
 import { runScaleBench } from './scale.bench';
@@ -14,6 +15,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['size', runSizeBench],
   ['revisit', runRevisitBench],
   ['gym', runGymBench],
+  ['lists', runListsBench],
   ['kisi', runKisiProxyBench],
   ['scale', runScaleBench],
   ['orders', runOrdersBench],
