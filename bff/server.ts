@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from './app';
-import { kisiMode, loadConfig, type Config } from './config';
+import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { seedIfEmpty, type Seeder } from './db/seed';
 import { purgeEndedCounters } from './db/shared-limits';
@@ -17,9 +17,8 @@ import { seedCatalogueIfEmpty } from './features/catalogue/catalogue.seed';
 import { receiveKisiEvent } from './features/webhooks/kisi-event.receive';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
 import { kisiEventsCatchUp } from './features/webhooks/kisi-events.catch-up';
-import { kisiHistorySeeder, type PastWebhookDelivery } from './kisi/emulator/emulator.history';
-import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from './kisi/emulator/emulator.seed';
-import { emulatorStore } from './kisi/emulator/emulator.store';
+import type { PastWebhookDelivery } from './kisi/emulator/emulator.history';
+import { KISI_DEMO_PEOPLE } from './kisi/emulator/emulator.seed';
 import { connectKisi, type Kisi } from './kisi/kisi';
 import { kisiDoorAccess } from './kisi/kisi-client';
 import type { EventBus } from './lib/event-bus';
@@ -29,38 +28,36 @@ import { databaseFailure, listenFirst, requireClientBuild, type Listening } from
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * The emulator's past events reach the webhook receiver's storage as if Kisi had delivered them
- * then: the same body the emulator posts, read and stored by the receiver's own code, the actor's
- * email looked up from the emulator's user (the receiver asks Kisi for it the same way).
+ * The emulator's past events (when it seeds its store: emulator mode only, so a real Kisi's events
+ * are never mixed with made-up ones) reach the webhook receiver's storage as if Kisi had delivered
+ * them then: the same body the emulator posts, read and stored by the receiver's own code, in one
+ * transaction, the actor's email looked up from the emulator's user (the receiver asks Kisi for it
+ * the same way).
  */
-const deliverPastWebhooks: PastWebhookDelivery = async (db, deliveries) => {
-  const users = emulatorStore(db);
-  const emails = new Map<number, string | null>();
-  const emailOfKisiUser = async (id: number) => {
-    let email = emails.get(id);
-    if (email === undefined) emails.set(id, (email = (await users.userRow(id))?.email ?? null));
-    return email;
+const pastWebhooksInto =
+  (database: Database): PastWebhookDelivery =>
+  async (deliveries, emailOfUser) => {
+    const emails = new Map<number, string | null>();
+    const emailOfKisiUser = async (id: number) => {
+      let email = emails.get(id);
+      if (email === undefined) emails.set(id, (email = await emailOfUser(id)));
+      return email;
+    };
+    await database.db.transaction().execute(async (trx) => {
+      const events = kisiEventsRepository(trx);
+      for (const { event, deliveredAt } of deliveries) {
+        const raw = Buffer.from(JSON.stringify(event));
+        await receiveKisiEvent({ events, emailOfKisiUser }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
+      }
+    });
   };
-  const events = kisiEventsRepository(db);
-  for (const { event, deliveredAt } of deliveries) {
-    const raw = Buffer.from(JSON.stringify(event));
-    await receiveKisiEvent({ events, emailOfKisiUser }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
-  }
-};
 
 /**
- * Demo data for a brand-new database; each area adds its seeder here. A door-event history only
- * with the emulator: next to a real Kisi it would be made-up events among real ones.
+ * Demo data for a brand-new database; each area adds its seeder here. The Kisi emulator is not
+ * among them: it seeds its own store (bff/kisi/emulator/emulator.ts), whatever this database holds.
  */
-export function seedersFor(config: Config): Seeder[] {
-  return [
-    kisiEmulatorSeeder,
-    ...(kisiMode(config) === 'emulator' ? [kisiHistorySeeder(deliverPastWebhooks)] : []),
-    gymSeeder(KISI_DEMO_PEOPLE),
-    ptSeeder,
-    chatSeeder,
-    conversationsSeeder,
-  ];
+export function seedersFor(): Seeder[] {
+  return [gymSeeder(KISI_DEMO_PEOPLE), ptSeeder, chatSeeder, conversationsSeeder];
 }
 
 export interface RunningServer {
@@ -142,7 +139,7 @@ async function ready({ config, listening, announce, options, opened }: Start, da
     sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
   });
   const admin = await auth.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-  await seedIfEmpty(database.db, seedersFor(config));
+  await seedIfEmpty(database.db, seedersFor());
   await seedCatalogueIfEmpty(database);
   const purge = () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db)]);
   await purge();
@@ -152,7 +149,7 @@ async function ready({ config, listening, announce, options, opened }: Start, da
 
   // In emulator mode the emulator posts its signed webhooks to this server once it listens.
   const webhook: { url?: string } = {};
-  const kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond });
+  const kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond, history: pastWebhooksInto(database) });
   opened.push(() => kisi.emulator?.close());
   const app = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
   const cleanUpUploads = () => (app.locals.cleanUpUploads as () => Promise<void>)().catch((err: unknown) => logger.warn({ err }, 'clean-up of expired uploads failed'));
