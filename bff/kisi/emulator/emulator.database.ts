@@ -30,9 +30,9 @@ const MIGRATIONS: Record<string, MigrationModule> = {
  *   (`data/frontdesk.db` → `data/frontdesk.kisi-emulator.db`) so that two databases in one directory
  *   never share one; `:memory:` for `:memory:`.
  * - PostgreSQL: the same database, in the schema `kisi_emulator`. A database of its own would need
- *   the right to create databases, which a deployment's login rarely has; a schema needs none beyond
- *   what the migrations already use, goes with the database (a test's throw-away one included), and
- *   every instance of the BFF finds the same store, as they would find the same Kisi.
+ *   the right to create databases, which a deployment's login rarely has; a schema needs only CREATE
+ *   on this database (its owner has it), goes with the database (a test's throw-away one included),
+ *   and every instance of the BFF finds the same store, as they would find the same Kisi.
  */
 export function emulatorStoreBeside(databaseUrl: string): string {
   if (isPostgresUrl(databaseUrl)) return databaseUrl;
