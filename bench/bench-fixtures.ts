@@ -6,7 +6,7 @@ import { authService } from '../bff/features/auth/auth.service';
 import { sessionsRepository } from '../bff/features/auth/sessions.repository';
 import { standInClient } from '../bff/test-support/spawn-bff';
 import { gymSeeder } from '../bff/features/gym/gym.seed';
-import { KISI_DEMO_PEOPLE, kisiEmulatorSeeder } from '../bff/kisi/emulator/emulator.seed';
+import { KISI_DEMO_PEOPLE } from '../bff/kisi/emulator/emulator.seed';
 import { startChildServer, type ChildServer } from './load';
 
 /** The account the benchmarks start the BFF with (ADMIN_EMAIL, ADMIN_PASSWORD) and sign in as. */
@@ -33,12 +33,12 @@ export const startBenchBff = (databaseUrl: string, staticDir: string, env: Recor
 /**
  * Fills a new database (SQLite `file:` or `postgres://`) with the gym's demo data and `members`
  * generated members, seeded the way the server seeds a new database (marker included), so the
- * server does not seed again on start.
+ * server does not seed again on start (the Kisi emulator seeds its own store when it starts).
  */
 export async function seedGymMembers(databaseUrl: string, members: number): Promise<void> {
   const seeded = await openDatabase(databaseUrl);
   try {
-    await seedIfEmpty(seeded.db, [kisiEmulatorSeeder, gymSeeder(KISI_DEMO_PEOPLE, members)]);
+    await seedIfEmpty(seeded.db, [gymSeeder(KISI_DEMO_PEOPLE, members)]);
   } finally {
     await seeded.close();
   }

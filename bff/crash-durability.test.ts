@@ -8,6 +8,7 @@ import { urlOf } from './contracts/endpoint.contract';
 import { gymApi, type GymMember } from './contracts/gym.contract';
 import { ptApi, type Menu, type PlacedOrder } from './contracts/pt.contract';
 import { openDatabase } from './db/database';
+import { emulatorStoreBeside, openEmulatorDatabase } from './kisi/emulator/emulator.database';
 import { spawnBff, type SpawnedBff } from './test-support/spawn-bff';
 import { createTestDatabase, testEngine, type TestDatabase } from './test-support/test-database';
 
@@ -271,16 +272,17 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     // ---- after the restart, from the database
     second = await startBff();
     const database = await openDatabase(target.url);
+    const emulator = await openEmulatorDatabase(emulatorStoreBeside(target.url));
     const [orders, lines, messages, members, kisiUsers, conversations, events] = await Promise.all([
       database.db.selectFrom('orders').select(['id', 'idempotency_key', 'table_number', 'total_cents']).execute(),
       database.db.selectFrom('order_lines').select(['order_id', 'item_id', 'unit_price_cents', 'quantity', 'note']).orderBy('id').execute(),
       database.db.selectFrom('messages').select(['id', 'channel_id', 'conversation_id', 'author_account_id', 'body']).execute(),
       database.db.selectFrom('gym_users').select(['id', 'email', 'name', 'owner_id', 'membership', 'access_sync_state']).execute(),
-      database.db.selectFrom('kisi_emu_users').select(['email', 'access_enabled']).execute(),
+      emulator.db.selectFrom('kisi_emu_users').select(['email', 'access_enabled']).execute(),
       database.db.selectFrom('conversations').select(['id', 'guest_name', 'guest_table']).execute(),
       database.db.selectFrom('live_events').select(['type', 'data']).execute(),
     ]);
-    await database.close();
+    await Promise.all([database.close(), emulator.close()]);
 
     const byKind = (kind: Kind) => writes.filter((w) => w.kind === kind);
     const answerOf = <T>(write: Write) => write.answer!.body as T;

@@ -23,9 +23,10 @@ import { createTestContext, type TestContext } from './test-support/test-app';
  *   names, passed through: a door that is offline is Kisi's 503);
  * - when a 4xx, is a problem document (Kisi's own errors, passed through its proxy, excepted);
  * - when the request broke its schema on a clean wire, is a 400 naming each broken field;
- * - when refused (4xx), wrote nothing: every table is the same before and after it, but
- *   `rate_limit_counters` (limits count attempts, refused ones too: that is their job) and
- *   `rate_window_starts` (Kisi's outgoing request window; unlimited here, so never touched).
+ * - when refused (4xx), wrote nothing: every table (the app's, and the Kisi emulator's in its own
+ *   store) is the same before and after it, but `rate_limit_counters` (limits count attempts,
+ *   refused ones too: that is their job) and `rate_window_starts` (Kisi's outgoing request window;
+ *   unlimited here, so never touched).
  * After each endpoint's run the app still answers `GET /api`. One line at the end gives the seed
  * (`FUZZ_SEED=… npx jest bff/endpoints.fuzz.test.ts` repeats a run) and the counts.
  */
@@ -49,7 +50,8 @@ let fakes: SampleUpstreams;
 let ctx: TestContext;
 let base: string;
 let endpoints: Map<string, Endpoint>;
-let tables: string[];
+/** Every table the requests may write: the app's database and the Kisi emulator's own store. */
+let snapshot: () => Promise<DatabaseSnapshot>;
 let hints: Hints;
 const cookies: Partial<Record<Caller, string>> = {};
 let guestCookie = '';
@@ -71,8 +73,10 @@ beforeAll(async () => {
     { emulator: true, kisiRatePerSecond: Infinity },
   );
   base = ctx.url!;
-  endpoints = new Map((ctx.endpoints).map((endpoint) => [describeEndpoint(endpoint), endpoint]));
-  tables = await tablesOf(ctx.database, EXEMPT_TABLES);
+  endpoints = new Map(ctx.endpoints.map((endpoint) => [describeEndpoint(endpoint), endpoint]));
+  const emulator = ctx.kisi!.emulator!.database;
+  const [tables, emulatorTables] = [await tablesOf(ctx.database, EXEMPT_TABLES), await tablesOf(emulator)];
+  snapshot = async () => new Map([...(await snapshotOf(ctx.database, tables)), ...(await snapshotOf(emulator, emulatorTables))]);
   for (const role of ['admin', 'staff', 'runner'] as const) cookies[role] = (await signInPerson(ctx, role, `fuzz-${role}@frontdesk.test`)).cookie;
   hints = await seedFixtures();
 }, 60_000);
@@ -287,14 +291,14 @@ describe('every endpoint under generated bad input', () => {
     let before: DatabaseSnapshot | undefined;
     if (writes) {
       await settle();
-      before = await snapshotOf(ctx.database, tables);
+      before = await snapshot();
     }
 
     const run = await fc.check(
       fc.asyncProperty(requestFor(endpoint, hints), callersOf(key), async (req, caller) => {
         const session = await cookieOf(caller);
         // A session of its own was just written: the request starts from there.
-        if (writes && caller === 'fresh') before = await snapshotOf(ctx.database, tables);
+        if (writes && caller === 'fresh') before = await snapshot();
         const answer = await send(endpoint, req, caller, session);
         counts.requests++;
         counts.byEndpoint.set(key, (counts.byEndpoint.get(key) ?? 0) + 1);
@@ -306,7 +310,7 @@ describe('every endpoint under generated bad input', () => {
           counts.refusedWrites++;
           const recorded = isKisiError(endpoint, answer) ? (RECORDED_REFUSALS[key] ?? []) : [];
           if (recorded.length > 0) await settle();
-          const after = await snapshotOf(ctx.database, tables);
+          const after = await snapshot();
           const changes = changesBetween(before!, after).filter((change) => !recorded.includes(change.table));
           if (changes.length > 0) {
             const wrote = changes.map((change) => `${change.table}: ${change.before} → ${change.after}`).join('\n  ');
@@ -316,7 +320,7 @@ describe('every endpoint under generated bad input', () => {
         } else {
           // It did something: what it wrote (an unlock's webhook included) is the next request's starting point.
           await settle();
-          before = await snapshotOf(ctx.database, tables);
+          before = await snapshot();
         }
       }),
       { seed: seedOf(key), numRuns: RUNS, endOnFailure: process.env.FUZZ_SHRINK !== '1' },

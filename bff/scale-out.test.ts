@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { openDatabase } from './db/database';
+import { emulatorStoreBeside, openEmulatorDatabase } from './kisi/emulator/emulator.database';
 import { signBody } from './kisi/signature';
 import { spawnBff, type SpawnedBff } from './test-support/spawn-bff';
 import { createTestDatabase, testEngine, type TestDatabase } from './test-support/test-database';
@@ -104,9 +105,18 @@ onPostgres('two instances on one PostgreSQL', () => {
     const database = await openDatabase(target.url);
     const accounts = await database.db.selectFrom('accounts').select(['email', 'role']).execute();
     const seeded = await database.db.selectFrom('app_meta').select('key').where('key', '=', 'seeded_at').execute();
+    const received = await database.db.selectFrom('kisi_events').select('uuid').execute();
     await database.close();
     expect(accounts).toEqual([{ email: ADMIN.email, role: 'admin' }]);
     expect(seeded).toHaveLength(1);
+    // Each instance runs its own emulator over the one store: one organisation, one past, delivered once.
+    const emulator = await openEmulatorDatabase(emulatorStoreBeside(target.url));
+    const places = await emulator.db.selectFrom('kisi_emu_places').select('name').execute();
+    const recorded = await emulator.db.selectFrom('kisi_emu_events').select('uuid').execute();
+    await emulator.close();
+    expect(places).toHaveLength(2);
+    expect(recorded.length).toBeGreaterThan(100);
+    expect(received.map((e) => e.uuid).sort()).toEqual(recorded.map((e) => e.uuid).sort());
   });
 
   it('a session made through A works on B, and logging out on A ends it on B at once', async () => {

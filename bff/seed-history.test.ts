@@ -4,6 +4,8 @@ import path from 'node:path';
 import request from 'supertest';
 import type { KisiEvent } from './contracts/webhook.contract';
 import { openDatabase } from './db/database';
+import { seedIfEmpty } from './db/seed';
+import { emulatorStoreBeside, openEmulatorDatabase } from './kisi/emulator/emulator.database';
 import { seedKisiHistory } from './kisi/emulator/emulator.history';
 import { seedKisiOrganisation } from './kisi/emulator/emulator.seed';
 import { startServer, type RunningServer } from './server';
@@ -113,10 +115,10 @@ describe('the demo door history', () => {
     }
     await first.close();
 
-    // The emulator's own record holds the same events (same uuids).
-    const database = await openDatabase(testDatabase.url);
-    const emulated = await database.db.selectFrom('kisi_emu_events').select(['uuid', 'type', 'payload']).execute();
-    await database.close();
+    // The emulator's own record, in its own store, holds the same events (same uuids).
+    const store = await openEmulatorDatabase(emulatorStoreBeside(testDatabase.url));
+    const emulated = await store.db.selectFrom('kisi_emu_events').select(['uuid', 'type', 'payload']).execute();
+    await store.close();
     expect(new Set(emulated.map((e) => e.uuid))).toEqual(new Set(events.map((e) => e.uuid)));
     const byUuid = new Map(events.map((e) => [e.uuid, e]));
     for (const row of emulated) {
@@ -143,21 +145,37 @@ describe('the demo door history', () => {
     const page = (await admin.get('/api/webhook?page=0').expect(200)).body as Page;
     expect(page).toMatchObject({ total: 0, items: [] });
     await running.close();
+    // No emulator ran: its store, opened here for the first time, is empty (it would hold the seeded organisation).
+    const store = await openEmulatorDatabase(emulatorStoreBeside(testDatabase.url));
+    const [places, emulated] = await Promise.all([store.db.selectFrom('kisi_emu_places').select('id').execute(), store.db.selectFrom('kisi_emu_events').select('uuid').execute()]);
+    await store.close();
+    expect([places, emulated]).toEqual([[], []]);
+  });
+
+  it('the emulator seeds its own store whatever the database\'s seed marker says: a database seeded long ago gets the organisation', async () => {
+    // A first start long ago (its emulator tables since dropped by 012-kisi-emulator-moved-out): the marker is there, the emulator's store is not.
     const database = await openDatabase(testDatabase.url);
-    const emulated = await database.db.selectFrom('kisi_emu_events').select('uuid').execute();
+    expect(await seedIfEmpty(database.db, [])).toBe(true);
     await database.close();
-    expect(emulated).toEqual([]);
+
+    const running = await startServer(env(dir), () => {});
+    const admin = await adminOf(running);
+    const users = (await admin.get('/api/kisi/users?limit=100').expect(200)).body as KisiUser[];
+    expect(users.length).toBeGreaterThan(30);
+    const groups = (await admin.get('/api/kisi/groups?limit=100').expect(200)).body as Array<{ id: number; name: string }>;
+    expect(groups.find((g) => g.name === 'Gym Members')?.id).toBe(running.kisi.settings.groupId);
+    await running.close();
   });
 
   it('is the same history for the same organisation (seeded pseudo-random)', async () => {
     const now = new Date();
     const run = async (name: string) => {
       const target = await createTestDatabase(dir, name);
-      const database = await openDatabase(target.url);
-      await seedKisiOrganisation(database.db);
+      const store = await openEmulatorDatabase(emulatorStoreBeside(target.url));
+      await seedKisiOrganisation(store.db);
       const delivered: string[] = [];
-      const events = await database.db.transaction().execute((trx) => seedKisiHistory(trx, { now, deliver: async (_db, deliveries) => void delivered.push(...deliveries.map((d) => d.event.uuid)) }));
-      await database.close();
+      const events = await store.db.transaction().execute((trx) => seedKisiHistory(trx, { now, deliver: async (deliveries) => void delivered.push(...deliveries.map((d) => d.event.uuid)) }));
+      await store.close();
       await target.drop();
       expect(delivered).toEqual(events.map((e) => e.uuid));
       return events.map(({ created_at: _at, ...rest }) => rest);

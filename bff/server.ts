@@ -11,9 +11,7 @@ import { sessionsRepository } from './features/auth/sessions.repository';
 import { seedCatalogueIfEmpty } from './features/catalogue/catalogue.seed';
 import { receiveKisiEvent } from './features/webhooks/kisi-event.receive';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
-import { kisiHistorySeeder, type PastWebhookDelivery } from './kisi/emulator/emulator.history';
-import { seedKisiOrganisation } from './kisi/emulator/emulator.seed';
-import { emulatorStore } from './kisi/emulator/emulator.store';
+import type { PastWebhookDelivery } from './kisi/emulator/emulator.history';
 import { connectKisi, type Kisi } from './kisi/kisi';
 import { kisiDoorAccess } from './kisi/kisi-client';
 import { createLogger } from './lib/logger';
@@ -22,24 +20,29 @@ import { databaseFailure, listenFirst, requireClientBuild, type Listening } from
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * The emulator's past events reach the webhook receiver's storage as if Kisi had delivered them
- * then: the same body the emulator posts, read and stored by the receiver's own code, the actor's
- * email looked up from the emulator's user (the receiver asks Kisi for it the same way).
+ * The emulator's past events (when it seeds its store: emulator mode only, so a real Kisi's events
+ * are never mixed with made-up ones) reach the webhook receiver's storage as if Kisi had delivered
+ * them then: the same body the emulator posts, read and stored by the receiver's own code, in one
+ * transaction, the actor's email looked up from the emulator's user (the receiver asks Kisi for it
+ * the same way).
  */
-const deliverPastWebhooks: PastWebhookDelivery = async (db, deliveries) => {
-  const users = emulatorStore(db);
-  const emails = new Map<number, string | null>();
-  const emailOfKisiUser = async (id: number) => {
-    let email = emails.get(id);
-    if (email === undefined) emails.set(id, (email = (await users.userRow(id))?.email ?? null));
-    return email;
+const pastWebhooksInto =
+  (database: Database): PastWebhookDelivery =>
+  async (deliveries, emailOfUser) => {
+    const emails = new Map<number, string | null>();
+    const emailOfKisiUser = async (id: number) => {
+      let email = emails.get(id);
+      if (email === undefined) emails.set(id, (email = await emailOfUser(id)));
+      return email;
+    };
+    await database.db.transaction().execute(async (trx) => {
+      const events = kisiEventsRepository(trx);
+      for (const { event, deliveredAt } of deliveries) {
+        const raw = Buffer.from(JSON.stringify(event));
+        await receiveKisiEvent({ events, emailOfKisiUser }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
+      }
+    });
   };
-  const events = kisiEventsRepository(db);
-  for (const { event, deliveredAt } of deliveries) {
-    const raw = Buffer.from(JSON.stringify(event));
-    await receiveKisiEvent({ events, emailOfKisiUser }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
-  }
-};
 
 export interface RunningServer {
   url: string;
@@ -123,12 +126,10 @@ async function ready({ config, listening, announce, options, opened }: Start, da
 
   // In emulator mode the emulator posts its signed webhooks to this server once it listens.
   const webhook: { url?: string } = {};
-  await seedKisiOrganisation(database.db);
-  const kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond });
+  const kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond, history: pastWebhooksInto(database) });
   opened.push(() => kisi.emulator?.close());
   const built = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
-  // A door-event history only with the emulator: next to a real Kisi it would be made-up events among real ones.
-  await seedIfEmpty(database.db, [...(kisi.emulator ? [kisiHistorySeeder(deliverPastWebhooks)] : []), ...built.seeders]);
+  await seedIfEmpty(database.db, built.seeders);
   await seedCatalogueIfEmpty(database);
 
   const { server } = listening;

@@ -1,10 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from './database';
-import { MIGRATIONS } from './migrations/migrations';
+import { migrateToLatest, openDatabase } from './database';
+import { connect, createKysely } from './engine';
+import { MIGRATIONS, type MigrationModule } from './migrations/migrations';
+import type { DB } from './schema';
 import { seedIfEmpty } from './seed';
+import * as emulatorOrganisation from '../kisi/emulator/migrations/001-organisation.migration';
+import { storedTables } from '../test-support/store-tables';
 import { createTestDatabase, testEngine, type TestDatabase } from '../test-support/test-database';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-db-'));
@@ -60,6 +65,36 @@ describe('database', () => {
     };
     await expect(seedIfEmpty(database.db, [failing])).rejects.toThrow('seed broke');
     expect(await database.db.selectFrom('app_meta').selectAll().execute()).toEqual([]);
+    await database.close();
+  });
+
+  it('upgrades a database whose 002 made the Kisi emulator\'s tables: they and their app_meta key go, the product\'s data stays', async () => {
+    // The database as the version before 012 left it: 002 made what the emulator's own first migration makes now, less its settings table.
+    const as002Was: MigrationModule = {
+      up: async (db, ddl) => {
+        await emulatorOrganisation.up(db, ddl);
+        await db.schema.dropTable('kisi_emu_meta').execute();
+      },
+    };
+    const before = Object.fromEntries(
+      Object.entries(MIGRATIONS)
+        .filter(([name]) => name < '012')
+        .map(([name, migration]) => [name, name === '002-kisi-emulator' ? as002Was : migration]),
+    );
+    const connection = connect(target.url);
+    const old = createKysely<DB>(connection);
+    await migrateToLatest(old, connection, before);
+    await sql`insert into kisi_emu_places (name, address, created_at, updated_at) values ('Harbourside', '1 Quay Street', 'then', 'then')`.execute(old);
+    await old.insertInto('app_meta').values([{ key: 'kisi_emulator_group_id', value: '1' }, { key: 'seeded_at', value: 'then' }]).execute();
+    expect([...(await storedTables({ db: old, engine: connection.engine })).keys()]).toContain('kisi_emu_places');
+    await connection.close();
+    await old.destroy();
+
+    const database = await openDatabase(target.url);
+    const tables = [...(await storedTables(database)).keys()];
+    expect(tables.filter((name) => name.startsWith('kisi_emu_'))).toEqual([]);
+    expect(tables).toContain('kisi_events');
+    expect(await database.db.selectFrom('app_meta').selectAll().execute()).toEqual([{ key: 'seeded_at', value: 'then' }]);
     await database.close();
   });
 });

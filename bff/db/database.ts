@@ -1,6 +1,6 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import { connect, createKysely, type ConnectOptions, type Connection, type Engine } from './engine';
-import { MIGRATIONS } from './migrations/migrations';
+import { MIGRATIONS, type MigrationModule } from './migrations/migrations';
 import type { DB } from './schema';
 
 export type Db = Kysely<DB>;
@@ -25,22 +25,35 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
     await connection.close();
     await db.destroy();
   };
-  const migrations: Record<string, Migration> = Object.fromEntries(
-    Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (kdb) => m.up(kdb, connection.ddl) }]),
-  );
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   try {
-    const { error, results } = await connection.exclusively(() => migrator.migrateToLatest());
-    if (error) {
-      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-      throw new Error(`Database migration ${failed} failed: ${String(error)}`);
-    }
+    await connection.exclusively(() => migrateToLatest(db, connection, MIGRATIONS));
   } catch (err) {
     await close();
     throw err;
   }
   const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex } = connection;
   return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, close };
+}
+
+/**
+ * Brings a store's schema up to date with `migrations`, recorded in `tables` (Kysely's own names
+ * unless given: a store of its own in the same database names its own). Call it in an `exclusively` turn.
+ */
+export async function migrateToLatest<T>(
+  db: Kysely<T>,
+  connection: Pick<Connection, 'ddl'>,
+  migrations: Record<string, MigrationModule>,
+  tables: { migrationTableName?: string; migrationLockTableName?: string } = {},
+): Promise<void> {
+  const withDdl: Record<string, Migration> = Object.fromEntries(
+    Object.entries(migrations).map(([name, m]) => [name, { up: (kdb) => m.up(kdb, connection.ddl) }]),
+  );
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => withDdl }, ...tables });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Database migration ${failed} failed: ${String(error)}`);
+  }
 }
 
 export const nowIso = (): string => new Date().toISOString();

@@ -75,10 +75,17 @@ export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 export interface ConnectOptions {
   /** PostgreSQL: connections in this instance's pool. */
   poolSize?: number;
+  /**
+   * PostgreSQL: a store of its own inside the database (the Kisi emulator's), in this schema: its
+   * tables are created and found there only, it is created on the first `exclusively` turn, and
+   * that turn is its own (not the product's start-up turn, which may be held while it is opened).
+   * SQLite has no schemas worth the name: a store of its own is a file of its own.
+   */
+  schema?: string;
 }
 
 export function connect(url: string, options: ConnectOptions = {}): Connection {
-  return isPostgresUrl(url) ? connectPostgres(url, options.poolSize ?? 10) : connectSqlite(url);
+  return isPostgresUrl(url) ? connectPostgres(url, options.poolSize ?? 10, options.schema) : connectSqlite(url);
 }
 
 /** The SQLite file a DATABASE_URL names (`file:<path>`), or `:memory:`. */
@@ -143,8 +150,10 @@ const types = {
 const RECONNECT_MS = { first: 100, max: 5_000 };
 const PROBE_MS = { every: 15_000, timeout: 5_000 };
 
-function connectPostgres(url: string, poolSize: number): Connection {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'frontdesk' });
+function connectPostgres(url: string, poolSize: number, schema?: string): Connection {
+  // The search path is the store's schema alone: an unqualified name never reaches another store's table.
+  const searchPath = schema ? { options: `-c search_path=${pg.escapeIdentifier(schema)}` } : {};
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'frontdesk', ...searchPath });
   // An idle client losing its server (a restart, a failover) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const listeners = new Set<() => Promise<void>>();
@@ -222,7 +231,12 @@ function connectPostgres(url: string, poolSize: number): Connection {
       const client = new pg.Client({ connectionString: url, application_name: 'frontdesk-startup' });
       await client.connect();
       try {
-        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+        if (!schema) await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+        else {
+          // Two keys are a lock apart from the one-key STARTUP_LOCK: a store opened during the product's turn does not wait on it.
+          await client.query('select pg_advisory_lock($1, hashtext($2))', [STARTUP_LOCK, schema]);
+          await client.query(`create schema if not exists ${pg.escapeIdentifier(schema)}`);
+        }
         return await work();
       } finally {
         await client.end().catch(() => {});

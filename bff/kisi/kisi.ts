@@ -4,6 +4,8 @@ import type { Database } from '../db/database';
 import { sharedRateWindow } from '../db/shared-limits';
 import type { Logger } from '../lib/logger';
 import { startKisiEmulator, type KisiEmulator } from './emulator/emulator';
+import { emulatorStoreBeside } from './emulator/emulator.database';
+import type { PastWebhookDelivery } from './emulator/emulator.history';
 import { kisiClient, type KisiClient, type KisiSettings } from './kisi-client';
 import { createRateLimiter, KISI_RATE_LIMIT_PER_SECOND, KISI_RATE_MARGIN_MS, KISI_RATE_WINDOW_MS, type RateLimiter, type ReserveStart } from './rate-limiter';
 
@@ -23,21 +25,24 @@ export function createKisi(settings: KisiSettings, options: { ratePerSecond?: nu
 
 export interface ConnectKisiOptions {
   config: Config;
-  /** Holds the emulator's data and the rate window that every instance on it shares. */
+  /** Holds the rate window that every instance on it shares; the emulator keeps its store beside it. */
   database: Database;
   logger: Logger;
   /** The BFF's own webhook URL once it listens (the emulator posts its events there). */
   webhookUrl: () => string | undefined;
   /** Outgoing Kisi requests per second (default Kisi's 5; the proxy benchmark raises it). */
   ratePerSecond?: number;
+  /** Emulator mode: where the emulator hands its organisation's past door events when it seeds its store (none if not given). */
+  history?: PastWebhookDelivery;
 }
 
 /**
  * Remote mode (KISI_BASE_URL set): the configured Kisi. Emulator mode: starts the built-in emulator
- * on 127.0.0.1 with its own key (KISI_API_KEY if given, else generated), the seeded default group,
- * and a webhook secret shared with the receiver (KISI_WEBHOOK_SECRET if given, else generated).
+ * on 127.0.0.1 over its own store beside the database, with its own key (KISI_API_KEY if given, else
+ * generated), the seeded default group, and a webhook secret shared with the receiver
+ * (KISI_WEBHOOK_SECRET if given, else generated).
  */
-export async function connectKisi({ config, database, logger, webhookUrl, ratePerSecond = KISI_RATE_LIMIT_PER_SECOND }: ConnectKisiOptions): Promise<Kisi> {
+export async function connectKisi({ config, database, logger, webhookUrl, ratePerSecond = KISI_RATE_LIMIT_PER_SECOND, history }: ConnectKisiOptions): Promise<Kisi> {
   // Kisi counts requests per API key, whichever instance sends them: the window is the database's.
   const reserve = sharedRateWindow(database, 'kisi', ratePerSecond, KISI_RATE_WINDOW_MS + KISI_RATE_MARGIN_MS);
   if (kisiMode(config) === 'remote') {
@@ -54,7 +59,7 @@ export async function connectKisi({ config, database, logger, webhookUrl, ratePe
     );
   }
   const webhookSecret = config.KISI_WEBHOOK_SECRET ?? crypto.randomBytes(32).toString('hex');
-  const emulator = await startKisiEmulator({ db: database.db, logger, apiKey: config.KISI_API_KEY, webhookSecret, webhookUrl });
+  const emulator = await startKisiEmulator({ storeUrl: emulatorStoreBeside(config.DATABASE_URL), history, logger, apiKey: config.KISI_API_KEY, webhookSecret, webhookUrl });
   return createKisi(
     {
       mode: 'emulator',

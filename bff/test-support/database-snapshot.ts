@@ -1,21 +1,20 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import type { Database } from '../db/database';
+import { storedTables, type Store } from './store-tables';
 
 /** Each table's row count and a digest of its rows: two snapshots differ where anything was written. */
 export type DatabaseSnapshot = ReadonlyMap<string, string>;
 
-/** The tables of the database (not Kysely's migration bookkeeping), less `exempt`. */
-export async function tablesOf(database: Database, exempt: readonly string[] = []): Promise<string[]> {
-  const tables = await database.db.introspection.getTables();
-  return tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_') && !exempt.includes(name)).sort();
+/** The tables of a store (the product's database or the emulator's; see `storedTables`), less `exempt`. */
+export async function tablesOf<T>(store: Store<T>, exempt: readonly string[] = []): Promise<string[]> {
+  return [...(await storedTables(store)).keys()].filter((name) => !exempt.includes(name)).sort();
 }
 
 /** Reads every row of `tables` (fine for a test's small database). Rows are sorted, so the engine's order does not matter. */
-export async function snapshotOf(database: Database, tables: readonly string[]): Promise<DatabaseSnapshot> {
+export async function snapshotOf<T>(store: Store<T>, tables: readonly string[]): Promise<DatabaseSnapshot> {
   const digests = await Promise.all(
     tables.map(async (table) => {
-      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(database.db);
+      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(store.db);
       const lines = rows.map((row) => JSON.stringify(row)).sort();
       return [table, `${rows.length} rows ${crypto.createHash('sha1').update(lines.join('\n')).digest('hex').slice(0, 12)}`] as const;
     }),

@@ -10,7 +10,6 @@ import { openDatabase, type Database } from '../db/database';
 import { accountsRepository } from '../features/auth/accounts.repository';
 import { authService } from '../features/auth/auth.service';
 import { sessionsRepository } from '../features/auth/sessions.repository';
-import { seedKisiOrganisation } from '../kisi/emulator/emulator.seed';
 import { connectKisi, type Kisi } from '../kisi/kisi';
 import { kisiDoorAccess } from '../kisi/kisi-client';
 import { createLogger } from '../lib/logger';
@@ -26,7 +25,7 @@ export interface TestContext extends Pick<App, 'bus' | 'endpoints' | 'jobs' | 'e
   dir: string;
   /** Creates an account and returns a supertest agent logged in as it. */
   loginAs: (role: Role, email?: string) => Promise<ReturnType<typeof request.agent>>;
-  /** With `{ emulator: true }`: the seeded Kisi emulator behind the app (and its door access). */
+  /** With `{ emulator: true }`: the seeded Kisi emulator behind the app (and its door access); its store is beside the database. */
   kisi?: Kisi;
   /** With `{ emulator: true }`: the app also listens on 127.0.0.1 (the emulator posts its webhooks there). */
   url?: string;
@@ -53,7 +52,6 @@ export async function createTestContext(env: Record<string, string> = {}, overri
   let webhookUrl: string | undefined;
   let kisi: Kisi | undefined;
   if (options.emulator) {
-    await seedKisiOrganisation(database.db);
     kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhookUrl, ratePerSecond: options.kisiRatePerSecond ?? 100 });
   }
   const built = createApp({

@@ -11,6 +11,7 @@ import * as m008 from './008-messaging.migration';
 import * as m009 from './009-uploads.migration';
 import * as m010 from './010-catalogue.migration';
 import * as m011 from './011-sample-cache.migration';
+import * as m012 from './012-kisi-emulator-moved-out.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -28,4 +29,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '009-uploads': m009,
   '010-catalogue': m010,
   '011-sample-cache': m011,
+  '012-kisi-emulator-moved-out': m012,
 };

@@ -62,7 +62,7 @@ const catchUp = (overrides: Partial<KisiEventsCatchUpDeps> = {}) =>
 
 /** Kisi logs `email` unlocking a door at `when`, and its webhook never reaches the BFF. */
 async function loggedWhileAway(email: string, when: string, lockId = 1) {
-  const store = emulatorStore(ctx.database.db);
+  const store = emulatorStore(ctx.kisi!.emulator!.database.db);
   const user = (await store.findUserByEmail(email))!;
   const lock = (await store.lockRow(lockId))!;
   const event = unlockEvent(crypto.randomUUID(), user, lock, undefined, when);

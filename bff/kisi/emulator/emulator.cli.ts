@@ -1,16 +1,14 @@
 import crypto from 'node:crypto';
-import { openDatabase } from '../../db/database';
-import { seedIfEmpty } from '../../db/seed';
 import { createLogger } from '../../lib/logger';
 import { startKisiEmulator } from './emulator';
-import { kisiEmulatorSeeder } from './emulator.seed';
 
 /**
  * The Kisi emulator on its own, in a process of its own, standing in for a remote Kisi: point a
  * BFF's KISI_BASE_URL, KISI_API_KEY, KISI_GROUP_ID and KISI_WEBHOOK_SECRET at it. Its unlocks post
  * signed webhooks to KISI_WEBHOOK_URL (the BFF's /api/webhooks/kisi) and, like Kisi, do not retry a
  * receiver that is away. Settings (environment):
- *   DATABASE_URL         its own database (default: in memory); seeded with the demo organisation once
+ *   DATABASE_URL         its own store (default: in memory): file:<path> (SQLite), or postgres://…, where
+ *                        it keeps the schema kisi_emulator; seeded with the demo organisation when empty
  *   PORT, HOST           where it listens (default any free port on 127.0.0.1)
  *   KISI_API_KEY         the key it accepts (default: generated and printed)
  *   KISI_WEBHOOK_SECRET  the webhook signature key (default: generated and printed)
@@ -26,10 +24,8 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   const secret = generated(env.KISI_WEBHOOK_SECRET);
   const logger = createLogger(env.LOG_LEVEL || 'info');
 
-  const database = await openDatabase(env.DATABASE_URL || ':memory:');
-  await database.exclusively(() => seedIfEmpty(database.db, [kisiEmulatorSeeder]));
   const emulator = await startKisiEmulator({
-    db: database.db,
+    storeUrl: env.DATABASE_URL || ':memory:',
     logger,
     apiKey: apiKey.value,
     webhookSecret: secret.value,
@@ -46,7 +42,6 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
     void emulator
       .settle()
       .then(() => emulator.close())
-      .then(() => database.close())
       .then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

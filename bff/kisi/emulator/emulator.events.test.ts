@@ -16,13 +16,13 @@ const uuids = (json: unknown) => (json as KisiEvent[]).map((e) => e.uuid);
 const newestFirst = (events: EmulatorUnlockEvent[]) => events.map((e, i) => ({ e, i })).sort((a, b) => b.e.created_at.localeCompare(a.e.created_at) || b.i - a.i).map(({ e }) => e);
 
 async function recordedEvents() {
-  const rows = await ctx.database.db.selectFrom('kisi_emu_events').select('payload').orderBy('id').execute();
+  const rows = await ctx.kisi!.emulator!.database.db.selectFrom('kisi_emu_events').select('payload').orderBy('id').execute();
   return rows.map((r) => JSON.parse(r.payload) as EmulatorUnlockEvent);
 }
 
 beforeAll(async () => {
   ctx = await createTestContext({}, {}, { emulator: true });
-  await seedKisiHistory(ctx.database.db, { deliver: async () => {} });
+  await seedKisiHistory(ctx.kisi!.emulator!.database.db, { deliver: async () => {} });
   const { baseUrl, apiKey } = ctx.kisi!.settings;
   get = async (url, auth = true) => {
     const res = await fetch(`${baseUrl}${url}`, { headers: auth ? { Authorization: `KISI-LOGIN ${apiKey}` } : {} });

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Db } from '../../db/database';
+import type { EmulatorDb } from './emulator.database';
 import { boolParam, intParam, kisiError, kisiTime, LIMITS, listParams, ORGANIZATION, pagedQuery, sendCollection, type ListParams } from './emulator.shared';
 
 /** Door events: the `lock.unlock` shape, Kisi's refusal rules, and the record the emulator keeps and serves of them. */
@@ -169,7 +169,7 @@ function toKisiEvent(e: StoredEvent, actorEmail: string | null) {
   };
 }
 
-export function eventsStore(db: Db) {
+export function eventsStore(db: EmulatorDb) {
   /** Records events in the given order (oldest first), a few hundred per statement. */
   async function recordEvents(events: RecordedEvent[]): Promise<void> {
     for (let i = 0; i < events.length; i += 200) {

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { Router } from 'express';
 import type { SelectQueryBuilder } from 'kysely';
-import type { Db } from '../../db/database';
+import type { EmulatorDb } from './emulator.database';
 import { containsText } from '../../db/engine';
-import type { DB, KisiEmuGroupLinksTable } from '../../db/schema';
+import type { EmulatorTables, KisiEmuGroupLinksTable } from './emulator.schema';
 import type { GroupsStore } from './emulator.groups';
 import {
   bool,
@@ -28,7 +28,7 @@ import {
 
 type LinkRow = Row<KisiEmuGroupLinksTable>;
 
-export function groupLinksStore(db: Db) {
+export function groupLinksStore(db: EmulatorDb) {
   async function toLinks(rows: LinkRow[]) {
     const groupIds = [...new Set(rows.map((l) => l.group_id))];
     const creatorIds = [...new Set(rows.flatMap((l) => (l.created_by_id ? [l.created_by_id] : [])))];
@@ -79,7 +79,7 @@ export function groupLinksStore(db: Db) {
     const key = q.sort?.replace(/^-/, '');
     const dir = q.sort?.startsWith('-') ? 'desc' : 'asc';
     const column = key === 'name' ? 'l.name' : key === 'unlock' ? 'l.last_used_at' : key === 'valid_until' ? 'l.valid_until' : key === 'group_name' ? 'g.name' : undefined;
-    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<DB, 'kisi_emu_group_links', LinkRow>) =>
+    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<EmulatorTables, 'kisi_emu_group_links', LinkRow>) =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- aliased columns
       column ? (qb as any).orderBy(column, dir).orderBy('l.id') : (qb as any).orderBy('l.id')) as never);
     return { items: await toLinks(rows as LinkRow[]), total };

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { SelectQueryBuilder } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB, KisiEmuGroupsTable } from '../../db/schema';
+import type { EmulatorDb } from './emulator.database';
+import type { EmulatorTables, KisiEmuGroupsTable } from './emulator.schema';
 import { placeRows, type LocksStore } from './emulator.locks';
 import {
   bool,
@@ -26,7 +26,7 @@ import {
 
 type GroupRow = Row<KisiEmuGroupsTable>;
 
-export function groupsStore(db: Db) {
+export function groupsStore(db: EmulatorDb) {
   const groupStats = async (groupIds: number[]) => {
     const users = new Map<number, number>();
     const locks = new Map<number, number>();
@@ -97,7 +97,7 @@ export function groupsStore(db: Db) {
         return eb.and(c);
       });
     const dir = q.sort === '-name' ? 'desc' : 'asc';
-    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<DB, 'kisi_emu_groups', GroupRow>) =>
+    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<EmulatorTables, 'kisi_emu_groups', GroupRow>) =>
       q.sort ? qb.orderBy('name', dir).orderBy('id') : qb.orderBy('id')) as never);
     return { items: await toGroups(rows as GroupRow[]), total };
   }

@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database';
-import type { KisiEmuLocksTable, KisiEmuUsersTable } from '../../db/schema';
-import type { Seeder } from '../../db/seed';
+import type { EmulatorDb } from './emulator.database';
 import { unlockEvent, unlockFailure, type EmulatorUnlockEvent, type UnlockFailure } from './emulator.events';
+import type { KisiEmuLocksTable, KisiEmuUsersTable } from './emulator.schema';
 import { KISI_DEMO_WORKERS } from './emulator.seed';
 import { emulatorStore } from './emulator.store';
 
@@ -27,8 +26,14 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** Hands past events, oldest first, to the BFF's webhook receiver, as if Kisi had delivered each at its `deliveredAt`. */
-export type PastWebhookDelivery = (db: Db, deliveries: Array<{ event: EmulatorUnlockEvent; deliveredAt: string }>) => Promise<void>;
+/**
+ * Hands past events, oldest first, to the BFF's webhook receiver, as if Kisi had delivered each at
+ * its `deliveredAt`; `emailOfKisiUser` answers what the receiver would ask Kisi about an actor.
+ */
+export type PastWebhookDelivery = (
+  deliveries: Array<{ event: EmulatorUnlockEvent; deliveredAt: string }>,
+  emailOfKisiUser: (id: number) => Promise<string | null>,
+) => Promise<void>;
 
 /** mulberry32: a small, fast, seeded pseudo-random generator in [0, 1). */
 export function seededRandom(seed: number): () => number {
@@ -65,7 +70,7 @@ export interface KisiHistoryOptions {
 }
 
 /** Records the history in `kisi_emu_events` and delivers its webhooks; returns the events oldest first. */
-export async function seedKisiHistory(db: Db, { deliver, now = new Date() }: KisiHistoryOptions): Promise<EmulatorUnlockEvent[]> {
+export async function seedKisiHistory(db: EmulatorDb, { deliver, now = new Date() }: KisiHistoryOptions): Promise<EmulatorUnlockEvent[]> {
   const store = emulatorStore(db);
   const random = seededRandom(HISTORY_SEED);
   const between = (min: number, max: number) => min + random() * (max - min);
@@ -169,12 +174,6 @@ export async function seedKisiHistory(db: Db, { deliver, now = new Date() }: Kis
   }));
   const events = deliveries.map((d) => d.event);
   await store.recordEvents(events);
-  await deliver(db, deliveries);
+  await deliver(deliveries, async (id) => (await store.userRow(id))?.email ?? null);
   return events;
 }
-
-/** The first-start seeder of the history (emulator mode only; server.ts wires `deliver` to the webhook receiver). */
-export const kisiHistorySeeder = (deliver: PastWebhookDelivery): Seeder => ({
-  name: 'kisi-emulator-history',
-  run: async (db) => void (await seedKisiHistory(db, { deliver })),
-});

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB, KisiEmuLocksTable, KisiEmuPlacesTable } from '../../db/schema';
+import type { EmulatorDb } from './emulator.database';
+import type { EmulatorTables, KisiEmuLocksTable, KisiEmuPlacesTable } from './emulator.schema';
 import {
   bool,
   boolParam,
@@ -26,7 +26,7 @@ type PlaceRow = Row<KisiEmuPlacesTable>;
 type PlaceSummary = { id: number; name: string; latitude: number | null; longitude: number | null };
 
 /** The places other resources nest by reference (groups, locks, role assignments), by id. */
-export async function placeRows(db: Db, placeIds: number[]): Promise<Map<number, PlaceSummary>> {
+export async function placeRows(db: EmulatorDb, placeIds: number[]): Promise<Map<number, PlaceSummary>> {
   if (placeIds.length === 0) return new Map();
   const rows = await db.selectFrom('kisi_emu_places').select(['id', 'name', 'latitude', 'longitude']).where('id', 'in', placeIds).execute();
   return new Map(rows.map((r) => [r.id, r]));
@@ -37,7 +37,7 @@ export interface UnlockOutcome {
   body: { message: 'Unlocked!' } | { error: string; code: string };
 }
 
-export function locksStore(db: Db) {
+export function locksStore(db: EmulatorDb) {
   const placeExists = async (id: number) => !!(await db.selectFrom('kisi_emu_places').select('id').where('id', '=', id).executeTakeFirst());
 
   /** Places never lock down as a whole, have no integrations, images or capacity records here. */
@@ -104,7 +104,7 @@ export function locksStore(db: Db) {
         return eb.and(idsAndNameFilters(q));
       });
     const dir = q.sort === '-name' ? 'desc' : 'asc';
-    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<DB, 'kisi_emu_places', PlaceRow>) =>
+    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<EmulatorTables, 'kisi_emu_places', PlaceRow>) =>
       q.sort === 'name' || q.sort === '-name' ? qb.orderBy('name', dir).orderBy('id') : qb.orderBy('id')) as never);
     return { items: await toPlaces(rows as PlaceRow[], q.favorite !== undefined), total };
   }
@@ -174,7 +174,7 @@ export function locksStore(db: Db) {
         return eb.and(c);
       });
     const dir = q.sort === '-name' ? 'desc' : 'asc';
-    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<DB, 'kisi_emu_locks', LockRow>) =>
+    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<EmulatorTables, 'kisi_emu_locks', LockRow>) =>
       q.sort === 'name' || q.sort === '-name' ? qb.orderBy('name', dir).orderBy('id') : qb.orderBy('order_id').orderBy('id')) as never);
     return { items: await toLocks(rows as LockRow[], q.favorite !== undefined), total };
   }

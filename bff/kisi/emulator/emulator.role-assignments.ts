@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { Db } from '../../db/database';
+import type { EmulatorDb } from './emulator.database';
 import { containsText } from '../../db/engine';
-import type { DB } from '../../db/schema';
+import type { EmulatorTables } from './emulator.schema';
 import { placeRows } from './emulator.locks';
 import {
   bool,
@@ -18,7 +18,7 @@ import {
 
 /** Role assignments: a user's role on the organisation, a place or a group (with its validity). */
 
-export function roleAssignmentsStore(db: Db) {
+export function roleAssignmentsStore(db: EmulatorDb) {
   async function listRoleAssignments(params: ListParams) {
     const { q } = params;
     const query = db
@@ -42,10 +42,10 @@ export function roleAssignmentsStore(db: Db) {
         return eb.and(c);
       });
     const dir = q.sort === '-user.name' ? 'desc' : 'asc';
-    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<DB, 'kisi_emu_role_assignments', { id: number }>) =>
+    const { rows, total } = await pagedQuery(query as never, params, ((qb: SelectQueryBuilder<EmulatorTables, 'kisi_emu_role_assignments', { id: number }>) =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- aliased columns
       q.sort ? (qb as any).orderBy('u.name', dir).orderBy('ra.id') : (qb as any).orderBy('ra.id')) as never);
-    type RaRow = DB['kisi_emu_role_assignments'] & { id: number; user_name: string; user_email: string };
+    type RaRow = EmulatorTables['kisi_emu_role_assignments'] & { id: number; user_name: string; user_email: string };
     const list = rows as unknown as RaRow[];
     const groupIds = list.filter((r) => r.applies_to_type === 'Group').map((r) => r.applies_to_id);
     const placeIds = list.filter((r) => r.applies_to_type === 'Place').map((r) => r.applies_to_id);

@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
-import type { Db } from '../../db/database';
-import type { Seeder } from '../../db/seed';
+import type { EmulatorDb } from './emulator.database';
 
-/** app_meta key naming the group the BFF's access links go to in emulator mode (KISI_GROUP_ID). */
-export const DEFAULT_GROUP_META_KEY = 'kisi_emulator_group_id';
+/** `kisi_emu_meta` key naming the group the BFF's access links go to in emulator mode (KISI_GROUP_ID). */
+export const DEFAULT_GROUP_META_KEY = 'default_group_id';
 
 /** The emulator's API user: the login the BFF's key belongs to (actor of remote unlocks, creator of links). */
 export const INTEGRATION_USER = { name: 'Frontdesk Integration', email: 'frontdesk-api@harbourside.example' };
@@ -64,11 +63,10 @@ const lastAccess = (days: number, seq: number) => {
 
 /**
  * A believable organisation: two places, eight doors, five groups, the API user, 39 people with
- * access rights (some expired, some switched off), and a few guest access links. Runs once per
- * database (the emulator tables are empty) and records the default group for KISI_GROUP_ID.
+ * access rights (some expired, some switched off), and a few guest access links, into an empty
+ * store; records the default group for KISI_GROUP_ID.
  */
-export async function seedKisiOrganisation(db: Db): Promise<void> {
-  if (await db.selectFrom('kisi_emu_places').select('id').limit(1).executeTakeFirst()) return;
+export async function seedKisiOrganisation(db: EmulatorDb): Promise<void> {
   const now = iso(new Date());
   const created = daysFromNow(-120);
   const at = { created_at: created, updated_at: now };
@@ -219,12 +217,5 @@ export async function seedKisiOrganisation(db: Db): Promise<void> {
       .execute();
   }
 
-  await db
-    .insertInto('app_meta')
-    .values({ key: DEFAULT_GROUP_META_KEY, value: String(gymMembers) })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(gymMembers) }))
-    .execute();
+  await db.insertInto('kisi_emu_meta').values({ key: DEFAULT_GROUP_META_KEY, value: String(gymMembers) }).execute();
 }
-
-/** The first-start seeder (server.ts SEEDERS). */
-export const kisiEmulatorSeeder: Seeder = { name: 'kisi-emulator', run: seedKisiOrganisation };

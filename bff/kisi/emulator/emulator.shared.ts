@@ -1,7 +1,7 @@
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Request, Response, Router } from 'express';
 import { containsText } from '../../db/engine';
-import type { DB } from '../../db/schema';
+import type { EmulatorTables } from './emulator.schema';
 import { isIdText, MAX_ID } from '../../contracts/common.contract';
 
 /**
@@ -52,9 +52,9 @@ export const boolParam = (text: string | undefined): boolean | undefined => (tex
 
 /** One page of a filtered query and the filter's total, for X-Collection-Range. */
 export async function pagedQuery<O>(
-  query: SelectQueryBuilder<DB, keyof DB, O>,
+  query: SelectQueryBuilder<EmulatorTables, keyof EmulatorTables, O>,
   params: ListParams,
-  order: (qb: SelectQueryBuilder<DB, keyof DB, O>) => SelectQueryBuilder<DB, keyof DB, O>,
+  order: (qb: SelectQueryBuilder<EmulatorTables, keyof EmulatorTables, O>) => SelectQueryBuilder<EmulatorTables, keyof EmulatorTables, O>,
 ): Promise<{ rows: O[]; total: number }> {
   const totalRow = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const rows = await order(query).limit(params.limit).offset(params.offset).execute();

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database';
+import type { EmulatorDb } from './emulator.database';
 import { eventsStore } from './emulator.events';
 import { groupLinksStore } from './emulator.group-links';
 import { groupsStore } from './emulator.groups';
@@ -8,10 +8,10 @@ import { usersStore } from './emulator.users';
 
 /**
  * The emulator's whole state, one resource's functions beside that resource's routes: everything
- * lives in the `kisi_emu_*` tables, so it survives restarts, and the history seeder, the unlock
- * flow and the BFF's past-webhook delivery read and write it through this one object.
+ * lives in its own store (emulator.database.ts), so it survives restarts, and the history seeder
+ * and the unlock flow read and write it through this one object.
  */
-export function emulatorStore(db: Db) {
+export function emulatorStore(db: EmulatorDb) {
   return {
     ...usersStore(db),
     ...groupsStore(db),

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { Db } from '../../db/database';
 import type { Logger } from '../../lib/logger';
 import { signBody } from '../signature';
 import { createEmulatorApp } from './emulator.app';
-import { DEFAULT_GROUP_META_KEY, INTEGRATION_USER } from './emulator.seed';
+import { openEmulatorDatabase, type EmulatorDatabase, type EmulatorDb } from './emulator.database';
 import { UNLOCK_FAILURES, unlockEvent, unlockFailure, type EmulatorUnlockEvent } from './emulator.events';
+import { seedKisiHistory, type PastWebhookDelivery } from './emulator.history';
+import { DEFAULT_GROUP_META_KEY, INTEGRATION_USER, seedKisiOrganisation } from './emulator.seed';
 import type { UnlockOutcome } from './emulator.locks';
 import { kisiNow } from './emulator.shared';
 import { emulatorStore } from './emulator.store';
@@ -17,7 +18,13 @@ export type SimulatedUnlock =
   | { kind: 'no-lock' };
 
 export interface KisiEmulatorOptions {
-  db: Db;
+  /**
+   * Its own store (emulator.database.ts; beside a BFF's database: `emulatorStoreBeside(DATABASE_URL)`),
+   * opened, brought up to date and, when empty, seeded with the demo organisation.
+   */
+  storeUrl: string;
+  /** When it seeds an empty store: the organisation's past door events too, handed here (the BFF's webhook receiver). */
+  history?: PastWebhookDelivery;
   logger: Logger;
   /** The key the emulator accepts; generated when not given. */
   apiKey?: string;
@@ -36,18 +43,50 @@ export interface KisiEmulator {
   /** http://127.0.0.1:<port> */
   url: string;
   apiKey: string;
+  /** Its own store (tests read and write it directly). */
+  database: EmulatorDatabase;
   /** The group the BFF's access links go to (KISI_GROUP_ID in emulator mode). */
   defaultGroupId: () => Promise<number>;
   /** The control endpoint's action: `email` unlocks a door (the first they may open, unless `lockId`). */
   simulateUnlock: (email: string, lockId?: number) => Promise<SimulatedUnlock>;
   /** Resolves once every webhook sent so far has been delivered or has failed (for tests). */
   settle: () => Promise<void>;
+  /** Stops listening and closes its store. */
   close: () => Promise<void>;
 }
 
-/** Starts the stand-in Kisi (on 127.0.0.1 and a random port unless told), in this process, over the shared database. */
+/**
+ * An empty store gets the demo organisation and, when `history` is given, its past, in one
+ * transaction: a start that dies half-way leaves the store empty, to be seeded by the next. The
+ * past's webhooks are handed over before that commits, so the one gap (the store failing to commit
+ * after the receiver stored them) would show a second past after the next start. Only this store's
+ * content decides, never the BFF's seed marker: a BFF database seeded long ago, whose emulator data
+ * 012-kisi-emulator-moved-out dropped, gets a seeded organisation back.
+ */
+async function seedIfEmpty(db: EmulatorDb, history: PastWebhookDelivery | undefined): Promise<void> {
+  if (await db.selectFrom('kisi_emu_places').select('id').limit(1).executeTakeFirst()) return;
+  await db.transaction().execute(async (trx) => {
+    await seedKisiOrganisation(trx);
+    if (history) await seedKisiHistory(trx, { deliver: history });
+  });
+}
+
+/** Starts the stand-in Kisi (on 127.0.0.1 and a random port unless told), in this process, over its own store. */
 export async function startKisiEmulator(options: KisiEmulatorOptions): Promise<KisiEmulator> {
-  const { db, logger } = options;
+  const database = await openEmulatorDatabase(options.storeUrl);
+  try {
+    // Instances starting together on one PostgreSQL take turns: one seeds, the others find it done.
+    await database.exclusively(() => seedIfEmpty(database.db, options.history));
+    return await serve(options, database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}
+
+async function serve(options: KisiEmulatorOptions, database: EmulatorDatabase): Promise<KisiEmulator> {
+  const { logger } = options;
+  const { db } = database;
   const store = emulatorStore(db);
   const apiKey = options.apiKey ?? crypto.randomBytes(24).toString('base64url');
   const pending = new Set<Promise<void>>();
@@ -111,11 +150,13 @@ export async function startKisiEmulator(options: KisiEmulatorOptions): Promise<K
   const { port } = server.address() as AddressInfo;
   const host = !options.host || options.host === '0.0.0.0' ? '127.0.0.1' : options.host === '::' ? '[::1]' : options.host;
 
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     apiKey,
+    database,
     async defaultGroupId() {
-      const meta = await db.selectFrom('app_meta').select('value').where('key', '=', DEFAULT_GROUP_META_KEY).executeTakeFirst();
+      const meta = await db.selectFrom('kisi_emu_meta').select('value').where('key', '=', DEFAULT_GROUP_META_KEY).executeTakeFirst();
       const id = Number(meta?.value);
       if (Number.isInteger(id) && id > 0) return id;
       const first = await db.selectFrom('kisi_emu_groups').select('id').orderBy('id').executeTakeFirst();
@@ -132,9 +173,12 @@ export async function startKisiEmulator(options: KisiEmulatorOptions): Promise<K
       while (pending.size) await Promise.allSettled([...pending]);
     },
     close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+      (closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await database.close();
+      })()),
   };
 }

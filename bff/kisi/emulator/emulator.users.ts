@@ -1,8 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder, type Updateable } from 'kysely';
-import type { Db } from '../../db/database';
+import type { EmulatorDb } from './emulator.database';
 import { containsText } from '../../db/engine';
-import type { DB, KisiEmuUsersTable } from '../../db/schema';
+import type { EmulatorTables, KisiEmuUsersTable } from './emulator.schema';
 import {
   bool,
   ids,
@@ -27,7 +27,7 @@ import {
 
 type UserRow = Row<KisiEmuUsersTable>;
 
-export function usersStore(db: Db) {
+export function usersStore(db: EmulatorDb) {
   const groupsCount = async (userIds: number[]) => {
     if (userIds.length === 0) return new Map<number, number>();
     const rows = await db
@@ -95,7 +95,7 @@ export function usersStore(db: Db) {
   });
 
   /** Filters shared by GET /users and GET /members (`query` searches email, name and notes). */
-  const userFilters = (q: ListParams['q'], byMemberIds: boolean) => (eb: ExpressionBuilder<DB, 'kisi_emu_users'>) => {
+  const userFilters = (q: ListParams['q'], byMemberIds: boolean) => (eb: ExpressionBuilder<EmulatorTables, 'kisi_emu_users'>) => {
     const conditions = [];
     const idList = ids(q.ids);
     if (idList) conditions.push(eb(byMemberIds ? 'kisi_emu_users.member_id' : 'kisi_emu_users.id', 'in', idList.length ? idList : [0]));
@@ -120,11 +120,11 @@ export function usersStore(db: Db) {
     return eb.and(conditions);
   };
 
-  const userOrder = (sort: string | undefined) => <O>(qb: SelectQueryBuilder<DB, keyof DB, O>) => {
+  const userOrder = (sort: string | undefined) => <O>(qb: SelectQueryBuilder<EmulatorTables, keyof EmulatorTables, O>) => {
     const dir = sort?.startsWith('-') ? 'desc' : 'asc';
     const key = sort?.replace(/^-/, '');
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- column names checked by the switch
-    const q = qb as SelectQueryBuilder<DB, any, O>;
+    const q = qb as SelectQueryBuilder<EmulatorTables, any, O>;
     if (key === 'unlock') return q.orderBy(sql`kisi_emu_users.last_accessed_at is not null`, dir).orderBy('kisi_emu_users.last_accessed_at', dir).orderBy('kisi_emu_users.id');
     if (key === 'access_enabled') return q.orderBy('kisi_emu_users.access_enabled', dir).orderBy('kisi_emu_users.name').orderBy('kisi_emu_users.id');
     if (key === 'name') return q.orderBy('kisi_emu_users.name', dir).orderBy('kisi_emu_users.id');
