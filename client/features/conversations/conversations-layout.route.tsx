@@ -63,7 +63,7 @@ const ASSIGNEE_OPTIONS: { value: AssigneeFilter; label: string }[] = [
 const TICK_MS = 30_000;
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search, me } = loaded;
   const query = useQuery(conversationsKey(search), fetchConversationPage, loaded.conversations);
   const list = query.data ?? loaded.conversations;

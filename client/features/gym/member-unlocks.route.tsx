@@ -34,7 +34,7 @@ export const handle = { title: 'Unlocks' };
 const unlocksHref = (id: number, page: number) => (page > 1 ? `${paths.gymMemberUnlocks(id)}?page=${page}` : paths.gymMemberUnlocks(id));
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const member = useMember();
   const key = unlocksKey(member.email, loaded.page);
   const { data, error, isValidating, mutate } = useQuery(key, fetchUnlockPage, loaded.unlocks);

@@ -66,7 +66,7 @@ const COLUMNS = [
 ] as const;
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const openQuery = useQuery(OPEN_ORDERS_KEY, fetchOrderPage, loaded.open);
   const servedQuery = useQuery(recentOrdersKey('served'), fetchOrderPage, loaded.served);
   const cancelledQuery = useQuery(recentOrdersKey('cancelled'), fetchOrderPage, loaded.cancelled);

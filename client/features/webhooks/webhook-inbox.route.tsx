@@ -38,7 +38,7 @@ export const handle = {
 const newEventsLabel = (n: number) => `${n} new ${n === 1 ? 'event' : 'events'}`;
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
   const { data, error, isValidating, mutate } = useQuery(eventsKey(search.page), fetchEventPage, loaded.events);
   const events = data ?? loaded.events;
