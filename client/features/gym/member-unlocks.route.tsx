@@ -44,8 +44,7 @@ export function Component() {
   const [announcement, setAnnouncement] = useState('');
   const [newer, setNewer] = useState(0);
 
-  const live = useLiveEvents((event) => {
-    if (event.type !== 'webhook') return;
+  const live = useLiveEvents(['webhook'], (event) => {
     const unlock = event.data as KisiEvent;
     if (!isUnlockOf(unlock, member.email)) return;
     setAnnouncement(`${unlock.success ? 'New unlock' : 'Refused unlock'} at ${unlock.objectName ?? 'a door'}.`);

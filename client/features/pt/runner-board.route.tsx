@@ -89,8 +89,7 @@ export function Component() {
     if (!isOpen(order.status) || recent) void refreshRecent();
   };
 
-  const live = useLiveEvents((event) => {
-    if (event.type !== 'order') return;
+  const live = useLiveEvents(['order'], (event) => {
     const parsed = v.safeParse(OrderSchema, event.data);
     if (!parsed.success) return;
     const order = parsed.output;

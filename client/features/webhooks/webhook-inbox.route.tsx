@@ -60,8 +60,7 @@ export function Component() {
     if (!document.activeElement || document.activeElement === document.body) tableRef.current?.focus();
   }, [incoming, fresh]);
 
-  const live = useLiveEvents((event) => {
-    if (event.type !== 'webhook') return;
+  const live = useLiveEvents(['webhook'], (event) => {
     const id = (event.data as KisiEvent).id;
     // A resume can replay an event, and a refetch may already have brought it: count each once.
     if (search.page === 1 && events.items.some((e) => e.id === id)) return;
