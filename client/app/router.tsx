@@ -2,7 +2,7 @@ import { Suspense, lazy } from 'react';
 import { createBrowserRouter, data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { registerPreloadRoutes } from '@/lib/app-link';
-import { requireAdmin, requireRunner, requireStaff, requireUser, userContext } from '@/lib/session';
+import { SHELL_ROUTE_ID, requireAdmin, requireRunner, requireStaff, requireUser, shellLoader } from '@/lib/session';
 import { RootErrorBoundary, RouteErrorBoundary, loadErrorScreens } from './fallback-screen';
 import { HydrateFallback } from './pending-overlay';
 import { paths } from '@/lib/paths';
@@ -70,11 +70,11 @@ export const routes: RouteObject[] = [
             ],
           },
           {
-            id: 'shell',
+            id: SHELL_ROUTE_ID,
             path: 'shell',
             // Asks the server who the user is before any loader of the shell runs.
             middleware: [requireUser],
-            loader: ({ context }: LoaderFunctionArgs) => ({ user: context.get(userContext) }),
+            loader: shellLoader,
             lazy: () => import('@/features/shell/shell-layout.route'),
             children: [
               { index: true, lazy: () => import('@/features/shell/shell-index.route') },

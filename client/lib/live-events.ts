@@ -1,11 +1,13 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { LIVE_EVENT_TYPES, eventsApi, type LiveEvent } from '@contracts/events.contract';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
+import { LIVE_EVENT_TYPES, eventsApi, type LiveEvent, type LiveEventType } from '@contracts/events.contract';
 import { keyFor } from './api-client';
 
 /**
- * The one client of `GET /api/events` (Server-Sent Events): a small store around `EventSource`
- * that every live page uses through `useLiveEvents`. It reports the connection state, counts
- * reconnects, remembers the last event id, and resumes from it when it has to reconnect itself.
+ * The one client of `GET /api/events` (Server-Sent Events) in a tab: a single `EventSource` shared
+ * by every live view through `useLiveEvents` (docs/ARCHITECTURE.md "Live events"). The stream opens
+ * when the first view subscribes and closes when the last one leaves; each view hears only the
+ * event types it asked for. It reports the connection state, counts reconnects, remembers the last
+ * event id, and resumes from it when it has to reconnect itself.
  */
 export const EVENTS_URL = keyFor(eventsApi.stream);
 
@@ -13,7 +15,7 @@ export type LiveState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
 export type LiveStatus = {
   state: LiveState;
-  /** Connection losses since the page connected (each one the stream recovered from, or is trying to). */
+  /** Connection losses since the stream opened (each one it recovered from, or is trying to). */
   reconnects: number;
   /** The id of the last event received (the `Last-Event-ID` a resume starts after). */
   lastEventId: string | null;
@@ -21,16 +23,21 @@ export type LiveStatus = {
   error: string | null;
 };
 
+/** One live event of a kind a view asked for (its `type` narrowed to those kinds). */
+export type LiveEventOf<T extends LiveEventType> = LiveEvent & { type: T };
+
 /** Waits between our own reconnects when the server refuses the stream (EventSource gives up on HTTP errors). */
 export const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000, 30000];
 
-type EventListener = (event: LiveEvent) => void;
+const INITIAL_STATUS: LiveStatus = { state: 'closed', reconnects: 0, lastEventId: null, error: null };
+
+type Subscriber = { types: ReadonlySet<LiveEventType>; listener: (event: LiveEvent) => void };
 
 export class LiveEventStream {
   private source: EventSource | undefined;
-  private status: LiveStatus = { state: 'closed', reconnects: 0, lastEventId: null, error: null };
+  private status: LiveStatus = INITIAL_STATUS;
   private readonly statusListeners = new Set<() => void>();
-  private readonly eventListeners = new Set<EventListener>();
+  private readonly subscribers = new Set<Subscriber>();
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
 
@@ -43,15 +50,38 @@ export class LiveEventStream {
     return () => this.statusListeners.delete(listener);
   };
 
-  onEvent(listener: EventListener): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
+  /**
+   * A view starts listening to `types`; the stream opens if it is not running. Returns the leave
+   * function: when the last view has left, the stream closes.
+   */
+  subscribe(types: readonly LiveEventType[], listener: (event: LiveEvent) => void): () => void {
+    const subscriber: Subscriber = { types: new Set(types), listener };
+    this.subscribers.add(subscriber);
+    // A view shows what happens from now on (its own data came from the API), so a stream it starts
+    // does not replay what happened while nobody listened.
+    if (!this.running) this.connect({ resume: false });
+    return () => {
+      this.subscribers.delete(subscriber);
+      if (this.subscribers.size > 0) return;
+      // Closed at the end of the task, not at once: a navigation from one live page to another (and
+      // React's StrictMode) unmounts the old view just before the new one subscribes, and the
+      // connection should carry over rather than be dropped and opened again. (A promise rather than
+      // queueMicrotask, which fake timers hold back.)
+      void Promise.resolve().then(() => {
+        if (this.subscribers.size === 0) this.stop();
+      });
+    };
+  }
+
+  /** Connected, connecting, or waiting to retry. */
+  private get running(): boolean {
+    return this.source !== undefined || this.retryTimer !== undefined;
   }
 
   /** Opens the stream. With `resume`, it starts after the last event seen (nothing missed while away). */
   connect({ resume = true }: { resume?: boolean } = {}): void {
     if (this.source) return;
-    clearTimeout(this.retryTimer);
+    this.clearRetry();
     const last = resume ? this.status.lastEventId : null;
     // A new EventSource cannot set the Last-Event-ID header; the BFF reads the same position from the query.
     const url = last ? `${this.url}?${new URLSearchParams({ lastEventId: last }).toString()}` : this.url;
@@ -74,8 +104,12 @@ export class LiveEventStream {
       }
       const delay = RETRY_DELAYS_MS[this.failures++]!;
       this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1 });
-      this.retryTimer = setTimeout(() => this.connect(), delay);
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        this.connect();
+      }, delay);
     };
+    // Every kind is read, wanted by a view or not, so the last event id stays the true resume point.
     for (const type of LIVE_EVENT_TYPES) {
       source.addEventListener(type, (message) => {
         if (this.source === source) this.receive(type, message as MessageEvent<string>);
@@ -83,16 +117,30 @@ export class LiveEventStream {
     }
   }
 
-  /** Closes the stream and stops any reconnecting; the last event id is kept for a later resume. */
+  /**
+   * Closes the stream for every view and stops any reconnecting; the last event id is kept for a
+   * later `connect()`, which resumes after it.
+   */
   disconnect(): void {
-    clearTimeout(this.retryTimer);
+    this.clearRetry();
     this.failures = 0;
     this.source?.close();
     this.source = undefined;
     if (this.status.state !== 'closed' || this.status.error) this.update({ state: 'closed', error: null });
   }
 
-  private receive(type: LiveEvent['type'], message: MessageEvent<string>) {
+  /** The last view left: closed, and the next view starts from a clean slate. */
+  private stop(): void {
+    this.disconnect();
+    if (this.status !== INITIAL_STATUS) this.replaceStatus(INITIAL_STATUS);
+  }
+
+  private clearRetry() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private receive(type: LiveEventType, message: MessageEvent<string>) {
     let data: unknown;
     try {
       data = JSON.parse(message.data);
@@ -101,55 +149,69 @@ export class LiveEventStream {
     }
     const id = message.lastEventId || '';
     if (id) this.update({ lastEventId: id });
-    for (const listener of this.eventListeners) listener({ id, type, data });
+    const event: LiveEvent = { id, type, data };
+    for (const subscriber of [...this.subscribers]) if (subscriber.types.has(type)) subscriber.listener(event);
   }
 
   private update(patch: Partial<LiveStatus>) {
-    this.status = { ...this.status, ...patch };
+    this.replaceStatus({ ...this.status, ...patch });
+  }
+
+  private replaceStatus(status: LiveStatus) {
+    this.status = status;
     for (const listener of this.statusListeners) listener();
   }
 }
 
+let tabStream: LiveEventStream | undefined;
+
+/** The tab's one stream (created on first use; it connects only while a view listens). */
+export function liveEventStream(): LiveEventStream {
+  return (tabStream ??= new LiveEventStream());
+}
+
 export type LiveConnection = LiveStatus & {
-  /** Reopens a closed stream, resuming after the last event received. */
+  /** Reopens the tab's stream after a disconnect or a refusal, resuming after the last event received. */
   connect: () => void;
+  /** Closes the tab's stream (for every live view) until `connect` or until every view has left. */
   disconnect: () => void;
 };
 
 /**
- * Connects to the live event stream while the component is mounted (and `enabled`), calling
- * `onEvent` for every event. The latest `onEvent` is always used, so it may close over state.
+ * Listens to the tab's live stream while the component is mounted, calling `onEvent` for each
+ * event of the given `types` (and no other). The latest `onEvent` is always used, so it may close
+ * over state. The state shown is the shared stream's.
  */
-export function useLiveEvents(onEvent?: (event: LiveEvent) => void, { enabled = true }: { enabled?: boolean } = {}): LiveConnection {
-  const [stream] = useState(() => new LiveEventStream());
+export function useLiveEvents<T extends LiveEventType>(types: readonly T[], onEvent?: (event: LiveEventOf<T>) => void): LiveConnection {
+  const stream = liveEventStream();
   const status = useSyncExternalStore(stream.subscribeStatus, stream.getStatus, stream.getStatus);
   const handler = useRef(onEvent);
   useEffect(() => {
     handler.current = onEvent;
   });
-  useEffect(() => stream.onEvent((event) => handler.current?.(event)), [stream]);
+  // A list written inline is a new array each render: subscribe again only when the kinds change.
+  const wanted = [...new Set(types)].sort().join(' ');
   useEffect(() => {
-    if (!enabled) return;
-    // A page shows what happens from now on; its own list came from the API.
-    stream.connect({ resume: false });
-    return () => stream.disconnect();
-  }, [stream, enabled]);
+    const kinds = (wanted ? wanted.split(' ') : []) as T[];
+    return stream.subscribe(kinds, (event) => handler.current?.(event as LiveEventOf<T>));
+  }, [stream, wanted]);
   const connect = useCallback(() => stream.connect(), [stream]);
   const disconnect = useCallback(() => stream.disconnect(), [stream]);
   return { ...status, connect, disconnect };
 }
 
 /**
- * Calls `readAgain` each time a live stream becomes open, after connecting or after being away:
- * what the page read before it opened, or what happened while it was down, is read again (nothing
- * goes missing). The latest `readAgain` is always used, so it may close over state.
+ * Calls `readAgain` each time a live stream becomes open for this view: after connecting, after
+ * being away, or at once when the view mounts on a stream another view already opened. What the
+ * page read before that, or what happened while the stream was down, is read again (nothing goes
+ * missing). The latest `readAgain` is always used, so it may close over state.
  */
 export function useWhenLiveOpens(state: LiveState, readAgain: () => void): void {
   const handler = useRef(readAgain);
   useEffect(() => {
     handler.current = readAgain;
   });
-  const lastState = useRef(state);
+  const lastState = useRef<LiveState | null>(null);
   useEffect(() => {
     if (lastState.current !== 'open' && state === 'open') handler.current();
     lastState.current = state;

@@ -1,5 +1,5 @@
-import { createContext, data, redirect } from 'react-router';
-import type { MiddlewareFunction } from 'react-router';
+import { createContext, data, redirect, useRouteLoaderData } from 'react-router';
+import type { LoaderFunctionArgs, MiddlewareFunction } from 'react-router';
 import { authApi, type SessionUser } from '@contracts/auth.contract';
 import type { Role } from '@contracts/endpoint.contract';
 import { call, errorMessage, isApiError } from './api-client';
@@ -62,6 +62,19 @@ export const requireUser: MiddlewareFunction = async ({ request, context }) => {
   context.set(userContext, user);
   await setCacheData(SESSION_KEY, user);
 };
+
+/** The id of the /shell route: its loader hands every page below it the signed-in user. */
+export const SHELL_ROUTE_ID = 'shell';
+
+/** The /shell route's loader: the user `requireUser` put in the context. */
+export const shellLoader = ({ context }: LoaderFunctionArgs) => ({ user: context.get(userContext) });
+
+/** The signed-in user, for pages under /shell (from `shellLoader`, so its type is the loader's). */
+export function useShellUser(): SessionUser {
+  const loaded = useRouteLoaderData<typeof shellLoader>(SHELL_ROUTE_ID);
+  if (!loaded) throw new Error('useShellUser() is only for routes under /shell');
+  return loaded.user;
+}
 
 /** What a signed-in account without the admin role sees on an admin page (the 403 screen's text). */
 export function adminOnlyMessage(user: SessionUser): string {

@@ -9,7 +9,7 @@ export function loader({ params }: LoaderFunctionArgs) {
 export const handle = { title: 'Arco' };
 
 export function Component() {
-  const { id } = useLoaderData() as { id: string };
+  const { id } = useLoaderData<typeof loader>();
   return (
     <div className="arco">
       <h2 className="arco-title">

@@ -53,7 +53,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<LoginResu
 export const handle = { title: 'Sign in' };
 
 export function Component() {
-  const { flash } = useLoaderData() as LoginSearch;
+  const { flash } = useLoaderData<typeof loader>();
   const result = useActionData() as LoginResult | undefined;
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';

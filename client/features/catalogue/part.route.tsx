@@ -32,7 +32,7 @@ export const handle = {
 };
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { id, page } = loaded;
   const { data: fresh, error, isValidating, mutate } = useQuery(partKey(id, page), fetchPart, loaded.part);
   const part = fresh ?? loaded.part;

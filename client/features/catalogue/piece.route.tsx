@@ -28,7 +28,7 @@ export const handle = {
 const groupId = (categoryId: number | undefined, index: number) => `part-group-${categoryId ?? `none-${index}`}`;
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { data: fresh, error, isValidating, mutate } = useQuery(pieceKey(loaded.id), fetchPiece, loaded.piece);
   const piece = fresh ?? loaded.piece;
   const location = useLocation();

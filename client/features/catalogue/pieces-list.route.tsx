@@ -80,7 +80,7 @@ function PieceCard({ piece, state }: { piece: PieceSummary; state: CatalogueLink
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
   const list = useQuery(piecesKey(search), fetchPiecePage, loaded.pieces.data);
   const pieces = list.data ?? loaded.pieces.data;

@@ -7,7 +7,8 @@ import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
 import { cachedData, loadQuery, warm } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { CHANNELS_KEY, chatHref, fetchChannels, fetchThread, threadKey, useChannels, useChatUser, type Thread } from './chat.api';
+import { useShellUser } from '@/lib/session';
+import { CHANNELS_KEY, chatHref, fetchChannels, fetchThread, threadKey, useChannels, type Thread } from './chat.api';
 import { useChatLive, useUnreadTitle } from './chat-live';
 import { ChatHeader } from './components/chat-header';
 import { ChatThread } from './components/chat-thread';
@@ -34,8 +35,8 @@ export const handle = {
 };
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
-  const me = useChatUser();
+  const loaded = useLoaderData<typeof loader>();
+  const me = useShellUser();
   const navigate = useNavigate();
   const { data, error, isValidating, mutate } = useChannels(loaded.channels);
   const list = data ?? loaded.channels;

@@ -14,8 +14,7 @@ export const LIST_REFRESH_MS = 3000;
  */
 export function useChatLive(me: number) {
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const live = useLiveEvents((event) => {
-    if (event.type !== 'chat') return;
+  const live = useLiveEvents(['chat'], (event) => {
     // The event's `audience` is the server's business; valibot's object leaves it out.
     const parsed = v.safeParse(ChatEventSchema, event.data);
     if (!parsed.success) return;

@@ -8,6 +8,7 @@ import { LoadError } from '@/components/load-error';
 import { errorMessage } from '@/lib/api-client';
 import { cachedData, loadQuery, warm } from '@/lib/cache';
 import { parseSearch } from '@/lib/search-params';
+import { useShellUser } from '@/lib/session';
 import {
   CHANNELS_KEY,
   ChatSearchSchema,
@@ -17,7 +18,6 @@ import {
   selectChannel,
   threadKey,
   useChannels,
-  useChatUser,
   type ChatSearch,
   type Thread,
 } from './chat.api';
@@ -56,8 +56,8 @@ export function preloadWorkspace({ url }: { url: URL }) {
 const LIST_ID = 'chat-channel-list';
 
 export function ChatWorkspace({ layout, basePath }: { layout: 'list' | 'split'; basePath: string }) {
-  const loaded = useLoaderData() as WorkspaceData;
-  const me = useChatUser();
+  const loaded = useLoaderData<typeof loadWorkspace>();
+  const me = useShellUser();
   const navigate = useNavigate();
   const { data, error, isValidating, mutate } = useChannels(loaded.channels);
   const list = data ?? loaded.channels;

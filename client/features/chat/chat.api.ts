@@ -1,8 +1,6 @@
 import { useEffect } from 'react';
-import { useRouteLoaderData } from 'react-router';
 import useSWR from 'swr';
 import * as v from 'valibot';
-import type { SessionUser } from '@contracts/auth.contract';
 import {
   chatApi,
   type Channel,
@@ -97,13 +95,6 @@ export const selectChannel = (channels: readonly Channel[], wanted: number): Cha
 export const chatHref = (path: string, channelId?: number) => (channelId ? `${path}?${new URLSearchParams({ channel: String(channelId) }).toString()}` : path);
 
 // ---- hooks ------------------------------------------------------------------------------------
-
-/** The signed-in account, from the /shell route's loader (its middleware asked the server). */
-export function useChatUser(): SessionUser {
-  const data = useRouteLoaderData('shell') as { user: SessionUser } | undefined;
-  if (!data) throw new Error('useChatUser() is only for routes under /shell');
-  return data.user;
-}
 
 /**
  * What mounted views show for a key that has no cache entry yet: their loader's read, until the

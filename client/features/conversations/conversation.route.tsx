@@ -36,7 +36,7 @@ export const handle = {
 };
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const query = useQuery(conversationKey(loaded.id), fetchConversation, loaded.conversation);
   const conversation = query.data ?? loaded.conversation;
   const { search } = useLocation();

@@ -63,7 +63,7 @@ const ASSIGNEE_OPTIONS: { value: AssigneeFilter; label: string }[] = [
 const TICK_MS = 30_000;
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search, me } = loaded;
   const query = useQuery(conversationsKey(search), fetchConversationPage, loaded.conversations);
   const list = query.data ?? loaded.conversations;
@@ -79,8 +79,7 @@ export function Component() {
   const filtered = search.status !== DEFAULT_SEARCH.status || search.assignee !== DEFAULT_SEARCH.assignee || Boolean(search.query);
 
   // One stream for the list and the open thread: a message goes into the thread's cache (once), and the list reads again.
-  const live = useLiveEvents((event) => {
-    if (event.type !== 'conversation') return;
+  const live = useLiveEvents(['conversation'], (event) => {
     const parsed = v.safeParse(ConversationEventSchema, event.data);
     if (!parsed.success) return;
     const { conversation, message } = parsed.output;

@@ -56,7 +56,7 @@ export const handle = {
 const FORGOTTEN_NOTICE = 'We could not open your earlier request on this device any more. If you still need help, ask again below.';
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const remembered = useRememberedConversations();
   // null: the newest remembered conversation; 'new': the form; a number: that conversation.
   const [choice, setChoice] = useState<number | 'new' | null>(null);

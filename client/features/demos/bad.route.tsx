@@ -15,7 +15,7 @@ export async function loader() {
 export const handle = { title: 'Server error' };
 
 export function Component() {
-  const { response } = useLoaderData() as { response: unknown };
+  const { response } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg narrow">
       <PageHeader eyebrow="Error state" title="Server error">

@@ -23,7 +23,7 @@ export const handle = { title: 'Slow page' };
 const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
 export function Component() {
-  const { waitedMs, loadedAt } = useLoaderData() as Awaited<ReturnType<typeof loader>>;
+  const { waitedMs, loadedAt } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   return (
     <div className="stack-lg narrow">

@@ -1,6 +1,5 @@
-import { useLoaderData, useRouteLoaderData } from 'react-router';
+import { useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import type { SessionUser } from '@contracts/auth.contract';
 import type { GymMember } from '@contracts/gym.contract';
 import type { KisiGroupLink } from '@contracts/kisi.contract';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
@@ -12,6 +11,7 @@ import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { loadQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
+import { useShellUser } from '@/lib/session';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { useForm } from '@/lib/form-state';
 import { createGroupLink, deleteGroupLink, fetchLinksOf, kisiErrorMessage, kisiFormErrors, linksOfKey, loadKisi, useKisi, type Loaded } from '@/lib/kisi';
@@ -55,10 +55,9 @@ function CreateLinkForm({ member, onDone, onCancel }: { member: GymMember; onDon
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const member = useMember();
-  const role = (useRouteLoaderData('shell') as { user: SessionUser } | undefined)?.user.role;
-  const canWrite = role === 'admin';
+  const canWrite = useShellUser().role === 'admin';
   const { data: links, failure, isValidating, retry } = useKisi(linksOfKey(member.email), fetchLinksOf, loaded);
   const modal = useModal();
   const confirmDelete = useConfirmDelete();

@@ -134,7 +134,7 @@ function MembershipSwitch() {
 }
 
 export function Component() {
-  const { access } = useLoaderData() as { access?: MemberDoorAccess };
+  const { access } = useLoaderData<typeof loader>();
   const member = useMember();
   return (
     <div className="gym-detail">

@@ -34,7 +34,7 @@ export const handle = { title: 'Unlocks' };
 const unlocksHref = (id: number, page: number) => (page > 1 ? `${paths.gymMemberUnlocks(id)}?page=${page}` : paths.gymMemberUnlocks(id));
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const member = useMember();
   const key = unlocksKey(member.email, loaded.page);
   const { data, error, isValidating, mutate } = useQuery(key, fetchUnlockPage, loaded.unlocks);
@@ -44,8 +44,7 @@ export function Component() {
   const [announcement, setAnnouncement] = useState('');
   const [newer, setNewer] = useState(0);
 
-  const live = useLiveEvents((event) => {
-    if (event.type !== 'webhook') return;
+  const live = useLiveEvents(['webhook'], (event) => {
     const unlock = event.data as KisiEvent;
     if (!isUnlockOf(unlock, member.email)) return;
     setAnnouncement(`${unlock.success ? 'New unlock' : 'Refused unlock'} at ${unlock.objectName ?? 'a door'}.`);

@@ -45,7 +45,7 @@ export function membersHref(search: MembersSearch): string {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
   const members = useQuery(membersKey(search), fetchMemberPage, loaded.members).data ?? loaded.members;
   const setSearchParam = useSetSearchParam();

@@ -44,7 +44,7 @@ export const handle = {
 };
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { id, page } = loaded;
   const owner = useQuery(ownerKey(id), fetchOwner, loaded.owner).data ?? loaded.owner;
   const members = useQuery(ownerMembersKey(id, page), fetchMemberPage, loaded.members).data ?? loaded.members;

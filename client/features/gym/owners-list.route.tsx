@@ -41,7 +41,7 @@ export function ownersHref(search: OwnersSearch): string {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
   const { data } = useQuery(ownersKey(search), fetchOwnerPage, loaded.owners);
   const owners = data ?? loaded.owners;

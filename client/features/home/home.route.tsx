@@ -42,7 +42,7 @@ function AreaCard({ area }: { area: Area }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as HomeData;
+  const loaded = useLoaderData<typeof loader>();
   const { data: status, error } = useQuery(STATUS_KEY, fetchStatus, loaded.status ?? undefined);
   const shownAreas = useVisibleAreas(areas);
   const problem = status ? undefined : (loaded.statusError ?? (error ? errorMessage(error) : undefined));

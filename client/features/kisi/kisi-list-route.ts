@@ -1,7 +1,7 @@
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import { warm } from '@/lib/cache';
-import { loadKisi, useKisi, type Loaded } from '@/lib/kisi';
+import { loadKisi, useKisi } from '@/lib/kisi';
 
 /**
  * The route plumbing every paged /kisi list shares: the loader parses the URL's search and reads the
@@ -15,15 +15,15 @@ export function kisiListRoute<S, T>(list: {
   key: (search: S) => string;
   fetcher: (key: string) => Promise<T>;
 }) {
-  type Data = { search: S } & Loaded<T>;
+  async function loader({ url }: LoaderFunctionArgs) {
+    const search = list.parse(url);
+    return { search, ...(await loadKisi(list.key(search), list.fetcher)) };
+  }
   return {
-    async loader({ url }: LoaderFunctionArgs): Promise<Data> {
-      const search = list.parse(url);
-      return { search, ...(await loadKisi(list.key(search), list.fetcher)) };
-    },
+    loader,
     handle: { title: list.title, preload: ({ url }: { url: URL }) => warm(list.key(list.parse(url)), list.fetcher) },
     useList() {
-      const loaded = useLoaderData() as Data;
+      const loaded = useLoaderData<typeof loader>();
       const read = useKisi(list.key(loaded.search), list.fetcher, loaded);
       const navigation = useNavigation();
       const busy = navigation.state === 'loading' && navigation.location.pathname === list.path;

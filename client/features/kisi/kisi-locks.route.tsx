@@ -53,7 +53,7 @@ function UnlockButton({ lock }: { lock: KisiLock }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const read = useKisi(LOCKS_KEY, fetchLocks, loaded);
 
   return (

@@ -144,7 +144,7 @@ function RoleAssignments({ id, loaded }: { id: number; loaded: Data['roles'] }) 
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { data: user, failure, isValidating, retry, mutate } = useKisi(userKey(loaded.id), fetchUser, loaded.user);
   return (
     <>

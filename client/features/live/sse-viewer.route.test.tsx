@@ -86,6 +86,18 @@ describe('/shell/sse', () => {
     expect(within(connection()).getByText('Connecting…')).toBeInTheDocument();
   });
 
+  it('hands its stream to the next live page: one EventSource per tab, not one per page', async () => {
+    fakeApi([({ url }) => (url.pathname === '/api/webhook' ? { json: { items: [], page: 0, pageSize: 10, total: 0 } } : undefined)], { signedIn: true });
+    const { router } = renderApp('/shell/sse');
+    await screen.findByRole('heading', { name: 'Live stream', level: 1 });
+    act(() => FakeEventSource.current().open());
+    await act(() => router.navigate('/shell/webhook'));
+    await screen.findByRole('heading', { name: 'Door events', level: 1 });
+    expect(screen.getByText('Live')).toBeInTheDocument();
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(FakeEventSource.current().readyState).toBe(FakeEventSource.OPEN);
+  });
+
   it('retries by itself when the server refuses the stream', async () => {
     await setup(); // with real timers: fake ones stall the fetch bodies, and the header's session would land after the test
     await screen.findByRole('button', { name: 'Sign out' });

@@ -1,6 +1,6 @@
 import './live.css';
 import { useState } from 'react';
-import type { LiveEvent } from '@contracts/events.contract';
+import { LIVE_EVENT_TYPES, type LiveEvent } from '@contracts/events.contract';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { JsonView } from '@/components/json-view';
@@ -40,7 +40,8 @@ export function Component() {
   const [paused, setPaused] = useState(false);
   const [received, setReceived] = useState(0);
 
-  const live = useLiveEvents((event) => {
+  // Every kind: this page shows the raw stream.
+  const live = useLiveEvents(LIVE_EVENT_TYPES, (event) => {
     const item: Received = { ...event, seq: ++seq, receivedAt: new Date().toISOString() };
     setReceived((n) => n + 1);
     if (paused) setWaiting((list) => [...list, item]);

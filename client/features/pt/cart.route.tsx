@@ -63,7 +63,7 @@ function refusedLines(error: unknown, sent: CartLine[]): { lines: Record<string,
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { data, error: menuError, isValidating, mutate } = useQuery(MENU_KEY, fetchMenu, loaded.menu ?? undefined);
   const menu = data ?? loaded.menu;
   const currency = menu?.currency ?? '';

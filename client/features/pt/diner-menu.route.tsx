@@ -27,7 +27,7 @@ export async function loader(): Promise<Data> {
 export const handle = { title: 'Menu', preload: () => warm(MENU_KEY, fetchMenu) };
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { data, error, isValidating, mutate } = useQuery(MENU_KEY, fetchMenu, loaded.menu);
   const menu = data ?? loaded.menu;
   const [params] = useSearchParams();

@@ -66,7 +66,7 @@ const COLUMNS = [
 ] as const;
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const openQuery = useQuery(OPEN_ORDERS_KEY, fetchOrderPage, loaded.open);
   const servedQuery = useQuery(recentOrdersKey('served'), fetchOrderPage, loaded.served);
   const cancelledQuery = useQuery(recentOrdersKey('cancelled'), fetchOrderPage, loaded.cancelled);
@@ -89,8 +89,7 @@ export function Component() {
     if (!isOpen(order.status) || recent) void refreshRecent();
   };
 
-  const live = useLiveEvents((event) => {
-    if (event.type !== 'order') return;
+  const live = useLiveEvents(['order'], (event) => {
     const parsed = v.safeParse(OrderSchema, event.data);
     if (!parsed.success) return;
     const order = parsed.output;

@@ -41,7 +41,7 @@ export const handle = {
 };
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { id } = loaded;
   const { data: fresh, error, isValidating, mutate } = useQuery(stallKey(id), fetchStall, loaded.stall);
   const stall = fresh ?? loaded.stall;

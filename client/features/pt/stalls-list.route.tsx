@@ -34,7 +34,7 @@ export const handle = {
 };
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
   const { data, error, isValidating, mutate } = useQuery(stallsKey(search), fetchStallPage, loaded.stalls);
   const stalls = data ?? loaded.stalls;

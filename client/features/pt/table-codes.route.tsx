@@ -31,7 +31,7 @@ export async function loader(): Promise<Data> {
 export const handle = { title: 'Table QR codes', preload: () => warm(MENU_KEY, fetchMenu) };
 
 export function Component() {
-  const { codes } = useLoaderData() as Data;
+  const { codes } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg qr-sheet">
       <PageHeader

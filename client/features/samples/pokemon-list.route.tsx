@@ -55,7 +55,7 @@ function PokemonCard({ pokemon, state }: { pokemon: PokemonSummary; state: ListL
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
   const read = useSample(pokemonListKey(search.page), fetchPokemonPage, loaded.pokemon);
   const pokemon = read.data;

@@ -72,7 +72,7 @@ function Stats({ stats }: { stats: Pokemon['stats'] }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const location = useLocation();
   const back = listFrom(location.state, paths.pokemonList);
   const read = useSample(pokemonKey(loaded.ref), fetchPokemon, loaded.pokemon);

@@ -36,7 +36,7 @@ export const handle = {
 };
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { id } = loaded;
   const location = useLocation();
   const postRead = useSample(postKey(id), fetchPost, loaded.post);

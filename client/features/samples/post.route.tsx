@@ -67,7 +67,7 @@ function AuthorCard({ author }: { author: PostWithAuthor['author'] }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { id } = loaded;
   const location = useLocation();
   const read = useSample(postKey(id), fetchPost, loaded.post);

@@ -81,7 +81,7 @@ function FakePostRow({ state }: { state: ListLinkState }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
   const read = useSample(postsKey(search.page), fetchPosts, loaded.posts);
   const posts = read.data;

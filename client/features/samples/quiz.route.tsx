@@ -40,7 +40,7 @@ function isTyping(event: KeyboardEvent): boolean {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const [round, setRound] = useState<QuizRound | undefined>(loaded.first.data);
   const [error, setError] = useState<unknown>(loaded.first.error);
   const [picked, setPicked] = useState<number | null>(null);

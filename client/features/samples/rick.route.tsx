@@ -77,7 +77,7 @@ function summary(total: number, search: RickSearch): string {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
   const read = useSample(charactersKey(search), fetchCharacters, loaded.characters);
   const characters = read.data;

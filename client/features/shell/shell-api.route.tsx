@@ -1,5 +1,4 @@
 import { useLoaderData } from 'react-router';
-import type { ServiceStatus } from '@contracts/status.contract';
 import { Icon } from '@/components/icon';
 import { STATUS_KEY, ServiceStatusView, fetchStatus } from '@/components/service-status';
 import { errorMessage } from '@/lib/api-client';
@@ -15,7 +14,7 @@ export const handle = { title: 'Service status', preload: () => warm(STATUS_KEY,
 const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
 export function Component() {
-  const initial = useLoaderData() as ServiceStatus;
+  const initial = useLoaderData<typeof loader>();
   // Re-checks every 10 s while the page is open.
   const { data, error, isValidating, mutate } = useSWR(STATUS_KEY, fetchStatus, { fallbackData: initial, refreshInterval: 10_000 });
   const status = data ?? initial;

@@ -1,8 +1,8 @@
 import { Icon, type IconName } from '@/components/icon';
 import { AppLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
-import { hasRole } from '@/lib/session';
-import { ROLE_DESCRIPTIONS, useShellUser } from './shell-user';
+import { hasRole, useShellUser } from '@/lib/session';
+import { ROLE_DESCRIPTIONS } from './shell-user';
 
 export const handle = { title: 'Overview' };
 

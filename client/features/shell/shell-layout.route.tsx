@@ -4,8 +4,7 @@ import { chatApi } from '@contracts/chat.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
-import { hasRole } from '@/lib/session';
-import { useShellUser } from './shell-user';
+import { hasRole, useShellUser } from '@/lib/session';
 
 export const handle = { title: 'Staff shell' };
 

@@ -57,7 +57,7 @@ function queueSummary(uploads: readonly UploadSnapshot[]): string {
 }
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search, me } = loaded;
   const limitsQuery = useQuery(limitsKey, fetchLimits, loaded.limits);
   const limits = limitsQuery.data ?? loaded.limits;

@@ -31,7 +31,7 @@ export const handle = {
 const UNDER_WAY = new Set(['waiting', 'uploading', 'paused', 'failed']);
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const limitsQuery = useQuery(limitsKey, fetchLimits, loaded.limits);
   const limits = limitsQuery.data ?? loaded.limits;
   const uploads = useQueue(singleQueue);

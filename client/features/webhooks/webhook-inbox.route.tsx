@@ -38,7 +38,7 @@ export const handle = {
 const newEventsLabel = (n: number) => `${n} new ${n === 1 ? 'event' : 'events'}`;
 
 export function Component() {
-  const loaded = useLoaderData() as Data;
+  const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
   const { data, error, isValidating, mutate } = useQuery(eventsKey(search.page), fetchEventPage, loaded.events);
   const events = data ?? loaded.events;
@@ -60,8 +60,7 @@ export function Component() {
     if (!document.activeElement || document.activeElement === document.body) tableRef.current?.focus();
   }, [incoming, fresh]);
 
-  const live = useLiveEvents((event) => {
-    if (event.type !== 'webhook') return;
+  const live = useLiveEvents(['webhook'], (event) => {
     const id = (event.data as KisiEvent).id;
     // A resume can replay an event, and a refetch may already have brought it: count each once.
     if (search.page === 1 && events.items.some((e) => e.id === id)) return;

@@ -1,0 +1,123 @@
+import { act, render, screen } from '@testing-library/react';
+import type { LiveEvent, LiveEventType } from '@contracts/events.contract';
+import { FakeEventSource, fakeEventSourceEachTest } from '../test-utils';
+import { RETRY_DELAYS_MS, useLiveEvents, useWhenLiveOpens } from './live-events';
+
+fakeEventSourceEachTest();
+afterEach(() => jest.useRealTimers());
+
+/** A live view as the pages have one: the stream's state (the pages show it as a badge), and what it heard. */
+function LiveView({ name, types, heard, onOpen }: { name: string; types: LiveEventType[]; heard: LiveEvent[]; onOpen?: () => void }) {
+  const live = useLiveEvents(types, (event) => heard.push(event));
+  useWhenLiveOpens(live.state, () => onOpen?.());
+  return (
+    <section aria-label={name}>
+      <p>{live.state}</p>
+    </section>
+  );
+}
+
+function threeViews() {
+  const heard = { board: [] as LiveEvent[], chat: [] as LiveEvent[], inbox: [] as LiveEvent[] };
+  const views = (shown: Array<keyof typeof heard> = ['board', 'chat', 'inbox']) => (
+    <>
+      {shown.includes('board') ? <LiveView name="board" types={['order']} heard={heard.board} /> : null}
+      {shown.includes('chat') ? <LiveView name="chat" types={['chat', 'conversation']} heard={heard.chat} /> : null}
+      {shown.includes('inbox') ? <LiveView name="inbox" types={['webhook']} heard={heard.inbox} /> : null}
+    </>
+  );
+  const rendered = render(views());
+  return { ...rendered, heard, show: (shown: Array<keyof typeof heard>) => rendered.rerender(views(shown)) };
+}
+
+const stateOf = (name: string) => screen.getByRole('region', { name }).textContent;
+const ids = (events: LiveEvent[]) => events.map((e) => e.id);
+/** The stream closes at the end of the task in which the last view left. */
+const endOfTask = () => act(async () => undefined);
+
+describe('the tab’s live stream', () => {
+  it('is one EventSource for three live views, each hearing only the kinds it asked for, closed when all three leave', async () => {
+    const { heard, unmount } = threeViews();
+    expect(FakeEventSource.instances).toHaveLength(1);
+    const source = FakeEventSource.current();
+    expect(source.url).toBe('/api/events');
+    expect(['board', 'chat', 'inbox'].map(stateOf)).toEqual(['connecting', 'connecting', 'connecting']);
+
+    act(() => source.open());
+    expect(['board', 'chat', 'inbox'].map(stateOf)).toEqual(['open', 'open', 'open']);
+    act(() => {
+      source.emit('order', { id: 5 }, '1');
+      source.emit('chat', { kind: 'posted' }, '2');
+      source.emit('webhook', { id: 7 }, '3');
+      source.emit('conversation', { id: 9 }, '4');
+    });
+    expect(ids(heard.board)).toEqual(['1']);
+    expect(ids(heard.chat)).toEqual(['2', '4']);
+    expect(ids(heard.inbox)).toEqual(['3']);
+    expect(heard.board[0]).toEqual({ id: '1', type: 'order', data: { id: 5 } });
+
+    // A dropped connection: the browser reconnects this same EventSource (with Last-Event-ID).
+    act(() => source.drop());
+    expect(['board', 'chat', 'inbox'].map(stateOf)).toEqual(['reconnecting', 'reconnecting', 'reconnecting']);
+    act(() => source.open());
+    expect(FakeEventSource.instances).toHaveLength(1);
+
+    unmount();
+    expect(source.readyState).toBe(FakeEventSource.OPEN); // not before the end of the task
+    await endOfTask();
+    expect(source.readyState).toBe(FakeEventSource.CLOSED);
+    expect(FakeEventSource.instances).toHaveLength(1);
+  });
+
+  it('stays open while one view remains; a view that left hears nothing more', async () => {
+    const { heard, show } = threeViews();
+    const source = FakeEventSource.current();
+    act(() => source.open());
+    show(['inbox']);
+    await endOfTask();
+    expect(source.readyState).toBe(FakeEventSource.OPEN);
+    act(() => source.emit('order', { id: 6 }, '5'));
+    expect(heard.board).toEqual([]);
+    expect(stateOf('inbox')).toBe('open');
+  });
+
+  it('carries the connection over when one page replaces another (a navigation), and the new page reads again', async () => {
+    const opened = jest.fn();
+    const orders: LiveEvent[] = [];
+    const page = (which: 'inbox' | 'runner') =>
+      which === 'inbox' ? <LiveView key="inbox" name="inbox" types={['webhook']} heard={[]} /> : <LiveView key="runner" name="runner" types={['order']} heard={orders} onOpen={opened} />;
+    const { rerender } = render(page('inbox'));
+    const source = FakeEventSource.current();
+    act(() => source.open());
+
+    rerender(page('runner'));
+    await endOfTask();
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(source.readyState).toBe(FakeEventSource.OPEN);
+    expect(stateOf('runner')).toBe('open');
+    // It joined a stream that was already open: what it loaded is read again once, as after an open.
+    expect(opened).toHaveBeenCalledTimes(1);
+    act(() => source.emit('order', { id: 7 }, '6'));
+    expect(ids(orders)).toEqual(['6']);
+  });
+
+  it('reopens a refused stream itself after the last event it saw, and starts afresh once every view has left', async () => {
+    jest.useFakeTimers();
+    const { unmount } = threeViews();
+    const first = FakeEventSource.current();
+    act(() => first.open());
+    act(() => first.emit('webhook', { id: 1 }, '12'));
+    act(() => first.drop({ closed: true }));
+    expect(stateOf('chat')).toBe('reconnecting');
+    act(() => jest.advanceTimersByTime(RETRY_DELAYS_MS[0]!));
+    expect(FakeEventSource.instances).toHaveLength(2);
+    expect(FakeEventSource.current().url).toBe('/api/events?lastEventId=12');
+
+    unmount();
+    await endOfTask();
+    expect(FakeEventSource.current).toThrow('No open EventSource');
+    render(<LiveView name="later" types={['webhook']} heard={[]} />);
+    expect(FakeEventSource.instances).toHaveLength(3);
+    expect(FakeEventSource.current().url).toBe('/api/events'); // a new view shows what happens from now on
+  });
+});
