@@ -14,7 +14,6 @@ import { catalogueFeature } from './features/catalogue/catalogue.feature';
 import { chatFeature } from './features/chat/chat.feature';
 import { conversationsFeature } from './features/conversations/conversations.feature';
 import { eventsFeature } from './features/events/events.feature';
-import type { EventStreamOptions } from './features/events/events.router';
 import { liveEventsRepository } from './features/events/live-events.repository';
 import { gymFeature } from './features/gym/gym.feature';
 import type { DoorAccess } from './features/gym/gym.service';
@@ -29,6 +28,7 @@ import { sessionMiddleware } from './lib/auth.middleware';
 import { endpointRouter, route } from './lib/endpoint-router';
 import { apiNotFound, errorHandler } from './lib/error-handler';
 import { EventBus } from './lib/event-bus';
+import { eventStreams, type EventStreamSettings } from './lib/event-stream';
 import type { Job } from './lib/jobs';
 import { refuseDeepJson } from './lib/json-depth';
 import type { Logger } from './lib/logger';
@@ -51,7 +51,7 @@ export interface AppDeps {
   loginLimits?: Partial<LoginLimits>;
   /** The door-access provider for gym memberships (Kisi, or the emulator). */
   door: DoorAccess;
-  eventStream?: Partial<EventStreamOptions>;
+  eventStream?: Partial<EventStreamSettings>;
   /** Kisi (remote, or the in-process emulator): proxy, webhook secret, server-side client. Without it /api/kisi answers 503. */
   kisi?: Kisi;
   /** Orders one client may place per minute (tests lower it to see the limit). */
@@ -81,7 +81,19 @@ export interface App {
 /** Builds the whole BFF from its features; `bff/server.ts` listens and runs the jobs, tests use it in-process. */
 export function createApp(deps: AppDeps): App {
   const { config, database, logger } = deps;
-  const bus = new EventBus(liveEventsRepository(database), (err) => logger.error({ err }, 'live event delivery failed'));
+  const liveEvents = liveEventsRepository(database);
+  const bus = new EventBus(liveEvents, (err) => logger.error({ err }, 'live event delivery failed'));
+  // A logout on any instance closes the event streams of that session on every instance at once.
+  const sessionsEnded = instanceSignal(database, SESSIONS_ENDED_CHANNEL, () => {
+    auth.auth.forgetCachedSessions();
+    void streams.endStreamsOfEndedSessions();
+  });
+  const streams = eventStreams({
+    subscribe: (listener) => bus.subscribe(listener),
+    replay: liveEvents.after,
+    isSessionAlive: async (token) => !!(await auth.auth.userForToken(token)),
+    settings: deps.eventStream,
+  });
   const checkResponses = deps.checkResponses ?? process.env.NODE_ENV === 'test';
   const jsonBody = express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: refuseDeepJson });
   const context: FeatureContext = {
@@ -89,27 +101,20 @@ export function createApp(deps: AppDeps): App {
     database,
     logger,
     bus,
+    streams,
     jsonBody,
     mount: (routes) => ({ endpoints: routes.map((r) => r.endpoint), router: endpointRouter(routes, { checkResponses, jsonBody }) }),
   };
 
-  // A logout on any instance closes the event streams of that session on every instance at once.
-  const sessionsEnded = instanceSignal(database, SESSIONS_ENDED_CHANNEL, () => {
-    auth.auth.forgetCachedSessions();
-    void events.endStreamsOfEndedSessions();
-  });
   const auth = authFeature(context, { sessionsEnded: sessionsEnded.send, sessionCacheMs: deps.sessionCacheMs, loginLimits: deps.loginLimits });
-  const isSessionAlive = async (token: string) => !!(await auth.auth.userForToken(token));
-  const events = eventsFeature(context, { isSessionAlive, stream: deps.eventStream });
-  const heartbeatMs = deps.eventStream?.heartbeatMs;
   const features: Feature[] = [
     auth,
-    events,
+    eventsFeature(context),
     webhooksFeature(context, { kisi: deps.kisi }),
     gymFeature(context, { door: deps.door }),
-    ptFeature(context, { ordersPerMinute: deps.ordersPerMinute, heartbeatMs }),
+    ptFeature(context, { ordersPerMinute: deps.ordersPerMinute }),
     chatFeature(context, { messagesPerMinute: deps.messagesPerMinute }),
-    conversationsFeature(context, { messagesPerMinute: deps.messagesPerMinute, helpRequestsPerHour: deps.helpRequestsPerHour, heartbeatMs }),
+    conversationsFeature(context, { messagesPerMinute: deps.messagesPerMinute, helpRequestsPerHour: deps.helpRequestsPerHour }),
     uploadsFeature(context),
     samplesFeature(context),
     catalogueFeature(context),
@@ -160,6 +165,6 @@ export function createApp(deps: AppDeps): App {
     endpoints,
     jobs: features.flatMap((f) => f.jobs ?? []),
     seeders: features.flatMap((f) => f.seeders ?? []),
-    endStreams: () => features.forEach((f) => f.close?.()),
+    endStreams: streams.endAll,
   };
 }

@@ -5,13 +5,14 @@ import type { Database } from './db/database';
 import type { Seeder } from './db/seed';
 import type { Route } from './lib/endpoint-router';
 import type { EventBus } from './lib/event-bus';
+import type { EventStreams } from './lib/event-stream';
 import type { Job } from './lib/jobs';
 import type { Logger } from './lib/logger';
 
 /**
  * What a feature gives the app: its endpoints (for the OpenAPI document and the contract-walking
- * tests), the router that answers them, and where it has them its background jobs, demo data and a
- * close that ends its open streams. Each `bff/features/<f>/<f>.feature.ts` returns one.
+ * tests), the router that answers them, and where it has them its background jobs and demo data.
+ * Each `bff/features/<f>/<f>.feature.ts` returns one. Its live streams are the app's (`streams`).
  */
 export interface Feature {
   endpoints: readonly Endpoint[];
@@ -19,8 +20,6 @@ export interface Feature {
   jobs?: readonly Job[];
   /** Demo data for a brand-new database, in the order the app lists the features. */
   seeders?: readonly Seeder[];
-  /** Ends its open streams (shutdown), so requests in flight can finish. */
-  close?: () => void;
 }
 
 /** What every feature is built from. */
@@ -29,6 +28,8 @@ export interface FeatureContext {
   database: Database;
   logger: Logger;
   bus: EventBus;
+  /** Every Server-Sent Events answer of the app: one lifecycle, ended together at logout and shutdown. */
+  streams: EventStreams;
   /** Reads a JSON body (for what is not a contract endpoint: the Kisi proxy). */
   jsonBody: RequestHandler;
   /** A feature's routes as its router and endpoints (access guard, validation, answer: see `endpointRouter`). */

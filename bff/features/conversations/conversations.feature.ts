@@ -9,12 +9,11 @@ export interface ConversationsFeatureOptions {
   /** Messages one sender may write per minute, help requests one client may start per hour (tests lower them). */
   messagesPerMinute?: number;
   helpRequestsPerHour?: number;
-  heartbeatMs?: number;
 }
 
 /** `/api/conversations`: guests' help requests and the front desk's replies, with the guest's own stream. */
-export function conversationsFeature({ config, database, logger, bus, mount }: FeatureContext, options: ConversationsFeatureOptions = {}): Feature {
-  const conversations = conversationRoutes(
+export function conversationsFeature({ config, database, logger, bus, streams, mount }: FeatureContext, options: ConversationsFeatureOptions = {}): Feature {
+  const routes = conversationRoutes(
     conversationsService({
       conversations: conversationsRepository(database.db),
       inTransaction: (work) => database.db.transaction().execute((trx) => work(conversationsRepository(trx))),
@@ -28,9 +27,8 @@ export function conversationsFeature({ config, database, logger, bus, mount }: F
       cookieSecure: config.COOKIE_SECURE,
       helpRequestsPerHour: options.helpRequestsPerHour ?? config.HELP_REQUESTS_PER_HOUR,
       messagesPerMinute: options.messagesPerMinute ?? config.MESSAGES_PER_MINUTE,
-      subscribe: (listener) => bus.subscribe(listener),
-      heartbeatMs: options.heartbeatMs,
+      streams,
     },
   );
-  return { ...mount(conversations.routes), close: conversations.endStreams, seeders: [conversationsSeeder] };
+  return { ...mount(routes), seeders: [conversationsSeeder] };
 }

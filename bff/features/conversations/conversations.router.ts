@@ -1,12 +1,11 @@
 import crypto from 'node:crypto';
-import type { CookieOptions, Request, Response } from 'express';
-import type { LiveEvent } from '../../contracts/events.contract';
+import type { CookieOptions, Request } from 'express';
 import { conversationsApi, GUEST_COOKIE, GUEST_COOKIE_PATH, type ConversationEvent, type ReplyAuthor } from '../../contracts/conversations.contract';
 import { readCookie } from '../../lib/auth.middleware';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { route } from '../../lib/endpoint-router';
 import { limitRequests, type CounterStoreFor } from '../../lib/rate-limit';
-import { openEventStream, sseFrame, sseHeartbeat } from '../../lib/sse';
+import type { EventStreams } from '../../lib/event-stream';
 import type { ConversationsService, Viewer } from './conversations.service';
 
 export interface ConversationRouteOptions {
@@ -16,9 +15,8 @@ export interface ConversationRouteOptions {
   helpRequestsPerHour: number;
   /** Messages one sender (account, or guest device) may write per minute. */
   messagesPerMinute: number;
-  /** Hears every live event (a guest's stream picks out their conversation). */
-  subscribe: (listener: (event: LiveEvent) => void) => () => void;
-  heartbeatMs?: number;
+  /** The app's event streams (a guest's stream picks out their conversation). */
+  streams: EventStreams;
 }
 
 /** A guest's device keeps its token this long after its last help request. */
@@ -70,9 +68,7 @@ export function conversationRoutes(conversations: ConversationsService, options:
     keyGenerator: senderKey,
     message: (seconds) => `You are sending messages very fast. Wait ${seconds} seconds and send it again; your text is kept.`,
   });
-  const streams = new Map<number, Set<Response>>();
-
-  const routes = [
+  return [
     route(
       conversationsApi.start,
       async ({ body }, { req, res }) => {
@@ -89,30 +85,21 @@ export function conversationRoutes(conversations: ConversationsService, options:
     route(conversationsApi.update, ({ params, body }, { req }) => conversations.update(req.user!, params.id, body)),
     route(conversationsApi.markRead, ({ params }, { req }) => conversations.markRead(req.user!, params.id)),
     route(conversationsApi.stream, async ({ params }, { req, res }) => {
+      const viewer = viewerOf(req);
       // Checked before the stream opens, so someone else's id is a plain 404.
-      await conversations.assertMayRead(viewerOf(req), params.id);
-      if (res.closed || res.destroyed) return;
-      openEventStream(res);
-      let open = streams.get(params.id);
-      if (!open) streams.set(params.id, (open = new Set()));
-      open.add(res);
-      // A few devices per conversation; the oldest gives way.
-      if (open.size > MAX_STREAMS_PER_CONVERSATION) open.values().next().value?.end();
-      const unsubscribe = options.subscribe((event) => {
-        if (event.type !== 'conversation') return;
-        const { audience: _audience, ...data } = event.data as ConversationEvent & { audience?: unknown };
-        if (data.conversation.id !== params.id) return;
-        res.write(sseFrame({ type: 'conversation', data }));
-        if (res.writableLength > MAX_BACKLOG_BYTES) res.end();
-      });
-      const heartbeat = setInterval(() => res.write(sseHeartbeat()), options.heartbeatMs ?? 15_000);
-      res.on('close', () => {
-        clearInterval(heartbeat);
-        unsubscribe();
-        open.delete(res);
-        if (open.size === 0) streams.delete(params.id);
+      await conversations.assertMayRead(viewer, params.id);
+      return options.streams.stream(req, res, {
+        pick: (event) => {
+          if (event.type !== 'conversation') return undefined;
+          const { audience: _audience, ...data } = event.data as ConversationEvent & { audience?: unknown };
+          return data.conversation.id === params.id ? { type: 'conversation', data } : undefined;
+        },
+        // The front desk following a guest's conversation stops hearing it when they sign out.
+        session: viewer.kind === 'staff' ? req.sessionToken : undefined,
+        // A few devices per conversation; the oldest gives way.
+        group: { key: `conversation:${params.id}`, max: MAX_STREAMS_PER_CONVERSATION },
+        maxBacklogBytes: MAX_BACKLOG_BYTES,
       });
     }),
   ];
-  return { routes, endStreams: () => streams.forEach((set) => set.forEach((res) => res.end())) };
 }

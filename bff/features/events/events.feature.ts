@@ -1,12 +1,7 @@
 import type { Feature, FeatureContext } from '../../feature';
-import { eventsRouter, type EventStreamOptions } from './events.router';
-import { liveEventsRepository } from './live-events.repository';
+import { eventsRoute } from './events.router';
 
 /** `GET /api/events`: the live event stream of signed-in users. */
-export function eventsFeature(
-  { database, bus, mount }: FeatureContext,
-  options: { isSessionAlive: (token: string) => Promise<boolean>; stream?: Partial<EventStreamOptions> },
-): Feature & { endStreamsOfEndedSessions: () => Promise<void> } {
-  const events = eventsRouter({ bus, events: liveEventsRepository(database), isSessionAlive: options.isSessionAlive, options: options.stream });
-  return { ...mount([events.route]), close: events.endAll, endStreamsOfEndedSessions: events.endStreamsOfEndedSessions };
+export function eventsFeature({ streams, mount }: FeatureContext): Feature {
+  return mount([eventsRoute(streams)]);
 }

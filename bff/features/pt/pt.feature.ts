@@ -9,12 +9,11 @@ import { stallsRepository } from './stalls.repository';
 export interface PtFeatureOptions {
   /** Orders one client may place per minute (default ORDERS_PER_MINUTE; tests lower it to see the limit). */
   ordersPerMinute?: number;
-  heartbeatMs?: number;
 }
 
 /** `/api/pt`: the food court's stalls and menus, the diners' orders and their streams, the runner board. */
-export function ptFeature({ config, database, logger, bus, mount }: FeatureContext, options: PtFeatureOptions = {}): Feature {
-  const pt = ptRoutes(
+export function ptFeature({ config, database, logger, bus, streams, mount }: FeatureContext, options: PtFeatureOptions = {}): Feature {
+  const routes = ptRoutes(
     ptService({
       stalls: stallsRepository(database.db, database.transactionLock),
       orders: ordersRepository(database.db),
@@ -26,9 +25,8 @@ export function ptFeature({ config, database, logger, bus, mount }: FeatureConte
     {
       counterStore: (prefix) => sharedCounterStore(database.db, prefix),
       ordersPerMinute: options.ordersPerMinute ?? config.ORDERS_PER_MINUTE,
-      subscribe: (listener) => bus.subscribe(listener),
-      heartbeatMs: options.heartbeatMs,
+      streams,
     },
   );
-  return { ...mount(pt.routes), close: pt.endStreams, seeders: [ptSeeder] };
+  return { ...mount(routes), seeders: [ptSeeder] };
 }

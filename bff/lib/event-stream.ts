@@ -1,0 +1,178 @@
+import type { Request, Response } from 'express';
+import type { Role } from '../contracts/endpoint.contract';
+import { mayHearLiveEvent, type LiveEvent } from '../contracts/events.contract';
+
+/** One Server-Sent Event; an `id` lets the browser resume after it with Last-Event-ID. */
+export interface StreamFrame {
+  id?: string;
+  type: string;
+  data: unknown;
+}
+
+export interface EventStreamSettings {
+  heartbeatMs: number;
+  /** A client whose unsent backlog passes this many bytes is let go (it resumes, or reads the state again, on reconnect). */
+  maxBacklogBytes: number;
+  /** How many stored events one resume replays at most. */
+  maxReplay: number;
+}
+
+export const DEFAULT_STREAM_SETTINGS: EventStreamSettings = { heartbeatMs: 15_000, maxBacklogBytes: 1_000_000, maxReplay: 1000 };
+
+/** What one stream sends, and to whom it belongs. */
+export interface StreamSpec {
+  /** Only the events this role may hear (`mayHearLiveEvent`); without it, every event reaches `pick`. */
+  audience?: Role;
+  /**
+   * What the stream sends of an event: a frame, or nothing. Default: the event itself, whose text is
+   * then made once for every stream that sends it.
+   */
+  pick?: (event: LiveEvent) => StreamFrame | undefined;
+  /** Last-Event-ID: the stored events after it come first (through `audience` and `pick`). */
+  resumeAfter?: number;
+  /**
+   * The frames that open the stream (the state as it is now), read once the stream hears live events
+   * and before its answer starts, so a throw is the request's answer (a 404) and an event heard
+   * meanwhile follows them (`pick` sees it after `first` has run).
+   */
+  first?: () => Promise<StreamFrame[]>;
+  /** The session the stream was opened with: it ends when that session does (logout, expiry). */
+  session?: string;
+  /** At most `max` streams share `key` (an order's, a conversation's devices); the oldest gives way. */
+  group?: { key: string; max: number };
+  maxBacklogBytes?: number;
+}
+
+export interface EventStreamDeps {
+  /** Hears every live event this instance hands out, in id order. */
+  subscribe: (listener: (event: LiveEvent) => void) => () => void;
+  /** Stored events after an id, oldest first (the live-event log). */
+  replay: (after: number, limit: number) => Promise<LiveEvent[]>;
+  isSessionAlive: (token: string) => Promise<boolean>;
+  settings?: Partial<EventStreamSettings>;
+}
+
+const sseFrame = (frame: StreamFrame): string =>
+  `${frame.id === undefined ? '' : `id: ${frame.id}\n`}event: ${frame.type}\ndata: ${JSON.stringify(frame.data)}\n\n`;
+
+/** Every stream that sends the same frame object sends the same text: made once, not once per stream. */
+const frames = new WeakMap<StreamFrame, string>();
+const textOf = (frame: StreamFrame) => {
+  let text = frames.get(frame);
+  if (text === undefined) frames.set(frame, (text = sseFrame(frame)));
+  return text;
+};
+
+/** The Last-Event-ID a client resumes after (the header, which EventSource sends on a reconnect, or `?lastEventId=`). */
+export function lastEventIdOf(req: Request, fromQuery?: number): number | undefined {
+  const id = Number(req.get('Last-Event-ID') ?? fromQuery ?? NaN);
+  return Number.isSafeInteger(id) && id >= 0 ? id : undefined;
+}
+
+interface OpenStream {
+  res: Response;
+  session?: string;
+}
+
+/**
+ * Every Server-Sent Events answer of the app: headers no proxy caches or buffers, the opening
+ * frames, Last-Event-ID resume from the log, the audience filter, a heartbeat (which also ends a
+ * stream whose session ended), a cap on what a slow reader may leave unsent, a cap on streams per
+ * group, and one place that ends them (a logout, shutdown).
+ */
+export function eventStreams(deps: EventStreamDeps) {
+  const settings = { ...DEFAULT_STREAM_SETTINGS, ...deps.settings };
+  const open = new Set<OpenStream>();
+  const groups = new Map<string, Set<Response>>();
+
+  async function stream(req: Request, res: Response, spec: StreamSpec): Promise<void> {
+    // The client left while the request was read: its 'close' has fired already and would never free this stream.
+    if (res.closed || res.destroyed) return;
+    const pick = spec.pick ?? ((event: LiveEvent) => event);
+    const maxBacklogBytes = spec.maxBacklogBytes ?? settings.maxBacklogBytes;
+    let lastSent = spec.resumeAfter ?? -1;
+
+    const write = (frame: StreamFrame) => {
+      if (res.writableEnded) return;
+      // Frames handed out in the same tick leave in one socket write.
+      if (!res.writableCorked) {
+        res.cork();
+        process.nextTick(() => res.uncork());
+      }
+      res.write(textOf(frame));
+      // Never let one slow reader hold memory for everyone: let it go; it comes back where it was.
+      if (res.writableLength > maxBacklogBytes) res.end();
+    };
+    const send = (event: LiveEvent) => {
+      // The bus hands out events in id order; one also in a replay is sent once.
+      if (Number(event.id) <= lastSent) return;
+      lastSent = Number(event.id);
+      if (spec.audience && !mayHearLiveEvent(event, spec.audience)) return;
+      const frame = pick(event);
+      if (frame) write(frame);
+    };
+
+    // Listen before reading, so nothing handed out meanwhile is lost.
+    const heard: LiveEvent[] = [];
+    let live = false;
+    const unsubscribe = deps.subscribe((event) => (live ? send(event) : heard.push(event)));
+    let first: StreamFrame[];
+    let replayed: LiveEvent[];
+    try {
+      first = spec.first ? await spec.first() : [];
+      replayed = spec.resumeAfter === undefined ? [] : await deps.replay(spec.resumeAfter, settings.maxReplay);
+    } catch (err) {
+      unsubscribe();
+      throw err;
+    }
+    if (res.closed || res.destroyed) return void unsubscribe();
+
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write('retry: 3000\n\n');
+    const entry: OpenStream = { res, session: spec.session };
+    open.add(entry);
+    let group: Set<Response> | undefined;
+    if (spec.group) {
+      group = groups.get(spec.group.key);
+      if (!group) groups.set(spec.group.key, (group = new Set()));
+      group.add(res);
+      if (group.size > spec.group.max) group.values().next().value?.end();
+    }
+    const heartbeat = setInterval(async () => {
+      if (spec.session !== undefined && !(await deps.isSessionAlive(spec.session).catch(() => true))) return void res.end();
+      if (!res.writableEnded) res.write(`: heartbeat ${new Date().toISOString()}\n\n`);
+    }, settings.heartbeatMs);
+    res.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      open.delete(entry);
+      if (group?.delete(res) && group.size === 0) groups.delete(spec.group!.key);
+    });
+
+    first.forEach(write);
+    replayed.forEach(send);
+    live = true;
+    heard.splice(0).forEach(send);
+  }
+
+  return {
+    stream,
+    /** Ends every open stream (shutdown: the server can then finish the requests in flight). */
+    endAll: () => open.forEach(({ res }) => res.end()),
+    /** Sessions were ended somewhere: ends the streams whose session is no longer alive. */
+    endStreamsOfEndedSessions: async () => {
+      const alive = new Map<string, Promise<boolean>>();
+      for (const { res, session } of open) {
+        if (session === undefined) continue;
+        if (!alive.has(session)) alive.set(session, deps.isSessionAlive(session).catch(() => true));
+        if (!(await alive.get(session))) res.end();
+      }
+    },
+  };
+}
+export type EventStreams = ReturnType<typeof eventStreams>;
