@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import type { Config } from './config';
 import { openApiContract } from './contracts/openapi.contract';
 import type { Endpoint } from './contracts/endpoint.contract';
-import { instanceSignal, type Database } from './db/database';
+import { instanceSignal, type Database, type Db } from './db/database';
 import type { Seeder } from './db/seed';
 import type { Feature, FeatureContext } from './feature';
 import { authFeature } from './features/auth/auth.feature';
@@ -67,7 +67,7 @@ export interface AppDeps {
 export interface App {
   app: Express;
   /** The live event bus every feature publishes on. */
-  bus: EventBus;
+  bus: EventBus<Db>;
   /** Every endpoint the API answers (its own, and Kisi's through the proxy). */
   endpoints: readonly Endpoint[];
   /** Background work, for the server to start and stop (tests start what they need). */

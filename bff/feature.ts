@@ -1,7 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import type { Config } from './config';
 import type { Endpoint } from './contracts/endpoint.contract';
-import type { Database } from './db/database';
+import type { Database, Db } from './db/database';
 import type { Seeder } from './db/seed';
 import type { Route } from './lib/endpoint-router';
 import type { EventBus } from './lib/event-bus';
@@ -27,7 +27,8 @@ export interface FeatureContext {
   config: Config;
   database: Database;
   logger: Logger;
-  bus: EventBus;
+  /** The live event bus: a write and the events that announce it in one transaction (`bus.write`). */
+  bus: EventBus<Db>;
   /** Every Server-Sent Events answer of the app: one lifecycle, ended together at logout and shutdown. */
   streams: EventStreams;
   /** Reads a JSON body (for what is not a contract endpoint: the Kisi proxy). */

@@ -9,11 +9,12 @@ import { accountsRepository } from './features/auth/accounts.repository';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
 import { seedCatalogueIfEmpty } from './features/catalogue/catalogue.seed';
-import { receiveKisiEvent } from './features/webhooks/kisi-event.receive';
+import { receiveKisiEvent, type KisiEventWrite } from './features/webhooks/kisi-event.receive';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
 import type { PastWebhookDelivery } from './kisi/emulator/emulator.history';
 import { connectKisi, type Kisi } from './kisi/kisi';
 import { kisiDoorAccess } from './kisi/kisi-client';
+import type { InTransaction } from './lib/event-bus';
 import { createLogger } from './lib/logger';
 import { databaseFailure, listenFirst, requireClientBuild, type Listening } from './start-up';
 
@@ -37,9 +38,11 @@ const pastWebhooksInto =
     };
     await database.db.transaction().execute(async (trx) => {
       const events = kisiEventsRepository(trx);
+      // Already in one transaction; and past events are history, not live news.
+      const inTransaction: InTransaction<KisiEventWrite> = (work) => work({ events, announce: () => {} });
       for (const { event, deliveredAt } of deliveries) {
         const raw = Buffer.from(JSON.stringify(event));
-        await receiveKisiEvent({ events, emailOfKisiUser }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
+        await receiveKisiEvent({ events, inTransaction, emailOfKisiUser }, JSON.parse(raw.toString('utf8')), raw, deliveredAt);
       }
     });
   };

@@ -46,8 +46,10 @@ export interface Connection {
    */
   transactionLock: (trx: AnyDb, name: string) => Promise<void>;
   /**
-   * Appends one row to an append-only log so that ids commit in order (under the log's lock) and
-   * tells `channel` the new id on commit; one round trip. Answers the id.
+   * Appends one row to an append-only log so that ids commit in order and tells `channel` the new id
+   * on commit; one round trip. Answers the id. The log's lock is taken before the id is drawn and
+   * held until the transaction `db` is in ends, so run it as the last statement of a write that
+   * carries its own log row (alone, it is a transaction of its own).
    */
   appendToLog: (db: AnyDb, log: { table: string; channel: string }, values: Record<string, string | number | null>) => Promise<number>;
   /** Inside a transaction: tells every listener of `channel` about `payload` when it commits. */
@@ -244,8 +246,8 @@ function connectPostgres(url: string, poolSize: number, schema?: string): Connec
     },
     transactionLock: async (trx, name) => void (await sql`select pg_advisory_xact_lock(${lockKey(name)})`.execute(trx)),
     async appendToLog(db, log, values) {
-      // One statement is its own transaction: the insert reads its row from the lock's CTE, so the
-      // lock is taken before the id is drawn, and held (with the notification queued) until commit.
+      // The insert reads its row from the lock's CTE, so the lock is taken before the id is drawn, and
+      // held (with the notification queued) until the transaction commits.
       const columns = Object.keys(values);
       const { rows } = await sql<{ id: number }>`
         with locked as (select pg_advisory_xact_lock(${lockKey(log.table)}))

@@ -36,6 +36,20 @@ export async function listenOnAnyPort(ctx: TestContext): Promise<{ base: string;
   };
 }
 
+/** Runs `work` while the live-event log cannot be written (its table renamed away), then puts it back. */
+export async function whileLiveEventLogIsDown<T>(ctx: TestContext, work: () => PromiseLike<T>): Promise<T> {
+  await ctx.database.db.schema.alterTable('live_events').renameTo('live_events_down').execute();
+  try {
+    return await work();
+  } finally {
+    await ctx.database.db.schema.alterTable('live_events_down').renameTo('live_events').execute();
+  }
+}
+
+/** The newest id in the live-event log (0 when it is empty): a Last-Event-ID to resume after. */
+export const newestLiveEventId = async (ctx: TestContext) =>
+  Number((await ctx.database.db.selectFrom('live_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+
 export interface Frame {
   id?: string;
   event: string;

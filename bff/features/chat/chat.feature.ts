@@ -6,13 +6,11 @@ import { chatSeeder } from './chat.seed';
 import { chatService } from './chat.service';
 
 /** `/api/chat`: staff channels, their messages and read positions, announced live. */
-export function chatFeature({ config, database, logger, bus, mount }: FeatureContext, options: { messagesPerMinute?: number } = {}): Feature {
+export function chatFeature({ config, database, bus, mount }: FeatureContext, options: { messagesPerMinute?: number } = {}): Feature {
   const chat = chatService({
     chat: chatRepository(database.db),
-    // The message is stored whatever happens here: a failed announcement is logged, the sender still gets their answer
-    // (a 500 would have them send it again); readers catch up when their stream reopens.
-    publish: (event, audience) =>
-      bus.publish('chat', { ...event, audience }).catch((err: unknown) => logger.error({ err, channelId: event.channelId }, 'chat event could not be announced')),
+    // Each write with the live event that announces it, in one transaction.
+    inTransaction: (work) => bus.write((trx, announce) => work({ chat: chatRepository(trx), announce: (event, audience) => announce('chat', { ...event, audience }) })),
   });
   const routes = chatRoutes(chat, {
     counterStore: (prefix) => sharedCounterStore(database.db, prefix),

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { ChannelList, ChatEvent, ChatMessage, MessageSlice, ReadState } from '../../contracts/chat.contract';
 import type { Role } from '../../contracts/endpoint.contract';
-import { listenOnAnyPort, openSseStream, signInPerson, type Frame, type Person } from '../../test-support/live-client';
+import { listenOnAnyPort, newestLiveEventId, openSseStream, signInPerson, whileLiveEventLogIsDown, type Frame, type Person } from '../../test-support/live-client';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
@@ -466,16 +466,37 @@ describe('live delivery on GET /api/events', () => {
     }
   });
 
-  it('answers a stored message with its 201 even when the live event cannot go out, so nobody sends it twice', async () => {
+  it('stores a message only with its live event: when the event cannot be stored, neither is the message (a 500, so it is sent again, once)', async () => {
     const id = await newChannel();
+    const refused = await whileLiveEventLogIsDown(ctx, () => post(staff, id, 'Fridge 3 is warm').expect(500));
+    expect(refused.type).toBe('application/problem+json');
+    expect((await thread(staff, id)).items).toEqual([]);
+    const stored = await send(staff, id, 'Fridge 3 is warm');
+    expect((await thread(staff, id)).items.map((m) => m.id)).toEqual([stored.id]);
+  });
+
+  it('answers a stored message with its 201 even when handing its event to the streams fails, and a stream resuming from before it gets it from the log', async () => {
+    const id = await newChannel();
+    const before = await newestLiveEventId(ctx);
     const bus = ctx.bus;
-    const publish = jest.spyOn(bus, 'publish').mockRejectedValue(new Error('the live-event log is down'));
+    let failed = 0;
+    const stopFailing = bus.subscribe(() => {
+      failed++;
+      throw new Error('a stream broke');
+    });
+    let stored: ChatMessage;
     try {
-      const stored = await send(staff, id, 'Fridge 3 is warm');
-      expect((await thread(staff, id)).items.map((m) => m.id)).toEqual([stored.id]);
-      expect(publish).toHaveBeenCalled();
+      stored = await send(staff, id, 'Fridge 3 is warm');
+      await bus.idle();
     } finally {
-      publish.mockRestore();
+      stopFailing();
+    }
+    expect(failed).toBeGreaterThan(0);
+    const resumed = await openSseStream(`${server.base}/api/events?lastEventId=${before}`, staff.cookie);
+    try {
+      await resumed.next(chatFrame('posted', stored.id));
+    } finally {
+      resumed.close();
     }
   });
 

@@ -2,13 +2,20 @@ import type { SessionUser } from '../../contracts/auth.contract';
 import type { Channel, ChannelList, ChatEvent, ChatMessage, CreateChannel, MessageSlice, MessagesQuery, ReadState, UpdateChannel } from '../../contracts/chat.contract';
 import type { Role } from '../../contracts/endpoint.contract';
 import { isUniqueViolation } from '../../db/engine';
+import type { InTransaction } from '../../lib/event-bus';
 import { conflict, forbidden, notFound } from '../../lib/http-error';
 import type { ChatRepository, StoredChannel } from './chat.repository';
 
+/** A write of the chat: the repository in one transaction, and the live events that announce it. */
+export interface ChatWrite {
+  chat: ChatRepository;
+  /** Sends a `chat` live event to `audience` (and admins) once this write commits. */
+  announce: (event: ChatEvent, audience: readonly Role[]) => void;
+}
+
 export interface ChatServiceDeps {
   chat: ChatRepository;
-  /** Sends a `chat` live event to `audience` (and admins). */
-  publish: (event: ChatEvent, audience: readonly Role[]) => Promise<unknown>;
+  inTransaction: InTransaction<ChatWrite>;
   now?: () => string;
 }
 
@@ -16,7 +23,7 @@ export interface ChatServiceDeps {
 const mayRead = (user: SessionUser, channel: StoredChannel) => user.role !== 'runner' || channel.runnersMayJoin;
 const audienceOf = (channel: StoredChannel): Role[] => (channel.runnersMayJoin ? ['staff', 'runner'] : ['staff']);
 
-export function chatService({ chat, publish, now = () => new Date().toISOString() }: ChatServiceDeps) {
+export function chatService({ chat, inTransaction, now = () => new Date().toISOString() }: ChatServiceDeps) {
   /** The channel if this user may read it; a channel they may not see does not exist for them. */
   const channelFor = async (user: SessionUser, id: number) => {
     const channel = await chat.find(id);
@@ -37,11 +44,12 @@ export function chatService({ chat, publish, now = () => new Date().toISOString(
   };
   const listFor = (user: SessionUser, includeArchived: boolean) => chat.list(user.id, { runnersOnly: user.role === 'runner', includeArchived });
   const totalUnread = (channels: Channel[]) => channels.reduce((sum, channel) => sum + (channel.archivedAt ? 0 : channel.unread), 0);
-  const announce = (kind: 'posted' | 'edited' | 'deleted', channel: StoredChannel, message: ChatMessage) => publish({ kind, channelId: channel.id, message }, audienceOf(channel));
-  const announceChannel = async (id: number) => {
-    const channel = await chat.find(id);
+  const announce = (tx: ChatWrite, kind: 'posted' | 'edited' | 'deleted', channel: StoredChannel, message: ChatMessage) =>
+    tx.announce({ kind, channelId: channel.id, message }, audienceOf(channel));
+  const announceChannel = async (tx: ChatWrite, id: number) => {
+    const channel = await tx.chat.find(id);
     // Who may hear of a channel is who may read it after the change.
-    if (channel) await publish({ kind: 'channel', channelId: id }, audienceOf(channel));
+    if (channel) tx.announce({ kind: 'channel', channelId: id }, audienceOf(channel));
   };
 
   return {
@@ -52,9 +60,11 @@ export function chatService({ chat, publish, now = () => new Date().toISOString(
 
     async createChannel(input: CreateChannel): Promise<{ id: number }> {
       try {
-        const id = await chat.insert({ name: input.name, topic: input.topic ?? null, runnersMayJoin: input.runnersMayJoin }, now());
-        await announceChannel(id);
-        return { id };
+        return await inTransaction(async (tx) => {
+          const id = await tx.chat.insert({ name: input.name, topic: input.topic ?? null, runnersMayJoin: input.runnersMayJoin }, now());
+          await announceChannel(tx, id);
+          return { id };
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(`There is a channel called ${input.name} already.`);
         throw err;
@@ -66,14 +76,16 @@ export function chatService({ chat, publish, now = () => new Date().toISOString(
       if (!before) throw notFound(`No channel with id ${id}.`);
       const archivedAt = patch.archived === undefined ? undefined : patch.archived ? (before.archivedAt ?? now()) : null;
       try {
-        await chat.update(id, { name: patch.name, topic: patch.topic, runnersMayJoin: patch.runnersMayJoin, archivedAt });
+        await inTransaction(async (tx) => {
+          await tx.chat.update(id, { name: patch.name, topic: patch.topic, runnersMayJoin: patch.runnersMayJoin, archivedAt });
+          // Runners who could read it hear that it closed to them; then everyone who may read it now.
+          if (before.runnersMayJoin && patch.runnersMayJoin === false) tx.announce({ kind: 'channel', channelId: id }, ['runner']);
+          await announceChannel(tx, id);
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(`There is a channel called ${patch.name} already.`);
         throw err;
       }
-      // Runners who could read it hear that it closed to them; then everyone who may read it now.
-      if (before.runnersMayJoin && patch.runnersMayJoin === false) await publish({ kind: 'channel', channelId: id }, ['runner']);
-      await announceChannel(id);
       const channel = (await listFor(user, true)).find((c) => c.id === id);
       if (!channel) throw notFound(`No channel with id ${id}.`);
       return channel;
@@ -86,11 +98,13 @@ export function chatService({ chat, publish, now = () => new Date().toISOString(
 
     async postMessage(user: SessionUser, channelId: number, body: string): Promise<ChatMessage> {
       const channel = await openChannelFor(user, channelId);
-      const message = await chat.insertMessage(channel.id, user, body, now());
-      // Your own message is read by you: it never counts as unread, and sending moves your place past it.
-      await chat.markRead(channel.id, user.id, message.id);
-      await announce('posted', channel, message);
-      return message;
+      return inTransaction(async (tx) => {
+        const message = await tx.chat.insertMessage(channel.id, user, body, now());
+        // Your own message is read by you: it never counts as unread, and sending moves your place past it.
+        await tx.chat.markRead(channel.id, user.id, message.id);
+        announce(tx, 'posted', channel, message);
+        return message;
+      });
     },
 
     async editMessage(user: SessionUser, id: number, body: string): Promise<ChatMessage> {
@@ -99,9 +113,12 @@ export function chatService({ chat, publish, now = () => new Date().toISOString(
       if (message.deleted) throw notFound(`Message ${id} was deleted.`);
       if (channel.archivedAt) throw conflict(`#${channel.name} is archived: its messages cannot be changed.`);
       if (message.body === body) return message;
-      const edited = await chat.editMessage(id, body, now());
+      const edited = await inTransaction(async (tx) => {
+        const changed = await tx.chat.editMessage(id, body, now());
+        if (changed) announce(tx, 'edited', channel, changed);
+        return changed;
+      });
       if (!edited) throw notFound(`Message ${id} was deleted.`);
-      await announce('edited', channel, edited);
       return edited;
     },
 
@@ -109,9 +126,12 @@ export function chatService({ chat, publish, now = () => new Date().toISOString(
       const { message, channel } = await messageFor(user, id);
       if (message.author.accountId !== user.id && user.role !== 'admin') throw forbidden('You can only delete your own messages.');
       if (channel.archivedAt) throw conflict(`#${channel.name} is archived: its messages cannot be changed.`);
-      const deleted = await chat.deleteMessage(id, now());
+      const deleted = await inTransaction(async (tx) => {
+        const blanked = await tx.chat.deleteMessage(id, now());
+        if (blanked) announce(tx, 'deleted', channel, blanked);
+        return blanked;
+      });
       if (!deleted) throw notFound(`Message ${id} was deleted already.`);
-      await announce('deleted', channel, deleted);
     },
 
     async markRead(user: SessionUser, channelId: number, upTo: number | undefined): Promise<ReadState> {

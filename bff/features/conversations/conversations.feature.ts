@@ -12,15 +12,13 @@ export interface ConversationsFeatureOptions {
 }
 
 /** `/api/conversations`: guests' help requests and the front desk's replies, with the guest's own stream. */
-export function conversationsFeature({ config, database, logger, bus, streams, mount }: FeatureContext, options: ConversationsFeatureOptions = {}): Feature {
+export function conversationsFeature({ config, database, bus, streams, mount }: FeatureContext, options: ConversationsFeatureOptions = {}): Feature {
   const routes = conversationRoutes(
     conversationsService({
       conversations: conversationsRepository(database.db),
-      inTransaction: (work) => database.db.transaction().execute((trx) => work(conversationsRepository(trx))),
+      // Each write with the live event that announces it, in one transaction.
+      inTransaction: (work) => bus.write((trx, announce) => work({ conversations: conversationsRepository(trx), announce: (event) => announce('conversation', event) })),
       venue: { tables: config.VENUE_TABLES },
-      // Stored whatever happens here (as chat's are): a guest answered 500 would get no cookie for the conversation they just started.
-      publish: (event) =>
-        bus.publish('conversation', event).catch((err: unknown) => logger.error({ err, conversationId: event.conversation.id }, 'conversation event could not be announced')),
     }),
     {
       counterStore: (prefix) => sharedCounterStore(database.db, prefix),

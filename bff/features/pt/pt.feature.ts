@@ -12,15 +12,15 @@ export interface PtFeatureOptions {
 }
 
 /** `/api/pt`: the food court's stalls and menus, the diners' orders and their streams, the runner board. */
-export function ptFeature({ config, database, logger, bus, streams, mount }: FeatureContext, options: PtFeatureOptions = {}): Feature {
+export function ptFeature({ config, database, bus, streams, mount }: FeatureContext, options: PtFeatureOptions = {}): Feature {
   const routes = ptRoutes(
     ptService({
       stalls: stallsRepository(database.db, database.transactionLock),
       orders: ordersRepository(database.db),
-      inTransaction: (work) => database.db.transaction().execute((trx) => work({ stalls: stallsRepository(trx, database.transactionLock), orders: ordersRepository(trx) })),
+      // Each write with the live event that announces it, in one transaction.
+      inTransaction: (work) =>
+        bus.write((trx, announce) => work({ stalls: stallsRepository(trx, database.transactionLock), orders: ordersRepository(trx), announce: (order) => announce('order', order) })),
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
-      // The order is stored whatever happens here: a failed announcement is logged, the diner still gets their 201.
-      publish: (order) => bus.publish('order', order).catch((err: unknown) => logger.error({ err, orderId: order.id }, 'order event could not be announced')),
     }),
     {
       counterStore: (prefix) => sharedCounterStore(database.db, prefix),

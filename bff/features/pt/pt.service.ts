@@ -19,25 +19,31 @@ import {
 } from '../../contracts/pt.contract';
 import type { ProblemFieldError } from '../../contracts/problem.contract';
 import { isUniqueViolation } from '../../db/engine';
+import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
 import { publicOrder, type NewOrder, type OrdersRepository, type StoredOrder } from './orders.repository';
 import type { StallsRepository } from './stalls.repository';
 
+/** A write of the food court: the repositories in one transaction, and the live event that announces an order in it. */
+export interface PtWrite {
+  stalls: StallsRepository;
+  orders: OrdersRepository;
+  /** Announces an order (new or changed) on the live event stream, once this write commits. */
+  announce: (order: Order) => void;
+}
+
 export interface PtServiceDeps {
   stalls: StallsRepository;
   orders: OrdersRepository;
-  /** Runs `work` in one transaction, with the repositories bound to it. */
-  inTransaction: <T>(work: (repos: { stalls: StallsRepository; orders: OrdersRepository }) => Promise<T>) => Promise<T>;
+  inTransaction: InTransaction<PtWrite>;
   venue: { tables: number; currency: string };
-  /** Announces an order (new or changed) on the live event stream. */
-  publish: (order: Order) => Promise<unknown>;
   now?: () => string;
 }
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const sameToken = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-export function ptService({ stalls, orders, inTransaction, venue, publish, now = () => new Date().toISOString() }: PtServiceDeps) {
+export function ptService({ stalls, orders, inTransaction, venue, now = () => new Date().toISOString() }: PtServiceDeps) {
   const stallOr404 = async (id: number) => (await stalls.find(id)) ?? Promise.reject(notFound(`No stall with id ${id}.`));
   const itemOr404 = async (id: number) => (await stalls.findItem(id)) ?? Promise.reject(notFound(`No menu item with id ${id}.`));
   const orderOr404 = async (id: number) => (await orders.find(id)) ?? Promise.reject(notFound(`No order with id ${id}.`));
@@ -105,7 +111,7 @@ export function ptService({ stalls, orders, inTransaction, venue, publish, now =
 
     /**
      * Prices the cart from the menu (never from the browser), refuses lines that cannot be ordered
-     * now, and stores the order once per idempotency key, then announces it.
+     * now, and stores the order once per idempotency key, with the live event that announces it.
      */
     async placeOrder(input: PlaceOrder, idempotencyKey: string | undefined): Promise<PlacedOrder> {
       if (input.table > venue.tables) throw badRequest('There is no such table here.', [{ path: 'body.table', message: `Tables are numbered 1 to ${venue.tables}` }]);
@@ -119,7 +125,7 @@ export function ptService({ stalls, orders, inTransaction, venue, publish, now =
       // Checked and written in one transaction that holds the stalls, so a stall deleted at the same
       // moment either waits for this order (and then refuses, it has an open order) or is gone before
       // the check (and the line is refused) — never an order whose stall vanished under it.
-      const writeOrder = async (tx: { stalls: StallsRepository; orders: OrdersRepository }) => {
+      const writeOrder = async (tx: PtWrite) => {
         await tx.stalls.lockStalls((await tx.stalls.itemsForOrder(itemIds)).map((item) => item.stallId));
         const items = await tx.stalls.itemsForOrder(itemIds);
         const refused = unorderableLines(input.cart, items);
@@ -139,7 +145,9 @@ export function ptService({ stalls, orders, inTransaction, venue, publish, now =
           requestHash,
           lines,
         };
-        return tx.orders.insert(order, now());
+        const placed = await tx.orders.insert(order, now());
+        tx.announce(publicOrder(placed));
+        return placed;
       };
 
       let placed: StoredOrder;
@@ -151,7 +159,6 @@ export function ptService({ stalls, orders, inTransaction, venue, publish, now =
         if (first) return replay(first, requestHash);
         throw err;
       }
-      await publish(publicOrder(placed));
       return { ...publicOrder(placed), token: placed.token };
     },
 
@@ -167,13 +174,15 @@ export function ptService({ stalls, orders, inTransaction, venue, publish, now =
     async moveOrder(id: number, to: OrderStatus): Promise<Order> {
       const order = await orderOr404(id);
       if (!canMoveOrder(order.status, to)) throw conflict(`Order ${id} is ${order.status}; it cannot go to ${to} from there.`);
-      if (!(await orders.moveStatus(id, order.status, to, now()))) {
-        const current = await orderOr404(id);
-        throw conflict(`Order ${id} was changed meanwhile and is now ${current.status}.`);
-      }
-      const moved = publicOrder(await orderOr404(id));
-      await publish(moved);
-      return moved;
+      const moved = await inTransaction(async (tx) => {
+        if (!(await tx.orders.moveStatus(id, order.status, to, now()))) return undefined;
+        const changed = publicOrder((await tx.orders.find(id))!);
+        tx.announce(changed);
+        return changed;
+      });
+      if (moved) return moved;
+      const current = await orderOr404(id);
+      throw conflict(`Order ${id} was changed meanwhile and is now ${current.status}.`);
     },
   };
 }

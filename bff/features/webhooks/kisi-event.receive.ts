@@ -1,9 +1,25 @@
 import type { KisiEvent } from '../../contracts/webhook.contract';
+import type { Db } from '../../db/database';
+import type { EventBus, InTransaction } from '../../lib/event-bus';
 import { parseKisiEvent } from './kisi-event.parse';
-import type { KisiEventsRepository } from './kisi-events.repository';
+import { kisiEventsRepository, type KisiEventsRepository } from './kisi-events.repository';
+
+/** Storing a Kisi event: the repository in one transaction, and the live event that announces it. */
+export interface KisiEventWrite {
+  events: KisiEventsRepository;
+  /** Announces a stored event on the live stream once this write commits. */
+  announce: (event: KisiEvent) => void;
+}
+
+/** Kisi events written through the app's bus: each with its `webhook` live event (the webhook receiver's and the catch-up's). */
+export const kisiEventWrites =
+  (bus: EventBus<Db>): InTransaction<KisiEventWrite> =>
+  (work) =>
+    bus.write((trx, announce) => work({ events: kisiEventsRepository(trx), announce: (event) => announce('webhook', event) }));
 
 export interface ReceiveKisiEventDeps {
   events: KisiEventsRepository;
+  inTransaction: InTransaction<KisiEventWrite>;
   /** Finds the email of the actor's Kisi user when the event has none. */
   emailOfKisiUser?: (kisiUserId: number) => Promise<string | null>;
   /** Told when that lookup fails (the event is stored without an email). */
@@ -14,7 +30,8 @@ export type ReceivedKisiEvent = { status: 'stored'; event: KisiEvent } | { statu
 
 /**
  * What the webhook receiver does with a verified delivery: read Kisi's body tolerantly, find the
- * actor's email when the body lacks it, and store the event once per uuid. Undefined when the body
+ * actor's email when the body lacks it, and store the event once per uuid with the live event that
+ * announces it. Undefined when the body
  * is not an event at all (not a JSON object).
  */
 export async function receiveKisiEvent(deps: ReceiveKisiEventDeps, body: unknown, raw: Buffer, receivedAt: string): Promise<ReceivedKisiEvent | undefined> {
@@ -31,6 +48,10 @@ export async function receiveKisiEvent(deps: ReceiveKisiEventDeps, body: unknown
     }
   }
 
-  const stored = await deps.events.insertOnce({ ...parsed, received_at: receivedAt });
+  const stored = await deps.inTransaction(async (tx) => {
+    const event = await tx.events.insertOnce({ ...parsed, received_at: receivedAt });
+    if (event) tx.announce(event);
+    return event;
+  });
   return stored ? { status: 'stored', event: stored } : { status: 'duplicate', uuid: parsed.uuid };
 }

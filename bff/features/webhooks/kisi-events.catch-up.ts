@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { KisiEvent } from '../../contracts/webhook.contract';
 import type { Logger } from '../../lib/logger';
 import { receiveKisiEvent, type ReceiveKisiEventDeps } from './kisi-event.receive';
 import type { KisiEventsRepository } from './kisi-events.repository';
@@ -8,7 +7,7 @@ import type { KisiEventsRepository } from './kisi-events.repository';
  * Kisi delivers each webhook at least once but gives up on a receiver that is away, so what happened
  * while the BFF was down (or unreachable) is caught up from Kisi's event log: after a start and every
  * few minutes, the log is read since the last catch-up and every door event in it is stored through
- * the webhook receiver's own store-once path (a duplicate is a no-op) and announced like a webhook.
+ * the webhook receiver's own store-once path (a duplicate is a no-op), with its live event like a webhook.
  *
  * Where a catch-up starts: the mark the previous one left (`caughtUpTo`, the newest event time it
  * read, on Kisi's clock) — not the newest stored event, which a webhook arriving after a restart
@@ -62,11 +61,9 @@ export interface KisiEventLogQuery {
 /** One page of Kisi's event log, newest first, and how many events match in all when Kisi says. */
 export type ReadKisiEventLog = (query: KisiEventLogQuery, stop: AbortSignal) => Promise<{ events: unknown[]; total: number | undefined }>;
 
-export interface KisiEventsCatchUpDeps extends Pick<ReceiveKisiEventDeps, 'emailOfKisiUser'> {
+export interface KisiEventsCatchUpDeps extends Pick<ReceiveKisiEventDeps, 'emailOfKisiUser' | 'inTransaction'> {
   events: KisiEventsRepository;
   readLog: ReadKisiEventLog;
-  /** Announces a stored event on the live stream, as the webhook receiver does. */
-  publish: (event: KisiEvent) => Promise<unknown>;
   logger: Logger;
   now?: () => Date;
   /** Kisi's paging (tests make them small to reach the edges). */
@@ -142,6 +139,8 @@ export function kisiEventsCatchUp(deps: KisiEventsCatchUpDeps) {
         const received = await receiveKisiEvent(
           {
             events,
+            // Stored with the live event that announces it, as the webhook receiver does.
+            inTransaction: deps.inTransaction,
             emailOfKisiUser: deps.emailOfKisiUser,
             onLookupError: (err, uuid) => logger.warn({ err: err instanceof Error ? err.message : String(err), uuid }, 'could not resolve the actor email of a Kisi event'),
           },
@@ -149,13 +148,7 @@ export function kisiEventsCatchUp(deps: KisiEventsCatchUpDeps) {
           raw,
           now().toISOString(),
         );
-        if (received?.status !== 'stored') continue;
-        stored++;
-        try {
-          await deps.publish(received.event);
-        } catch (err) {
-          logger.error({ err, uuid: received.event.uuid }, 'caught-up Kisi event could not be published');
-        }
+        if (received?.status === 'stored') stored++;
       }
       await events.setCaughtUpTo(new Date(newest).toISOString());
       // No catch-up reads further back than the new mark's overlap again.

@@ -2,7 +2,6 @@ import type { Insertable, Selectable } from 'kysely';
 import type { PageQuery } from '../../contracts/common.contract';
 import { UNLOCK_EVENT_TYPE, type EventListQuery, type KisiEvent } from '../../contracts/webhook.contract';
 import type { Db } from '../../db/database';
-import { isUniqueViolation } from '../../db/engine';
 import type { KisiEventsTable } from '../../db/schema';
 import { paginate } from '../../lib/paginate';
 
@@ -38,15 +37,13 @@ export function kisiEventsRepository(db: Db) {
   return {
     exists: async (uuid: string) => !!(await db.selectFrom('kisi_events').select('id').where('uuid', '=', uuid).executeTakeFirst()),
 
-    /** Stores the event; undefined when that uuid is already stored (a repeat delivery, even a racing one). */
+    /**
+     * Stores the event; undefined when that uuid is already stored (a repeat delivery, even a racing
+     * one). Decided by the insert itself, not a failed one: PostgreSQL would end the caller's transaction.
+     */
     async insertOnce(values: Insertable<KisiEventsTable>): Promise<KisiEvent | undefined> {
-      try {
-        const row = await db.insertInto('kisi_events').values(values).returningAll().executeTakeFirstOrThrow();
-        return toKisiEvent(row);
-      } catch (err) {
-        if (isUniqueViolation(err)) return undefined;
-        throw err;
-      }
+      const row = await db.insertInto('kisi_events').values(values).onConflict((oc) => oc.column('uuid').doNothing()).returningAll().executeTakeFirst();
+      return row && toKisiEvent(row);
     },
 
     /** Newest first (when it happened at Kisi; the id breaks ties), off `kisi_events_created_idx`. */

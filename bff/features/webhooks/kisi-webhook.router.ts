@@ -1,10 +1,11 @@
 import express from 'express';
-import { webhookApi, type KisiEvent } from '../../contracts/webhook.contract';
+import { webhookApi } from '../../contracts/webhook.contract';
 import { route } from '../../lib/endpoint-router';
+import type { InTransaction } from '../../lib/event-bus';
 import { HttpError, badRequest } from '../../lib/http-error';
 import type { Logger } from '../../lib/logger';
 import { verifySignature } from '../../kisi/signature';
-import { receiveKisiEvent } from './kisi-event.receive';
+import { receiveKisiEvent, type KisiEventWrite } from './kisi-event.receive';
 import type { KisiEventsRepository } from './kisi-events.repository';
 
 export const WEBHOOK_BODY_LIMIT = '64kb';
@@ -15,17 +16,17 @@ export interface KisiWebhookDeps {
   secret: string | undefined;
   /** Finds the email of the actor's Kisi user when the event has none. */
   emailOfKisiUser?: (kisiUserId: number) => Promise<string | null>;
-  /** Announces a stored event (the live event stream). */
-  publish: (event: KisiEvent) => Promise<unknown>;
+  /** Stores an event with the live event that announces it. */
+  inTransaction: InTransaction<KisiEventWrite>;
   logger: Logger;
   now?: () => string;
 }
 
 /**
  * `POST /api/webhooks/kisi` (docs/ARCHITECTURE.md "Kisi"): public, authenticated by `X-Signature` over the raw body;
- * each event stored once by uuid, then published. Mount it before the generic JSON parser.
+ * each event stored once by uuid, with its live event. Mount it before the generic JSON parser.
  */
-export function kisiWebhookRoute({ events, secret, emailOfKisiUser, publish, logger, now = () => new Date().toISOString() }: KisiWebhookDeps) {
+export function kisiWebhookRoute({ events, inTransaction, secret, emailOfKisiUser, logger, now = () => new Date().toISOString() }: KisiWebhookDeps) {
   if (!secret) logger.warn('KISI_WEBHOOK_SECRET is not set: Kisi webhooks will be refused');
 
   const rawBody = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
@@ -43,6 +44,7 @@ export function kisiWebhookRoute({ events, secret, emailOfKisiUser, publish, log
     const received = await receiveKisiEvent(
       {
         events,
+        inTransaction,
         emailOfKisiUser,
         onLookupError: (err, uuid) =>
           (req.log ?? logger).warn({ err: err instanceof Error ? err.message : String(err), uuid }, 'could not resolve the actor email of a Kisi event'),
@@ -54,12 +56,6 @@ export function kisiWebhookRoute({ events, secret, emailOfKisiUser, publish, log
     if (!received) throw badRequest('The webhook body must be a JSON object.');
     if (received.status === 'duplicate') return { status: 'duplicate' as const, uuid: received.uuid };
 
-    const stored = received.event;
-    try {
-      await publish(stored);
-    } catch (err) {
-      (req.log ?? logger).error({ err, uuid: stored.uuid }, 'stored Kisi event could not be published');
-    }
-    return { status: 'stored' as const, uuid: stored.uuid, id: stored.id };
+    return { status: 'stored' as const, uuid: received.event.uuid, id: received.event.id };
   }, { before: [rawBody] });
 }

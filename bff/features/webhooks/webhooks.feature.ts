@@ -1,6 +1,6 @@
-import type { KisiEvent } from '../../contracts/webhook.contract';
 import type { Feature, FeatureContext } from '../../feature';
 import type { Kisi } from '../../kisi/kisi';
+import { kisiEventWrites } from './kisi-event.receive';
 import { kisiEventsRepository } from './kisi-events.repository';
 import { kisiEventsCatchUp } from './kisi-events.catch-up';
 import { kisiWebhookRoute } from './kisi-webhook.router';
@@ -14,15 +14,16 @@ import { webhookInboxService } from './webhook-inbox.service';
 export function webhooksFeature({ config, database, logger, bus, mount }: FeatureContext, { kisi }: { kisi?: Kisi }): Feature {
   const events = kisiEventsRepository(database.db);
   const emailOfKisiUser = kisi ? async (id: number) => (await kisi.client.getUser(id))?.email ?? null : undefined;
-  const publish = (event: KisiEvent) => bus.publish('webhook', event);
-  const receive = kisiWebhookRoute({ events, secret: kisi?.settings.webhookSecret, emailOfKisiUser, publish, logger });
+  // Each event stored with the live event that announces it, in one transaction.
+  const inTransaction = kisiEventWrites(bus);
+  const receive = kisiWebhookRoute({ events, secret: kisi?.settings.webhookSecret, emailOfKisiUser, inTransaction, logger });
   const catchUp =
     kisi &&
     kisiEventsCatchUp({
       events,
       readLog: (query, stop) => kisi.client.listEvents(query, stop),
       emailOfKisiUser: emailOfKisiUser!,
-      publish,
+      inTransaction,
       logger,
     });
   return {
