@@ -13,7 +13,10 @@ export interface EventStreamSettings {
   heartbeatMs: number;
   /** A client whose unsent backlog passes this many bytes is let go (it resumes, or reads the state again, on reconnect). */
   maxBacklogBytes: number;
-  /** How many stored events one resume replays at most. */
+  /**
+   * How many stored events one resume replays at most. A client further behind gets that many, then
+   * the stream ends with the last id, and the browser's reconnect resumes from there.
+   */
   maxReplay: number;
 }
 
@@ -69,6 +72,13 @@ export function lastEventIdOf(req: Request, fromQuery?: number): number | undefi
   return Number.isSafeInteger(id) && id >= 0 ? id : undefined;
 }
 
+/** Ends an answer; frames written this tick are still corked, and `end` would drop them. */
+const endStream = (res: Response, last?: string) => {
+  if (res.writableEnded) return;
+  if (res.writableCorked) res.uncork();
+  res.end(last);
+};
+
 interface OpenStream {
   res: Response;
   session?: string;
@@ -101,7 +111,7 @@ export function eventStreams(deps: EventStreamDeps) {
       }
       res.write(textOf(frame));
       // Never let one slow reader hold memory for everyone: let it go; it comes back where it was.
-      if (res.writableLength > maxBacklogBytes) res.end();
+      if (res.writableLength > maxBacklogBytes) endStream(res);
     };
     const send = (event: LiveEvent) => {
       // The bus hands out events in id order; one also in a replay is sent once.
@@ -141,10 +151,11 @@ export function eventStreams(deps: EventStreamDeps) {
       group = groups.get(spec.group.key);
       if (!group) groups.set(spec.group.key, (group = new Set()));
       group.add(res);
-      if (group.size > spec.group.max) group.values().next().value?.end();
+      const oldest = group.values().next().value;
+      if (group.size > spec.group.max && oldest) endStream(oldest);
     }
     const heartbeat = setInterval(async () => {
-      if (spec.session !== undefined && !(await deps.isSessionAlive(spec.session).catch(() => true))) return void res.end();
+      if (spec.session !== undefined && !(await deps.isSessionAlive(spec.session).catch(() => true))) return endStream(res);
       if (!res.writableEnded) res.write(`: heartbeat ${new Date().toISOString()}\n\n`);
     }, settings.heartbeatMs);
     res.on('close', () => {
@@ -156,6 +167,11 @@ export function eventStreams(deps: EventStreamDeps) {
 
     first.forEach(write);
     replayed.forEach(send);
+    if (replayed.length === settings.maxReplay) {
+      // More stored events than one replay: an id-only frame moves the browser's Last-Event-ID past
+      // those it was not to hear, and its reconnect goes on from there.
+      return endStream(res, `id: ${lastSent}\n\n`);
+    }
     live = true;
     heard.splice(0).forEach(send);
   }
@@ -163,14 +179,14 @@ export function eventStreams(deps: EventStreamDeps) {
   return {
     stream,
     /** Ends every open stream (shutdown: the server can then finish the requests in flight). */
-    endAll: () => open.forEach(({ res }) => res.end()),
+    endAll: () => open.forEach(({ res }) => endStream(res)),
     /** Sessions were ended somewhere: ends the streams whose session is no longer alive. */
     endStreamsOfEndedSessions: async () => {
       const alive = new Map<string, Promise<boolean>>();
       for (const { res, session } of open) {
         if (session === undefined) continue;
         if (!alive.has(session)) alive.set(session, deps.isSessionAlive(session).catch(() => true));
-        if (!(await alive.get(session))) res.end();
+        if (!(await alive.get(session))) endStream(res);
       }
     },
   };

@@ -10,7 +10,7 @@ let cookie: string;
 let bus: TestContext['bus'];
 
 beforeAll(async () => {
-  ctx = await createTestContext({}, { eventStream: { heartbeatMs: 100 } });
+  ctx = await createTestContext({}, { eventStream: { heartbeatMs: 100, maxReplay: 5 } });
   bus = ctx.bus;
   await ctx.loginAs('staff', 'stream@frontdesk.test');
   const login = await request(ctx.app).post('/api/auth/login').send({ email: 'stream@frontdesk.test', password: TEST_PASSWORD });
@@ -30,12 +30,15 @@ afterAll(async () => {
 function openStream(headers: Record<string, string> = {}) {
   let text = '';
   let status = 0;
+  let onEnd = () => {};
+  const ended = new Promise<void>((resolve) => (onEnd = resolve));
   const req = http.get(`${base}/api/events`, { headers: { cookie, ...headers } });
   const ready = new Promise<void>((resolve) => {
     req.on('response', (res) => {
       status = res.statusCode ?? 0;
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', onEnd);
       resolve();
     });
   });
@@ -44,7 +47,7 @@ function openStream(headers: Record<string, string> = {}) {
     while (!pattern.test(text) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     return text;
   };
-  return { ready, waitFor, close: () => req.destroy(), status: () => status, text: () => text };
+  return { ready, waitFor, ended, close: () => req.destroy(), status: () => status, text: () => text };
 }
 
 describe('GET /api/events', () => {
@@ -95,6 +98,23 @@ describe('GET /api/events', () => {
     expect(await stream.waitFor(/"n":4/)).toContain(`id: ${live.id}`);
     expect(stream.text().match(/"n":2/g)).toHaveLength(1);
     stream.close();
+  });
+
+  it('replays at most maxReplay stored events, then ends with the last id, so the reconnect goes on from there', async () => {
+    const stored = [];
+    for (let n = 1; n <= 7; n++) stored.push(await bus.publish('webhook', { batch: n }));
+    const behind = openStream({ 'Last-Event-ID': String(Number(stored[0]!.id) - 1) });
+    await behind.ready;
+    await behind.ended;
+    expect(behind.text().match(/"batch":\d/g)).toEqual(['"batch":1', '"batch":2', '"batch":3', '"batch":4', '"batch":5']);
+    expect(behind.text().endsWith(`id: ${stored[4]!.id}\n\n`)).toBe(true);
+    const reconnected = openStream({ 'Last-Event-ID': stored[4]!.id });
+    await reconnected.ready;
+    await reconnected.waitFor(/"batch":7/);
+    expect(reconnected.text().match(/"batch":\d/g)).toEqual(['"batch":6', '"batch":7']);
+    const live = await bus.publish('webhook', { batch: 8 });
+    expect(await reconnected.waitFor(/"batch":8/)).toContain(`id: ${live.id}`);
+    reconnected.close();
   });
 
   it('sends heartbeats', async () => {
