@@ -60,13 +60,13 @@ async function measureEngine(label: string, databaseUrl: string, dir: string): P
     const members = (await (await fetch(`${bff.url}/api/gym/users?pageSize=1`, { headers: { cookie } })).json()) as { items: Array<{ email: string }> };
     const { urls, skipped } = listUrls(document, { email: members.items[0]?.email ?? 'nobody@frontdesk.test' });
     console.log(`\nEvery list endpoint on ${label} (${CONNECTIONS} connections, ${SECONDS} s each, signed in as the admin; target p99 < ${P99_TARGET_MS} ms)`);
-    console.log(`  ${'endpoint'.padEnd(48)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  verdict`);
+    console.log(`  ${'endpoint'.padEnd(60)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  verdict`);
     for (const url of urls) {
       const run = await load(`${bff.url}${url}`, { connections: CONNECTIONS, durationSeconds: SECONDS, headers: { cookie } });
       const statuses = Object.keys(run.answers.byStatus).join('/');
       const met = run.p99Ms < P99_TARGET_MS;
       allMet &&= met;
-      console.log(`  ${url.padEnd(48)} ${fmt(run.requestsPerSecond).padStart(7)} ${fmt(run.p50Ms, 1).padStart(7)} ${fmt(run.p99Ms).padStart(7)}  ${met ? 'OK' : 'ABOVE'} (${statuses})`);
+      console.log(`  ${url.padEnd(60)} ${fmt(run.requestsPerSecond).padStart(7)} ${fmt(run.p50Ms, 1).padStart(7)} ${fmt(run.p99Ms).padStart(7)}  ${met ? 'OK' : 'ABOVE'} (${statuses})`);
     }
     if (skipped.length > 0) console.log(`  not measured (a required query parameter without a list of values): ${skipped.join(', ')}`);
   } finally {
