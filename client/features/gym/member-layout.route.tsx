@@ -1,13 +1,11 @@
 import './gym.css';
-import { Outlet, data, useNavigate } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { GymMember } from '@contracts/gym.contract';
+import { Outlet, useNavigate } from 'react-router';
 import { isIdText } from '@contracts/common.contract';
 import { Icon } from '@/components/icon';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
 import { AppLink, AppNavLink } from '@/lib/app-link';
-import { loadQuery, warm } from '@/lib/cache';
+import { warm } from '@/lib/cache';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { memberDelete } from './components/gym-deletes';
@@ -16,11 +14,9 @@ import { MembershipBadge } from './components/membership-badge';
 import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
 
-/** `/shell/gymowner/users/:id`: loads the member once for all tabs (unknown or malformed id → not found). */
-export async function loader({ params }: LoaderFunctionArgs): Promise<{ member: GymMember }> {
-  if (!isIdText(params.id)) throw data(`No gym member with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
-  return { member: await loadQuery(memberKey(Number(params.id)), fetchMember) };
-}
+/** `/shell/gymowner/users/:id` loads the member once for all tabs (see `member.ts`, where its tabs read it). */
+export { loader } from './member';
+
 
 export const handle = {
   title: 'Gym member',
