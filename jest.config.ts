@@ -12,6 +12,17 @@ const config: Config = {
       testEnvironment: 'node',
       roots: ['<rootDir>/bff'],
       testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.system\\.test\\.ts$'],
+      transform: tsJest,
+    },
+    // The system tier (`npm run test:system`): tests that run the BFF as processes (a SIGKILL mid-write,
+    // start failures, a restart, two instances on one PostgreSQL) and the full-size fuzz run.
+    {
+      displayName: 'system',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/bff'],
+      testMatch: ['**/*.system.test.ts', '**/endpoints.fuzz.test.ts'],
+      globals: { FUZZ_RUNS: 60 },
       transform: tsJest,
     },
     {
