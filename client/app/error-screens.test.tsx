@@ -6,7 +6,7 @@ import { render } from '@testing-library/react';
 import { ApiError } from '@/lib/api-client';
 import { pageReloader } from '@/lib/chunk-reload';
 import { fakeApi, problem, renderApp } from '@/test-utils';
-import { RouteErrorBoundary } from './fallback-screen';
+import { RouteErrorBoundary } from './error-boundaries';
 
 afterEach(() => {
   jest.restoreAllMocks();
