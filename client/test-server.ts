@@ -109,13 +109,22 @@ export function handle<E extends Endpoint>(endpoint: E, fake: (input: FakeInput<
 /** A request the app made, as the fake BFF saw it (path with its query; body parsed from JSON when there is one). */
 export type SeenRequest = { method: string; path: string; body: unknown; headers: Headers };
 
-/** Every request of the current test, in order (emptied after each test by test-setup.ts). */
-export const seenRequests: SeenRequest[] = [];
+const recorders = new Set<SeenRequest[]>();
+
+/** A list that gets every request made from now until the end of the test, in order. */
+export function recordRequests(): SeenRequest[] {
+  const seen: SeenRequest[] = [];
+  recorders.add(seen);
+  return seen;
+}
+
+/** Ends every list of `recordRequests` (test-setup.ts, after each test). */
+export const stopRecording = () => recorders.clear();
 
 server.events.on('request:start', ({ request }) => {
   const url = new URL(request.url);
   const seen: SeenRequest = { method: request.method, path: url.pathname + url.search, body: undefined, headers: new Headers(request.headers) };
-  seenRequests.push(seen);
+  for (const list of recorders) list.push(seen);
   // The body is read beside the handler; it is in long before the answer reaches the app.
   void request
     .clone()

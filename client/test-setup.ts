@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
-import { seenRequests, server } from './test-server';
+import { server, stopRecording } from './test-server';
 
 // A route's first render compiles its lazy module: on a busy CI machine that alone took over the
 // default 1 s of `findBy…`/`waitFor` (an uploads page, tus-js-client and all). Waiting longer costs a
@@ -36,6 +36,6 @@ if (typeof document !== 'undefined' && typeof (document as { startViewTransition
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
-  seenRequests.length = 0;
+  stopRecording();
 });
 afterAll(() => server.close());

@@ -12,7 +12,7 @@ import { Providers } from './app/providers';
 import { routes as appRoutes } from './app/router';
 import { registerPreloadRoutes } from './lib/app-link';
 import { resetCache } from './lib/cache';
-import { handle, problem as problemReply, seenRequests, server } from './test-server';
+import { handle, problem as problemReply, recordRequests, server } from './test-server';
 
 export const ADMIN_USER = { id: 1, email: 'admin@frontdesk.test', name: 'Administrator', role: 'admin' as const };
 
@@ -30,7 +30,7 @@ export const SERVICE_STATUS = {
 /**
  * Serves the fake BFF for this test: the given msw handlers first (the first that answers wins),
  * then the service status, an empty chat and the session: `signedIn` controls GET /api/auth/getAuth, and a sign-out
- * clears it. Returns the requests the app makes (`calls`) and the session, for a test to change.
+ * clears it. Returns the requests the app makes from now on (`calls`) and the session, for a test to change.
  */
 export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: boolean } = {}) {
   const session = { signedIn: options.signedIn ?? false };
@@ -44,7 +44,7 @@ export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: b
     // Every staff page reads the chat's channels for the unread badge on its Chat tab: none unless a test's chat says.
     handle(chatApi.listChannels, () => ({ channels: [], totalUnread: 0 })),
   );
-  return { calls: seenRequests, session };
+  return { calls: recordRequests(), session };
 }
 
 /** GET /api/auth/getAuth names this account instead of ADMIN_USER (a staff member, a runner): put it before the session's own answer. */
