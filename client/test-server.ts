@@ -40,8 +40,14 @@ export const fieldProblem = (errors: ProblemFieldError[], detail = 'The request 
 /** No answer at all: the connection dropped (fetch rejects with a TypeError, as a browser's does offline). */
 export const offline = (): Reply<never> => HttpResponse.error() as unknown as Reply<never>;
 
-/** What a fake answers for an endpoint: its success body (sent with the contract's status; nothing for a 204), or a whole `Reply`. */
-export type Answer<E extends Endpoint> = (E['status'] extends 204 ? void : EndpointOutput<E>) | Reply<EndpointOutput<E>>;
+/**
+ * What a fake answers instead when it leaves this request to the next handler that matches (msw's own
+ * fall-through): a test's handler that refuses one channel and lets the feature's fake answer the rest.
+ */
+export const passOn: unique symbol = Symbol('pass on to the next handler');
+
+/** What a fake answers for an endpoint: its success body (sent with the contract's status; nothing for a 204), a whole `Reply`, or `passOn`. */
+export type Answer<E extends Endpoint> = (E['status'] extends 204 ? void : EndpointOutput<E>) | Reply<EndpointOutput<E>> | typeof passOn;
 
 /** What a fake is given: the request's params, query and body as the endpoint's schemas parse them, and the request itself. */
 export type FakeInput<E extends Endpoint> = EndpointInput<E> & { request: Request };
@@ -88,8 +94,8 @@ const METHODS = { GET: http.get, POST: http.post, PUT: http.put, PATCH: http.pat
  * An msw handler for one endpoint of the contracts: its method and path come from the endpoint, the
  * request is parsed by its schemas (invalid input is the BFF's 400 problem, before the fake runs),
  * and the fake's answer must be the endpoint's response type. A plain body is sent as JSON with the
- * contract's status (a 204 with none); a `Reply` is sent as it is. `once`: the handler answers one
- * request, then steps aside (a failure that happens once).
+ * contract's status (a 204 with none); a `Reply` is sent as it is; `passOn` leaves the request to
+ * the next handler. `once`: the handler answers one request, then steps aside (a failure that happens once).
  */
 export function handle<E extends Endpoint>(endpoint: E, fake: (input: FakeInput<E>) => Answer<E> | Promise<Answer<E>>, options: { once?: boolean } = {}): RequestHandler {
   return METHODS[endpoint.method](
@@ -98,6 +104,7 @@ export function handle<E extends Endpoint>(endpoint: E, fake: (input: FakeInput<
       const input = await parseInput(endpoint, request, params);
       if (input instanceof Response) return input;
       const answer: unknown = await fake({ ...input, request } as FakeInput<E>);
+      if (answer === passOn) return undefined;
       if (answer instanceof Response) return answer;
       const status = endpoint.status ?? 200;
       return status === 204 ? new HttpResponse(null, { status }) : HttpResponse.json(answer as Parameters<typeof HttpResponse.json>[0], { status });
