@@ -12,7 +12,7 @@ import { Providers } from './app/providers';
 import { routes as appRoutes } from './app/router';
 import { registerPreloadRoutes } from './lib/app-link';
 import { resetCache } from './lib/cache';
-import { handle, problem as problemReply, recordRequests, server } from './test-server';
+import { handle, problem, recordRequests, server } from './test-server';
 
 export const ADMIN_USER = { id: 1, email: 'admin@frontdesk.test', name: 'Administrator', role: 'admin' as const };
 
@@ -29,15 +29,16 @@ export const SERVICE_STATUS = {
 
 /**
  * Serves the fake BFF for this test: the given msw handlers first (the first that answers wins),
- * then the service status, an empty chat and the session: `signedIn` controls GET /api/auth/getAuth, and a sign-out
- * clears it. Returns the requests the app makes from now on (`calls`) and the session, for a test to change.
+ * then the service status, an empty chat and the session: `signedIn` controls GET
+ * /api/auth/getAuth, and a sign-out clears it. Returns the requests the app makes from now on
+ * (`calls`) and the session, for a test to change.
  */
 export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: boolean } = {}) {
   const session = { signedIn: options.signedIn ?? false };
   server.use(
     ...handlers,
     handle(statusApi.status, () => SERVICE_STATUS),
-    handle(authApi.getAuth, () => (session.signedIn ? { user: ADMIN_USER } : problemReply(401, 'Unauthorized', 'You need to sign in.'))),
+    handle(authApi.getAuth, () => (session.signedIn ? { user: ADMIN_USER } : problem(401, 'Unauthorized', 'You need to sign in.'))),
     handle(authApi.logout, () => {
       session.signedIn = false;
     }),
@@ -218,59 +219,4 @@ export function kisiLink(id: number, overrides: Partial<KisiGroupLink> = {}): Ki
     created_at: '2025-03-01T09:30:00Z',
     ...overrides,
   };
-}
-
-// ---- legacy fetch fake, kept only while the remaining features move to msw (removed at the end of the move) ----
-
-/** A canned answer of the legacy fetch fake: status and JSON body (or text). */
-export type FakeReply = { status?: number; json?: unknown; text?: string; contentType?: string; headers?: Record<string, string> };
-export type FakeHandler = (request: { method: string; url: URL; body: unknown; headers: Record<string, string> }) => FakeReply | undefined;
-
-export const problem = (status: number, title: string, detail?: string) => ({
-  status,
-  contentType: 'application/problem+json',
-  json: { type: 'about:blank', title, status, ...(detail ? { detail } : {}) },
-});
-
-/** The legacy fetch fake: replaces `fetch` (msw never sees these requests). */
-export function fakeApi(handlers: FakeHandler[] = [], options: { signedIn?: boolean } = {}) {
-  const state = { signedIn: options.signedIn ?? false };
-  const calls: { method: string; path: string; body: unknown; headers: Record<string, string> }[] = [];
-  const builtIn: FakeHandler = ({ method, url }) => {
-    if (method === 'GET' && url.pathname === '/api') return { json: SERVICE_STATUS };
-    if (method === 'GET' && url.pathname === '/api/auth/getAuth') return state.signedIn ? { json: { user: ADMIN_USER } } : problem(401, 'Unauthorized', 'You need to sign in.');
-    if (method === 'POST' && url.pathname === '/api/auth/logout') {
-      state.signedIn = false;
-      return { status: 204 };
-    }
-    return undefined;
-  };
-  const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const headers = (init?.headers ?? {}) as Record<string, string>;
-    calls.push({ method, path: url.pathname + url.search, body, headers });
-    const reply: FakeReply = [...handlers, builtIn].reduce<FakeReply | undefined>((found, h) => found ?? h({ method, url, body, headers }), undefined) ?? problem(404, 'Not Found');
-    const status = reply.status ?? 200;
-    const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
-    return new Response(status === 204 ? null : text, {
-      status,
-      headers: { 'Content-Type': reply.contentType ?? (reply.json !== undefined ? 'application/json' : 'text/plain'), ...reply.headers },
-    });
-  });
-  return { calls, state, spy };
-}
-
-/** The legacy fake's held answers (see `holdRequests`). */
-export function holdLegacyRequests(api: ReturnType<typeof fakeApi>, matches: (method: string, path: string) => boolean) {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const answer = api.spy.getMockImplementation()!;
-  api.spy.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-    if (matches((init?.method ?? 'GET').toUpperCase(), url.pathname)) await gate;
-    return answer(input, init);
-  });
-  return { release: () => act(async () => open()) };
 }

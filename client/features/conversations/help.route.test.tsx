@@ -47,7 +47,7 @@ describe('/help (guests)', () => {
   });
 
   it('says what is missing before sending, and shows the server’s field errors under their fields', async () => {
-    const { api, user, fake } = setup('/help');
+    const { api, user } = setup('/help');
     await user.click(await screen.findByRole('button', { name: 'Send' }));
     expect(screen.getByLabelText('Your name')).toHaveAccessibleDescription('Required');
     expect(screen.getByLabelText('How can we help?')).toHaveAccessibleDescription('Write a message first');
