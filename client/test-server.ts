@@ -18,11 +18,13 @@ declare const bodyBrand: unique symbol;
  * A whole answer with its own status or headers. Branded with the body it carries so a fake cannot
  * slip a body past its endpoint's response type by building a `Response` by hand: `reply(body)`
  * checks the body, a refusal (`problem`, `refuse`, `offline`) carries none and fits every endpoint.
+ * The brand exists only for the compiler, so the four helpers below are the casts that give it.
  */
 export type Reply<Body> = Response & { readonly [bodyBrand]: Body };
 
 /** A success answer with a status or headers of its own (Kisi's `X-Collection-Range`, say); the body is the endpoint's. */
 export const reply = <Body>(body: Body, init: { status?: number; headers?: Record<string, string> } = {}): Reply<Body> =>
+  // `Body` is a contract's output type, which is JSON; msw's own bound for it is a looser JSON type.
   HttpResponse.json(body as Parameters<typeof HttpResponse.json>[0], init) as unknown as Reply<Body>;
 
 /** An answer that is not the endpoint's success: any status and body (Kisi's own `{error, code}`, a proxy's text). */
