@@ -18,7 +18,7 @@ import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
  * Guest conversations' data layer: the staff list's search params, the keys and fetchers of the
- * reads (keys are the API URLs), the writes, and how a message or a change (from an answer or a
+ * reads (keys name the endpoint and its input), the writes, and how a message or a change (from an answer or a
  * live event) is folded into the cached thread.
  */
 export const PAGE_SIZE = 20;

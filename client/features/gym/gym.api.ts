@@ -6,7 +6,7 @@ import { invalidate, setQueryData } from '@/lib/cache';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
- * The gym area's data layer: keys and fetchers of its reads (keys are the API URLs), and the writes
+ * The gym area's data layer: keys and fetchers of its reads (keys name the endpoint and its input), and the writes
  * with the endpoints each one invalidates.
  */
 export const MEMBERSHIP_VALUES = ['active', 'paused', 'cancelled'] as const satisfies readonly Membership[];

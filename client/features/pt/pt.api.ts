@@ -19,7 +19,7 @@ import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
 /**
- * The food court's data layer: keys and fetchers of its reads (keys are the API URLs), and the
+ * The food court's data layer: keys and fetchers of its reads (keys name the endpoint and its input), and the
  * writes with the endpoints each one invalidates.
  */
 export const PAGE_SIZE = 10;

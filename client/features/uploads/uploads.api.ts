@@ -6,7 +6,7 @@ import { invalidate } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
-/** Uploads' data: the limits, the stored files' pages (SWR keys are the API URLs), downloads and deletes. */
+/** Uploads' data: the limits, the stored files' pages (keys name the endpoint and its input), downloads and deletes. */
 export const PAGE_SIZE = 10;
 
 export const StoredSearchSchema = v.object({ page: pageParam });

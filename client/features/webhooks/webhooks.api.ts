@@ -5,7 +5,7 @@ import { invalidate } from '@/lib/cache';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
-/** The webhook inbox's data: SWR keys are the API URLs of its pages. */
+/** The webhook inbox's data: the keys and fetcher of its pages. */
 export const PAGE_SIZE = 10;
 
 export const InboxSearchSchema = v.object({ page: pageParam });
