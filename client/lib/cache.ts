@@ -22,7 +22,7 @@ import { ApiError, isApiError, type QueryKey } from './api-client';
 
 export const GC_AFTER_MS = 5 * 60_000;
 export const PRELOAD_FRESH_MS = 30_000;
-export const MAX_RETRIES = 3;
+const MAX_RETRIES = 3;
 
 /** A fetcher of a cache key (`fetcherFor(endpoint)`, or one that reshapes the answer). */
 export type Fetcher<T> = (key: QueryKey) => Promise<T>;
@@ -65,6 +65,7 @@ function used(k: string, entry: Entry) {
   if (entry.hooks === 0) entry.gc = setTimeout(() => forget(k), GC_AFTER_MS);
 }
 
+/** Drops a key from the cache and from the bookkeeping. */
 function forget(k: string) {
   clearTimeout(entries.get(k)?.gc);
   entries.delete(k);
