@@ -4,11 +4,9 @@ import { RouterProvider } from 'react-router/dom';
 import { isRouteErrorResponse } from 'react-router';
 import { Providers } from './app/providers';
 import { createAppRouter } from './app/router';
-import { startCacheGc } from './lib/cache';
 import './app/styles.css';
 
 const router = createAppRouter();
-startCacheGc();
 
 /** Errors are reported once here; the screens themselves show them to the user. */
 function reportError(error: unknown, info: { location: { pathname: string } }) {

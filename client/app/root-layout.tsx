@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router';
-import useSWR from 'swr';
 import { FrameIcon as Icon } from '@/components/frame-icon';
 import { AppLink, AppNavLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
@@ -11,6 +10,7 @@ import { ModalProvider } from '@/components/modal-host';
 import { RouterPendingOverlay } from './pending-overlay';
 import { ToastProvider, useToast } from '@/components/toast-host';
 import { loginPath, paths } from '@/lib/paths';
+import { useQuery } from '@/lib/cache';
 
 /** Route handles may carry a `title`; the deepest one names the browser tab. */
 function useDocumentTitle() {
@@ -132,7 +132,7 @@ function initials(name: string) {
 
 /** Who is signed in, and the way out (or in). */
 function SessionMenu() {
-  const { data: user, isLoading } = useSWR(SESSION_KEY, fetchSession);
+  const { data: user, isLoading } = useQuery(SESSION_KEY, fetchSession);
   const [leaving, setLeaving] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();

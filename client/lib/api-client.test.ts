@@ -32,7 +32,10 @@ describe('call (the spec rules: body as text; not ok throws; ok parses JSON, els
     const spy = replyWith(200, JSON.stringify(OWNER));
     await call(gymApi.getOwner, { params: { id: 7 } });
     expect(spy.mock.calls[0]![0]).toBe('/api/gym/owners/7');
-    expect(keyFor(gymApi.listMembers, { query: { page: 2, pageSize: 10, query: '', membership: 'paused' } })).toBe('/api/gym/users?page=2&pageSize=10&membership=paused');
+    const key = keyFor(gymApi.listMembers, { query: { page: 2, pageSize: 10, query: '', membership: 'paused' } });
+    expect(key).toEqual(['GET /api/gym/users', { params: {}, query: { page: '2', pageSize: '10', membership: 'paused' } }]);
+    await fetcherFor(gymApi.listMembers)(key).catch(() => undefined);
+    expect(spy.mock.calls[1]![0]).toBe('/api/gym/users?page=2&pageSize=10&membership=paused');
   });
 
   it('hands the response headers to a caller that asks (Kisi paging)', async () => {
@@ -54,7 +57,7 @@ describe('call (the spec rules: body as text; not ok throws; ok parses JSON, els
     expect(error).toBeInstanceOf(ContractError);
     expect((error as Error).message).toBe('GET /api/gym/owners/:id answered a body its contract does not allow: memberCount: Invalid type: Expected number but received "two"');
     replyWith(200, JSON.stringify([{ id: 1 }]));
-    await expect(fetcherFor(kisiApi.listGroups)('/api/kisi/groups')).rejects.toThrow(/^GET \/api\/kisi\/groups answered a body its contract does not allow: 0\.resource_type/);
+    await expect(fetcherFor(kisiApi.listGroups)(keyFor(kisiApi.listGroups))).rejects.toThrow(/^GET \/api\/kisi\/groups answered a body its contract does not allow: 0\.resource_type/);
   });
 
   it('throws an ApiError with the status, the raw body and the parsed problem', async () => {

@@ -135,19 +135,36 @@ export async function call<E extends Endpoint>(endpoint: E, ...args: CallOptions
   return (await callWithResponse(endpoint, ...args)).data;
 }
 
-/** The SWR key of a read: its URL (one spelling per input, readable in the cache). */
-export const keyFor = <E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): string => urlOf(endpoint, input as Parameters<typeof urlOf>[1]);
+/**
+ * The cache key of a read: the endpoint (`GET /api/gym/users/:id`) and the params and query that
+ * pick one of its answers, each value as the URL spells it (empty query values left out, as
+ * `urlOf` does), so the same read always has the same key and an endpoint's reads are found by
+ * looking at the key, not by parsing URLs.
+ */
+export type QueryKey = readonly [endpoint: string, input: { readonly params: Readonly<Record<string, string>>; readonly query: Readonly<Record<string, string>> }];
+
+const spelled = (values: object = {}): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(values as Record<string, unknown>)
+      .filter(([, value]) => value !== undefined && value !== null && value !== '')
+      .map(([name, value]) => [name, String(value)]),
+  );
+
+export const keyFor = <E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): QueryKey => {
+  const parts = (input ?? {}) as { params?: object; query?: object };
+  return [describeEndpoint(endpoint), { params: spelled(parts.params), query: spelled(parts.query) }];
+};
 
 /** Like `fetcherFor`, with the response headers (Kisi's lists page by `X-Collection-Range`). */
 export const responseFetcherFor =
   <E extends Endpoint>(endpoint: E) =>
-  (key: string): Promise<ApiResponse<EndpointOutput<E>>> =>
-    sendChecked(endpoint, key);
+  ([, input]: QueryKey): Promise<ApiResponse<EndpointOutput<E>>> =>
+    sendChecked(endpoint, urlOf(endpoint, input));
 
-/** The fetcher SWR calls with a key made by `keyFor` of the same endpoint. */
+/** The fetcher of keys made by `keyFor` of the same endpoint. */
 export const fetcherFor = <E extends Endpoint>(endpoint: E) => {
   const fetchWithHeaders = responseFetcherFor(endpoint);
-  return async (key: string): Promise<EndpointOutput<E>> => (await fetchWithHeaders(key)).data;
+  return async (key: QueryKey): Promise<EndpointOutput<E>> => (await fetchWithHeaders(key)).data;
 };
 
 /** A short, human sentence for an error, for banners and toasts. */

@@ -3,9 +3,8 @@ import { createMemoryRouter } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AppLink, preloadHref, registerPreloadRoutes } from './app-link';
-import { resetCache, swrCache } from './cache';
+import { resetCache, setQueryData } from './cache';
 import { SESSION_KEY } from './session';
-import { unstable_serialize } from 'swr';
 
 afterEach(() => jest.useRealTimers());
 
@@ -66,7 +65,7 @@ describe('preloading a page behind a session', () => {
   }
 
   it('loads the code but asks for no data while nobody is signed in (it would only answer 401)', async () => {
-    swrCache.set(unstable_serialize(SESSION_KEY), { data: null });
+    setQueryData(SESSION_KEY, null);
     const { preload, lazy } = staffRoute();
     await preloadHref('/shell/things');
     expect(lazy).toHaveBeenCalledTimes(1);
@@ -74,7 +73,7 @@ describe('preloading a page behind a session', () => {
   });
 
   it('asks for the data once someone is signed in', async () => {
-    swrCache.set(unstable_serialize(SESSION_KEY), { data: { id: 1, email: 'a@b.c', name: 'A', role: 'staff' } });
+    setQueryData(SESSION_KEY, { id: 1, email: 'a@b.c', name: 'A', role: 'staff' });
     const { preload } = staffRoute();
     await preloadHref('/shell/things');
     expect(preload).toHaveBeenCalledTimes(1);

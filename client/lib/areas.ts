@@ -1,6 +1,6 @@
-import useSWR from 'swr';
 import { SESSION_KEY, fetchSession } from './session';
 import { paths } from './paths';
+import { useQuery } from './cache';
 
 /**
  * The areas shown in the header and as cards on the home page. A new area adds one entry here and
@@ -45,7 +45,7 @@ export function visibleAreas(list: Area[], role: string | null | undefined): Are
 
 /** `visibleAreas` for whoever is signed in now (the header's session read, shared through SWR). */
 export function useVisibleAreas(list: Area[]): Area[] {
-  const { data: user } = useSWR(SESSION_KEY, fetchSession);
+  const { data: user } = useQuery(SESSION_KEY, fetchSession);
   return visibleAreas(list, user?.role);
 }
 

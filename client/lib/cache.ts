@@ -1,265 +1,289 @@
-import { useEffect } from 'react';
-import useSWR, { mutate as defaultMutate, preload, unstable_serialize, useSWRConfig } from 'swr';
-import type { Key, Middleware, ScopedMutator, SWRConfiguration, State } from 'swr';
-import { urlMatcher, type EndpointDefinition } from '@contracts/endpoint.contract';
-import { ApiError, isApiError } from './api-client';
+import { createElement, useEffect, useLayoutEffect, type ReactNode } from 'react';
+import useSWR, { SWRConfig, unstable_serialize, useSWRConfig } from 'swr';
+import type { Middleware, ScopedMutator, State, SWRConfiguration, SWRResponse } from 'swr';
+import { describeEndpoint, type EndpointDefinition, type PathParamNames, type QueryValues } from '@contracts/endpoint.contract';
+import { ApiError, isApiError, type QueryKey } from './api-client';
 
 /**
- * SWR is the route-data cache (docs/ARCHITECTURE.md "Client conventions"): loaders read through it, so a
- * revisit renders at once from cache and the hook revalidates in the background (stale time 0).
+ * The route-data cache (docs/ARCHITECTURE.md "Client conventions"). What a route author uses:
+ *
+ * - in a loader: `await loadQuery(key, fetcher)`: the cached answer at once, else a fetch (with
+ *   retries) whose answer goes into the cache;
+ * - in a component: `useQuery(key, fetcher, loaderData)`: shows the cached answer and revalidates it
+ *   (stale time 0), so a revisit renders at once and then refreshes;
+ * - in a route `handle.preload` (links call it after 50 ms of hover or focus): `preloadQuery(key, fetcher)`;
+ * - after a write: `invalidate(endpoint, filter?)`: every cached read of that endpoint is out of date;
+ * - with an answer in hand (a write's answer, a live event, a login): `setQueryData(key, data)`.
+ *
+ * Keys come from `keyFor(endpoint, input)`: `[endpoint, {params, query}]`, so "this endpoint
+ * changed" is a filter on the key, never a parse of URLs. SWR does the rest: the cache provider,
+ * revalidation and its races, retries of hooks, and `mutate` with a key filter.
  */
+
 export const GC_AFTER_MS = 5 * 60_000;
-export const GC_SWEEP_MS = 60_000;
 export const PRELOAD_FRESH_MS = 30_000;
-export const MAX_RETRIES = 3;
+const MAX_RETRIES = 3;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- SWR stores any data shape
-export const swrCache = new Map<string, State<any, any>>();
+/** A fetcher of a cache key (`fetcherFor(endpoint)`, or one that reshapes the answer). */
+export type Fetcher<T> = (key: QueryKey) => Promise<T>;
 
-const observers = new Map<string, number>();
-const inactiveSince = new Map<string, number>();
-const preloadedAt = new Map<string, { at: number; failed: boolean }>();
+/** A loader read that keeps an outage inside the page: the data, or the failure to show. */
+export type Loaded<T> = { data?: T; error?: unknown };
 
-const keyOf = (key: Key): string => unstable_serialize(key);
+/** `outage: 'in-page'`: see `loadQuery`. */
+export type OutageOption = { outage: 'in-page' };
 
-/** Marks a key as just used, so it is not collected between a loader and its component mounting. */
-function touch(k: string, now = Date.now()) {
-  if (!observers.get(k)) inactiveSince.set(k, now);
+// The provider's Map: loaders read it synchronously and the collector deletes from it. SWR types
+// its entries as State<any, any>, whatever each key holds.
+const cache = new Map<string, State<unknown, unknown>>();
+
+/**
+ * What SWR does not keep about a key: how many hooks show it (the collector never deletes those),
+ * the collection timer, when a loader or preload last fetched it and until when that answer counts
+ * as fresh for the first hook to show it, and a count of writes (an answer fetched before a write
+ * must not go over it).
+ */
+type Entry = { key: QueryKey; hooks: number; gc?: ReturnType<typeof setTimeout>; fetchedAt: number; freshUntil: number; writes: number };
+const entries = new Map<string, Entry>();
+
+/** Fetches started by loaders and preloads, so a loader joins a preload under way. */
+const pending = new Map<string, Promise<unknown>>();
+
+/** The mutate bound to our provider (the global one from 'swr' only reaches SWR's default cache), while <CacheProvider> is mounted. */
+let swrMutate: ScopedMutator | undefined;
+
+function entryOf(key: QueryKey): [string, Entry] {
+  const k = unstable_serialize(key);
+  let entry = entries.get(k);
+  if (!entry) entries.set(k, (entry = { key, hooks: 0, fetchedAt: 0, freshUntil: 0, writes: 0 }));
+  return [k, entry];
 }
 
-/** SWR middleware counting the mounted hooks of each key (the GC never deletes a mounted key). */
-export const trackObservers: Middleware = (useSWRNext) => (key, fetcher, config) => {
-  let k = '';
-  try {
-    k = key == null ? '' : keyOf(key as Key);
-  } catch {
-    k = '';
-  }
-  useEffect(() => {
-    if (!k) return;
-    observers.set(k, (observers.get(k) ?? 0) + 1);
-    inactiveSince.delete(k);
-    return () => {
-      const left = (observers.get(k) ?? 1) - 1;
-      if (left > 0) observers.set(k, left);
-      else {
-        observers.delete(k);
-        inactiveSince.set(k, Date.now());
-      }
-    };
-  }, [k]);
-  return useSWRNext(key, fetcher, config);
-};
+/** Unused data goes 5 minutes after its last use: SWR keeps every key forever. */
+function used(k: string, entry: Entry) {
+  clearTimeout(entry.gc);
+  if (entry.hooks === 0) entry.gc = setTimeout(() => forget(k), GC_AFTER_MS);
+}
 
-/** Deletes entries no hook has used for 5 minutes. Returns the keys it removed. */
-export function collectGarbage(now = Date.now()): string[] {
-  const removed: string[] = [];
-  for (const k of swrCache.keys()) if (!observers.get(k) && !inactiveSince.has(k)) inactiveSince.set(k, now);
-  for (const [k, since] of inactiveSince) {
-    if (observers.get(k)) continue;
-    if (now - since >= GC_AFTER_MS) {
-      swrCache.delete(k);
-      inactiveSince.delete(k);
-      removed.push(k);
+/** Drops a key from the cache and from the bookkeeping. */
+function forget(k: string) {
+  clearTimeout(entries.get(k)?.gc);
+  entries.delete(k);
+  cache.delete(k);
+}
+
+/**
+ * Writes a key's data. A key some hook shows goes through SWR's mutate (the hooks re-render, and a
+ * revalidation already on its way is dropped as older); a key nobody shows has nobody to tell.
+ */
+function write(k: string, entry: Entry, data: unknown) {
+  if (entry.hooks > 0 && swrMutate) void swrMutate(entry.key, data, { revalidate: false });
+  else cache.set(k, { ...cache.get(k), data, error: undefined });
+  used(k, entry);
+}
+
+/**
+ * One fetch of a key by a loader or a preload (SWR's `preload` keeps its promise until a hook
+ * takes it, so a hook mounted later would put that older answer over a live update). The answer
+ * goes into the cache unless something was written meanwhile; the first hook to show it within
+ * 30 s does not fetch it again, nor does any hook within SWR's dedupe interval (as if SWR had
+ * fetched it).
+ */
+function fetchOnce<T>(k: string, entry: Entry, fetcher: Fetcher<T>): Promise<T> {
+  const running = pending.get(k);
+  if (running) return running as Promise<T>;
+  const writes = entry.writes;
+  const request = fetcher(entry.key).then((data) => {
+    if (entry.writes === writes && entries.get(k) === entry) {
+      write(k, entry, data);
+      entry.fetchedAt = Date.now();
+      entry.freshUntil = entry.fetchedAt + PRELOAD_FRESH_MS;
     }
-  }
-  return removed;
-}
-
-let gcTimer: ReturnType<typeof setInterval> | undefined;
-export function startCacheGc() {
-  if (gcTimer === undefined) gcTimer = setInterval(() => collectGarbage(), GC_SWEEP_MS);
+    return data;
+  });
+  pending.set(k, request);
+  const done = () => void (pending.get(k) === request && pending.delete(k));
+  request.then(done, done);
+  return request;
 }
 
 /** No retries for 4xx (a 404 must show the not-found screen at once) nor for aborts. */
-export function shouldRetry(error: unknown): boolean {
+function shouldRetry(error: unknown): boolean {
   if (error instanceof ApiError) return error.status >= 500 || error.status === 408 || error.status === 429;
-  if (error instanceof DOMException && error.name === 'AbortError') return false;
-  return true;
+  return !(error instanceof DOMException && error.name === 'AbortError');
 }
 
-/** 1 s, 2 s, 4 s … capped at 30 s (TanStack Query's default). `attempt` counts from 0. */
-export const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
+/** 1 s, 2 s, 4 s … capped at 30 s. `attempt` counts from 0. */
+const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The loader-side retry policy; hooks get the same one from `onErrorRetry`. */
-export async function withRetry<T>(fn: () => Promise<T>, retries = MAX_RETRIES): Promise<T> {
+/**
+ * The loader read. A cached answer comes back at once (the page's `useQuery` revalidates it);
+ * otherwise the key is fetched, joining a preload under way, retried 3 times with backoff (SWR
+ * retries only its hooks' requests), and the answer goes into the cache.
+ *
+ * `{ outage: 'in-page' }` is for an outside service (Kisi, the samples' upstreams): one try, and
+ * a failure comes back as `{ error }` for the page to show at once, instead of holding the
+ * navigation through the backoff (the page's hook keeps retrying). A 401, 403 or 404 still throws,
+ * to the login, the 403 and the not-found screens.
+ */
+export async function loadQuery<T>(key: QueryKey, fetcher: Fetcher<T>): Promise<T>;
+export async function loadQuery<T>(key: QueryKey, fetcher: Fetcher<T>, options: OutageOption): Promise<Loaded<T>>;
+export async function loadQuery<T>(key: QueryKey, fetcher: Fetcher<T>, options?: OutageOption): Promise<T | Loaded<T>> {
+  const [k, entry] = entryOf(key);
+  used(k, entry);
+  const hit = cache.get(k)?.data as T | undefined; // what this key's fetcher put there
+  if (options) {
+    if (hit !== undefined) return { data: hit };
+    try {
+      return { data: await fetchOnce(k, entry, fetcher) };
+    } catch (error) {
+      if (isApiError(error, 401) || isApiError(error, 403) || isApiError(error, 404)) throw error;
+      return { error };
+    }
+  }
+  if (hit !== undefined) return hit;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await fn();
+      return await fetchOnce(k, entry, fetcher);
     } catch (error) {
-      if (attempt >= retries || !shouldRetry(error)) throw error;
-      await sleep(retryDelay(attempt));
+      if (attempt >= MAX_RETRIES || !shouldRetry(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)));
     }
   }
 }
 
-/** Forgets SWR's preload promise of a key: only a data-less global mutate clears it (SWR 2.5). */
-function dropPreload(key: Key) {
-  void defaultMutate(key);
+/**
+ * Warms a key before a navigation (a route's `handle.preload`): one try, and only when nothing is
+ * cached or on its way. A failure is left to the loader, which retries.
+ */
+export function preloadQuery<T>(key: QueryKey, fetcher: Fetcher<T>): void {
+  const [k, entry] = entryOf(key);
+  used(k, entry);
+  if (cache.get(k)?.data === undefined) fetchOnce(k, entry, fetcher).catch(() => undefined);
 }
 
-/**
- * Forgets the loader's preload of a key that is about to be written. A page mounted with its loader's
- * data revalidates one frame later, and that first revalidation hands out the preload: a write made
- * in between (an answer to a click, a live event) would be put back to the older answer.
- */
-export function forgetPreload(key: Key): void {
-  const k = keyOf(key);
-  if (!preloadedAt.delete(k)) return;
-  dropPreload(key);
-}
+type QueryOptions = Pick<SWRConfiguration, 'refreshInterval'>;
 
 /**
- * Warms `key` with SWR's `preload`. A preload is reused for 30 s; an older or rejected one is
- * dropped first (SWR itself would keep returning it forever).
+ * The component read: the cached answer (or `loaderData` until the cache has one), revalidated
+ * when the component mounts and on focus and reconnect, and whenever the key is invalidated.
+ * With the loader's `{ outage: 'in-page' }`, pass its `Loaded` result: `error` is then the
+ * loader's failure until the hook has data or its own error.
  */
-export function prefetch<T>(key: Key, fetcher: () => Promise<T>, now = Date.now()): Promise<T> {
-  const k = keyOf(key);
-  const entry = preloadedAt.get(k);
-  if (entry && (entry.failed || now - entry.at > PRELOAD_FRESH_MS)) {
-    dropPreload(key);
-    preloadedAt.delete(k);
+export function useQuery<T>(key: QueryKey, fetcher: Fetcher<T>, loaderData?: T, options?: QueryOptions): SWRResponse<T>;
+export function useQuery<T>(key: QueryKey, fetcher: Fetcher<T>, loaded: Loaded<T>, options: QueryOptions & OutageOption): SWRResponse<T>;
+export function useQuery<T>(key: QueryKey, fetcher: Fetcher<T>, loaded?: T | Loaded<T>, options: QueryOptions & Partial<OutageOption> = {}): SWRResponse<T> {
+  const { outage, ...config } = options;
+  const fromLoader = outage ? (loaded as Loaded<T> | undefined) : { data: loaded as T | undefined };
+  const read = useSWR<T>(key, fetcher, { ...config, fallbackData: fromLoader?.data });
+  if (!outage) return read;
+  const { data, error, isValidating, isLoading, mutate } = read;
+  return { data, error: error ?? (data === undefined ? fromLoader?.error : undefined), isValidating, isLoading, mutate };
+}
+
+/** Which reads of an endpoint: those whose params and query have these values (all when empty). */
+export type ReadFilter<E extends EndpointDefinition> = {
+  params?: Partial<Record<PathParamNames<E['path']>, string | number>>;
+  query?: Partial<QueryValues<E['query']>>;
+};
+
+const isQueryKey = (key: unknown): key is QueryKey => Array.isArray(key) && typeof key[0] === 'string';
+const sameValues = (values: Readonly<Record<string, string>>, wanted: object = {}) =>
+  Object.entries(wanted).every(([name, value]) => value === undefined || values[name] === String(value));
+
+/**
+ * "This endpoint's data changed" (after a write, or news a page cannot fold in itself): its reads
+ * on screen read again; the others are dropped, so the next loader fetches instead of showing the
+ * old answer. `gone` (after a delete): nothing reads them again, the ones on screen show their
+ * loader's data until the page goes. Resolves once the reads on screen have answered.
+ */
+export async function invalidate<E extends EndpointDefinition>(endpoint: E, filter: ReadFilter<E> = {}, { gone = false } = {}): Promise<void> {
+  const id = describeEndpoint(endpoint);
+  const matches = (key: unknown) => isQueryKey(key) && key[0] === id && sameValues(key[1].params, filter.params) && sameValues(key[1].query, filter.query);
+  const hidden: string[] = [];
+  for (const [k, entry] of entries) {
+    if (!matches(entry.key)) continue;
+    entry.writes++;
+    entry.fetchedAt = entry.freshUntil = 0;
+    pending.delete(k);
+    if (entry.hooks === 0) hidden.push(k);
   }
-  if (!preloadedAt.has(k)) preloadedAt.set(k, { at: now, failed: false });
-  const promise = preload(key, fetcher) as Promise<T>;
-  promise.catch(() => {
-    const current = preloadedAt.get(k);
-    if (current) current.failed = true;
-  });
-  touch(k, now);
-  return promise;
+  // SWR's mutate with a key filter tells the hooks, and drops its 2 s dedupe mark of each key, so a
+  // hook mounting on a dropped key later fetches anew instead of waiting on a finished request.
+  const told = gone ? swrMutate?.(matches, undefined, { revalidate: false }) : swrMutate?.(matches);
+  hidden.forEach(forget);
+  await told;
 }
 
 /**
- * Hover preloading: only when nothing is cached yet (a cached key renders at once anyway), and one
- * try. The loader that follows retries itself; a preload that retried would hold a navigation that
- * joins it (`loadQueryOnce`, an outside service that is down) for the whole backoff.
+ * Puts known data in the cache (a write's answer, a live event, who signed in): every hook of the
+ * key shows it, and no revalidation or preload under way puts an older answer back. `next` may
+ * be a function of the cached data; when it returns undefined nothing is written.
  */
-export function warm<K extends Key, T>(key: K, fetcher: (key: K) => Promise<T>): void {
-  if (swrCache.get(keyOf(key))?.data !== undefined) return;
-  prefetch(key, () => fetcher(key)).catch(() => undefined);
+export function setQueryData<T>(key: QueryKey, next: T | ((current: T | undefined) => T | undefined)): void {
+  const [k, entry] = entryOf(key);
+  entry.writes++;
+  const data = typeof next === 'function' ? (next as (current: T | undefined) => T | undefined)(cache.get(k)?.data as T | undefined) : next;
+  if (data !== undefined) write(k, entry, data);
+  else used(k, entry);
 }
+
+/** What the cache holds for a key now, without fetching (undefined: nothing). For folding news into cached data. */
+export const cachedData = (key: QueryKey): unknown => cache.get(unstable_serialize(key))?.data;
 
 /**
- * The loader helper: a cache hit returns at once; a miss fetches (joining a preload under way) and
- * retries with backoff, each retry a fresh request (a failed preload is dropped).
+ * SWR middleware, the hooks' side of the bookkeeping: counts the hooks that show a key (the
+ * collector spares those), and lets a hook take an answer a loader or preload fetched without
+ * fetching it again, while it is fresh (SWR's dedupe knows only its own requests).
  */
-export function loadQuery<K extends Key, T>(key: K, fetcher: (key: K) => Promise<T>): T | Promise<T> {
-  const k = keyOf(key);
-  const hit = swrCache.get(k)?.data as T | undefined;
-  touch(k);
-  if (hit !== undefined) return hit;
-  return withRetry(() => prefetch(key, () => fetcher(key)));
-}
-
-/** The component side of `loadQuery`: renders the loader's data, then keeps it fresh. */
-export function useQuery<K extends Key, T>(key: K, fetcher: (key: K) => Promise<T>, loaderData: T) {
-  return useSWR<T>(key, fetcher as (key: unknown) => Promise<T>, { fallbackData: loaderData });
-}
-
-// The mutate bound to our cache provider, captured by <CacheBridge/> (global `mutate` from 'swr'
-// only reaches the default cache).
-let boundMutate: ScopedMutator | undefined;
-
-export function CacheBridge() {
-  const { mutate } = useSWRConfig();
+const trackHooks: Middleware = (useSWRNext) => (key, fetcher, config) => {
+  const k = isQueryKey(key) ? unstable_serialize(key) : '';
   useEffect(() => {
-    boundMutate = mutate;
-  }, [mutate]);
-  return null;
-}
+    if (!isQueryKey(key)) return;
+    const [, shown] = entryOf(key);
+    shown.hooks++;
+    shown.freshUntil = 0;
+    clearTimeout(shown.gc);
+    return () => {
+      shown.hooks--;
+      used(k, shown);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `k` is `key` serialized: a new array of the same key is the same key
+  }, [k]);
+  const entry = entries.get(k);
+  const now = Date.now();
+  const fresh = entry !== undefined && (now < entry.freshUntil || now < entry.fetchedAt + (config.dedupingInterval ?? 0));
+  return useSWRNext(key, fetcher, fresh ? { ...config, revalidateIfStale: false } : config);
+};
 
-/** Invalidates keys after a write: mounted hooks refetch, unmounted entries are dropped. */
-export async function invalidate(key: Key): Promise<void> {
-  const k = keyOf(key);
-  preloadedAt.delete(k);
-  dropPreload(key);
-  if (boundMutate && observers.get(k)) await boundMutate(key);
-  else swrCache.delete(k);
-}
-
-/** Which reads of an endpoint to invalidate: those whose params and query have these values (all when empty). */
-export type EndpointFilter = { params?: Record<string, string | number>; query?: Record<string, string | number | boolean> };
-
-/** The keys among `keys` that are reads of `endpoint` with these params and query values. */
-function keysOf(endpoint: EndpointDefinition, filter: EndpointFilter, keys: Iterable<string>): string[] {
-  const match = urlMatcher(endpoint);
-  return [...keys].filter((key) => {
-    const found = match(key);
-    if (!found) return false;
-    const sameParams = Object.entries(filter.params ?? {}).every(([name, value]) => found.params[name] === String(value));
-    const sameQuery = Object.entries(filter.query ?? {}).every(([name, value]) => found.query.get(name) === String(value));
-    return sameParams && sameQuery;
-  });
-}
-
-/**
- * Invalidates the cached reads of an endpoint (every page of a list, say), or only those matching
- * `filter`. Keys still only preloaded by a loader count too, so their old answer is not handed out.
- */
-export async function invalidateEndpoint(endpoint: EndpointDefinition, filter: EndpointFilter = {}): Promise<void> {
-  const keys = new Set(keysOf(endpoint, filter, [...swrCache.keys(), ...preloadedAt.keys()]));
-  await Promise.all([...keys].map((k) => invalidate(k)));
-}
-
-/** Drops an endpoint's cached reads without refetching (after a delete, its own read would only answer 404). */
-export function forgetEndpoint(endpoint: EndpointDefinition, params: EndpointFilter['params']): void {
-  for (const k of keysOf(endpoint, { params }, swrCache.keys())) swrCache.delete(k);
-}
-
-/**
- * A loader read of something an outside service answers (Kisi): from the cache, or one try
- * without the loader's retries, so an outage shows inside the page at once instead of holding the
- * navigation for the 7 s of backoff. The page's hook keeps retrying in the background.
- */
-export function loadQueryOnce<T>(key: string, fetcher: (key: string) => Promise<T>): T | Promise<T> {
-  const hit = swrCache.get(key)?.data as T | undefined;
-  touch(key);
-  return hit !== undefined ? hit : prefetch(key, () => fetcher(key));
-}
-
-/**
- * `loadQueryOnce` for a page that shows an outside service's outage itself: the data, or the error
- * to show inside the page. 401 and 403 still go to the router (login, the 403 screen), and so does
- * a 404 when `notFound` says what to throw for it.
- */
-export async function loadOrFailure<T>(key: string, fetcher: (key: string) => Promise<T>, { notFound }: { notFound?: (error: unknown) => unknown } = {}): Promise<{ data?: T; error?: unknown }> {
-  try {
-    return { data: await loadQueryOnce(key, fetcher) };
-  } catch (error) {
-    if (isApiError(error, 401) || isApiError(error, 403)) throw error;
-    if (notFound && isApiError(error, 404)) throw notFound(error);
-    return { error };
-  }
-}
-
-/** What the cache holds for a key (undefined: nothing yet). */
-export const cachedData = (key: Key): unknown => swrCache.get(keyOf(key))?.data;
-
-/** Puts known data in the cache (after a login, say) so every hook of that key shows it. */
-export async function setCacheData<T>(key: Key, data: T): Promise<void> {
-  const k = keyOf(key);
-  forgetPreload(key);
-  touch(k);
-  if (boundMutate) await boundMutate(key, data, { revalidate: false });
-}
-
-export const swrConfig: SWRConfiguration = {
-  provider: () => swrCache,
-  use: [trackObservers],
+const swrConfig: SWRConfiguration = {
+  provider: () => cache,
+  use: [trackHooks],
+  // The same policy as loaders: 3 retries, 1 s doubling, none for 4xx.
   onErrorRetry: (error, _key, _config, revalidate, { retryCount }) => {
     if (retryCount > MAX_RETRIES || !shouldRetry(error)) return;
     setTimeout(() => void revalidate({ retryCount }), retryDelay(retryCount - 1));
   },
 };
 
+/** Hands the mutate bound to our provider to the code outside React (loaders, live events), while the provider is mounted. */
+function MutateBridge() {
+  const { mutate } = useSWRConfig();
+  useLayoutEffect(() => {
+    swrMutate = mutate;
+    return () => void (swrMutate = undefined);
+  }, [mutate]);
+  return null;
+}
+
+/** The cache for everything below it (the app's providers.tsx). */
+export function CacheProvider({ children }: { children?: ReactNode }) {
+  return createElement(SWRConfig, { value: swrConfig }, createElement(MutateBridge), children);
+}
+
 /** For tests: forget everything. */
 export function resetCache() {
-  for (const k of preloadedAt.keys()) dropPreload(k);
-  swrCache.clear();
-  observers.clear();
-  inactiveSince.clear();
-  preloadedAt.clear();
+  for (const k of [...entries.keys()]) forget(k);
+  cache.clear();
+  pending.clear();
 }

@@ -1,9 +1,8 @@
 import * as v from 'valibot';
-import useSWR, { type KeyedMutator } from 'swr';
 import type { EndpointOutput } from '@contracts/endpoint.contract';
 import { KisiErrorSchema, KisiValidationErrorsSchema, kisiApi, parseCollectionRange, type KisiGroupLinkCreated, type KisiUser } from '@contracts/kisi.contract';
-import { call, errorMessage, fetcherFor, isApiError, keyFor, responseFetcherFor } from './api-client';
-import { forgetPreload, invalidate, invalidateEndpoint, loadOrFailure, setCacheData } from './cache';
+import { call, errorMessage, fetcherFor, isApiError, keyFor, responseFetcherFor, type QueryKey } from './api-client';
+import { invalidate, setQueryData } from './cache';
 import type { FormErrors } from './problem-fields';
 
 /**
@@ -63,11 +62,10 @@ type Item<E extends KisiList> = EndpointOutput<E>[number];
 /** The fetcher of a Kisi list's keys: the page and its paging numbers. */
 export function kisiPageFetcher<E extends KisiList>(endpoint: E) {
   const fetchWithHeaders = responseFetcherFor(endpoint);
-  return async (key: string): Promise<KisiPage<Item<E>>> => {
+  return async (key: QueryKey): Promise<KisiPage<Item<E>>> => {
     const { data, headers } = await fetchWithHeaders(key);
-    const params = new URL(key, 'http://frontdesk.invalid').searchParams;
-    const limit = Number(params.get('limit') ?? '10');
-    const offset = Number(params.get('offset') ?? '0');
+    const limit = Number(key[1].query.limit ?? '10');
+    const offset = Number(key[1].query.offset ?? '0');
     const items = data as Item<E>[];
     // Without the header (it should always be there) the page knows only what it holds.
     const total = parseCollectionRange(headers.get('X-Collection-Range'))?.total ?? offset + items.length;
@@ -78,41 +76,13 @@ export function kisiPageFetcher<E extends KisiList>(endpoint: E) {
 export const userKey = (id: number) => keyFor(kisiApi.getUser, { params: { id } });
 export const fetchUser = fetcherFor(kisiApi.getUser);
 
-/** What a loader hands its page: the data, or why Kisi could not give it (shown inside the page). */
-export type Loaded<T> = { data?: T; error?: string };
-
-/**
- * A loader read of Kisi (`loadOrFailure`: cached or one try, so an outage shows at once); a failure
- * becomes the page's message.
- */
-export async function loadKisi<T>(key: string, fetcher: (key: string) => Promise<T>, options: { notFound?: () => unknown } = {}): Promise<Loaded<T>> {
-  const { data, error } = await loadOrFailure(key, fetcher, options);
-  return error === undefined ? { data } : { error: kisiErrorMessage(error) };
-}
-
-/**
- * The page side of `loadKisi`: the loader's data, kept fresh by SWR; `failure` is the sentence to
- * show when Kisi could not answer (the loader's, or the hook's own later failure).
- */
-export function useKisi<T>(key: string, fetcher: (key: string) => Promise<T>, loaded: Loaded<T>) {
-  const swr = useSWR<T>(key, fetcher, { fallbackData: loaded.data });
-  const { data, error, isValidating } = swr;
-  // A write (the user as Kisi reports them after a switch) must not be undone by the loader's older answer.
-  const mutate = ((...args: Parameters<KeyedMutator<T>>) => {
-    if (args.length > 0) forgetPreload(key);
-    return swr.mutate(...args);
-  }) as KeyedMutator<T>;
-  const failure = error ? kisiErrorMessage(error) : data === undefined ? loaded.error : undefined;
-  return { data, failure, isValidating, mutate, retry: () => void swr.mutate() };
-}
-
 // ---- access links (the /kisi list and a gym member's tab read the same endpoint) -----------------
 
 /** Kisi's `query` is a substring search: a person's links are the ones with exactly their email. */
 export const linksOfKey = (email: string) => keyFor(kisiApi.listGroupLinks, { query: { query: email, limit: 100 } });
 const fetchGroupLinkList = fetcherFor(kisiApi.listGroupLinks);
-export async function fetchLinksOf(key: string) {
-  const email = new URL(key, 'http://frontdesk.invalid').searchParams.get('query')?.toLowerCase() ?? '';
+export async function fetchLinksOf(key: QueryKey) {
+  const email = key[1].query.query?.toLowerCase() ?? '';
   return (await fetchGroupLinkList(key)).filter((link) => link.email?.toLowerCase() === email);
 }
 
@@ -121,13 +91,13 @@ export async function createGroupLink(input: { name: string; email: string; vali
   const link = await call(kisiApi.createGroupLink, {
     body: { group_link: { name: input.name, email: input.email || null, quick_response_code_type: 'online', ...(input.validUntil ? { valid_until: input.validUntil } : {}) } },
   });
-  await invalidateEndpoint(kisiApi.listGroupLinks);
+  await invalidate(kisiApi.listGroupLinks);
   return link;
 }
 
 export async function deleteGroupLink(id: number): Promise<void> {
   await call(kisiApi.deleteGroupLink, { params: { id } });
-  await invalidateEndpoint(kisiApi.listGroupLinks);
+  await invalidate(kisiApi.listGroupLinks);
 }
 
 // ---- the other writes ----------------------------------------------------------------------------
@@ -140,32 +110,32 @@ export async function deleteGroupLink(id: number): Promise<void> {
 export async function setUserAccess(id: number, enabled: boolean): Promise<KisiUser | null> {
   await call(kisiApi.updateUser, { params: { id }, body: { user: { access_enabled: enabled, scim_access_enabled: enabled } } });
   // Every users page and the members list show access too.
-  await Promise.all([invalidateEndpoint(kisiApi.listUsers), invalidateEndpoint(kisiApi.listMembers)]);
+  await Promise.all([invalidate(kisiApi.listUsers), invalidate(kisiApi.listMembers)]);
   try {
     const user = await fetchUser(userKey(id));
-    await setCacheData(userKey(id), user);
+    setQueryData(userKey(id), user);
     return user;
   } catch {
-    await invalidate(userKey(id));
+    await invalidate(kisiApi.getUser, { params: { id } });
     return null;
   }
 }
 
 export async function createGroup(input: { name: string; description: string }) {
   const group = await call(kisiApi.createGroup, { body: { group: { name: input.name, description: input.description.trim() || null } } });
-  await invalidateEndpoint(kisiApi.listGroups);
+  await invalidate(kisiApi.listGroups);
   return group;
 }
 
 export async function deleteGroup(id: number): Promise<void> {
   await call(kisiApi.deleteGroup, { params: { id } });
   // A group's links and role assignments go with it.
-  await Promise.all([invalidateEndpoint(kisiApi.listGroups), invalidateEndpoint(kisiApi.listGroupLinks), invalidateEndpoint(kisiApi.listRoleAssignments)]);
+  await Promise.all([invalidate(kisiApi.listGroups), invalidate(kisiApi.listGroupLinks), invalidate(kisiApi.listRoleAssignments)]);
 }
 
 /** Kisi answers `{message: "Unlocked!"}`; a locked-down (409) or offline (503) door throws with Kisi's `{error}`. */
 export async function unlockLock(id: number): Promise<string> {
   const answer = await call(kisiApi.unlockLock, { params: { id } });
-  await invalidateEndpoint(kisiApi.listLocks);
+  await invalidate(kisiApi.listLocks);
   return answer.message;
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
+import { urlOf } from '@contracts/endpoint.contract';
 import { LIVE_EVENT_TYPES, eventsApi, type LiveEvent, type LiveEventType } from '@contracts/events.contract';
-import { keyFor } from './api-client';
 
 /**
  * The one client of `GET /api/events` (Server-Sent Events) in a tab: a single `EventSource` shared
@@ -9,7 +9,7 @@ import { keyFor } from './api-client';
  * event types it asked for. It reports the connection state, counts reconnects, remembers the last
  * event id, and resumes from it when it has to reconnect itself.
  */
-export const EVENTS_URL = keyFor(eventsApi.stream);
+export const EVENTS_URL = urlOf(eventsApi.stream);
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 

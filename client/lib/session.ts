@@ -2,12 +2,12 @@ import { createContext, data, redirect, useRouteLoaderData } from 'react-router'
 import type { LoaderFunctionArgs, MiddlewareFunction } from 'react-router';
 import { authApi, type SessionUser } from '@contracts/auth.contract';
 import type { Role } from '@contracts/endpoint.contract';
-import { call, errorMessage, isApiError } from './api-client';
-import { cachedData, invalidate, setCacheData } from './cache';
+import { call, errorMessage, isApiError, keyFor } from './api-client';
+import { cachedData, invalidate, setQueryData } from './cache';
 import { loginPath } from './paths';
 
 /** Who is signed in, as the header and /shell see it (null: nobody). */
-export const SESSION_KEY = ['session'] as const;
+export const SESSION_KEY = keyFor(authApi.getAuth);
 
 export async function fetchSession(): Promise<SessionUser | null> {
   try {
@@ -48,7 +48,7 @@ export const requireUser: MiddlewareFunction = async ({ request, context }) => {
   const known = cachedData(SESSION_KEY) as SessionUser | null | undefined;
   if (known) {
     context.set(userContext, known);
-    void invalidate(SESSION_KEY);
+    void invalidate(authApi.getAuth);
     return;
   }
   const url = new URL(request.url);
@@ -56,11 +56,11 @@ export const requireUser: MiddlewareFunction = async ({ request, context }) => {
   try {
     user = (await call(authApi.getAuth)).user;
   } catch (error) {
-    if (isApiError(error, 401)) await setCacheData(SESSION_KEY, null);
+    if (isApiError(error, 401)) setQueryData(SESSION_KEY, null);
     throw redirect(loginRedirectFor(url, error));
   }
   context.set(userContext, user);
-  await setCacheData(SESSION_KEY, user);
+  setQueryData(SESSION_KEY, user);
 };
 
 /** The id of the /shell route: its loader hands every page below it the signed-in user. */
@@ -111,6 +111,6 @@ export const requireRunner = requireRole(['runner', 'staff'], 'runners and staff
 
 export async function signOut(): Promise<void> {
   await call(authApi.logout);
-  await setCacheData(SESSION_KEY, null);
-  await invalidate(SESSION_KEY);
+  setQueryData(SESSION_KEY, null);
+  await invalidate(authApi.getAuth);
 }

@@ -1,15 +1,15 @@
-import useSWR from 'swr';
 import { PageHeader } from '@/components/page-header';
 import { STATUS_KEY, fetchStatus } from '@/components/service-status';
 import { Spinner } from '@/components/spinner';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { paths } from '@/lib/paths';
+import { useQuery } from '@/lib/cache';
 
 export const handle = { title: 'About' };
 
 function Version() {
-  const { data, error } = useSWR(STATUS_KEY, fetchStatus);
+  const { data, error } = useQuery(STATUS_KEY, fetchStatus);
   if (data) {
     return (
       <dl className="facts">

@@ -1,10 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { Form, redirect, useActionData, useLoaderData, useNavigation } from 'react-router';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from 'react-router';
-import useSWR from 'swr';
 import { loginApi, type SessionUser } from '@contracts/auth.contract';
 import { call, errorMessage, isApiError } from '@/lib/api-client';
-import { setCacheData } from '@/lib/cache';
+import { setQueryData, useQuery } from '@/lib/cache';
 import { LoginSearchSchema, parseSearch } from '@/lib/search-params';
 import type { LoginSearch } from '@/lib/search-params';
 import { AppLink } from '@/lib/app-link';
@@ -16,7 +15,7 @@ export type LoginResult = { email: string; formError?: string; fieldErrors?: Par
 
 async function signIn(email: string, password: string): Promise<SessionUser> {
   const { user } = await call(loginApi.login, { body: { email, password } });
-  await setCacheData(SESSION_KEY, user);
+  setQueryData(SESSION_KEY, user);
   return user;
 }
 
@@ -57,7 +56,7 @@ export function Component() {
   const result = useActionData() as LoginResult | undefined;
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
-  const { data: user } = useSWR(SESSION_KEY, fetchSession);
+  const { data: user } = useQuery(SESSION_KEY, fetchSession);
   const errorRef = useRef<HTMLDivElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);

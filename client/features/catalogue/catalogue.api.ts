@@ -15,7 +15,7 @@ import { paths } from '@/lib/paths';
 
 /**
  * The catalogue's data layer (read only, public): the search params of its pages, the keys and
- * fetchers of its reads (keys are the API URLs) and the links between its pages.
+ * fetchers of its reads (keys name the endpoint and its input) and the links between its pages.
  */
 
 /** A grid of pieces: 24 fills rows of 2, 3, 4 or 6 cards. */

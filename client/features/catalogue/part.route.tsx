@@ -5,7 +5,7 @@ import type { PartDetail } from '@contracts/catalogue.contract';
 import { EmptyState } from '@/components/empty-state';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { ColourSwatch } from './components/colour-swatch';
 import { CatalogueHeader } from './components/catalogue-header';
@@ -27,7 +27,7 @@ export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data>
 export const handle = {
   title: 'Part',
   preload: ({ params, url }: { params: { id?: string }; url: URL }) => {
-    if (isPartRef(params.id)) warm(partKey(params.id, parseWhereUsedSearch(url).page), fetchPart);
+    if (isPartRef(params.id)) preloadQuery(partKey(params.id, parseWhereUsedSearch(url).page), fetchPart);
   },
 };
 

@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import type { PieceDetail } from '@contracts/catalogue.contract';
 import { EmptyState } from '@/components/empty-state';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { ColourSwatch } from './components/colour-swatch';
 import { CatalogueHeader } from './components/catalogue-header';
 import { CatalogueImage } from './components/catalogue-image';
@@ -21,7 +21,7 @@ export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
 export const handle = {
   title: 'Piece',
   preload: ({ params }: { params: { id?: string } }) => {
-    if (isPieceRef(params.id)) warm(pieceKey(params.id), fetchPiece);
+    if (isPieceRef(params.id)) preloadQuery(pieceKey(params.id), fetchPiece);
   },
 };
 

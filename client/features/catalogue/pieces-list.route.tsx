@@ -11,7 +11,7 @@ import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
 import {
@@ -52,8 +52,8 @@ export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
 export const handle = {
   title: 'Catalogue',
   preload: ({ url }: { url: URL }) => {
-    warm(piecesKey(parsePiecesSearch(url)), fetchPiecePage);
-    warm(CATEGORIES_KEY, fetchCategories);
+    preloadQuery(piecesKey(parsePiecesSearch(url)), fetchPiecePage);
+    preloadQuery(CATEGORIES_KEY, fetchCategories);
   },
 };
 

@@ -5,7 +5,7 @@ import { LiveStreamError } from '@/components/live-stream-error';
 import { LoadError } from '@/components/load-error';
 import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
-import { cachedData, loadQuery, warm } from '@/lib/cache';
+import { cachedData, loadQuery, preloadQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { useShellUser } from '@/lib/session';
 import { CHANNELS_KEY, chatHref, fetchChannels, fetchThread, threadKey, useChannels, type Thread } from './chat.api';
@@ -21,16 +21,16 @@ type Data = { channels: ChannelList; threads: Record<number, Thread | undefined>
 export async function loader(): Promise<Data> {
   const channels = await loadQuery(CHANNELS_KEY, fetchChannels);
   // One tile that cannot be read says so in itself; the others still show.
-  const read = await Promise.all(channels.channels.map((c) => Promise.resolve(loadQuery(threadKey(c.id), fetchThread)).catch(() => undefined)));
+  const read = await Promise.all(channels.channels.map((c) => loadQuery(threadKey(c.id), fetchThread).catch(() => undefined)));
   return { channels, threads: Object.fromEntries(channels.channels.map((c, i) => [c.id, read[i]])) };
 }
 
 export const handle = {
   title: 'Chat (grid)',
   preload: () => {
-    warm(CHANNELS_KEY, fetchChannels);
+    preloadQuery(CHANNELS_KEY, fetchChannels);
     const list = cachedData(CHANNELS_KEY) as ChannelList | undefined;
-    for (const channel of list?.channels ?? []) warm(threadKey(channel.id), fetchThread);
+    for (const channel of list?.channels ?? []) preloadQuery(threadKey(channel.id), fetchThread);
   },
 };
 

@@ -6,7 +6,7 @@ import { EmptyState } from '@/components/empty-state';
 import { LiveStreamError } from '@/components/live-stream-error';
 import { LoadError } from '@/components/load-error';
 import { errorMessage } from '@/lib/api-client';
-import { cachedData, loadQuery, warm } from '@/lib/cache';
+import { cachedData, loadQuery, preloadQuery } from '@/lib/cache';
 import { parseSearch } from '@/lib/search-params';
 import { useShellUser } from '@/lib/session';
 import {
@@ -41,16 +41,16 @@ export async function loadWorkspace({ url }: Pick<LoaderFunctionArgs, 'url'>): P
   const selected = selectChannel(channels.channels, search.channel);
   if (!selected) return { search, channels };
   // A thread that cannot be read says so inside the page (with a retry), under the channel list.
-  const thread = await Promise.resolve(loadQuery(threadKey(selected.id), fetchThread)).catch(() => undefined);
+  const thread = await loadQuery(threadKey(selected.id), fetchThread).catch(() => undefined);
   return { search, channels, thread, threadOf: selected.id };
 }
 
 /** Hovering a link to a chat layout warms the list, and the thread it names when the list is known. */
 export function preloadWorkspace({ url }: { url: URL }) {
-  warm(CHANNELS_KEY, fetchChannels);
+  preloadQuery(CHANNELS_KEY, fetchChannels);
   const list = cachedData(CHANNELS_KEY) as ChannelList | undefined;
   const selected = list && selectChannel(list.channels, parseSearch(ChatSearchSchema, url).channel);
-  if (selected) warm(threadKey(selected.id), fetchThread);
+  if (selected) preloadQuery(threadKey(selected.id), fetchThread);
 }
 
 const LIST_ID = 'chat-channel-list';

@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-import useSWR from 'swr';
 import * as v from 'valibot';
 import {
   chatApi,
@@ -11,8 +9,8 @@ import {
   type MessageSlice,
   type UpdateChannel,
 } from '@contracts/chat.contract';
-import { call, fetcherFor, keyFor } from '@/lib/api-client';
-import { cachedData, invalidateEndpoint, setCacheData } from '@/lib/cache';
+import { call, fetcherFor, keyFor, type QueryKey } from '@/lib/api-client';
+import { cachedData, invalidate, setQueryData, useQuery } from '@/lib/cache';
 
 /**
  * Staff chat's data layer, shared by the three layouts (list, grid, split): one channel-list key
@@ -40,7 +38,7 @@ const fetchSlice = fetcherFor(chatApi.listMessages);
  * Reads the newest slice and keeps the older messages already loaded behind it, so a revalidation
  * (focus, reconnect) does not throw away what the reader scrolled back to.
  */
-export async function fetchThread(key: string): Promise<Thread> {
+export async function fetchThread(key: QueryKey): Promise<Thread> {
   const newest = await fetchSlice(key);
   return withNewest(cachedData(key) as Thread | undefined, newest);
 }
@@ -96,36 +94,10 @@ export const chatHref = (path: string, channelId?: number) => (channelId ? `${pa
 
 // ---- hooks ------------------------------------------------------------------------------------
 
-/**
- * What mounted views show for a key that has no cache entry yet: their loader's read, until the
- * hook's first revalidation lands. A message arriving in that moment is applied to what is shown
- * (as the runner board does with `page ?? loaded`), not dropped for want of an entry.
- */
-const shown = new Map<string, unknown>();
+export const useChannels = (loaded: ChannelList) => useQuery(CHANNELS_KEY, fetchChannels, loaded);
 
-function useShown(key: string, data: unknown) {
-  useEffect(() => {
-    if (data === undefined) return;
-    shown.set(key, data);
-    return () => {
-      if (shown.get(key) === data) shown.delete(key);
-    };
-  }, [key, data]);
-}
-
-const current = <T>(key: string): T | undefined => (cachedData(key) ?? shown.get(key)) as T | undefined;
-
-export function useChannels(fallbackData: ChannelList) {
-  useShown(CHANNELS_KEY, fallbackData);
-  return useSWR(CHANNELS_KEY, fetchChannels, { fallbackData });
-}
-
-/** A channel's thread; `fallbackData` is the loader's read (a channel that appeared later has none yet). */
-export function useThread(channelId: number, fallbackData?: Thread) {
-  const key = threadKey(channelId);
-  useShown(key, fallbackData);
-  return useSWR(key, fetchThread, fallbackData ? { fallbackData } : {});
-}
+/** A channel's thread; `loaded` is the loader's read (a channel that appeared later has none yet). */
+export const useThread = (channelId: number, loaded?: Thread) => useQuery(threadKey(channelId), fetchThread, loaded);
 
 // ---- cache edits ------------------------------------------------------------------------------
 
@@ -135,17 +107,15 @@ const withTotal = (list: ChannelList): ChannelList => ({ ...list, totalUnread: l
 /** Changes one channel in every cached channel list (the layouts' and the admins' management list). */
 function updateChannel(channelId: number, change: (channel: Channel) => Channel) {
   for (const key of [CHANNELS_KEY, ALL_CHANNELS_KEY]) {
-    const list = current<ChannelList>(key);
-    if (!list?.channels.some((c) => c.id === channelId)) continue;
-    void setCacheData(key, withTotal({ ...list, channels: list.channels.map((c) => (c.id === channelId ? change(c) : c)) }));
+    setQueryData(key, (list: ChannelList | undefined) =>
+      list?.channels.some((c) => c.id === channelId) ? withTotal({ ...list, channels: list.channels.map((c) => (c.id === channelId ? change(c) : c)) }) : undefined,
+    );
   }
 }
 
 /** Changes a channel's cached thread, when it has one (an unread channel's thread is read when opened). */
 function updateThread(channelId: number, change: (thread: Thread) => Thread) {
-  const key = threadKey(channelId);
-  const thread = current<Thread>(key);
-  if (thread) void setCacheData(key, change(thread));
+  setQueryData(threadKey(channelId), (thread: Thread | undefined) => thread && change(thread));
 }
 
 /**
@@ -169,7 +139,7 @@ function takeMessage(message: ChatMessage, { counts }: { counts: boolean }) {
 /** Applies a live `chat` event to the caches; `me` is the reader's account id (their own messages never count as unread). */
 export function applyChatEvent(event: ChatEvent, me: number): void {
   if (event.kind === 'channel') {
-    void invalidateEndpoint(chatApi.listChannels);
+    void invalidate(chatApi.listChannels);
     return;
   }
   takeMessage(event.message, { counts: event.kind === 'posted' && !event.message.deleted && event.message.author.accountId !== me });
@@ -229,17 +199,17 @@ export async function loadOlderMessages(channelId: number, before: number): Prom
 
 export async function createChannel(input: CreateChannel): Promise<number> {
   const { id } = await call(chatApi.createChannel, { body: input });
-  await invalidateEndpoint(chatApi.listChannels);
+  await invalidate(chatApi.listChannels);
   return id;
 }
 
 export async function changeChannel(channelId: number, patch: UpdateChannel): Promise<Channel> {
   const channel = await call(chatApi.updateChannel, { params: { id: channelId }, body: patch });
-  await invalidateEndpoint(chatApi.listChannels);
+  await invalidate(chatApi.listChannels);
   return channel;
 }
 
 /** Everything read again (after the live stream was lost: events may have been missed meanwhile). */
-export const refreshChat = () => Promise.all([invalidateEndpoint(chatApi.listChannels), invalidateEndpoint(chatApi.listMessages)]);
+export const refreshChat = () => Promise.all([invalidate(chatApi.listChannels), invalidate(chatApi.listMessages)]);
 /** The channel lists read again (the server's unread counts replace the ones kept locally). */
-export const refreshChannels = () => invalidateEndpoint(chatApi.listChannels);
+export const refreshChannels = () => invalidate(chatApi.listChannels);

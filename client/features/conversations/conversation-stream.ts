@@ -25,7 +25,7 @@ export function useConversationStream(id: number): { state: LiveState; gone: boo
     withCredentials: true,
     onMessage: (data) => {
       const parsed = v.safeParse(ConversationEventSchema, data);
-      if (parsed.success && parsed.output.conversation.id === id) void applyConversationEvent(parsed.output);
+      if (parsed.success && parsed.output.conversation.id === id) applyConversationEvent(parsed.output);
     },
     onOpen: () => void refreshConversation(id),
     whenRefused: () => fetchConversation(conversationKey(id)),

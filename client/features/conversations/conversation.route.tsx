@@ -10,7 +10,7 @@ import { LoadError } from '@/components/load-error';
 import { useToast } from '@/components/toast-host';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { userContext } from '@/lib/session';
@@ -31,7 +31,7 @@ export async function loader({ params, context }: LoaderFunctionArgs): Promise<D
 export const handle = {
   title: 'Conversation',
   preload: ({ params }: { params: { conversationId?: string } }) => {
-    if (isIdText(params.conversationId)) warm(conversationKey(Number(params.conversationId)), fetchConversation);
+    if (isIdText(params.conversationId)) preloadQuery(conversationKey(Number(params.conversationId)), fetchConversation);
   },
 };
 

@@ -14,7 +14,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
@@ -45,7 +45,7 @@ export async function loader({ url, context }: LoaderFunctionArgs): Promise<Data
 
 export const handle = {
   title: 'Guest conversations',
-  preload: ({ url }: { url: URL }) => warm(conversationsKey(parseConversationsSearch(url)), fetchConversationPage),
+  preload: ({ url }: { url: URL }) => preloadQuery(conversationsKey(parseConversationsSearch(url)), fetchConversationPage),
 };
 
 const STATUS_OPTIONS: { value: StatusFilter; label: string }[] = [
@@ -83,7 +83,7 @@ export function Component() {
     const parsed = v.safeParse(ConversationEventSchema, event.data);
     if (!parsed.success) return;
     const { conversation, message } = parsed.output;
-    void applyConversationEvent(parsed.output);
+    applyConversationEvent(parsed.output);
     void refreshConversationList();
     if (message?.author.kind === 'guest' && conversation.id !== activeId) setAnnouncement(`New message from ${conversation.guestName}.`);
   });

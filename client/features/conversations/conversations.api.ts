@@ -11,13 +11,14 @@ import {
   type UpdateConversation,
   type ReplyAuthor,
 } from '@contracts/conversations.contract';
+import { urlOf } from '@contracts/endpoint.contract';
 import { call, fetcherFor, keyFor } from '@/lib/api-client';
-import { cachedData, invalidate, invalidateEndpoint, setCacheData } from '@/lib/cache';
+import { invalidate, setQueryData } from '@/lib/cache';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
  * Guest conversations' data layer: the staff list's search params, the keys and fetchers of the
- * reads (keys are the API URLs), the writes, and how a message or a change (from an answer or a
+ * reads (keys name the endpoint and its input), the writes, and how a message or a change (from an answer or a
  * live event) is folded into the cached thread.
  */
 export const PAGE_SIZE = 20;
@@ -63,7 +64,7 @@ export const conversationsKey = (search: ConversationsSearch) =>
   keyFor(conversationsApi.list, { query: { status: search.status, assignee: search.assignee, query: search.query, page: toApiPage(search.page), pageSize: PAGE_SIZE } });
 export const conversationKey = (id: number) => keyFor(conversationsApi.get, { params: { id } });
 /** The guest's own conversation as Server-Sent Events (the `guest` cookie proves it is theirs). */
-export const conversationStreamUrl = (id: number) => keyFor(conversationsApi.stream, { params: { id } });
+export const conversationStreamUrl = (id: number) => urlOf(conversationsApi.stream, { params: { id } });
 
 export const fetchConversationPage = fetcherFor(conversationsApi.list);
 export const fetchConversation = fetcherFor(conversationsApi.get);
@@ -83,29 +84,21 @@ export function withSummary(conversation: Conversation, summary: Omit<Conversati
   return { ...conversation, ...summary, unread: summary.unread ?? conversation.unread };
 }
 
-/**
- * Changes the cached thread. With nothing cached yet (a page showing its loader's answer before the
- * cache has it, or a thread never opened) the thread is read again instead: an open page gets the
- * news with it, and an unopened thread has nothing to correct.
- */
-async function updateThread(id: number, change: (conversation: Conversation) => Conversation): Promise<void> {
-  const key = conversationKey(id);
-  const current = cachedData(key) as Conversation | undefined;
-  if (!current) return invalidate(key);
-  const next = change(current);
-  if (next !== current) await setCacheData(key, next);
+/** Changes the cached thread (a thread never opened has nothing to correct). */
+function updateThread(id: number, change: (conversation: Conversation) => Conversation): void {
+  setQueryData(conversationKey(id), (current: Conversation | undefined) => current && change(current));
 }
 
 /** A live event (staff stream or the guest's own): the message and the new state go into the thread. */
-export function applyConversationEvent(event: ConversationEvent): Promise<void> {
-  return updateThread(event.conversation.id, (c) => withSummary(event.message ? withMessage(c, event.message) : c, event.conversation));
+export function applyConversationEvent(event: ConversationEvent): void {
+  updateThread(event.conversation.id, (c) => withSummary(event.message ? withMessage(c, event.message) : c, event.conversation));
 }
 
 /** Every page of the staff list reads again (order, previews and badges follow the latest activity). */
-export const refreshConversationList = () => invalidateEndpoint(conversationsApi.list);
+export const refreshConversationList = () => invalidate(conversationsApi.list);
 
 /** The thread reads again (after the live stream (re)opened: whatever happened in between). */
-export const refreshConversation = (id: number) => invalidate(conversationKey(id));
+export const refreshConversation = (id: number) => invalidate(conversationsApi.get, { params: { id } });
 
 // ---- writes -------------------------------------------------------------------------------------
 
@@ -117,7 +110,7 @@ export function startConversation(input: v.InferInput<typeof StartConversationSc
 /** Writes in a conversation (staff or its guest); the message shows at once, the list follows. */
 export async function sendMessage(id: number, body: string, as: ReplyAuthor): Promise<ConversationMessage> {
   const message = await call(conversationsApi.reply, { params: { id }, body: { body, as } });
-  await updateThread(id, (c) => withMessage(c, message));
+  updateThread(id, (c) => withMessage(c, message));
   void refreshConversationList();
   // A staff answer may assign the conversation and a guest's may reopen it: the thread reads its state again.
   void refreshConversation(id);
@@ -127,7 +120,7 @@ export async function sendMessage(id: number, body: string, as: ReplyAuthor): Pr
 /** Resolve, reopen, assign or unassign (staff). */
 export async function updateConversation(id: number, patch: UpdateConversation): Promise<ConversationSummary> {
   const summary = await call(conversationsApi.update, { params: { id }, body: patch });
-  await updateThread(id, (c) => withSummary(c, summary));
+  updateThread(id, (c) => withSummary(c, summary));
   await refreshConversationList();
   return summary;
 }
@@ -135,7 +128,7 @@ export async function updateConversation(id: number, patch: UpdateConversation):
 /** This staff reader has read the conversation up to its newest message: its unread badge goes. */
 export async function markConversationRead(id: number): Promise<ConversationSummary> {
   const summary = await call(conversationsApi.markRead, { params: { id } });
-  await updateThread(id, (c) => withSummary(c, summary));
+  updateThread(id, (c) => withSummary(c, summary));
   await refreshConversationList();
   return summary;
 }

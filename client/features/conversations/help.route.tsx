@@ -12,7 +12,7 @@ import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
 import { Spinner } from '@/components/spinner';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
 import { formErrors } from '@/lib/problem-fields';
@@ -49,7 +49,7 @@ export const handle = {
   title: 'Need help?',
   preload: () => {
     const latest = rememberedConversations()[0];
-    if (latest) warm(conversationKey(latest.id), fetchConversation);
+    if (latest) preloadQuery(conversationKey(latest.id), fetchConversation);
   },
 };
 
@@ -240,7 +240,7 @@ function GuestConversation({
   onNew: () => void;
   onGone: () => void;
 }) {
-  const query = useQuery<string, Conversation | undefined>(conversationKey(id), fetchConversation, initial);
+  const query = useQuery(conversationKey(id), fetchConversation, initial);
   const live = useConversationStream(id);
   const conversation = query.data;
   const gone = live.gone || isApiError(query.error, 404);

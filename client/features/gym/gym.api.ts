@@ -2,11 +2,11 @@ import * as v from 'valibot';
 import { gymApi, type CreateMember, type CreateOwner, type GymMember, type GymOwner, type Membership, type UpdateMember } from '@contracts/gym.contract';
 import { idText } from '@contracts/common.contract';
 import { call, fetcherFor, keyFor } from '@/lib/api-client';
-import { forgetEndpoint, invalidateEndpoint, setCacheData } from '@/lib/cache';
+import { invalidate, setQueryData } from '@/lib/cache';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
- * The gym area's data layer: keys and fetchers of its reads (keys are the API URLs), and the writes
+ * The gym area's data layer: keys and fetchers of its reads (keys name the endpoint and its input), and the writes
  * with the endpoints each one invalidates.
  */
 export const MEMBERSHIP_VALUES = ['active', 'paused', 'cancelled'] as const satisfies readonly Membership[];
@@ -63,7 +63,7 @@ export const fetchDoorAccess = fetcherFor(gymApi.doorAccess);
 // ---- invalidation ----------------------------------------------------------------------------
 
 /** Owner lists, pickers and owner details (member counts change with members). */
-const invalidateOwners = () => Promise.all([invalidateEndpoint(gymApi.listOwners), invalidateEndpoint(gymApi.getOwner)]);
+const invalidateOwners = () => Promise.all([invalidate(gymApi.listOwners), invalidate(gymApi.getOwner)]);
 
 // ---- writes ----------------------------------------------------------------------------------
 
@@ -80,17 +80,17 @@ export async function deleteOwner(id: number): Promise<void> {
 
 export async function createMember(input: CreateMember): Promise<GymMember> {
   const member = await call(gymApi.createMember, { body: input });
-  await Promise.all([invalidateEndpoint(gymApi.listMembers), invalidateOwners()]);
+  await Promise.all([invalidate(gymApi.listMembers), invalidateOwners()]);
   return member;
 }
 
 /** A changed member goes straight into the cache; lists, counts and the live door state refresh. */
 export async function updateMember(id: number, patch: UpdateMember): Promise<GymMember> {
   const member = await call(gymApi.updateMember, { params: { id }, body: patch });
-  await setCacheData(memberKey(id), member);
+  setQueryData(memberKey(id), member);
   await Promise.all([
-    invalidateEndpoint(gymApi.listMembers),
-    invalidateEndpoint(gymApi.doorAccess, { params: { id } }),
+    invalidate(gymApi.listMembers),
+    invalidate(gymApi.doorAccess, { params: { id } }),
     patch.ownerId !== undefined ? invalidateOwners() : undefined,
   ]);
   return member;
@@ -99,15 +99,18 @@ export async function updateMember(id: number, patch: UpdateMember): Promise<Gym
 /** Retries switching the member's door access to match the membership. */
 export async function retryDoorAccess(id: number): Promise<GymMember> {
   const member = await call(gymApi.syncDoorAccess, { params: { id } });
-  await setCacheData(memberKey(id), member);
-  await Promise.all([invalidateEndpoint(gymApi.listMembers), invalidateEndpoint(gymApi.doorAccess, { params: { id } })]);
+  setQueryData(memberKey(id), member);
+  await Promise.all([invalidate(gymApi.listMembers), invalidate(gymApi.doorAccess, { params: { id } })]);
   return member;
 }
 
 export async function deleteMember(id: number): Promise<void> {
   await call(gymApi.deleteMember, { params: { id } });
-  // Gone: drop the member's own entries without refetching them (that would only answer 404).
-  forgetEndpoint(gymApi.getMember, { id });
-  forgetEndpoint(gymApi.doorAccess, { id });
-  await Promise.all([invalidateEndpoint(gymApi.listMembers), invalidateOwners()]);
+  // The member's own reads are not read again: that would only answer 404.
+  await Promise.all([
+    invalidate(gymApi.getMember, { params: { id } }, { gone: true }),
+    invalidate(gymApi.doorAccess, { params: { id } }, { gone: true }),
+    invalidate(gymApi.listMembers),
+    invalidateOwners(),
+  ]);
 }

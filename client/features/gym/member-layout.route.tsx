@@ -5,7 +5,7 @@ import { Icon } from '@/components/icon';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
 import { AppLink, AppNavLink } from '@/lib/app-link';
-import { warm } from '@/lib/cache';
+import { preloadQuery } from '@/lib/cache';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { memberDelete } from './components/gym-deletes';
@@ -21,7 +21,7 @@ export { loader } from './member';
 export const handle = {
   title: 'Gym member',
   preload: ({ params }: { params: { id?: string } }) => {
-    if (isIdText(params.id)) warm(memberKey(Number(params.id)), fetchMember);
+    if (isIdText(params.id)) preloadQuery(memberKey(Number(params.id)), fetchMember);
   },
 };
 

@@ -9,21 +9,19 @@ import { LoadError } from '@/components/load-error';
 import { Spinner } from '@/components/spinner';
 import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
-import { loadQuery } from '@/lib/cache';
+import { loadQuery, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { useShellUser } from '@/lib/session';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { useForm } from '@/lib/form-state';
-import { createGroupLink, deleteGroupLink, fetchLinksOf, kisiErrorMessage, kisiFormErrors, linksOfKey, loadKisi, useKisi, type Loaded } from '@/lib/kisi';
+import { createGroupLink, deleteGroupLink, fetchLinksOf, kisiErrorMessage, kisiFormErrors, linksOfKey } from '@/lib/kisi';
 import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
 
-type Data = Loaded<KisiGroupLink[]>;
-
 /** The member first (for the email), then their access links through the Kisi proxy. A Kisi failure stays in the tab. */
-export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ params }: LoaderFunctionArgs) {
   const member: GymMember = await loadQuery(memberKey(params.id ?? ''), fetchMember);
-  return loadKisi(linksOfKey(member.email), fetchLinksOf);
+  return loadQuery(linksOfKey(member.email), fetchLinksOf, { outage: 'in-page' });
 }
 
 export const handle = { title: 'Access links' };
@@ -58,7 +56,7 @@ export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const member = useMember();
   const canWrite = useShellUser().role === 'admin';
-  const { data: links, failure, isValidating, retry } = useKisi(linksOfKey(member.email), fetchLinksOf, loaded);
+  const { data: links, error, isValidating, mutate } = useQuery(linksOfKey(member.email), fetchLinksOf, loaded, { outage: 'in-page' });
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
 
@@ -93,9 +91,9 @@ export function Component() {
       </div>
       <p className="muted">Kisi links sent to {member.email}. Each opens the gym’s doors from a phone until it expires or is deleted.</p>
       {canWrite ? null : <p className="muted small">Only admins can create or delete access links.</p>}
-      {failure ? (
-        <LoadError onRetry={retry} retrying={isValidating}>
-          Could not load the access links from Kisi: {failure}
+      {error ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not load the access links from Kisi: {kisiErrorMessage(error)}
         </LoadError>
       ) : links === undefined ? (
         <Spinner />

@@ -7,7 +7,7 @@ import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQueryOnce } from '@/lib/cache';
+import { loadQuery } from '@/lib/cache';
 import { DoorAccessCard } from './components/door-access';
 import { formatWhen } from '@/lib/format';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
@@ -16,14 +16,11 @@ import { useMember } from './member';
 
 /**
  * The member's live Kisi state. It asks Kisi, which can be slow or down: a failure here leaves
- * the card to say so (and retry) instead of failing the whole page.
+ * the card to say so (its own read retries) instead of failing the whole page.
  */
 export async function loader({ params }: LoaderFunctionArgs): Promise<{ access?: MemberDoorAccess }> {
-  try {
-    return { access: await loadQueryOnce(memberAccessKey(params.id ?? ''), fetchDoorAccess) };
-  } catch {
-    return {};
-  }
+  const { data } = await loadQuery(memberAccessKey(params.id ?? ''), fetchDoorAccess, { outage: 'in-page' });
+  return { access: data };
 }
 
 export const handle = { title: 'Gym member' };

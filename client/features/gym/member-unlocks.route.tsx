@@ -12,7 +12,7 @@ import { Pagination } from '@/components/pagination';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, useQuery } from '@/lib/cache';
+import { loadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { formatWhenExact } from '@/lib/format';
 import { useLiveEvents } from '@/lib/live-events';
 import { pageCount } from '@/lib/search-params';
@@ -52,17 +52,14 @@ export function Component() {
       setNewer((n) => n + 1);
     } else {
       setFresh((ids) => new Set(ids).add(unlock.id));
-      // Shown at once; until the hook's first fetch settles, the page shows the loader's data: build on that.
-      void mutate(
-        (current = unlocks) =>
-          current.items.some((e) => e.id === unlock.id) ? current : { ...current, items: [unlock, ...current.items].slice(0, current.pageSize), total: current.total + 1 },
-        { revalidate: false },
+      // Shown at once.
+      setQueryData(key, (current: Page<KisiEvent> = unlocks) =>
+        current.items.some((e) => e.id === unlock.id) ? current : { ...current, items: [unlock, ...current.items].slice(0, current.pageSize), total: current.total + 1 },
       );
     }
-    // Then every page refetches or is dropped (they shifted by one). This also drops the loader's
-    // preloaded answer, which SWR would otherwise still hand to the hook's first (deferred) fetch
-    // and undo the insert. The BFF stores an event before announcing it, so the refetch has it.
-    void refreshUnlocksOf(member.email, key);
+    // Then every page refetches or is dropped (they shifted by one). The BFF stores an event before
+    // announcing it, so the refetch has it.
+    void refreshUnlocksOf(member.email);
   });
 
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMemberUnlocks(member.id);

@@ -9,7 +9,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { useSetSearchParam } from '@/lib/search-params';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { GymNav } from './components/gym-nav';
@@ -31,7 +31,7 @@ export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
 
 export const handle = {
   title: 'Gym members',
-  preload: ({ url }: { url: URL }) => warm(membersKey(parseMembersSearch(url)), fetchMemberPage),
+  preload: ({ url }: { url: URL }) => preloadQuery(membersKey(parseMembersSearch(url)), fetchMemberPage),
 };
 
 export function membersHref(search: MembersSearch): string {

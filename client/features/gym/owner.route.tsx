@@ -11,7 +11,7 @@ import { Pagination } from '@/components/pagination';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { parseSearch } from '@/lib/search-params';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { formatWhen } from '@/lib/format';
@@ -38,8 +38,8 @@ export const handle = {
   preload: ({ params, url }: { params: { id?: string }; url: URL }) => {
     if (!isIdText(params.id)) return;
     const id = Number(params.id);
-    warm(ownerKey(id), fetchOwner);
-    warm(ownerMembersKey(id, parseSearch(OwnerPageSearchSchema, url).page), fetchMemberPage);
+    preloadQuery(ownerKey(id), fetchOwner);
+    preloadQuery(ownerMembersKey(id, parseSearch(OwnerPageSearchSchema, url).page), fetchMemberPage);
   },
 };
 

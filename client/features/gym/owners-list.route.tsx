@@ -9,7 +9,7 @@ import { PagedList } from '@/components/paged-list';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { useSetSearchParam } from '@/lib/search-params';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { ownerDelete } from './components/gym-deletes';
@@ -28,7 +28,7 @@ export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
 
 export const handle = {
   title: 'Gym owners',
-  preload: ({ url }: { url: URL }) => warm(ownersKey(parseOwnersSearch(url)), fetchOwnerPage),
+  preload: ({ url }: { url: URL }) => preloadQuery(ownersKey(parseOwnersSearch(url)), fetchOwnerPage),
 };
 
 /** The URL of the list with some params changed (page 1 and an empty query are left out). */

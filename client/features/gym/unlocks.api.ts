@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { UNLOCK_EVENT_TYPE, webhookApi, type KisiEvent } from '@contracts/webhook.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
-import { invalidate, invalidateEndpoint } from '@/lib/cache';
+import { invalidate } from '@/lib/cache';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { PAGE_SIZE } from './gym.api';
 
@@ -15,8 +15,5 @@ export const fetchUnlockPage = fetcherFor(webhookApi.unlocksOf);
 /** Is this live event one of this person's unlocks (emails compare case-insensitively, as in the API)? */
 export const isUnlockOf = (event: KisiEvent, email: string) => event.type === UNLOCK_EVENT_TYPE && event.actorEmail?.toLowerCase() === email.toLowerCase();
 
-/** Refetches the shown page of this person's unlocks and drops the others (and any preloaded answer). */
-export async function refreshUnlocksOf(email: string, shownKey: string): Promise<void> {
-  // The shown key may have neither a cache entry nor a preload yet (its loader's answer is in hand): name it anyway.
-  await Promise.all([invalidateEndpoint(webhookApi.unlocksOf, { query: { email: email.toLowerCase() } }), invalidate(shownKey)]);
-}
+/** Refetches the shown page of this person's unlocks and drops the others. */
+export const refreshUnlocksOf = (email: string) => invalidate(webhookApi.unlocksOf, { query: { email: email.toLowerCase() } });

@@ -4,7 +4,7 @@ import { Icon } from '@/components/icon';
 import { STATUS_KEY, ServiceStatusView, fetchStatus } from '@/components/service-status';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { areas, diagnostics, useVisibleAreas } from '@/lib/areas';
 import type { Area } from '@/lib/areas';
 
@@ -19,7 +19,7 @@ export async function loader(): Promise<HomeData> {
   }
 }
 
-export const handle = { title: 'Home', preload: () => warm(STATUS_KEY, fetchStatus) };
+export const handle = { title: 'Home', preload: () => preloadQuery(STATUS_KEY, fetchStatus) };
 
 function AreaCard({ area }: { area: Area }) {
   return (

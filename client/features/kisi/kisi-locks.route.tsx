@@ -5,20 +5,18 @@ import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
-import { warm } from '@/lib/cache';
-import { kisiErrorMessage, loadKisi, unlockLock, useKisi, type KisiPage, type Loaded } from '@/lib/kisi';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { kisiErrorMessage, unlockLock } from '@/lib/kisi';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { LOCKS_KEY, fetchLocks } from './kisi.api';
 
-type Data = Loaded<KisiPage<KisiLock>>;
-
-/** `/kisi/locks`: every door (Kisi's maximum page holds them all), each with a remote unlock. */
-export function loader(): Promise<Data> {
-  return loadKisi(LOCKS_KEY, fetchLocks);
+/** `/kisi/locks`: every door (Kisi's maximum page holds them all), each with a remote unlock. A Kisi outage shows inside the page. */
+export function loader() {
+  return loadQuery(LOCKS_KEY, fetchLocks, { outage: 'in-page' });
 }
 
-export const handle = { title: 'Kisi locks', preload: () => warm(LOCKS_KEY, fetchLocks) };
+export const handle = { title: 'Kisi locks', preload: () => preloadQuery(LOCKS_KEY, fetchLocks) };
 
 function UnlockButton({ lock }: { lock: KisiLock }) {
   const toast = useToast();
@@ -54,7 +52,7 @@ function UnlockButton({ lock }: { lock: KisiLock }) {
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const read = useKisi(LOCKS_KEY, fetchLocks, loaded);
+  const read = useQuery(LOCKS_KEY, fetchLocks, loaded, { outage: 'in-page' });
 
   return (
     <>

@@ -7,25 +7,26 @@ import { Icon } from '@/components/icon';
 import { Spinner } from '@/components/spinner';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
-import { warm } from '@/lib/cache';
+import { isApiError } from '@/lib/api-client';
+import { loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiLoadError, KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { fetchRoleAssignments, roleAssignmentsKey } from './kisi.api';
-import { fetchUser, loadKisi, useKisi, userKey, type KisiPage, type Loaded } from '@/lib/kisi';
-
-type Data = { id: number; user: Loaded<KisiUser>; roles: Loaded<KisiPage<KisiRoleAssignment>> };
+import { fetchUser, kisiErrorMessage, userKey } from '@/lib/kisi';
 
 const notFound = (id: string | undefined) => data(`No Kisi user with id ${id ?? ''}`, { status: 404, statusText: 'Not Found' });
 
-/** `/kisi/users/:user_id`: the user and their role assignments, read side by side. A malformed or unknown id is not found. */
-export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
+/** `/kisi/users/:user_id`: the user and their role assignments, read side by side (a Kisi outage shows inside the page). A malformed or unknown id is not found. */
+export async function loader({ params }: LoaderFunctionArgs) {
   if (!isIdText(params.user_id)) throw notFound(params.user_id);
   const id = Number(params.user_id);
   const [user, roles] = await Promise.all([
-    loadKisi(userKey(id), fetchUser, { notFound: () => notFound(params.user_id) }),
-    loadKisi(roleAssignmentsKey(id), fetchRoleAssignments),
+    loadQuery(userKey(id), fetchUser, { outage: 'in-page' }).catch((error: unknown) => {
+      throw isApiError(error, 404) ? notFound(params.user_id) : error;
+    }),
+    loadQuery(roleAssignmentsKey(id), fetchRoleAssignments, { outage: 'in-page' }),
   ]);
   return { id, user, roles };
 }
@@ -33,7 +34,7 @@ export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
 export const handle = {
   title: 'Kisi user',
   preload: ({ params }: { params: { user_id?: string } }) => {
-    if (isIdText(params.user_id)) warm(userKey(Number(params.user_id)), fetchUser);
+    if (isIdText(params.user_id)) preloadQuery(userKey(Number(params.user_id)), fetchUser);
   },
 };
 
@@ -94,8 +95,8 @@ function Profile({ user, onChanged }: { user: KisiUser; onChanged: (user?: KisiU
   );
 }
 
-function RoleAssignments({ id, loaded }: { id: number; loaded: Data['roles'] }) {
-  const read = useKisi(roleAssignmentsKey(id), fetchRoleAssignments, loaded);
+function RoleAssignments({ id, loaded }: { id: number; loaded: Awaited<ReturnType<typeof loader>>['roles'] }) {
+  const read = useQuery(roleAssignmentsKey(id), fetchRoleAssignments, loaded, { outage: 'in-page' });
   return (
     <section className="card stack" aria-labelledby="roles-title">
       <h2 id="roles-title" className="card-heading">
@@ -145,7 +146,7 @@ function RoleAssignments({ id, loaded }: { id: number; loaded: Data['roles'] }) 
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { data: user, failure, isValidating, retry, mutate } = useKisi(userKey(loaded.id), fetchUser, loaded.user);
+  const { data: user, error, isValidating, mutate } = useQuery(userKey(loaded.id), fetchUser, loaded.user, { outage: 'in-page' });
   return (
     <>
       <AppLink to={paths.kisiUsers} className="back-link">
@@ -158,9 +159,9 @@ export function Component() {
           {user ? <p className="lede">{user.email}</p> : null}
         </div>
       </header>
-      {failure ? <KisiLoadError what="this user" message={failure} onRetry={retry} retrying={isValidating} /> : null}
+      {error ? <KisiLoadError what="this user" message={kisiErrorMessage(error)} onRetry={() => void mutate()} retrying={isValidating} /> : null}
       <div className="kisi-detail">
-        {user ? <Profile user={user} onChanged={(fresh) => (fresh ? mutate(fresh, { revalidate: false }) : mutate())} /> : failure ? null : <Spinner />}
+        {user ? <Profile user={user} onChanged={async (fresh) => (fresh ? setQueryData(userKey(loaded.id), fresh) : mutate())} /> : error ? null : <Spinner />}
         <RoleAssignments id={loaded.id} loaded={loaded.roles} />
       </div>
     </>

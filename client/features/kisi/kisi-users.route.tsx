@@ -1,3 +1,4 @@
+import type { KisiUser } from '@contracts/kisi.contract';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { SearchBox } from '@/components/search-box';
@@ -5,6 +6,8 @@ import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { useSetSearchParam } from '@/lib/search-params';
 import { formatWhen } from '@/lib/format';
+import { setQueryData } from '@/lib/cache';
+import type { KisiPage } from '@/lib/kisi';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
@@ -23,7 +26,8 @@ export function Component() {
   const onSearch = (query: string) => setSearchParam('query', query, { replace: true });
 
   const access = useAccessSwitch({
-    onFresh: (fresh) => read.mutate((page) => page && { ...page, items: page.items.map((u) => (u.id === fresh.id ? fresh : u)) }, { revalidate: false }),
+    onFresh: async (fresh) =>
+      setQueryData(usersKey(search), (page: KisiPage<KisiUser> | undefined) => page && { ...page, items: page.items.map((u) => (u.id === fresh.id ? fresh : u)) }),
     onUnknown: () => read.mutate(),
   });
 

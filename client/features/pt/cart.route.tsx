@@ -9,7 +9,7 @@ import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { NetworkError, errorMessage, isApiError } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath, helpPath } from '@/lib/paths';
 import { OrderConfirmation } from './components/order-progress';
 import { TablePicker } from './components/table-picker';
@@ -46,7 +46,7 @@ export async function loader(): Promise<Data> {
   }
 }
 
-export const handle = { title: 'Your order', preload: () => warm(MENU_KEY, fetchMenu) };
+export const handle = { title: 'Your order', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
 
 /** Messages of a refused order, by the cart line they name (`body.cart.N…`), and the rest. */
 function refusedLines(error: unknown, sent: CartLine[]): { lines: Record<string, string>; other: string[] } {

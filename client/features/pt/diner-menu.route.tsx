@@ -8,7 +8,7 @@ import { useModal } from '@/components/modal-host';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath, helpPath, paths } from '@/lib/paths';
 import { AddToCartForm } from './components/add-to-cart-form';
 import { TablePicker } from './components/table-picker';
@@ -24,7 +24,7 @@ export async function loader(): Promise<Data> {
   return { menu: await loadQuery(MENU_KEY, fetchMenu) };
 }
 
-export const handle = { title: 'Menu', preload: () => warm(MENU_KEY, fetchMenu) };
+export const handle = { title: 'Menu', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();

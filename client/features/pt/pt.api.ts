@@ -12,13 +12,14 @@ import {
   type UpdateMenuItem,
   type UpdateStall,
 } from '@contracts/pt.contract';
+import { urlOf } from '@contracts/endpoint.contract';
 import { call, fetcherFor, keyFor } from '@/lib/api-client';
-import { forgetEndpoint, invalidateEndpoint } from '@/lib/cache';
+import { invalidate } from '@/lib/cache';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
 /**
- * The food court's data layer: keys and fetchers of its reads (keys are the API URLs), and the
+ * The food court's data layer: keys and fetchers of its reads (keys name the endpoint and its input), and the
  * writes with the endpoints each one invalidates.
  */
 export const PAGE_SIZE = 10;
@@ -68,7 +69,7 @@ export const OPEN_ORDERS_KEY = keyFor(ptApi.listOrders, { query: { status: 'open
 export const recentOrdersKey = (status: 'served' | 'cancelled') => keyFor(ptApi.listOrders, { query: { status, page: 0, pageSize: RECENT_SIZE } });
 
 /** The diner's own order as Server-Sent Events (EventSource takes the URL; the token proves it is theirs). */
-export const orderStreamUrl = (id: number, token: string) => keyFor(ptApi.orderStream, { params: { id }, query: { token } });
+export const orderStreamUrl = (id: number, token: string) => urlOf(ptApi.orderStream, { params: { id }, query: { token } });
 
 export const fetchStallPage = fetcherFor(ptApi.listStalls);
 export const fetchStall = fetcherFor(ptApi.getStall);
@@ -79,13 +80,13 @@ export const fetchOrderPage = fetcherFor(ptApi.listOrders);
 
 /** A stall's page, the list (item counts, status) and the diners' menu (paused stalls leave it). */
 const invalidateStall = (id: number) =>
-  Promise.all([invalidateEndpoint(ptApi.getStall, { params: { id } }), invalidateEndpoint(ptApi.listStalls), invalidateEndpoint(ptApi.menu)]);
+  Promise.all([invalidate(ptApi.getStall, { params: { id } }), invalidate(ptApi.listStalls), invalidate(ptApi.menu)]);
 
 // ---- writes: stalls and menus -----------------------------------------------------------------
 
 export async function createStall(input: CreateStall): Promise<number> {
   const { id } = await call(ptApi.createStall, { body: input });
-  await Promise.all([invalidateEndpoint(ptApi.listStalls), invalidateEndpoint(ptApi.menu)]);
+  await Promise.all([invalidate(ptApi.listStalls), invalidate(ptApi.menu)]);
   return id;
 }
 
@@ -97,9 +98,8 @@ export async function updateStall(id: number, patch: UpdateStall): Promise<Stall
 
 export async function deleteStall(id: number): Promise<void> {
   await call(ptApi.deleteStall, { params: { id } });
-  // Gone: its own page would only answer 404 now.
-  forgetEndpoint(ptApi.getStall, { id });
-  await Promise.all([invalidateEndpoint(ptApi.listStalls), invalidateEndpoint(ptApi.menu)]);
+  // Its own page is not read again: that would only answer 404 now.
+  await Promise.all([invalidate(ptApi.getStall, { params: { id } }, { gone: true }), invalidate(ptApi.listStalls), invalidate(ptApi.menu)]);
 }
 
 /** The item as typed: category and allergens may be left out (the server fills in Mains and none). */
@@ -134,4 +134,4 @@ export function moveOrder(id: number, status: OrderStatus): Promise<Order> {
 }
 
 /** Every list of the board reads again (after a refused move, or a reconnect that may have missed changes). */
-export const refreshBoard = () => invalidateEndpoint(ptApi.listOrders);
+export const refreshBoard = () => invalidate(ptApi.listOrders);

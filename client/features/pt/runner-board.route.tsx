@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useLoaderData } from 'react-router';
 import * as v from 'valibot';
 import type { Page } from '@contracts/common.contract';
-import { OPEN_ORDER_STATUSES, OrderSchema, PREVIOUS_ORDER_STATUS, type Order, type OrderStatus } from '@contracts/pt.contract';
+import { OPEN_ORDER_STATUSES, OrderSchema, PREVIOUS_ORDER_STATUS, ptApi, type Order, type OrderStatus } from '@contracts/pt.contract';
 import { AsyncButton } from '@/components/async-button';
 import { EmptyState } from '@/components/empty-state';
 import { LiveStreamError } from '@/components/live-stream-error';
@@ -13,7 +13,7 @@ import { useModal } from '@/components/modal-host';
 import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { forgetPreload, invalidate, loadQuery, useQuery, warm } from '@/lib/cache';
+import { invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { useNow } from '@/lib/use-now';
@@ -36,9 +36,9 @@ export async function loader(): Promise<Data> {
 export const handle = {
   title: 'Runner board',
   preload: () => {
-    warm(OPEN_ORDERS_KEY, fetchOrderPage);
-    warm(recentOrdersKey('served'), fetchOrderPage);
-    warm(recentOrdersKey('cancelled'), fetchOrderPage);
+    preloadQuery(OPEN_ORDERS_KEY, fetchOrderPage);
+    preloadQuery(recentOrdersKey('served'), fetchOrderPage);
+    preloadQuery(recentOrdersKey('cancelled'), fetchOrderPage);
   },
 };
 
@@ -79,12 +79,11 @@ export function Component() {
   const [fresh, setFresh] = useState<ReadonlyMap<number, number>>(new Map());
   const [announcement, setAnnouncement] = useState('');
 
-  const refreshRecent = () => Promise.all([invalidate(recentOrdersKey('served')), invalidate(recentOrdersKey('cancelled'))]);
+  const refreshRecent = () => Promise.all([invalidate(ptApi.listOrders, { query: { status: 'served' } }), invalidate(ptApi.listOrders, { query: { status: 'cancelled' } })]);
 
   /** An order's news, from the live stream or our own move: merged into the open list at once, the recent lists read again when they change. */
   const apply = (order: Order) => {
-    forgetPreload(OPEN_ORDERS_KEY);
-    void openQuery.mutate((page) => mergeOpenOrder(page ?? open, order), { revalidate: false });
+    setQueryData(OPEN_ORDERS_KEY, (page: Page<Order> | undefined) => mergeOpenOrder(page ?? open, order));
     const recent = [...served.items, ...cancelled.items].some((o) => o.id === order.id);
     if (!isOpen(order.status) || recent) void refreshRecent();
   };

@@ -12,7 +12,7 @@ import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath, paths } from '@/lib/paths';
 import { useIsStaff } from './staff-session';
 import { MenuItemForm } from './components/menu-item-form';
@@ -35,8 +35,8 @@ export const handle = {
   title: 'Stall',
   preload: ({ params }: { params: { id?: string } }) => {
     if (!isIdText(params.id)) return;
-    warm(stallKey(Number(params.id)), fetchStall);
-    warm(MENU_KEY, fetchMenu);
+    preloadQuery(stallKey(Number(params.id)), fetchStall);
+    preloadQuery(MENU_KEY, fetchMenu);
   },
 };
 

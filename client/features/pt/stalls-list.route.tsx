@@ -12,7 +12,7 @@ import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
 import { useIsStaff } from './staff-session';
@@ -30,7 +30,7 @@ export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
 
 export const handle = {
   title: 'Stalls',
-  preload: ({ url }: { url: URL }) => warm(stallsKey(parseStallsSearch(url)), fetchStallPage),
+  preload: ({ url }: { url: URL }) => preloadQuery(stallsKey(parseStallsSearch(url)), fetchStallPage),
 };
 
 export function Component() {

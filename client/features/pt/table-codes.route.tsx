@@ -3,7 +3,7 @@ import { useLoaderData } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
-import { loadQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery } from '@/lib/cache';
 import { dinerMenuPath } from '@/lib/paths';
 import { MENU_KEY, fetchMenu } from './pt.api';
 
@@ -28,7 +28,7 @@ export async function loader(): Promise<Data> {
   return { codes };
 }
 
-export const handle = { title: 'Table QR codes', preload: () => warm(MENU_KEY, fetchMenu) };
+export const handle = { title: 'Table QR codes', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
 
 export function Component() {
   const { codes } = useLoaderData<typeof loader>();

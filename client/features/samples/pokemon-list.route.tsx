@@ -7,7 +7,7 @@ import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
-import { warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { CardSkeletons, useListLoading } from './components/card-skeletons';
 import { SampleFailure } from './components/sample-failure';
@@ -17,13 +17,10 @@ import {
   dexNumber,
   displayName,
   fetchPokemonPage,
-  loadSample,
   parsePokemonSearch,
   pokemonListHref,
   pokemonListKey,
-  useSample,
   type ListLinkState,
-  type Loaded,
   type PokemonSearch,
 } from './samples.api';
 
@@ -33,12 +30,12 @@ type Data = { search: PokemonSearch; pokemon: Loaded<PokemonPage> };
 /** `/pokemon?page`: six Pokémon a page; the page is 0-based in the URL and the call alike (bad → 0). */
 export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
   const search = parsePokemonSearch(url);
-  return { search, pokemon: await loadSample(pokemonListKey(search.page), fetchPokemonPage) };
+  return { search, pokemon: await loadQuery(pokemonListKey(search.page), fetchPokemonPage, { outage: 'in-page' }) };
 }
 
 export const handle = {
   title: 'Pokémon',
-  preload: ({ url }: { url: URL }) => warm(pokemonListKey(parsePokemonSearch(url).page), fetchPokemonPage),
+  preload: ({ url }: { url: URL }) => preloadQuery(pokemonListKey(parsePokemonSearch(url).page), fetchPokemonPage),
 };
 
 function PokemonCard({ pokemon, state }: { pokemon: PokemonSummary; state: ListLinkState }) {
@@ -57,7 +54,7 @@ function PokemonCard({ pokemon, state }: { pokemon: PokemonSummary; state: ListL
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
-  const read = useSample(pokemonListKey(search.page), fetchPokemonPage, loaded.pokemon);
+  const read = useQuery(pokemonListKey(search.page), fetchPokemonPage, loaded.pokemon, { outage: 'in-page' });
   const pokemon = read.data;
   const { busy, skeletons } = useListLoading(paths.pokemonList);
   const state: ListLinkState = { list: pokemonListHref(search.page) };
@@ -76,12 +73,12 @@ export function Component() {
         <p>The Pokédex from PokeAPI, six at a time. Open one to see its types, stats and size.</p>
       </PageHeader>
 
-      {read.failure ? (
-        <SampleFailure error={read.failure} what="the Pokémon" service="pokemon" refresh={pokemon !== undefined} onRetry={read.retry} retrying={read.retrying} />
+      {read.error ? (
+        <SampleFailure error={read.error} what="the Pokémon" service="pokemon" refresh={pokemon !== undefined} onRetry={() => void read.mutate()} retrying={read.isValidating} />
       ) : null}
-      <StaleNotice freshness={pokemon?.freshness} service="pokemon" onRetry={read.retry} retrying={read.retrying} />
+      <StaleNotice freshness={pokemon?.freshness} service="pokemon" onRetry={() => void read.mutate()} retrying={read.isValidating} />
 
-      {skeletons || (!pokemon && read.retrying) ? (
+      {skeletons || (!pokemon && read.isValidating) ? (
         <CardSkeletons count={6} what="the Pokémon" six />
       ) : pokemon ? (
         // The pagination counts pages from 1 for the reader; the URL keeps PokeAPI's 0-based page.

@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import type { Pokemon } from '@contracts/samples.contract';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
-import { warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { SampleFailure } from './components/sample-failure';
 import { SampleImage } from './components/sample-image';
@@ -18,11 +18,8 @@ import {
   formatWeight,
   isPokemonRef,
   listFrom,
-  loadSample,
   pokemonKey,
   statLabel,
-  useSample,
-  type Loaded,
 } from './samples.api';
 
 type Data = { ref: string; pokemon: Loaded<Pokemon> };
@@ -34,13 +31,13 @@ type Data = { ref: string; pokemon: Loaded<Pokemon> };
 export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
   const ref = params.idOrName;
   if (!isPokemonRef(ref)) throw data(`No Pokémon called ${ref ?? ''}`, { status: 404, statusText: 'Not Found' });
-  return { ref, pokemon: await loadSample(pokemonKey(ref), fetchPokemon, { notFound: true }) };
+  return { ref, pokemon: await loadQuery(pokemonKey(ref), fetchPokemon, { outage: 'in-page' }) };
 }
 
 export const handle = {
   title: 'Pokémon',
   preload: ({ params }: { params: { idOrName?: string } }) => {
-    if (isPokemonRef(params.idOrName)) warm(pokemonKey(params.idOrName), fetchPokemon);
+    if (isPokemonRef(params.idOrName)) preloadQuery(pokemonKey(params.idOrName), fetchPokemon);
   },
 };
 
@@ -75,7 +72,7 @@ export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const location = useLocation();
   const back = listFrom(location.state, paths.pokemonList);
-  const read = useSample(pokemonKey(loaded.ref), fetchPokemon, loaded.pokemon);
+  const read = useQuery(pokemonKey(loaded.ref), fetchPokemon, loaded.pokemon, { outage: 'in-page' });
   const pokemon = read.data;
 
   return (
@@ -86,8 +83,8 @@ export function Component() {
       {pokemon ? (
         <>
           <PageHeader eyebrow={`Pokémon ${dexNumber(pokemon.id)}`} title={displayName(pokemon.name)} />
-          {read.failure ? <SampleFailure error={read.failure} what="this Pokémon" service="pokemon" refresh onRetry={read.retry} retrying={read.retrying} /> : null}
-          <StaleNotice freshness={pokemon.freshness} service="pokemon" onRetry={read.retry} retrying={read.retrying} />
+          {read.error ? <SampleFailure error={read.error} what="this Pokémon" service="pokemon" refresh onRetry={() => void read.mutate()} retrying={read.isValidating} /> : null}
+          <StaleNotice freshness={pokemon.freshness} service="pokemon" onRetry={() => void read.mutate()} retrying={read.isValidating} />
           <div className="smp-detail">
             <SampleImage src={pokemon.image} alt={`${displayName(pokemon.name)}’s official artwork`} size="large" eager />
             <div className="stack">
@@ -125,7 +122,7 @@ export function Component() {
       ) : (
         <>
           <PageHeader eyebrow="Pokémon" title={/^\d+$/.test(loaded.ref) ? `Pokémon ${dexNumber(Number(loaded.ref))}` : displayName(loaded.ref)} />
-          {read.failure ? <SampleFailure error={read.failure} what="this Pokémon" service="pokemon" onRetry={read.retry} retrying={read.retrying} /> : null}
+          {read.error ? <SampleFailure error={read.error} what="this Pokémon" service="pokemon" onRetry={() => void read.mutate()} retrying={read.isValidating} /> : null}
         </>
       )}
     </div>

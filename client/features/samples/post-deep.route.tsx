@@ -5,11 +5,11 @@ import { isIdText } from '@contracts/common.contract';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
-import { warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { SampleFailure } from './components/sample-failure';
 import { StaleNotice } from './components/stale-notice';
-import { commentsKey, fetchComments, fetchPost, loadSample, postKey, useSample, type Loaded } from './samples.api';
+import { commentsKey, fetchComments, fetchPost, postKey } from './samples.api';
 
 type Post = Awaited<ReturnType<typeof fetchPost>>;
 type Comments = Awaited<ReturnType<typeof fetchComments>>;
@@ -22,7 +22,7 @@ type Data = { id: number; post: Loaded<Post>; comments: Loaded<Comments> };
 export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
   if (!isIdText(params.postId)) throw data(`No post with id ${params.postId ?? ''}`, { status: 404, statusText: 'Not Found' });
   const id = Number(params.postId);
-  const [post, comments] = await Promise.all([loadSample(postKey(id), fetchPost, { notFound: true }), loadSample(commentsKey(id), fetchComments, { notFound: true })]);
+  const [post, comments] = await Promise.all([loadQuery(postKey(id), fetchPost, { outage: 'in-page' }), loadQuery(commentsKey(id), fetchComments, { outage: 'in-page' })]);
   return { id, post, comments };
 }
 
@@ -30,8 +30,8 @@ export const handle = {
   title: 'Post and comments',
   preload: ({ params }: { params: { postId?: string } }) => {
     if (!isIdText(params.postId)) return;
-    warm(postKey(Number(params.postId)), fetchPost);
-    warm(commentsKey(Number(params.postId)), fetchComments);
+    preloadQuery(postKey(Number(params.postId)), fetchPost);
+    preloadQuery(commentsKey(Number(params.postId)), fetchComments);
   },
 };
 
@@ -39,8 +39,8 @@ export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const { id } = loaded;
   const location = useLocation();
-  const postRead = useSample(postKey(id), fetchPost, loaded.post);
-  const commentRead = useSample(commentsKey(id), fetchComments, loaded.comments);
+  const postRead = useQuery(postKey(id), fetchPost, loaded.post, { outage: 'in-page' });
+  const commentRead = useQuery(commentsKey(id), fetchComments, loaded.comments, { outage: 'in-page' });
   const post = postRead.data;
   const comments = commentRead.data;
   const count = comments?.items.length ?? 0;
@@ -51,8 +51,8 @@ export function Component() {
         ← Back to the post
       </AppLink>
       <PageHeader eyebrow={`Post ${id}${post?.author ? ` · by ${post.author.name}` : ''}`} title={post?.title ?? `Post ${id}`} />
-      {postRead.failure ? <SampleFailure error={postRead.failure} what="the post" service="posts" refresh={post !== undefined} onRetry={postRead.retry} retrying={postRead.retrying} /> : null}
-      <StaleNotice freshness={post?.freshness ?? comments?.freshness} service="posts" onRetry={postRead.retry} retrying={postRead.retrying} />
+      {postRead.error ? <SampleFailure error={postRead.error} what="the post" service="posts" refresh={post !== undefined} onRetry={() => void postRead.mutate()} retrying={postRead.isValidating} /> : null}
+      <StaleNotice freshness={post?.freshness ?? comments?.freshness} service="posts" onRetry={() => void postRead.mutate()} retrying={postRead.isValidating} />
       {post ? (
         <article className="card smp-post-body" aria-label="The post">
           <p>{post.body}</p>
@@ -63,8 +63,8 @@ export function Component() {
         <h2 id="comments-title" className="section-title">
           {comments ? `${count} ${count === 1 ? 'comment' : 'comments'}` : 'Comments'}
         </h2>
-        {commentRead.failure ? (
-          <SampleFailure error={commentRead.failure} what="the comments" service="posts" refresh={comments !== undefined} onRetry={commentRead.retry} retrying={commentRead.retrying} />
+        {commentRead.error ? (
+          <SampleFailure error={commentRead.error} what="the comments" service="posts" refresh={comments !== undefined} onRetry={() => void commentRead.mutate()} retrying={commentRead.isValidating} />
         ) : null}
         {comments && count === 0 ? (
           <section className="card">

@@ -6,11 +6,11 @@ import type { PostWithAuthor } from '@contracts/samples.contract';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
-import { warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { SampleFailure } from './components/sample-failure';
 import { StaleNotice } from './components/stale-notice';
-import { fetchPost, listFrom, loadSample, postKey, useSample, type Loaded } from './samples.api';
+import { fetchPost, listFrom, postKey } from './samples.api';
 
 type Data = { id: number; post: Loaded<PostWithAuthor> };
 
@@ -22,13 +22,13 @@ type Data = { id: number; post: Loaded<PostWithAuthor> };
 export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
   if (!isIdText(params.postId)) throw data(`No post with id ${params.postId ?? ''}`, { status: 404, statusText: 'Not Found' });
   const id = Number(params.postId);
-  return { id, post: await loadSample(postKey(id), fetchPost, { notFound: true }) };
+  return { id, post: await loadQuery(postKey(id), fetchPost, { outage: 'in-page' }) };
 }
 
 export const handle = {
   title: 'Post',
   preload: ({ params }: { params: { postId?: string } }) => {
-    if (isIdText(params.postId)) warm(postKey(Number(params.postId)), fetchPost);
+    if (isIdText(params.postId)) preloadQuery(postKey(Number(params.postId)), fetchPost);
   },
 };
 
@@ -70,7 +70,7 @@ export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const { id } = loaded;
   const location = useLocation();
-  const read = useSample(postKey(id), fetchPost, loaded.post);
+  const read = useQuery(postKey(id), fetchPost, loaded.post, { outage: 'in-page' });
   const post = read.data;
   const deepTo = paths.postDeep(id);
 
@@ -90,8 +90,8 @@ export function Component() {
               </AppLink>
             }
           />
-          {read.failure ? <SampleFailure error={read.failure} what="this post" service="posts" refresh onRetry={read.retry} retrying={read.retrying} /> : null}
-          <StaleNotice freshness={post.freshness} service="posts" onRetry={read.retry} retrying={read.retrying} />
+          {read.error ? <SampleFailure error={read.error} what="this post" service="posts" refresh onRetry={() => void read.mutate()} retrying={read.isValidating} /> : null}
+          <StaleNotice freshness={post.freshness} service="posts" onRetry={() => void read.mutate()} retrying={read.isValidating} />
           <div className="smp-post-layout">
             <article className="card smp-post-body" aria-label="The post">
               <p>{post.body}</p>
@@ -102,7 +102,7 @@ export function Component() {
       ) : (
         <>
           <PageHeader eyebrow="Post" title={`Post ${id}`} />
-          {read.failure ? <SampleFailure error={read.failure} what="this post" service="posts" onRetry={read.retry} retrying={read.retrying} /> : null}
+          {read.error ? <SampleFailure error={read.error} what="this post" service="posts" onRetry={() => void read.mutate()} retrying={read.isValidating} /> : null}
         </>
       )}
     </div>

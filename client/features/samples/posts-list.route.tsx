@@ -7,7 +7,7 @@ import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
-import { warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { toApiPage } from '@/lib/search-params';
 import { CardSkeletons, useListLoading } from './components/card-skeletons';
@@ -16,14 +16,11 @@ import { StaleNotice } from './components/stale-notice';
 import {
   FAKE_POST,
   fetchPosts,
-  loadSample,
   parsePostsSearch,
   postNumber,
   postsHref,
   postsKey,
-  useSample,
   type ListLinkState,
-  type Loaded,
   type PostsSearch,
 } from './samples.api';
 
@@ -33,12 +30,12 @@ type Data = { search: PostsSearch; posts: Loaded<PostPage> };
 /** `/shell/posts?page`: JSONPlaceholder's posts, six a page; the URL page is 1-based (bad → 1), the API's 0-based. */
 export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
   const search = parsePostsSearch(url);
-  return { search, posts: await loadSample(postsKey(search.page), fetchPosts) };
+  return { search, posts: await loadQuery(postsKey(search.page), fetchPosts, { outage: 'in-page' }) };
 }
 
 export const handle = {
   title: 'Posts',
-  preload: ({ url }: { url: URL }) => warm(postsKey(parsePostsSearch(url).page), fetchPosts),
+  preload: ({ url }: { url: URL }) => preloadQuery(postsKey(parsePostsSearch(url).page), fetchPosts),
 };
 
 function PostRow({ post, number, state }: { post: Post; number: number; state: ListLinkState }) {
@@ -83,7 +80,7 @@ function FakePostRow({ state }: { state: ListLinkState }) {
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
-  const read = useSample(postsKey(search.page), fetchPosts, loaded.posts);
+  const read = useQuery(postsKey(search.page), fetchPosts, loaded.posts, { outage: 'in-page' });
   const posts = read.data;
   const { busy, skeletons } = useListLoading(paths.posts);
   const state: ListLinkState = { list: postsHref(search.page) };
@@ -95,10 +92,10 @@ export function Component() {
         <p>Posts from JSONPlaceholder, six a page. Open one to see its author, then its comments.</p>
       </PageHeader>
 
-      {read.failure ? <SampleFailure error={read.failure} what="the posts" service="posts" refresh={posts !== undefined} onRetry={read.retry} retrying={read.retrying} /> : null}
-      <StaleNotice freshness={posts?.freshness} service="posts" onRetry={read.retry} retrying={read.retrying} />
+      {read.error ? <SampleFailure error={read.error} what="the posts" service="posts" refresh={posts !== undefined} onRetry={() => void read.mutate()} retrying={read.isValidating} /> : null}
+      <StaleNotice freshness={posts?.freshness} service="posts" onRetry={() => void read.mutate()} retrying={read.isValidating} />
 
-      {skeletons || (!posts && read.retrying) ? (
+      {skeletons || (!posts && read.isValidating) ? (
         <CardSkeletons count={6} what="the posts" variant="row" />
       ) : posts ? (
         <PagedList

@@ -6,13 +6,13 @@ import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { isApiError } from '@/lib/api-client';
-import { warm } from '@/lib/cache';
+import { preloadQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { SampleFailure } from './components/sample-failure';
 import { SampleImage } from './components/sample-image';
 import { StaleNotice } from './components/stale-notice';
 import { recordAnswer, resetScore, useQuizScore } from './quiz-score';
-import { displayName, drawRound, fetchPokemonPage, pokemonListKey, type Loaded, type QuizRound } from './samples.api';
+import { displayName, drawRound, fetchPokemonPage, pokemonListKey, type QuizRound } from './samples.api';
 
 type Data = { first: Loaded<QuizRound> };
 
@@ -29,7 +29,7 @@ export async function loader(): Promise<Data> {
 /** The rounds live in the page: running the loader again (a click on the same link) would only draw one nobody sees. */
 export const shouldRevalidate = () => false;
 
-export const handle = { title: 'Who’s that Pokémon?', preload: () => warm(pokemonListKey(0), fetchPokemonPage) };
+export const handle = { title: 'Who’s that Pokémon?', preload: () => preloadQuery(pokemonListKey(0), fetchPokemonPage) };
 
 const ANSWER_KEYS = ['1', '2', '3', '4'];
 

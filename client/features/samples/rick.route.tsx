@@ -6,7 +6,7 @@ import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
-import { warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
 import { CardSkeletons, useListLoading } from './components/card-skeletons';
@@ -17,11 +17,8 @@ import {
   CHARACTER_STATUS,
   charactersKey,
   fetchCharacters,
-  loadSample,
   parseRickSearch,
   rickHref,
-  useSample,
-  type Loaded,
   type RickSearch,
   type RickStatus,
 } from './samples.api';
@@ -35,12 +32,12 @@ type Data = { search: RickSearch; characters: Loaded<Characters> };
  */
 export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
   const search = parseRickSearch(url);
-  return { search, characters: await loadSample(charactersKey(search), fetchCharacters) };
+  return { search, characters: await loadQuery(charactersKey(search), fetchCharacters, { outage: 'in-page' }) };
 }
 
 export const handle = {
   title: 'Rick and Morty',
-  preload: ({ url }: { url: URL }) => warm(charactersKey(parseRickSearch(url)), fetchCharacters),
+  preload: ({ url }: { url: URL }) => preloadQuery(charactersKey(parseRickSearch(url)), fetchCharacters),
 };
 
 const STATUS_WORDS: Record<RickStatus, string> = { alive: 'Alive', dead: 'Dead', unknown: 'Unknown' };
@@ -79,7 +76,7 @@ function summary(total: number, search: RickSearch): string {
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
-  const read = useSample(charactersKey(search), fetchCharacters, loaded.characters);
+  const read = useQuery(charactersKey(search), fetchCharacters, loaded.characters, { outage: 'in-page' });
   const characters = read.data;
   const setSearchParam = useSetSearchParam();
   const { busy, skeletons } = useListLoading(paths.rick);
@@ -108,16 +105,16 @@ export function Component() {
         </div>
       </div>
 
-      {read.failure ? (
-        <SampleFailure error={read.failure} what="the characters" service="rick" refresh={characters !== undefined} onRetry={read.retry} retrying={read.retrying} />
+      {read.error ? (
+        <SampleFailure error={read.error} what="the characters" service="rick" refresh={characters !== undefined} onRetry={() => void read.mutate()} retrying={read.isValidating} />
       ) : null}
-      <StaleNotice freshness={characters?.freshness} service="rick" onRetry={read.retry} retrying={read.retrying} />
+      <StaleNotice freshness={characters?.freshness} service="rick" onRetry={() => void read.mutate()} retrying={read.isValidating} />
 
       <p className="smp-count" role="status">
         {characters && !skeletons ? summary(characters.total, search) : ''}
       </p>
 
-      {skeletons || (!characters && read.retrying) ? (
+      {skeletons || (!characters && read.isValidating) ? (
         <CardSkeletons count={characters?.items.length || 6} what="the characters" variant="portrait" />
       ) : characters ? (
         <PagedList

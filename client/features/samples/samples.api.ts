@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { PokemonRefParamSchema, RICK_STATUSES, samplesApi, type Character, type Freshness, type PokemonSummary } from '@contracts/samples.contract';
 import { ApiError, NetworkError, errorMessage, fetcherFor, keyFor } from '@/lib/api-client';
-import { loadOrFailure, loadQueryOnce, useQuery } from '@/lib/cache';
+import { loadQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { pageParam, parseSearch, toApiPage, zeroBasedPageParam } from '@/lib/search-params';
 
@@ -102,31 +102,6 @@ export const fetchPosts = fetcherFor(samplesApi.posts);
 export const fetchPost = fetcherFor(samplesApi.post);
 export const fetchComments = fetcherFor(samplesApi.postComments);
 
-// ---- reads that keep an outage inside the page ------------------------------------------------
-
-/** What a loader read gave: the data, or the failure to show inside the page. */
-export type Loaded<T> = { data?: T; error?: unknown };
-
-/**
- * A loader read of a sample (`loadOrFailure`: cached, or one try without the loader's backoff — the
- * BFF already waited for the upstream, and retrying would hold the navigation 7 s), so "cannot be
- * reached" shows inside the page at once while the page's hook keeps retrying in the background. With
- * `notFound`, a 404 is the not-found screen (a post or Pokémon that does not exist).
- */
-export const loadSample = <T>(key: string, fetcher: (key: string) => Promise<T>, { notFound = false }: { notFound?: boolean } = {}): Promise<Loaded<T>> =>
-  loadOrFailure(key, fetcher, notFound ? { notFound: (error) => error } : {});
-
-/**
- * The page side of `loadSample`: the loader's data kept fresh by SWR; `failure` is the error to show
- * (the loader's, or the hook's own later one); `retry` asks again.
- */
-export function useSample<T>(key: string, fetcher: (key: string) => Promise<T>, loaded: Loaded<T>) {
-  const read = useQuery<string, T | undefined>(key, fetcher, loaded.data);
-  const data = read.data ?? loaded.data;
-  const failure: unknown = read.error ?? (data === undefined ? loaded.error : undefined);
-  return { data, failure, retrying: read.isValidating, retry: () => void read.mutate() };
-}
-
 /** The upstream services by the names a reader knows, as written inside a sentence. */
 export const SERVICES = { rick: 'the Rick and Morty API', pokemon: 'PokeAPI', posts: 'JSONPlaceholder' } as const;
 export type Service = keyof typeof SERVICES;
@@ -217,11 +192,17 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
  * are read through the cache (PokeAPI asks its clients to cache).
  */
 export async function drawRound(random: () => number = Math.random): Promise<QuizRound> {
-  const first = await loadQueryOnce(pokemonListKey(0), fetchPokemonPage);
+  // One try each (PokeAPI down shows in the page at once), the failure thrown to the caller.
+  const readPage = async (page: number) => {
+    const { data, error } = await loadQuery(pokemonListKey(page), fetchPokemonPage, { outage: 'in-page' });
+    if (data === undefined) throw error;
+    return data;
+  };
+  const first = await readPage(0);
   // Only full pages: the last one may hold fewer than four.
   const fullPages = Math.max(1, Math.floor(first.total / Math.max(1, first.pageSize)));
   const page = Math.min(fullPages - 1, Math.floor(random() * fullPages));
-  const list = page === 0 ? first : await loadQueryOnce(pokemonListKey(page), fetchPokemonPage);
+  const list = page === 0 ? first : await readPage(page);
   const pictured = list.items.filter((p) => p.image);
   if (pictured.length === 0 || list.items.length < 2) throw new Error('There are not enough Pokémon with a picture to play with.');
   const answer = pictured[Math.floor(random() * pictured.length)]!;

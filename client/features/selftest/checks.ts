@@ -1,7 +1,8 @@
 import { authApi } from '@contracts/auth.contract';
 import { eventsApi } from '@contracts/events.contract';
+import { urlOf } from '@contracts/endpoint.contract';
 import { statusApi } from '@contracts/status.contract';
-import { call, errorMessage, isApiError, keyFor } from '@/lib/api-client';
+import { call, errorMessage, isApiError } from '@/lib/api-client';
 
 export type CheckOutcome = { state: 'ok' | 'warn' | 'fail'; detail: string };
 export type Check = { id: string; title: string; what: string; run: () => Promise<CheckOutcome> };
@@ -44,7 +45,7 @@ export async function checkLiveEvents(timeoutMs = 5000): Promise<CheckOutcome> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await fetch(keyFor(eventsApi.stream), { headers: { Accept: 'text/event-stream' }, signal: controller.signal, credentials: 'same-origin' });
+    const response = await fetch(urlOf(eventsApi.stream), { headers: { Accept: 'text/event-stream' }, signal: controller.signal, credentials: 'same-origin' });
     const type = response.headers.get('content-type') ?? '';
     if (response.ok && type.includes('text/event-stream')) return ok('The live event stream opens.');
     if (response.status === 401) return warn('Sign in to open the live event stream.');

@@ -2,21 +2,21 @@ import { useLoaderData } from 'react-router';
 import { Icon } from '@/components/icon';
 import { STATUS_KEY, ServiceStatusView, fetchStatus } from '@/components/service-status';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, warm } from '@/lib/cache';
-import useSWR from 'swr';
+import { loadQuery, preloadQuery } from '@/lib/cache';
+import { useQuery } from '@/lib/cache';
 
 export function loader() {
   return loadQuery(STATUS_KEY, fetchStatus);
 }
 
-export const handle = { title: 'Service status', preload: () => warm(STATUS_KEY, fetchStatus) };
+export const handle = { title: 'Service status', preload: () => preloadQuery(STATUS_KEY, fetchStatus) };
 
 const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
 export function Component() {
   const initial = useLoaderData<typeof loader>();
   // Re-checks every 10 s while the page is open.
-  const { data, error, isValidating, mutate } = useSWR(STATUS_KEY, fetchStatus, { fallbackData: initial, refreshInterval: 10_000 });
+  const { data, error, isValidating, mutate } = useQuery(STATUS_KEY, fetchStatus, initial, { refreshInterval: 10_000 });
   const status = data ?? initial;
   return (
     <section className="card stack" aria-labelledby="api-title">

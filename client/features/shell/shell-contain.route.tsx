@@ -1,9 +1,9 @@
-import useSWR from 'swr';
 import { gymApi } from '@contracts/gym.contract';
 import { ptApi } from '@contracts/pt.contract';
 import { webhookApi } from '@contracts/webhook.contract';
 import { Icon } from '@/components/icon';
-import { errorMessage, fetcherFor, isApiError, keyFor } from '@/lib/api-client';
+import { errorMessage, fetcherFor, isApiError, keyFor, type QueryKey } from '@/lib/api-client';
+import { useQuery, type Fetcher } from '@/lib/cache';
 import './shell-contain.css';
 
 export const handle = { title: 'Container layout' };
@@ -20,7 +20,7 @@ const fetchOrders = fetcherFor(ptApi.listOrders);
 const fetchMembers = fetcherFor(gymApi.listMembers);
 const fetchEvents = fetcherFor(webhookApi.listEvents);
 
-type Metric = { label: string; caption: string; key: string; fetcher: (key: string) => Promise<{ total: number }> };
+type Metric = { label: string; caption: string; key: QueryKey; fetcher: Fetcher<{ total: number }> };
 
 function metrics(): Metric[] {
   return [
@@ -34,7 +34,7 @@ const count = new Intl.NumberFormat();
 
 /** One figure: loading, the number, or why it is missing (with a retry). */
 function MetricTile({ metric }: { metric: Metric }) {
-  const { data, error, isLoading, isValidating, mutate } = useSWR(metric.key, metric.fetcher);
+  const { data, error, isLoading, isValidating, mutate } = useQuery(metric.key, metric.fetcher);
   const refused = isApiError(error, 403);
   return (
     <div className="metric" aria-busy={isLoading}>

@@ -1,10 +1,10 @@
 import { Outlet } from 'react-router';
-import useSWR from 'swr';
 import { chatApi } from '@contracts/chat.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
+import { useQuery } from '@/lib/cache';
 
 export const handle = { title: 'Staff shell' };
 
@@ -27,7 +27,7 @@ const fetchChatChannels = fetcherFor(chatApi.listChannels);
 
 export function Component() {
   const user = useShellUser();
-  const unread = useSWR(CHAT_CHANNELS_KEY, fetchChatChannels).data?.totalUnread ?? 0;
+  const unread = useQuery(CHAT_CHANNELS_KEY, fetchChatChannels).data?.totalUnread ?? 0;
   return (
     <div className="stack-lg">
       <div className="shell-head">

@@ -12,7 +12,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { userContext } from '@/lib/session';
@@ -38,8 +38,8 @@ export async function loader({ url, context }: LoaderFunctionArgs): Promise<Data
 export const handle = {
   title: 'Upload files',
   preload: ({ url }: { url: URL }) => {
-    warm(limitsKey, fetchLimits);
-    warm(storedKey(parseStoredSearch(url).page), fetchStoredPage);
+    preloadQuery(limitsKey, fetchLimits);
+    preloadQuery(storedKey(parseStoredSearch(url).page), fetchStoredPage);
   },
 };
 

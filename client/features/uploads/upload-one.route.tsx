@@ -6,7 +6,7 @@ import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { DropZone } from './components/drop-zone';
 import { LimitsSummary } from './components/limits-summary';
@@ -25,7 +25,7 @@ export async function loader(): Promise<Data> {
 
 export const handle = {
   title: 'Upload a file',
-  preload: () => warm(limitsKey, fetchLimits),
+  preload: () => preloadQuery(limitsKey, fetchLimits),
 };
 
 const UNDER_WAY = new Set(['waiting', 'uploading', 'paused', 'failed']);

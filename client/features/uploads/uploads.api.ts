@@ -2,11 +2,11 @@ import * as v from 'valibot';
 import { uploadsApi } from '@contracts/uploads.contract';
 import { urlOf } from '@contracts/endpoint.contract';
 import { call, fetcherFor, keyFor } from '@/lib/api-client';
-import { invalidateEndpoint } from '@/lib/cache';
+import { invalidate } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
-/** Uploads' data: the limits, the stored files' pages (SWR keys are the API URLs), downloads and deletes. */
+/** Uploads' data: the limits, the stored files' pages (keys name the endpoint and its input), downloads and deletes. */
 export const PAGE_SIZE = 10;
 
 export const StoredSearchSchema = v.object({ page: pageParam });
@@ -27,10 +27,10 @@ export const fetchStoredPage = fetcherFor(uploadsApi.list);
 export const downloadHref = (id: number) => urlOf(uploadsApi.download, { params: { id } });
 
 /** An upload was cancelled or refused: the space used reads again (the server no longer counts it). */
-export const refreshLimits = () => invalidateEndpoint(uploadsApi.limits);
+export const refreshLimits = () => invalidate(uploadsApi.limits);
 
 /** A file was stored or deleted: the lists and the space used read again. */
-export const refreshStored = () => Promise.all([invalidateEndpoint(uploadsApi.list), invalidateEndpoint(uploadsApi.limits)]).then(() => undefined);
+export const refreshStored = () => Promise.all([invalidate(uploadsApi.list), invalidate(uploadsApi.limits)]).then(() => undefined);
 
 export async function deleteUpload(id: number): Promise<void> {
   await call(uploadsApi.remove, { params: { id } });

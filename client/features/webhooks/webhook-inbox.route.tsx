@@ -15,7 +15,7 @@ import { PagedList } from '@/components/paged-list';
 import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, useQuery, warm } from '@/lib/cache';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhenExact } from '@/lib/format';
 import { useLiveEvents } from '@/lib/live-events';
 import { EventTable } from './components/event-table';
@@ -32,7 +32,7 @@ export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
 
 export const handle = {
   title: 'Door events',
-  preload: ({ url }: { url: URL }) => warm(eventsKey(parseInboxSearch(url).page), fetchEventPage),
+  preload: ({ url }: { url: URL }) => preloadQuery(eventsKey(parseInboxSearch(url).page), fetchEventPage),
 };
 
 const newEventsLabel = (n: number) => `${n} new ${n === 1 ? 'event' : 'events'}`;
@@ -83,7 +83,7 @@ export function Component() {
     const ids = incoming;
     setLoadingNew(true);
     try {
-      await refreshInbox(eventsKey(search.page));
+      await refreshInbox();
       if (search.page !== 1) await navigate(inboxHref(1));
       setFresh(new Set(ids));
       // Events that arrived while loading stay announced (the next load brings them).

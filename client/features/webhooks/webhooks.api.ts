@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { webhookApi } from '@contracts/webhook.contract';
 import { call, fetcherFor, keyFor } from '@/lib/api-client';
-import { invalidate, invalidateEndpoint, swrCache } from '@/lib/cache';
+import { invalidate } from '@/lib/cache';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
-/** The webhook inbox's data: SWR keys are the API URLs of its pages. */
+/** The webhook inbox's data: the keys and fetcher of its pages. */
 export const PAGE_SIZE = 10;
 
 export const InboxSearchSchema = v.object({ page: pageParam });
@@ -18,16 +18,11 @@ export const fetchEventPage = fetcherFor(webhookApi.listEvents);
 
 export const inboxHref = (page: number) => (page > 1 ? `${paths.shellWebhook}?page=${page}` : paths.shellWebhook);
 
-/**
- * Every page of the inbox refetches (or is dropped) after new events arrive. The shown page is named
- * too: before its first fetch settles it has no cache entry, only the loader's (now old) preload.
- */
-export async function refreshInbox(shownKey?: string): Promise<void> {
-  await Promise.all([invalidateEndpoint(webhookApi.listEvents), shownKey && !swrCache.has(shownKey) ? invalidate(shownKey) : undefined]);
-}
+/** Every page of the inbox refetches (or is dropped) after new events arrive. */
+export const refreshInbox = () => invalidate(webhookApi.listEvents);
 
 export async function deleteEvent(id: number): Promise<void> {
   await call(webhookApi.deleteEvent, { params: { id } });
   // Unlock lists elsewhere (the member page) read the same events.
-  await Promise.all([refreshInbox(), invalidateEndpoint(webhookApi.unlocksOf)]);
+  await Promise.all([refreshInbox(), invalidate(webhookApi.unlocksOf)]);
 }

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import useSWR from 'swr';
 import type { Channel } from '@contracts/chat.contract';
 import { AsyncButton } from '@/components/async-button';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
@@ -11,6 +10,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useForm } from '@/lib/form-state';
 import { formErrors } from '@/lib/problem-fields';
 import { ALL_CHANNELS_KEY, changeChannel, createChannel, fetchChannels } from '@/features/chat/chat.api';
+import { useQuery } from '@/lib/cache';
 
 const FIELDS = ['name', 'topic'] as const;
 
@@ -43,7 +43,7 @@ function CreateChannelForm({ onDone, onCancel }: { onDone: (id: number) => void;
 
 /** Every channel, archived ones too, each with Archive or Unarchive. */
 function ManageChannels() {
-  const { data, error, isValidating, mutate } = useSWR(ALL_CHANNELS_KEY, fetchChannels);
+  const { data, error, isValidating, mutate } = useQuery(ALL_CHANNELS_KEY, fetchChannels);
   const toast = useToast();
   const toggle = async (channel: Channel) => {
     const archived = !channel.archivedAt;

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import useSWR from 'swr';
 import type { GymMember, MemberDoorAccess } from '@contracts/gym.contract';
 import { Icon } from '@/components/icon';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
 import { formatWhen } from '@/lib/format';
 import { fetchDoorAccess, memberAccessKey, retryDoorAccess } from '@/features/gym/gym.api';
+import { useQuery } from '@/lib/cache';
 
 
 /** What the last switch did, in words. */
@@ -32,7 +32,7 @@ function syncSentence(member: GymMember): { tone: 'ok' | 'bad' | 'info' | 'muted
 export function DoorAccessCard({ member, initialAccess }: { member: GymMember; initialAccess?: MemberDoorAccess }) {
   const toast = useToast();
   const key = memberAccessKey(member.id);
-  const { data: access, error, isValidating, mutate } = useSWR(key, fetchDoorAccess, { fallbackData: initialAccess });
+  const { data: access, error, isValidating, mutate } = useQuery(key, fetchDoorAccess, initialAccess);
   const [retrying, setRetrying] = useState(false);
   const want = member.accessSync.wantEnabled;
   const kisi = access?.kisiUser;

@@ -1,4 +1,3 @@
-import useSWR from 'swr';
 import type { GymMember, Membership } from '@contracts/gym.contract';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
@@ -7,14 +6,11 @@ import { formErrors } from '@/lib/problem-fields';
 import { MEMBERSHIP_VALUES, OWNER_CHOICES_KEY, createMember, fetchOwnerPage, updateMember } from '@/features/gym/gym.api';
 import { FormActions, ModalForm, SelectField, TextField } from '@/components/form-fields';
 import { MEMBERSHIP_LABELS } from './membership-badge';
+import { useQuery } from '@/lib/cache';
 
-/**
- * The owners to pick from (the API's largest page), shared by the forms and the list filter. No
- * dedupe window: after a write drops this key from the cache, a remount inside SWR's 2 s window was
- * seen to wait forever on the old request ("Loading owners…"); a fresh request is cheap here.
- */
+/** The owners to pick from (the API's largest page), shared by the forms and the list filter. */
 export function useOwnerChoices() {
-  const { data, error, isLoading } = useSWR(OWNER_CHOICES_KEY, fetchOwnerPage, { dedupingInterval: 0 });
+  const { data, error, isLoading } = useQuery(OWNER_CHOICES_KEY, fetchOwnerPage);
   return { owners: data?.items ?? [], total: data?.total ?? 0, error, isLoading };
 }
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { LoadError } from '@/components/load-error';
 import { PagedList } from '@/components/paged-list';
 import { Spinner } from '@/components/spinner';
-import type { KisiPage } from '@/lib/kisi';
+import { kisiErrorMessage, type KisiPage } from '@/lib/kisi';
 import { pageHref } from '../kisi.api';
 
 /** A Kisi read that failed (Kisi down: the proxy's 502/504, say), inside the page with a retry. */
@@ -14,16 +14,19 @@ export function KisiLoadError({ what, message, onRetry, retrying }: { what: stri
   );
 }
 
+/** A Kisi read on its page: `useQuery(…, loaded, { outage: 'in-page' })`. */
+export type KisiRead<T> = { data?: T; error?: unknown; isValidating: boolean; mutate: () => unknown };
+
 /**
- * A Kisi read (`useKisi`) on the page: its failure with a retry, a spinner until the first
- * answer, then `children` with the data. Data already shown stays under a failed refresh.
+ * A Kisi read on the page: its failure with a retry, a spinner until the first answer, then
+ * `children` with the data. Data already shown stays under a failed refresh.
  */
-export function KisiLoaded<T>({ what, read, children }: { what: string; read: { data?: T; failure?: string; isValidating: boolean; retry: () => void }; children: (data: T) => ReactNode }) {
-  const { data, failure, isValidating, retry } = read;
+export function KisiLoaded<T>({ what, read, children }: { what: string; read: KisiRead<T>; children: (data: T) => ReactNode }) {
+  const { data, error, isValidating, mutate } = read;
   return (
     <>
-      {failure ? <KisiLoadError what={what} message={failure} onRetry={retry} retrying={isValidating} /> : null}
-      {data !== undefined ? children(data) : failure ? null : <Spinner />}
+      {error ? <KisiLoadError what={what} message={kisiErrorMessage(error)} onRetry={() => void mutate()} retrying={isValidating} /> : null}
+      {data !== undefined ? children(data) : error ? null : <Spinner />}
     </>
   );
 }
@@ -40,7 +43,7 @@ export function KisiPages<T>({
   children,
 }: {
   what: string;
-  read: { data?: KisiPage<T>; failure?: string; isValidating: boolean; retry: () => void };
+  read: KisiRead<KisiPage<T>>;
   search: { page: number; query?: string };
   /** The list's own route path (pagination links keep the search). */
   path: string;
