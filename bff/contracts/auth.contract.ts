@@ -1,20 +1,21 @@
 import * as v from 'valibot';
+import { atMost } from './common.contract';
 import { endpoint, NoContentSchema, ROLES } from './endpoint.contract';
 
 export const RoleSchema = v.picklist(ROLES, 'Expected one of admin, staff, runner');
 
 export const EmailSchema = v.pipe(
-  v.string('Expected an email address'),
+  v.string('Enter an email address'),
   v.trim(),
   v.toLowerCase(),
-  v.nonEmpty('Required'),
-  v.maxLength(254, 'Email is too long'),
-  v.email('Expected an email address like name@example.com'),
+  v.nonEmpty('Enter an email address'),
+  v.maxLength(254, atMost(254)),
+  v.email('Enter an email address such as name@example.com'),
 );
 
 export const LoginRequestSchema = v.object({
   email: EmailSchema,
-  password: v.pipe(v.string('Expected a password'), v.nonEmpty('Required'), v.maxLength(1024, 'Password is too long')),
+  password: v.pipe(v.string('Enter your password'), v.nonEmpty('Enter your password'), v.maxLength(1024, atMost(1024))),
 });
 export type LoginRequest = v.InferOutput<typeof LoginRequestSchema>;
 

@@ -29,10 +29,33 @@ export function route<E extends Endpoint>(endpoint: E, handler: Handler<E>, opti
   return { endpoint, before: options.before ?? [], handle: handler as Route['handle'] };
 }
 
-const issueToError = (part: Part) => (issue: v.BaseIssue<unknown>): ProblemFieldError => {
+/** The schema of the field at `keys` inside `schema` (through pipes, optional and nullable wrappers, objects and arrays). */
+function fieldSchema(schema: v.GenericSchema, keys: readonly unknown[]): v.GenericSchema | undefined {
+  let at: unknown = schema;
+  for (const key of keys) {
+    // A piped schema carries its first schema's parts (`entries`, `item`); wrappers keep theirs in `wrapped`.
+    while (at && typeof at === 'object' && 'wrapped' in at) at = at.wrapped;
+    if (at && typeof at === 'object' && 'entries' in at && typeof key === 'string') at = (at.entries as Record<string, unknown>)[key];
+    else if (at && typeof at === 'object' && 'item' in at && typeof key === 'number') at = at.item;
+    else return undefined;
+  }
+  return at && typeof at === 'object' && '~run' in at ? (at as v.GenericSchema) : undefined;
+}
+
+/**
+ * valibot words a missing key as 'Invalid key: Expected "x" but received undefined'. The field's
+ * own schema says what to enter instead (the contract's words for an empty field, "Enter the
+ * owner’s name"); a field without words of its own is "Required".
+ */
+function missingFieldMessage(schema: v.GenericSchema, issue: v.BaseIssue<unknown>): string {
+  const field = fieldSchema(schema, issue.path?.map((item) => item.key) ?? []);
+  const own = field ? v.safeParse(field, undefined).issues?.[0]?.message : undefined;
+  return own && !own.startsWith('Invalid ') ? own : 'Required';
+}
+
+const issueToError = (part: Part, schema: v.GenericSchema) => (issue: v.BaseIssue<unknown>): ProblemFieldError => {
   const path = v.getDotPath(issue);
-  // valibot words a missing key as 'Invalid key: Expected "x" but received undefined'; users read "Required".
-  const message = issue.kind === 'schema' && issue.received === 'undefined' ? 'Required' : issue.message;
+  const message = issue.kind === 'schema' && issue.received === 'undefined' ? missingFieldMessage(schema, issue) : issue.message;
   return { path: path ? `${part}.${path}` : part, message };
 };
 
@@ -53,11 +76,11 @@ export function parseInput(endpoint: Endpoint, req: Pick<Request, Part>): Record
   for (const part of ['params', 'query', 'body'] as const) {
     const schema = endpoint[part];
     if (!schema) continue;
-    // A missing JSON body arrives as undefined; validate it as an empty object so fields report "Required".
+    // A missing JSON body arrives as undefined; validate it as an empty object so each field says what it needs.
     const raw = part === 'body' ? (req.body ?? {}) : req[part];
     const result = v.safeParse(schema, raw);
     if (result.success) errors.push(...textWithNul(part, (input[part] = result.output)));
-    else errors.push(...result.issues.map(issueToError(part)));
+    else errors.push(...result.issues.map(issueToError(part, schema)));
   }
   if (errors.length > 0) throw badRequest('The request has invalid fields.', errors);
   return input;
