@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { webhookApi } from '@contracts/webhook.contract';
-import { call, fetcherFor, keyFor } from '@/lib/api-client';
+import { fetcherFor, keyFor } from '@/lib/api-client';
 import { invalidate, invalidateEndpoint, swrCache } from '@/lib/cache';
+import { write } from '@/lib/endpoint-write';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
@@ -26,8 +27,5 @@ export async function refreshInbox(shownKey?: string): Promise<void> {
   await Promise.all([invalidateEndpoint(webhookApi.listEvents), shownKey && !swrCache.has(shownKey) ? invalidate(shownKey) : undefined]);
 }
 
-export async function deleteEvent(id: number): Promise<void> {
-  await call(webhookApi.deleteEvent, { params: { id } });
-  // Unlock lists elsewhere (the member page) read the same events.
-  await Promise.all([refreshInbox(), invalidateEndpoint(webhookApi.unlocksOf)]);
-}
+/** Unlock lists elsewhere (the member page) read the same events (docs/decisions/0001-one-way-to-write.md). */
+export const deleteEvent = write(webhookApi.deleteEvent, { stale: [webhookApi.listEvents, webhookApi.unlocksOf] });
