@@ -40,7 +40,7 @@ export function Component() {
   const navigate = useNavigate();
   const { data: user } = useSWR(SESSION_KEY, fetchSession);
   const form = useForm({
-    schema: loginApi.login.body,
+    schema: signIn.endpoint.body,
     initial: { email: '', password: '' },
     toInput: (values) => values,
     send: async (body) => {

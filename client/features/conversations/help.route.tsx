@@ -2,7 +2,7 @@ import './conversations.css';
 import { useEffect, useRef, useState } from 'react';
 import { useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import { conversationsApi, type Conversation } from '@contracts/conversations.contract';
+import type { Conversation } from '@contracts/conversations.contract';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import { TextAreaField, TextField } from '@/components/form-fields';
 import { Icon } from '@/components/icon';
@@ -147,7 +147,7 @@ function HelpForm({
     if (takeFocus) headingRef.current?.focus();
   }, [takeFocus]);
   const form = useForm({
-    schema: conversationsApi.start.body,
+    schema: startConversation.endpoint.body,
     initial: {
       name: guest?.name ?? '',
       // The table the link (or the QR code) names wins over the one remembered from an earlier visit.

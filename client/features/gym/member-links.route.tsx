@@ -1,7 +1,7 @@
 import { useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { GymMember } from '@contracts/gym.contract';
-import { kisiApi, type KisiGroupLink } from '@contracts/kisi.contract';
+import type { KisiGroupLink } from '@contracts/kisi.contract';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
@@ -38,7 +38,7 @@ function CreateLinkForm({ member, onDone, onCancel }: { member: GymMember; onDon
   const toast = useToast();
   // Kisi checks the link (a blank name, say) and answers 422 per field: those messages land on the fields.
   const form = useForm({
-    schema: kisiApi.createGroupLink.body,
+    schema: createGroupLink.endpoint.body,
     initial: { name: `${member.name} (front desk)`, email: member.email, validUntil: '' },
     toInput: (values) => groupLinkBody({ name: values.name.trim(), email: values.email.trim(), validUntil: toIso(values.validUntil) }),
     fieldOf: kisiFieldOf(LINK_FIELDS),

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { kisiApi, type KisiGroupLink, type KisiGroupLinkCreated } from '@contracts/kisi.contract';
+import type { KisiGroupLink, KisiGroupLinkCreated } from '@contracts/kisi.contract';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
@@ -87,7 +87,7 @@ function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
   const toast = useToast();
   const [created, setCreated] = useState<KisiGroupLinkCreated>();
   const form = useForm({
-    schema: kisiApi.createGroupLink.body,
+    schema: createGroupLink.endpoint.body,
     initial: { name: '', email: '' },
     toInput: (values) => groupLinkBody({ name: values.name.trim(), email: values.email.trim() }),
     fieldOf: kisiFieldOf(LINK_FIELDS),

@@ -1,4 +1,4 @@
-import { kisiApi, type KisiGroup } from '@contracts/kisi.contract';
+import type { KisiGroup } from '@contracts/kisi.contract';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState } from '@/components/empty-state';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
@@ -25,7 +25,7 @@ const GROUP_FIELDS = { name: 'name', description: 'description' } as const;
 /** Kisi checks the name (blank, too long) and answers 422 per field: the form shows those messages, not its own. */
 function CreateGroupForm({ onDone, onCancel }: { onDone: (group: KisiGroup) => void; onCancel: () => void }) {
   const form = useForm({
-    schema: kisiApi.createGroup.body,
+    schema: createGroup.endpoint.body,
     initial: { name: '', description: '' },
     toInput: (values) => ({ group: { name: values.name.trim(), description: values.description.trim() || null } }),
     fieldOf: kisiFieldOf(GROUP_FIELDS),

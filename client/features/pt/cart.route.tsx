@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useLoaderData } from 'react-router';
 import * as v from 'valibot';
-import { MAX_QUANTITY, PlaceOrderSchema, ptApi, type Menu, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
+import { MAX_QUANTITY, PlaceOrderSchema, type Menu, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
@@ -100,7 +100,7 @@ export function Component() {
     // The menu's state, which no schema knows: every dish left is sold out or off the menu.
     if (cart.length > 0 && orderable.length === 0) return setFormError('None of these dishes can be ordered right now. Remove them, or pick others from the menu.');
     const sent = orderable;
-    const checked = v.safeParse(ptApi.placeOrder.body, { table: table ?? undefined, cart: sent.map((line) => ({ itemId: line.itemId, quantity: line.quantity, note: line.note })) });
+    const checked = v.safeParse(placeOrder.endpoint.body, { table: table ?? undefined, cart: sent.map((line) => ({ itemId: line.itemId, quantity: line.quantity, note: line.note })) });
     // The order's own contract (a table chosen, a cart that is not empty), in its words.
     if (!checked.success) return setFormError(checked.issues.map((issue) => issue.message).join(' '));
     const order: PlaceOrder = checked.output;

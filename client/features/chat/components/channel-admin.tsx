@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import useSWR from 'swr';
-import { chatApi, type Channel } from '@contracts/chat.contract';
+import type { Channel } from '@contracts/chat.contract';
 import { AsyncButton } from '@/components/async-button';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { Icon } from '@/components/icon';
@@ -16,7 +16,7 @@ function CreateChannelForm({ onDone, onCancel }: { onDone: (id: number) => void;
   const toast = useToast();
   const [runnersMayJoin, setRunnersMayJoin] = useState(false);
   const form = useForm({
-    schema: chatApi.createChannel.body,
+    schema: createChannel.endpoint.body,
     initial: { name: '', topic: '' },
     toInput: (values) => ({ ...values, runnersMayJoin }),
     send: async (body) => {

@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import * as v from 'valibot';
-import { chatApi, type Channel } from '@contracts/chat.contract';
+import type { Channel } from '@contracts/chat.contract';
 import { Icon } from '@/components/icon';
 import { errorMessage } from '@/lib/api-client';
 import { withoutSent } from '@/lib/form-state';
@@ -47,7 +47,7 @@ export function Composer({ channel, compact = false }: { channel: Channel; compa
   const id = useId();
   // What the server counts: the text trimmed, checked with the endpoint's own body schema.
   const length = text.trim().length;
-  const sendable = v.is(chatApi.postMessage.body, { body: text });
+  const sendable = v.is(sendMessage.endpoint.body, { body: text });
   const over = length > MAX_MESSAGE_LENGTH;
   const showCounter = length >= COUNTER_FROM;
 

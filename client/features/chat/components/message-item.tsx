@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import * as v from 'valibot';
-import { chatApi, type ChatMessage } from '@contracts/chat.contract';
+import type { ChatMessage } from '@contracts/chat.contract';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { Icon } from '@/components/icon';
 import { LinkedText } from '@/components/linked-text';
@@ -107,7 +107,7 @@ function EditMessageForm({ message, onDone }: { message: ChatMessage; onDone: ()
   const [error, setError] = useState<string>();
   const id = useId();
   // Checked with the endpoint's own body schema, as the server will (the text trimmed).
-  const savable = v.is(chatApi.editMessage.body, { body: text });
+  const savable = v.is(editMessage.endpoint.body, { body: text });
   const over = text.trim().length > MAX_MESSAGE_LENGTH;
 
   const save = async () => {

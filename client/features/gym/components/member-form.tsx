@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import { gymApi, type GymMember, type Membership } from '@contracts/gym.contract';
+import type { GymMember, Membership } from '@contracts/gym.contract';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
 import { useForm } from '@/lib/form-state';
@@ -45,7 +45,7 @@ const ownerIdOf = (text: string) => (text ? Number(text) : undefined);
 export function CreateMemberForm({ defaultOwnerId, onDone, onCancel }: { defaultOwnerId?: number; onDone: (member: GymMember) => void; onCancel: () => void }) {
   const toast = useToast();
   const form = useForm({
-    schema: gymApi.createMember.body,
+    schema: createMember.endpoint.body,
     initial: { email: '', name: '', ownerId: defaultOwnerId ? String(defaultOwnerId) : '', membership: 'active' as Membership },
     toInput: (values) => ({ ...values, ownerId: ownerIdOf(values.ownerId) }),
     send: async (body) => {
@@ -79,7 +79,7 @@ export function CreateMemberForm({ defaultOwnerId, onDone, onCancel }: { default
 export function EditMemberForm({ member, onDone, onCancel }: { member: GymMember; onDone: (member: GymMember) => void; onCancel: () => void }) {
   const toast = useToast();
   const form = useForm({
-    schema: gymApi.updateMember.body,
+    schema: updateMember.endpoint.body,
     initial: { name: member.name, ownerId: String(member.ownerId) },
     // Both fields are checked as the contract would; only what changed is sent.
     toInput: (values) => ({ name: values.name, ownerId: ownerIdOf(values.ownerId) }),

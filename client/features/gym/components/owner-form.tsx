@@ -1,4 +1,4 @@
-import { gymApi, type GymOwner } from '@contracts/gym.contract';
+import type { GymOwner } from '@contracts/gym.contract';
 import { useToast } from '@/components/toast-host';
 import { useForm } from '@/lib/form-state';
 import { createOwner } from '@/features/gym/gym.api';
@@ -8,7 +8,7 @@ import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 export function CreateOwnerForm({ onDone, onCancel }: { onDone: (owner: GymOwner) => void; onCancel: () => void }) {
   const toast = useToast();
   const form = useForm({
-    schema: gymApi.createOwner.body,
+    schema: createOwner.endpoint.body,
     initial: { name: '', email: '', phone: '', gymName: '' },
     toInput: (values) => values,
     send: async (body) => {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { ptApi, type MenuItem } from '@contracts/pt.contract';
+import type { MenuItem } from '@contracts/pt.contract';
 import { FormActions, ModalForm, TextAreaField, TextField } from '@/components/form-fields';
 import { useToast } from '@/components/toast-host';
 import { useForm } from '@/lib/form-state';
@@ -41,7 +41,7 @@ export function MenuItemForm({ item, ...props }: Props) {
 function AddItemForm({ stallId, currency, categories, onDone, onCancel }: Omit<Props, 'item'>) {
   const toast = useToast();
   const form = useForm({
-    schema: ptApi.createItem.body,
+    schema: createItem.endpoint.body,
     initial: { name: '', priceCents: '', category: '', allergens: '', description: '' },
     toInput: (values) => ({ ...toParts(values), category: values.category.trim() || undefined }),
     send: async (body) => {
@@ -56,7 +56,7 @@ function AddItemForm({ stallId, currency, categories, onDone, onCancel }: Omit<P
 function EditItemForm({ item, currency, categories, onDone, onCancel }: Omit<Props, 'item' | 'stallId'> & { item: MenuItem }) {
   const toast = useToast();
   const form = useForm({
-    schema: ptApi.updateItem.body,
+    schema: updateItem.endpoint.body,
     initial: { name: item.name, priceCents: centsToInput(item.priceCents), category: item.category, allergens: item.allergens.join(', '), description: item.description ?? '' },
     toInput: (values) => ({ ...toParts(values), category: values.category }),
     send: async (body) => {
@@ -68,7 +68,7 @@ function EditItemForm({ item, currency, categories, onDone, onCancel }: Omit<Pro
   return <MenuItemFields form={form} isNew={false} currency={currency} categories={categories} onCancel={onCancel} />;
 }
 
-type ItemForm = ReturnType<typeof useForm<Values, typeof ptApi.createItem.body>> | ReturnType<typeof useForm<Values, typeof ptApi.updateItem.body>>;
+type ItemForm = ReturnType<typeof useForm<Values, typeof createItem.endpoint.body>> | ReturnType<typeof useForm<Values, typeof updateItem.endpoint.body>>;
 
 function MenuItemFields({ form, isNew, currency, categories, onCancel }: { form: ItemForm; isNew: boolean; currency: string; categories: string[]; onCancel: () => void }) {
   const listId = useId();

@@ -1,4 +1,3 @@
-import { ptApi } from '@contracts/pt.contract';
 import { FormActions, ModalForm, TextAreaField, TextField } from '@/components/form-fields';
 import { useToast } from '@/components/toast-host';
 import { useForm } from '@/lib/form-state';
@@ -8,7 +7,7 @@ import { createStall } from '@/features/pt/pt.api';
 export function CreateStallForm({ onDone, onCancel }: { onDone: (id: number) => void; onCancel: () => void }) {
   const toast = useToast();
   const form = useForm({
-    schema: ptApi.createStall.body,
+    schema: createStall.endpoint.body,
     initial: { name: '', cuisine: '', description: '' },
     toInput: (values) => values,
     send: async (body) => {
