@@ -125,6 +125,18 @@ describe('adding an owner', () => {
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
+  it('holds the names to the contract’s length limit, which the form used not to check', async () => {
+    const { user, api } = setup('/gymowners/');
+    const dialog = await openForm(user);
+    await user.click(within(dialog).getByLabelText('Name'));
+    await user.paste('N'.repeat(121));
+    await user.type(within(dialog).getByLabelText('Email'), 'long@gyms.example');
+    await user.type(within(dialog).getByLabelText('Gym name'), 'Long Gym');
+    await user.click(within(dialog).getByRole('button', { name: 'Add owner' }));
+    expect(within(dialog).getByLabelText('Name')).toHaveAccessibleDescription('Use at most 120 characters');
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
   it('adds the owner, closes, confirms with a toast and refreshes the list', async () => {
     const { user, api } = setup('/gymowners/?query=rita', fakeGym({ owners: [owner(1)] }));
     await screen.findByText('No owners match');
