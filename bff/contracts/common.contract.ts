@@ -20,6 +20,16 @@ export const isIdText = (text: string | undefined): text is string => ID_TEXT.te
 /** The limit of every text a person types, in words. */
 export const atMost = (max: number) => `Use at most ${max} characters`;
 
+/** An email address as a person types it: trimmed, lower-cased. */
+export const EmailSchema = v.pipe(
+  v.string('Enter an email address'),
+  v.trim(),
+  v.toLowerCase(),
+  v.nonEmpty('Enter an email address'),
+  v.maxLength(254, atMost(254)),
+  v.email('Enter an email address such as name@example.com'),
+);
+
 /** Text a person must fill in: trimmed, not blank, at most `max` characters. `missing` asks for it ("Enter the owner’s name"). */
 export const requiredText = (missing: string, max: number) => v.pipe(v.string(missing), v.trim(), v.nonEmpty(missing), v.maxLength(max, atMost(max)));
 

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema } from './auth.contract';
-import { IdParamSchema, idNumber, PageQuerySchema, pageOf, requiredText } from './common.contract';
+import { EmailSchema, IdParamSchema, PageQuerySchema, idNumber, pageOf, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
 import { MessageAuthorSchema, MessageBodySchema, SendMessageSchema } from './message.contract';
 

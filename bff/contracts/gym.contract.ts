@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema } from './auth.contract';
-import { IdParamSchema, PageQuerySchema, idNumber, idText, pageOf, requiredText } from './common.contract';
+import { EmailSchema, IdParamSchema, PageQuerySchema, idNumber, idText, pageOf, requiredText } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));

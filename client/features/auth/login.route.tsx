@@ -1,7 +1,7 @@
 import { useLoaderData, useNavigate } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import useSWR from 'swr';
-import { loginApi } from '@contracts/auth.contract';
+import { loginApi } from '@contracts/login.contract';
 import { TextField } from '@/components/form-fields';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { setCacheData } from '@/lib/cache';
