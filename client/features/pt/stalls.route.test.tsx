@@ -118,6 +118,10 @@ describe('/pt/stalls/:id', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save item' }));
     expect(await within(dialog).findByText('A price can be at most 1000.00')).toBeInTheDocument();
     await user.clear(price);
+    await user.type(price, '7.505');
+    await user.click(within(dialog).getByRole('button', { name: 'Save item' }));
+    expect(await within(dialog).findByText('Enter a price with at most two decimals')).toBeInTheDocument();
+    await user.clear(price);
     await user.type(price, '12,75');
     await user.click(within(dialog).getByRole('button', { name: 'Save item' }));
     expect(await screen.findByText(`Assam laksa was saved (${formatMoney(1275, 'EUR')}).`)).toBeInTheDocument();

@@ -9,10 +9,16 @@ import { centsToInput, currencySymbol, formatMoney, parseAllergens, parsePrice }
 // The form's field names are the API's, so a message about `priceCents` (the contract's or the server's) lands on the price field.
 type Values = { name: string; priceCents: string; category: string; allergens: string; description: string };
 
-/** The typed text as the body's parts: the price in cents (none when it is not a price, which the contract then asks for), allergens as a list. */
+/**
+ * A typed price in cents for the contract to judge: "7.50" is 750; "7.505" stays fractional cents,
+ * which the contract refuses as more than two decimals; anything else is none, and it asks for a price.
+ */
+const centsOf = (text: string) => parsePrice(text) ?? (/^\d+[.,]\d{3,}$/.test(text.trim()) ? Number(text.trim().replace(',', '.')) * 100 : undefined);
+
+/** The typed text as the body's parts: the price in cents, allergens as a list. */
 const toParts = (values: Values) => ({
   name: values.name,
-  priceCents: parsePrice(values.priceCents),
+  priceCents: centsOf(values.priceCents),
   description: values.description,
   allergens: parseAllergens(values.allergens),
 });
