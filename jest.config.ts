@@ -5,6 +5,12 @@ const tsJest: Config['transform'] = {
   '^.+\\.tsx?$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', jsx: 'react-jsx', isolatedModules: true } }],
 };
 
+/**
+ * msw 2 (from 2.11) loads a few packages that ship only as ES modules; Jest runs the client tests as
+ * CommonJS (its require(esm) needs --experimental-vm-modules), so those packages are compiled too.
+ */
+const esmOnly = ['rettime', 'until-async', '@open-draft/deferred-promise'].join('|');
+
 const config: Config = {
   projects: [
     {
@@ -12,6 +18,17 @@ const config: Config = {
       testEnvironment: 'node',
       roots: ['<rootDir>/bff'],
       testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.system\\.test\\.ts$'],
+      transform: tsJest,
+    },
+    // The system tier (`npm run test:system`): tests that run the BFF as processes (a SIGKILL mid-write,
+    // start failures, a restart, two instances on one PostgreSQL) and the full-size fuzz run.
+    {
+      displayName: 'system',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/bff'],
+      testMatch: ['**/*.system.test.ts', '**/endpoints.fuzz.test.ts'],
+      globals: { FUZZ_RUNS: 60 },
       transform: tsJest,
     },
     {
@@ -19,7 +36,11 @@ const config: Config = {
       testEnvironment: 'jest-fixed-jsdom',
       roots: ['<rootDir>/client'],
       testMatch: ['**/*.test.tsx', '**/*.test.ts'],
-      transform: tsJest,
+      transform: {
+        ...tsJest,
+        [`/node_modules/(${esmOnly})/.+\\.m?js$`]: ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', allowJs: true, isolatedModules: true } }],
+      },
+      transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
       setupFilesAfterEnv: ['<rootDir>/client/test-setup.ts'],
       moduleNameMapper: {
         '\\.(css|png|svg|jpg|webp)$': '<rootDir>/client/test-asset-stub.ts',

@@ -9,6 +9,7 @@ import { openDatabase } from '../bff/db/database';
 import { importCatalogue, type FileReport } from '../bff/features/catalogue/catalogue.importer';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../bff/test-support/throwaway-postgres';
 import { startBenchBff } from './bench-fixtures';
+import { bar, info, type Figure } from './figures';
 import { fmt, load, ratio, startChildServer, type ChildServer, type FreshRequest, type LoadRun } from './load';
 import * as cpu from './proc-cpu';
 
@@ -672,7 +673,7 @@ const f2 = (n: number) => fmt(n, 2);
 const mb = (bytes: number) => `${f1(bytes / 1024 / 1024)} MB`;
 const verdict = (p99: number) => (p99 < TARGET_P99_MS ? 'met' : 'NOT MET');
 
-function printImport(title: string, generated: GeneratedCatalogue, imported: Imported): void {
+function printImport(title: string, generated: GeneratedCatalogue, imported: Imported): number {
   const linesOf = new Map(generated.files.map((f) => [f.file, f.lines]));
   const totalLines = generated.files.reduce((sum, f) => sum + f.lines, 0);
   const totalRows = imported.reports.reduce((sum, r) => sum + r.rows, 0);
@@ -689,6 +690,7 @@ function printImport(title: string, generated: GeneratedCatalogue, imported: Imp
   console.log(
     `    database ${mb(imported.bytes)}: ${fmt(imported.rows.pieces)} pieces, ${fmt(imported.rows.parts)} parts, ${fmt(imported.rows.pieceParts)} piece lines, ${fmt(imported.rows.partUsage)} where-used rows, ${fmt(imported.rows.partColours)} part colours`,
   );
+  return ratio(totalRows, imported.seconds);
 }
 
 /** The BFF serves the imported catalogue (it seeds its small one only into an empty catalogue), and every kind of request answers; answers each query's hits. */
@@ -725,7 +727,7 @@ async function loadRuns(bff: ChildServer, bare: ChildServer, generated: Generate
   return rows;
 }
 
-function printRuns(title: string, rows: Row[], bffPid: number, rssAtStart: number | undefined): void {
+function printRuns(title: string, rows: Row[], bffPid: number, rssAtStart: number | undefined): Figure[] {
   const anchor = rows[0]!.measured.run.requestsPerSecond;
   const withDatabase = rows.some((r) => r.measured.databaseCores !== undefined);
   console.log(`  Under load, ${title}: ${CONNECTIONS} connections, ${SECONDS} s each after 1 s of warm-up; each server in a process of its own, the load generator in this one, all on ${CORES} cores:`);
@@ -749,6 +751,11 @@ function printRuns(title: string, rows: Row[], bffPid: number, rssAtStart: numbe
   if (others > 0.25) console.log(`    NOTE: other processes kept up to ${f2(others)} of the ${CORES} cores busy during these runs; the figures share the machine with them.`);
   const missed = rows.filter((r) => r.target && r.measured.run.p99Ms >= TARGET_P99_MS);
   console.log(`    p99 < ${TARGET_P99_MS} ms at ${CONNECTIONS} connections: ${missed.length === 0 ? 'met by every kind' : `NOT MET by ${missed.map((r) => r.title.slice(0, 3)).join(' ')}`}`);
+  return rows.flatMap(({ title: rowTitle, target, measured: { run } }) =>
+    target
+      ? [info(`${title}, ${rowTitle}: throughput`, run.requestsPerSecond, 'req/s'), bar(`${title}, ${rowTitle}: p99 at ${CONNECTIONS} connections`, run.p99Ms, 'ms', `< ${TARGET_P99_MS} ms`, run.p99Ms < TARGET_P99_MS)]
+      : [info(`${title}, ${rowTitle}`, run.requestsPerSecond, 'req/s')],
+  );
 }
 
 /**
@@ -757,7 +764,7 @@ function printRuns(title: string, rows: Row[], bffPid: number, rssAtStart: numbe
  * search, a category with a sort, piece detail and where-used, beside a bare Express hello route.
  * Then the same on a throw-away PostgreSQL, when one can be started.
  */
-export async function runCatalogueBench(): Promise<void> {
+export async function runCatalogueBench(): Promise<Figure[]> {
   const started = performance.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-catalogue-bench-'));
   const csvDir = path.join(dir, 'csv');
@@ -793,7 +800,9 @@ export async function runCatalogueBench(): Promise<void> {
 
     // ---- SQLite
     const imported = await importAndMeasureSize(`file:${dbFile}`, csvDir);
-    printImport('SQLite, a new database (importCatalogue, as `npm run catalogue -- import <dir>` runs it; each file one transaction)', generated, imported);
+    const headline: Figure[] = [];
+    const sqliteImport = printImport('SQLite, a new database (importCatalogue, as `npm run catalogue -- import <dir>` runs it; each file one transaction)', generated, imported);
+    headline.push(info(`import on SQLite (${fmt(imported.rows.pieces)} pieces, all files)`, sqliteImport, 'rows/s'));
     const usage = imported.usedParts.map((p) => p.pieces);
     const top = imported.commonParts[0]!;
     console.log(
@@ -811,7 +820,7 @@ export async function runCatalogueBench(): Promise<void> {
       const { ms, bytes } = await solo(bff.url, probe.paths);
       console.log(`    ${probe.label.padEnd(62)}${f2(quantile(ms, 0.5)).padStart(7)} ${f2(quantile(ms, 0.9)).padStart(7)} ${f2(ms[ms.length - 1]!).padStart(7)}   ~${fmt(bytes / 1024, 1)} KB`);
     }
-    printRuns('SQLite', await loadRuns(bff, bare, generated, imported, rng), bff.pid, rssAtStart);
+    headline.push(...printRuns('SQLite', await loadRuns(bff, bare, generated, imported, rng), bff.pid, rssAtStart));
     await bff.stop();
 
     // ---- PostgreSQL, when the machine has it
@@ -824,14 +833,15 @@ export async function runCatalogueBench(): Promise<void> {
     if (pg) {
       const postmaster = cpu.available ? cpu.findProcess('postgres', [`port=${pg.port}`]) : undefined;
       const pgImported = await importAndMeasureSize(pg.url, csvDir);
-      printImport('PostgreSQL, a new database', generated, pgImported);
+      headline.push(info('import on PostgreSQL (all files)', printImport('PostgreSQL, a new database', generated, pgImported), 'rows/s'));
       const pgBff = await start(() => startBenchBff(pg!.url, staticDir));
       const pgRss = cpu.memoryOf(pgBff.pid)?.rssBytes;
       const pgHits = await checkCatalogue(pgBff, generated, pgImported);
       const differ = Object.keys(hits).filter((q) => hits[q] !== pgHits[q]);
       if (differ.length > 0) console.log(`    search hits that differ from SQLite's: ${differ.map((q) => `"${q}" ${fmt(pgHits[q]!)}`).join(', ')}`);
-      printRuns('PostgreSQL (pool of 10)', await loadRuns(pgBff, bare, generated, pgImported, prng(SEED + 1), postmaster), pgBff.pid, pgRss);
+      headline.push(...printRuns('PostgreSQL (pool of 10)', await loadRuns(pgBff, bare, generated, pgImported, prng(SEED + 1), postmaster), pgBff.pid, pgRss));
     }
+    return headline;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

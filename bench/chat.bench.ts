@@ -7,6 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as v from 'valibot';
 import { ChannelListSchema, ChatEventSchema, ChatMessageSchema } from '../bff/contracts/chat.contract';
 import { addAccounts, BENCH_ADMIN, signIn, startBenchBff, type BenchAccount } from './bench-fixtures';
+import { bar, info, type Figure } from './figures';
 import { fmt, type ChildServer } from './load';
 import * as cpu from './proc-cpu';
 
@@ -329,7 +330,7 @@ function watchRss(pid: number) {
   };
 }
 
-function printPhase(r: PhaseResult, subscribers: number): void {
+function printPhase(r: PhaseResult, subscribers: number): Figure[] {
   const { phase } = r;
   const rate = r.postingSeconds > 0 ? r.sent / r.postingSeconds : 0;
   const missing = r.expected - r.received;
@@ -354,6 +355,11 @@ function printPhase(r: PhaseResult, subscribers: number): void {
   for (const [key, f] of r.failures) console.log(`    first ${key} answer: ${f.sample}`);
   const met = missing === 0 && r.failures.size === 0 && p(99) < TARGET_P99_MS;
   console.log(`    p99 < ${TARGET_P99_MS} ms: ${met ? 'met' : 'not met'}${missing > 0 || r.failures.size > 0 ? ' (not every message reached every stream)' : ''}`);
+  return [
+    bar(`${phase.title}: delivery p99, POST → each of ${subscribers} streams`, p(99), 'ms', `< ${TARGET_P99_MS} ms, none missing`, met, 1),
+    bar(`${phase.title}: deliveries missing, of ${fmt(r.expected)}`, missing, '', '0', missing === 0, 0),
+    info(`${phase.title}: posts/s`, rate, 'posts/s'),
+  ];
 }
 
 /**
@@ -362,7 +368,7 @@ function printPhase(r: PhaseResult, subscribers: number): void {
  * posters (each its own staff account, its own keep-alive connection) in this one. Every message
  * carries a marker; its POST start and its arrival on each stream are timed.
  */
-export async function runChatBench(): Promise<void> {
+export async function runChatBench(): Promise<Figure[]> {
   const started = performance.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-chat-bench-'));
   const subscribers: Subscriber[] = [];
@@ -454,7 +460,7 @@ export async function runChatBench(): Promise<void> {
       `\nStaff chat fan-out (SQLite; ${SUBSCRIBERS} SSE streams on GET /api/events over ${READERS} staff sessions, ${POSTERS} posters each its own staff account and connection, to #${CHANNEL}; the BFF in its own process, streams and posters in this one, on ${CORES} cores)`,
     );
     console.log(`  ${SUBSCRIBERS} streams open in ${f2(connectSeconds)} s; warm-up ${warmUp.sent} messages, each on all ${SUBSCRIBERS} streams`);
-    for (const r of results) printPhase(r, SUBSCRIBERS);
+    const headline = results.flatMap((r) => printPhase(r, SUBSCRIBERS));
     if (rss && memory) {
       const perStream = (rssConnected - rssIdle) / SUBSCRIBERS;
       console.log(
@@ -467,6 +473,8 @@ export async function runChatBench(): Promise<void> {
     if (wrong.length > 0) console.log(`  WARNING: ${fmt(wrong.length)} chat frames were not the posted event the contract describes; the first: ${wrong[0]}`);
     const ended = subscribers.filter((s) => s.ended);
     if (ended.length > 0) console.log(`  WARNING: ${ended.length} streams ended during the run (${ended[0]!.ended}); the BFF drops a stream whose backlog passes 1 MB`);
+    if (rss && memory) headline.push(info('BFF memory, peak over the run (VmRSS)', rssPeak / 1024 / 1024, 'MB'));
+    return headline;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

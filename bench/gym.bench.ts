@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { standInClient } from '../bff/test-support/spawn-bff';
 import { BENCH_ADMIN, seedGymMembers, signIn } from './bench-fixtures';
+import { bar, info, type Figure } from './figures';
 import { fmt, load, ratio, startChildServer, type ChildServer } from './load';
 import * as cpu from './proc-cpu';
 
@@ -56,7 +57,7 @@ async function measure(rows: Row[]): Promise<Figures[]> {
  * members — at 50 connections, each server in its own process; one table with req/s, the ratio to
  * bare Express, p50/p99, the server's CPU per request and the BFF's memory.
  */
-export async function runGymBench(): Promise<void> {
+export async function runGymBench(): Promise<Figure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-bench-'));
   const DATABASE_URL = `file:${path.join(dir, 'bench.db')}`;
   await seedGymMembers(DATABASE_URL, MEMBERS);
@@ -82,6 +83,7 @@ export async function runGymBench(): Promise<void> {
     const baseline = figures[0]!.requestsPerSecond;
 
     console.log(`\nBFF hot paths (${fmt(page.total)} members, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, each server in its own process)`);
+    const headline: Figure[] = [];
     console.log(`  ${'route'.padEnd(27)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'CPU µs/req'.padStart(11)}  target`);
     for (const [i, row] of rows.entries()) {
       const f = figures[i]!;
@@ -90,9 +92,17 @@ export async function runGymBench(): Promise<void> {
       console.log(
         `  ${row.label.padEnd(27)} ${fmt(f.requestsPerSecond).padStart(7)} ${fmt(r, 2).padStart(6)} ${fmt(f.p50Ms, 1).padStart(7)} ${fmt(f.p99Ms).padStart(7)} ${fmt(f.cpuUsPerRequest).padStart(11)}  ${verdict}${f.non2xx ? ` (non-2xx ${f.non2xx})` : ''}`,
       );
+      headline.push(info(`${row.label}: throughput`, f.requestsPerSecond, 'req/s'));
+      if (row.target !== undefined) {
+        headline.push(bar(`${row.label}: ratio to bare Express`, r, '×', `≥ ${fmt(row.target, 2)}`, r >= row.target));
+        headline.push(bar(`${row.label}: p99`, f.p99Ms, 'ms', '< 50 ms', f.p99Ms < 50));
+      }
+      headline.push(info(`${row.label}: server CPU per request`, f.cpuUsPerRequest, 'µs'));
     }
     const memory = cpu.memoryOf(bff.pid);
     if (memory) console.log(`  BFF memory: ${fmt((rssAtStart ?? 0) / 1e6)} MB before the runs, ${fmt(memory.rssBytes / 1e6)} MB after, peak ${fmt(memory.peakRssBytes / 1e6)} MB`);
+    if (memory) headline.push(info('BFF memory, peak (VmHWM)', memory.peakRssBytes / 1e6, 'MB'));
+    return headline;
   } finally {
     await Promise.all([bare.stop(), bff.stop()]);
     fs.rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bar, info, type Figure } from './figures';
 import { fmt, interleaved, ratio, startChildServer, type ChildServer } from './load';
 
 const SECONDS = 5;
@@ -33,7 +34,7 @@ async function measure(label: string, bff: ChildServer, emulatorUrl: string, key
   console.log(`  ${label}`);
   console.log(`    emulator directly      ${fmt(emulator.requestsPerSecond)} req/s, p99 ${emulator.p99Ms} ms, non-2xx ${emulator.non2xx}`);
   console.log(`    GET /api/kisi/users    ${fmt(proxy.requestsPerSecond)} req/s, p99 ${proxy.p99Ms} ms, non-2xx ${proxy.non2xx}`);
-  return r;
+  return { ratio: r, proxy, emulator };
 }
 
 /**
@@ -43,7 +44,7 @@ async function measure(label: string, bff: ChildServer, emulatorUrl: string, key
  * BFF's process and so its CPU. The outgoing 5 req/s Kisi limit is lifted for both: with it the
  * proxy would be capped at 5 req/s by design, which measures Kisi's quota, not the proxy.
  */
-export async function runKisiProxyBench(): Promise<void> {
+export async function runKisiProxyBench(): Promise<Figure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-kisi-bench-'));
   const key = crypto.randomBytes(24).toString('hex');
   const common = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, STATIC_DIR: dir, KISI_API_KEY: key };
@@ -51,22 +52,28 @@ export async function runKisiProxyBench(): Promise<void> {
 
   const remote = await startChildServer('bff/kisi/emulator/emulator.cli.ts', { DATABASE_URL: `file:${path.join(dir, 'kisi.db')}`, KISI_API_KEY: key, LOG_LEVEL: 'silent' });
   const bffRemote = await startChildServer('bench/kisi-proxy.server.ts', { ...common, DATABASE_URL: `file:${path.join(dir, 'bff.db')}`, KISI_BASE_URL: remote.url, KISI_GROUP_ID: '1' });
-  let remoteRatio: number;
+  let remoteRun: Awaited<ReturnType<typeof measure>>;
   try {
-    remoteRatio = await measure('Kisi (the emulator) in its own process, as a remote Kisi is:', bffRemote, remote.url, key);
+    remoteRun = await measure('Kisi (the emulator) in its own process, as a remote Kisi is:', bffRemote, remote.url, key);
   } finally {
     await Promise.all([bffRemote.stop(), remote.stop()]);
   }
 
   const bff = await startChildServer('bench/kisi-proxy.server.ts', { ...common, DATABASE_URL: `file:${path.join(dir, 'emulated.db')}` });
-  let sharedRatio: number;
+  let shared: Awaited<ReturnType<typeof measure>>;
   try {
     const emulatorUrl = bff.output.map((line) => line.match(/^Kisi emulator at (http:\/\/\S+)/)?.[1]).find(Boolean);
     if (!emulatorUrl) throw new Error('kisi bench: the server did not say where the emulator listens');
-    sharedRatio = await measure('emulator mode (emulator inside the BFF process, sharing its CPU; for information):', bff, emulatorUrl, key);
+    shared = await measure('emulator mode (emulator inside the BFF process, sharing its CPU; for information):', bff, emulatorUrl, key);
   } finally {
     await bff.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`  ratio ${fmt(remoteRatio, 2)} (target >= 0.70) ${remoteRatio >= 0.7 ? 'OK' : 'BELOW TARGET'}; in emulator mode ${fmt(sharedRatio, 2)}`);
+  const remoteRatio = remoteRun.ratio;
+  console.log(`  ratio ${fmt(remoteRatio, 2)} (target >= 0.70) ${remoteRatio >= 0.7 ? 'OK' : 'BELOW TARGET'}; in emulator mode ${fmt(shared.ratio, 2)}`);
+  return [
+    info(`GET /api/kisi/users through the proxy (${CONNECTIONS} connections), Kisi in its own process`, remoteRun.proxy.requestsPerSecond, 'req/s'),
+    bar('proxy / calling that Kisi directly', remoteRatio, '×', '≥ 0.70', remoteRatio >= 0.7),
+    info('the same ratio in emulator mode (the emulator shares the BFF\'s CPU)', shared.ratio, '×'),
+  ];
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../bff/test-support/throwaway-postgres';
 import { signIn, startBenchBff } from './bench-fixtures';
+import { bar, type Figure } from './figures';
 import { fmt, load } from './load';
 
 const CONNECTIONS = 50;
@@ -49,10 +50,13 @@ function listUrls(document: OpenApiDocument, values: Record<string, string>): { 
   return { urls, skipped };
 }
 
-async function measureEngine(label: string, databaseUrl: string, dir: string): Promise<boolean> {
+async function measureEngine(label: string, databaseUrl: string, dir: string): Promise<{ allMet: boolean; figures: Figure[] }> {
   // A first start seeds the demo data of every feature: the lists as a new venue has them.
   const bff = await startBenchBff(databaseUrl, path.join(dir, `${label}-client`));
   let allMet = true;
+  let slowest = { url: '', p99Ms: -1 };
+  let above = 0;
+  let measured = 0;
   try {
     const cookie = await signIn(bff.url);
     const document = (await (await fetch(`${bff.url}/api/openapi.json`)).json()) as OpenApiDocument;
@@ -66,30 +70,40 @@ async function measureEngine(label: string, databaseUrl: string, dir: string): P
       const statuses = Object.keys(run.answers.byStatus).join('/');
       const met = run.p99Ms < P99_TARGET_MS;
       allMet &&= met;
+      measured++;
+      if (!met) above++;
+      if (run.p99Ms > slowest.p99Ms) slowest = { url, p99Ms: run.p99Ms };
       console.log(`  ${url.padEnd(60)} ${fmt(run.requestsPerSecond).padStart(7)} ${fmt(run.p50Ms, 1).padStart(7)} ${fmt(run.p99Ms).padStart(7)}  ${met ? 'OK' : 'ABOVE'} (${statuses})`);
     }
     if (skipped.length > 0) console.log(`  not measured (a required query parameter without a list of values): ${skipped.join(', ')}`);
   } finally {
     await bff.stop();
   }
-  return allMet;
+  const figures = [
+    bar(`${label}: slowest list p99 (${slowest.url})`, slowest.p99Ms, 'ms', `< ${P99_TARGET_MS} ms`, slowest.p99Ms < P99_TARGET_MS),
+    bar(`${label}: list endpoints over the target, of ${measured}`, above, '', '0', above === 0, 0),
+  ];
+  return { allMet, figures };
 }
 
 /**
  * DESIGN "Quality bars", lists: every list endpoint p99 < 50 ms at 50 connections, on SQLite and on
  * PostgreSQL, on the path every request takes (no cache in front of any of them).
  */
-export async function runListsBench(): Promise<void> {
+export async function runListsBench(): Promise<Figure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-lists-bench-'));
   let postgres: ThrowawayPostgres | undefined;
   try {
-    const sqlite = await measureEngine('SQLite', `file:${path.join(dir, 'lists.db')}`, dir);
+    const sqliteRun = await measureEngine('SQLite', `file:${path.join(dir, 'lists.db')}`, dir);
+    const sqlite = sqliteRun.allMet;
     postgres = await startThrowawayPostgres().catch((err: unknown) => {
       console.log(`\nPostgreSQL: not measured (${err instanceof Error ? err.message : String(err)}; Debian's postgresql package provides it)`);
       return undefined;
     });
-    const pg = postgres ? await measureEngine('PostgreSQL', postgres.url, dir) : undefined;
+    const pgRun = postgres ? await measureEngine('PostgreSQL', postgres.url, dir) : undefined;
+    const pg = pgRun?.allMet;
     console.log(`\nLists: SQLite ${sqlite ? 'every p99 under target' : 'ABOVE target'}${pg === undefined ? '' : `, PostgreSQL ${pg ? 'every p99 under target' : 'ABOVE target'}`}`);
+    return [...sqliteRun.figures, ...(pgRun?.figures ?? [])];
   } finally {
     await postgres?.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,7 @@
 import { runCatalogueBench } from './catalogue.bench';
 import { runChatBench } from './chat.bench';
+import os from 'node:os';
+import { thisRun, writeSection, PERFORMANCE_FILE, type BenchRun, type BenchSection } from './figures';
 import { runGymBench } from './gym.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
 import { runListsBench } from './lists.bench';
@@ -10,26 +12,45 @@ import { runSizeBench } from './size.bench';
 import { runUploadsBench } from './uploads.bench';
 
 // Each benchmark prints its figures and ratios against the targets in docs/ARCHITECTURE.md "Tests and quality bars"; none of them is a test.
-// `npm run bench -- <name>` runs one of them.
-const benches: Array<[string, () => Promise<void>]> = [
-  ['size', runSizeBench],
-  ['revisit', runRevisitBench],
-  ['gym', runGymBench],
-  ['lists', runListsBench],
-  ['kisi', runKisiProxyBench],
-  ['scale', runScaleBench],
-  ['orders', runOrdersBench],
-  ['chat', runChatBench],
-  ['uploads', runUploadsBench],
-  ['catalogue', runCatalogueBench],
+// `npm run bench -- <name> [<name>…]` runs those; `--write` also puts each one's headline figures in docs/performance.md.
+type Bench = BenchSection & { run: BenchRun };
+
+const bench = (name: string, title: string, run: BenchRun, needsBuild = false): Bench => ({
+  name,
+  title,
+  run,
+  command: `${needsBuild ? 'npm run build && ' : ''}npm run bench -- --write ${name}`,
+});
+
+const benches: Bench[] = [
+  bench('size', 'JavaScript loaded for `/`', runSizeBench, true),
+  bench('revisit', 'a cached revisit of the members list in Chromium', runRevisitBench, true),
+  bench('gym', 'the status route and the members list against bare Express', runGymBench),
+  bench('lists', 'every list endpoint at 50 connections', runListsBench),
+  bench('kisi', 'the Kisi proxy against calling Kisi directly', runKisiProxyBench),
+  bench('scale', 'one and two instances on PostgreSQL, SQLite beside them', runScaleBench),
+  bench('orders', 'food-court orders against a bare JSON POST', runOrdersBench),
+  bench('chat', 'staff chat fan-out to 200 event streams', runChatBench),
+  bench('uploads', 'a 200 MB upload over tus against a disk copy', runUploadsBench),
+  bench('catalogue', "the catalogue at Rebrickable's size", runCatalogueBench),
 ];
 
-const only = process.argv[2];
-if (only && !benches.some(([name]) => name === only)) {
-  console.error(`Unknown benchmark "${only}". Choose one of: ${benches.map(([name]) => name).join(', ')}.`);
+const args = process.argv.slice(2);
+const write = args.includes('--write');
+const flags = args.filter((a) => a.startsWith('--') && a !== '--write');
+const names = args.filter((a) => !a.startsWith('--'));
+const unknown = names.filter((name) => !benches.some((b) => b.name === name));
+if (flags.length > 0 || unknown.length > 0) {
+  console.error(`Unknown ${flags.length > 0 ? `option ${flags[0]}` : `benchmark "${unknown[0]}"`}. Usage: npm run bench -- [--write] [${benches.map((b) => b.name).join('|')} …]`);
   process.exit(2);
 }
-for (const [name, run] of benches) {
-  if (only && only !== name) continue;
-  await run();
+for (const b of benches) {
+  if (names.length > 0 && !names.includes(b.name)) continue;
+  const loadBefore = os.loadavg()[0]!;
+  const figures = await b.run();
+  // Written as each bench ends, so a later bench that fails loses nothing already measured.
+  if (write) {
+    writeSection(b, figures, thisRun(loadBefore), benches);
+    console.log(`  (${b.name}: ${figures.length} figures written to ${PERFORMANCE_FILE})`);
+  }
 }

@@ -6,6 +6,7 @@ import { signBody } from '../bff/kisi/signature';
 import { standInClient } from '../bff/test-support/spawn-bff';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../bff/test-support/throwaway-postgres';
 import { BENCH_ADMIN, seedGymMembers, signIn } from './bench-fixtures';
+import { info, type Figure } from './figures';
 import { fmt, load, ratio, startChildServer, type ChildServer, type FreshRequest, type LoadResult } from './load';
 import { watchPgActivity, type PgActivity } from './pg-activity';
 import * as cpu from './proc-cpu';
@@ -206,7 +207,7 @@ function whatBounds(name: PathName, one: Measured, two: Measured): string {
  * where the CPU went (everything shares this machine's cores) and what PostgreSQL's connections
  * were doing, then what bounds the growth.
  */
-export async function runScaleBench(): Promise<void> {
+export async function runScaleBench(): Promise<Figure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-scale-bench-'));
   const secret = crypto.randomBytes(24).toString('hex');
   const webhook = signedUnlockEvents(secret);
@@ -329,6 +330,10 @@ export async function runScaleBench(): Promise<void> {
     }
     console.log('  What bounds the growth from one PostgreSQL instance to two:');
     for (const name of PATH_NAMES) console.log(whatBounds(name, measured(oneSetup, name), measured(twoSetup, name)));
+    return PATH_NAMES.flatMap((name) => [
+      ...setups.map((setup) => info(`${PATH_TITLES[name]}, ${setup.label}`, measured(setup, name).result.requestsPerSecond, 'req/s')),
+      info(`${PATH_TITLES[name]}, PostgreSQL 2 / 1 instance (both on this machine's cores)`, ratio(measured(twoSetup, name).result.requestsPerSecond, measured(oneSetup, name).result.requestsPerSecond), '×'),
+    ]);
   } finally {
     await Promise.allSettled(servers.map((s) => s.stop()));
     if (pg) await stopPostgres(pg, postmaster);

@@ -2,6 +2,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { bar, info, type Figure } from './figures';
 
 /**
  * docs/ARCHITECTURE.md "Tests and quality bars": the gzip size of the JavaScript loaded for `/` — the entry script and the chunks
@@ -37,7 +38,7 @@ function closure(entries: string[]): string[] {
   return [...seen];
 }
 
-export async function runSizeBench(): Promise<void> {
+export async function runSizeBench(): Promise<Figure[]> {
   if (!existsSync(join(DIST, 'index.html'))) execSync('npm run build', { stdio: 'inherit' });
   const html = readFileSync(join(DIST, 'index.html'), 'utf8');
   const entry = [...html.matchAll(/<script[^>]+type="module"[^>]+src="\/([^"]+\.js)"/g)].map((m) => m[1]!);
@@ -54,13 +55,19 @@ export async function runSizeBench(): Promise<void> {
   // For information: the home screen's own lazy chunk, fetched right after the entry runs.
   const entryCode = entry.map((f) => readFileSync(join(DIST, f), 'utf8')).join('\n');
   const home = /import\(["'`]\.\/(home\.route-[^"'`]+\.js)["'`]\)/.exec(entryCode)?.[1];
+  const figures = [
+    info(`JavaScript loaded for "/" (entry + modulepreloads, ${initial.length} files, gzip)`, initialBytes / 1000, 'kB', 1),
+    bar(`ratio to the libraries' floor (${kb(FLOOR_BYTES)})`, ratio, '×', `≤ ${TARGET_RATIO}`, ratio <= TARGET_RATIO, 3),
+  ];
   if (home) {
     const extra = closure([`assets/${home}`]).filter((f) => !initial.includes(f));
     const extraBytes = extra.reduce((sum, f) => sum + gz(f), 0);
     console.log(
       `size: plus the home screen's lazy chunks (${extra.length} files): ${kb(extraBytes)} → ${kb(initialBytes + extraBytes)}, ratio ${((initialBytes + extraBytes) / FLOOR_BYTES).toFixed(3)}`,
     );
+    figures.push(info(`with the home screen's lazy chunks (${extra.length} more files)`, (initialBytes + extraBytes) / 1000, 'kB', 1));
   }
+  return figures;
 }
 
 if (process.argv[1]?.endsWith('size.bench.ts')) await runSizeBench();

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import * as v from 'valibot';
 import { StoredUploadSchema, TUS_PATH, UPLOAD_METADATA_KEYS, UPLOAD_STORED_HEADER, UploadLimitsSchema, type StoredUpload } from '../bff/contracts/uploads.contract';
 import { addAccounts, BENCH_ADMIN, signIn, startBenchBff } from './bench-fixtures';
+import { bar, info, type Figure } from './figures';
 import { fmt, ratio, type ChildServer } from './load';
 import * as cpu from './proc-cpu';
 
@@ -247,7 +248,7 @@ function summarise(title: string, runs: Measured[], anchorSeconds: number) {
  * client does) and in one PATCH, each against the same file copied with a Node stream on the same
  * filesystem, rounds interleaved.
  */
-export async function runUploadsBench(): Promise<void> {
+export async function runUploadsBench(): Promise<Figure[]> {
   const started = performance.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-uploads-bench-'));
   const source = path.join(dir, 'source.pdf');
@@ -370,6 +371,10 @@ export async function runUploadsBench(): Promise<void> {
       }
     }
 
+    const headline: Figure[] = results.flatMap((r) => [
+      info(`${r.title}: speed`, r.speed, 'MB/s'),
+      bar(`${r.title}: ratio to a disk copy (${fmt(anchorSpeed)} MB/s)`, r.ratio, '×', `≥ ${f2(TARGET_RATIO)}`, r.ratio >= TARGET_RATIO),
+    ]);
     const ratioMet = results.every((r) => r.ratio >= TARGET_RATIO);
     console.log(`  ≥ ${f2(TARGET_RATIO)}: ${ratioMet ? 'met' : 'not met'} (${results.map((r) => `${f2(r.ratio)} ${r === results[0] ? 'chunked' : 'one PATCH'}`).join(', ')})`);
     if (!ratioMet) {
@@ -382,12 +387,14 @@ export async function runUploadsBench(): Promise<void> {
       const worst = Math.max(...growths);
       const drift = rssAtEnd - firstBefore;
       const flat = worst < FLAT_MB * MB && drift < FLAT_MB * MB;
+      headline.push(bar(`BFF memory: peak − start at worst over ${all.length} uploads of ${FILE_MB} MB`, worst / MB, 'MB', `< +${FLAT_MB} MB (flat)`, flat));
       console.log(
         `  memory flat: ${flat ? 'yes' : 'no'} (peak − start ${signedMb(worst)} at worst over ${all.length} uploads of ${FILE_MB} MB, ${signedMb(drift)} from before the first to after the last; flat = both under +${FLAT_MB} MB)`,
       );
     } else {
       console.log('  memory flat: unknown (no /proc to read VmRSS from)');
     }
+    return headline;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -6,6 +6,7 @@ import { openApiContract } from './contracts/openapi.contract';
 import type { Endpoint } from './contracts/endpoint.contract';
 import { instanceSignal, type Database, type Db } from './db/database';
 import type { Seeder } from './db/seed';
+import { counterStoreFor } from './db/shared-limits';
 import type { Feature, FeatureContext } from './feature';
 import { authFeature } from './features/auth/auth.feature';
 import { SESSIONS_ENDED_CHANNEL } from './features/auth/auth.service';
@@ -102,6 +103,7 @@ export function createApp(deps: AppDeps): App {
     logger,
     bus,
     streams,
+    counterStore: counterStoreFor(database),
     jsonBody,
     mount: (routes) => ({ endpoints: routes.map((r) => r.endpoint), router: endpointRouter(routes, { checkResponses, jsonBody }) }),
   };

@@ -7,6 +7,7 @@ import type { Route } from './lib/endpoint-router';
 import type { EventBus } from './lib/event-bus';
 import type { EventStreams } from './lib/event-stream';
 import type { Job } from './lib/jobs';
+import type { CounterStoreFor } from './lib/rate-limit';
 import type { Logger } from './lib/logger';
 
 /**
@@ -31,6 +32,8 @@ export interface FeatureContext {
   bus: EventBus<Db>;
   /** Every Server-Sent Events answer of the app: one lifecycle, ended together at logout and shutdown. */
   streams: EventStreams;
+  /** Where a rate limiter keeps its counts (see `counterStoreFor`). */
+  counterStore: CounterStoreFor;
   /** Reads a JSON body (for what is not a contract endpoint: the Kisi proxy). */
   jsonBody: RequestHandler;
   /** A feature's routes as its router and endpoints (access guard, validation, answer: see `endpointRouter`). */

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
+import { server, stopRecording } from './test-server';
 
 // A route's first render compiles its lazy module: on a busy CI machine that alone took over the
 // default 1 s of `findBy…`/`waitFor` (an uploads page, tus-js-client and all). Waiting longer costs a
@@ -26,3 +27,15 @@ if (typeof document !== 'undefined' && typeof (document as { startViewTransition
     },
   });
 }
+
+/**
+ * The fake BFF (client/test-server.ts): every request a test does not answer is an error, so a
+ * page calling an endpoint its test forgot fails loudly instead of waiting on a real network.
+ * Handlers a test adds with `server.use` and the requests it saw end with the test.
+ */
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  stopRecording();
+});
+afterAll(() => server.close());

@@ -2,24 +2,19 @@ import { act, render } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import type { RouteObject } from 'react-router';
+import { http, type RequestHandler } from 'msw';
+import { authApi, type SessionUser } from '@contracts/auth.contract';
+import { chatApi } from '@contracts/chat.contract';
 import type { KisiGroupLink } from '@contracts/kisi.contract';
+import { statusApi, type ServiceStatus } from '@contracts/status.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
 import { Providers } from './app/providers';
 import { routes as appRoutes } from './app/router';
 import { registerPreloadRoutes } from './lib/app-link';
 import { resetCache } from './lib/cache';
-
-/** A canned answer of the fake BFF: status and JSON body (or text). */
-export type FakeReply = { status?: number; json?: unknown; text?: string; contentType?: string; headers?: Record<string, string> };
-export type FakeHandler = (request: { method: string; url: URL; body: unknown; headers: Record<string, string> }) => FakeReply | undefined;
+import { handle, problem, recordRequests, server } from './test-server';
 
 export const ADMIN_USER = { id: 1, email: 'admin@frontdesk.test', name: 'Administrator', role: 'admin' as const };
-
-export const problem = (status: number, title: string, detail?: string) => ({
-  status,
-  contentType: 'application/problem+json',
-  json: { type: 'about:blank', title, status, ...(detail ? { detail } : {}) },
-});
 
 export const SERVICE_STATUS = {
   name: 'Frontdesk',
@@ -30,54 +25,45 @@ export const SERVICE_STATUS = {
   database: { engine: 'sqlite' },
   kisi: { mode: 'emulator' },
   node: 'v20.20.2',
-};
+} satisfies ServiceStatus;
 
 /**
- * Replaces `fetch` with a fake BFF. Handlers are tried in order; unknown paths answer a 404
- * problem. `signedIn` controls GET /api/auth/getAuth. Returns the calls made.
+ * Serves the fake BFF for this test: the given msw handlers first (the first that answers wins),
+ * then the service status, an empty chat and the session: `signedIn` controls GET
+ * /api/auth/getAuth, and a sign-out clears it. Returns the requests the app makes from now on
+ * (`calls`) and the session, for a test to change.
  */
-export function fakeApi(handlers: FakeHandler[] = [], options: { signedIn?: boolean } = {}) {
-  const state = { signedIn: options.signedIn ?? false };
-  const calls: { method: string; path: string; body: unknown; headers: Record<string, string> }[] = [];
-  const builtIn: FakeHandler = ({ method, url }) => {
-    if (method === 'GET' && url.pathname === '/api') return { json: SERVICE_STATUS };
-    if (method === 'GET' && url.pathname === '/api/auth/getAuth') return state.signedIn ? { json: { user: ADMIN_USER } } : problem(401, 'Unauthorized', 'You need to sign in.');
-    if (method === 'POST' && url.pathname === '/api/auth/logout') {
-      state.signedIn = false;
-      return { status: 204 };
-    }
-    return undefined;
-  };
-  const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const headers = (init?.headers ?? {}) as Record<string, string>;
-    calls.push({ method, path: url.pathname + url.search, body, headers });
-    const reply: FakeReply = [...handlers, builtIn].reduce<FakeReply | undefined>((found, h) => found ?? h({ method, url, body, headers }), undefined) ?? problem(404, 'Not Found');
-    const status = reply.status ?? 200;
-    const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
-    return new Response(status === 204 ? null : text, {
-      status,
-      headers: { 'Content-Type': reply.contentType ?? (reply.json !== undefined ? 'application/json' : 'text/plain'), ...reply.headers },
-    });
-  });
-  return { calls, state, spy };
+export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: boolean } = {}) {
+  const session = { signedIn: options.signedIn ?? false };
+  server.use(
+    ...handlers,
+    handle(statusApi.status, () => SERVICE_STATUS),
+    handle(authApi.getAuth, () => (session.signedIn ? { user: ADMIN_USER } : problem(401, 'Unauthorized', 'You need to sign in.'))),
+    handle(authApi.logout, () => {
+      session.signedIn = false;
+    }),
+    // Every staff page reads the chat's channels for the unread badge on its Chat tab: none unless a test's chat says.
+    handle(chatApi.listChannels, () => ({ channels: [], totalUnread: 0 })),
+  );
+  return { calls: recordRequests(), session };
 }
+
+/** GET /api/auth/getAuth names this account instead of ADMIN_USER (a staff member, a runner): put it before the session's own answer. */
+export const signedInAs = (user: Partial<SessionUser> & Pick<SessionUser, 'role'>) => handle(authApi.getAuth, () => ({ user: { ...ADMIN_USER, ...user } }));
 
 /**
  * Holds the fake BFF's answers to the requests `matches` picks (by method and path) until
- * `release()`: a request still on its way while the test acts.
+ * `release()`: a request still on its way while the test acts. The holding handler answers
+ * nothing itself, so the request goes on to the fake's own handler once released.
  */
-export function holdRequests(api: ReturnType<typeof fakeApi>, matches: (method: string, path: string) => boolean) {
+export function holdRequests(matches: (method: string, path: string) => boolean) {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  const answer = api.spy.getMockImplementation()!;
-  api.spy.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-    if (matches((init?.method ?? 'GET').toUpperCase(), url.pathname)) await gate;
-    return answer(input, init);
-  });
+  server.use(
+    http.all('*', async ({ request }) => {
+      if (matches(request.method, new URL(request.url).pathname)) await gate;
+    }),
+  );
   return { release: () => act(async () => open()) };
 }
 

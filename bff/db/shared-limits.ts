@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Options, Store } from 'express-rate-limit';
+import { MemoryStore, type Options, type Store } from 'express-rate-limit';
 import type { Database, Db } from './database';
 
 /**
@@ -82,6 +82,15 @@ export function sharedCounterStore(db: Db, prefix: string, now: () => number = D
 }
 
 /** Forgets counters whose window ended (they would restart at 1 anyway); run now and then. */
+/**
+ * PostgreSQL may serve several instances, so they count in one table (`sharedCounterStore`). A
+ * SQLite database has one process, so its counts stay in memory: exact all the same, without a
+ * write to disk for every limited request. (Login throttling is not a request limiter: it keeps its
+ * counts in the database on both engines, so a restart does not forgive failed attempts.)
+ */
+export const counterStoreFor = (database: Pick<Database, 'engine' | 'db'>): ((prefix: string) => Store) =>
+  database.engine === 'postgres' ? (prefix) => sharedCounterStore(database.db, prefix) : () => new MemoryStore();
+
 export const purgeEndedCounters = (db: Db, at = Date.now()) => db.deleteFrom('rate_limit_counters').where('reset_at_ms', '<=', at).execute();
 
 /**

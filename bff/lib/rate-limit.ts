@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { rateLimit, type Options, type RateLimitInfo, type Store } from 'express-rate-limit';
 import { sendProblem } from './problem';
 
-/** Where counts are kept: a store every instance shares (`sharedCounterStore`), one per limiter. */
+/** Where a limiter keeps its counts, one store per limiter (`prefix` keeps their keys apart). */
 export type CounterStoreFor = (prefix: string) => Store;
 
 /**

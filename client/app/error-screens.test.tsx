@@ -5,8 +5,10 @@ import { RouterProvider } from 'react-router/dom';
 import { render } from '@testing-library/react';
 import { ApiError } from '@/lib/api-client';
 import { pageReloader } from '@/lib/chunk-reload';
-import { fakeApi, problem, renderApp } from '@/test-utils';
-import { RouteErrorBoundary } from './fallback-screen';
+import { statusApi } from '@contracts/status.contract';
+import { fakeBff, renderApp } from '@/test-utils';
+import { handle, problem } from '@/test-server';
+import { RouteErrorBoundary } from './error-boundaries';
 
 afterEach(() => {
   jest.restoreAllMocks();
@@ -22,7 +24,7 @@ const errorJson = () => JSON.parse(screen.getByRole('group').querySelector('pre'
 
 describe('not-found and error screens (real route table)', () => {
   it('an unknown URL shows "Page not found.", the Try: list, the error as open JSON and a link to "/"', async () => {
-    fakeApi();
+    fakeBff();
     renderApp('/no/such/page');
     expect(await screen.findByRole('alert')).toHaveTextContent('Page not found.');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Page not found.');
@@ -35,7 +37,7 @@ describe('not-found and error screens (real route table)', () => {
   });
 
   it('/error shows the error screen with the thrown ERROR as JSON', async () => {
-    fakeApi();
+    fakeBff();
     renderApp('/error');
     expect(await screen.findByRole('alert')).toHaveTextContent('An error occured while processing your request.');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('An error occured while processing your request.');
@@ -50,7 +52,7 @@ describe('not-found and error screens (real route table)', () => {
   });
 
   it('/bad shows the error screen with the 500 problem from /api/bad', async () => {
-    fakeApi([({ url }) => (url.pathname === '/api/bad' ? problem(500, 'Internal Server Error', 'Broken on purpose') : undefined)]);
+    fakeBff([handle(statusApi.bad, () => problem(500, 'Internal Server Error', 'Broken on purpose'))]);
     renderApp('/bad');
     expect(await screen.findByRole('alert')).toHaveTextContent('An error occured while processing your request.');
     expect(errorJson()).toMatchObject({

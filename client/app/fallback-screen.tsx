@@ -1,17 +1,15 @@
-import { Suspense, lazy, useEffect } from 'react';
 import type { ReactNode } from 'react';
-import { isRouteErrorResponse, useRevalidator, useRouteError } from 'react-router';
+import { isRouteErrorResponse, useRevalidator } from 'react-router';
 import { JsonView } from '@/components/json-view';
 import { ApiError, NetworkError } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
-import { pageReloader, shouldReloadFor } from '@/lib/chunk-reload';
+import { pageReloader } from '@/lib/chunk-reload';
 import { paths } from '@/lib/paths';
-import { Overlay } from './pending-overlay';
 
 /*
- * What every error screen shares, and the error boundaries. This is in the entry script, so it
- * stays small: the screens for a page's errors (404, 403, the error screen with its pictures) are
- * in `error-screens.tsx`, loaded with the layout.
+ * What every error screen shares. This is in the entry script (the boundaries in
+ * `error-boundaries.tsx` use it), so it stays small: the screens for a page's errors (404, 403,
+ * the error screen with its pictures) are in `error-screens.tsx`, loaded with the layout.
  */
 
 export const NOT_FOUND_TEXT = 'Page not found.';
@@ -104,62 +102,5 @@ export function FallbackScreen({
       </div>
       <JsonView value={serializeError(error)} open={jsonOpen} />
     </section>
-  );
-}
-
-// One decision per error object, so re-renders (and StrictMode) never claim a reload twice.
-const reloadDecisions = new WeakMap<object, boolean>();
-function decideReload(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  let decision = reloadDecisions.get(error);
-  if (decision === undefined) {
-    decision = shouldReloadFor(error);
-    reloadDecisions.set(error, decision);
-  }
-  return decision;
-}
-
-/** A failed chunk reloads the page once per message (the overlay shows meanwhile): true while that happens. */
-export function useChunkReload(error: unknown): boolean {
-  const reload = decideReload(error);
-  useEffect(() => {
-    if (reload) pageReloader.reload();
-  }, [reload]);
-  return reload;
-}
-
-/** The page error screens' code: fetched with the layout, so it is there before any page can fail. */
-export const loadErrorScreens = () => import('./error-screens');
-const PageErrorScreen = lazy(() => loadErrorScreens().then(({ PageErrorScreen }) => ({ default: PageErrorScreen })));
-
-/**
- * The error boundary of every page, inside the layout: a failed chunk reloads once per message,
- * anything else gets its screen (see `PageErrorScreen`). It is here rather than with the screens
- * because a boundary must be known before the route's code loads: an access check that refuses
- * the page runs before then.
- */
-export function RouteErrorBoundary() {
-  const error = useRouteError();
-  if (useChunkReload(error)) return <Overlay />;
-  return (
-    <Suspense fallback={null}>
-      <PageErrorScreen error={error} />
-    </Suspense>
-  );
-}
-
-/**
- * The outermost boundary, for a failure of the layout itself (its code did not load, or it threw):
- * the error screen page-wide, without the layout's header or the screens' pictures.
- */
-export function RootErrorBoundary() {
-  const error = useRouteError();
-  if (useChunkReload(error)) return <Overlay />;
-  return (
-    <div className="app-frame">
-      <main id="main" className="main">
-        <FallbackScreen tone="danger" title={ERROR_TEXT} tryItems={[tries.refreshPage, tries.reloadApp, <CheckConnection />]} error={error} />
-      </main>
-    </div>
   );
 }

@@ -3,7 +3,7 @@ import { createBrowserRouter, data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { registerPreloadRoutes } from '@/lib/app-link';
 import { SHELL_ROUTE_ID, requireAdmin, requireRunner, requireStaff, requireUser, shellLoader } from '@/lib/session';
-import { RootErrorBoundary, RouteErrorBoundary, loadErrorScreens } from './fallback-screen';
+import { RootErrorBoundary, RouteErrorBoundary, loadErrorScreens } from './error-boundaries';
 import { HydrateFallback } from './pending-overlay';
 import { paths } from '@/lib/paths';
 

@@ -1,18 +1,18 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { fakeApi, holdRequests, renderApp } from '../test-utils';
+import { fakeBff, holdRequests, renderApp } from '../test-utils';
 import { paths } from './paths';
 
 /** /shell asks the server who is signed in, but only waits for the answer when the app does not know yet. */
 afterEach(() => jest.restoreAllMocks());
 
-const getAuthCalls = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.path === '/api/auth/getAuth').length;
+const getAuthCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.path === '/api/auth/getAuth').length;
 
 it('moves inside /shell at once when the header already knows who is signed in, checking again in the background', async () => {
-  const api = fakeApi([], { signedIn: true });
+  const api = fakeBff([], { signedIn: true });
   const { router } = renderApp(paths.shellEmpty);
   await screen.findByText('Nothing here yet');
   const before = getAuthCalls(api);
-  const held = holdRequests(api, (method, path) => method === 'GET' && path === '/api/auth/getAuth');
+  const held = holdRequests((method, path) => method === 'GET' && path === '/api/auth/getAuth');
   await act(() => router.navigate(paths.shell));
   // The page is there while the server has not answered the check.
   expect(await screen.findByText('Every channel at once, each with its latest messages.')).toBeInTheDocument();
@@ -21,10 +21,10 @@ it('moves inside /shell at once when the header already knows who is signed in, 
 });
 
 it('sends the next move to /login once the background check says nobody is signed in', async () => {
-  const api = fakeApi([], { signedIn: true });
+  const api = fakeBff([], { signedIn: true });
   const { router } = renderApp(paths.shellEmpty);
   await screen.findByText('Nothing here yet');
-  api.state.signedIn = false; // signed out elsewhere
+  api.session.signedIn = false; // signed out elsewhere
   const before = getAuthCalls(api);
   await act(() => router.navigate(paths.shell));
   await waitFor(() => expect(getAuthCalls(api)).toBeGreaterThan(before));

@@ -1,19 +1,18 @@
 import type { Feature, FeatureContext } from '../../feature';
-import { sharedCounterStore } from '../../db/shared-limits';
 import { chatRepository } from './chat.repository';
 import { chatRoutes } from './chat.router';
 import { chatSeeder } from './chat.seed';
 import { chatService } from './chat.service';
 
 /** `/api/chat`: staff channels, their messages and read positions, announced live. */
-export function chatFeature({ config, database, bus, mount }: FeatureContext, options: { messagesPerMinute?: number } = {}): Feature {
+export function chatFeature({ config, database, bus, mount, counterStore }: FeatureContext, options: { messagesPerMinute?: number } = {}): Feature {
   const chat = chatService({
     chat: chatRepository(database.db),
     // Each write with the live event that announces it, in one transaction.
     inTransaction: (work) => bus.write((trx, announce) => work({ chat: chatRepository(trx), announce: (event, audience) => announce('chat', { ...event, audience }) })),
   });
   const routes = chatRoutes(chat, {
-    counterStore: (prefix) => sharedCounterStore(database.db, prefix),
+    counterStore,
     messagesPerMinute: options.messagesPerMinute ?? config.MESSAGES_PER_MINUTE,
   });
   return { ...mount(routes), seeders: [chatSeeder] };

@@ -1,5 +1,4 @@
 import type { Feature, FeatureContext } from '../../feature';
-import { sharedCounterStore } from '../../db/shared-limits';
 import { conversationsRepository } from './conversations.repository';
 import { conversationRoutes } from './conversations.router';
 import { conversationsSeeder } from './conversations.seed';
@@ -12,7 +11,7 @@ export interface ConversationsFeatureOptions {
 }
 
 /** `/api/conversations`: guests' help requests and the front desk's replies, with the guest's own stream. */
-export function conversationsFeature({ config, database, bus, streams, mount }: FeatureContext, options: ConversationsFeatureOptions = {}): Feature {
+export function conversationsFeature({ config, database, bus, streams, mount, counterStore }: FeatureContext, options: ConversationsFeatureOptions = {}): Feature {
   const routes = conversationRoutes(
     conversationsService({
       conversations: conversationsRepository(database.db),
@@ -21,7 +20,7 @@ export function conversationsFeature({ config, database, bus, streams, mount }: 
       venue: { tables: config.VENUE_TABLES },
     }),
     {
-      counterStore: (prefix) => sharedCounterStore(database.db, prefix),
+      counterStore,
       cookieSecure: config.COOKIE_SECURE,
       helpRequestsPerHour: options.helpRequestsPerHour ?? config.HELP_REQUESTS_PER_HOUR,
       messagesPerMinute: options.messagesPerMinute ?? config.MESSAGES_PER_MINUTE,

@@ -1,5 +1,4 @@
 import type { Feature, FeatureContext } from '../../feature';
-import { sharedCounterStore } from '../../db/shared-limits';
 import { ordersRepository } from './orders.repository';
 import { ptRoutes } from './pt.router';
 import { ptSeeder } from './pt.seed';
@@ -12,7 +11,7 @@ export interface PtFeatureOptions {
 }
 
 /** `/api/pt`: the food court's stalls and menus, the diners' orders and their streams, the runner board. */
-export function ptFeature({ config, database, bus, streams, mount }: FeatureContext, options: PtFeatureOptions = {}): Feature {
+export function ptFeature({ config, database, bus, streams, mount, counterStore }: FeatureContext, options: PtFeatureOptions = {}): Feature {
   const routes = ptRoutes(
     ptService({
       stalls: stallsRepository(database.db, database.transactionLock),
@@ -23,7 +22,7 @@ export function ptFeature({ config, database, bus, streams, mount }: FeatureCont
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
     }),
     {
-      counterStore: (prefix) => sharedCounterStore(database.db, prefix),
+      counterStore,
       ordersPerMinute: options.ordersPerMinute ?? config.ORDERS_PER_MINUTE,
       streams,
     },

@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 
 afterEach(() => jest.restoreAllMocks());
 
 it('shows the list with the chosen arco beside it, showing only its id', async () => {
-  fakeApi();
+  fakeBff();
   const user = userEvent.setup();
   const { router } = renderApp('/arcos');
   expect(await screen.findByRole('heading', { name: 'Choose an arco' })).toBeInTheDocument();

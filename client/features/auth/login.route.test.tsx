@@ -1,28 +1,27 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN_USER, fakeApi, installFormDataShim, problem, renderApp } from '@/test-utils';
-import type { FakeHandler } from '@/test-utils';
+import { loginApi } from '@contracts/login.contract';
+import { ADMIN_USER, fakeBff, installFormDataShim, renderApp } from '@/test-utils';
+import { handle, problem, server } from '@/test-server';
 
 installFormDataShim();
 afterEach(() => jest.restoreAllMocks());
 
 const PASSWORD = 'correct-horse-battery';
 
-function withLogin(api: { state: { signedIn: boolean } }): FakeHandler {
-  return ({ method, url, body }) => {
-    if (method !== 'POST' || url.pathname !== '/api/auth/login') return undefined;
-    const { email, password } = body as { email: string; password: string };
+/** POST /api/auth/login: the one right password signs in (the session's getAuth then says so). */
+function withLogin(session: { signedIn: boolean }) {
+  return handle(loginApi.login, ({ body: { email, password } }) => {
     if (email === 'slow@down.test') return problem(429, 'Too Many Requests', 'Too many sign-in attempts. Try again in a minute.');
     if (email !== ADMIN_USER.email || password !== PASSWORD) return problem(401, 'Unauthorized', 'Wrong email or password');
-    api.state.signedIn = true;
-    return { json: { user: ADMIN_USER } };
-  };
+    session.signedIn = true;
+    return { user: ADMIN_USER };
+  });
 }
 
 function setup(path: string, signedIn = false) {
-  const handlers: FakeHandler[] = [];
-  const api = fakeApi(handlers, { signedIn });
-  handlers.push(withLogin(api));
+  const api = fakeBff([], { signedIn });
+  server.use(withLogin(api.session));
   const view = renderApp(path);
   return { ...view, api, user: userEvent.setup() };
 }
@@ -104,7 +103,7 @@ describe('/login', () => {
     await screen.findByRole('heading', { name: 'Your account' });
     const call = api.calls.find((c) => c.path === '/api/auth/login')!;
     expect(call.body).toEqual({ email: ADMIN_USER.email, password: PASSWORD });
-    expect(call.headers['Content-Type']).toBe('application/json');
+    expect(call.headers.get('Content-Type')).toBe('application/json');
   });
 });
 

@@ -1,13 +1,14 @@
-import type { Category, Colour, PartSummary, PieceSummary } from '@contracts/catalogue.contract';
-import { problem } from '@/test-utils';
-import type { FakeHandler, FakeReply } from '@/test-utils';
+import type { RequestHandler } from 'msw';
+import { catalogueApi, type Category, type Colour, type PartSummary, type PieceSummary } from '@contracts/catalogue.contract';
+import type { Endpoint } from '@contracts/endpoint.contract';
+import { fieldProblem, handle, problem, type Answer, type FakeInput } from '@/test-server';
 
 /**
  * Test support: an in-memory catalogue behaving like `bff/features/catalogue` as its contract
  * describes it: search by number or name (an exact number first), a category filter that takes in
  * sub-categories (an unknown one is a 400 naming `query.category`), sorts, 0-based pages, a piece
- * or part by id or by number, lines grouped by part category, and the paged where-used list.
- * `down`: every call answers a 500 problem until it is cleared.
+ * or part by id or by number, lines grouped by part category, and the paged where-used list, as msw
+ * handlers. `down`: every call answers a 500 problem until it is cleared.
  */
 export type FakeLine = { pieceId: number; partId: number; colourId: number; quantity: number; spare: boolean };
 export type FakeCatalogue = {
@@ -17,7 +18,7 @@ export type FakeCatalogue = {
   colours: Colour[];
   lines: FakeLine[];
   down: boolean;
-  handler: FakeHandler;
+  handlers: RequestHandler[];
 };
 
 export const COLOURS = {
@@ -75,19 +76,10 @@ export const LINES: FakeLine[] = [
   { pieceId: 3, partId: 1, colourId: COLOURS.black.id, quantity: 1, spare: true },
 ];
 
-const page = <T>(items: T[], url: URL) => {
-  const p = Number(url.searchParams.get('page') ?? '0');
-  const size = Number(url.searchParams.get('pageSize') ?? '10');
-  return { items: items.slice(p * size, p * size + size), page: p, pageSize: size, total: items.length };
-};
+const page = <T>(items: T[], { page: p, pageSize: size }: { page: number; pageSize: number }) => ({ items: items.slice(p * size, p * size + size), page: p, pageSize: size, total: items.length });
 
-const badRequest = (detail: string, path: string, message: string): FakeReply => ({
-  status: 400,
-  contentType: 'application/problem+json',
-  json: { type: 'about:blank', title: 'Bad Request', status: 400, detail, errors: [{ path, message }] },
-});
-
-const byRef = <T extends { id: number; number: string }>(list: T[], ref: string) => (/^\d+$/.test(ref) ? list.find((x) => x.id === Number(ref)) : list.find((x) => x.number === ref));
+/** A piece or part by its ref as the params schema parses it: a number is an id, text is a number such as 10270-1. */
+const byRef = <T extends { id: number; number: string }>(list: T[], ref: number | string) => list.find((x) => (typeof ref === 'number' ? x.id === ref : x.number === ref));
 
 export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSummary[]; lines?: FakeLine[]; categories?: Omit<Category, 'pieceCount'>[] } = {}): FakeCatalogue {
   const c: FakeCatalogue = {
@@ -97,7 +89,7 @@ export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSumma
     colours: Object.values(COLOURS),
     lines: init.lines ?? LINES,
     down: false,
-    handler: () => undefined,
+    handlers: [],
   };
   const within = (categoryId: number): Set<number> => {
     const ids = new Set([categoryId]);
@@ -114,37 +106,34 @@ export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSumma
   const colour = (id: number) => c.colours.find((x) => x.id === id)!;
   const partOf = (id: number) => c.parts.find((x) => x.id === id)!;
 
-  c.handler = ({ method, url }) => {
-    const path = url.pathname;
-    if (!path.startsWith('/api/rest/') || method !== 'GET') return undefined;
-    if (c.down) return problem(500, 'Internal Server Error', 'The catalogue is unavailable.');
+  /** Every read answers a 500 problem while `down` is set. */
+  const served = <E extends Endpoint>(endpoint: E, fake: (input: FakeInput<E>) => Answer<E>) =>
+    handle(endpoint, (input) => (c.down ? problem(500, 'Internal Server Error', 'The catalogue is unavailable.') : fake(input)));
 
-    if (path === '/api/rest/categories') {
-      // As the BFF counts them: the pieces directly in each category, not in its sub-categories.
-      return { json: { items: c.categories.map((x) => ({ ...x, pieceCount: c.pieces.filter((p) => p.category?.id === x.id).length })) } };
-    }
+  c.handlers = [
+    // As the BFF counts them: the pieces directly in each category, not in its sub-categories.
+    served(catalogueApi.listCategories, () => ({ items: c.categories.map((x) => ({ ...x, pieceCount: c.pieces.filter((p) => p.category?.id === x.id).length })) })),
 
-    if (path === '/api/rest/pieces') {
-      const query = (url.searchParams.get('query') ?? '').toLowerCase();
-      const category = url.searchParams.get('category');
-      const sort = url.searchParams.get('sort') ?? 'relevance';
-      if (category && !c.categories.some((x) => x.id === Number(category))) return badRequest(`There is no category ${category}.`, 'query.category', `No category with id ${category}; GET /api/rest/categories lists them`);
-      const ids = category ? within(Number(category)) : undefined;
-      const found = c.pieces.filter((p) => (!query || p.number.toLowerCase().includes(query) || p.name.toLowerCase().includes(query)) && (!ids || (p.category && ids.has(p.category.id))));
-      const compare: Record<string, (a: PieceSummary, b: PieceSummary) => number> = {
-        relevance: (a, b) => Number(b.number.toLowerCase() === query) - Number(a.number.toLowerCase() === query) || a.number.localeCompare(b.number),
+    served(catalogueApi.listPieces, ({ query }) => {
+      const text = (query.query ?? '').toLowerCase();
+      const { category } = query;
+      if (category && !c.categories.some((x) => x.id === category)) {
+        return fieldProblem([{ path: 'query.category', message: `No category with id ${category}; GET /api/rest/categories lists them` }], `There is no category ${category}.`);
+      }
+      const ids = category ? within(category) : undefined;
+      const found = c.pieces.filter((p) => (!text || p.number.toLowerCase().includes(text) || p.name.toLowerCase().includes(text)) && (!ids || (p.category && ids.has(p.category.id))));
+      const compare: Record<typeof query.sort, (a: PieceSummary, b: PieceSummary) => number> = {
+        relevance: (a, b) => Number(b.number.toLowerCase() === text) - Number(a.number.toLowerCase() === text) || a.number.localeCompare(b.number),
         number: (a, b) => a.number.localeCompare(b.number),
         name: (a, b) => a.name.localeCompare(b.name),
         'year-desc': (a, b) => (b.year ?? 0) - (a.year ?? 0),
         year: (a, b) => (a.year ?? 0) - (b.year ?? 0),
         'parts-desc': (a, b) => b.partCount - a.partCount,
       };
-      return { json: page([...found].sort(compare[sort]), url) };
-    }
+      return page([...found].sort(compare[query.sort]), query);
+    }),
 
-    const pieceMatch = /^\/api\/rest\/pieces\/([^/]+)$/.exec(path);
-    if (pieceMatch) {
-      const ref = decodeURIComponent(pieceMatch[1]!);
+    served(catalogueApi.getPiece, ({ params: { id: ref } }) => {
       const found = byRef(c.pieces, ref);
       if (!found) return problem(404, 'Not Found', `No piece ${ref}.`);
       const lines = c.lines
@@ -162,12 +151,10 @@ export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSumma
         quantity: lines.filter((l) => !l.spare).reduce((s, l) => s + l.quantity, 0),
         spares: lines.filter((l) => l.spare).reduce((s, l) => s + l.quantity, 0),
       };
-      return { json: { ...found, groups, totals } };
-    }
+      return { ...found, groups, totals };
+    }),
 
-    const partMatch = /^\/api\/rest\/parts\/([^/]+)$/.exec(path);
-    if (partMatch) {
-      const ref = decodeURIComponent(partMatch[1]!);
+    served(catalogueApi.getPart, ({ params: { id: ref }, query }) => {
       const found = byRef(c.parts, ref);
       if (!found) return problem(404, 'Not Found', `No part ${ref}.`);
       const lines = c.lines.filter((l) => l.partId === found.id);
@@ -185,9 +172,8 @@ export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSumma
             colours: new Set(mine.map((l) => l.colourId)).size,
           };
         });
-      return { json: { ...found, colours, usedIn: page(used, url) } };
-    }
-    return undefined;
-  };
+      return { ...found, colours, usedIn: page(used, query) };
+    }),
+  ];
   return c;
 }

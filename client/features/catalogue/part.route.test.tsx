@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { COLOURS, PARTS, fakeCatalogue, piece, type FakeCatalogue, type FakeLine } from './catalogue.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 
 function setup(path: string, catalogue: FakeCatalogue = fakeCatalogue()) {
-  const api = fakeApi([catalogue.handler]);
+  const api = fakeBff(catalogue.handlers);
   const view = renderApp(path);
   return { ...view, api, catalogue, user: userEvent.setup() };
 }

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { fakeCatalogue, piece, type FakeCatalogue } from './catalogue.fake-api';
 
 afterEach(() => {
@@ -9,12 +9,12 @@ afterEach(() => {
 });
 
 function setup(path: string, catalogue: FakeCatalogue = fakeCatalogue()) {
-  const api = fakeApi([catalogue.handler]);
+  const api = fakeBff(catalogue.handlers);
   const view = renderApp(path);
   return { ...view, api, catalogue, user: userEvent.setup() };
 }
 
-const pieceCalls = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.path.startsWith('/api/rest/pieces?')).map((c) => c.path);
+const pieceCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.path.startsWith('/api/rest/pieces?')).map((c) => c.path);
 const cards = () => within(screen.getByRole('list', { name: 'Pieces' })).getAllByRole('link').map((a) => a.textContent);
 const status = () => screen.getAllByRole('status').find((el) => el.classList.contains('cat-count'))!;
 

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, fakeEventSourceEachTest, renderApp } from '@/test-utils';
+import { fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-utils';
 import { channel, fakeChat, message } from './chat.fake-api';
 import { LIST_WIDTH_KEY } from './components/split-handle';
 
@@ -29,7 +29,7 @@ function setup(path = '/shell/chat/flex') {
     messages: [message(11, 1, { body: 'Doors are open' }), message(21, 2, { body: 'Laksa is sold out' })],
     reads: { 1: 11, 2: 21 },
   });
-  const api = fakeApi([chat.handler], { signedIn: true });
+  const api = fakeBff(chat.handlers, { signedIn: true });
   const view = renderApp(path);
   return { ...view, api, chat, user: userEvent.setup() };
 }

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, renderApp } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-utils';
 import { channel, fakeChat, message, type FakeChat } from './chat.fake-api';
 
 fakeEventSourceEachTest();
@@ -40,13 +40,13 @@ function tilesOffScreen(...offScreen: string[]) {
 }
 
 function setup(chat: FakeChat = venue()) {
-  const api = fakeApi([chat.handler], { signedIn: true });
+  const api = fakeBff(chat.handlers, { signedIn: true });
   const view = renderApp('/shell/chat/grid');
   return { ...view, api, chat, user: userEvent.setup() };
 }
 
 const tile = (name: string) => screen.getByRole('region', { name });
-const reads = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/read')).map((c) => c.path);
+const reads = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/read')).map((c) => c.path);
 
 describe('/shell/chat/grid', () => {
   it('shows every channel as a tile with its latest messages and a link to open it', async () => {

@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, holdRequests, installFormDataShim, problem, renderApp } from '@/test-utils';
-import type { FakeHandler } from '@/test-utils';
+import { chatApi } from '@contracts/chat.contract';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, holdRequests, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
+import { handle, passOn, problem } from '@/test-server';
 import { channel, fakeChat, message, type FakeChat } from './chat.fake-api';
 
 fakeEventSourceEachTest();
@@ -36,11 +37,10 @@ function venue(): FakeChat {
   });
 }
 
-const asStaff: FakeHandler = ({ url }) =>
-  url.pathname === '/api/auth/getAuth' ? { json: { user: { id: 1, email: 'sam@frontdesk.test', name: 'Sam Staff', role: 'staff' } } } : undefined;
+const asStaff = signedInAs({ id: 1, email: 'sam@frontdesk.test', name: 'Sam Staff', role: 'staff' });
 
 function setup(path = '/shell/chat', chat: FakeChat = venue(), { staff = false }: { staff?: boolean } = {}) {
-  const api = fakeApi([...(staff ? [asStaff] : []), chat.handler], { signedIn: true });
+  const api = fakeBff([...(staff ? [asStaff] : []), ...chat.handlers], { signedIn: true });
   const view = renderApp(path);
   return { ...view, api, chat, user: userEvent.setup() };
 }
@@ -48,7 +48,7 @@ function setup(path = '/shell/chat', chat: FakeChat = venue(), { staff = false }
 const channelLink = (name: string) => within(screen.getByRole('navigation', { name: 'Channels' })).getByRole('link', { name: new RegExp(name) });
 const thread = (name: string) => screen.getByRole('log', { name: `Messages in ${name}` });
 const bubbleOf = (text: string) => screen.getByText(text).closest('li')!;
-const posts = (api: ReturnType<typeof fakeApi>, suffix: string) => api.calls.filter((c) => c.method === 'POST' && c.path.endsWith(suffix)).map((c) => ({ path: c.path, body: c.body }));
+const posts = (api: ReturnType<typeof fakeBff>, suffix: string) => api.calls.filter((c) => c.method === 'POST' && c.path.endsWith(suffix)).map((c) => ({ path: c.path, body: c.body }));
 
 /** The log as a browser lays it out: 2000 px of messages (or `perMessage` each) in a 400 px box, scrolled to the end. */
 function layOut(log: HTMLElement, { height: fixed = 2000, client = 400, perMessage = 0 } = {}) {
@@ -159,7 +159,7 @@ describe('/shell/chat', () => {
   it('keeps what is typed while a message is on its way: only the sent text leaves the box', async () => {
     const { user, api } = setup();
     const box = await screen.findByLabelText('Message');
-    const held = holdRequests(api, (method, path) => method === 'POST' && path === '/api/chat/channels/1/messages');
+    const held = holdRequests((method, path) => method === 'POST' && path === '/api/chat/channels/1/messages');
     await user.type(box, 'On my way{Enter}');
     // Still sending: the next thought goes in after it (Enter now waits for the first to go).
     await user.type(box, '{Enter}Bringing the keys');
@@ -309,9 +309,9 @@ describe('/shell/chat', () => {
   });
 
   it('says why a thread cannot be read, with a retry, instead of loading it for ever', async () => {
-    const refused: FakeHandler = ({ method, url }) => (method === 'GET' && url.pathname === '/api/chat/channels/1/messages' ? problem(404, 'Not Found', 'No channel with id 1.') : undefined);
+    const refused = handle(chatApi.listMessages, ({ params }) => (params.id === 1 ? problem(404, 'Not Found', 'No channel with id 1.') : passOn));
     const chat = venue();
-    fakeApi([refused, chat.handler], { signedIn: true });
+    fakeBff([refused, ...chat.handlers], { signedIn: true });
     renderApp('/shell/chat');
     expect(await screen.findByText(/Could not read Front desk: No channel with id 1\./)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /Try again/ })).toBeInTheDocument();

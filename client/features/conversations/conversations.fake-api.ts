@@ -1,23 +1,23 @@
-import type { Conversation, ConversationEvent, ConversationMessage, ConversationSummary } from '@contracts/conversations.contract';
-import { ADMIN_USER, problem } from '@/test-utils';
-import type { FakeHandler, FakeReply } from '@/test-utils';
+import type { RequestHandler } from 'msw';
+import { conversationsApi, type Conversation, type ConversationEvent, type ConversationMessage, type ConversationSummary } from '@contracts/conversations.contract';
+import { ADMIN_USER } from '@/test-utils';
+import { handle, problem } from '@/test-server';
 
 /**
  * Test support: in-memory guest conversations behaving like `bff/features/conversations` as its
  * contract describes it (filters, paging, newest activity first, a guest reads only what it
- * started, 400 field problems, staff answers assign, guest answers reopen), plus the live events
- * that go with each change, for route tests to drive through the real screens.
+ * started, staff answers assign, guest answers reopen), plus the live events that go with each
+ * change, as msw handlers for route tests to drive through the real screens. Field problems (a
+ * blank name or message, neither table nor email) are the contract's own 400s.
  *
  * `viewer` says who the browser is: signed-in staff (the admin of test-utils) or the guest, whose
- * cookie opens the conversations it started (`guestOwns`). `refuseNextStart` answers the next
- * help request with that reply instead.
+ * cookie opens the conversations it started (`guestOwns`).
  */
 export type FakeConversations = {
   conversations: Conversation[];
   viewer: 'staff' | 'guest';
   guestOwns: Set<number>;
-  refuseNextStart?: FakeReply;
-  handler: FakeHandler;
+  handlers: RequestHandler[];
   /** A staff member (not the signed-in one unless said) answers: the stored message and its live event. */
   staffWrites: (id: number, body: string, author?: { id: number; name: string }) => ConversationEvent;
   /** The guest writes (from another device, say): the stored message and its live event. */
@@ -75,12 +75,6 @@ const eventOf = (c: Conversation, kind: ConversationEvent['kind'], added?: Conve
   return { kind, conversation: summary, ...(added ? { message: added } : {}) };
 };
 
-const fieldProblem = (errors: { path: string; message: string }[]): FakeReply => ({
-  status: 400,
-  contentType: 'application/problem+json',
-  json: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The request is not valid.', errors },
-});
-
 export function fakeConversations(init: { conversations?: Conversation[]; viewer?: 'staff' | 'guest'; guestOwns?: number[] } = {}): FakeConversations {
   let clock = Date.now();
   const now = () => new Date((clock = Math.max(clock + 1000, Date.now()))).toISOString();
@@ -90,7 +84,7 @@ export function fakeConversations(init: { conversations?: Conversation[]; viewer
     conversations: (init.conversations ?? []).map((c) => ({ ...c, messages: [...c.messages] })),
     viewer: init.viewer ?? 'staff',
     guestOwns: new Set(init.guestOwns ?? []),
-    handler: () => undefined,
+    handlers: [],
     staffWrites: (id, body, author = SAM) => write(find(id)!, body, 'staff', author),
     guestWrites: (id, body) => write(find(id)!, body, 'guest'),
     update: (id, patch) => {
@@ -125,70 +119,61 @@ export function fakeConversations(init: { conversations?: Conversation[]; viewer
   const visible = (c: Conversation | undefined) => (c && (fake.viewer === 'staff' || fake.guestOwns.has(c.id)) ? c : undefined);
   const asViewer = (c: Conversation): Conversation => (fake.viewer === 'guest' ? { ...c, unread: 0 } : c);
 
-  fake.handler = ({ method, url, body }) => {
-    const path = url.pathname;
-    if (!path.startsWith('/api/conversations')) return undefined;
+  const unauthorized = () => problem(401, 'Unauthorized', 'You need to sign in.');
+  const noSuch = () => problem(404, 'Not Found', 'No such conversation.');
 
-    if (path === '/api/conversations' && method === 'GET') {
-      if (fake.viewer !== 'staff') return problem(401, 'Unauthorized', 'You need to sign in.');
-      const status = url.searchParams.get('status') ?? 'open';
-      const assignee = url.searchParams.get('assignee') ?? 'anyone';
-      const query = (url.searchParams.get('query') ?? '').toLowerCase();
+  fake.handlers = [
+    handle(conversationsApi.list, ({ query }) => {
+      if (fake.viewer !== 'staff') return unauthorized();
+      const text = (query.query ?? '').toLowerCase();
       const found = fake.conversations
-        .filter((c) => status === 'all' || c.status === status)
-        .filter((c) => (assignee === 'mine' ? c.assignee?.id === ADMIN_USER.id : assignee === 'unassigned' ? c.assignee === null : true))
-        .filter((c) => !query || [c.guestName, c.email ?? '', ...c.messages.map((m) => m.body)].some((text) => text.toLowerCase().includes(query)))
+        .filter((c) => query.status === 'all' || c.status === query.status)
+        .filter((c) => (query.assignee === 'mine' ? c.assignee?.id === ADMIN_USER.id : query.assignee === 'unassigned' ? c.assignee === null : true))
+        .filter((c) => !text || [c.guestName, c.email ?? '', ...c.messages.map((m) => m.body)].some((t) => t.toLowerCase().includes(text)))
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
         .map(summaryOf);
-      const page = Number(url.searchParams.get('page') ?? '0');
-      const size = Number(url.searchParams.get('pageSize') ?? '10');
-      return { json: { items: found.slice(page * size, page * size + size), page, pageSize: size, total: found.length } };
-    }
+      const { page, pageSize } = query;
+      return { items: found.slice(page * pageSize, page * pageSize + pageSize), page, pageSize, total: found.length };
+    }),
 
-    if (path === '/api/conversations' && method === 'POST') {
-      const refusal = fake.refuseNextStart;
-      fake.refuseNextStart = undefined;
-      if (refusal) return refusal;
-      const b = body as { name: string; table?: number | null; email?: string | null; body: string };
-      const errors = [
-        ...(b.name.trim() ? [] : [{ path: 'body.name', message: 'Required' }]),
-        ...(b.body.trim() ? [] : [{ path: 'body.body', message: 'Write a message first' }]),
-        ...(b.table == null && !b.email ? [{ path: 'body.table', message: 'Give your table number or an email address so we can find you' }] : []),
-      ];
-      if (errors.length) return fieldProblem(errors);
+    handle(conversationsApi.start, ({ body }) => {
       const id = Math.max(0, ...fake.conversations.map((c) => c.id)) + 1;
       const at = now();
-      const first: ConversationMessage = { id: nextMessageId++, conversationId: id, author: { kind: 'guest', accountId: null, name: b.name.trim() }, body: b.body.trim(), createdAt: at };
-      fake.conversations.push({ id, guestName: b.name.trim(), table: b.table ?? null, email: b.email || null, status: 'open', assignee: null, lastMessage: first, unread: 1, createdAt: at, updatedAt: at, messages: [first] });
+      const first: ConversationMessage = { id: nextMessageId++, conversationId: id, author: { kind: 'guest', accountId: null, name: body.name }, body: body.body, createdAt: at };
+      fake.conversations.push({ id, guestName: body.name, table: body.table ?? null, email: body.email || null, status: 'open', assignee: null, lastMessage: first, unread: 1, createdAt: at, updatedAt: at, messages: [first] });
       fake.guestOwns.add(id);
-      return { status: 201, json: { id, token: `guest-token-${id}` } };
-    }
+      return { id, token: `guest-token-${id}` };
+    }),
 
-    const match = /^\/api\/conversations\/(\d+)(\/messages|\/read)?$/.exec(path);
-    if (!match) return undefined;
-    const c = visible(find(Number(match[1])));
-    if (!c) return problem(404, 'Not Found', 'No such conversation.');
+    handle(conversationsApi.get, ({ params }) => {
+      const c = visible(find(params.id));
+      return c ? asViewer(c) : noSuch();
+    }),
 
-    if (!match[2] && method === 'GET') return { json: asViewer(c) };
-    if (match[2] === '/messages' && method === 'POST') {
-      const text = (body as { body: string }).body.trim();
-      if (!text) return fieldProblem([{ path: 'body.body', message: 'Write a message first' }]);
-      const event = fake.viewer === 'staff' ? write(c, text, 'staff', { id: ADMIN_USER.id, name: ADMIN_USER.name }) : write(c, text, 'guest');
-      return { status: 201, json: event.message };
-    }
-    if (fake.viewer !== 'staff') return problem(401, 'Unauthorized', 'You need to sign in.');
-    if (match[2] === '/read' && method === 'POST') {
+    handle(conversationsApi.reply, ({ params, body }) => {
+      const c = visible(find(params.id));
+      if (!c) return noSuch();
+      const event = fake.viewer === 'staff' ? write(c, body.body, 'staff', { id: ADMIN_USER.id, name: ADMIN_USER.name }) : write(c, body.body, 'guest');
+      return event.message!;
+    }),
+
+    handle(conversationsApi.markRead, ({ params }) => {
+      const c = visible(find(params.id));
+      if (!c) return noSuch();
+      if (fake.viewer !== 'staff') return unauthorized();
       c.unread = 0;
-      return { json: summaryOf(c) };
-    }
-    if (!match[2] && method === 'PATCH') {
-      const patch = body as { status?: Conversation['status']; assigneeId?: number | null };
-      if (patch.status) c.status = patch.status;
-      if (patch.assigneeId !== undefined) c.assignee = patch.assigneeId === null ? null : { id: patch.assigneeId, name: ACCOUNTS.get(patch.assigneeId) ?? `Account ${patch.assigneeId}` };
+      return summaryOf(c);
+    }),
+
+    handle(conversationsApi.update, ({ params, body }) => {
+      const c = visible(find(params.id));
+      if (!c) return noSuch();
+      if (fake.viewer !== 'staff') return unauthorized();
+      if (body.status) c.status = body.status;
+      if (body.assigneeId !== undefined) c.assignee = body.assigneeId === null ? null : { id: body.assigneeId, name: ACCOUNTS.get(body.assigneeId) ?? `Account ${body.assigneeId}` };
       c.updatedAt = now();
-      return { json: summaryOf(c) };
-    }
-    return undefined;
-  };
+      return summaryOf(c);
+    }),
+  ];
   return fake;
 }

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, holdRequests, renderApp } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, holdRequests, renderApp } from '@/test-utils';
 import { SAM, conversation, fakeConversations, message, type FakeConversations } from './conversations.fake-api';
 
 fakeEventSourceEachTest();
@@ -30,14 +30,14 @@ function inbox() {
 }
 
 function setup(path = '/shell/nuhs/basic/', fake: FakeConversations = inbox()) {
-  const api = fakeApi([fake.handler], { signedIn: true });
+  const api = fakeBff(fake.handlers, { signedIn: true });
   const view = renderApp(path);
   return { ...view, api, fake, user: userEvent.setup() };
 }
 
 const row = (name: string) => screen.getByRole('link', { name: new RegExp(`^${name}`) });
-const listCalls = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/conversations?')).map((c) => c.path);
-const writes = (api: ReturnType<typeof fakeApi>, method: string) => api.calls.filter((c) => c.method === method && c.path.startsWith('/api/conversations')).map((c) => ({ path: c.path, body: c.body }));
+const listCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/conversations?')).map((c) => c.path);
+const writes = (api: ReturnType<typeof fakeBff>, method: string) => api.calls.filter((c) => c.method === method && c.path.startsWith('/api/conversations')).map((c) => ({ path: c.path, body: c.body }));
 const log = (name: string) => screen.getByRole('log', { name: `Messages with ${name}` });
 
 describe('/shell/nuhs/basic (staff)', () => {
@@ -168,7 +168,7 @@ describe('/shell/nuhs/basic (staff)', () => {
     const { api, user } = setup('/shell/nuhs/basic/2');
     await screen.findByRole('heading', { name: 'Ben Okafor', level: 2 });
     const box = screen.getByRole('textbox', { name: 'Reply to Ben Okafor' });
-    const held = holdRequests(api, (method, path) => method === 'POST' && path === '/api/conversations/2/messages');
+    const held = holdRequests((method, path) => method === 'POST' && path === '/api/conversations/2/messages');
     await user.type(box, 'Let me check{Enter}');
     await user.type(box, '{Enter}One moment please');
     await held.release();

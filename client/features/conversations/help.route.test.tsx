@@ -1,20 +1,23 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, problem, renderApp } from '@/test-utils';
-import type { FakeHandler } from '@/test-utils';
+import type { RequestHandler } from 'msw';
+import { conversationsApi } from '@contracts/conversations.contract';
+import { ptApi } from '@contracts/pt.contract';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-utils';
+import { fieldProblem, handle, problem, server } from '@/test-server';
 import { SAM, conversation, fakeConversations, message, type FakeConversations } from './conversations.fake-api';
 
 fakeEventSourceEachTest();
 beforeEach(() => window.localStorage.clear());
 afterEach(() => jest.restoreAllMocks());
 
-function setup(path = '/help?table=4', fake: FakeConversations = fakeConversations({ viewer: 'guest' }), extra: FakeHandler[] = []) {
-  const api = fakeApi([fake.handler, ...extra]);
+function setup(path = '/help?table=4', fake: FakeConversations = fakeConversations({ viewer: 'guest' }), extra: RequestHandler[] = []) {
+  const api = fakeBff([...fake.handlers, ...extra]);
   const view = renderApp(path);
   return { ...view, api, fake, user: userEvent.setup() };
 }
 
-const starts = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'POST' && c.path === '/api/conversations').map((c) => c.body);
+const starts = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'POST' && c.path === '/api/conversations').map((c) => c.body);
 const thread = () => screen.getByRole('log', { name: 'Messages with the front desk' });
 
 async function ask(user: ReturnType<typeof userEvent.setup>, { name = 'Ana Lima', text = 'Could we get more napkins?' } = {}) {
@@ -44,7 +47,7 @@ describe('/help (guests)', () => {
   });
 
   it('says what is missing before sending, and shows the server’s field errors under their fields', async () => {
-    const { api, user, fake } = setup('/help');
+    const { api, user } = setup('/help');
     await user.click(await screen.findByRole('button', { name: 'Send' }));
     expect(screen.getByLabelText('Your name')).toHaveAccessibleDescription('Enter your name');
     expect(screen.getByLabelText('How can we help?')).toHaveAccessibleDescription('Write a message first');
@@ -57,11 +60,7 @@ describe('/help (guests)', () => {
     expect(starts(api)).toEqual([]);
 
     // The server refuses what the browser let through: its messages land on the fields.
-    fake.refuseNextStart = {
-      status: 400,
-      contentType: 'application/problem+json',
-      json: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The request is not valid.', errors: [{ path: 'body.email', message: 'We cannot write to this address' }] },
-    };
+    server.use(handle(conversationsApi.start, () => fieldProblem([{ path: 'body.email', message: 'We cannot write to this address' }], 'The request is not valid.'), { once: true }));
     await user.type(screen.getByLabelText('Email'), 'ben@mail.example');
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('We cannot write to this address'));
@@ -71,8 +70,8 @@ describe('/help (guests)', () => {
   });
 
   it('says so when too many requests come from here (429), keeping what was typed', async () => {
-    const { user, fake } = setup();
-    fake.refuseNextStart = problem(429, 'Too Many Requests', 'Too many help requests from this address; try again in a minute.');
+    const { user } = setup();
+    server.use(handle(conversationsApi.start, () => problem(429, 'Too Many Requests', 'Too many help requests from this address; try again in a minute.'), { once: true }));
     await ask(user);
     expect(await screen.findByRole('alert')).toHaveTextContent('Too many help requests from this address; try again in a minute.');
     expect(screen.getByLabelText('How can we help?')).toHaveValue('Could we get more napkins?');
@@ -136,7 +135,7 @@ describe('/help (guests)', () => {
   });
 
   it('is one tap away from the diner menu, with the table filled in', async () => {
-    const menu: FakeHandler = ({ url }) => (url.pathname === '/api/pt/menu' ? { json: { currency: 'EUR', tables: 20, stalls: [] } } : undefined);
+    const menu = handle(ptApi.menu, () => ({ currency: 'EUR', tables: 20, stalls: [] }));
     const { user, router } = setup('/pt/diner/menu?table=4', fakeConversations({ viewer: 'guest' }), [menu]);
     await user.click(await screen.findByRole('link', { name: 'Need help?' }));
     expect(await screen.findByRole('heading', { name: 'Need help?', level: 1 })).toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { resetCounter } from './counter-store';
 
 afterEach(() => {
@@ -9,7 +9,7 @@ afterEach(() => {
 });
 
 it('keeps the count while the user visits another page and comes back', async () => {
-  fakeApi();
+  fakeBff();
   const user = userEvent.setup();
   const { router } = renderApp('/counter');
   const plus = await screen.findByRole('button', { name: 'Increase by 1' });

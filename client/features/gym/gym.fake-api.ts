@@ -1,10 +1,12 @@
-import type { GymMember, GymOwner, Membership } from '@contracts/gym.contract';
-import { problem } from '@/test-utils';
-import type { FakeHandler, FakeReply } from '@/test-utils';
+import type { RequestHandler } from 'msw';
+import { gymApi, type GymMember, type GymOwner } from '@contracts/gym.contract';
+import type { Page } from '@contracts/common.contract';
+import { fieldProblem, handle, problem } from '@/test-server';
 
 /**
  * Test support: an in-memory gym API behaving like `bff/features/gym` (paging, search, filters,
- * 400 field errors, 409s, door-access sync), for route tests to drive through the real screens.
+ * 400 field errors, 409s, door-access sync), as msw handlers for route tests to drive through the
+ * real screens. Input is already checked by the contracts' schemas (`handle`).
  */
 const AT = '2025-03-01T09:30:00.000Z';
 
@@ -14,7 +16,7 @@ export type FakeGym = {
   /** Kisi users by email; access switches fail while `kisiDown` is set. */
   kisi: Map<string, { id: number; name: string; email: string; accessEnabled: boolean }>;
   kisiDown: boolean;
-  handler: FakeHandler;
+  handlers: RequestHandler[];
 };
 
 export function owner(id: number, overrides: Partial<GymOwner> = {}): GymOwner {
@@ -37,24 +39,22 @@ export function member(id: number, o: GymOwner, overrides: Partial<GymMember> = 
   };
 }
 
-const page = <T>(items: T[], url: URL) => {
-  const p = Number(url.searchParams.get('page') ?? '0');
-  const size = Number(url.searchParams.get('pageSize') ?? '10');
-  return { json: { items: items.slice(p * size, p * size + size), page: p, pageSize: size, total: items.length } };
-};
-
-const fieldProblem = (errors: { path: string; message: string }[], detail = 'The request is not valid.'): FakeReply => ({
-  status: 400,
-  contentType: 'application/problem+json',
-  json: { type: 'about:blank', title: 'Bad Request', status: 400, detail, errors },
+const pageOf = <T>(items: T[], { page, pageSize }: { page: number; pageSize: number }): Page<T> => ({
+  items: items.slice(page * pageSize, page * pageSize + pageSize),
+  page,
+  pageSize,
+  total: items.length,
 });
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const noOwner = (id: number) => fieldProblem([{ path: 'body.ownerId', message: `No gym owner with id ${id}` }], 'The owner does not exist.');
 
 export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {}): FakeGym {
-  const gym: FakeGym = { owners: init.owners ?? [], members: init.members ?? [], kisi: new Map(), kisiDown: false, handler: () => undefined };
+  const gym: FakeGym = { owners: init.owners ?? [], members: init.members ?? [], kisi: new Map(), kisiDown: false, handlers: [] };
   const counted = (o: GymOwner): GymOwner => ({ ...o, memberCount: gym.members.filter((m) => m.ownerId === o.id).length });
   const nextId = (items: { id: number }[]) => Math.max(0, ...items.map((i) => i.id)) + 1;
+  const findOwner = (id: number) => gym.owners.find((o) => o.id === id);
+  const findMember = (id: number) => gym.members.find((m) => m.id === id);
+  const noMember = (id: number) => problem(404, 'Not Found', `No gym member with id ${id}.`);
 
   const sync = (m: GymMember): GymMember => {
     const want = m.membership === 'active';
@@ -70,86 +70,73 @@ export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {
     return m;
   };
 
-  gym.handler = ({ method, url, body }) => {
-    const path = url.pathname;
-    if (!path.startsWith('/api/gym/')) return undefined;
-    const query = (url.searchParams.get('query') ?? '').toLowerCase();
-
-    if (path === '/api/gym/owners' && method === 'GET') {
-      const items = gym.owners.filter((o) => !query || `${o.name} ${o.email} ${o.gymName}`.toLowerCase().includes(query)).map(counted);
-      return page(items, url);
-    }
-    if (path === '/api/gym/owners' && method === 'POST') {
-      const b = body as { name: string; email: string; phone: string | null; gymName: string };
-      if (!EMAIL.test(b.email)) return fieldProblem([{ path: 'body.email', message: 'Expected an email address like name@example.com' }]);
-      if (gym.owners.some((o) => o.email === b.email)) return problem(409, 'Conflict', `A gym owner with email ${b.email} already exists.`);
-      const created = owner(nextId(gym.owners), { ...b });
+  gym.handlers = [
+    handle(gymApi.listOwners, ({ query }) => {
+      const q = (query.query ?? '').toLowerCase();
+      return pageOf(gym.owners.filter((o) => !q || `${o.name} ${o.email} ${o.gymName}`.toLowerCase().includes(q)).map(counted), query);
+    }),
+    handle(gymApi.createOwner, ({ body }) => {
+      if (gym.owners.some((o) => o.email === body.email)) return problem(409, 'Conflict', `A gym owner with email ${body.email} already exists.`);
+      const created = owner(nextId(gym.owners), body);
       gym.owners.push(created);
-      return { status: 201, json: counted(created) };
-    }
-    const ownerMatch = /^\/api\/gym\/owners\/(\d+)$/.exec(path);
-    if (ownerMatch) {
-      const found = gym.owners.find((o) => o.id === Number(ownerMatch[1]));
-      if (!found) return problem(404, 'Not Found', `No gym owner with id ${ownerMatch[1]}.`);
-      if (method === 'GET') return { json: counted(found) };
-      if (method === 'DELETE') {
-        const count = counted(found).memberCount;
-        if (count > 0) return problem(409, 'Conflict', `${found.name} still has ${count} member${count === 1 ? '' : 's'}. Move or delete them first.`);
-        gym.owners = gym.owners.filter((o) => o !== found);
-        return { status: 204 };
-      }
-    }
+      return counted(created);
+    }),
+    handle(gymApi.getOwner, ({ params }) => {
+      const found = findOwner(params.id);
+      return found ? counted(found) : problem(404, 'Not Found', `No gym owner with id ${params.id}.`);
+    }),
+    handle(gymApi.deleteOwner, ({ params }) => {
+      const found = findOwner(params.id);
+      if (!found) return problem(404, 'Not Found', `No gym owner with id ${params.id}.`);
+      const count = counted(found).memberCount;
+      if (count > 0) return problem(409, 'Conflict', `${found.name} still has ${count} member${count === 1 ? '' : 's'}. Move or delete them first.`);
+      gym.owners = gym.owners.filter((o) => o !== found);
+    }),
 
-    if (path === '/api/gym/users' && method === 'GET') {
-      const ownerId = url.searchParams.get('ownerId');
-      const membership = url.searchParams.get('membership');
+    handle(gymApi.listMembers, ({ query }) => {
+      const q = (query.query ?? '').toLowerCase();
       const items = gym.members.filter(
-        (m) =>
-          (!query || `${m.name} ${m.email}`.toLowerCase().includes(query)) &&
-          (!ownerId || m.ownerId === Number(ownerId)) &&
-          (!membership || m.membership === membership),
+        (m) => (!q || `${m.name} ${m.email}`.toLowerCase().includes(q)) && (!query.ownerId || m.ownerId === query.ownerId) && (!query.membership || m.membership === query.membership),
       );
-      return page(items, url);
-    }
-    if (path === '/api/gym/users' && method === 'POST') {
-      const b = body as { email: string; name: string; ownerId: number; membership?: Membership };
-      const o = gym.owners.find((x) => x.id === b.ownerId);
-      if (!o) return fieldProblem([{ path: 'body.ownerId', message: `No gym owner with id ${b.ownerId}` }], 'The owner does not exist.');
-      if (gym.members.some((m) => m.email === b.email)) return problem(409, 'Conflict', `A gym member with email ${b.email} already exists.`);
-      const created = member(nextId(gym.members), o, { email: b.email, name: b.name, membership: b.membership ?? 'active' });
+      return pageOf(items, query);
+    }),
+    handle(gymApi.createMember, ({ body }) => {
+      const o = findOwner(body.ownerId);
+      if (!o) return noOwner(body.ownerId);
+      if (gym.members.some((m) => m.email === body.email)) return problem(409, 'Conflict', `A gym member with email ${body.email} already exists.`);
+      const created = member(nextId(gym.members), o, { email: body.email, name: body.name, membership: body.membership });
       gym.members.push(created);
-      return { status: 201, json: sync(created) };
-    }
-    const memberMatch = /^\/api\/gym\/users\/(\d+)(\/access(\/sync)?)?$/.exec(path);
-    if (memberMatch) {
-      const found = gym.members.find((m) => m.id === Number(memberMatch[1]));
-      if (!found) return problem(404, 'Not Found', `No gym member with id ${memberMatch[1]}.`);
-      if (memberMatch[3] && method === 'POST') return { json: sync(found) };
-      if (memberMatch[2] && method === 'GET') {
-        const user = gym.kisi.get(found.email);
-        return { json: { kisiUser: user ? { ...user } : null, accessSync: found.accessSync } };
+      return sync(created);
+    }),
+    handle(gymApi.getMember, ({ params }) => findMember(params.id) ?? noMember(params.id)),
+    handle(gymApi.updateMember, ({ params, body }) => {
+      const found = findMember(params.id);
+      if (!found) return noMember(params.id);
+      const before = found.membership;
+      if (body.ownerId !== undefined) {
+        const o = findOwner(body.ownerId);
+        if (!o) return noOwner(body.ownerId);
+        Object.assign(found, { ownerId: o.id, ownerName: o.name, gymName: o.gymName });
       }
-      if (memberMatch[2]) return undefined;
-      if (method === 'GET') return { json: found };
-      if (method === 'PATCH') {
-        const b = body as { name?: string; ownerId?: number; membership?: Membership };
-        const before = found.membership;
-        if (b.ownerId !== undefined) {
-          const o = gym.owners.find((x) => x.id === b.ownerId);
-          if (!o) return fieldProblem([{ path: 'body.ownerId', message: `No gym owner with id ${b.ownerId}` }], 'The owner does not exist.');
-          Object.assign(found, { ownerId: o.id, ownerName: o.name, gymName: o.gymName });
-        }
-        if (b.name !== undefined) found.name = b.name;
-        if (b.membership !== undefined) found.membership = b.membership;
-        found.accessSync = { ...found.accessSync, wantEnabled: found.membership === 'active' };
-        return { json: b.membership !== undefined && b.membership !== before ? sync(found) : found };
-      }
-      if (method === 'DELETE') {
-        gym.members = gym.members.filter((m) => m !== found);
-        return { status: 204 };
-      }
-    }
-    return undefined;
-  };
+      if (body.name !== undefined) found.name = body.name;
+      if (body.membership !== undefined) found.membership = body.membership;
+      found.accessSync = { ...found.accessSync, wantEnabled: found.membership === 'active' };
+      return body.membership !== undefined && body.membership !== before ? sync(found) : found;
+    }),
+    handle(gymApi.deleteMember, ({ params }) => {
+      if (!findMember(params.id)) return noMember(params.id);
+      gym.members = gym.members.filter((m) => m.id !== params.id);
+    }),
+    handle(gymApi.doorAccess, ({ params }) => {
+      const found = findMember(params.id);
+      if (!found) return noMember(params.id);
+      const user = gym.kisi.get(found.email);
+      return { kisiUser: user ? { ...user } : null, accessSync: found.accessSync };
+    }),
+    handle(gymApi.syncDoorAccess, ({ params }) => {
+      const found = findMember(params.id);
+      return found ? sync(found) : noMember(params.id);
+    }),
+  ];
   return gym;
 }

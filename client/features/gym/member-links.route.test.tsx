@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { KisiGroupLink } from '@contracts/kisi.contract';
-import { fakeApi, kisiLink, renderApp } from '@/test-utils';
-import type { FakeHandler } from '@/test-utils';
+import type { RequestHandler } from 'msw';
+import { kisiApi, type KisiGroupLink } from '@contracts/kisi.contract';
+import { fakeBff, kisiLink, renderApp, signedInAs } from '@/test-utils';
+import { handle, problem, refuse } from '@/test-server';
 import { fakeGym, member, owner } from './gym.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
@@ -13,32 +14,25 @@ const ada = member(7, marta, { name: 'Ada Lovelace', email: 'ada@members.example
 const link = (id: number, overrides: Partial<KisiGroupLink> = {}) => kisiLink(id, { email: 'ada@members.example', ...overrides });
 
 /** The Kisi proxy's group links: `query` is a substring search, as in Kisi. */
-function fakeKisiLinks(links: KisiGroupLink[]): FakeHandler {
+function fakeKisiLinks(links: KisiGroupLink[]): RequestHandler[] {
   let nextId = 100;
-  return ({ method, url, body }) => {
-    if (url.pathname === '/api/kisi/group_links' && method === 'GET') {
-      const q = (url.searchParams.get('query') ?? '').toLowerCase();
-      return { json: links.filter((l) => `${l.name} ${l.email ?? ''}`.toLowerCase().includes(q)) };
-    }
-    if (url.pathname === '/api/kisi/group_links' && method === 'POST') {
-      const input = (body as { group_link: { name: string; email: string } }).group_link;
-      if (!input.email.includes('@')) return { status: 422, json: { errors: { email: ['is invalid'] } } };
+  return [
+    handle(kisiApi.listGroupLinks, ({ query }) => links.filter((l) => `${l.name} ${l.email ?? ''}`.toLowerCase().includes((query.query ?? '').toLowerCase()))),
+    handle(kisiApi.createGroupLink, ({ body: { group_link: input } }) => {
+      if (!input.email?.includes('@')) return refuse(422, { errors: { email: ['is invalid'] } });
       const created = link(nextId++, { name: input.name, email: input.email });
       links.push(created);
-      return { json: { ...created, secret: 'abc', quick_response_code_token: 'def', quick_response_code_image: null } };
-    }
-    const del = /^\/api\/kisi\/group_links\/(\d+)$/.exec(url.pathname);
-    if (del && method === 'DELETE') {
-      links.splice(links.findIndex((l) => l.id === Number(del[1])), 1);
-      return { status: 204 };
-    }
-    return undefined;
-  };
+      return { ...created, secret: 'abc', quick_response_code_token: 'def', quick_response_code_image: null };
+    }),
+    handle(kisiApi.deleteGroupLink, ({ params }) => {
+      links.splice(links.findIndex((l) => l.id === params.id), 1);
+    }),
+  ];
 }
 
-function setup(links: KisiGroupLink[], extra: FakeHandler[] = []) {
+function setup(links: KisiGroupLink[], extra: RequestHandler[] = []) {
   const gym = fakeGym({ owners: [marta], members: [ada] });
-  const api = fakeApi([...extra, gym.handler, fakeKisiLinks(links)], { signedIn: true });
+  const api = fakeBff([...extra, ...gym.handlers, ...fakeKisiLinks(links)], { signedIn: true });
   renderApp('/shell/gymowner/users/7/group_links');
   return { api, user: userEvent.setup() };
 }
@@ -81,13 +75,13 @@ describe('/shell/gymowner/users/:id/group_links', () => {
   });
 
   it('keeps the page when Kisi is down, and says so', async () => {
-    setup([], [({ url }) => (url.pathname === '/api/kisi/group_links' ? { status: 502, contentType: 'application/problem+json', json: { type: 'about:blank', title: 'Bad Gateway', status: 502, detail: 'Kisi could not be reached.' } } : undefined)]);
+    setup([], [handle(kisiApi.listGroupLinks, () => problem(502, 'Bad Gateway', 'Kisi could not be reached.'))]);
     expect(await screen.findByText('Could not load the access links from Kisi: Kisi could not be reached.')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Ada Lovelace', level: 1 })).toBeInTheDocument();
   });
 
   it('shows staff the links without create or delete (admins only)', async () => {
-    const staff: FakeHandler = ({ url }) => (url.pathname === '/api/auth/getAuth' ? { json: { user: { id: 2, email: 's@x.test', name: 'Sam Staff', role: 'staff' } } } : undefined);
+    const staff = signedInAs({ id: 2, email: 's@x.test', name: 'Sam Staff', role: 'staff' });
     setup([link(1, { name: 'Weekend pass' })], [staff]);
     await screen.findByText('Weekend pass');
     expect(screen.getByText('Only admins can create or delete access links.')).toBeInTheDocument();

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { KisiEvent } from '@contracts/webhook.contract';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
-import type { FakeHandler } from '@/test-utils';
+import { webhookApi, type KisiEvent } from '@contracts/webhook.contract';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
+import { handle } from '@/test-server';
 import { fakeGym, member, owner } from './gym.fake-api';
 
 fakeEventSourceEachTest();
@@ -14,20 +14,16 @@ const ada = member(7, marta, { name: 'Ada Lovelace', email: 'ada@members.example
 const adaUnlock = (id: number, overrides: Partial<KisiEvent> = {}) => kisiEvent(id, { actorName: 'Ada Lovelace', actorEmail: 'ada@members.example', ...overrides });
 
 /** `GET /api/webhooks/unlocks?email=`: that email's lock.unlock events, newest (highest id) first. */
-function fakeUnlocks(events: KisiEvent[]): FakeHandler {
-  return ({ method, url }) => {
-    if (url.pathname !== '/api/webhooks/unlocks' || method !== 'GET') return undefined;
-    const email = url.searchParams.get('email') ?? '';
-    const page = Number(url.searchParams.get('page') ?? '0');
-    const size = Number(url.searchParams.get('pageSize') ?? '10');
+function fakeUnlocks(events: KisiEvent[]) {
+  return handle(webhookApi.unlocksOf, ({ query: { email, page, pageSize } }) => {
     const mine = events.filter((e) => e.type === 'lock.unlock' && e.actorEmail === email).sort((a, b) => b.id - a.id);
-    return { json: { items: mine.slice(page * size, page * size + size), page, pageSize: size, total: mine.length } };
-  };
+    return { items: mine.slice(page * pageSize, page * pageSize + pageSize), page, pageSize, total: mine.length };
+  });
 }
 
 function setup(path: string, events: KisiEvent[]) {
   const gym = fakeGym({ owners: [marta], members: [ada] });
-  const api = fakeApi([gym.handler, fakeUnlocks(events)], { signedIn: true });
+  const api = fakeBff([...gym.handlers, fakeUnlocks(events)], { signedIn: true });
   renderApp(path);
   return { api, user: userEvent.setup() };
 }

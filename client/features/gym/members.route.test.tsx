@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { fakeGym, member, owner } from './gym.fake-api';
 import type { FakeGym } from './gym.fake-api';
 
@@ -17,7 +17,7 @@ function seeded() {
 }
 
 function setup(path: string, gym: FakeGym = seeded()) {
-  const api = fakeApi([gym.handler], { signedIn: true });
+  const api = fakeBff(gym.handlers, { signedIn: true });
   const view = renderApp(path);
   return { ...view, api, gym, user: userEvent.setup() };
 }

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { fakeGym, member, owner } from './gym.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 
 function setup(path: string, gym = fakeGym({ owners: Array.from({ length: 25 }, (_, i) => owner(i + 1)) }), signedIn = true) {
-  const api = fakeApi([gym.handler], { signedIn });
+  const api = fakeBff(gym.handlers, { signedIn });
   const view = renderApp(path);
   return { ...view, api, gym, user: userEvent.setup() };
 }

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { kisiLink } from '@/test-utils';
 import { fakeKisi, kisiGroup } from './kisi.fake-api';
 
@@ -8,7 +8,7 @@ afterEach(() => jest.restoreAllMocks());
 
 function setup(path: string, init: Parameters<typeof fakeKisi>[0]) {
   const kisi = fakeKisi(init);
-  const api = fakeApi([kisi.handler], { signedIn: true });
+  const api = fakeBff(kisi.handlers, { signedIn: true });
   const view = renderApp(path);
   return { kisi, api, view, user: userEvent.setup() };
 }

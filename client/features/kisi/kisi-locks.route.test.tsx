@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { fakeKisi, kisiLock } from './kisi.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
@@ -11,7 +11,7 @@ const cold = kisiLock(8, { name: 'Cold Store', online: false, place: { id: 2, na
 
 function setup() {
   const kisi = fakeKisi({ locks: [entrance, server, cold] });
-  const api = fakeApi([kisi.handler], { signedIn: true });
+  const api = fakeBff(kisi.handlers, { signedIn: true });
   renderApp('/kisi/locks');
   return { kisi, api, user: userEvent.setup() };
 }

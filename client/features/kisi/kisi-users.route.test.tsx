@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
-import type { FakeHandler } from '@/test-utils';
+import type { RequestHandler } from 'msw';
+import { fakeBff, renderApp, signedInAs } from '@/test-utils';
 import { fakeKisi, kisiRole, kisiUser } from './kisi.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
@@ -9,9 +9,9 @@ afterEach(() => jest.restoreAllMocks());
 const ada = kisiUser(7, { name: 'Ada Lovelace', email: 'ada@mail.example', last_accessed_at: '2025-04-02T08:15:00Z' });
 const alan = kisiUser(8, { name: 'Alan Turing', email: 'alan@mail.example', access_enabled: false });
 
-function setup(path: string, init: Parameters<typeof fakeKisi>[0] = { users: [ada, alan] }, extra: FakeHandler[] = []) {
+function setup(path: string, init: Parameters<typeof fakeKisi>[0] = { users: [ada, alan] }, extra: RequestHandler[] = []) {
   const kisi = fakeKisi(init);
-  const api = fakeApi([...extra, kisi.handler], { signedIn: true });
+  const api = fakeBff([...extra, ...kisi.handlers], { signedIn: true });
   const view = renderApp(path);
   return { kisi, api, view, user: userEvent.setup() };
 }
@@ -89,7 +89,7 @@ describe('/kisi/users', () => {
   });
 
   it('turns a signed-in non-admin away with a 403 message, before asking Kisi', async () => {
-    const staff: FakeHandler = ({ url }) => (url.pathname === '/api/auth/getAuth' ? { json: { user: { id: 2, email: 'sam@frontdesk.test', name: 'Sam Staff', role: 'staff' } } } : undefined);
+    const staff = signedInAs({ id: 2, email: 'sam@frontdesk.test', name: 'Sam Staff', role: 'staff' });
     const { api } = setup('/kisi/users', undefined, [staff]);
     expect(await screen.findByText('You do not have access to this page.')).toBeInTheDocument();
     expect(screen.getByText('This page is for admins. You are signed in as sam@frontdesk.test with the staff role.')).toBeInTheDocument();

@@ -1,11 +1,13 @@
-import type { KisiGroup, KisiGroupLink, KisiLock, KisiMember, KisiRoleAssignment, KisiUser } from '@contracts/kisi.contract';
-import { kisiLink, problem } from '@/test-utils';
-import type { FakeHandler, FakeReply } from '@/test-utils';
+import type { RequestHandler } from 'msw';
+import type { Endpoint } from '@contracts/endpoint.contract';
+import { kisiApi, type KisiGroup, type KisiGroupLink, type KisiLock, type KisiMember, type KisiRoleAssignment, type KisiUser } from '@contracts/kisi.contract';
+import { kisiLink } from '@/test-utils';
+import { handle, problem, refuse, reply, type Answer, type FakeInput } from '@/test-server';
 
 /**
  * Test support: the BFF's Kisi proxy as Kisi answers it (bare arrays with X-Collection-Range,
  * limit/offset, `query`, 204 on PATCH/DELETE, `{error, code}`, 422 `{errors}`), in memory, for
- * route tests to drive through the real screens. `down` makes every call a 502 problem, as the
+ * route tests to drive through the real screens, as msw handlers. `down` makes every call a 502 problem, as the
  * proxy answers when Kisi is unreachable; `failPatch` refuses access switches.
  */
 const AT = '2025-03-01T09:30:00Z';
@@ -63,33 +65,34 @@ export type FakeKisi = {
   locks: KisiLock[];
   down: boolean;
   failPatch: boolean;
-  handler: FakeHandler;
+  handlers: RequestHandler[];
 };
 
-const outage = (): FakeReply => problem(502, 'Bad Gateway', 'Kisi could not be reached. Try again in a moment.');
+/** Kisi's own error body, passed through by the proxy (`{error, code}`, or 422 `{errors}`). */
+const kisiError = (status: number, error: string, code: string) => refuse(status, { error, code });
+const invalid = (errors: Record<string, string[]>) => refuse(422, { errors });
 
-function collection<T>(items: T[], url: URL, defaultLimit: number): FakeReply {
-  const limit = Number(url.searchParams.get('limit') ?? defaultLimit);
-  const offset = Number(url.searchParams.get('offset') ?? '0');
-  return { json: items.slice(offset, offset + limit), headers: { 'X-Collection-Range': items.length ? `${offset}-${offset + limit - 1}/${items.length}` : `*/0` } };
+/** A bare array paged by limit/offset, its range in `X-Collection-Range` as Kisi sends it. */
+function collection<T>(items: T[], query: { limit?: number; offset?: number }, defaultLimit: number) {
+  const limit = query.limit ?? defaultLimit;
+  const offset = query.offset ?? 0;
+  return reply(items.slice(offset, offset + limit), { headers: { 'X-Collection-Range': items.length ? `${offset}-${offset + limit - 1}/${items.length}` : `*/0` } });
 }
 
-const matches = (query: string, ...texts: (string | null)[]) => !query || texts.some((t) => t?.toLowerCase().includes(query.toLowerCase()));
+const matches = (query: string | undefined, ...texts: (string | null)[]) => !query || texts.some((t) => t?.toLowerCase().includes(query.toLowerCase()));
 
 export function fakeKisi(init: Partial<Pick<FakeKisi, 'users' | 'roles' | 'groups' | 'links' | 'locks'>> = {}): FakeKisi {
   // Copies: a test's writes must not leak into the next test's fixtures.
-  const kisi: FakeKisi = { users: [], roles: [], groups: [], links: [], locks: [], ...structuredClone(init), down: false, failPatch: false, handler: () => undefined };
+  const kisi: FakeKisi = { users: [], roles: [], groups: [], links: [], locks: [], ...structuredClone(init), down: false, failPatch: false, handlers: [] };
   let nextId = 1000;
 
-  kisi.handler = ({ method, url, body }) => {
-    const path = url.pathname;
-    if (!path.startsWith('/api/kisi/')) return undefined;
-    if (kisi.down) return outage();
-    const query = url.searchParams.get('query') ?? '';
-    const id = Number(/\/(\d+)(\/unlock)?$/.exec(path)?.[1]);
+  /** Every proxied call answers the proxy's 502 while `down` is set. */
+  const proxied = <E extends Endpoint>(endpoint: E, fake: (input: FakeInput<E>) => Answer<E>) =>
+    handle(endpoint, (input) => (kisi.down ? problem(502, 'Bad Gateway', 'Kisi could not be reached. Try again in a moment.') : fake(input)));
 
-    if (path === '/api/kisi/users' && method === 'GET') return collection(kisi.users.filter((u) => matches(query, u.name, u.email)), url, 50);
-    if (path === '/api/kisi/members' && method === 'GET') {
+  kisi.handlers = [
+    proxied(kisiApi.listUsers, ({ query }) => collection(kisi.users.filter((u) => matches(query.query, u.name, u.email)), query, 50)),
+    proxied(kisiApi.listMembers, ({ query }) => {
       const members: KisiMember[] = kisi.users.map((u) => ({
         id: u.id + 500,
         resource_type: 'Member',
@@ -102,63 +105,51 @@ export function fakeKisi(init: Partial<Pick<FakeKisi, 'users' | 'roles' | 'group
         user: { id: u.id, email: u.email, name: u.name },
         created_at: u.created_at,
       }));
-      return collection(members, url, 50);
-    }
-    if (/^\/api\/kisi\/users\/\d+$/.test(path)) {
-      const user = kisi.users.find((u) => u.id === id);
-      if (!user) return { status: 404, json: { error: 'User not found.', code: '000404' } };
-      if (method === 'GET') return { json: user };
-      if (method === 'PATCH') {
-        if (kisi.failPatch) return { status: 503, json: { error: 'Kisi is temporarily unavailable.', code: '000503' } };
-        const input = (body as { user: { access_enabled?: boolean } }).user;
-        if (input.access_enabled !== undefined) user.access_enabled = input.access_enabled;
-        return { status: 204 };
-      }
-    }
-    if (path === '/api/kisi/role_assignments' && method === 'GET') {
-      const userId = Number(url.searchParams.get('user_id'));
-      return collection(kisi.roles.filter((r) => r.assignee_id === userId), url, 10);
-    }
+      return collection(members, query, 50);
+    }),
+    proxied(kisiApi.getUser, ({ params }) => kisi.users.find((u) => u.id === params.id) ?? kisiError(404, 'User not found.', '000404')),
+    proxied(kisiApi.updateUser, ({ params, body }) => {
+      const user = kisi.users.find((u) => u.id === params.id);
+      if (!user) return kisiError(404, 'User not found.', '000404');
+      if (kisi.failPatch) return kisiError(503, 'Kisi is temporarily unavailable.', '000503');
+      if (body.user.access_enabled !== undefined) user.access_enabled = body.user.access_enabled;
+    }),
+    proxied(kisiApi.listRoleAssignments, ({ query }) => collection(kisi.roles.filter((r) => r.assignee_id === query.user_id), query, 10)),
 
-    if (path === '/api/kisi/groups' && method === 'GET') return collection(kisi.groups, url, 10);
-    if (path === '/api/kisi/groups' && method === 'POST') {
-      const input = (body as { group: { name: string; description?: string | null } }).group;
-      if (!input.name.trim()) return { status: 422, json: { errors: { name: ["can't be blank"] } } };
+    proxied(kisiApi.listGroups, ({ query }) => collection(kisi.groups, query, 10)),
+    proxied(kisiApi.createGroup, ({ body: { group: input } }) => {
+      if (!input.name.trim()) return invalid({ name: ["can't be blank"] });
       const group = kisiGroup(nextId++, { name: input.name.trim(), description: input.description ?? null });
       kisi.groups.push(group);
-      return { json: group };
-    }
-    if (/^\/api\/kisi\/groups\/\d+$/.test(path) && method === 'DELETE') {
-      if (!kisi.groups.some((g) => g.id === id)) return { status: 404, json: { error: 'Group not found.', code: '000404' } };
-      kisi.groups = kisi.groups.filter((g) => g.id !== id);
-      return { status: 204 };
-    }
+      return group;
+    }),
+    proxied(kisiApi.deleteGroup, ({ params }) => {
+      if (!kisi.groups.some((g) => g.id === params.id)) return kisiError(404, 'Group not found.', '000404');
+      kisi.groups = kisi.groups.filter((g) => g.id !== params.id);
+    }),
 
-    if (path === '/api/kisi/group_links' && method === 'GET') return collection(kisi.links.filter((l) => matches(query, l.name, l.email)), url, 10);
-    if (path === '/api/kisi/group_links' && method === 'POST') {
-      const input = (body as { group_link: { name: string; email?: string | null } }).group_link;
+    proxied(kisiApi.listGroupLinks, ({ query }) => collection(kisi.links.filter((l) => matches(query.query, l.name, l.email)), query, 10)),
+    proxied(kisiApi.createGroupLink, ({ body: { group_link: input } }) => {
       const errors: Record<string, string[]> = {};
       if (!input.name.trim()) errors.name = ["can't be blank"];
       if (input.email && !input.email.includes('@')) errors.email = ['is invalid'];
-      if (Object.keys(errors).length) return { status: 422, json: { errors } };
+      if (Object.keys(errors).length) return invalid(errors);
       const link = kisiLink(nextId++, { name: input.name, email: input.email ?? null });
       kisi.links.push(link);
-      return { json: { ...link, secret: 'c0ffee-secret-42', quick_response_code_token: 'qr-token-7', quick_response_code_image: null } };
-    }
-    if (/^\/api\/kisi\/group_links\/\d+$/.test(path) && method === 'DELETE') {
-      kisi.links = kisi.links.filter((l) => l.id !== id);
-      return { status: 204 };
-    }
+      return { ...link, secret: 'c0ffee-secret-42', quick_response_code_token: 'qr-token-7', quick_response_code_image: null };
+    }),
+    proxied(kisiApi.deleteGroupLink, ({ params }) => {
+      kisi.links = kisi.links.filter((l) => l.id !== params.id);
+    }),
 
-    if (path === '/api/kisi/locks' && method === 'GET') return collection(kisi.locks, url, 50);
-    if (/^\/api\/kisi\/locks\/\d+\/unlock$/.test(path) && method === 'POST') {
-      const lock = kisi.locks.find((l) => l.id === id);
-      if (!lock) return { status: 404, json: { error: 'The door could not be found.', code: 'fad10e' } };
-      if (lock.locked_down) return { status: 409, json: { error: 'The door is currently locked down.', code: 'fad001' } };
-      if (!lock.online) return { status: 503, json: { error: 'The door is offline.', code: 'fad107' } };
-      return { json: { message: 'Unlocked!' } };
-    }
-    return undefined;
-  };
+    proxied(kisiApi.listLocks, ({ query }) => collection(kisi.locks, query, 50)),
+    proxied(kisiApi.unlockLock, ({ params }) => {
+      const lock = kisi.locks.find((l) => l.id === params.id);
+      if (!lock) return kisiError(404, 'The door could not be found.', 'fad10e');
+      if (lock.locked_down) return kisiError(409, 'The door is currently locked down.', 'fad001');
+      if (!lock.online) return kisiError(503, 'The door is offline.', 'fad107');
+      return { message: 'Unlocked!' } as const;
+    }),
+  ];
   return kisi;
 }

@@ -1,12 +1,14 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
+import { webhookApi } from '@contracts/webhook.contract';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
+import { handle } from '@/test-server';
 
 fakeEventSourceEachTest();
 afterEach(() => jest.restoreAllMocks());
 
 async function setup() {
-  fakeApi([], { signedIn: true });
+  fakeBff([], { signedIn: true });
   renderApp('/shell/sse');
   await screen.findByRole('heading', { name: 'Live stream', level: 1 });
   return userEvent.setup();
@@ -87,7 +89,7 @@ describe('/shell/sse', () => {
   });
 
   it('hands its stream to the next live page: one EventSource per tab, not one per page', async () => {
-    fakeApi([({ url }) => (url.pathname === '/api/webhook' ? { json: { items: [], page: 0, pageSize: 10, total: 0 } } : undefined)], { signedIn: true });
+    fakeBff([handle(webhookApi.listEvents, () => ({ items: [], page: 0, pageSize: 10, total: 0 }))], { signedIn: true });
     const { router } = renderApp('/shell/sse');
     await screen.findByRole('heading', { name: 'Live stream', level: 1 });
     act(() => FakeEventSource.current().open());

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-utils';
 import { fakePt, menuItem, stall, type FakePt } from './pt.fake-api';
 import { formatMoney } from './pt-format';
 
@@ -19,12 +19,12 @@ const satay = menuItem(12, 1, { name: 'Satay', priceCents: 600, category: 'Sides
 const margherita = menuItem(21, 2, { name: 'Margherita', priceCents: 1100, category: 'Pizza' });
 
 function setup(path: string, pt: FakePt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, satay, margherita], tables: 30 })) {
-  const api = fakeApi([pt.handler]);
+  const api = fakeBff(pt.handlers);
   const view = renderApp(path);
   return { ...view, api, pt, user: userEvent.setup() };
 }
 
-const orderCalls = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'POST' && c.path === '/api/pt/order');
+const orderCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'POST' && c.path === '/api/pt/order');
 
 async function addFromMenu(user: ReturnType<typeof userEvent.setup>, name: string, quantity = 1, note = '') {
   await user.click(await screen.findByRole('button', { name: `Add ${name}` }));
@@ -159,7 +159,7 @@ describe('placing the order', () => {
     expect(pt.orders).toHaveLength(1);
     expect(orderCalls(api).at(-1)!.body).toEqual({ table: 12, cart: [{ itemId: laksa.id, quantity: 2, note: 'no chilli' }] });
     // A refused submission and the next one are different submissions: different keys.
-    const [refused, placed] = orderCalls(api).map((c) => c.headers['Idempotency-Key']);
+    const [refused, placed] = orderCalls(api).map((c) => c.headers.get('Idempotency-Key'));
     expect(refused).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
     expect(placed).not.toBe(refused);
   });
@@ -191,7 +191,7 @@ describe('placing the order', () => {
 
     await user.click(screen.getByRole('button', { name: /Place order/ }));
     expect(await screen.findByRole('heading', { name: 'Order 1 is placed' })).toBeInTheDocument();
-    const keys = orderCalls(api).map((c) => c.headers['Idempotency-Key']);
+    const keys = orderCalls(api).map((c) => c.headers.get('Idempotency-Key'));
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
     expect(pt.orders).toHaveLength(1);
@@ -202,7 +202,7 @@ describe('placing the order', () => {
     await user.click(screen.getByRole('link', { name: 'View cart' }));
     await user.click(await screen.findByRole('button', { name: /Place order/ }));
     expect(await screen.findByRole('heading', { name: 'Order 2 is placed' })).toBeInTheDocument();
-    expect(orderCalls(api).at(-1)!.headers['Idempotency-Key']).not.toBe(keys[0]);
+    expect(orderCalls(api).at(-1)!.headers.get('Idempotency-Key')).not.toBe(keys[0]);
   });
 
   it('after a lost answer and a changed cart, sends the earlier order again first and never orders it twice', async () => {
@@ -215,7 +215,7 @@ describe('placing the order', () => {
     await user.click(screen.getByRole('button', { name: /Place order/ }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Your earlier order went through after all (order 1).');
     const [lost, again] = orderCalls(api);
-    expect(again!.headers['Idempotency-Key']).toBe(lost!.headers['Idempotency-Key']);
+    expect(again!.headers.get('Idempotency-Key')).toBe(lost!.headers.get('Idempotency-Key'));
     expect(again!.body).toEqual(lost!.body);
     expect(pt.orders).toHaveLength(1);
     // What was ordered left the cart; the one Laksa added since is still there.
@@ -228,14 +228,14 @@ describe('placing the order', () => {
     first.pt.failNextOrder = 'down';
     await first.user.click(screen.getByRole('button', { name: /Place order/ }));
     await screen.findByRole('alert');
-    const key = orderCalls(first.api)[0]!.headers['Idempotency-Key'];
+    const key = orderCalls(first.api)[0]!.headers.get('Idempotency-Key');
     first.unmount();
     jest.restoreAllMocks();
 
     const again = setup('/pt/diner/cart', first.pt);
     await again.user.click(await screen.findByRole('button', { name: /Place order/ }));
     expect(await screen.findByRole('heading', { name: 'Order 1 is placed' })).toBeInTheDocument();
-    expect(orderCalls(again.api)[0]!.headers['Idempotency-Key']).toBe(key);
+    expect(orderCalls(again.api)[0]!.headers.get('Idempotency-Key')).toBe(key);
   });
 
   it('says "try again in a moment" on a 429 and keeps the cart', async () => {

@@ -1,7 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-utils';
-import type { FakeHandler } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
 import { fakePt, order, type FakePt } from './pt.fake-api';
 
 fakeEventSourceEachTest();
@@ -21,18 +20,17 @@ function board() {
   });
 }
 
-const asRole = (role: 'runner' | 'staff'): FakeHandler => ({ url }) =>
-  url.pathname === '/api/auth/getAuth' ? { json: { user: { id: 5, email: `${role}@frontdesk.test`, name: `Riley ${role}`, role } } } : undefined;
+const asRole = (role: 'runner' | 'staff') => signedInAs({ id: 5, email: `${role}@frontdesk.test`, name: `Riley ${role}`, role });
 
 function setup(pt: FakePt = board(), { signedIn = true, role }: { signedIn?: boolean; role?: 'runner' | 'staff' } = {}) {
-  const api = fakeApi([...(role ? [asRole(role)] : []), pt.handler], { signedIn });
+  const api = fakeBff([...(role ? [asRole(role)] : []), ...pt.handlers], { signedIn });
   const view = renderApp('/pt/runner');
   return { ...view, api, pt, user: userEvent.setup() };
 }
 
 const column = (name: string) => screen.getByRole('region', { name: new RegExp(`^${name}`) });
 const ticket = (table: number) => screen.getByRole('article', { name: new RegExp(`^Table ${table} ·`) });
-const patches = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'PATCH').map((c) => ({ path: c.path, body: c.body }));
+const patches = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'PATCH').map((c) => ({ path: c.path, body: c.body }));
 
 describe('/pt/runner', () => {
   it('shows the open orders in Received, Preparing and Ready with their lines, notes and ages', async () => {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, installFormDataShim, renderApp } from '@/test-utils';
+import { fakeBff, installFormDataShim, renderApp } from '@/test-utils';
 import { fakePt, menuItem, order, stall, type FakePt } from './pt.fake-api';
 import { formatMoney } from './pt-format';
 
@@ -10,12 +10,12 @@ afterEach(() => jest.restoreAllMocks());
 const many = () => fakePt({ stalls: Array.from({ length: 14 }, (_, i) => stall(i + 1, { name: `Stall ${String(i + 1).padStart(2, '0')}`, cuisine: i === 3 ? 'Noodles' : 'Grill' })) });
 
 function setup(path: string, pt: FakePt = many(), signedIn = false) {
-  const api = fakeApi([pt.handler], { signedIn });
+  const api = fakeBff(pt.handlers, { signedIn });
   const view = renderApp(path);
   return { ...view, api, pt, user: userEvent.setup() };
 }
 
-const stallCalls = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/pt/stalls?')).map((c) => c.path);
+const stallCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/pt/stalls?')).map((c) => c.path);
 
 describe('/pt/stalls', () => {
   it('lists stalls for anyone, 1-based in the URL and 0-based in the call, without staff controls', async () => {

@@ -1,16 +1,14 @@
 import { screen, within } from '@testing-library/react';
-import { fakeApi, renderApp } from '@/test-utils';
-import type { FakeHandler } from '@/test-utils';
+import { fakeBff, renderApp, signedInAs } from '@/test-utils';
 import { fakePt } from './pt.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 
-const asRunner: FakeHandler = ({ url }) =>
-  url.pathname === '/api/auth/getAuth' ? { json: { user: { id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' } } } : undefined;
+const asRunner = signedInAs({ id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' });
 
 describe('/pt/tables', () => {
   it('makes one QR code per table, each linking to the menu of its table, and offers to print', async () => {
-    fakeApi([fakePt({ tables: 3 }).handler], { signedIn: true });
+    fakeBff(fakePt({ tables: 3 }).handlers, { signedIn: true });
     renderApp('/pt/tables');
     const sheet = await screen.findByRole('list', { name: 'Table QR codes' });
     const cards = within(sheet).getAllByRole('listitem');
@@ -23,7 +21,7 @@ describe('/pt/tables', () => {
   });
 
   it('is for staff: a runner gets the 403 screen before any food-court call', async () => {
-    const api = fakeApi([asRunner, fakePt().handler], { signedIn: true });
+    const api = fakeBff([asRunner, ...fakePt().handlers], { signedIn: true });
     renderApp('/pt/tables');
     expect(await screen.findByText('You do not have access to this page.')).toBeInTheDocument();
     expect(screen.getByText('This page is for staff. You are signed in as rita@frontdesk.test with the runner role.')).toBeInTheDocument();
@@ -31,7 +29,7 @@ describe('/pt/tables', () => {
   });
 
   it('shows its tab to staff only', async () => {
-    fakeApi([asRunner, fakePt().handler], { signedIn: true });
+    fakeBff([asRunner, ...fakePt().handlers], { signedIn: true });
     renderApp('/pt/stalls');
     expect(await screen.findByText('Rita Runner')).toBeInTheDocument(); // the header knows who is signed in
     expect(screen.getByRole('link', { name: 'Runner board' })).toBeInTheDocument();

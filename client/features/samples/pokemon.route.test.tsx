@@ -1,17 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { artwork, fakeSamples, pokemon, type FakeSamples } from './samples.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 
 function setup(path: string, samples: FakeSamples = fakeSamples()) {
-  const api = fakeApi([samples.handler]);
+  const api = fakeBff(samples.handlers);
   const view = renderApp(path);
   return { ...view, api, samples, user: userEvent.setup() };
 }
 
-const listCalls = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.path.startsWith('/api/samples/pokemon?')).map((c) => c.path);
+const listCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.path.startsWith('/api/samples/pokemon?')).map((c) => c.path);
 const cards = () => within(screen.getByRole('list', { name: 'Pokémon' })).getAllByRole('link').map((a) => a.textContent);
 
 describe('/pokemon', () => {

@@ -1,17 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { fakeSamples, type FakeSamples } from './samples.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 
 function setup(path: string, samples: FakeSamples = fakeSamples(), signedIn = true) {
-  const api = fakeApi([samples.handler], { signedIn });
+  const api = fakeBff(samples.handlers, { signedIn });
   const view = renderApp(path);
   return { ...view, api, samples, user: userEvent.setup() };
 }
 
-const sampleCalls = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.path.startsWith('/api/samples/')).map((c) => c.path);
+const sampleCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.path.startsWith('/api/samples/')).map((c) => c.path);
 const rows = () => within(screen.getByRole('list', { name: 'Posts' })).getAllByRole('link');
 /** A row's number and title (the first line of the body follows them). */
 const heads = () => rows().map((a) => [a.querySelector('.smp-post-number')!.textContent!.replace('Post ', ''), a.querySelector('.list-title')!.textContent]);

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { QUIZ_SCORE_KEY } from './quiz-score';
 import { fakeSamples, type FakeSamples } from './samples.fake-api';
 
@@ -8,7 +8,7 @@ beforeEach(() => window.localStorage.clear());
 afterEach(() => jest.restoreAllMocks());
 
 function setup(samples: FakeSamples = fakeSamples()) {
-  const api = fakeApi([samples.handler]);
+  const api = fakeBff(samples.handlers);
   const view = renderApp('/quesg');
   return { ...view, api, samples, user: userEvent.setup() };
 }

@@ -1,17 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { character, fakeSamples, type FakeSamples } from './samples.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 
 function setup(path: string, samples: FakeSamples = fakeSamples()) {
-  const api = fakeApi([samples.handler]);
+  const api = fakeBff(samples.handlers);
   const view = renderApp(path);
   return { ...view, api, samples, user: userEvent.setup() };
 }
 
-const rickCalls = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.path.startsWith('/api/samples/rick')).map((c) => c.path);
+const rickCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.path.startsWith('/api/samples/rick')).map((c) => c.path);
 const names = () => within(screen.getByRole('list', { name: 'Characters' })).getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
 const cardOf = (name: string) => screen.getByRole('heading', { name, level: 2 }).closest('li')!;
 

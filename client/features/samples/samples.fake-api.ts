@@ -1,13 +1,14 @@
-import { RICK_PAGE_SIZE, SAMPLE_PAGE_SIZE, type Character, type Freshness, type Pokemon, type PokemonSummary, type Post } from '@contracts/samples.contract';
-import { problem } from '@/test-utils';
-import type { FakeHandler, FakeReply } from '@/test-utils';
+import type { RequestHandler } from 'msw';
+import type { Endpoint } from '@contracts/endpoint.contract';
+import { RICK_PAGE_SIZE, SAMPLE_PAGE_SIZE, samplesApi, type Character, type Freshness, type Pokemon, type PokemonSummary, type Post } from '@contracts/samples.contract';
+import { handle, problem, type Answer, type FakeInput } from '@/test-server';
 
 /**
  * Test support: the BFF's `/api/samples` as its contract describes it, in memory: Rick and Morty's
  * characters 20 a page filtered by name and status (an empty page past the end), Pokémon and posts
  * six a page (0-based), one Pokémon by number or name, a post with its author, its comments.
  * `down`: every call answers this status as a problem (502: cannot be reached, 504: no answer) until
- * cleared. `stale`: answers are the BFF's old copy, this many seconds old.
+ * cleared. `stale`: answers are the BFF's old copy, this many seconds old. As msw handlers.
  */
 export type FakeSamples = {
   characters: Character[];
@@ -17,7 +18,7 @@ export type FakeSamples = {
   comments: Record<number, { id: number; name: string; email: string; body: string }[]>;
   down: 502 | 504 | null;
   stale: number | null;
-  handler: FakeHandler;
+  handlers: RequestHandler[];
 };
 
 const NOW = '2026-03-01T12:00:00.000Z';
@@ -91,47 +92,45 @@ export function fakeSamples(seed: Partial<Pick<FakeSamples, 'characters' | 'poke
     },
     down: null,
     stale: null,
-    handler: () => undefined,
+    handlers: [],
   };
 
   const freshness = (): Freshness => (state.stale === null ? { fetchedAt: NOW, stale: false, ageSeconds: 0 } : { fetchedAt: NOW, stale: true, ageSeconds: state.stale });
   const page = <T>(items: T[], at: number, size: number) => items.slice(at * size, at * size + size);
   const summary = (p: Pokemon): PokemonSummary => ({ id: p.id, name: p.name, image: p.image });
 
-  state.handler = ({ method, url }): FakeReply | undefined => {
-    if (method !== 'GET' || !url.pathname.startsWith('/api/samples/')) return undefined;
-    if (state.down === 502) return problem(502, 'Bad Gateway', 'The sample service could not be reached.');
-    if (state.down === 504) return problem(504, 'Gateway Timeout', 'The sample service did not answer in time.');
-    const at = Number(url.searchParams.get('page') ?? '0');
-    const path = url.pathname.slice('/api/samples'.length);
+  /** Every call answers the proxy's 502 or 504 while `down` says so. */
+  const proxied = <E extends Endpoint>(endpoint: E, fake: (input: FakeInput<E>) => Answer<E>) =>
+    handle(endpoint, (input) => {
+      if (state.down === 502) return problem(502, 'Bad Gateway', 'The sample service could not be reached.');
+      if (state.down === 504) return problem(504, 'Gateway Timeout', 'The sample service did not answer in time.');
+      return fake(input);
+    });
+  const postOf = (id: number) => state.posts.find((p) => p.id === id);
+  const noPost = (id: number) => problem(404, 'Not Found', `There is no post ${id}.`);
 
-    if (path === '/rick') {
-      const name = url.searchParams.get('name')?.toLowerCase() ?? '';
-      const status = url.searchParams.get('status') ?? '';
-      const found = state.characters.filter((c) => c.name.toLowerCase().includes(name) && (!status || c.status.toLowerCase() === status));
-      return { json: { items: page(found, at, RICK_PAGE_SIZE), page: at, pageSize: RICK_PAGE_SIZE, total: found.length, pages: Math.ceil(found.length / RICK_PAGE_SIZE), freshness: freshness() } };
-    }
-    if (path === '/pokemon') {
-      return { json: { items: page(state.pokemon, at, SAMPLE_PAGE_SIZE).map(summary), page: at, pageSize: SAMPLE_PAGE_SIZE, total: state.pokemon.length, freshness: freshness() } };
-    }
-    const one = /^\/pokemon\/([^/]+)$/.exec(path);
-    if (one) {
-      const ref = decodeURIComponent(one[1]!);
-      const found = state.pokemon.find((p) => String(p.id) === ref || p.name === ref);
-      return found ? { json: { ...found, freshness: freshness() } } : problem(404, 'Not Found', `PokeAPI has no Pokémon ${ref}.`);
-    }
-    if (path === '/posts') {
-      return { json: { items: page(state.posts, at, SAMPLE_PAGE_SIZE), page: at, pageSize: SAMPLE_PAGE_SIZE, total: state.posts.length, freshness: freshness() } };
-    }
-    const postMatch = /^\/posts\/(\d+)(\/comments)?$/.exec(path);
-    if (postMatch) {
-      const id = Number(postMatch[1]);
-      const found = state.posts.find((p) => p.id === id);
-      if (!found) return problem(404, 'Not Found', `There is no post ${id}.`);
-      if (postMatch[2]) return { json: { items: state.comments[id] ?? [], freshness: freshness() } };
-      return { json: { ...found, author: state.authors[found.userId] ?? null, freshness: freshness() } };
-    }
-    return undefined;
-  };
+  state.handlers = [
+    proxied(samplesApi.characters, ({ query: { page: at, name = '', status } }) => {
+      const found = state.characters.filter((c) => c.name.toLowerCase().includes(name.toLowerCase()) && (!status || c.status.toLowerCase() === status));
+      return { items: page(found, at, RICK_PAGE_SIZE), page: at, pageSize: RICK_PAGE_SIZE, total: found.length, pages: Math.ceil(found.length / RICK_PAGE_SIZE), freshness: freshness() };
+    }),
+    proxied(samplesApi.pokemonList, ({ query: { page: at } }) => ({
+      items: page(state.pokemon, at, SAMPLE_PAGE_SIZE).map(summary),
+      page: at,
+      pageSize: SAMPLE_PAGE_SIZE,
+      total: state.pokemon.length,
+      freshness: freshness(),
+    })),
+    proxied(samplesApi.pokemon, ({ params: { idOrName: ref } }) => {
+      const found = state.pokemon.find((p) => p.id === ref || p.name === ref);
+      return found ? { ...found, freshness: freshness() } : problem(404, 'Not Found', `PokeAPI has no Pokémon ${ref}.`);
+    }),
+    proxied(samplesApi.posts, ({ query: { page: at } }) => ({ items: page(state.posts, at, SAMPLE_PAGE_SIZE), page: at, pageSize: SAMPLE_PAGE_SIZE, total: state.posts.length, freshness: freshness() })),
+    proxied(samplesApi.post, ({ params: { id } }) => {
+      const found = postOf(id);
+      return found ? { ...found, author: state.authors[found.userId] ?? null, freshness: freshness() } : noPost(id);
+    }),
+    proxied(samplesApi.postComments, ({ params: { id } }) => (postOf(id) ? { items: state.comments[id] ?? [], freshness: freshness() } : noPost(id))),
+  ];
   return state;
 }

@@ -1,21 +1,24 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, problem, renderApp } from '@/test-utils';
-import type { FakeHandler, FakeReply } from '@/test-utils';
+import { gymApi } from '@contracts/gym.contract';
+import { ptApi } from '@contracts/pt.contract';
+import { webhookApi } from '@contracts/webhook.contract';
+import { fakeBff, renderApp } from '@/test-utils';
+import { handle, passOn, problem, type Reply } from '@/test-server';
 
 afterEach(() => jest.restoreAllMocks());
 
-const totalOf = (total: number): FakeReply => ({ json: { items: [], page: 0, pageSize: 1, total } });
+/** A page of any list that says only how many there are. */
+const totalOf = (total: number) => ({ items: [], page: 0, pageSize: 1, total });
+type Count = () => ReturnType<typeof totalOf> | Reply<never>;
 
 /** The three lists the widgets count, each answering only its `total`. */
-function counts(answers: { orders?: () => FakeReply; members?: () => FakeReply; unlocks?: () => FakeReply }): FakeHandler {
-  return ({ method, url }) => {
-    if (method !== 'GET') return undefined;
-    if (url.pathname === '/api/pt/orders') return answers.orders?.();
-    if (url.pathname === '/api/gym/users') return answers.members?.();
-    if (url.pathname === '/api/webhook') return answers.unlocks?.();
-    return undefined;
-  };
+function counts(answers: { orders?: Count; members?: Count; unlocks?: Count }) {
+  return [
+    handle(ptApi.listOrders, () => answers.orders?.() ?? passOn),
+    handle(gymApi.listMembers, () => answers.members?.() ?? passOn),
+    handle(webhookApi.listEvents, () => answers.unlocks?.() ?? passOn),
+  ];
 }
 
 const box = (name: string) => screen.getByRole('region', { name });
@@ -23,7 +26,7 @@ const metric = (region: HTMLElement, label: string) => within(region).getByText(
 
 describe('/shell/contain', () => {
   it('shows today’s unlocks, the gym members and the open food orders from the API', async () => {
-    const api = fakeApi([counts({ orders: () => totalOf(12), members: () => totalOf(1284), unlocks: () => totalOf(37) })], { signedIn: true });
+    const api = fakeBff(counts({ orders: () => totalOf(12), members: () => totalOf(1284), unlocks: () => totalOf(37) }), { signedIn: true });
     renderApp('/shell/contain');
     const wide = await screen.findByRole('region', { name: 'Wide box' });
     expect(await within(metric(wide, 'Open food orders')).findByText('12')).toBeInTheDocument();
@@ -47,7 +50,7 @@ describe('/shell/contain', () => {
 
   it('says which figure could not be read and retries it alone', async () => {
     let down = true;
-    fakeApi([counts({ orders: () => totalOf(3), members: () => (down ? problem(503, 'Service Unavailable', 'The database is busy.') : totalOf(40)), unlocks: () => problem(403, 'Forbidden', 'Staff only.') })], { signedIn: true });
+    fakeBff(counts({ orders: () => totalOf(3), members: () => (down ? problem(503, 'Service Unavailable', 'The database is busy.') : totalOf(40)), unlocks: () => problem(403, 'Forbidden', 'Staff only.') }), { signedIn: true });
     renderApp('/shell/contain');
     const wide = await screen.findByRole('region', { name: 'Wide box' });
     expect(await within(metric(wide, 'Open food orders')).findByText('3')).toBeInTheDocument();

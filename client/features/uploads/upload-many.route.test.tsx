@@ -1,6 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { uploadsApi } from '@contracts/uploads.contract';
+import { fakeBff, renderApp } from '@/test-utils';
+import { handle, problem, server } from '@/test-server';
 import { Upload as FakeUpload } from './tus.fake-api';
 import { batchQueue } from './upload-queues';
 import { MB, SAM, fakeUploads, sizedFile, storedUpload, type FakeUploads } from './uploads.fake-api';
@@ -16,7 +18,7 @@ afterEach(() => {
 const file = sizedFile;
 
 async function setup(path = '/shell/upload/2', fake: FakeUploads = fakeUploads()) {
-  const api = fakeApi([fake.handler], { signedIn: true });
+  const api = fakeBff(fake.handlers, { signedIn: true });
   renderApp(path);
   await screen.findByRole('heading', { name: 'Upload files', level: 1 });
   // The picker filters by `accept`; a real one lets "All files" through, so the page checks again.
@@ -28,8 +30,8 @@ const choose = (user: ReturnType<typeof userEvent.setup>, ...files: File[]) => u
 const chosen = () => within(screen.getByRole('list', { name: 'Files chosen' }));
 const rowOf = (name: string) => chosen().getByText(name, { selector: '.upl-item-name' }).closest('li')!;
 const drive = (fn: () => void) => act(fn);
-const listReads = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/uploads?')).length;
-const limitReads = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'GET' && c.path === '/api/uploads/limits').length;
+const listReads = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/uploads?')).length;
+const limitReads = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'GET' && c.path === '/api/uploads/limits').length;
 const space = () => screen.getByRole('region', { name: 'What you can upload' });
 
 describe('/shell/upload/2', () => {
@@ -284,7 +286,7 @@ describe('/shell/upload/2', () => {
     const { user, fake } = await setup('/shell/upload/2', fakeUploads({ files: [storedUpload(1, { name: 'old.pdf' })] }));
     await screen.findByRole('table');
     await choose(user, file('new.pdf', 1000, 'application/pdf'));
-    fake.failNextList = { status: 503, contentType: 'application/problem+json', json: { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'The database is busy.' } };
+    server.use(handle(uploadsApi.list, () => problem(503, 'Service Unavailable', 'The database is busy.'), { once: true }));
     fake.files.push(storedUpload(2, { name: 'new.pdf' }));
     drive(() => FakeUpload.of('new.pdf').succeed(storedUpload(2, { name: 'new.pdf' })));
     const alert = await screen.findByText('Could not refresh the stored files: The database is busy.');

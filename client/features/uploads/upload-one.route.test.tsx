@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-utils';
 import { Upload as FakeUpload } from './tus.fake-api';
 import { singleQueue } from './upload-queues';
 import { MB, fakeUploads, sizedFile, storedUpload } from './uploads.fake-api';
@@ -17,7 +17,7 @@ const file = sizedFile;
 
 async function setup() {
   const fake = fakeUploads();
-  const api = fakeApi([fake.handler], { signedIn: true });
+  const api = fakeBff(fake.handlers, { signedIn: true });
   renderApp('/shell/upload/1');
   await screen.findByRole('heading', { name: 'Upload a file', level: 1 });
   return { api, fake, user: userEvent.setup({ applyAccept: false }) };

@@ -1,11 +1,12 @@
-import { DEFAULT_ALLOWED_TYPES, type StoredUpload, type UploadLimits } from '@contracts/uploads.contract';
-import { ADMIN_USER, problem } from '@/test-utils';
-import type { FakeHandler, FakeReply } from '@/test-utils';
+import type { RequestHandler } from 'msw';
+import { DEFAULT_ALLOWED_TYPES, uploadsApi, type StoredUpload, type UploadLimits } from '@contracts/uploads.contract';
+import { ADMIN_USER, signedInAs } from '@/test-utils';
+import { handle, problem } from '@/test-server';
 
 /**
  * Test support: `/api/uploads` behaving like `bff/features/uploads` as its contract describes it
  * (limits with this account's use, stored files newest first and paged, delete: staff their own,
- * admins any). The tus side is `tus.fake-api.ts`.
+ * admins any), as msw handlers. The tus side is `tus.fake-api.ts`, a stand-in for tus-js-client.
  */
 export const MB = 1024 * 1024;
 
@@ -48,9 +49,7 @@ export type FakeUploads = {
   files: StoredUpload[];
   /** The signed-in account's role: the admin of test-utils, or (same id) a staff member, who deletes only their own files. */
   role: 'admin' | 'staff';
-  /** Answers the next list read with this instead. */
-  failNextList?: FakeReply;
-  handler: FakeHandler;
+  handlers: RequestHandler[];
 };
 
 export function fakeUploads(init: { files?: StoredUpload[]; limits?: Partial<UploadLimits>; role?: 'admin' | 'staff' } = {}): FakeUploads {
@@ -58,31 +57,22 @@ export function fakeUploads(init: { files?: StoredUpload[]; limits?: Partial<Upl
     limits: { ...LIMITS, ...init.limits },
     files: [...(init.files ?? [])],
     role: init.role ?? 'admin',
-    handler: () => undefined,
+    handlers: [],
   };
-  fake.handler = ({ method, url }) => {
-    const path = url.pathname;
-    if (path === '/api/auth/getAuth' && fake.role === 'staff') return { json: { user: { ...ADMIN_USER, name: 'Ada Staff', role: 'staff' } } };
-    if (path === '/api/uploads/limits' && method === 'GET') return { json: fake.limits };
-    if (path === '/api/uploads' && method === 'GET') {
-      const failure = fake.failNextList;
-      fake.failNextList = undefined;
-      if (failure) return failure;
-      const page = Number(url.searchParams.get('page') ?? '0');
-      const size = Number(url.searchParams.get('pageSize') ?? '10');
+  fake.handlers = [
+    ...(fake.role === 'staff' ? [signedInAs({ name: 'Ada Staff', role: 'staff' })] : []),
+    handle(uploadsApi.limits, () => fake.limits),
+    handle(uploadsApi.list, ({ query: { page, pageSize } }) => {
       const sorted = [...fake.files].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
-      return { json: { items: sorted.slice(page * size, page * size + size), page, pageSize: size, total: sorted.length } };
-    }
-    const match = /^\/api\/uploads\/(\d+)$/.exec(path);
-    if (match && method === 'DELETE') {
-      const file = fake.files.find((f) => f.id === Number(match[1]));
-      if (!file) return problem(404, 'Not Found', `No file with id ${match[1]}.`);
+      return { items: sorted.slice(page * pageSize, page * pageSize + pageSize), page, pageSize, total: sorted.length };
+    }),
+    handle(uploadsApi.remove, ({ params }) => {
+      const file = fake.files.find((f) => f.id === params.id);
+      if (!file) return problem(404, 'Not Found', `No file with id ${params.id}.`);
       if (fake.role !== 'admin' && file.uploadedBy.id !== ADMIN_USER.id) return problem(403, 'Forbidden', 'You can delete the files you uploaded; an admin can delete any.');
       fake.files = fake.files.filter((f) => f.id !== file.id);
       fake.limits = { ...fake.limits, usedBytes: Math.max(0, fake.limits.usedBytes - file.size) };
-      return { status: 204 };
-    }
-    return undefined;
-  };
+    }),
+  ];
   return fake;
 }

@@ -1,34 +1,29 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { KisiEvent } from '@contracts/webhook.contract';
-import { FakeEventSource, fakeApi, fakeEventSourceEachTest, kisiEvent, problem, renderApp } from '@/test-utils';
-import type { FakeHandler } from '@/test-utils';
+import { webhookApi, type KisiEvent } from '@contracts/webhook.contract';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
+import { handle, problem } from '@/test-server';
 
 fakeEventSourceEachTest();
 afterEach(() => jest.restoreAllMocks());
 
 /** The inbox API: newest first (highest id here), paged, delete by id. */
-function fakeInbox(events: KisiEvent[]): FakeHandler {
-  return ({ method, url }) => {
-    if (url.pathname === '/api/webhook' && method === 'GET') {
-      const page = Number(url.searchParams.get('page') ?? '0');
-      const size = Number(url.searchParams.get('pageSize') ?? '10');
+function fakeInbox(events: KisiEvent[]) {
+  return [
+    handle(webhookApi.listEvents, ({ query: { page, pageSize } }) => {
       const sorted = [...events].sort((a, b) => b.id - a.id);
-      return { json: { items: sorted.slice(page * size, page * size + size), page, pageSize: size, total: events.length } };
-    }
-    const match = /^\/api\/webhook\/(\d+)$/.exec(url.pathname);
-    if (match && method === 'DELETE') {
-      const index = events.findIndex((e) => e.id === Number(match[1]));
-      if (index < 0) return problem(404, 'Not Found', `No Kisi event with id ${match[1]}.`);
+      return { items: sorted.slice(page * pageSize, page * pageSize + pageSize), page, pageSize, total: events.length };
+    }),
+    handle(webhookApi.deleteEvent, ({ params }) => {
+      const index = events.findIndex((e) => e.id === params.id);
+      if (index < 0) return problem(404, 'Not Found', `No Kisi event with id ${params.id}.`);
       events.splice(index, 1);
-      return { status: 204 };
-    }
-    return undefined;
-  };
+    }),
+  ];
 }
 
 function setup(path: string, events: KisiEvent[]) {
-  const api = fakeApi([fakeInbox(events)], { signedIn: true });
+  const api = fakeBff(fakeInbox(events), { signedIn: true });
   renderApp(path);
   return { api, user: userEvent.setup() };
 }

@@ -9,16 +9,12 @@ import type { Account, E2eApp, PageProblems } from './harness';
 import { NOT_FOUND_DOCUMENT, routePages, sampleIds, urlFor } from './route-table';
 import type { Access, RoutePage } from './route-table';
 
-/**
- * Every page of the route table, in its loaded state, signed in with the role it needs, at a
- * desktop and a phone size: axe-core finds no serious or critical violation, and at either width
- * the page never scrolls sideways. The route table is read, not copied, so a new page is audited
- * as soon as it is routed; a new `:param` needs a sample id below.
- */
-const SIZES = [
-  { name: '1280', viewport: { width: 1280, height: 800 } },
-  { name: '390', viewport: { width: 390, height: 844 } },
-];
+export interface AuditSize {
+  name: string;
+  viewport: { width: number; height: number };
+}
+export const DESKTOP: AuditSize = { name: '1280', viewport: { width: 1280, height: 800 } };
+export const PHONE: AuditSize = { name: '390', viewport: { width: 390, height: 844 } };
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
 /**
  * axe's default rules plus its experimental ones, among them label-content-name-mismatch (a
@@ -99,32 +95,8 @@ function describeViolation(v: Result): string {
   return `  ${v.impact} ${v.id} (${v.nodes.length}): ${v.help}\n${where}`;
 }
 
-before(async () => {
-  app = await startApp();
-  await app.addAccount(STAFF);
-  ids = await sampleIds((await session('admin')).page.request);
-});
-
-after(async () => {
-  for (const { context } of sessions.values()) await context.close();
-  await app?.close();
-  const byRule = new Map<string, { impact: string; views: number; nodes: number; pages: Set<string> }>();
-  for (const f of findings) {
-    const entry = byRule.get(f.rule) ?? { impact: f.impact, views: 0, nodes: 0, pages: new Set() };
-    entry.views += 1;
-    entry.nodes += f.nodes;
-    entry.pages.add(f.pattern);
-    byRule.set(f.rule, entry);
-  }
-  const lines = [...byRule]
-    .sort((a, b) => b[1].views - a[1].views)
-    .map(([rule, e]) => `  ${e.impact.padEnd(9)} ${rule.padEnd(30)} ${String(e.views).padStart(3)} page views, ${String(e.nodes).padStart(4)} nodes: ${[...e.pages].join(' ')}`);
-  console.log(`axe: ${pageViews} page views audited, ${findings.length} violations${lines.length ? `\n${lines.join('\n')}` : ''}`);
-  console.log(`wider than the window: ${sideways.length ? sideways.join(', ') : 'none'}`);
-});
-
 /** Audits the page `url` opened as `access`; `pattern` names it in the summary. */
-async function audit(access: Access, url: string, pattern: string, size: (typeof SIZES)[number]) {
+async function audit(access: Access, url: string, pattern: string, size: AuditSize) {
   const { page, problems } = await session(access);
   await page.setViewportSize(size.viewport);
   problems.messages.length = 0;
@@ -148,9 +120,39 @@ async function audit(access: Access, url: string, pattern: string, size: (typeof
   assert.equal(failures.join('\n'), '');
 }
 
-const pages: RoutePage[] = routePages();
+/**
+ * Registers, in the calling test file (one per width), the audit of every page of the route table
+ * at `size`, in its loaded state, signed in with the role it needs: axe-core finds no serious or
+ * critical violation, and the page never scrolls sideways. The route table is read, not copied, so a new page is audited
+ * as soon as it is routed; a new `:param` needs a sample id below.
+ */
+export function auditEveryPage(size: AuditSize) {
+  const pages: RoutePage[] = routePages();
 
-for (const size of SIZES) {
+  before(async () => {
+    app = await startApp();
+    await app.addAccount(STAFF);
+    ids = await sampleIds((await session('admin')).page.request);
+  });
+
+  after(async () => {
+    for (const { context } of sessions.values()) await context.close();
+    await app?.close();
+    const byRule = new Map<string, { impact: string; views: number; nodes: number; pages: Set<string> }>();
+    for (const f of findings) {
+      const entry = byRule.get(f.rule) ?? { impact: f.impact, views: 0, nodes: 0, pages: new Set() };
+      entry.views += 1;
+      entry.nodes += f.nodes;
+      entry.pages.add(f.pattern);
+      byRule.set(f.rule, entry);
+    }
+    const lines = [...byRule]
+      .sort((a, b) => b[1].views - a[1].views)
+      .map(([rule, e]) => `  ${e.impact.padEnd(9)} ${rule.padEnd(30)} ${String(e.views).padStart(3)} page views, ${String(e.nodes).padStart(4)} nodes: ${[...e.pages].join(' ')}`);
+    console.log(`axe: ${pageViews} page views audited, ${findings.length} violations${lines.length ? `\n${lines.join('\n')}` : ''}`);
+    console.log(`wider than the window: ${sideways.length ? sideways.join(', ') : 'none'}`);
+  });
+
   describe(`every page at ${size.viewport.width}×${size.viewport.height}`, () => {
     for (const route of pages) {
       it(`${route.pattern} (${route.access})`, () => audit(route.access, urlFor(route.pattern, ids), route.pattern, size));
