@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import * as v from 'valibot';
 import { describeEndpoint, type Access, type Endpoint, type EndpointInput, type EndpointOutput } from '../contracts/endpoint.contract';
-import type { ProblemFieldError } from '../contracts/problem.contract';
+import { fieldErrorOf, type ProblemFieldError } from '../contracts/problem.contract';
 import type { SessionUser } from '../contracts/auth.contract';
 import { badRequest, forbidden, unauthorized } from './http-error';
 
@@ -29,36 +29,6 @@ export function route<E extends Endpoint>(endpoint: E, handler: Handler<E>, opti
   return { endpoint, before: options.before ?? [], handle: handler as Route['handle'] };
 }
 
-/** The schema of the field at `keys` inside `schema` (through pipes, optional and nullable wrappers, objects and arrays). */
-function fieldSchema(schema: v.GenericSchema, keys: readonly unknown[]): v.GenericSchema | undefined {
-  let at: unknown = schema;
-  for (const key of keys) {
-    // A piped schema carries its first schema's parts (`entries`, `item`); wrappers keep theirs in `wrapped`.
-    while (at && typeof at === 'object' && 'wrapped' in at) at = at.wrapped;
-    if (at && typeof at === 'object' && 'entries' in at && typeof key === 'string') at = (at.entries as Record<string, unknown>)[key];
-    else if (at && typeof at === 'object' && 'item' in at && typeof key === 'number') at = at.item;
-    else return undefined;
-  }
-  return at && typeof at === 'object' && '~run' in at ? (at as v.GenericSchema) : undefined;
-}
-
-/**
- * valibot words a missing key as 'Invalid key: Expected "x" but received undefined'. The field's
- * own schema says what to enter instead (the contract's words for an empty field, "Enter the
- * owner’s name"); a field without words of its own is "Required".
- */
-function missingFieldMessage(schema: v.GenericSchema, issue: v.BaseIssue<unknown>): string {
-  const field = fieldSchema(schema, issue.path?.map((item) => item.key) ?? []);
-  const own = field ? v.safeParse(field, undefined).issues?.[0]?.message : undefined;
-  return own && !own.startsWith('Invalid ') ? own : 'Required';
-}
-
-const issueToError = (part: Part, schema: v.GenericSchema) => (issue: v.BaseIssue<unknown>): ProblemFieldError => {
-  const path = v.getDotPath(issue);
-  const message = issue.kind === 'schema' && issue.received === 'undefined' ? missingFieldMessage(schema, issue) : issue.message;
-  return { path: path ? `${part}.${path}` : part, message };
-};
-
 /**
  * The fields of `value` (a request part) whose text holds a NUL character. No one types one, and
  * PostgreSQL can neither store nor compare text that holds it, so it is refused on either engine.
@@ -80,7 +50,7 @@ export function parseInput(endpoint: Endpoint, req: Pick<Request, Part>): Record
     const raw = part === 'body' ? (req.body ?? {}) : req[part];
     const result = v.safeParse(schema, raw);
     if (result.success) errors.push(...textWithNul(part, (input[part] = result.output)));
-    else errors.push(...result.issues.map(issueToError(part, schema)));
+    else errors.push(...result.issues.map(fieldErrorOf(part, schema)));
   }
   if (errors.length > 0) throw badRequest('The request has invalid fields.', errors);
   return input;
