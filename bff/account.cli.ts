@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
-import { EmailSchema, RoleSchema } from './contracts/auth.contract';
+import { RoleSchema } from './contracts/auth.contract';
+import { EmailSchema } from './contracts/common.contract';
 import { loadConfig } from './config';
 import { accountsRepository } from './features/auth/accounts.repository';
 import { authService, SESSIONS_ENDED_CHANNEL } from './features/auth/auth.service';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loginApi } from './contracts/auth.contract';
+import { loginApi } from './contracts/login.contract';
 import { chatApi, type ChannelList, type ChatMessage } from './contracts/chat.contract';
 import { conversationsApi } from './contracts/conversations.contract';
 import { urlOf } from './contracts/endpoint.contract';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import type { Endpoint, EndpointInput, EndpointOutput } from '@contracts/endpoint.contract';
-import type { Problem, ProblemFieldError } from '@contracts/problem.contract';
+import { fieldErrorOf, type Problem, type ProblemFieldError } from '@contracts/problem.contract';
 
 /**
  * The fake BFF of client tests, at the network boundary: one msw server per test file (started
@@ -56,16 +56,9 @@ export type FakeInput<E extends Endpoint> = EndpointInput<E> & { request: Reques
 
 type Part = 'params' | 'query' | 'body';
 
-// The same wording as the BFF's mount helper (bff/lib/endpoint-router.ts), which the client may not import.
-const issueToError = (part: Part) => (issue: v.BaseIssue<unknown>): ProblemFieldError => {
-  const path = v.getDotPath(issue);
-  const message = issue.kind === 'schema' && issue.received === 'undefined' ? 'Required' : issue.message;
-  return { path: path ? `${part}.${path}` : part, message };
-};
-
 async function readBody(request: Request): Promise<unknown> {
   const text = await request.clone().text();
-  // A request without a JSON body is checked as an empty object, so its fields report "Required" (as the BFF does).
+  // A request without a JSON body is checked as an empty object, so each field says what it needs (as the BFF does).
   return text === '' ? {} : (JSON.parse(text) as unknown);
 }
 
@@ -85,7 +78,8 @@ async function parseInput(endpoint: Endpoint, request: Request, params: Record<s
     if (!schema) continue;
     const result = v.safeParse(schema, raw[part]);
     if (result.success) input[part] = result.output;
-    else errors.push(...result.issues.map(issueToError(part)));
+    // The BFF's own wording (the contracts'), field by field.
+    else errors.push(...result.issues.map(fieldErrorOf(part, schema)));
   }
   return errors.length > 0 ? fieldProblem(errors) : input;
 }

@@ -48,7 +48,7 @@ describe('gym front desk', () => {
     await ownerDialog.getByLabel('Email', { exact: true }).fill('not-an-email');
     await ownerDialog.getByLabel('Gym name').fill(OWNER.gymName);
     await ownerDialog.getByRole('button', { name: 'Add owner' }).click();
-    await ownerDialog.getByText('Expected an email address like name@example.com').waitFor(); // the server's field error
+    await ownerDialog.getByText('Enter an email address such as name@example.com').waitFor(); // the contract's words, checked before sending
     await ownerDialog.getByLabel('Email', { exact: true }).fill(OWNER.email);
     await ownerDialog.getByRole('button', { name: 'Add owner' }).click();
     await page.getByText(`${OWNER.name} (${OWNER.gymName}) was added.`).waitFor();

@@ -1,22 +1,12 @@
 import * as v from 'valibot';
 import { endpoint, NoContentSchema, ROLES } from './endpoint.contract';
 
+/**
+ * The session every screen asks about. Signing in is in login.contract.ts, so the app's first screen
+ * (which loads this file) does not carry the login form's checks.
+ */
+
 export const RoleSchema = v.picklist(ROLES, 'Expected one of admin, staff, runner');
-
-export const EmailSchema = v.pipe(
-  v.string('Expected an email address'),
-  v.trim(),
-  v.toLowerCase(),
-  v.nonEmpty('Required'),
-  v.maxLength(254, 'Email is too long'),
-  v.email('Expected an email address like name@example.com'),
-);
-
-export const LoginRequestSchema = v.object({
-  email: EmailSchema,
-  password: v.pipe(v.string('Expected a password'), v.nonEmpty('Required'), v.maxLength(1024, 'Password is too long')),
-});
-export type LoginRequest = v.InferOutput<typeof LoginRequestSchema>;
 
 export const SessionUserSchema = v.object({
   id: v.number(),
@@ -26,22 +16,9 @@ export const SessionUserSchema = v.object({
 });
 export type SessionUser = v.InferOutput<typeof SessionUserSchema>;
 
-/** `GET /api/auth/getAuth` and `POST /api/auth/login` answer this. */
+/** `GET /api/auth/getAuth` and `POST /api/auth/login` (login.contract.ts) answer this. */
 export const AuthResponseSchema = v.object({ user: SessionUserSchema });
 export type AuthResponse = v.InferOutput<typeof AuthResponseSchema>;
-
-/** Signing in, apart from the session reads so the app's first screen does not carry the login form's checks. */
-export const loginApi = {
-  login: endpoint({
-    method: 'POST',
-    path: '/api/auth/login',
-    summary: 'Sign in: sets the httpOnly `sid` session cookie',
-    access: 'public',
-    body: LoginRequestSchema,
-    response: AuthResponseSchema,
-    errors: [401, 429],
-  }),
-};
 
 export const authApi = {
   logout: endpoint({ method: 'POST', path: '/api/auth/logout', summary: 'Sign out: ends the session and clears its cookie', access: 'public', response: NoContentSchema, status: 204 }),

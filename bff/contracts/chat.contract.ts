@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { IdParamSchema, idNumber, idText, requiredText } from './common.contract';
+import { IdParamSchema, idNumber, idText, optionalText, requiredText } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 import { MessageAuthorSchema, SendMessageSchema } from './message.contract';
 
@@ -48,21 +48,17 @@ export const ChannelListQuerySchema = v.object({
   archived: v.optional(v.picklist(['include', 'exclude'], 'Expected include or exclude'), 'exclude'),
 });
 
-const optionalTopic = v.optional(
-  v.nullable(v.pipe(v.string('Expected the topic as text'), v.trim(), v.maxLength(200, 'A topic is at most 200 characters'), v.transform((s) => s || null))),
-);
-
 export const CreateChannelSchema = v.object({
-  name: requiredText('Name', 40),
-  topic: optionalTopic,
+  name: requiredText('Enter the channel’s name', 40),
+  topic: optionalText(200),
   runnersMayJoin: v.optional(v.boolean('Expected true or false'), false),
 });
 export type CreateChannel = v.InferOutput<typeof CreateChannelSchema>;
 
 export const UpdateChannelSchema = v.pipe(
   v.object({
-    name: v.optional(requiredText('Name', 40)),
-    topic: optionalTopic,
+    name: v.optional(requiredText('Enter the channel’s name', 40)),
+    topic: optionalText(200),
     runnersMayJoin: v.optional(v.boolean('Expected true or false')),
     archived: v.optional(v.boolean('Expected true or false')),
   }),

@@ -11,15 +11,46 @@ export const idText = (message = 'Expected a positive integer id') =>
 /** Is this text an id the API would accept? (Client routes turn anything else into a 404 at once.) */
 export const isIdText = (text: string | undefined): text is string => ID_TEXT.test(text ?? '') && Number(text) <= MAX_ID;
 
-/** Text that must not be blank once trimmed, at most `max` characters; `label` names it in messages. */
-export const requiredText = (label: string, max: number) =>
-  v.pipe(v.string(`Expected ${label} as text`), v.trim(), v.nonEmpty('Required'), v.maxLength(max, `${label} is at most ${max} characters`));
+/**
+ * Messages a person reads (on a form's field before anything is sent, and in the server's 400 for
+ * the same input) are written here, in the contracts, once: the client checks bodies with these
+ * schemas and shows their words.
+ */
+
+/** The limit of every text a person types, in words. */
+export const atMost = (max: number) => `Use at most ${max} characters`;
+
+/** An email address as a person types it: trimmed, lower-cased. */
+export const EmailSchema = v.pipe(
+  v.string('Enter an email address'),
+  v.trim(),
+  v.toLowerCase(),
+  v.nonEmpty('Enter an email address'),
+  v.maxLength(254, atMost(254)),
+  v.email('Enter an email address such as name@example.com'),
+);
+
+/** Text a person must fill in: trimmed, not blank, at most `max` characters. `missing` asks for it ("Enter the owner’s name"). */
+export const requiredText = (missing: string, max: number) => v.pipe(v.string(missing), v.trim(), v.nonEmpty(missing), v.maxLength(max, atMost(max)));
+
+/** Text a person may leave empty (empty is none: null), at most `max` characters. */
+export const optionalText = (max: number) =>
+  v.optional(
+    v.nullable(
+      v.pipe(
+        v.string('Enter text'),
+        v.trim(),
+        v.maxLength(max, atMost(max)),
+        v.transform((s) => s || null),
+      ),
+    ),
+  );
 
 /** `:id` of a path. */
 export const IdParamSchema = v.object({ id: idText() });
 
 /** An id in a JSON body. */
-export const idNumber = (message: string) => v.pipe(v.number(message), v.integer('Expected a whole number'), v.minValue(1, message), v.maxValue(MAX_ID, message));
+export const idNumber = (message: string) => v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(MAX_ID, message));
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;

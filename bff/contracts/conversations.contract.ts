@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema } from './auth.contract';
-import { IdParamSchema, idNumber, PageQuerySchema, pageOf, requiredText } from './common.contract';
+import { EmailSchema, IdParamSchema, PageQuerySchema, idNumber, pageOf, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
 import { MessageAuthorSchema, MessageBodySchema, SendMessageSchema } from './message.contract';
 
@@ -51,15 +50,14 @@ export const ConversationPageSchema = pageOf(ConversationSummarySchema);
 export const ConversationSchema = v.object({ ...ConversationSummarySchema.entries, messages: v.array(ConversationMessageSchema) });
 export type Conversation = v.InferOutput<typeof ConversationSchema>;
 
-const optionalEmail = v.optional(v.union([v.pipe(v.literal(''), v.transform(() => null)), v.null(), EmailSchema], 'Expected an email address like name@example.com'));
-const optionalTable = v.optional(
-  v.nullable(v.pipe(v.number('Expected a table number'), v.integer('Expected a whole table number'), v.minValue(1, 'Tables are numbered from 1'))),
-);
+const optionalEmail = v.optional(v.union([v.pipe(v.literal(''), v.transform(() => null)), v.null(), EmailSchema], 'Enter an email address such as name@example.com'));
+const TABLE_WORDS = 'Enter your table number, such as 4';
+const optionalTable = v.optional(v.nullable(v.pipe(v.number(TABLE_WORDS), v.integer(TABLE_WORDS), v.minValue(1, 'Tables are numbered from 1'))));
 
 /** A guest's help request: who they are, where to find them (a table or an email), and what they need. */
 export const StartConversationSchema = v.pipe(
   v.object({
-    name: requiredText('Name', 60),
+    name: requiredText('Enter your name', 60),
     table: optionalTable,
     email: optionalEmail,
     body: MessageBodySchema,

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema } from './auth.contract';
-import { IdParamSchema, PageQuerySchema, idNumber, idText, pageOf, requiredText } from './common.contract';
+import { EmailSchema, IdParamSchema, PageQuerySchema, idNumber, idText, pageOf, requiredText } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
@@ -27,20 +26,20 @@ export const OwnerListQuerySchema = v.object({ ...PageQuerySchema.entries, query
 export type OwnerListQuery = v.InferOutput<typeof OwnerListQuerySchema>;
 
 export const CreateOwnerSchema = v.object({
-  name: requiredText('Name', 120),
+  name: requiredText('Enter the owner’s name', 120),
   email: EmailSchema,
   phone: v.optional(
     v.nullable(
       v.pipe(
-        v.string('Expected a phone number as text'),
+        v.string('Enter a phone number such as +1 555 123 4567'),
         v.trim(),
-        v.regex(/^$|^\+?[0-9 ()./-]{5,30}$/, 'Expected a phone number such as +1 555 123 4567'),
+        v.regex(/^$|^\+?[0-9 ()./-]{5,30}$/, 'Enter a phone number such as +1 555 123 4567'),
         v.transform((s) => s || null),
       ),
     ),
     null,
   ),
-  gymName: requiredText('Gym name', 120),
+  gymName: requiredText('Enter the gym’s name', 120),
 });
 export type CreateOwner = v.InferOutput<typeof CreateOwnerSchema>;
 
@@ -80,11 +79,11 @@ export const MemberListQuerySchema = v.object({
 });
 export type MemberListQuery = v.InferOutput<typeof MemberListQuerySchema>;
 
-const OwnerIdSchema = idNumber('Expected a positive owner id');
+const OwnerIdSchema = idNumber('Choose the owner of their gym');
 
 export const CreateMemberSchema = v.object({
   email: EmailSchema,
-  name: requiredText('Name', 120),
+  name: requiredText('Enter the member’s name', 120),
   ownerId: OwnerIdSchema,
   membership: v.optional(MembershipSchema, 'active'),
 });
@@ -92,7 +91,7 @@ export type CreateMember = v.InferOutput<typeof CreateMemberSchema>;
 
 export const UpdateMemberSchema = v.pipe(
   v.object({
-    name: v.optional(requiredText('Name', 120)),
+    name: v.optional(requiredText('Enter the member’s name', 120)),
     ownerId: v.optional(OwnerIdSchema),
     membership: v.optional(MembershipSchema),
   }),

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema } from './auth.contract';
-import { IdParamSchema, idNumber } from './common.contract';
+import { EmailSchema, IdParamSchema, idNumber } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 import { KisiWebhookBodySchema } from './webhook.contract';
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { requiredText } from './common.contract';
 
 /**
  * What staff chat and guest conversations share: a message is plain text (the client makes links
@@ -9,12 +10,7 @@ import * as v from 'valibot';
 export const MAX_MESSAGE_LENGTH = 2000;
 
 /** A message's text: trimmed, not blank, at most {@link MAX_MESSAGE_LENGTH} characters. */
-export const MessageBodySchema = v.pipe(
-  v.string('Expected the message as text'),
-  v.trim(),
-  v.nonEmpty('Write a message first'),
-  v.maxLength(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters`),
-);
+export const MessageBodySchema = requiredText('Write a message first', MAX_MESSAGE_LENGTH);
 
 export const MESSAGE_AUTHOR_KINDS = ['staff', 'guest'] as const;
 

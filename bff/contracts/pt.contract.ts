@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { IdParamSchema, PageQuerySchema, idNumber, pageOf, requiredText } from './common.contract';
+import { IdParamSchema, PageQuerySchema, idNumber, optionalText, pageOf, requiredText } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 /**
@@ -7,18 +7,6 @@ import { endpoint, NoContentSchema } from './endpoint.contract';
  * table without an account, and the runners' board. Money is always integer cents.
  */
 
-/** Optional text where an empty string means "none". */
-const optionalText = (label: string, max: number) =>
-  v.optional(
-    v.nullable(
-      v.pipe(
-        v.string(`Expected ${label} as text`),
-        v.trim(),
-        v.maxLength(max, `${label} is at most ${max} characters`),
-        v.transform((s) => s || null),
-      ),
-    ),
-  );
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
 const atLeastOne = (names: string) => v.check((patch: Record<string, unknown>) => Object.values(patch).some((value) => value !== undefined), `Send at least one of ${names}`);
 
@@ -63,49 +51,53 @@ export const StallListQuerySchema = v.object({ ...PageQuerySchema.entries, query
 export type StallListQuery = v.InferOutput<typeof StallListQuerySchema>;
 
 export const CreateStallSchema = v.object({
-  name: requiredText('Name', 80),
-  description: optionalText('Description', 500),
-  cuisine: optionalText('Cuisine', 40),
+  name: requiredText('Enter the stall’s name', 80),
+  description: optionalText(500),
+  cuisine: optionalText(40),
 });
 export type CreateStall = v.InferOutput<typeof CreateStallSchema>;
 
 export const UpdateStallSchema = v.pipe(
   v.object({
-    name: v.optional(requiredText('Name', 80)),
-    description: optionalText('Description', 500),
-    cuisine: optionalText('Cuisine', 40),
+    name: v.optional(requiredText('Enter the stall’s name', 80)),
+    description: optionalText(500),
+    cuisine: optionalText(40),
     status: v.optional(StallStatusSchema),
   }),
   atLeastOne('name, description, cuisine, status'),
 );
 export type UpdateStall = v.InferOutput<typeof UpdateStallSchema>;
 
+/** Cents in the API; a person types the price in the currency ("7.50"), so the words say it that way. */
 const PriceCentsSchema = v.pipe(
-  v.number('Expected a price in cents'),
-  v.integer('Expected a whole number of cents'),
+  v.number('Enter a price such as 7.50'),
+  v.integer('Enter a price with at most two decimals'),
   v.minValue(0, 'A price cannot be negative'),
-  v.maxValue(MAX_PRICE_CENTS, `A price is at most ${MAX_PRICE_CENTS} cents`),
+  v.maxValue(MAX_PRICE_CENTS, `A price can be at most ${(MAX_PRICE_CENTS / 100).toFixed(2)}`),
 );
 const AllergensSchema = v.pipe(
-  v.array(v.pipe(v.string('Expected an allergen as text'), v.trim(), v.nonEmpty('An allergen cannot be empty'), v.maxLength(30, 'An allergen is at most 30 characters')), 'Expected a list of allergens'),
-  v.maxLength(14, 'At most 14 allergens'),
+  v.array(v.pipe(v.string('Enter allergens as text'), v.trim(), v.nonEmpty('An allergen cannot be empty'), v.maxLength(30, 'Use at most 30 characters for each allergen')), 'Enter allergens as a list'),
+  v.maxLength(14, 'List at most 14 allergens'),
 );
 
+const DishNameSchema = requiredText('Enter the dish’s name', 80);
+const CategorySchema = requiredText('Enter a category, such as Mains', 40);
+
 export const CreateMenuItemSchema = v.object({
-  name: requiredText('Name', 80),
+  name: DishNameSchema,
   priceCents: PriceCentsSchema,
-  category: v.optional(requiredText('Category', 40), 'Mains'),
-  description: optionalText('Description', 300),
+  category: v.optional(CategorySchema, 'Mains'),
+  description: optionalText(300),
   allergens: v.optional(AllergensSchema, []),
 });
 export type CreateMenuItem = v.InferOutput<typeof CreateMenuItemSchema>;
 
 export const UpdateMenuItemSchema = v.pipe(
   v.object({
-    name: v.optional(requiredText('Name', 80)),
+    name: v.optional(DishNameSchema),
     priceCents: v.optional(PriceCentsSchema),
-    category: v.optional(requiredText('Category', 40)),
-    description: optionalText('Description', 300),
+    category: v.optional(CategorySchema),
+    description: optionalText(300),
     allergens: v.optional(AllergensSchema),
     soldOut: v.optional(v.boolean('Expected true or false')),
   }),
@@ -168,22 +160,21 @@ export const canMoveOrder = (from: OrderStatus, to: OrderStatus): boolean =>
 export const PlacedOrderSchema = v.object({ ...OrderSchema.entries, token: v.string() });
 export type PlacedOrder = v.InferOutput<typeof PlacedOrderSchema>;
 
+const QUANTITY_WORDS = `Choose a quantity from 1 to ${MAX_QUANTITY}`;
+
 export const CartLineSchema = v.object({
   itemId: idNumber('Expected a menu item id'),
-  quantity: v.pipe(
-    v.number('Expected a quantity'),
-    v.integer('Expected a whole quantity'),
-    v.minValue(1, 'The quantity is at least 1'),
-    v.maxValue(MAX_QUANTITY, `The quantity is at most ${MAX_QUANTITY}`),
-  ),
-  note: optionalText('Note', 140),
+  quantity: v.pipe(v.number(QUANTITY_WORDS), v.integer(QUANTITY_WORDS), v.minValue(1, QUANTITY_WORDS), v.maxValue(MAX_QUANTITY, QUANTITY_WORDS)),
+  note: optionalText(140),
 });
 export type CartLine = v.InferOutput<typeof CartLineSchema>;
 
+const TABLE_WORDS = 'Choose your table first, so we know where to bring the food';
+
 /** Prices are not part of a cart: the server prices the order from the menu. */
 export const PlaceOrderSchema = v.object({
-  table: v.pipe(v.number('Expected a table number'), v.integer('Expected a whole table number'), v.minValue(1, 'Tables are numbered from 1')),
-  cart: v.pipe(v.array(CartLineSchema, 'Expected the cart as a list'), v.minLength(1, 'The cart is empty'), v.maxLength(MAX_CART_LINES, `At most ${MAX_CART_LINES} lines in one order`)),
+  table: v.pipe(v.number(TABLE_WORDS), v.integer(TABLE_WORDS), v.minValue(1, 'Tables are numbered from 1')),
+  cart: v.pipe(v.array(CartLineSchema, 'Expected the cart as a list'), v.minLength(1, 'Your cart is empty'), v.maxLength(MAX_CART_LINES, `An order can have at most ${MAX_CART_LINES} lines`)),
 });
 export type PlaceOrder = v.InferOutput<typeof PlaceOrderSchema>;
 

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema } from './auth.contract';
-import { IdParamSchema, PageQuerySchema, pageOf } from './common.contract';
+import { EmailSchema, IdParamSchema, PageQuerySchema, pageOf } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 /**

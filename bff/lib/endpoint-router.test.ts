@@ -16,7 +16,7 @@ const things = {
     path: '/api/things',
     summary: 'test',
     access: 'public',
-    body: v.object({ name: v.pipe(v.string('Expected a name'), v.nonEmpty('Required')) }),
+    body: v.object({ name: v.pipe(v.string('Enter a name'), v.nonEmpty('Enter a name')) }),
     response: Thing,
     status: 201,
   }),
@@ -80,7 +80,7 @@ describe('endpointRouter', () => {
     await request(app).post('/api/things').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').serialize(asIs).send({}).expect(201, { id: 1, name: 'zipped' });
   });
 
-  it('answers one 400 problem listing every invalid field, with "Required" for a missing one', async () => {
+  it('answers one 400 problem listing every invalid field, a missing one in its schema’s own words', async () => {
     const bad = await request(app).get('/api/things/0?page=-1').expect(400);
     expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(bad.body.errors).toEqual([
@@ -88,7 +88,7 @@ describe('endpointRouter', () => {
       { path: 'query.page', message: 'Expected a page number of 0 or more' },
     ]);
     const missing = await request(app).post('/api/things').send({}).expect(400);
-    expect(missing.body.errors).toEqual([{ path: 'body.name', message: 'Required' }]);
+    expect(missing.body.errors).toEqual([{ path: 'body.name', message: 'Enter a name' }]);
   });
 
   it('refuses text holding a NUL character (which PostgreSQL cannot store) with a 400 naming the field', async () => {

@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import * as v from 'valibot';
 import { describeEndpoint, type Access, type Endpoint, type EndpointInput, type EndpointOutput } from '../contracts/endpoint.contract';
-import type { ProblemFieldError } from '../contracts/problem.contract';
+import { fieldErrorOf, type ProblemFieldError } from '../contracts/problem.contract';
 import type { SessionUser } from '../contracts/auth.contract';
 import { badRequest, forbidden, unauthorized } from './http-error';
 
@@ -29,13 +29,6 @@ export function route<E extends Endpoint>(endpoint: E, handler: Handler<E>, opti
   return { endpoint, before: options.before ?? [], handle: handler as Route['handle'] };
 }
 
-const issueToError = (part: Part) => (issue: v.BaseIssue<unknown>): ProblemFieldError => {
-  const path = v.getDotPath(issue);
-  // valibot words a missing key as 'Invalid key: Expected "x" but received undefined'; users read "Required".
-  const message = issue.kind === 'schema' && issue.received === 'undefined' ? 'Required' : issue.message;
-  return { path: path ? `${part}.${path}` : part, message };
-};
-
 /**
  * The fields of `value` (a request part) whose text holds a NUL character. No one types one, and
  * PostgreSQL can neither store nor compare text that holds it, so it is refused on either engine.
@@ -53,11 +46,11 @@ export function parseInput(endpoint: Endpoint, req: Pick<Request, Part>): Record
   for (const part of ['params', 'query', 'body'] as const) {
     const schema = endpoint[part];
     if (!schema) continue;
-    // A missing JSON body arrives as undefined; validate it as an empty object so fields report "Required".
+    // A missing JSON body arrives as undefined; validate it as an empty object so each field says what it needs.
     const raw = part === 'body' ? (req.body ?? {}) : req[part];
     const result = v.safeParse(schema, raw);
     if (result.success) errors.push(...textWithNul(part, (input[part] = result.output)));
-    else errors.push(...result.issues.map(issueToError(part)));
+    else errors.push(...result.issues.map(fieldErrorOf(part, schema)));
   }
   if (errors.length > 0) throw badRequest('The request has invalid fields.', errors);
   return input;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { endpoint } from '@contracts/endpoint.contract';
-import { authApi, loginApi } from '@contracts/auth.contract';
+import { authApi } from '@contracts/auth.contract';
+import { loginApi } from '@contracts/login.contract';
 import { gymApi } from '@contracts/gym.contract';
 import { kisiApi } from '@contracts/kisi.contract';
 import { statusApi } from '@contracts/status.contract';

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import type { EndpointOutput } from '@contracts/endpoint.contract';
-import { KisiErrorSchema, KisiValidationErrorsSchema, kisiApi, parseCollectionRange, type KisiGroupLinkCreated, type KisiUser } from '@contracts/kisi.contract';
-import { call, errorMessage, fetcherFor, isApiError, keyFor, responseFetcherFor, type QueryKey } from './api-client';
+import { KisiErrorSchema, KisiValidationErrorsSchema, kisiApi, parseCollectionRange, type KisiGroupLinkCreate, type KisiUser } from '@contracts/kisi.contract';
+import { errorMessage, fetcherFor, isApiError, keyFor, responseFetcherFor, type QueryKey } from './api-client';
 import { invalidate, setQueryData } from './cache';
-import type { FormErrors } from './problem-fields';
+import { write } from './endpoint-write';
+import type { FieldOf, FormErrors } from './problem-fields';
 
 /**
  * The one client module for Kisi, used by the /kisi pages and the gym member page alike: every
@@ -32,6 +33,17 @@ export function kisiErrorMessage(error: unknown): string {
 
 /** Kisi's field name and messages as one sentence ("Name can't be blank"). */
 const fieldSentence = (field: string, messages: string[]) => `${field.replace(/_/g, ' ')} ${messages.join(', ')}`.replace(/^./, (c) => c.toUpperCase());
+
+/**
+ * The form field of a path in a Kisi body (`group_link.valid_until`), by its Kisi name: `fields`
+ * maps Kisi's names to the form's, as for `kisiFormErrors`.
+ */
+export const kisiFieldOf =
+  <F extends string>(fields: Record<string, F>): FieldOf<F> =>
+  (path) => {
+    const name = path.split('.').at(-1) ?? '';
+    return Object.hasOwn(fields, name) ? fields[name] : undefined;
+  };
 
 /**
  * A failed Kisi write as form errors: each 422 message on the form's field for that Kisi field
@@ -86,31 +98,28 @@ export async function fetchLinksOf(key: QueryKey) {
   return (await fetchGroupLinkList(key)).filter((link) => link.email?.toLowerCase() === email);
 }
 
-/** A link for the configured group (the BFF fills in `group_id`), with an online QR code. */
-export async function createGroupLink(input: { name: string; email: string; validUntil?: string | null }): Promise<KisiGroupLinkCreated> {
-  const link = await call(kisiApi.createGroupLink, {
-    body: { group_link: { name: input.name, email: input.email || null, quick_response_code_type: 'online', ...(input.validUntil ? { valid_until: input.validUntil } : {}) } },
-  });
-  await invalidate(kisiApi.listGroupLinks);
-  return link;
-}
+// Writes (docs/decisions/0001-one-way-to-write.md). The /kisi list and a member's tab read the same links.
 
-export async function deleteGroupLink(id: number): Promise<void> {
-  await call(kisiApi.deleteGroupLink, { params: { id } });
-  await invalidate(kisiApi.listGroupLinks);
-}
+/** The body of a new link for the configured group (the BFF fills in `group_id`), with an online QR code; a blank email or date is none. */
+export const groupLinkBody = (input: { name: string; email: string; validUntil?: string | null }): KisiGroupLinkCreate => ({
+  group_link: { name: input.name, email: input.email || null, quick_response_code_type: 'online', ...(input.validUntil ? { valid_until: input.validUntil } : {}) },
+});
+
+export const createGroupLink = write(kisiApi.createGroupLink, { stale: [kisiApi.listGroupLinks] });
+export const deleteGroupLink = write(kisiApi.deleteGroupLink, { stale: [kisiApi.listGroupLinks] });
 
 // ---- the other writes ----------------------------------------------------------------------------
+
+/** Every users page and the members list show access too. */
+const updateUser = write(kisiApi.updateUser, { stale: [kisiApi.listUsers, kisiApi.listMembers] });
 
 /**
  * Switches a user's door access. Kisi answers 204 and treats `scim_access_enabled` as read-only,
  * so the user is read again and that answer is what the pages show (`null`: switched, but the
- * read-back failed; the lists are refetched instead).
+ * read-back failed; the user's entry is dropped and read again where shown).
  */
 export async function setUserAccess(id: number, enabled: boolean): Promise<KisiUser | null> {
-  await call(kisiApi.updateUser, { params: { id }, body: { user: { access_enabled: enabled, scim_access_enabled: enabled } } });
-  // Every users page and the members list show access too.
-  await Promise.all([invalidate(kisiApi.listUsers), invalidate(kisiApi.listMembers)]);
+  await updateUser({ params: { id }, body: { user: { access_enabled: enabled, scim_access_enabled: enabled } } });
   try {
     const user = await fetchUser(userKey(id));
     setQueryData(userKey(id), user);
@@ -121,21 +130,9 @@ export async function setUserAccess(id: number, enabled: boolean): Promise<KisiU
   }
 }
 
-export async function createGroup(input: { name: string; description: string }) {
-  const group = await call(kisiApi.createGroup, { body: { group: { name: input.name, description: input.description.trim() || null } } });
-  await invalidate(kisiApi.listGroups);
-  return group;
-}
-
-export async function deleteGroup(id: number): Promise<void> {
-  await call(kisiApi.deleteGroup, { params: { id } });
-  // A group's links and role assignments go with it.
-  await Promise.all([invalidate(kisiApi.listGroups), invalidate(kisiApi.listGroupLinks), invalidate(kisiApi.listRoleAssignments)]);
-}
+export const createGroup = write(kisiApi.createGroup, { stale: [kisiApi.listGroups] });
+/** A group's links and role assignments go with it. */
+export const deleteGroup = write(kisiApi.deleteGroup, { stale: [kisiApi.listGroups, kisiApi.listGroupLinks, kisiApi.listRoleAssignments] });
 
 /** Kisi answers `{message: "Unlocked!"}`; a locked-down (409) or offline (503) door throws with Kisi's `{error}`. */
-export async function unlockLock(id: number): Promise<string> {
-  const answer = await call(kisiApi.unlockLock, { params: { id } });
-  await invalidate(kisiApi.listLocks);
-  return answer.message;
-}
+export const unlockLock = write(kisiApi.unlockLock, { stale: [kisiApi.listLocks] });

@@ -4,6 +4,7 @@ import { authApi, type SessionUser } from '@contracts/auth.contract';
 import type { Role } from '@contracts/endpoint.contract';
 import { call, errorMessage, isApiError, keyFor } from './api-client';
 import { cachedData, invalidate, setQueryData } from './cache';
+import { write } from './endpoint-write';
 import { loginPath } from './paths';
 
 /** Who is signed in, as the header and /shell see it (null: nobody). */
@@ -109,8 +110,10 @@ export const requireStaff = requireRole(['staff'], 'staff');
 /** The food court's runner board: runners, staff and admins. */
 export const requireRunner = requireRole(['runner', 'staff'], 'runners and staff');
 
-export async function signOut(): Promise<void> {
-  await call(authApi.logout);
-  setQueryData(SESSION_KEY, null);
-  await invalidate(authApi.getAuth);
-}
+/** Nobody is signed in now: the header and /shell's check see it at once (docs/decisions/0001-one-way-to-write.md). */
+export const signOut = write(authApi.logout, {
+  apply: async () => {
+    setQueryData(SESSION_KEY, null);
+    await invalidate(authApi.getAuth);
+  },
+});

@@ -58,8 +58,8 @@ describe('auth', () => {
   it('lists missing and mistyped login fields as a 400 problem', async () => {
     const res = await request(ctx.app).post('/api/auth/login').send({ email: 42 }).expect(400);
     expect(res.body.errors).toEqual([
-      { path: 'body.email', message: 'Expected an email address' },
-      { path: 'body.password', message: 'Required' },
+      { path: 'body.email', message: 'Enter an email address' },
+      { path: 'body.password', message: 'Enter your password' },
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { CookieOptions, Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { authApi, loginApi } from '../../contracts/auth.contract';
+import { authApi } from '../../contracts/auth.contract';
+import { loginApi } from '../../contracts/login.contract';
 import { SESSION_COOKIE } from '../../lib/auth.middleware';
 import { route } from '../../lib/endpoint-router';
 import { HttpError } from '../../lib/http-error';

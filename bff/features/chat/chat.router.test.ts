@@ -122,7 +122,7 @@ describe('channels', () => {
 
   it('rejects a blank, too long or mistyped channel with a 400 naming the field', async () => {
     const blank = await admin.agent.post('/api/chat/channels').send({ name: '   ' }).expect(400);
-    expect(blank.body.errors).toEqual([{ path: 'body.name', message: 'Required' }]);
+    expect(blank.body.errors).toEqual([{ path: 'body.name', message: 'Enter the channel’s name' }]);
     const long = await admin.agent.post('/api/chat/channels').send({ name: 'x'.repeat(41) }).expect(400);
     expect(long.body.errors[0].path).toBe('body.name');
     const typed = await admin.agent.post('/api/chat/channels').send({ name: 'Typed', runnersMayJoin: 'yes' }).expect(400);
@@ -243,7 +243,7 @@ describe('messages', () => {
     const blank = await post(staff, id, '   ').expect(400);
     expect(blank.body.errors[0].message).toBe('Write a message first');
     const long = await post(staff, id, 'x'.repeat(2001)).expect(400);
-    expect(long.body.errors[0].message).toBe('A message is at most 2000 characters');
+    expect(long.body.errors[0].message).toBe('Use at most 2000 characters');
     expect(await thread(staff, id)).toEqual({ items: [], older: null });
     // 2000 characters is allowed, and so is a longer text whose spaces trim to 2000.
     await send(staff, id, 'y'.repeat(2000));

@@ -41,10 +41,10 @@ describe('gym owners', () => {
   it('rejects missing fields, wrong types and a bad phone with a 400 listing each', async () => {
     const res = await staff.post('/api/gym/owners').send({ name: '', email: 'nope', phone: 'call me', gymName: 5 }).expect(400);
     expect(res.body.errors).toEqual([
-      { path: 'body.name', message: 'Required' },
-      { path: 'body.email', message: 'Expected an email address like name@example.com' },
-      { path: 'body.phone', message: 'Expected a phone number such as +1 555 123 4567' },
-      { path: 'body.gymName', message: 'Expected Gym name as text' },
+      { path: 'body.name', message: 'Enter the owner’s name' },
+      { path: 'body.email', message: 'Enter an email address such as name@example.com' },
+      { path: 'body.phone', message: 'Enter a phone number such as +1 555 123 4567' },
+      { path: 'body.gymName', message: 'Enter the gym’s name' },
     ]);
   });
 

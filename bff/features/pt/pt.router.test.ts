@@ -81,8 +81,8 @@ describe('stalls and menus', () => {
     const blank = await staff.post('/api/pt/stalls').send({ name: '   ', cuisine: 'x'.repeat(41) }).expect(400);
     expect(blank.body.errors).toEqual(
       expect.arrayContaining([
-        { path: 'body.name', message: 'Required' },
-        { path: 'body.cuisine', message: 'Cuisine is at most 40 characters' },
+        { path: 'body.name', message: 'Enter the stall’s name' },
+        { path: 'body.cuisine', message: 'Use at most 40 characters' },
       ]),
     );
     const { id, itemIds } = await stallWith([{ priceCents: 100 }]);

@@ -155,7 +155,7 @@ describe('GET /api/webhooks/unlocks', () => {
 
   it('answers 400 to a missing or invalid email and a bad page', async () => {
     const missing = await staff.get('/api/webhooks/unlocks').expect(400);
-    expect(missing.body.errors).toEqual([{ path: 'query.email', message: 'Required' }]);
+    expect(missing.body.errors).toEqual([{ path: 'query.email', message: 'Enter an email address' }]);
     for (const email of ['', 'not-an-email', 'a@', '@b.test']) {
       const res = await staff.get(`/api/webhooks/unlocks?email=${encodeURIComponent(email)}`).expect(400);
       expect(res.body.errors[0].path).toBe('query.email');

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { loginApi } from '@contracts/auth.contract';
+import { loginApi } from '@contracts/login.contract';
 import { ADMIN_USER, fakeBff, installFormDataShim, renderApp } from '@/test-utils';
 import { handle, problem, server } from '@/test-server';
 
@@ -91,8 +91,8 @@ describe('/login', () => {
   it('asks for missing fields without calling the server', async () => {
     const { api, user } = setup('/login');
     await user.click(await screen.findByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('Enter your email address.')).toBeInTheDocument();
-    expect(screen.getByText('Enter your password.')).toBeInTheDocument();
+    expect(await screen.findByText('Enter an email address')).toBeInTheDocument();
+    expect(screen.getByText('Enter your password')).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
     expect(api.calls.filter((c) => c.path === '/api/auth/login')).toHaveLength(0);
   });

@@ -5,12 +5,11 @@ import {
   type ChannelList,
   type ChatEvent,
   type ChatMessage,
-  type CreateChannel,
   type MessageSlice,
-  type UpdateChannel,
 } from '@contracts/chat.contract';
 import { call, fetcherFor, keyFor, type QueryKey } from '@/lib/api-client';
 import { cachedData, invalidate, setQueryData, useQuery } from '@/lib/cache';
+import { write } from '@/lib/endpoint-write';
 
 /**
  * Staff chat's data layer, shared by the three layouts (list, grid, split): one channel-list key
@@ -164,50 +163,37 @@ export function startReading(channelId: number): () => void {
 
 export const isReading = (channelId: number) => (reading.get(channelId) ?? 0) > 0;
 
-// ---- writes -----------------------------------------------------------------------------------
+// ---- writes (docs/decisions/0001-one-way-to-write.md) -------------------------------------------
 
-export async function sendMessage(channelId: number, body: string): Promise<ChatMessage> {
-  const message = await call(chatApi.postMessage, { params: { id: channelId }, body: { body } });
-  // Shown at once; the live event of the same message finds it by id and changes nothing.
-  takeMessage(message, { counts: false });
-  return message;
-}
+/**
+ * Shown at once; the live event of the same message finds it by id and changes nothing. Archived
+ * meanwhile (409): the lists read again, so the page shows the channel as it is now.
+ */
+export const sendMessage = write(chatApi.postMessage, {
+  apply: (message) => takeMessage(message, { counts: false }),
+  staleWhenRefused: [chatApi.listChannels],
+});
 
-export async function editMessage(message: ChatMessage, body: string): Promise<ChatMessage> {
-  const edited = await call(chatApi.editMessage, { params: { id: message.id }, body: { body } });
-  takeMessage(edited, { counts: false });
-  return edited;
-}
+export const editMessage = write(chatApi.editMessage, { apply: (message) => takeMessage(message, { counts: false }) });
 
+const deleteMessageWrite = write(chatApi.deleteMessage);
+/** The API answers 204: the thread shows the message as the server now keeps it. */
 export async function deleteMessage(message: ChatMessage): Promise<void> {
-  await call(chatApi.deleteMessage, { params: { id: message.id } });
-  // The API answers 204: the thread shows it as the server now keeps it.
+  await deleteMessageWrite({ params: { id: message.id } });
   takeMessage({ ...message, body: '', deleted: true }, { counts: false });
 }
 
 /** Marks a channel read up to a message; its row and the total show the server's count. */
-export async function markRead(channelId: number, upTo: number): Promise<void> {
-  const state = await call(chatApi.markRead, { params: { id: channelId }, body: { upTo } });
-  updateChannel(channelId, (channel) => ({ ...channel, unread: state.unread }));
-}
+export const markRead = write(chatApi.markRead, { apply: (state) => updateChannel(state.channelId, (channel) => ({ ...channel, unread: state.unread })) });
 
-/** The slice before the loaded messages, joined on behind them. */
+/** The slice before the loaded messages, joined on behind them (a read, into the thread's cache entry). */
 export async function loadOlderMessages(channelId: number, before: number): Promise<void> {
   const slice = await call(chatApi.listMessages, { params: { id: channelId }, query: { before } });
   updateThread(channelId, (thread) => withOlder(thread, slice, before));
 }
 
-export async function createChannel(input: CreateChannel): Promise<number> {
-  const { id } = await call(chatApi.createChannel, { body: input });
-  await invalidate(chatApi.listChannels);
-  return id;
-}
-
-export async function changeChannel(channelId: number, patch: UpdateChannel): Promise<Channel> {
-  const channel = await call(chatApi.updateChannel, { params: { id: channelId }, body: patch });
-  await invalidate(chatApi.listChannels);
-  return channel;
-}
+export const createChannel = write(chatApi.createChannel, { stale: [chatApi.listChannels] });
+export const changeChannel = write(chatApi.updateChannel, { stale: [chatApi.listChannels] });
 
 /** Everything read again (after the live stream was lost: events may have been missed meanwhile). */
 export const refreshChat = () => Promise.all([invalidate(chatApi.listChannels), invalidate(chatApi.listMessages)]);

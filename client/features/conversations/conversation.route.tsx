@@ -73,7 +73,7 @@ function useMarkRead(conversation: Conversation) {
     markedUpTo.current = newest;
     if (before === undefined && unread === 0) return;
     // A failed mark only leaves the badge up; the next guest message tries again.
-    markConversationRead(id).catch(() => undefined);
+    markConversationRead({ params: { id } }).catch(() => undefined);
   }, [id, newest, unread]);
 }
 
@@ -93,7 +93,7 @@ function StaffThread({ conversation, me }: { conversation: Conversation; me: Ses
 
   const change = async (patch: UpdateConversation, done: string, failed: string) => {
     try {
-      await updateConversation(id, patch);
+      await updateConversation({ params: { id }, body: patch });
       toast.show({ tone: 'success', message: done });
     } catch (error) {
       toast.show({ tone: 'error', title: failed, message: errorMessage(error) });
@@ -147,7 +147,7 @@ function StaffThread({ conversation, me }: { conversation: Conversation; me: Ses
       />
 
       {status === 'resolved' ? <p className="muted small">Resolved. The guest reopens it by writing again; you can still answer.</p> : null}
-      <ReplyComposer label={`Reply to ${conversation.guestName}`} send={(body) => sendMessage(id, body, 'staff')} />
+      <ReplyComposer label={`Reply to ${conversation.guestName}`} send={(body) => sendMessage({ params: { id }, body: { body, as: 'staff' } })} />
     </>
   );
 }

@@ -7,13 +7,11 @@ import {
   type ConversationEvent,
   type ConversationMessage,
   type ConversationSummary,
-  type StartConversationSchema,
-  type UpdateConversation,
-  type ReplyAuthor,
 } from '@contracts/conversations.contract';
 import { urlOf } from '@contracts/endpoint.contract';
-import { call, fetcherFor, keyFor } from '@/lib/api-client';
+import { fetcherFor, keyFor } from '@/lib/api-client';
 import { invalidate, setQueryData } from '@/lib/cache';
+import { write } from '@/lib/endpoint-write';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
@@ -100,35 +98,28 @@ export const refreshConversationList = () => invalidate(conversationsApi.list);
 /** The thread reads again (after the live stream (re)opened: whatever happened in between). */
 export const refreshConversation = (id: number) => invalidate(conversationsApi.get, { params: { id } });
 
-// ---- writes -------------------------------------------------------------------------------------
+// ---- writes (docs/decisions/0001-one-way-to-write.md) -------------------------------------------
 
 /** A guest's help request; the answer's cookie lets this device read and write it from now on. */
-export function startConversation(input: v.InferInput<typeof StartConversationSchema>) {
-  return call(conversationsApi.start, { body: input });
-}
+export const startConversation = write(conversationsApi.start);
 
-/** Writes in a conversation (staff or its guest); the message shows at once, the list follows. */
-export async function sendMessage(id: number, body: string, as: ReplyAuthor): Promise<ConversationMessage> {
-  const message = await call(conversationsApi.reply, { params: { id }, body: { body, as } });
-  updateThread(id, (c) => withMessage(c, message));
-  void refreshConversationList();
-  // A staff answer may assign the conversation and a guest's may reopen it: the thread reads its state again.
-  void refreshConversation(id);
-  return message;
-}
+/**
+ * Writes in a conversation (staff or its guest); the message shows at once, the list follows. A
+ * staff answer may assign the conversation and a guest's may reopen it: the thread reads its state again.
+ */
+export const sendMessage = write(conversationsApi.reply, {
+  apply: (message) => updateThread(message.conversationId, (c) => withMessage(c, message)),
+  stale: ({ params }) => [conversationsApi.list, [conversationsApi.get, { params }]],
+});
 
 /** Resolve, reopen, assign or unassign (staff). */
-export async function updateConversation(id: number, patch: UpdateConversation): Promise<ConversationSummary> {
-  const summary = await call(conversationsApi.update, { params: { id }, body: patch });
-  updateThread(id, (c) => withSummary(c, summary));
-  await refreshConversationList();
-  return summary;
-}
+export const updateConversation = write(conversationsApi.update, {
+  apply: (summary) => updateThread(summary.id, (c) => withSummary(c, summary)),
+  stale: [conversationsApi.list],
+});
 
 /** This staff reader has read the conversation up to its newest message: its unread badge goes. */
-export async function markConversationRead(id: number): Promise<ConversationSummary> {
-  const summary = await call(conversationsApi.markRead, { params: { id } });
-  updateThread(id, (c) => withSummary(c, summary));
-  await refreshConversationList();
-  return summary;
-}
+export const markConversationRead = write(conversationsApi.markRead, {
+  apply: (summary) => updateThread(summary.id, (c) => withSummary(c, summary)),
+  stale: [conversationsApi.list],
+});

@@ -161,7 +161,7 @@ describe('/shell/nuhs/basic (staff)', () => {
 
     // A blank reply is not sent.
     await user.type(box, '   {Enter}');
-    expect(screen.getByRole('alert')).toHaveTextContent('Write a message first.');
+    expect(screen.getByRole('alert')).toHaveTextContent('Write a message first');
   });
 
   it('keeps what is typed while a reply is on its way: only the sent text leaves the box', async () => {

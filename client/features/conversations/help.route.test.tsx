@@ -49,7 +49,7 @@ describe('/help (guests)', () => {
   it('says what is missing before sending, and shows the server’s field errors under their fields', async () => {
     const { api, user } = setup('/help');
     await user.click(await screen.findByRole('button', { name: 'Send' }));
-    expect(screen.getByLabelText('Your name')).toHaveAccessibleDescription('Required');
+    expect(screen.getByLabelText('Your name')).toHaveAccessibleDescription('Enter your name');
     expect(screen.getByLabelText('How can we help?')).toHaveAccessibleDescription('Write a message first');
     expect(starts(api)).toEqual([]);
 

@@ -2,8 +2,7 @@ import './conversations.css';
 import { useEffect, useRef, useState } from 'react';
 import { useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import * as v from 'valibot';
-import { StartConversationSchema, type Conversation } from '@contracts/conversations.contract';
+import type { Conversation } from '@contracts/conversations.contract';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import { TextAreaField, TextField } from '@/components/form-fields';
 import { Icon } from '@/components/icon';
@@ -15,7 +14,6 @@ import { errorMessage, isApiError } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
-import { formErrors } from '@/lib/problem-fields';
 import { MessageThread } from './components/message-thread';
 import { ReplyComposer } from './components/reply-composer';
 import { STATUS_LABELS, guestWhere } from './conversation-format';
@@ -124,29 +122,8 @@ export function Component() {
 
 // ---- the request form -----------------------------------------------------------------------------
 
-const FIELDS = ['name', 'table', 'email', 'body'] as const;
-type Field = (typeof FIELDS)[number];
-type Values = Record<Field, string>;
-
-/** The form's text as the API takes it: a blank table or email is none. */
-const toRequest = (values: Values): v.InferInput<typeof StartConversationSchema> => ({
-  name: values.name,
-  table: values.table.trim() ? Number(values.table.trim()) : null,
-  email: values.email.trim() || null,
-  body: values.body,
-});
-
-/** The contract's own checks, before anything is sent: each message under its field. */
-function check(values: Values): Partial<Record<Field, string>> {
-  const result = v.safeParse(StartConversationSchema, toRequest(values));
-  const fields: Partial<Record<Field, string>> = {};
-  if (result.success) return fields;
-  for (const issue of result.issues) {
-    const name = v.getDotPath(issue)?.split('.')[0] as Field | undefined;
-    if (name && FIELDS.includes(name) && !fields[name]) fields[name] = issue.message;
-  }
-  return fields;
-}
+/** The table's text as the body's number: blank is none (an email may do instead); anything else is for the contract to judge. */
+const tableOf = (text: string) => (text.trim() ? Number(text.trim()) : null);
 
 function HelpForm({
   takeFocus = false,
@@ -169,7 +146,8 @@ function HelpForm({
   useEffect(() => {
     if (takeFocus) headingRef.current?.focus();
   }, [takeFocus]);
-  const form = useForm<Values>({
+  const form = useForm({
+    schema: startConversation.endpoint.body,
     initial: {
       name: guest?.name ?? '',
       // The table the link (or the QR code) names wins over the one remembered from an earlier visit.
@@ -177,15 +155,13 @@ function HelpForm({
       email: guest?.email ?? '',
       body: '',
     },
-    check,
-    send: async (values) => {
-      const request = toRequest(values);
-      const started = await startConversation(request);
+    toInput: (values) => ({ name: values.name, table: tableOf(values.table), email: values.email.trim() || null, body: values.body }),
+    send: async (body) => {
+      const started = await startConversation({ body });
       rememberConversation(started.id);
-      rememberGuest({ name: values.name.trim(), table: request.table ?? null, email: request.email ?? null });
+      rememberGuest({ name: body.name, table: body.table ?? null, email: body.email ?? null });
       onStarted(started.id);
     },
-    failed: (error) => formErrors(error, FIELDS),
   });
 
   return (
@@ -200,7 +176,7 @@ function HelpForm({
           {form.errors.form}
         </div>
       ) : null}
-      <TextField label="Your name" autoComplete="name" maxLength={60} {...form.field('name')} />
+      <TextField label="Your name" autoComplete="name" {...form.field('name')} />
       <fieldset className="help-where">
         <legend>Where can we find you?</legend>
         <p className="field-hint">Your table number, or an email address if you are not at a table (or both).</p>
@@ -299,7 +275,7 @@ function GuestConversation({
         </LoadError>
       ) : null}
       <MessageThread messages={conversation.messages} outgoing="guest" isMine={(m) => m.author.kind === 'guest'} label="Messages with the front desk" />
-      <ReplyComposer label="Write to the front desk" placeholder="Write a message" send={(body) => sendMessage(id, body, 'guest')} />
+      <ReplyComposer label="Write to the front desk" placeholder="Write a message" send={(body) => sendMessage({ params: { id }, body: { body, as: 'guest' } })} />
       <div className="guest-actions">
         <button type="button" className="btn btn-small" onClick={onNew}>
           <Icon name="plus" size={16} /> Start a new request

@@ -1,13 +1,14 @@
 import * as v from 'valibot';
-import { gymApi, type CreateMember, type CreateOwner, type GymMember, type GymOwner, type Membership, type UpdateMember } from '@contracts/gym.contract';
+import { gymApi, type Membership } from '@contracts/gym.contract';
 import { idText } from '@contracts/common.contract';
-import { call, fetcherFor, keyFor } from '@/lib/api-client';
-import { invalidate, setQueryData } from '@/lib/cache';
+import { fetcherFor, keyFor } from '@/lib/api-client';
+import { setQueryData } from '@/lib/cache';
+import { write } from '@/lib/endpoint-write';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
  * The gym area's data layer: keys and fetchers of its reads (keys name the endpoint and its input), and the writes
- * with the endpoints each one invalidates.
+ * with what each one changes.
  */
 export const MEMBERSHIP_VALUES = ['active', 'paused', 'cancelled'] as const satisfies readonly Membership[];
 export const PAGE_SIZE = 10;
@@ -60,57 +61,28 @@ export const fetchMemberPage = fetcherFor(gymApi.listMembers);
 export const fetchMember = fetcherFor(gymApi.getMember);
 export const fetchDoorAccess = fetcherFor(gymApi.doorAccess);
 
-// ---- invalidation ----------------------------------------------------------------------------
+// ---- writes (docs/decisions/0001-one-way-to-write.md) -------------------------------------------
 
 /** Owner lists, pickers and owner details (member counts change with members). */
-const invalidateOwners = () => Promise.all([invalidate(gymApi.listOwners), invalidate(gymApi.getOwner)]);
+const OWNERS = [gymApi.listOwners, gymApi.getOwner] as const;
 
-// ---- writes ----------------------------------------------------------------------------------
-
-export async function createOwner(input: CreateOwner): Promise<GymOwner> {
-  const owner = await call(gymApi.createOwner, { body: input });
-  await invalidateOwners();
-  return owner;
-}
-
-export async function deleteOwner(id: number): Promise<void> {
-  await call(gymApi.deleteOwner, { params: { id } });
-  await invalidateOwners();
-}
-
-export async function createMember(input: CreateMember): Promise<GymMember> {
-  const member = await call(gymApi.createMember, { body: input });
-  await Promise.all([invalidate(gymApi.listMembers), invalidateOwners()]);
-  return member;
-}
+export const createOwner = write(gymApi.createOwner, { stale: OWNERS });
+export const deleteOwner = write(gymApi.deleteOwner, { stale: OWNERS });
+export const createMember = write(gymApi.createMember, { stale: [gymApi.listMembers, ...OWNERS] });
 
 /** A changed member goes straight into the cache; lists, counts and the live door state refresh. */
-export async function updateMember(id: number, patch: UpdateMember): Promise<GymMember> {
-  const member = await call(gymApi.updateMember, { params: { id }, body: patch });
-  setQueryData(memberKey(id), member);
-  await Promise.all([
-    invalidate(gymApi.listMembers),
-    invalidate(gymApi.doorAccess, { params: { id } }),
-    patch.ownerId !== undefined ? invalidateOwners() : undefined,
-  ]);
-  return member;
-}
+export const updateMember = write(gymApi.updateMember, {
+  apply: (member) => setQueryData(memberKey(member.id), member),
+  stale: ({ params, body }) => [gymApi.listMembers, [gymApi.doorAccess, { params }], ...(body.ownerId !== undefined ? OWNERS : [])],
+});
 
 /** Retries switching the member's door access to match the membership. */
-export async function retryDoorAccess(id: number): Promise<GymMember> {
-  const member = await call(gymApi.syncDoorAccess, { params: { id } });
-  setQueryData(memberKey(id), member);
-  await Promise.all([invalidate(gymApi.listMembers), invalidate(gymApi.doorAccess, { params: { id } })]);
-  return member;
-}
+export const retryDoorAccess = write(gymApi.syncDoorAccess, {
+  apply: (member) => setQueryData(memberKey(member.id), member),
+  stale: ({ params }) => [gymApi.listMembers, [gymApi.doorAccess, { params }]],
+});
 
-export async function deleteMember(id: number): Promise<void> {
-  await call(gymApi.deleteMember, { params: { id } });
-  // The member's own reads are not read again: that would only answer 404.
-  await Promise.all([
-    invalidate(gymApi.getMember, { params: { id } }, { gone: true }),
-    invalidate(gymApi.doorAccess, { params: { id } }, { gone: true }),
-    invalidate(gymApi.listMembers),
-    invalidateOwners(),
-  ]);
-}
+export const deleteMember = write(gymApi.deleteMember, {
+  gone: ({ params }) => [[gymApi.getMember, { params }], [gymApi.doorAccess, { params }]],
+  stale: [gymApi.listMembers, ...OWNERS],
+});

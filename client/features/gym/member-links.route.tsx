@@ -14,7 +14,7 @@ import { formatWhen } from '@/lib/format';
 import { useShellUser } from '@/lib/session';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { useForm } from '@/lib/form-state';
-import { createGroupLink, deleteGroupLink, fetchLinksOf, kisiErrorMessage, kisiFormErrors, linksOfKey } from '@/lib/kisi';
+import { createGroupLink, deleteGroupLink, fetchLinksOf, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors, linksOfKey } from '@/lib/kisi';
 import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
 
@@ -29,17 +29,23 @@ export const handle = { title: 'Access links' };
 /** Kisi expects ISO-8601; a `datetime-local` value is local time without a zone. */
 const toIso = (local: string) => (local ? new Date(local).toISOString() : null);
 
+/** Kisi's names of the link's fields, and the form's. */
+const LINK_FIELDS = { name: 'name', email: 'email', valid_until: 'validUntil' } as const;
+
 function CreateLinkForm({ member, onDone, onCancel }: { member: GymMember; onDone: () => void; onCancel: () => void }) {
   const toast = useToast();
+  // Kisi checks the link (a blank name, say) and answers 422 per field: those messages land on the fields.
   const form = useForm({
+    schema: createGroupLink.endpoint.body,
     initial: { name: `${member.name} (front desk)`, email: member.email, validUntil: '' },
-    check: (values) => (values.name.trim() ? {} : { name: 'Give the link a name.' }),
-    send: async (values) => {
-      await createGroupLink({ name: values.name.trim(), email: values.email.trim(), validUntil: toIso(values.validUntil) });
+    toInput: (values) => groupLinkBody({ name: values.name.trim(), email: values.email.trim(), validUntil: toIso(values.validUntil) }),
+    fieldOf: kisiFieldOf(LINK_FIELDS),
+    send: async (body, values) => {
+      await createGroupLink({ body });
       toast.show({ tone: 'success', message: `Access link “${values.name.trim()}” created for ${values.email.trim()}.` });
       onDone();
     },
-    failed: (error) => kisiFormErrors(error, { name: 'name', email: 'email', valid_until: 'validUntil' }),
+    failed: (error) => kisiFormErrors(error, LINK_FIELDS),
   });
 
   return (
@@ -72,7 +78,7 @@ export function Component() {
       title: `Delete “${link.name}”?`,
       confirmLabel: 'Delete link',
       body: <p>The link stops opening doors at once. This cannot be undone.</p>,
-      remove: () => deleteGroupLink(link.id),
+      remove: () => deleteGroupLink({ params: { id: link.id } }),
       refusal: kisiErrorMessage,
       deleted: `Access link “${link.name}” deleted. It no longer opens any door.`,
     });

@@ -68,7 +68,7 @@ function MembershipSwitch() {
     const membership = pending;
     setSaving(true);
     try {
-      const updated = await updateMember(member.id, { membership });
+      const updated = await updateMember({ params: { id: member.id }, body: { membership } });
       const label = MEMBERSHIP_LABELS[membership].toLowerCase();
       if (updated.accessSync.state === 'failed') {
         toast.show({ tone: 'error', title: `Membership ${label}, but the doors were not switched`, message: updated.accessSync.error ?? 'Kisi did not accept the change.' });

@@ -88,19 +88,20 @@ describe('adding an owner', () => {
     return screen.getByRole('dialog', { name: 'Add a gym owner' });
   }
 
-  it('shows the server’s field errors under their fields and keeps what was typed', async () => {
-    const { user } = setup('/gymowners/');
+  it('checks the email with the contract before sending: the message under the field, what was typed kept', async () => {
+    const { user, api } = setup('/gymowners/');
     const dialog = await openForm(user);
     await user.type(within(dialog).getByLabelText('Name'), 'Rita Moreno');
     await user.type(within(dialog).getByLabelText('Email'), 'rita@nowhere');
     await user.type(within(dialog).getByLabelText('Gym name'), 'Moreno Boxing');
     await user.click(within(dialog).getByRole('button', { name: 'Add owner' }));
     const email = within(dialog).getByLabelText('Email');
-    expect(await within(dialog).findByText('Expected an email address like name@example.com')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Enter an email address such as name@example.com')).toBeInTheDocument();
     expect(email).toHaveAttribute('aria-invalid', 'true');
-    expect(email).toHaveAccessibleDescription('Expected an email address like name@example.com');
+    expect(email).toHaveAccessibleDescription('Enter an email address such as name@example.com');
     expect(email).toHaveFocus();
     expect(within(dialog).getByLabelText('Name')).toHaveValue('Rita Moreno');
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
   it('puts a duplicate email (409) on the email field', async () => {
@@ -118,8 +119,21 @@ describe('adding an owner', () => {
     const { user, api } = setup('/gymowners/');
     const dialog = await openForm(user);
     await user.click(within(dialog).getByRole('button', { name: 'Add owner' }));
-    expect(within(dialog).getByText('Enter the owner’s name.')).toBeInTheDocument();
-    expect(within(dialog).getByText('Enter the gym’s name.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Enter the owner’s name')).toBeInTheDocument();
+    expect(within(dialog).getByText('Enter an email address')).toBeInTheDocument();
+    expect(within(dialog).getByText('Enter the gym’s name')).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('holds the names to the contract’s length limit, which the form used not to check', async () => {
+    const { user, api } = setup('/gymowners/');
+    const dialog = await openForm(user);
+    await user.click(within(dialog).getByLabelText('Name'));
+    await user.paste('N'.repeat(121));
+    await user.type(within(dialog).getByLabelText('Email'), 'long@gyms.example');
+    await user.type(within(dialog).getByLabelText('Gym name'), 'Long Gym');
+    await user.click(within(dialog).getByRole('button', { name: 'Add owner' }));
+    expect(within(dialog).getByLabelText('Name')).toHaveAccessibleDescription('Use at most 120 characters');
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
   });
 

@@ -12,7 +12,7 @@ import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
 import { formatWhen } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
-import { kisiErrorMessage, kisiFormErrors, createGroupLink, deleteGroupLink } from '@/lib/kisi';
+import { createGroupLink, deleteGroupLink, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors } from '@/lib/kisi';
 import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';
@@ -79,18 +79,24 @@ function CreatedLink({ link, onClose }: { link: KisiGroupLinkCreated; onClose: (
   );
 }
 
+/** Kisi's names of the link's fields, and the form's. */
+const LINK_FIELDS = { name: 'name', email: 'email' } as const;
+
 /** Name and email; the group is the server's (KISI_GROUP_ID) and the QR code is "online". Kisi's 422 lands on the fields. */
 function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
   const toast = useToast();
   const [created, setCreated] = useState<KisiGroupLinkCreated>();
   const form = useForm({
+    schema: createGroupLink.endpoint.body,
     initial: { name: '', email: '' },
-    send: async (values) => {
-      const link = await createGroupLink({ name: values.name.trim(), email: values.email.trim() });
+    toInput: (values) => groupLinkBody({ name: values.name.trim(), email: values.email.trim() }),
+    fieldOf: kisiFieldOf(LINK_FIELDS),
+    send: async (body) => {
+      const link = await createGroupLink({ body });
       setCreated(link);
       toast.show({ tone: 'success', message: `Access link “${link.name}” created.` });
     },
-    failed: (error) => kisiFormErrors(error, { name: 'name', email: 'email' }),
+    failed: (error) => kisiFormErrors(error, LINK_FIELDS),
   });
 
   if (created) return <CreatedLink link={created} onClose={onCancel} />;
@@ -124,7 +130,7 @@ export function Component() {
       title: `Delete “${link.name}”?`,
       confirmLabel: 'Delete link',
       body: <p>The link{link.email ? ` sent to ${link.email}` : ''} stops opening doors at once. This cannot be undone.</p>,
-      remove: () => deleteGroupLink(link.id),
+      remove: () => deleteGroupLink({ params: { id: link.id } }),
       refusal: kisiErrorMessage,
       deleted: `Access link “${link.name}” deleted. It no longer opens any door.`,
     });

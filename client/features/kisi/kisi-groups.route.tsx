@@ -8,7 +8,7 @@ import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { useForm } from '@/lib/form-state';
-import { kisiErrorMessage, kisiFormErrors, createGroup, deleteGroup } from '@/lib/kisi';
+import { createGroup, deleteGroup, kisiErrorMessage, kisiFieldOf, kisiFormErrors } from '@/lib/kisi';
 import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';
@@ -19,12 +19,18 @@ const route = kisiListRoute({ title: 'Kisi groups', path: paths.kisiGroups, pars
 export const loader = route.loader;
 export const handle = route.handle;
 
+/** Kisi's names of the group's fields, and the form's. */
+const GROUP_FIELDS = { name: 'name', description: 'description' } as const;
+
 /** Kisi checks the name (blank, too long) and answers 422 per field: the form shows those messages, not its own. */
 function CreateGroupForm({ onDone, onCancel }: { onDone: (group: KisiGroup) => void; onCancel: () => void }) {
   const form = useForm({
+    schema: createGroup.endpoint.body,
     initial: { name: '', description: '' },
-    send: async (values) => onDone(await createGroup({ name: values.name.trim(), description: values.description })),
-    failed: (error) => kisiFormErrors(error, { name: 'name', description: 'description' }),
+    toInput: (values) => ({ group: { name: values.name.trim(), description: values.description.trim() || null } }),
+    fieldOf: kisiFieldOf(GROUP_FIELDS),
+    send: async (body) => onDone(await createGroup({ body })),
+    failed: (error) => kisiFormErrors(error, GROUP_FIELDS),
   });
 
   return (
@@ -66,7 +72,7 @@ export function Component() {
           Its {group.users_count} {group.users_count === 1 ? 'person loses' : 'people lose'} the access it gave to {group.locks_count} {group.locks_count === 1 ? 'door' : 'doors'}, and its access links stop working. This cannot be undone.
         </p>
       ),
-      remove: () => deleteGroup(group.id),
+      remove: () => deleteGroup({ params: { id: group.id } }),
       refusal: kisiErrorMessage,
       deleted: `Group “${group.name}” deleted.`,
     });

@@ -25,7 +25,7 @@ function UnlockButton({ lock }: { lock: KisiLock }) {
     if (pending) return;
     setPending(true);
     try {
-      const message = await unlockLock(lock.id);
+      const { message } = await unlockLock({ params: { id: lock.id } });
       toast.show({ tone: 'success', title: lock.name, message });
     } catch (error) {
       // Kisi's own words: "locked down" (409), "offline" (503).

@@ -66,6 +66,22 @@ describe('/pt/diner/menu → cart', () => {
     expect(screen.getByRole('button', { name: `Place order · ${eur(1700)}` })).toBeInTheDocument();
   });
 
+  it('checks a line with the order’s own cart-line schema before it goes in the cart: its words, its limits', async () => {
+    const { user } = setup('/pt/diner/menu?table=3');
+    await user.click(await screen.findByRole('button', { name: 'Add Laksa' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Laksa' });
+    const quantity = within(dialog).getByLabelText('Quantity');
+    await user.clear(quantity);
+    await user.type(quantity, '21');
+    await user.click(within(dialog).getByLabelText('Note for the stall (optional)'));
+    await user.paste('x'.repeat(141));
+    await user.click(within(dialog).getByRole('button', { name: 'Add to cart' }));
+    expect(quantity).toHaveAccessibleDescription('Choose a quantity from 1 to 20');
+    expect(within(dialog).getByLabelText('Note for the stall (optional)')).toHaveAccessibleDescription('Use at most 140 characters');
+    expect(screen.getByRole('dialog', { name: 'Add Laksa' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /^Cart \d+ item/ })).not.toBeInTheDocument();
+  });
+
   it('edits quantities (1 to 20) and removes lines, keeping the total right', async () => {
     const { user } = setup('/pt/diner/menu?table=3');
     await addFromMenu(user, 'Laksa');

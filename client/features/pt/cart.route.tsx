@@ -97,10 +97,13 @@ export function Component() {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (placing) return;
-    if (!table) return setFormError('Choose your table first, so we know where to bring the food.');
-    if (orderable.length === 0) return setFormError('None of these dishes can be ordered right now. Remove them, or pick others from the menu.');
+    // The menu's state, which no schema knows: every dish left is sold out or off the menu.
+    if (cart.length > 0 && orderable.length === 0) return setFormError('None of these dishes can be ordered right now. Remove them, or pick others from the menu.');
     const sent = orderable;
-    const order: PlaceOrder = { table, cart: sent.map((line) => ({ itemId: line.itemId, quantity: line.quantity, note: line.note })) };
+    const checked = v.safeParse(placeOrder.endpoint.body, { table: table ?? undefined, cart: sent.map((line) => ({ itemId: line.itemId, quantity: line.quantity, note: line.note })) });
+    // The order's own contract (a table chosen, a cart that is not empty), in its words.
+    if (!checked.success) return setFormError(checked.issues.map((issue) => issue.message).join(' '));
+    const order: PlaceOrder = checked.output;
     setPlacing(true);
     setFormError(undefined);
     // An earlier submission whose answer was lost, and the cart changed since (a quantity, a dish that
@@ -113,7 +116,7 @@ export function Component() {
     // The same order sent again (after a lost answer, even after a reload) carries the same key, so it is placed once.
     const key = idempotencyKeyFor(JSON.stringify(order));
     try {
-      const placed = await placeOrder(order, key);
+      const placed = await placeOrder({ body: order, headers: { 'Idempotency-Key': key } });
       settleSubmission();
       trackOrder(placed);
       // The lines left out (sold out, stall paused) stay for later; the rest was ordered.
@@ -130,8 +133,8 @@ export function Component() {
         setFormError(`The order could not be confirmed (${errorMessage(error)}). Press Place order again: it will not be ordered twice.`);
       } else {
         // A refusal (409 sold out or paused, 400/422 invalid): nothing was ordered; the next try is a new submission.
+        // The write has read the menu again after a 409 or 422, so the cart's warnings match what was refused.
         settleSubmission();
-        void mutate(); // the menu as it is now, so the cart's warnings match what was refused
         const { lines, other } = refusedLines(error, sent);
         setFailures(lines);
         const marked = Object.keys(lines).length;
@@ -154,7 +157,7 @@ export function Component() {
       return 'refused';
     }
     try {
-      const placed = await placeOrder(parsed.output, earlier.key);
+      const placed = await placeOrder({ body: parsed.output, headers: { 'Idempotency-Key': earlier.key } });
       settleSubmission();
       trackOrder(placed);
       takeOrderedFromCart(parsed.output.cart);

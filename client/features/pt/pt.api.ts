@@ -1,26 +1,15 @@
 import * as v from 'valibot';
-import {
-  ptApi,
-  type CreateMenuItemSchema,
-  type CreateStall,
-  type MenuItem,
-  type Order,
-  type OrderStatus,
-  type PlaceOrder,
-  type PlacedOrder,
-  type Stall,
-  type UpdateMenuItem,
-  type UpdateStall,
-} from '@contracts/pt.contract';
+import { ptApi } from '@contracts/pt.contract';
 import { urlOf } from '@contracts/endpoint.contract';
-import { call, fetcherFor, keyFor } from '@/lib/api-client';
+import { fetcherFor, keyFor } from '@/lib/api-client';
 import { invalidate } from '@/lib/cache';
+import { write } from '@/lib/endpoint-write';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
 /**
  * The food court's data layer: keys and fetchers of its reads (keys name the endpoint and its input), and the
- * writes with the endpoints each one invalidates.
+ * writes with what each one changes.
  */
 export const PAGE_SIZE = 10;
 /** The runner board shows every open order on one screen (the API's largest page). */
@@ -76,62 +65,30 @@ export const fetchStall = fetcherFor(ptApi.getStall);
 export const fetchMenu = fetcherFor(ptApi.menu);
 export const fetchOrderPage = fetcherFor(ptApi.listOrders);
 
-// ---- invalidation -----------------------------------------------------------------------------
+// ---- writes (docs/decisions/0001-one-way-to-write.md) -------------------------------------------
 
 /** A stall's page, the list (item counts, status) and the diners' menu (paused stalls leave it). */
-const invalidateStall = (id: number) =>
-  Promise.all([invalidate(ptApi.getStall, { params: { id } }), invalidate(ptApi.listStalls), invalidate(ptApi.menu)]);
+const stallChanged = (id: number | string) => [[ptApi.getStall, { params: { id } }], ptApi.listStalls, ptApi.menu] as const;
 
-// ---- writes: stalls and menus -----------------------------------------------------------------
+export const createStall = write(ptApi.createStall, { stale: [ptApi.listStalls, ptApi.menu] });
+export const updateStall = write(ptApi.updateStall, { stale: ({ params }) => stallChanged(params.id) });
+/** Gone: its own page would only answer 404 now. */
+export const deleteStall = write(ptApi.deleteStall, { gone: ({ params }) => [[ptApi.getStall, { params }]], stale: [ptApi.listStalls, ptApi.menu] });
 
-export async function createStall(input: CreateStall): Promise<number> {
-  const { id } = await call(ptApi.createStall, { body: input });
-  await Promise.all([invalidate(ptApi.listStalls), invalidate(ptApi.menu)]);
-  return id;
-}
+/** `params.id` is the stall's. Resolves once the stall's page shows the change (the button stays pending until then). */
+export const createItem = write(ptApi.createItem, { stale: ({ params }) => stallChanged(params.id) });
+export const updateItem = write(ptApi.updateItem, { stale: (_input, item) => stallChanged(item.stallId) });
+/** A 204 does not say whose item it was: every stall page cached reads again (one is on screen). */
+export const deleteItem = write(ptApi.deleteItem, { stale: [ptApi.getStall, ptApi.listStalls, ptApi.menu] });
 
-export async function updateStall(id: number, patch: UpdateStall): Promise<Stall> {
-  const stall = await call(ptApi.updateStall, { params: { id }, body: patch });
-  await invalidateStall(id);
-  return stall;
-}
+/**
+ * The diner's order; its `Idempotency-Key` header makes a retried submission answer the same
+ * order. A refusal (sold out, a paused stall) reads the menu again, so the cart's warnings match it.
+ */
+export const placeOrder = write(ptApi.placeOrder, { staleWhenRefused: [ptApi.menu] });
 
-export async function deleteStall(id: number): Promise<void> {
-  await call(ptApi.deleteStall, { params: { id } });
-  // Its own page is not read again: that would only answer 404 now.
-  await Promise.all([invalidate(ptApi.getStall, { params: { id } }, { gone: true }), invalidate(ptApi.listStalls), invalidate(ptApi.menu)]);
-}
-
-/** The item as typed: category and allergens may be left out (the server fills in Mains and none). */
-export async function createItem(stallId: number, input: v.InferInput<typeof CreateMenuItemSchema>): Promise<number> {
-  const { id } = await call(ptApi.createItem, { params: { id: stallId }, body: input });
-  await invalidateStall(stallId);
-  return id;
-}
-
-/** Resolves once the stall's page shows the change (the button stays pending until then). */
-export async function updateItem(item: MenuItem, patch: UpdateMenuItem): Promise<MenuItem> {
-  const updated = await call(ptApi.updateItem, { params: { id: item.id }, body: patch });
-  await invalidateStall(item.stallId);
-  return updated;
-}
-
-export async function deleteItem(item: MenuItem): Promise<void> {
-  await call(ptApi.deleteItem, { params: { id: item.id } });
-  await invalidateStall(item.stallId);
-}
-
-// ---- writes: orders ---------------------------------------------------------------------------
-
-/** The diner's order; `idempotencyKey` makes a retried submission answer the same order. */
-export function placeOrder(order: PlaceOrder, idempotencyKey: string): Promise<PlacedOrder> {
-  return call(ptApi.placeOrder, { body: order, headers: { 'Idempotency-Key': idempotencyKey } });
-}
-
-/** A runner moves an order on (bump), back (undo) or cancels it. */
-export function moveOrder(id: number, status: OrderStatus): Promise<Order> {
-  return call(ptApi.updateOrder, { params: { id }, body: { status } });
-}
+/** A runner moves an order on (bump), back (undo) or cancels it; a refused move (409: moved elsewhere meanwhile) reads the board again. */
+export const moveOrder = write(ptApi.updateOrder, { staleWhenRefused: [ptApi.listOrders] });
 
 /** Every list of the board reads again (after a refused move, or a reconnect that may have missed changes). */
 export const refreshBoard = () => invalidate(ptApi.listOrders);

@@ -113,13 +113,13 @@ export function Component() {
 
   const move = async (order: Order, to: OrderStatus) => {
     try {
-      const moved = await moveOrder(order.id, to);
+      const moved = await moveOrder({ params: { id: order.id }, body: { status: to } });
       apply(moved);
       toast.show({ tone: 'success', message: `Order ${moved.id} (table ${moved.table}) is ${STATUS_LABELS[moved.status].toLowerCase()}.` });
     } catch (error) {
+      // A refused move (409) has read the board again already.
       if (isApiError(error, 409)) {
         toast.show({ tone: 'error', title: `Order ${order.id} was not moved`, message: `${errorMessage(error)} The board has been refreshed.` });
-        await refreshBoard();
       } else {
         toast.show({ tone: 'error', title: `Could not move order ${order.id}`, message: errorMessage(error) });
       }
@@ -134,14 +134,9 @@ export function Component() {
           order={order}
           onClose={close}
           cancel={async () => {
-            try {
-              const cancelledOrder = await moveOrder(order.id, 'cancelled');
-              apply(cancelledOrder);
-              toast.show({ tone: 'success', message: `Order ${order.id} (table ${order.table}) was cancelled.` });
-            } catch (error) {
-              if (isApiError(error, 409)) void refreshBoard();
-              throw error;
-            }
+            const cancelledOrder = await moveOrder({ params: { id: order.id }, body: { status: 'cancelled' } });
+            apply(cancelledOrder);
+            toast.show({ tone: 'success', message: `Order ${order.id} (table ${order.table}) was cancelled.` });
           }}
         />
       ),

@@ -63,7 +63,7 @@ export function Component() {
 
   const togglePause = async () => {
     try {
-      await updateStall(stall.id, { status: paused ? 'open' : 'paused' });
+      await updateStall({ params: { id: stall.id }, body: { status: paused ? 'open' : 'paused' } });
       toast.show({ tone: 'success', message: paused ? `${stall.name} is open again: diners see it on the menu.` : `${stall.name} is paused: diners no longer see it on the menu.` });
     } catch (err) {
       toast.show({ tone: 'error', title: paused ? `Could not open ${stall.name}` : `Could not pause ${stall.name}`, message: errorMessage(err) });
@@ -72,7 +72,7 @@ export function Component() {
 
   const toggleSoldOut = async (item: MenuItem) => {
     try {
-      await updateItem(item, { soldOut: !item.soldOut });
+      await updateItem({ params: { id: item.id }, body: { soldOut: !item.soldOut } });
       toast.show({ tone: 'success', message: item.soldOut ? `${item.name} is available again.` : `${item.name} is marked sold out.` });
     } catch (err) {
       toast.show({ tone: 'error', title: `Could not change ${item.name}`, message: errorMessage(err) });

@@ -116,7 +116,11 @@ describe('/pt/stalls/:id', () => {
     await user.clear(price);
     await user.type(price, '1200.5');
     await user.click(within(dialog).getByRole('button', { name: 'Save item' }));
-    expect(await within(dialog).findByText('A price is at most 100000 cents')).toBeInTheDocument();
+    expect(await within(dialog).findByText('A price can be at most 1000.00')).toBeInTheDocument();
+    await user.clear(price);
+    await user.type(price, '7.505');
+    await user.click(within(dialog).getByRole('button', { name: 'Save item' }));
+    expect(await within(dialog).findByText('Enter a price with at most two decimals')).toBeInTheDocument();
     await user.clear(price);
     await user.type(price, '12,75');
     await user.click(within(dialog).getByRole('button', { name: 'Save item' }));

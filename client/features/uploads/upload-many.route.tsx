@@ -92,7 +92,7 @@ export function Component() {
           download link stops working.
         </p>
       ),
-      remove: () => deleteUpload(file.id),
+      remove: () => deleteUpload({ params: { id: file.id } }),
       deleted: `${file.name} was deleted.`,
       afterDelete: (close) => {
         close();

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { uploadsApi } from '@contracts/uploads.contract';
 import { urlOf } from '@contracts/endpoint.contract';
-import { call, fetcherFor, keyFor } from '@/lib/api-client';
+import { fetcherFor, keyFor } from '@/lib/api-client';
 import { invalidate } from '@/lib/cache';
+import { write } from '@/lib/endpoint-write';
 import { paths } from '@/lib/paths';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
@@ -32,7 +33,5 @@ export const refreshLimits = () => invalidate(uploadsApi.limits);
 /** A file was stored or deleted: the lists and the space used read again. */
 export const refreshStored = () => Promise.all([invalidate(uploadsApi.list), invalidate(uploadsApi.limits)]).then(() => undefined);
 
-export async function deleteUpload(id: number): Promise<void> {
-  await call(uploadsApi.remove, { params: { id } });
-  await refreshStored();
-}
+/** The lists and the space used read again (docs/decisions/0001-one-way-to-write.md). */
+export const deleteUpload = write(uploadsApi.remove, { stale: [uploadsApi.list, uploadsApi.limits] });

@@ -106,7 +106,7 @@ export function Component() {
           {event.objectName ? ` at ${event.objectName}` : ''} ({formatWhenExact(event.createdAt)}) leaves the inbox. Kisi keeps its own record.
         </p>
       ),
-      remove: () => deleteEvent(event.id),
+      remove: () => deleteEvent({ params: { id: event.id } }),
       deleted: `Event ${event.id} (${event.type}) was deleted.`,
       afterDelete: (close) => {
         close();

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { webhookApi } from '@contracts/webhook.contract';
-import { call, fetcherFor, keyFor } from '@/lib/api-client';
+import { fetcherFor, keyFor } from '@/lib/api-client';
 import { invalidate } from '@/lib/cache';
+import { write } from '@/lib/endpoint-write';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
@@ -21,8 +22,5 @@ export const inboxHref = (page: number) => (page > 1 ? `${paths.shellWebhook}?pa
 /** Every page of the inbox refetches (or is dropped) after new events arrive. */
 export const refreshInbox = () => invalidate(webhookApi.listEvents);
 
-export async function deleteEvent(id: number): Promise<void> {
-  await call(webhookApi.deleteEvent, { params: { id } });
-  // Unlock lists elsewhere (the member page) read the same events.
-  await Promise.all([refreshInbox(), invalidate(webhookApi.unlocksOf)]);
-}
+/** Unlock lists elsewhere (the member page) read the same events (docs/decisions/0001-one-way-to-write.md). */
+export const deleteEvent = write(webhookApi.deleteEvent, { stale: [webhookApi.listEvents, webhookApi.unlocksOf] });

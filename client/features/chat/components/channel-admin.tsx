@@ -8,30 +8,28 @@ import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
 import { useForm } from '@/lib/form-state';
-import { formErrors } from '@/lib/problem-fields';
 import { ALL_CHANNELS_KEY, changeChannel, createChannel, fetchChannels } from '@/features/chat/chat.api';
 import { useQuery } from '@/lib/cache';
-
-const FIELDS = ['name', 'topic'] as const;
 
 /** "New channel" in a modal; a taken name (409) is said under the name. */
 function CreateChannelForm({ onDone, onCancel }: { onDone: (id: number) => void; onCancel: () => void }) {
   const toast = useToast();
   const [runnersMayJoin, setRunnersMayJoin] = useState(false);
   const form = useForm({
+    schema: createChannel.endpoint.body,
     initial: { name: '', topic: '' },
-    check: (values) => (values.name.trim() ? {} : { name: 'Enter the channel’s name.' }),
-    send: async (values) => {
-      const id = await createChannel({ name: values.name, topic: values.topic.trim() || null, runnersMayJoin });
-      toast.show({ tone: 'success', message: `#${values.name.trim()} is open.` });
+    toInput: (values) => ({ ...values, runnersMayJoin }),
+    send: async (body) => {
+      const { id } = await createChannel({ body });
+      toast.show({ tone: 'success', message: `#${body.name} is open.` });
       onDone(id);
     },
-    failed: (error) => formErrors(error, FIELDS, { conflictField: 'name' }),
+    conflictField: 'name',
   });
   return (
     <ModalForm form={form}>
-      <TextField label="Name" name="name" autoComplete="off" maxLength={40} {...form.field('name')} data-autofocus />
-      <TextField label="Topic (optional)" name="topic" autoComplete="off" maxLength={200} hint="Shown under the name: what the channel is for." {...form.field('topic')} />
+      <TextField label="Name" name="name" autoComplete="off" {...form.field('name')} data-autofocus />
+      <TextField label="Topic (optional)" name="topic" autoComplete="off" hint="Shown under the name: what the channel is for." {...form.field('topic')} />
       <label className="field-inline chat-check">
         <input type="checkbox" name="runnersMayJoin" checked={runnersMayJoin} onChange={(event) => setRunnersMayJoin(event.target.checked)} />
         Runners may read and write here
@@ -48,7 +46,7 @@ function ManageChannels() {
   const toggle = async (channel: Channel) => {
     const archived = !channel.archivedAt;
     try {
-      await changeChannel(channel.id, { archived });
+      await changeChannel({ params: { id: channel.id }, body: { archived } });
       toast.show({ tone: 'success', message: archived ? `#${channel.name} is archived.` : `#${channel.name} is back.` });
     } catch (failure) {
       toast.show({ tone: 'error', title: `Could not change #${channel.name}`, message: errorMessage(failure) });

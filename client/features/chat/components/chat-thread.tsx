@@ -165,7 +165,7 @@ export function ChatThread({ channel, me, fallback, compact = false }: { channel
       return;
     }
     readUpTo.current = newestTheirs;
-    markRead(channel.id, newestTheirs).catch(() => {
+    markRead({ params: { id: channel.id }, body: { upTo: newestTheirs } }).catch(() => {
       // Not saved: the count stays, and the next message (or visit) tries again.
       readUpTo.current = known;
     });

@@ -1,11 +1,12 @@
 import { useId, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
+import * as v from 'valibot';
 import type { Channel } from '@contracts/chat.contract';
 import { Icon } from '@/components/icon';
-import { errorMessage, isApiError } from '@/lib/api-client';
+import { errorMessage } from '@/lib/api-client';
 import { withoutSent } from '@/lib/form-state';
-import { refreshChannels, sendMessage } from '@/features/chat/chat.api';
+import { sendMessage } from '@/features/chat/chat.api';
 
 /** The counter shows from here on, before the limit is reached. */
 export const COUNTER_FROM = MAX_MESSAGE_LENGTH - 200;
@@ -44,9 +45,11 @@ export function Composer({ channel, compact = false }: { channel: Channel; compa
   const [error, setError] = useState<string>();
   const sending = useRef(false);
   const id = useId();
-  const blank = text.trim() === '';
-  const over = text.length > MAX_MESSAGE_LENGTH;
-  const showCounter = text.length >= COUNTER_FROM;
+  // What the server counts: the text trimmed, checked with the endpoint's own body schema.
+  const length = text.trim().length;
+  const sendable = v.is(sendMessage.endpoint.body, { body: text });
+  const over = length > MAX_MESSAGE_LENGTH;
+  const showCounter = length >= COUNTER_FROM;
 
   const setText = (value: string) => {
     latest.current = value;
@@ -55,18 +58,17 @@ export function Composer({ channel, compact = false }: { channel: Channel; compa
   };
 
   const send = async () => {
-    if (sending.current || blank || over) return;
+    if (sending.current || !sendable) return;
     sending.current = true;
     setPending(true);
     setError(undefined);
     const sent = text;
     try {
-      await sendMessage(channel.id, sent);
+      await sendMessage({ params: { id: channel.id }, body: { body: sent } });
       setText(withoutSent(latest.current, sent));
     } catch (failure) {
+      // Archived meanwhile (409): the write has read the lists again, so the page shows the channel as it is now.
       setError(errorMessage(failure));
-      // Archived meanwhile: the list learns it (the page then shows the channel as it is now).
-      if (isApiError(failure, 409)) void refreshChannels();
     } finally {
       sending.current = false;
       setPending(false);
@@ -117,14 +119,14 @@ export function Composer({ channel, compact = false }: { channel: Channel; compa
           aria-invalid={over || undefined}
           aria-describedby={describedBy}
         />
-        <button type="submit" className="btn btn-primary chat-send" disabled={blank || over} aria-busy={pending}>
+        <button type="submit" className="btn btn-primary chat-send" disabled={!sendable} aria-busy={pending}>
           {pending ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : <Icon name="arrow" size={18} />}
           <span className={compact ? 'visually-hidden' : undefined}>{pending ? 'Sending…' : 'Send'}</span>
         </button>
       </div>
       {showCounter ? (
         <p id={`${id}-counter`} className={`chat-counter${over ? ' is-over' : ''}`} aria-live="polite">
-          {over ? `${text.length - MAX_MESSAGE_LENGTH} characters over the limit of ${MAX_MESSAGE_LENGTH}` : `${MAX_MESSAGE_LENGTH - text.length} characters left`}
+          {over ? `${length - MAX_MESSAGE_LENGTH} characters over the limit of ${MAX_MESSAGE_LENGTH}` : `${MAX_MESSAGE_LENGTH - length} characters left`}
         </p>
       ) : compact ? null : (
         <p className="chat-hint muted">

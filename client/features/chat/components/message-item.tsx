@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
+import * as v from 'valibot';
 import type { ChatMessage } from '@contracts/chat.contract';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { Icon } from '@/components/icon';
@@ -105,16 +106,17 @@ function EditMessageForm({ message, onDone }: { message: ChatMessage; onDone: ()
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
   const id = useId();
-  const blank = text.trim() === '';
-  const over = text.length > MAX_MESSAGE_LENGTH;
+  // Checked with the endpoint's own body schema, as the server will (the text trimmed).
+  const savable = v.is(editMessage.endpoint.body, { body: text });
+  const over = text.trim().length > MAX_MESSAGE_LENGTH;
 
   const save = async () => {
-    if (pending || blank || over) return;
+    if (pending || !savable) return;
     if (text.trim() === message.body) return onDone();
     setPending(true);
     setError(undefined);
     try {
-      await editMessage(message, text);
+      await editMessage({ params: { id: message.id }, body: { body: text } });
       onDone();
     } catch (failure) {
       setError(errorMessage(failure));
@@ -158,12 +160,12 @@ function EditMessageForm({ message, onDone }: { message: ChatMessage; onDone: ()
           {error}
         </p>
       ) : null}
-      {over ? <p className="field-error">{text.length - MAX_MESSAGE_LENGTH} characters over the limit of {MAX_MESSAGE_LENGTH}.</p> : null}
+      {over ? <p className="field-error">{text.trim().length - MAX_MESSAGE_LENGTH} characters over the limit of {MAX_MESSAGE_LENGTH}.</p> : null}
       <div className="chat-edit-actions">
         <button type="button" className="btn btn-small" onClick={onDone}>
           Cancel
         </button>
-        <button type="submit" className="btn btn-small btn-primary" disabled={blank || over || pending} aria-busy={pending}>
+        <button type="submit" className="btn btn-small btn-primary" disabled={!savable || pending} aria-busy={pending}>
           {pending ? 'Saving…' : 'Save'}
         </button>
       </div>

@@ -1,9 +1,10 @@
 import { useId, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
+import { conversationsApi } from '@contracts/conversations.contract';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import { Icon } from '@/components/icon';
-import { withoutSent } from '@/lib/form-state';
-import { formErrors } from '@/lib/problem-fields';
+import { checkInput, withoutSent } from '@/lib/form-state';
+import { firstKeyIn, formErrors } from '@/lib/problem-fields';
 
 /** From here on the composer says how many characters are left. */
 const COUNT_FROM = MAX_MESSAGE_LENGTH - 200;
@@ -27,8 +28,10 @@ export function ReplyComposer({ label, placeholder, send }: { label: string; pla
 
   const submit = async () => {
     if (pending) return;
+    // The endpoint's own body schema says what is missing or too long, in the server's words.
+    const invalid = checkInput(conversationsApi.reply.body, { body: text }, firstKeyIn(['body']));
+    if (invalid.fields.body) return setError(invalid.fields.body);
     const body = text.trim();
-    if (!body) return setError('Write a message first.');
     setPending(true);
     setError(undefined);
     const sent = text;

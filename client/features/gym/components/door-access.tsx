@@ -43,7 +43,7 @@ export function DoorAccessCard({ member, initialAccess }: { member: GymMember; i
   const retry = async () => {
     setRetrying(true);
     try {
-      const updated = await retryDoorAccess(member.id);
+      const updated = await retryDoorAccess({ params: { id: member.id } });
       if (updated.accessSync.state === 'failed') toast.show({ tone: 'error', title: 'Door access still not switched', message: updated.accessSync.error ?? 'Kisi did not accept the change.' });
       else toast.show({ tone: 'success', message: `Door access is ${updated.accessSync.wantEnabled ? 'on' : 'off'} for ${updated.name}.` });
     } catch (err) {

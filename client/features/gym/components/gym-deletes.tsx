@@ -11,7 +11,7 @@ export const memberDelete = (member: GymMember): DeleteOptions => ({
       {member.name} ({member.email}) will be removed from <strong>{member.gymName}</strong>. Their Kisi account is not touched.
     </p>
   ),
-  remove: () => deleteMember(member.id),
+  remove: () => deleteMember({ params: { id: member.id } }),
   deleted: `${member.name} was deleted.`,
 });
 
@@ -24,6 +24,6 @@ export const ownerDelete = (owner: GymOwner): DeleteOptions => ({
       {owner.name} of <strong>{owner.gymName}</strong> will be removed. This cannot be undone.
     </p>
   ),
-  remove: () => deleteOwner(owner.id),
+  remove: () => deleteOwner({ params: { id: owner.id } }),
   deleted: `${owner.name} was deleted.`,
 });

@@ -2,7 +2,6 @@ import type { GymMember, Membership } from '@contracts/gym.contract';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
 import { useForm } from '@/lib/form-state';
-import { formErrors } from '@/lib/problem-fields';
 import { MEMBERSHIP_VALUES, OWNER_CHOICES_KEY, createMember, fetchOwnerPage, updateMember } from '@/features/gym/gym.api';
 import { FormActions, ModalForm, SelectField, TextField } from '@/components/form-fields';
 import { MEMBERSHIP_LABELS } from './membership-badge';
@@ -35,24 +34,22 @@ function OwnerOptions({ placeholder, current }: { placeholder: string; current?:
   );
 }
 
-const CREATE_FIELDS = ['email', 'name', 'ownerId', 'membership'] as const;
+/** The owner picker's text as the body's id; none chosen is no id (the contract's message asks for one). */
+const ownerIdOf = (text: string) => (text ? Number(text) : undefined);
 
-/** "Add member" in a modal, with an owner picker; the server's field errors land on their fields. */
+/** "Add member" in a modal, with an owner picker; the contract's and the server's messages land on their fields. */
 export function CreateMemberForm({ defaultOwnerId, onDone, onCancel }: { defaultOwnerId?: number; onDone: (member: GymMember) => void; onCancel: () => void }) {
   const toast = useToast();
   const form = useForm({
+    schema: createMember.endpoint.body,
     initial: { email: '', name: '', ownerId: defaultOwnerId ? String(defaultOwnerId) : '', membership: 'active' as Membership },
-    check: (values) => ({
-      ...(values.name.trim() ? {} : { name: 'Enter the member’s name.' }),
-      ...(values.email.trim() ? {} : { email: 'Enter an email address.' }),
-      ...(values.ownerId ? {} : { ownerId: 'Choose the owner of their gym.' }),
-    }),
-    send: async (values) => {
-      const member = await createMember({ email: values.email, name: values.name, ownerId: Number(values.ownerId), membership: values.membership });
+    toInput: (values) => ({ ...values, ownerId: ownerIdOf(values.ownerId) }),
+    send: async (body) => {
+      const member = await createMember({ body });
       toast.show({ tone: 'success', message: `${member.name} was added to ${member.gymName}.` });
       onDone(member);
     },
-    failed: (error) => formErrors(error, CREATE_FIELDS, { conflictField: 'email' }),
+    conflictField: 'email',
   });
 
   return (
@@ -74,25 +71,21 @@ export function CreateMemberForm({ defaultOwnerId, onDone, onCancel }: { default
   );
 }
 
-const EDIT_FIELDS = ['name', 'ownerId'] as const;
-
 /** Edit a member's name and owner (the membership has its own switch on the profile). */
 export function EditMemberForm({ member, onDone, onCancel }: { member: GymMember; onDone: (member: GymMember) => void; onCancel: () => void }) {
   const toast = useToast();
   const form = useForm({
+    schema: updateMember.endpoint.body,
     initial: { name: member.name, ownerId: String(member.ownerId) },
-    check: (values) => (values.name.trim() ? {} : { name: 'Enter the member’s name.' }),
-    send: async (values) => {
-      const patch = {
-        ...(values.name.trim() !== member.name ? { name: values.name } : {}),
-        ...(Number(values.ownerId) !== member.ownerId ? { ownerId: Number(values.ownerId) } : {}),
-      };
-      if (Object.keys(patch).length === 0) return onCancel();
-      const updated = await updateMember(member.id, patch);
+    // Both fields are checked as the contract would; only what changed is sent.
+    toInput: (values) => ({ name: values.name, ownerId: ownerIdOf(values.ownerId) }),
+    send: async ({ name, ownerId }) => {
+      const body = { ...(name !== member.name ? { name } : {}), ...(ownerId !== member.ownerId ? { ownerId } : {}) };
+      if (Object.keys(body).length === 0) return onCancel();
+      const updated = await updateMember({ params: { id: member.id }, body });
       toast.show({ tone: 'success', message: `Saved ${updated.name}.` });
       onDone(updated);
     },
-    failed: (error) => formErrors(error, EDIT_FIELDS),
   });
 
   return (

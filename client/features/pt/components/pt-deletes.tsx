@@ -13,7 +13,7 @@ export const stallDelete = (stall: Pick<Stall, 'id' | 'name' | 'itemCount'>): De
       <strong>{stall.name}</strong> and its menu of {stall.itemCount} {stall.itemCount === 1 ? 'item' : 'items'} will be removed. Orders already served keep what was ordered.
     </p>
   ),
-  remove: () => deleteStall(stall.id),
+  remove: () => deleteStall({ params: { id: stall.id } }),
   deleted: `${stall.name} was deleted.`,
   // The 409's own words ("still has orders that are not served yet…") show in the dialog, with the way to serve them.
   refusedExtra: (
@@ -27,6 +27,6 @@ export const itemDelete = (item: MenuItem): DeleteOptions => ({
   title: `Delete ${item.name}?`,
   confirmLabel: 'Delete item',
   body: <p>{item.name} leaves the menu. Orders that have it keep its name and price.</p>,
-  remove: () => deleteItem(item),
+  remove: () => deleteItem({ params: { id: item.id } }),
   deleted: `${item.name} was deleted from the menu.`,
 });
