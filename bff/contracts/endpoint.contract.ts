@@ -132,31 +132,5 @@ export function urlOf(endpoint: { path: string }, input: { params?: Record<strin
   return query ? `${path}?${query}` : path;
 }
 
-/** A segment that is not valid percent-encoding (`%`, `%ZZ`) is kept as written: a matcher never throws, the params schema refuses it. */
-const decodeOrKeep = (text: string) => {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-};
-
-/** A matcher for URLs of this endpoint: their params and query, or undefined for another endpoint's URL. */
-export function urlMatcher(endpoint: { path: string }): (url: string) => { params: Record<string, string>; query: URLSearchParams } | undefined {
-  const names: string[] = [];
-  const source = endpoint.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
-    names.push(name);
-    return '([^/?#]+)';
-  });
-  const pattern = new RegExp(`^${source}(?:\\?(.*))?$`);
-  return (url) => {
-    const match = pattern.exec(url);
-    if (!match) return undefined;
-    const params: Record<string, string> = {};
-    names.forEach((name, i) => (params[name] = decodeOrKeep(match[i + 1] ?? '')));
-    return { params, query: new URLSearchParams(match[names.length + 1] ?? '') };
-  };
-}
-
 /** `GET /api/gym/users/:id` for messages. */
 export const describeEndpoint = (endpoint: Pick<EndpointDefinition, 'method' | 'path'>) => `${endpoint.method} ${endpoint.path}`;
