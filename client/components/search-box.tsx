@@ -1,11 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useLocation, useNavigation } from 'react-router';
 import { Icon } from './icon';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /**
  * A search field bound to the URL: typing updates the URL after a short pause (`onSearch`), and a
- * URL change from elsewhere (back button, a link) puts its value back in the field.
+ * URL change from elsewhere (back button, a link) puts its value back in the field. A pause that
+ * ends after the person has gone on to another page (typed, then clicked a result at once) sends
+ * nothing: the search would take them back.
  */
 export function SearchBox({ value, onSearch, label, placeholder, busy = false }: { value: string; onSearch: (query: string) => void; label: string; placeholder?: string; busy?: boolean }) {
   const id = useId();
@@ -15,6 +18,10 @@ export function SearchBox({ value, onSearch, label, placeholder, busy = false }:
   useEffect(() => {
     onSearchRef.current = onSearch;
   });
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const leaving = useRef(false);
+  leaving.current = navigation.state !== 'idle' && navigation.location.pathname !== pathname;
 
   // The URL moved on its own: show what it says.
   useEffect(() => {
@@ -28,7 +35,7 @@ export function SearchBox({ value, onSearch, label, placeholder, busy = false }:
     const query = text.trim();
     if (query === lastSent.current.trim()) return;
     const timer = setTimeout(() => {
-      if (query === lastSent.current.trim()) return;
+      if (query === lastSent.current.trim() || leaving.current) return;
       lastSent.current = query;
       onSearchRef.current(query);
     }, SEARCH_DEBOUNCE_MS);

@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
+import { SEARCH_DEBOUNCE_MS } from '@/components/search-box';
+import { fakeBff, holdRequests, renderApp } from '@/test-utils';
 import { fakeGym, member, owner } from './gym.fake-api';
 import type { FakeGym } from './gym.fake-api';
 
@@ -59,6 +60,25 @@ describe('/shell/gymowner/users', () => {
     expect(await screen.findByText('No members match')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?query=nobody');
     expect(memberCalls(api).filter((p) => p.includes('query'))).toEqual(['/api/gym/users?page=0&pageSize=10&query=nobody']);
+  });
+
+  it('a member clicked while the search still waits for a pause opens: the late search does not take the page back', async () => {
+    const { router, user } = setup('/shell/gymowner/users');
+    const list = await screen.findByRole('list', { name: 'Members' });
+    const held = holdRequests((method, path) => method === 'GET' && path === '/api/gym/users/1');
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      await user.type(screen.getByRole('searchbox', { name: 'Search members' }), 'Member');
+      await user.click(within(list).getByRole('link', { name: /^Member 1\b/ }));
+      // The pause ends while the member's page is still on its way.
+      await act(() => jest.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS * 2));
+      await held.release();
+    } finally {
+      jest.useRealTimers();
+    }
+    await waitFor(() => expect(router.state.location.pathname).toBe('/shell/gymowner/users/1'));
+    expect(router.state.location.search).toBe('');
+    expect(await screen.findByRole('heading', { name: 'Member 1' })).toBeInTheDocument();
   });
 
   it('adds a member with the owner picker and opens their page', async () => {
