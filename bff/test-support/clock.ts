@@ -19,7 +19,8 @@ const ALL_BUT_DATE = [
 /**
  * Stops the wall clock (`Date`, and so `Date.now()`) at `at` for the rest of the test: what the app
  * stamps or measures by the time of day reads the test's clock, which moves only when the test says.
- * Timers stay real. Undo with `jest.useRealTimers()` (an afterEach).
+ * Timers stay real. Undo with `jest.useRealTimers()` (an afterEach). Stop it before creating the
+ * app: code that kept `Date.now` itself (a `now = Date.now` default) keeps the clock it was given.
  */
 export function stopWallClock(at: number = Date.now()) {
   jest.useFakeTimers({ doNotFake: [...ALL_BUT_DATE], now: at });
