@@ -22,12 +22,13 @@ export async function signInPerson(ctx: TestContext, role: Role, email: string):
 }
 
 /** The test app on a real port (streams need one); `close` ends the open streams first. */
-export async function listenOnAnyPort(ctx: TestContext): Promise<{ base: string; close: () => Promise<void> }> {
+export async function listenOnAnyPort(ctx: TestContext): Promise<{ base: string; server: http.Server; close: () => Promise<void> }> {
   const server = await new Promise<http.Server>((resolve) => {
     const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
   });
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
     close: async () => {
       ctx.endStreams();
       server.closeAllConnections();
