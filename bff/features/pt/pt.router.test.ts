@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -239,16 +240,16 @@ describe("a diner's own order", () => {
       const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
     });
     let text = '';
+    const arrived = new EventEmitter();
     const req = http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/pt/orders/${placed.id}/stream?token=${placed.token}`);
     req.on('error', () => {});
     req.on('response', (res) => {
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
+      res.on('data', (chunk: string) => arrived.emit('text', (text += chunk)));
     });
+    /** Resolves once the stream's text matches, looking again as each piece arrives. */
     const waitFor = async (pattern: RegExp) => {
-      const end = Date.now() + 3000;
-      while (!pattern.test(text) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-      expect(text).toMatch(pattern);
+      while (!pattern.test(text)) await once(arrived, 'text');
     };
     await waitFor(/"status":"received"/);
     await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'preparing' }).expect(200);
