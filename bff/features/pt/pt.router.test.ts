@@ -240,16 +240,19 @@ describe("a diner's own order", () => {
       const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
     });
     let text = '';
+    let ended = false;
     const arrived = new EventEmitter();
     const req = http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/pt/orders/${placed.id}/stream?token=${placed.token}`);
     req.on('error', () => {});
     req.on('response', (res) => {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => arrived.emit('text', (text += chunk)));
+      res.on('end', () => arrived.emit('text', (ended = true)));
     });
-    /** Resolves once the stream's text matches, looking again as each piece arrives. */
+    /** Resolves once the stream's text matches, looking again as each piece arrives; fails if it ends first. */
     const waitFor = async (pattern: RegExp) => {
-      while (!pattern.test(text)) await once(arrived, 'text');
+      while (!pattern.test(text) && !ended) await once(arrived, 'text');
+      expect(text).toMatch(pattern);
     };
     await waitFor(/"status":"received"/);
     await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'preparing' }).expect(200);
