@@ -4,11 +4,13 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import os from 'node:os';
 import request from 'supertest';
+import { stopWallClock } from './test-support/clock';
 import { listenOnAnyPort, signInPerson } from './test-support/live-client';
 import { createTestContext, type TestContext } from './test-support/test-app';
 import { testEngine } from './test-support/test-database';
 
 let ctx: TestContext;
+const STARTED_AT = Date.parse('2026-05-01T08:00:00.000Z');
 const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-static-'));
 beforeAll(async () => {
   // The static server indexes the pre-compressed files when the app is built, as after `npm run build`.
@@ -19,7 +21,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(assets, 'main-abc123.js'), js);
   fs.writeFileSync(path.join(assets, 'main-abc123.js.gz'), zlib.gzipSync(js));
   fs.writeFileSync(path.join(assets, 'main-abc123.js.br'), zlib.brotliCompressSync(js));
-  ctx = await createTestContext({ STATIC_DIR: staticDir });
+  ctx = await createTestContext({ STATIC_DIR: staticDir }, { startedAt: new Date(STARTED_AT) });
 });
 afterAll(async () => {
   await ctx.close();
@@ -30,7 +32,18 @@ describe('service status', () => {
   it('GET /api describes the service', async () => {
     const res = await request(ctx.app).get('/api').expect(200);
     expect(res.body).toMatchObject({ name: 'Frontdesk', version: '0.0.0-test', status: 'ok', database: { engine: testEngine() }, kisi: { mode: 'emulator' } });
-    expect(res.body.uptimeSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it('GET /api tells when the server started and how long it has been up, in whole seconds', async () => {
+    const clock = stopWallClock(STARTED_AT + 90_400);
+    try {
+      const status = async () => ((await request(ctx.app).get('/api').expect(200)).body as { startedAt: string; uptimeSeconds: number });
+      expect(await status()).toMatchObject({ startedAt: '2026-05-01T08:00:00.000Z', uptimeSeconds: 90 });
+      clock.advance(3_600_000);
+      expect(await status()).toMatchObject({ startedAt: '2026-05-01T08:00:00.000Z', uptimeSeconds: 3690 });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('GET /api/bad fails on purpose with a 500 problem and no stack trace', async () => {

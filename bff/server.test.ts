@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -7,6 +8,7 @@ import { accountsRepository } from './features/auth/accounts.repository';
 import { authService } from './features/auth/auth.service';
 import { sessionsRepository } from './features/auth/sessions.repository';
 import { startServer } from './server';
+import { fakeTimersBesideIo } from './test-support/clock';
 import { createTestDatabase, type TestDatabase } from './test-support/test-database';
 
 let testDatabase: TestDatabase;
@@ -135,23 +137,29 @@ describe('startServer', () => {
 
   it('finishes a request in flight on shutdown and then refuses new connections', async () => {
     const running = await startServer(env(dir), () => {});
-    // A slow upload: the request is in flight when close() starts.
+    // A slow upload: the server has the request, not yet its whole body, when close() starts.
+    let req!: http.ClientRequest;
     const inFlight = new Promise<number>((resolve, reject) => {
-      const req = http.request(`${running.url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+      req = http.request(`${running.url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
       req.on('error', reject);
       req.write('{"email":"nobody@frontdesk.test",');
-      setTimeout(() => req.end('"password":"wrong-password"}'), 150);
     });
-    await new Promise((r) => setTimeout(r, 50));
-    const started = Date.now();
-    const closed = running.close();
-    expect(await inFlight).toBe(401);
-    await closed;
-    // The answered request's keep-alive connection does not hold the shutdown up.
-    expect(Date.now() - started).toBeLessThan(2_000);
+    await once(running.server, 'request');
+    // The shutdown's timers (its sweep of idle connections, its 10 s grace) on a clock that moves only when told.
+    fakeTimersBesideIo();
+    try {
+      const closed = running.close();
+      req.end('"password":"wrong-password"}');
+      expect(await inFlight).toBe(401);
+      // The answered request's keep-alive connection does not hold the shutdown up: one sweep lets it go, long before the grace is over.
+      await jest.advanceTimersByTimeAsync(100);
+      await closed;
+    } finally {
+      jest.useRealTimers();
+    }
     await expect(fetch(`${running.url}/api`)).rejects.toThrow();
   });
 });

@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,11 +122,14 @@ onPostgres('PostgreSQL', () => {
     const [listener, sender] = [await openDatabase(target.url), await openDatabase(target.url)];
     const heard: string[] = [];
     let connects = 0;
-    const stop = listener.listen!('frontdesk_test', { onNotify: (payload) => heard.push(payload), onConnect: () => void connects++ });
+    const news = new EventEmitter();
+    const stop = listener.listen!('frontdesk_test', {
+      onNotify: (payload) => news.emit('news', heard.push(payload)),
+      onConnect: () => news.emit('news', connects++),
+    });
+    /** Resolves once `check` holds, looking again at each notification or connect. */
     const until = async (check: () => boolean) => {
-      const end = Date.now() + 10_000;
-      while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      expect(check()).toBe(true);
+      while (!check()) await once(news, 'news');
     };
     const send = (payload: string) => sender.db.transaction().execute((trx) => sender.notify(trx, 'frontdesk_test', payload));
     await until(() => connects === 1);

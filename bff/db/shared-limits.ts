@@ -98,13 +98,20 @@ export const purgeEndedCounters = (db: Db, at = Date.now()) => db.deleteFrom('ra
  * `limit` starts within any `spanMs`, timed by the database server's clock (one clock for all).
  * Answers 0 when the start was recorded, otherwise how many milliseconds to wait before asking
  * again. The transaction holds the bucket's lock, so two instances never both take the last slot.
+ * `now` replaces the server's clock (tests: a clock they move).
  */
-export function sharedRateWindow(database: Pick<Database, 'db' | 'transactionLock' | 'serverNowMs'>, bucket: string, limit: number, spanMs: number) {
+export function sharedRateWindow(
+  database: Pick<Database, 'db' | 'transactionLock' | 'serverNowMs'>,
+  bucket: string,
+  limit: number,
+  spanMs: number,
+  now?: () => number,
+) {
   return () =>
     database.db.transaction().execute(async (trx) => {
       await database.transactionLock(trx, `rate:${bucket}`);
-      const { now } = (await sql<{ now: number }>`select ${database.serverNowMs} as now`.execute(trx)).rows[0]!;
-      await trx.deleteFrom('rate_window_starts').where('bucket', '=', bucket).where('started_at_ms', '<=', now - spanMs).execute();
+      const at = now?.() ?? (await sql<{ now: number }>`select ${database.serverNowMs} as now`.execute(trx)).rows[0]!.now;
+      await trx.deleteFrom('rate_window_starts').where('bucket', '=', bucket).where('started_at_ms', '<=', at - spanMs).execute();
       const starts = await trx
         .selectFrom('rate_window_starts')
         .select('started_at_ms')
@@ -113,9 +120,9 @@ export function sharedRateWindow(database: Pick<Database, 'db' | 'transactionLoc
         .limit(limit)
         .execute();
       if (starts.length < limit) {
-        await trx.insertInto('rate_window_starts').values({ bucket, started_at_ms: now }).execute();
+        await trx.insertInto('rate_window_starts').values({ bucket, started_at_ms: at }).execute();
         return 0;
       }
-      return Math.max(1, starts[0]!.started_at_ms + spanMs - now);
+      return Math.max(1, starts[0]!.started_at_ms + spanMs - at);
     });
 }

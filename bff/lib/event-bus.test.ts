@@ -145,8 +145,8 @@ describe('EventBus', () => {
     await new Promise((r) => setImmediate(r));
     log.afterCommit = undefined;
     await bus.publish('chat', { n: 2 });
-    await new Promise((r) => setTimeout(r, 20));
-    // Id 2 waits for id 1, whose transaction is over but whose answer has not come.
+    await bus.idle();
+    // Id 2 waits for id 1, whose transaction is over but whose answer has not come: the delivery that ran left it.
     expect(heard.map((e) => e.data)).toEqual([{ n: 0 }]);
     letFirstAnswer();
     await first;

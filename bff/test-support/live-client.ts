@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -22,12 +23,13 @@ export async function signInPerson(ctx: TestContext, role: Role, email: string):
 }
 
 /** The test app on a real port (streams need one); `close` ends the open streams first. */
-export async function listenOnAnyPort(ctx: TestContext): Promise<{ base: string; close: () => Promise<void> }> {
+export async function listenOnAnyPort(ctx: TestContext): Promise<{ base: string; server: http.Server; close: () => Promise<void> }> {
   const server = await new Promise<http.Server>((resolve) => {
     const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
   });
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
     close: async () => {
       ctx.endStreams();
       server.closeAllConnections();
@@ -59,15 +61,26 @@ export interface Frame {
 /** A real Server-Sent Events connection to `url`; frames are parsed as they arrive. */
 export async function openSseStream(url: string, cookie: string) {
   let text = '';
+  let ended = false;
+  /** Says 'news' as each piece of the stream arrives, and when it ends. */
+  const news = new EventEmitter();
   const req = http.get(url, { headers: { cookie } });
   req.on('error', () => {});
   const { status, type } = await new Promise<{ status: number; type: string }>((resolve) => {
     req.on('response', (res) => {
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
+      res.on('data', (chunk: string) => news.emit('news', (text += chunk)));
+      res.on('end', () => news.emit('news', (ended = true)));
       resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
     });
   });
+  /** Resolves once `done` holds, looking again as each piece arrives; fails when the stream ends first. */
+  const until = async (done: () => boolean, what: string) => {
+    while (!done()) {
+      if (ended) throw new Error(`The stream ended without ${what}; it had:\n${text}`);
+      await once(news, 'news');
+    }
+  };
   const frames = (): Frame[] =>
     text
       .split('\n\n')
@@ -78,20 +91,13 @@ export async function openSseStream(url: string, cookie: string) {
         const data = field('data');
         return event && data !== undefined ? [{ id: field('id'), event, data: JSON.parse(data) as unknown }] : [];
       });
-  /** The first frame that matches, waiting up to `ms` for it; fails the test when none comes. */
-  const next = async (matches: (frame: Frame) => boolean, ms = 3000): Promise<Frame> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const found = frames().find(matches);
-      if (found) return found;
-      if (Date.now() > end) throw new Error(`No matching event within ${ms} ms; the stream had:\n${text}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+  /** The first frame that matches, once it has come; fails the test when the stream ends without one. */
+  const next = async (matches: (frame: Frame) => boolean): Promise<Frame> => {
+    let found: Frame | undefined;
+    await until(() => (found = frames().find(matches)) !== undefined, 'a matching event');
+    return found!;
   };
-  if (status === 200) {
-    // Subscribed once the stream has opened (the retry line comes after the subscription).
-    const end = Date.now() + 3000;
-    while (!text.includes('retry:') && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  }
+  // Subscribed once the stream has opened (the retry line comes after the subscription).
+  if (status === 200) await until(() => text.includes('retry:'), 'its retry line');
   return { status, type, text: () => text, frames, next, close: () => req.destroy() };
 }

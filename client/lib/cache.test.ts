@@ -362,9 +362,10 @@ describe('invalidate: this endpoint’s data changed', () => {
   it('after a delete (`gone`), the page still showing it does not read it again', async () => {
     const { fetcher } = fakeServer('Ada');
     const loaded = await loadQuery(memberKey(1), fetcher);
+    jest.useFakeTimers();
     renderHook(() => useRead(memberKey(1), fetcher, loaded), { wrapper });
     await act(() => invalidate(gymApi.getMember, { params: { id: 1 } }, { gone: true }));
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    await act(() => jest.advanceTimersByTimeAsync(5000)); // past SWR's dedupe and the first revalidation's frame
     expect(fetcher).toHaveBeenCalledTimes(1);
     expect(cachedData(memberKey(1))).toBeUndefined();
   });

@@ -65,7 +65,11 @@ describe('GET /api/rest/pieces', () => {
     for (const p of lift.items) expect(p.name.toLowerCase()).toMatch(/\blift/);
     expect(await list('query=zzzz-no-such')).toMatchObject({ items: [], total: 0 });
     // Quotes, operators and other marks are words or nothing to the search, never syntax.
-    expect((await list(`query=${encodeURIComponent('"harbour" OR * NEAR(')}`)).total).toBeGreaterThanOrEqual(0);
+    // `"harbour" OR * NEAR(` is the words harbour, or and near, which no piece has all of (OR as syntax would find the harbour pieces).
+    const marks = await list(`query=${encodeURIComponent('"harbour" OR * NEAR(')}`);
+    expect(marks).toEqual(await list('query=harbour%20or%20near'));
+    expect(marks).toMatchObject({ items: [], total: 0 });
+    expect((await list('query=harbour')).total).toBe(2);
     expect((await list(`query=${encodeURIComponent("harbour' & !")}`)).items.map((p) => p.name)).toContain('Harbour Starter Pack');
   });
 

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { ChannelList, ChatEvent, ChatMessage, MessageSlice, ReadState } from '../../contracts/chat.contract';
 import type { Role } from '../../contracts/endpoint.contract';
+import { stopWallClock } from '../../test-support/clock';
 import { listenOnAnyPort, newestLiveEventId, openSseStream, signInPerson, whileLiveEventLogIsDown, type Frame, type Person } from '../../test-support/live-client';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
@@ -24,6 +25,7 @@ beforeAll(async () => {
   Object.assign(seeded, { frontDesk: idOf('Front desk'), kitchen: idOf('Kitchen'), managers: idOf('Managers') });
   server = await listenOnAnyPort(ctx);
 });
+afterEach(() => jest.useRealTimers());
 afterAll(async () => {
   await server.close();
   await ctx.close();
@@ -372,11 +374,14 @@ describe('unread counts', () => {
   });
 
   it('does not count what was written before the reader’s account existed: a new colleague starts with nothing unread', async () => {
+    // A second between each step, on a stopped clock (set in the past, so that what later tests write is newer).
+    const clock = stopWallClock(Date.now() - 60_000);
     const id = await newChannel();
     await send(staff, id, 'Before you joined');
-    await new Promise((r) => setTimeout(r, 5)); // timestamps have millisecond resolution
+    clock.advance(1000);
     const newcomer = await signIn(ctx, 'staff');
     expect(channelIn(await channelsOf(newcomer), id)?.unread).toBe(0);
+    clock.advance(1000);
     await send(staff, id, 'Welcome aboard');
     expect(channelIn(await channelsOf(newcomer), id)?.unread).toBe(1);
   });

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../../contracts/chat.contract';
 import type { Page } from '../../contracts/common.contract';
 import type { Conversation, ConversationEvent, ConversationMessage, ConversationSummary } from '../../contracts/conversations.contract';
 import type { Role } from '../../contracts/endpoint.contract';
+import { stopWallClock } from '../../test-support/clock';
 import { listenOnAnyPort, openSseStream, signInPerson, whileLiveEventLogIsDown, type Frame, type Person } from '../../test-support/live-client';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
@@ -32,6 +33,7 @@ beforeAll(async () => {
   kitchenId = channels.find((c) => c.name === 'Kitchen')!.id;
   server = await listenOnAnyPort(ctx);
 });
+afterEach(() => jest.useRealTimers());
 afterAll(async () => {
   await server.close();
   await ctx.close();
@@ -210,9 +212,11 @@ describe('a guest asks for help', () => {
 describe('the front desk', () => {
   it('lists conversations by latest activity, filtered by status, assignee and search, a page at a time', async () => {
     const tag = `walrus${++seq}`;
-    // Activity times a few milliseconds apart, so the order below is the order of events, not of ids.
+    // Activity times a second apart on a stopped clock (set in the past, so that what later tests write is newer),
+    // so the order below is the order of events, not of ids.
+    const clock = stopWallClock(Date.now() - 60_000);
     const later = async <T>(step: () => Promise<T>) => {
-      await new Promise((r) => setTimeout(r, 3));
+      clock.advance(1000);
       return step();
     };
     const a = await askForHelp({ name: `${tag} A` });

@@ -1,6 +1,8 @@
+import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { fakeTimersBesideIo } from '../../test-support/clock';
 import { createTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
@@ -8,10 +10,26 @@ let server: http.Server;
 let base: string;
 let cookie: string;
 let bus: TestContext['bus'];
+const HEARTBEAT_MS = 15_000;
+/** Says 'change' whenever a stream subscribes to the bus or lets go of it. */
+const listeners = new EventEmitter();
+/** Resolves once the bus has `count` listeners. */
+const listenerCountBecomes = async (count: number) => {
+  while (bus.listenerCount !== count) await once(listeners, 'change');
+};
 
 beforeAll(async () => {
-  ctx = await createTestContext({}, { eventStream: { heartbeatMs: 100, maxReplay: 5 } });
+  ctx = await createTestContext({}, { eventStream: { heartbeatMs: HEARTBEAT_MS, maxReplay: 5 } });
   bus = ctx.bus;
+  const subscribe = bus.subscribe.bind(bus);
+  jest.spyOn(bus, 'subscribe').mockImplementation((listener) => {
+    const unsubscribe = subscribe(listener);
+    listeners.emit('change');
+    return () => {
+      unsubscribe();
+      listeners.emit('change');
+    };
+  });
   await ctx.loginAs('staff', 'stream@frontdesk.test');
   const login = await request(ctx.app).post('/api/auth/login').send({ email: 'stream@frontdesk.test', password: TEST_PASSWORD });
   cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
@@ -26,27 +44,45 @@ afterAll(async () => {
   await ctx.close();
 });
 
-/** Opens the stream and collects its text until `until` matches or the time runs out. */
+/** Opens the stream and collects its text; `waitFor` resolves with it once a pattern matches. */
 function openStream(headers: Record<string, string> = {}) {
   let text = '';
   let status = 0;
+  let over = false;
   let onEnd = () => {};
   const ended = new Promise<void>((resolve) => (onEnd = resolve));
+  const checks = new Set<() => void>();
+  const news = () => checks.forEach((check) => check());
   const req = http.get(`${base}/api/events`, { headers: { cookie, ...headers } });
+  req.on('error', () => {}); // closed by the test
   const ready = new Promise<void>((resolve) => {
     req.on('response', (res) => {
       status = res.statusCode ?? 0;
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', onEnd);
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        news();
+      });
+      res.on('end', () => {
+        over = true;
+        onEnd();
+        news();
+      });
       resolve();
     });
   });
-  const waitFor = async (pattern: RegExp, ms = 2000) => {
-    const end = Date.now() + ms;
-    while (!pattern.test(text) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-    return text;
-  };
+  /** The text so far, once `pattern` matches it; fails when the stream ends without a match. */
+  const waitFor = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (pattern.test(text)) resolve(text);
+        else if (over) reject(new Error(`The stream ended without ${pattern}:\n${text}`));
+        else return;
+        checks.delete(check);
+      };
+      checks.add(check);
+      check();
+    });
   return { ready, waitFor, ended, close: () => req.destroy(), status: () => status, text: () => text };
 }
 
@@ -117,42 +153,40 @@ describe('GET /api/events', () => {
     reconnected.close();
   });
 
-  it('sends heartbeats', async () => {
-    const stream = openStream();
-    await stream.ready;
-    expect(await stream.waitFor(/: heartbeat/)).toMatch(/: heartbeat \d{4}-/);
-    stream.close();
+  it('sends heartbeats, on the heartbeat interval', async () => {
+    fakeTimersBesideIo();
+    try {
+      const stream = openStream();
+      await stream.waitFor(/retry/);
+      await jest.advanceTimersByTimeAsync(HEARTBEAT_MS - 1);
+      expect(stream.text()).not.toMatch(/heartbeat/);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(await stream.waitFor(/: heartbeat/)).toMatch(/: heartbeat \d{4}-/);
+      await jest.advanceTimersByTimeAsync(HEARTBEAT_MS);
+      expect(await stream.waitFor(/: heartbeat[^]*: heartbeat/)).toMatch(/^retry: 3000\n\n: heartbeat \S+\n\n: heartbeat \S+\n\n$/);
+      stream.close();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('lets go of a client that disconnects', async () => {
-    const settle = async (count: number) => {
-      const end = Date.now() + 2000;
-      while (bus.listenerCount !== count && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-    };
-    await settle(0); // streams of earlier tests are gone
-    const before = bus.listenerCount;
+    await listenerCountBecomes(0); // streams of earlier tests are gone
     const stream = openStream();
-    await stream.ready;
     await stream.waitFor(/retry/);
-    expect(bus.listenerCount).toBe(before + 1);
+    expect(bus.listenerCount).toBe(1);
     stream.close();
-    await settle(before);
-    expect(bus.listenerCount).toBe(before);
+    await listenerCountBecomes(0);
   });
 
   it('ends the stream when the session is logged out', async () => {
     await ctx.loginAs('staff', 'leaving@frontdesk.test');
     const login = await request(ctx.app).post('/api/auth/login').send({ email: 'leaving@frontdesk.test', password: TEST_PASSWORD });
     const leavingCookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
-    const ended = new Promise<void>((resolve) => {
-      http.get(`${base}/api/events`, { headers: { cookie: leavingCookie } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
-    });
-    await new Promise((r) => setTimeout(r, 50));
+    const stream = openStream({ cookie: leavingCookie });
+    await stream.waitFor(/retry/);
     await request(ctx.app).post('/api/auth/logout').set('Cookie', leavingCookie).expect(204);
-    await ended;
+    await stream.ended;
   });
 });
 
@@ -166,20 +200,25 @@ describe('GET /api/events and a logout, with the heartbeat a minute away', () =>
     const login = await request(quiet.app).post('/api/auth/login').send({ email: 'quiet@frontdesk.test', password: TEST_PASSWORD });
     const sessionCookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
     let text = '';
+    let onOpen = () => {};
+    const opened = new Promise<void>((resolve) => (onOpen = resolve));
     const ended = new Promise<void>((resolve) => {
       http.get(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/api/events`, { headers: { cookie: sessionCookie } }, (res) => {
         res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('retry')) onOpen();
+        });
         res.on('end', resolve);
       });
     });
-    while (!text.includes('retry')) await new Promise((r) => setTimeout(r, 10));
+    await opened;
     // Another session of the same person stays signed in: only the one logged out ends.
     await agent.get('/api/auth/getAuth').expect(200);
-    const started = Date.now();
     await request(quiet.app).post('/api/auth/logout').set('Cookie', sessionCookie).expect(204);
     await ended;
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Ended by the logout: no heartbeat came (the first is a minute away) to find the session gone.
+    expect(text).toBe('retry: 3000\n\n');
     await agent.get('/api/auth/getAuth').expect(200);
     quiet.endStreams();
     await new Promise((r) => listening.close(r));

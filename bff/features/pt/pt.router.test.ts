@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -239,15 +240,18 @@ describe("a diner's own order", () => {
       const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
     });
     let text = '';
+    let ended = false;
+    const arrived = new EventEmitter();
     const req = http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/pt/orders/${placed.id}/stream?token=${placed.token}`);
     req.on('error', () => {});
     req.on('response', (res) => {
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
+      res.on('data', (chunk: string) => arrived.emit('text', (text += chunk)));
+      res.on('end', () => arrived.emit('text', (ended = true)));
     });
+    /** Resolves once the stream's text matches, looking again as each piece arrives; fails if it ends first. */
     const waitFor = async (pattern: RegExp) => {
-      const end = Date.now() + 3000;
-      while (!pattern.test(text) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      while (!pattern.test(text) && !ended) await once(arrived, 'text');
       expect(text).toMatch(pattern);
     };
     await waitFor(/"status":"received"/);

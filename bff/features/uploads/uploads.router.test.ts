@@ -62,6 +62,8 @@ interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** Whether the whole request body had gone out when the answer came. */
+  answeredAfterBody: boolean;
 }
 
 /**
@@ -77,13 +79,16 @@ function raw(method: string, url: string, headers: Record<string, string>, body?
       req.destroy();
       reject(new Error(`${method} ${url}: no answer within ${ANSWER_WITHIN_MS} ms`));
     }, ANSWER_WITHIN_MS);
+    let bodySent = false;
+    req.on('finish', () => (bodySent = true));
     req.on('response', (res) => {
+      const answeredAfterBody = bodySent;
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
       res.on('end', () => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, answeredAfterBody });
       });
     });
     req.on('error', (err) => {
@@ -142,10 +147,11 @@ const patch = (who: Person | undefined, location: string, offset: number, bytes:
   raw('PATCH', location, tusHeaders(who, { 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream', ...extra }), bytes, options);
 /**
  * A PATCH that promises the whole file from offset 0, sends its first `sent` bytes, and loses its
- * connection once `arrived()` says so (or after the answer time).
+ * connection once `arrived` (started before the request goes) resolves.
  */
-async function patchCutOff(who: Person, location: string, file: Buffer, sent: number, arrived: () => boolean) {
+async function patchCutOff(who: Person, location: string, file: Buffer, sent: number, arrived: () => Promise<unknown>) {
   const { hostname, port } = new URL(server.base);
+  const there = arrived();
   const req = http.request({
     hostname,
     port,
@@ -156,11 +162,34 @@ async function patchCutOff(who: Person, location: string, file: Buffer, sent: nu
   });
   req.on('error', () => {}); // the connection is cut on purpose
   req.flushHeaders();
-  if (sent > 0) req.write(file.subarray(0, sent));
-  const end = Date.now() + ANSWER_WITHIN_MS;
-  while (!arrived() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+  const written = new Promise((resolve) => (sent > 0 ? req.write(file.subarray(0, sent), resolve) : resolve(undefined)));
+  await Promise.all([there, written]);
   req.destroy();
 }
+/** Resolves once `file` holds at least `bytes` bytes (told by the file system, not polled). */
+function grownTo(file: string, bytes: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = fs.watch(file);
+    const check = () => {
+      if (fs.statSync(file).size < bytes) return;
+      watcher.close();
+      resolve();
+    };
+    watcher.on('change', check);
+    watcher.on('error', reject);
+    check();
+  });
+}
+/** Resolves once the server has taken a `method` request for `url` (its headers; the body may still be coming). */
+const requestReached = (method: string, url: string) =>
+  new Promise<void>((resolve) => {
+    const taken = (req: http.IncomingMessage) => {
+      if (req.method !== method || req.url !== url) return;
+      server.server.off('request', taken);
+      resolve();
+    };
+    server.server.prependListener('request', taken);
+  });
 const head = (who: Person | undefined, location: string) => raw('HEAD', location, tusHeaders(who));
 const terminate = (who: Person | undefined, location: string) => raw('DELETE', location, tusHeaders(who));
 const offsetOf = (res: RawResponse) => Number(res.headers['upload-offset']);
@@ -273,7 +302,7 @@ describe('a resumable upload', () => {
     const sent = 250_000;
 
     // Once those bytes are on the server's disk, the connection dies.
-    await patchCutOff(staff, location, file, sent, () => fs.statSync(path.join(partsDir(), tusIdOf(location))).size >= sent);
+    await patchCutOff(staff, location, file, sent, () => grownTo(path.join(partsDir(), tusIdOf(location)), sent));
 
     const after = await head(staff, location);
     expect(after.status).toBe(200);
@@ -294,9 +323,9 @@ describe('a resumable upload', () => {
     const file = png(20_000);
     for (const sent of [1000, 3, 0]) {
       const location = await started(staff, { name: `cut-${sent}.png`, type: 'image/png', size: file.length });
-      // Held back until they show their type, the bytes cannot be seen arriving: give them a moment.
-      const since = Date.now();
-      await patchCutOff(staff, location, file, sent, () => Date.now() - since > 150);
+      // Held back until they show their type, the bytes cannot be seen arriving: cut once the server
+      // has the request and the bytes have left.
+      await patchCutOff(staff, location, file, sent, () => requestReached('PATCH', location));
       const after = await head(staff, location);
       expect({ sent, status: after.status }).toEqual({ sent, status: 200 });
       const kept = offsetOf(after);
@@ -367,11 +396,13 @@ describe('limits, each checked before a byte is taken', () => {
   it('answers a refusal at once even while a large body is still coming', async () => {
     const staff = await signIn();
     const location = await started(staff, { name: 'small.pdf', type: 'application/pdf', size: 1000 });
-    const since = Date.now();
-    expectProblem(await patch(staff, location, 0, pdf(8 * MB)), 413, /more bytes/);
+    const tooLong = await patch(staff, location, 0, pdf(8 * MB));
+    expectProblem(tooLong, 413, /more bytes/);
     const fake = await started(staff, { name: 'fake.png', type: 'image/png', size: MB });
-    expectProblem(await patch(staff, fake, 0, pdf(MB)), 415, /does not hold/);
-    expect(Date.now() - since).toBeLessThan(ANSWER_WITHIN_MS);
+    const notPng = await patch(staff, fake, 0, pdf(MB));
+    expectProblem(notPng, 415, /does not hold/);
+    // The 413 came while the 8 MB were still going out (the 1 MB of the 415 fit in the sockets' buffers at once).
+    expect(tooLong.answeredAfterBody).toBe(false);
   });
 
   it('counts stored files and unfinished uploads against the quota, per person', async () => {

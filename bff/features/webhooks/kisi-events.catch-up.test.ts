@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { LiveEvent } from '../../contracts/events.contract';
@@ -8,6 +9,7 @@ import { kisiTime } from '../../kisi/emulator/emulator.shared';
 import { emulatorStore } from '../../kisi/emulator/emulator.store';
 import { signBody } from '../../kisi/signature';
 import { createLogger } from '../../lib/logger';
+import { fakeTimersBesideIo } from '../../test-support/clock';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 import { kisiEventWrites, receiveKisiEvent } from './kisi-event.receive';
 import { CATCH_UP_OVERLAP_MS, kisiEventsCatchUp, type KisiEventsCatchUpDeps, type ReadKisiEventLog } from './kisi-events.catch-up';
@@ -41,11 +43,14 @@ beforeEach(async () => {
   logLines.length = 0;
 });
 
+/** Says 'line' as each log line is written. */
+const logged = new EventEmitter();
 const logger = createLogger(
   'debug',
   new Writable({
     write(chunk: Buffer, _encoding, done) {
       logLines.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
+      logged.emit('line');
       done();
     },
   }),
@@ -205,17 +210,32 @@ describe('the schedule', () => {
       throw new Error('Kisi is unreachable');
     };
     const failures = () => logLines.filter((l) => /catch-up failed/.test(l.msg));
-    const scheduled = catchUp({ readLog: failing });
-    scheduled.start(30);
-    const until = Date.now() + 5000;
-    while (failures().length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-    await scheduled.stop();
-    const after = calls;
-    expect(after).toBeGreaterThanOrEqual(3);
-    // pino's levels: 40 warn, 20 debug.
-    expect(failures().filter((l) => l.level === 40)).toHaveLength(1);
-    expect(failures().filter((l) => l.level === 20).length).toBeGreaterThanOrEqual(2);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(calls).toBe(after);
+    const failuresLogged = async (count: number) => {
+      while (failures().length < count) await once(logged, 'line');
+    };
+    // The interval on a clock the test moves; the runs themselves (the database, the log) are real.
+    fakeTimersBesideIo();
+    try {
+      const scheduled = catchUp({ readLog: failing });
+      scheduled.start(30_000);
+      await failuresLogged(1);
+      expect(calls).toBe(1);
+      // Nothing more until the interval is over; then a run each interval.
+      await jest.advanceTimersByTimeAsync(29_999);
+      expect(calls).toBe(1);
+      await jest.advanceTimersByTimeAsync(1);
+      await failuresLogged(2);
+      await jest.advanceTimersByTimeAsync(30_000);
+      await failuresLogged(3);
+      await scheduled.stop();
+      expect(calls).toBe(3);
+      // pino's levels: 40 warn, 20 debug.
+      expect(failures().map((l) => l.level)).toEqual([40, 20, 20]);
+      // Stopped: ten intervals later, no other run.
+      await jest.advanceTimersByTimeAsync(300_000);
+      expect(calls).toBe(3);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

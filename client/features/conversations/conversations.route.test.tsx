@@ -219,7 +219,7 @@ describe('/shell/nuhs/basic (staff)', () => {
     await screen.findByRole('heading', { name: 'Ana Lima', level: 2 });
     act(() => FakeEventSource.current().emit('conversation', fake.guestWrites(1, 'Quick one'), '20'));
     expect(await within(log('Ana Lima')).findByText('Quick one')).toBeInTheDocument();
-    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    await act(async () => {}); // the reads asked so far have answered
     expect(within(log('Ana Lima')).getByText('Quick one')).toBeInTheDocument();
   });
 

@@ -91,7 +91,7 @@ describe('/pt/runner', () => {
     const stream = FakeEventSource.current();
     expect(stream.url).toBe('/api/events');
     act(() => stream.open());
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50))); // the board has settled on its first read
+    await act(async () => {}); // the board has settled on its reads (the one on open too): their answers are in
     const reads = () => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/pt/orders')).length;
     const readsBefore = reads();
 
@@ -128,7 +128,7 @@ describe('/pt/runner', () => {
     pt.orders.push(placed);
     act(() => FakeEventSource.current().emit('order', { ...placed, token: undefined }, '50'));
     expect(await within(column('Received')).findByRole('article', { name: 'Table 3 · Order 8' })).toBeInTheDocument();
-    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    await act(async () => {}); // the reads asked so far have answered
     expect(within(column('Received')).getByRole('article', { name: 'Table 3 · Order 8' })).toBeInTheDocument();
   });
 

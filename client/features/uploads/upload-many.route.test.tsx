@@ -176,7 +176,7 @@ describe('/shell/upload/2', () => {
     await user.click(within(rowOf('big.pdf')).getByRole('button', { name: 'Cancel big.pdf' }));
     expect(within(rowOf('big.pdf')).getByText('Cancelled')).toBeInTheDocument();
     // Read again only once the server has answered the termination (before, it still counts the 200 MB).
-    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    await act(async () => {}); // what the cancel set going has run
     expect(limitReads(api)).toBe(readsBefore);
     fake.limits = { ...fake.limits, usedBytes: 130 * MB };
     drive(() => big.answerTermination());
