@@ -12,6 +12,8 @@ const tsJest: Config['transform'] = {
 const esmOnly = ['rettime', 'until-async', '@open-draft/deferred-promise'].join('|');
 
 const config: Config = {
+  // A worker per core: Jest's default leaves one core to its own process, which only waits.
+  maxWorkers: '100%',
   projects: [
     {
       displayName: 'bff',
