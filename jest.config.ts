@@ -25,13 +25,12 @@ const config: Config = {
     },
     // The system tier (`npm run test:system`): tests that start the BFF whole (first starts, restarts,
     // start failures, a SIGKILL mid-write, two instances on one PostgreSQL) and the full-size fuzz run.
-    // A whole start migrates and seeds: on a busy 2-core machine that alone can take 5 s.
     {
       displayName: 'system',
       testEnvironment: 'node',
       roots: ['<rootDir>/bff'],
       testMatch: ['**/*.system.test.ts', '**/endpoints.fuzz.test.ts'],
-      testTimeout: 30_000,
+      setupFilesAfterEnv: ['<rootDir>/bff/test-support/system-tier.setup.ts'],
       globals: { FUZZ_RUNS: 60 },
       transform: tsJest,
     },
