@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import * as v from 'valibot';
 
 /**
@@ -41,14 +41,19 @@ export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.c
 
 /**
  * Changes one search param of the current URL (empty: removed) and goes back to page 1, keeping
- * the scroll position. `replace` for typing in a search box: each keystroke is not history.
+ * the scroll position. `replace` for typing in a search box: each keystroke is not history. A change
+ * made while the previous one still loads builds on that one, not on the URL still shown: two quick
+ * filter changes keep both.
  */
 export function useSetSearchParam() {
   const [, setSearchParams] = useSearchParams();
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const pending = navigation.state !== 'idle' && navigation.location.pathname === pathname ? navigation.location.search : undefined;
   return (name: string, value: string, { replace = false }: { replace?: boolean } = {}) =>
     setSearchParams(
       (params) => {
-        const next = new URLSearchParams(params);
+        const next = new URLSearchParams(pending ?? params);
         if (value) next.set(name, value);
         else next.delete(name);
         next.delete('page');

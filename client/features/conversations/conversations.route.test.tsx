@@ -93,6 +93,17 @@ describe('/shell/nuhs/basic (staff)', () => {
     expect(await screen.findByRole('heading', { name: 'No conversations match' })).toBeInTheDocument();
   });
 
+  it('keeps both of two filter changes made before the first one has loaded', async () => {
+    const { api, user, router } = setup();
+    await screen.findByRole('link', { name: /^Ana Lima/ });
+    const held = holdRequests((method, path) => method === 'GET' && path === '/api/conversations');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'resolved');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Assigned to' }), 'mine');
+    await held.release();
+    await waitFor(() => expect(router.state.location.search).toBe('?status=resolved&assignee=mine'));
+    await waitFor(() => expect(listCalls(api).at(-1)).toBe('/api/conversations?status=resolved&assignee=mine&page=0&pageSize=20'));
+  });
+
   it('falls back to the defaults for bad filter params', async () => {
     const { api } = setup('/shell/nuhs/basic/?status=weird&assignee=42&page=-3');
     await screen.findByRole('link', { name: /^Ana Lima/ });
