@@ -41,7 +41,7 @@ function trackRequests(page: Page) {
   const done = (r: { resourceType: () => string }) => counts(r) && ((open = Math.max(0, open - 1)), (lastChange = Date.now()));
   page.on('requestfinished', done);
   page.on('requestfailed', done);
-  return async function quiet(ms = 300, timeout = 15_000) {
+  return async function quiet(ms = 400, timeout = 15_000) {
     const started = Date.now();
     while (open > 0 || Date.now() - lastChange < ms) {
       if (Date.now() - started > timeout) throw new Error(`the network did not go quiet (${open} requests open)`);
@@ -59,7 +59,7 @@ async function loaded(page: Page) {
   await page.locator('#main').waitFor({ timeout: 15_000 });
   await quietness.get(page)!();
   await page.waitForFunction(() => !document.querySelector('.pending-overlay, #main .spinner, #main [aria-busy="true"]'), null, { timeout: 15_000 });
-  await quietness.get(page)!(150);
+  await quietness.get(page)!(200);
 }
 
 async function session(access: Access) {

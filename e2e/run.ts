@@ -3,9 +3,9 @@ import { existsSync, readdirSync } from 'node:fs';
 
 /**
  * `npm run test:e2e`: builds the SPA when dist/ is missing, then runs every e2e/*.e2e.ts with Node's
- * test runner, one file at a time (each file starts its own server and browser; two at a time were
- * slower on two cores: a page render and an axe audit keep a core busy). The TAP reporter ends with
- * the `# pass N` / `# fail N` lines CI reads.
+ * test runner, two files at a time (each file starts its own server and browser; most of a browser
+ * test is waiting, so two share the cores well). The TAP reporter
+ * ends with the `# pass N` / `# fail N` lines CI reads.
  */
 if (!existsSync('dist/client/index.html')) {
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
@@ -19,7 +19,7 @@ const files = readdirSync('e2e')
   .sort()
   .map((f) => `e2e/${f}`);
 
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=tap', ...files], {
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=tap', ...files], {
   stdio: 'inherit',
 });
 process.exit(run.status ?? 1);
