@@ -1,8 +1,9 @@
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useRouteError } from 'react-router';
 import { pageReloader, shouldReloadFor } from '@/lib/chunk-reload';
 import { CheckConnection, ERROR_TEXT, FallbackScreen, tries } from './fallback-screen';
 import { Overlay } from './pending-overlay';
+import { preloadedComponent } from '@/lib/preloaded-component';
 
 /*
  * The error boundaries, in the entry script: a boundary must be known before the route's code
@@ -31,8 +32,8 @@ export function useChunkReload(error: unknown): boolean {
 }
 
 /** The page error screens' code: fetched with the layout, so it is there before any page can fail. */
-export const loadErrorScreens = () => import('./error-screens');
-const PageErrorScreen = lazy(() => loadErrorScreens().then(({ PageErrorScreen }) => ({ default: PageErrorScreen })));
+const pageErrorScreen = preloadedComponent(() => import('./error-screens').then(({ PageErrorScreen }) => PageErrorScreen));
+export const startErrorScreens = pageErrorScreen.start;
 
 /**
  * The error boundary of every page, inside the layout: a failed chunk reloads once per message,
@@ -45,7 +46,7 @@ export function RouteErrorBoundary() {
   if (useChunkReload(error)) return <Overlay />;
   return (
     <Suspense fallback={null}>
-      <PageErrorScreen error={error} />
+      <pageErrorScreen.Component error={error} />
     </Suspense>
   );
 }

@@ -1,25 +1,26 @@
-import { Suspense, lazy } from 'react';
+import { Suspense } from 'react';
 import { createBrowserRouter, data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { registerPreloadRoutes } from '@/lib/app-link';
 import { SHELL_ROUTE_ID, requireAdmin, requireRunner, requireStaff, requireUser, shellLoader } from '@/lib/session';
-import { RootErrorBoundary, RouteErrorBoundary, loadErrorScreens } from './error-boundaries';
+import { RootErrorBoundary, RouteErrorBoundary, startErrorScreens } from './error-boundaries';
 import { HydrateFallback } from './pending-overlay';
 import { paths } from '@/lib/paths';
+import { preloadedComponent } from '@/lib/preloaded-component';
 
-const loadRootLayout = () => import('./root-layout');
-const LazyRootLayout = lazy(() => loadRootLayout().then(({ RootLayout }) => ({ default: RootLayout })));
+const rootLayout = preloadedComponent(() => import('./root-layout').then(({ RootLayout }) => RootLayout));
 
 /**
  * The layout's code is not in the entry either: `createAppRouter` starts loading it, and the error
- * screens', beside the first page's. It is a component that waits for its code rather than a lazy
+ * screens', beside the first page's (`preloadedComponent`: no Suspense pause when it has arrived by
+ * the first render). It is a component that waits for its code rather than a lazy
  * route: the router sends an error of a page's access check to the boundary of the shallowest
  * route still loading, so a lazy root would show a page's 403 without the layout.
  */
 function RootLayout() {
   return (
     <Suspense fallback={<HydrateFallback />}>
-      <LazyRootLayout />
+      <rootLayout.Component />
     </Suspense>
   );
 }
@@ -195,8 +196,9 @@ export const routes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
-  // A failed load shows when the layout or an error screen renders (and reloads the page once).
-  for (const load of [loadRootLayout, loadErrorScreens]) load().catch(() => {});
+  // Beside the first page's code; a failed load shows when the layout or an error screen renders.
+  rootLayout.start();
+  startErrorScreens();
   registerPreloadRoutes(routes);
   return createBrowserRouter(routes);
 }
