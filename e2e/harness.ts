@@ -25,6 +25,9 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // Endless animations (the live dot's pulse, spinners, skeleton shimmer) would have the compositor draw
+  // every frame of every open page: on two cores that CPU is the browser tests' own bottleneck.
+  '--force-prefers-reduced-motion',
 ];
 
 export type PageProblems = { messages: string[] };
