@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useLocation, useNavigation } from 'react-router';
+import { usePendingNavigation } from '@/lib/search-params';
 import { Icon } from './icon';
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -18,10 +18,8 @@ export function SearchBox({ value, onSearch, label, placeholder, busy = false }:
   useEffect(() => {
     onSearchRef.current = onSearch;
   });
-  const { pathname } = useLocation();
-  const navigation = useNavigation();
   const leaving = useRef(false);
-  leaving.current = navigation.state !== 'idle' && navigation.location.pathname !== pathname;
+  leaving.current = usePendingNavigation().leaving;
 
   // The URL moved on its own: show what it says.
   useEffect(() => {

@@ -40,6 +40,18 @@ export const toUrlPage = (apiPage: number) => apiPage + 1;
 export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
 
 /**
+ * Where a navigation still loading goes, seen from the page shown: `leaving` when it is to another
+ * page, `pendingSearch` the search it will show when it stays on this one.
+ */
+export function usePendingNavigation(): { leaving: boolean; pendingSearch: string | undefined } {
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  if (navigation.state === 'idle') return { leaving: false, pendingSearch: undefined };
+  const samePage = navigation.location.pathname === pathname;
+  return { leaving: !samePage, pendingSearch: samePage ? navigation.location.search : undefined };
+}
+
+/**
  * Changes one search param of the current URL (empty: removed) and goes back to page 1, keeping
  * the scroll position. `replace` for typing in a search box: each keystroke is not history. A change
  * made while the previous one still loads builds on that one, not on the URL still shown: two quick
@@ -47,13 +59,11 @@ export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.c
  */
 export function useSetSearchParam() {
   const [, setSearchParams] = useSearchParams();
-  const { pathname } = useLocation();
-  const navigation = useNavigation();
-  const pending = navigation.state !== 'idle' && navigation.location.pathname === pathname ? navigation.location.search : undefined;
+  const { pendingSearch } = usePendingNavigation();
   return (name: string, value: string, { replace = false }: { replace?: boolean } = {}) =>
     setSearchParams(
       (params) => {
-        const next = new URLSearchParams(pending ?? params);
+        const next = new URLSearchParams(pendingSearch ?? params);
         if (value) next.set(name, value);
         else next.delete(name);
         next.delete('page');
