@@ -80,8 +80,8 @@ describe('gym front desk', () => {
     await page.getByRole('radio', { name: /Paused/ }).check();
     await page.getByRole('button', { name: 'Pause membership' }).click();
     await page.getByText('Membership paused. Door access is off.').waitFor();
-    await page.getByTestId('door-wanted').getByText('Doors closed to them').waitFor();
     await page.getByTestId('kisi-access').getByText('Disabled').waitFor();
+    await page.getByTestId('door-state').getByText('Doors closed: membership not active').waitFor();
     await page.reload();
     await page.getByTestId('kisi-access').getByText('Disabled').waitFor(); // Kisi really has it off
     assert.equal(await page.getByRole('radio', { name: /Paused/ }).isChecked(), true);
@@ -89,6 +89,19 @@ describe('gym front desk', () => {
     await page.getByRole('button', { name: 'Activate membership' }).click();
     await page.getByText('Membership active. Door access is on.').waitFor();
     await page.getByTestId('kisi-access').getByText('Enabled').waitFor();
+    await page.getByTestId('door-state').getByText('Doors open for them').waitFor();
+
+    // Switched off in Kisi itself (as on /kisi/users), the card says the doors are closed, and why.
+    const switchedOff = await page.evaluate(async (memberId) => {
+      const access = (await (await fetch(`/api/gym/users/${memberId}/access`)).json()) as { kisiUser: { id: number } };
+      const answer = await fetch(`/api/kisi/users/${access.kisiUser.id}`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: { access_enabled: false } }) });
+      return answer.status;
+    }, new URL(page.url()).pathname.split('/').pop());
+    assert.equal(switchedOff, 204);
+    await page.reload();
+    await page.getByTestId('door-state').getByText('Doors closed: switched off in Kisi').waitFor();
+    await page.getByRole('button', { name: 'Switch on now' }).click();
+    await page.getByTestId('door-state').getByText('Doors open for them').waitFor();
 
     // The owner cannot go while they have a member: the 409 says why, in the dialog.
     await page.getByRole('link', { name: OWNER.name }).click();

@@ -160,8 +160,8 @@ for (const [i, viewport] of [
       assert.equal(await toasts.getAttribute('aria-live'), 'polite');
       await confirm.waitFor({ state: 'detached' });
       assert.ok(await hasFocus(paused), `after confirming, focus is on ${(await focusState(page)).where}`);
-      await page.getByTestId('door-wanted').getByText('Doors closed to them').waitFor();
       await page.getByTestId('kisi-access').getByText('Disabled').waitFor();
+      await page.getByTestId('door-state').getByText('Doors closed: membership not active').waitFor();
 
       assert.deepEqual(problems.messages, []);
       await context.close();

@@ -106,6 +106,28 @@ export const MemberDoorAccessSchema = v.object({
 });
 export type MemberDoorAccess = v.InferOutput<typeof MemberDoorAccessSchema>;
 
+/**
+ * Whether the doors open for a member, and why not: Kisi's own switch decides (it is what the door
+ * asks), the membership says what it should be. The one place the desk's wording comes from, so the
+ * badge and the facts under it cannot disagree. `kisiUser` undefined: Kisi not read yet (or not
+ * reachable); null: no Kisi account has the member's email.
+ */
+export type DoorState =
+  | { doors: 'open'; label: 'Doors open for them' | 'Doors open, though the membership is not active' }
+  | { doors: 'closed'; label: 'Doors closed: membership not active' | 'Doors closed: switched off in Kisi' }
+  | { doors: 'no_account'; label: 'No door account' }
+  | { doors: 'unknown'; label: 'Door access not known' };
+
+export function doorStateOf(membership: Membership, kisiUser: { accessEnabled: boolean } | null | undefined): DoorState {
+  if (kisiUser === undefined) return { doors: 'unknown', label: 'Door access not known' };
+  if (kisiUser === null) return { doors: 'no_account', label: 'No door account' };
+  const wanted = membership === 'active';
+  if (kisiUser.accessEnabled) {
+    return { doors: 'open', label: wanted ? 'Doors open for them' : 'Doors open, though the membership is not active' };
+  }
+  return { doors: 'closed', label: wanted ? 'Doors closed: switched off in Kisi' : 'Doors closed: membership not active' };
+}
+
 // ---- endpoints (staff and admins) ---------------------------------------------------------------
 
 const staff = ['staff'] as const;

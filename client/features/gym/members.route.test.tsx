@@ -137,7 +137,22 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     expect(screen.getByRole('link', { name: 'Marta Kowalski' })).toHaveAttribute('href', '/gymowners/1');
     expect(screen.getByRole('radio', { name: /Active/ })).toBeChecked();
     expect(await screen.findByTestId('kisi-access')).toHaveTextContent('Enabled');
-    expect(screen.getByTestId('door-wanted')).toHaveTextContent('Doors open for them');
+    expect(screen.getByTestId('door-state')).toHaveTextContent('Doors open for them');
+  });
+
+  it('says the doors are closed when Kisi has the person switched off, whatever the membership says', async () => {
+    const gym = withKisi();
+    gym.kisi.set('member1@members.example', { id: 501, name: 'Member 1', email: 'member1@members.example', accessEnabled: false });
+    setup('/shell/gymowner/users/1', gym);
+    expect(await screen.findByTestId('kisi-access')).toHaveTextContent('Disabled');
+    expect(screen.getByTestId('door-state')).toHaveTextContent('Doors closed: switched off in Kisi');
+    expect(screen.getByText(/Kisi has access disabled, but the membership says it should be on/)).toBeInTheDocument();
+  });
+
+  it('says there is no door account when no Kisi user has the member’s email', async () => {
+    setup('/shell/gymowner/users/1', seeded());
+    expect(await screen.findByText('None with this email')).toBeInTheDocument();
+    expect(screen.getByTestId('door-state')).toHaveTextContent('No door account');
   });
 
   it('pausing switches the doors off, once confirmed', async () => {
@@ -149,8 +164,8 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     expect(await screen.findByText('Membership paused. Door access is off.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Pause membership' })).not.toBeInTheDocument();
     expect(screen.getByRole('radio', { name: /Paused/ })).toBeChecked();
-    expect(screen.getByTestId('door-wanted')).toHaveTextContent('Doors closed to them');
     await waitFor(() => expect(screen.getByTestId('kisi-access')).toHaveTextContent('Disabled'));
+    expect(screen.getByTestId('door-state')).toHaveTextContent('Doors closed: membership not active');
     expect(api.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ membership: 'paused' });
   });
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { GymMember, MemberDoorAccess } from '@contracts/gym.contract';
+import { doorStateOf, type DoorState, type GymMember, type MemberDoorAccess } from '@contracts/gym.contract';
 import { Icon } from '@/components/icon';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
@@ -7,6 +7,7 @@ import { formatWhen } from '@/lib/format';
 import { fetchDoorAccess, memberAccessKey, retryDoorAccess } from '@/features/gym/gym.api';
 import { useQuery } from '@/lib/cache';
 
+const DOOR_BADGE: Record<DoorState['doors'], string> = { open: 'badge-ok', closed: 'badge-bad', no_account: 'badge-muted', unknown: 'badge-muted' };
 
 /** What the last switch did, in words. */
 function syncSentence(member: GymMember): { tone: 'ok' | 'bad' | 'info' | 'muted'; text: string } {
@@ -25,7 +26,8 @@ function syncSentence(member: GymMember): { tone: 'ok' | 'bad' | 'info' | 'muted
 }
 
 /**
- * The member's door access: what the membership wants, the Kisi account's live state
+ * The member's door access: whether the doors open for them (`doorStateOf`: Kisi's switch, the
+ * membership and whether they have a Kisi account, in one verdict), the Kisi account's live state
  * (`GET …/access`) and what the last switch did. A failed switch (or a Kisi account out of step)
  * gets a Retry that asks the BFF to switch again.
  */
@@ -36,6 +38,8 @@ export function DoorAccessCard({ member, initialAccess }: { member: GymMember; i
   const [retrying, setRetrying] = useState(false);
   const want = member.accessSync.wantEnabled;
   const kisi = access?.kisiUser;
+  // Not known until Kisi has answered once.
+  const door = doorStateOf(member.membership, access?.kisiUser);
   const outOfStep = kisi ? kisi.accessEnabled !== want : false;
   const failed = member.accessSync.state === 'failed';
   const sentence = syncSentence(member);
@@ -59,8 +63,8 @@ export function DoorAccessCard({ member, initialAccess }: { member: GymMember; i
         <h2 id="door-title" className="card-heading">
           <Icon name="door" /> Door access
         </h2>
-        <span className={`badge ${want ? 'badge-ok' : 'badge-bad'}`} data-testid="door-wanted">
-          {want ? 'Doors open for them' : 'Doors closed to them'}
+        <span className={`badge ${door.doors === 'open' && !want ? 'badge-warn' : DOOR_BADGE[door.doors]}`} data-testid="door-state">
+          {door.label}
         </span>
       </div>
 
