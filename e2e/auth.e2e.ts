@@ -56,8 +56,8 @@ describe('sign in and out', () => {
     await page.getByRole('heading', { name: 'Service status' }).waitFor();
     await page.getByText('Operational').waitFor();
     for (const [tab, heading] of [
-      ['Empty state', 'Nothing here yet'],
-      ['Container layout', 'Container layout'],
+      ['Door events', 'Door events'],
+      ['Files', 'Upload files'],
       ['Overview', 'Your account'],
     ]) {
       await page.getByRole('navigation', { name: 'Staff shell' }).getByRole('link', { name: tab }).click();

@@ -5,7 +5,7 @@ import { FrameIcon as Icon } from '@/components/frame-icon';
 import { AppLink, AppNavLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { SESSION_KEY, fetchSession, signOut } from '@/lib/session';
-import { areas, useVisibleAreas } from '@/lib/areas';
+import { navFor, useAudience } from '@/lib/areas';
 import { ModalProvider } from '@/components/modal-host';
 import { RouterPendingOverlay } from './pending-overlay';
 import { ToastProvider, useToast } from '@/components/toast-host';
@@ -66,7 +66,7 @@ export function RootLayout() {
 function SiteHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
-  const navAreas = useVisibleAreas(areas).filter((area) => area.nav);
+  const navAreas = navFor(useAudience());
   const toggleRef = useRef<HTMLButtonElement>(null);
   const navRef = useRef<HTMLElement>(null);
   useEffect(() => {

@@ -28,7 +28,7 @@ function RootLayout() {
 /**
  * The route table. The error boundaries and the pending overlay are static; the layout loads lazily
  * (above), and so does every screen, from `features/<area>/*.route.tsx` (which exports loader/action/Component/handle).
- * A new area adds its routes here and a card in areas.ts.
+ * A new area adds its routes here and its entry in lib/areas.ts (who may open it, whose header lists it).
  */
 export const routes: RouteObject[] = [
   {
@@ -78,63 +78,69 @@ export const routes: RouteObject[] = [
             loader: shellLoader,
             lazy: () => import('@/features/shell/shell-layout.route'),
             children: [
-              { index: true, lazy: () => import('@/features/shell/shell-index.route') },
-              { path: 'api', lazy: () => import('@/features/shell/shell-api.route') },
-              { path: 'empty', lazy: () => import('@/features/shell/shell-empty.route') },
-              { path: 'contain', lazy: () => import('@/features/shell/shell-contain.route') },
-              { path: 'webhook', lazy: () => import('@/features/webhooks/webhook-inbox.route') },
-              { path: 'sse', lazy: () => import('@/features/live/sse-viewer.route') },
               {
-                // Staff chat: one channel list and thread cache in three layouts; runners read the channels open to them.
-                path: 'chat',
-                middleware: [requireRunner],
+                // Pathless: a page of the shell that fails (a 403 for a role, a load error) shows inside the shell, its tabs kept.
+                ErrorBoundary: RouteErrorBoundary,
                 children: [
-                  { index: true, lazy: () => import('@/features/chat/chat.route') },
-                  { path: 'grid', lazy: () => import('@/features/chat/chat-grid.route') },
-                  { path: 'flex', lazy: () => import('@/features/chat/chat-flex.route') },
-                ],
-              },
-              {
-                // Files for the front desk: one with a progress bar, or many by drag-and-drop; resumable over tus.
-                // Pathless, so /shell/upload itself is no page (with a path it would match, an empty shell).
-                middleware: [requireStaff],
-                children: [
-                  { path: 'upload/1', lazy: () => import('@/features/uploads/upload-one.route') },
-                  { path: 'upload/2', lazy: () => import('@/features/uploads/upload-many.route') },
-                ],
-              },
-              {
-                // JSONPlaceholder's posts (staff): six a page with a fake missing post first, a post and its author, its comments.
-                path: 'posts',
-                middleware: [requireStaff],
-                children: [
-                  { index: true, lazy: () => import('@/features/samples/posts-list.route') },
-                  { path: ':postId', lazy: () => import('@/features/samples/post.route') },
-                  { path: ':postId/deep', lazy: () => import('@/features/samples/post-deep.route') },
-                ],
-              },
-              {
-                // Guest conversations answered by the front desk: the list, and a thread beside it.
-                path: 'nuhs/basic',
-                middleware: [requireStaff],
-                lazy: () => import('@/features/conversations/conversations-layout.route'),
-                children: [
-                  { index: true, lazy: () => import('@/features/conversations/conversations-index.route') },
-                  { path: ':conversationId', lazy: () => import('@/features/conversations/conversation.route') },
-                ],
-              },
-              {
-                path: 'gymowner/users',
-                children: [
-                  { index: true, lazy: () => import('@/features/gym/members-list.route') },
+                  { index: true, lazy: () => import('@/features/shell/shell-index.route') },
+                  { path: 'api', lazy: () => import('@/features/shell/shell-api.route') },
+                  { path: 'empty', lazy: () => import('@/features/shell/shell-empty.route') },
+                  { path: 'contain', lazy: () => import('@/features/shell/shell-contain.route') },
+                  { path: 'webhook', lazy: () => import('@/features/webhooks/webhook-inbox.route') },
+                  { path: 'sse', lazy: () => import('@/features/live/sse-viewer.route') },
                   {
-                    id: 'gym-member', // MEMBER_ROUTE_ID: the tabs read the member from this loader
-                    path: ':id',
-                    lazy: () => import('@/features/gym/member-layout.route'),
+                    // Staff chat: one channel list and thread cache in three layouts; runners read the channels open to them.
+                    path: 'chat',
+                    middleware: [requireRunner],
                     children: [
-                      { index: true, lazy: () => import('@/features/gym/member-profile.route') },
-                      { path: 'unlocks', lazy: () => import('@/features/gym/member-unlocks.route') },
-                      { path: 'group_links', lazy: () => import('@/features/gym/member-links.route') },
+                      { index: true, lazy: () => import('@/features/chat/chat.route') },
+                      { path: 'grid', lazy: () => import('@/features/chat/chat-grid.route') },
+                      { path: 'flex', lazy: () => import('@/features/chat/chat-flex.route') },
+                    ],
+                  },
+                  {
+                    // Files for the front desk: one with a progress bar, or many by drag-and-drop; resumable over tus.
+                    // Pathless, so /shell/upload itself is no page (with a path it would match, an empty shell).
+                    middleware: [requireStaff],
+                    children: [
+                      { path: 'upload/1', lazy: () => import('@/features/uploads/upload-one.route') },
+                      { path: 'upload/2', lazy: () => import('@/features/uploads/upload-many.route') },
+                    ],
+                  },
+                  {
+                    // JSONPlaceholder's posts (staff): six a page with a fake missing post first, a post and its author, its comments.
+                    path: 'posts',
+                    middleware: [requireStaff],
+                    children: [
+                      { index: true, lazy: () => import('@/features/samples/posts-list.route') },
+                      { path: ':postId', lazy: () => import('@/features/samples/post.route') },
+                      { path: ':postId/deep', lazy: () => import('@/features/samples/post-deep.route') },
+                    ],
+                  },
+                  {
+                    // Guest conversations answered by the front desk: the list, and a thread beside it.
+                    path: 'nuhs/basic',
+                    middleware: [requireStaff],
+                    lazy: () => import('@/features/conversations/conversations-layout.route'),
+                    children: [
+                      { index: true, lazy: () => import('@/features/conversations/conversations-index.route') },
+                      { path: ':conversationId', lazy: () => import('@/features/conversations/conversation.route') },
+                    ],
+                  },
+                  {
+                    path: 'gymowner/users',
+                    children: [
+                      { index: true, lazy: () => import('@/features/gym/members-list.route') },
+                      {
+                        id: 'gym-member', // MEMBER_ROUTE_ID: the tabs read the member from this loader
+                        path: ':id',
+                        lazy: () => import('@/features/gym/member-layout.route'),
+                        children: [
+                          { index: true, lazy: () => import('@/features/gym/member-profile.route') },
+                          { path: 'unlocks', lazy: () => import('@/features/gym/member-unlocks.route') },
+                          { path: 'group_links', lazy: () => import('@/features/gym/member-links.route') },
+                        ],
+                      },
                     ],
                   },
                 ],

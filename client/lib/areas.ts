@@ -1,57 +1,79 @@
+import type { SessionUser } from '@contracts/auth.contract';
+import type { Role } from '@contracts/endpoint.contract';
 import { SESSION_KEY, fetchSession } from './session';
 import { paths } from './paths';
 import { useQuery } from './cache';
 
+/** Who opens the app: a role of a signed-in account, or a visitor (a diner, a guest, no account). */
+export type Audience = Role | 'visitor';
+
 /**
- * The areas shown in the header and as cards on the home page. A new area adds one entry here and
- * its routes in router.tsx.
+ * The areas, in the order each person's header lists theirs, and as cards on the home page. `for`:
+ * who may open it (the API refuses everyone else anyway); `nav`: who finds it in the header (the
+ * rest reach it from the home page). A new area adds one entry here and its routes in router.tsx.
  */
 export type Area = {
   title: string;
   href: string;
   summary: string;
-  /** Shown in the header navigation (the rest are reachable from the home page). */
-  nav?: boolean;
-  /** Needs a signed-in account. */
-  staff?: boolean;
-  /** Admins only: hidden from everyone else. */
-  admin?: boolean;
-  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users' | 'key' | 'inbox' | 'activity' | 'food' | 'search' | 'portal' | 'ball' | 'question';
+  for: readonly Audience[];
+  nav?: readonly Audience[];
+  icon: 'shell' | 'test' | 'counter' | 'panel' | 'chime' | 'arch' | 'info' | 'clock' | 'alert' | 'dumbbell' | 'users' | 'key' | 'inbox' | 'activity' | 'food' | 'search' | 'portal' | 'ball' | 'question' | 'server' | 'image' | 'post';
 };
 
+const EVERYONE: readonly Audience[] = ['visitor', 'runner', 'staff', 'admin'];
+const DESK: readonly Audience[] = ['staff', 'admin'];
+const WORKERS: readonly Audience[] = ['runner', 'staff', 'admin'];
+
 export const areas: Area[] = [
-  { title: 'Staff shell', href: paths.shell, summary: 'Your account, service status and the staff tools.', nav: true, staff: true, icon: 'shell' },
-  { title: 'Gym owners', href: paths.gymOwners, summary: 'The gyms whose members use the venue: add, look up and remove owners.', nav: true, staff: true, icon: 'dumbbell' },
-  { title: 'Gym members', href: paths.gymMembers, summary: 'Find a member, change their membership and see whether the doors open for them.', staff: true, icon: 'users' },
-  { title: 'Access control', href: paths.kisi, summary: 'Kisi door access: switch people on and off, groups, access links and a remote unlock.', nav: true, staff: true, admin: true, icon: 'key' },
-  { title: 'Food court', href: paths.pt, summary: 'The stalls and their menus, ordering from your table, and the runners’ live board.', nav: true, icon: 'food' },
-  { title: 'Catalogue', href: paths.pieces, summary: 'Sets and their parts: find one by number or name, open its parts list, see where a part is used.', nav: true, icon: 'search' },
-  { title: 'Rick and Morty', href: paths.rick, summary: 'Every character of the show, searchable by name and status: a sample on a public API.', icon: 'portal' },
-  { title: 'Pokémon', href: paths.pokemonList, summary: 'The Pokédex six at a time: artwork, types, stats and size of each.', icon: 'ball' },
-  { title: 'Who’s that Pokémon?', href: paths.quiz, summary: 'A quiz: name the Pokémon from its silhouette. Your score and best streak are kept.', icon: 'question' },
-  { title: 'Door events', href: paths.shellWebhook, summary: 'Every door unlock Kisi reports, arriving live; remove the ones you have dealt with.', staff: true, icon: 'inbox' },
-  { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', nav: true, icon: 'test' },
-  { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', nav: true, icon: 'chime' },
-  { title: 'Counter', href: paths.counter, summary: 'A tally that keeps its count while you move around the app.', icon: 'counter' },
-  { title: 'Side panel', href: paths.sidepanel, summary: 'The venue spaces, each opening its details in a side panel.', icon: 'panel' },
-  { title: 'Arcos', href: paths.arcos, summary: 'Nested routes: a list beside the detail it opens.', icon: 'arch' },
-  { title: 'About', href: paths.about, summary: 'What Frontdesk is, its version and where to read more.', nav: true, icon: 'info' },
+  { title: 'Members', href: paths.gymMembers, summary: 'Find a member, change their membership and see whether the doors open for them.', for: DESK, nav: DESK, icon: 'users' },
+  { title: 'Door events', href: paths.shellWebhook, summary: 'Every door unlock Kisi reports, arriving live; remove the ones you have dealt with.', for: DESK, nav: DESK, icon: 'inbox' },
+  { title: 'Gym owners', href: paths.gymOwners, summary: 'The gyms whose members use the venue: add, look up and remove owners.', for: DESK, nav: DESK, icon: 'dumbbell' },
+  { title: 'Runner board', href: paths.ptRunner, summary: 'The open orders of every stall, live: take, ready and serve them.', for: WORKERS, nav: ['runner'], icon: 'activity' },
+  { title: 'Food court', href: paths.pt, summary: 'The stalls and their menus, ordering from your table, and the runners’ live board.', for: EVERYONE, nav: ['visitor', 'staff', 'admin'], icon: 'food' },
+  { title: 'Chat', href: paths.chat, summary: 'The staff’s channels; runners read and write in the Kitchen channel.', for: WORKERS, nav: WORKERS, icon: 'post' },
+  { title: 'Guest help', href: paths.conversations, summary: 'Diners and members who asked for help, answered by the front desk.', for: DESK, nav: DESK, icon: 'question' },
+  { title: 'Files', href: paths.uploadMany, summary: 'Upload the desk’s files, several at a time, resumable over a weak connection.', for: DESK, nav: DESK, icon: 'image' },
+  { title: 'Access control', href: paths.kisi, summary: 'Kisi door access: switch people on and off, groups, access links and a remote unlock.', for: ['admin'], nav: ['admin'], icon: 'key' },
+  { title: 'Ask for help', href: paths.help, summary: 'A diner or member asks the front desk for help and follows the answers here.', for: ['visitor'], nav: ['visitor'], icon: 'question' },
+  { title: 'Catalogue', href: paths.pieces, summary: 'Sets and their parts: find one by number or name, open its parts list, see where a part is used.', for: EVERYONE, nav: ['visitor'], icon: 'search' },
+  { title: 'Staff shell', href: paths.shell, summary: 'Your account, service status and the staff tools.', for: WORKERS, icon: 'shell' },
+  { title: 'About', href: paths.about, summary: 'What Frontdesk is, its version and where to read more.', for: EVERYONE, nav: ['visitor'], icon: 'info' },
 ];
 
-/** The areas a visitor may see: admin-only ones only for admins (the API refuses everyone else anyway). */
-export function visibleAreas(list: Area[], role: string | null | undefined): Area[] {
-  return list.filter((area) => !area.admin || role === 'admin');
-}
+/** Sample pages on public APIs and the app's demos: on the home page, out of the desk's way. */
+export const samples: Area[] = [
+  { title: 'Rick and Morty', href: paths.rick, summary: 'Every character of the show, searchable by name and status: a sample on a public API.', for: EVERYONE, icon: 'portal' },
+  { title: 'Pokémon', href: paths.pokemonList, summary: 'The Pokédex six at a time: artwork, types, stats and size of each.', for: EVERYONE, icon: 'ball' },
+  { title: 'Who’s that Pokémon?', href: paths.quiz, summary: 'A quiz: name the Pokémon from its silhouette. Your score and best streak are kept.', for: EVERYONE, icon: 'question' },
+  { title: 'Posts', href: paths.posts, summary: 'JSONPlaceholder’s posts, their authors and comments, through the BFF.', for: DESK, icon: 'inbox' },
+  { title: 'Live stream', href: paths.shellSse, summary: 'The live events as they arrive, raw.', for: WORKERS, icon: 'activity' },
+  { title: 'Service status', href: paths.shellApi, summary: 'The API’s status answer in full.', for: WORKERS, icon: 'server' },
+  { title: 'Empty state', href: paths.shellEmpty, summary: 'What a page with nothing in it looks like.', for: WORKERS, icon: 'panel' },
+  { title: 'Container layout', href: paths.shellContain, summary: 'Cards that lay themselves out by their own width.', for: WORKERS, icon: 'panel' },
+  { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', for: EVERYONE, icon: 'test' },
+  { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', for: EVERYONE, icon: 'chime' },
+  { title: 'Counter', href: paths.counter, summary: 'A tally that keeps its count while you move around the app.', for: EVERYONE, icon: 'counter' },
+  { title: 'Side panel', href: paths.sidepanel, summary: 'The venue spaces, each opening its details in a side panel.', for: EVERYONE, icon: 'panel' },
+  { title: 'Arcos', href: paths.arcos, summary: 'Nested routes: a list beside the detail it opens.', for: EVERYONE, icon: 'arch' },
+];
 
-/** `visibleAreas` for whoever is signed in now (the header's session read, shared through SWR). */
-export function useVisibleAreas(list: Area[]): Area[] {
-  const { data: user } = useQuery(SESSION_KEY, fetchSession);
-  return visibleAreas(list, user?.role);
+export const audienceOf = (user: SessionUser | null | undefined): Audience => user?.role ?? 'visitor';
+
+/** The areas `audience` may open. */
+export const areasFor = (list: readonly Area[], audience: Audience): Area[] => list.filter((area) => area.for.includes(audience));
+
+/** The header's links for `audience`. */
+export const navFor = (audience: Audience): Area[] => areas.filter((area) => area.nav?.includes(audience));
+
+/** Who is using the app now (the header's session read, shared through the cache). */
+export function useAudience(): Audience {
+  return audienceOf(useQuery(SESSION_KEY, fetchSession).data);
 }
 
 /** The screens that show the app's loading and error states, for checking them on purpose. */
 export const diagnostics: Area[] = [
-  { title: 'Slow page', href: paths.pending, summary: 'Waits 5 seconds before showing: the loading overlay.', icon: 'clock' },
-  { title: 'Failing page', href: paths.error, summary: 'Its loader always throws: the error screen.', icon: 'alert' },
-  { title: 'Server error', href: paths.bad, summary: 'Calls an API that answers 500: the error screen with the problem.', icon: 'alert' },
+  { title: 'Slow page', href: paths.pending, summary: 'Waits 5 seconds before showing: the loading overlay.', for: EVERYONE, icon: 'clock' },
+  { title: 'Failing page', href: paths.error, summary: 'Its loader always throws: the error screen.', for: EVERYONE, icon: 'alert' },
+  { title: 'Server error', href: paths.bad, summary: 'Calls an API that answers 500: the error screen with the problem.', for: EVERYONE, icon: 'alert' },
 ];

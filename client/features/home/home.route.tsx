@@ -5,7 +5,7 @@ import { STATUS_KEY, ServiceStatusView, fetchStatus } from '@/components/service
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { areas, diagnostics, useVisibleAreas } from '@/lib/areas';
+import { areas, areasFor, diagnostics, samples, useAudience } from '@/lib/areas';
 import type { Area } from '@/lib/areas';
 
 type HomeData = { status: ServiceStatus | null; statusError?: string };
@@ -30,7 +30,7 @@ function AreaCard({ area }: { area: Area }) {
         </span>
         <span className="card-title">
           {area.title}
-          {area.admin ? <span className="badge badge-muted">Admin</span> : area.staff ? <span className="badge badge-muted">Staff</span> : null}
+          {area.for.length === 1 && area.for[0] === 'admin' ? <span className="badge badge-muted">Admin</span> : !area.for.includes('visitor') ? <span className="badge badge-muted">Staff</span> : null}
         </span>
         <span className="card-text">{area.summary}</span>
         <span className="card-go" aria-hidden="true">
@@ -44,7 +44,9 @@ function AreaCard({ area }: { area: Area }) {
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const { data: status, error } = useQuery(STATUS_KEY, fetchStatus, loaded.status ?? undefined);
-  const shownAreas = useVisibleAreas(areas);
+  const audience = useAudience();
+  const shownAreas = areasFor(areas, audience);
+  const shownSamples = areasFor(samples, audience);
   const problem = status ? undefined : (loaded.statusError ?? (error ? errorMessage(error) : undefined));
   return (
     <div className="stack-xl">
@@ -80,6 +82,18 @@ export function Component() {
         </h2>
         <ul className="card-grid">
           {shownAreas.map((area) => (
+            <AreaCard key={area.href} area={area} />
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="samples-title">
+        <h2 id="samples-title" className="section-title">
+          Samples
+        </h2>
+        <p className="section-lede">Pages on public APIs and demos of what the app is built from.</p>
+        <ul className="card-grid card-grid-compact">
+          {shownSamples.map((area) => (
             <AreaCard key={area.href} area={area} />
           ))}
         </ul>

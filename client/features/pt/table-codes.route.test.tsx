@@ -28,11 +28,12 @@ describe('/pt/tables', () => {
     expect(api.calls.some((c) => c.path.startsWith('/api/pt/'))).toBe(false);
   });
 
-  it('shows its tab to staff only', async () => {
+  it('shows its tab to staff only; a runner’s food-court tabs are the stalls and the board, no menu or cart', async () => {
     fakeBff([asRunner, ...fakePt().handlers], { signedIn: true });
     renderApp('/pt/stalls');
     expect(await screen.findByText('Rita Runner')).toBeInTheDocument(); // the header knows who is signed in
-    expect(screen.getByRole('link', { name: 'Runner board' })).toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: 'Table QR codes' })).not.toBeInTheDocument();
+    const tabs = within(screen.getByRole('navigation', { name: 'Food court' }));
+    expect(tabs.getAllByRole('link').map((link) => link.textContent)).toEqual(['Stalls', 'Runner board']);
+    expect(within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link').map((link) => link.textContent)).toEqual(['Runner board', 'Chat']);
   });
 });

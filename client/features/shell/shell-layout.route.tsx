@@ -8,17 +8,13 @@ import { useQuery } from '@/lib/cache';
 
 export const handle = { title: 'Staff shell' };
 
+/** The shell's work, for those who may open it (a runner: the overview and the chat). Its demo pages are under Samples on the home page. */
 const TABS: Array<{ to: string; label: string; end?: boolean; staffOnly?: boolean }> = [
   { to: paths.shell, label: 'Overview', end: true },
   { to: paths.chat, label: 'Chat' },
   { to: paths.conversations, label: 'Guest help', staffOnly: true },
+  { to: paths.shellWebhook, label: 'Door events', staffOnly: true },
   { to: paths.uploadMany, label: 'Files', staffOnly: true },
-  { to: paths.posts, label: 'Posts', staffOnly: true },
-  { to: paths.shellWebhook, label: 'Door events' },
-  { to: paths.shellSse, label: 'Live stream' },
-  { to: paths.shellApi, label: 'Service status' },
-  { to: paths.shellEmpty, label: 'Empty state' },
-  { to: paths.shellContain, label: 'Container layout' },
 ];
 
 /** The chat's channel list (the key the chat pages read and keep live), for the unread count on the Chat tab. */

@@ -1,0 +1,42 @@
+import { screen, within } from '@testing-library/react';
+import { webhookApi } from '@contracts/webhook.contract';
+import { handle, problem } from '@/test-server';
+import { fakeBff, renderApp, signedInAs } from '@/test-utils';
+
+const asRunner = signedInAs({ id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' });
+
+describe('/shell for each role', () => {
+  it('offers a runner the overview and the chat only; a page the role may not open says so inside the shell, its tabs kept', async () => {
+    fakeBff([asRunner, handle(webhookApi.listEvents, () => problem(403, 'Forbidden', 'This needs the staff role.'))], { signedIn: true });
+    renderApp('/shell/webhook');
+    expect(await screen.findByText('You do not have access to this page.')).toBeInTheDocument();
+    const tabs = within(screen.getByRole('navigation', { name: 'Staff shell' }));
+    expect(tabs.getAllByRole('link').map((link) => link.textContent)).toEqual(['Overview', 'Chat']);
+    expect(screen.getByText('Hello, Rita')).toBeInTheDocument();
+  });
+
+  it('offers staff the desk’s work in the header, members first, and no demo page', async () => {
+    fakeBff([signedInAs({ role: 'staff', name: 'Sam Staff' })], { signedIn: true });
+    renderApp('/shell');
+    const tabs = within(await screen.findByRole('navigation', { name: 'Staff shell' }));
+    expect(tabs.getAllByRole('link').map((link) => link.textContent)).toEqual(['Overview', 'Chat', 'Guest help', 'Door events', 'Files']);
+    const header = within(screen.getByRole('navigation', { name: 'Main' }));
+    expect(header.getAllByRole('link').map((link) => link.textContent)).toEqual(['Members', 'Door events', 'Gym owners', 'Food court', 'Chat', 'Guest help', 'Files']);
+  });
+
+  it('adds access control to an admin’s header', async () => {
+    fakeBff([], { signedIn: true });
+    renderApp('/shell');
+    const header = within(await screen.findByRole('navigation', { name: 'Main' }));
+    expect(await header.findByRole('link', { name: 'Access control' })).toHaveAttribute('href', '/kisi');
+    expect(header.getAllByRole('link')[0]).toHaveTextContent('Members');
+  });
+
+  it('offers a visitor the food court, help and the public pages', async () => {
+    fakeBff();
+    renderApp('/about');
+    const header = within(await screen.findByRole('navigation', { name: 'Main' }));
+    expect(await header.findByRole('link', { name: 'Ask for help' })).toBeInTheDocument();
+    expect(header.getAllByRole('link').map((link) => link.textContent)).toEqual(['Food court', 'Ask for help', 'Catalogue', 'About', 'Sign in']);
+  });
+});
