@@ -176,11 +176,18 @@ describe('two catch-ups at once (two instances)', () => {
   it('one reads Kisi while the other stands aside, and each event is stored once', async () => {
     const missed = await loggedWhileAway(TOMAS, at(70), 2);
     let reads = 0;
-    const counted: ReadKisiEventLog = (query, stop) => {
+    // The one that reads Kisi holds its lease until the other has answered: "at once", whatever the machine's speed.
+    let otherAnswered!: () => void;
+    const held = new Promise<void>((resolve) => (otherAnswered = resolve));
+    const counted: ReadKisiEventLog = async (query, stop) => {
       reads++;
+      await held;
       return ctx.kisi!.client.listEvents(query, stop);
     };
-    const results = await Promise.all([catchUp({ readLog: counted }).run(), catchUp({ readLog: counted }).run()]);
+    const both = [catchUp({ readLog: counted }).run(), catchUp({ readLog: counted }).run()];
+    expect(await Promise.race(both)).toMatchObject({ status: 'busy' });
+    otherAnswered();
+    const results = await Promise.all(both);
     expect(results.map((r) => r.status).sort()).toEqual(['busy', 'done']);
     expect(reads).toBe(1);
     expect(await countOf(missed.uuid)).toBe(1);
