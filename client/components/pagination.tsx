@@ -21,12 +21,13 @@ export function Pagination({
   noun?: string;
 }) {
   const pages = pageCount(total, pageSize);
-  const first = total === 0 ? 0 : Math.min(total, (page - 1) * pageSize + 1);
+  const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
+  const pastTheEnd = total > 0 && first > total;
   return (
     <nav className="pagination" aria-label={label}>
       <p className="pagination-count muted small">
-        {total === 0 ? `No ${noun}` : first > total ? `Past the end of ${total} ${noun}` : `Showing ${first}–${last} of ${total} ${noun}`}
+        {total === 0 ? `No ${noun}` : pastTheEnd ? `Past the end of ${total} ${noun}` : `Showing ${first}–${last} of ${total} ${noun}`}
       </p>
       <div className="pagination-controls">
         {page > 1 ? (
@@ -39,7 +40,7 @@ export function Pagination({
           </span>
         )}
         <span className="pagination-page tabular" aria-current="page">
-          Page {page} of {pages}
+          {pastTheEnd ? `${pages} ${pages === 1 ? 'page' : 'pages'} in all` : `Page ${page} of ${pages}`}
         </span>
         {page < pages ? (
           <AppLink className="btn btn-small" to={hrefFor(page + 1)} rel="next">

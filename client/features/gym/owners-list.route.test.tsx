@@ -49,6 +49,10 @@ describe('/gymowners/?page: 1-based in the URL, 0-based in the call', () => {
     setup('/gymowners/?page=9');
     expect(await screen.findByText('This page is past the end')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to page 3' })).toHaveAttribute('href', '/gymowners/?page=3');
+    // Not "Showing 25–25 of 25 · Page 9 of 3".
+    expect(screen.getByText(/^Past the end of \d+ owners$/)).toBeInTheDocument();
+    expect(screen.getByText('3 pages in all')).toBeInTheDocument();
+    expect(screen.queryByText(/^Showing /)).not.toBeInTheDocument();
   });
 
   it('searches as you type: the query goes in the URL, back to page 1', async () => {
@@ -154,16 +158,28 @@ describe('adding an owner', () => {
 });
 
 describe('deleting an owner', () => {
-  it('shows the 409 message in the dialog when the owner still has members', async () => {
+  it('says at once that an owner who still has members cannot go, and offers no delete', async () => {
     const o = owner(1, { name: 'Marta Kowalski', gymName: 'Iron Harbour' });
-    const { user } = setup('/gymowners/', fakeGym({ owners: [o], members: [member(1, o), member(2, o)] }));
+    const { user, api } = setup('/gymowners/', fakeGym({ owners: [o], members: [member(1, o), member(2, o)] }));
+    await user.click(await screen.findByRole('button', { name: 'Delete Marta Kowalski' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete Marta Kowalski?' });
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Marta Kowalski still has 2 members at Iron Harbour. Move or delete them first: see their members.');
+    expect(within(dialog).queryByRole('button', { name: 'Delete owner' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'see their members' })).toHaveAttribute('href', '/shell/gymowner/users?ownerId=1');
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+  });
+
+  it('shows the server’s 409 in the dialog when a member was added meanwhile', async () => {
+    const o = owner(1, { name: 'Marta Kowalski', gymName: 'Iron Harbour' });
+    const gym = fakeGym({ owners: [o] });
+    const { user } = setup('/gymowners/', gym);
     await user.click(await screen.findByRole('button', { name: 'Delete Marta Kowalski' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete Marta Kowalski?' });
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    gym.members.push(member(1, o), member(2, o));
     await user.click(within(dialog).getByRole('button', { name: 'Delete owner' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Marta Kowalski still has 2 members. Move or delete them first.');
     expect(within(dialog).getByRole('link', { name: 'See their members' })).toHaveAttribute('href', '/gymowners/1');
-    expect(screen.getByRole('link', { name: /Marta Kowalski/ })).toBeInTheDocument();
   });
 
   it('deletes an owner without members and takes them off the list', async () => {
@@ -186,6 +202,17 @@ describe('/gymowners/:id', () => {
     expect(screen.getByRole('link', { name: /Member 11/ })).toHaveAttribute('href', '/shell/gymowner/users/11');
     expect(screen.getByText('Showing 11–12 of 12 members')).toBeInTheDocument();
     expect(api.calls.map((c) => c.path)).toContain('/api/gym/users?page=1&pageSize=10&ownerId=4');
+  });
+
+  it('deletes the owner from their own page, goes back to the list and never asks for them again', async () => {
+    const { user, api, router } = setup('/gymowners/2', fakeGym({ owners: [owner(1), owner(2, { name: 'Theo Brandt' })] }));
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete owner' }));
+    expect(await screen.findByText('Theo Brandt was deleted.')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/gymowners/'));
+    await screen.findByRole('link', { name: /Owner 1/ });
+    const afterDelete = api.calls.slice(api.calls.findIndex((c) => c.method === 'DELETE') + 1);
+    expect(afterDelete.filter((c) => c.path === '/api/gym/owners/2')).toEqual([]);
   });
 
   it.each(['99', 'abc'])('shows the not-found screen for the id %s', async (id) => {
