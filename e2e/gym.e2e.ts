@@ -103,15 +103,17 @@ describe('gym front desk', () => {
     await page.getByRole('button', { name: 'Switch on now' }).click();
     await page.getByTestId('door-state').getByText('Doors open for them').waitFor();
 
-    // The owner cannot go while they have a member: the 409 says why, in the dialog.
+    // The owner cannot go while they have a member: the dialog says so at once, offers no delete, and leads to the member.
     await page.getByRole('link', { name: OWNER.name }).click();
     await page.getByRole('heading', { name: OWNER.name, level: 1 }).waitFor();
     await page.getByRole('list', { name: `Members of ${OWNER.gymName}` }).getByRole('link', { name: new RegExp(KISI_PERSON.name) }).waitFor();
     await page.getByRole('button', { name: 'Delete' }).click();
     const refuse = page.getByRole('dialog', { name: `Delete ${OWNER.name}?` });
-    await refuse.getByRole('button', { name: 'Delete owner' }).click();
-    await refuse.getByRole('alert').getByText(`${OWNER.name} still has 1 member. Move or delete them first.`).waitFor();
-    await page.keyboard.press('Escape');
+    await refuse.getByRole('alert').getByText(`${OWNER.name} still has 1 member at ${OWNER.gymName}. Move or delete them first:`).waitFor();
+    assert.equal(await refuse.getByRole('button', { name: 'Delete owner' }).count(), 0);
+    await refuse.getByRole('link', { name: 'see their members' }).click();
+    await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+    await page.getByRole('link', { name: new RegExp(KISI_PERSON.name) }).waitFor();
 
     // Delete the member from the list, then the owner goes.
     await page.goto('/shell/gymowner/users');

@@ -78,6 +78,11 @@ export type DeleteOptions = {
   /** The success toast. */
   deleted: string;
   refusedExtra?: ReactNode;
+  /**
+   * Why it cannot be deleted now, when that is known before asking (an owner who still has members):
+   * the modal says so, with no delete button. The server still refuses if it changed meanwhile.
+   */
+  blocked?: ReactNode;
   /** The refusal in words when the usual message would not do (Kisi's own `{error}`, say). */
   refusal?: (error: unknown) => string;
   /** After the toast; by default the modal closes. A page of the deleted thing navigates away instead (that closes the modal). */
@@ -88,10 +93,22 @@ export type DeleteOptions = {
 export function useConfirmDelete() {
   const modal = useModal();
   const toast = useToast();
-  return ({ title, confirmLabel, body, remove, deleted, refusedExtra, refusal, afterDelete = (close) => close() }: DeleteOptions) =>
+  return ({ title, confirmLabel, body, remove, deleted, refusedExtra, blocked, refusal, afterDelete = (close) => close() }: DeleteOptions) =>
     modal.open({
       title,
-      content: (close) => (
+      content: (close) =>
+        blocked ? (
+          <div className="confirm">
+            <div className="banner banner-warning" role="alert">
+              {blocked}
+            </div>
+            <div className="form-actions">
+              <button type="button" className="btn" onClick={close}>
+                Close
+              </button>
+            </div>
+          </div>
+        ) : (
         <ConfirmDelete
           confirmLabel={confirmLabel}
           onCancel={close}
@@ -105,6 +122,6 @@ export function useConfirmDelete() {
         >
           {body}
         </ConfirmDelete>
-      ),
+        ),
     });
 }

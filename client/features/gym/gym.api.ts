@@ -67,7 +67,8 @@ export const fetchDoorAccess = fetcherFor(gymApi.doorAccess);
 const OWNERS = [gymApi.listOwners, gymApi.getOwner] as const;
 
 export const createOwner = write(gymApi.createOwner, { stale: OWNERS });
-export const deleteOwner = write(gymApi.deleteOwner, { stale: OWNERS });
+// The deleted owner's page is not read again (it would be a 404); no other owner's details change.
+export const deleteOwner = write(gymApi.deleteOwner, { gone: ({ params }) => [[gymApi.getOwner, { params }]], stale: [gymApi.listOwners] });
 export const createMember = write(gymApi.createMember, { stale: [gymApi.listMembers, ...OWNERS] });
 
 /** A changed member goes straight into the cache; lists, counts and the live door state refresh. */
