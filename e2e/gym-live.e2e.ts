@@ -78,7 +78,7 @@ describe('door events live', () => {
     assert.ok(id, label);
     await deleteButton.click();
     await page.getByRole('dialog', { name: 'Delete this event?' }).getByRole('button', { name: 'Delete event' }).click();
-    await page.getByText(`Event ${id} (lock.unlock) was deleted.`).waitFor();
+    await page.getByText(`Deleted ${PERSON.name}’s unlock at ${second.event.object_name} (`).waitFor();
     await page.getByRole('button', { name: new RegExp(`^Delete event ${id} `) }).waitFor({ state: 'detached' });
 
     // The stream viewer shows the next event as it arrives.

@@ -76,7 +76,8 @@ describe('/shell/webhook', () => {
 
     await user.click(screen.getByRole('button', { name: /^Delete event 2 / }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete event' }));
-    expect(await screen.findByText('Event 2 (lock.unlock) was deleted.')).toBeInTheDocument();
+    expect(await screen.findByText(/^Deleted Bruno Costa’s unlock( at .+)? \(.+\)\.$/)).toBeInTheDocument();
+    expect(screen.queryByText(/Event 2/)).not.toBeInTheDocument();
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(screen.queryByText('Bruno Costa')).not.toBeInTheDocument();
     expect(inboxCalls(api)).toContain('DELETE /api/webhook/2');

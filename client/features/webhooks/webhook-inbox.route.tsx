@@ -16,7 +16,7 @@ import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { formatWhenExact } from '@/lib/format';
+import { formatWhen, formatWhenExact } from '@/lib/format';
 import { useLiveEvents } from '@/lib/live-events';
 import { EventTable } from './components/event-table';
 import { deleteEvent, eventsKey, fetchEventPage, inboxHref, parseInboxSearch, refreshInbox } from './webhooks.api';
@@ -36,6 +36,12 @@ export const handle = {
 };
 
 const newEventsLabel = (n: number) => `${n} new ${n === 1 ? 'event' : 'events'}`;
+
+/** An event as the desk says it: "Nadia Okoye’s unlock at Front door (Nov 26, 6:52 PM)", never its ids. */
+function eventInWords(event: KisiEvent): string {
+  const what = event.type === 'lock.unlock' ? (event.success ? 'unlock' : 'refused unlock') : `${event.type} event`;
+  return `${event.actorName ?? 'someone'}’s ${what}${event.objectName ? ` at ${event.objectName}` : ''} (${formatWhen(event.createdAt)})`;
+}
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
@@ -107,7 +113,7 @@ export function Component() {
         </p>
       ),
       remove: () => deleteEvent({ params: { id: event.id } }),
-      deleted: `Event ${event.id} (${event.type}) was deleted.`,
+      deleted: `Deleted ${eventInWords(event)}.`,
       afterDelete: (close) => {
         close();
         // The last row of a later page: go back to the page before, which still has rows.
