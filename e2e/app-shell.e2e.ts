@@ -119,6 +119,22 @@ describe('every screen of the app shell renders without page errors', () => {
     await context.close();
   });
 
+  it('a new address typed in the tab opens at the top, not where the last one was scrolled; a reload keeps its place', async () => {
+    const { page, context } = await app.newPage({ viewport: { width: 1280, height: 600 } });
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Samples' }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, 700));
+    await page.waitForFunction(() => window.scrollY >= 600);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Samples' }).waitFor();
+    await page.waitForFunction(() => window.scrollY >= 600);
+    await page.goto('/pieces');
+    await page.getByRole('heading', { name: 'Pieces', level: 1 }).waitFor();
+    await page.getByRole('list', { name: 'Pieces' }).waitFor();
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+    await context.close();
+  });
+
   it('the side panel opens on click and closes on Escape', async () => {
     const { page, context } = await app.newPage();
     await page.goto('/sidepanel');

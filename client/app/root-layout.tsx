@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
+import type { Location } from 'react-router';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router';
 import { FrameIcon as Icon } from '@/components/frame-icon';
 import { AppLink, AppNavLink } from '@/lib/app-link';
@@ -39,6 +40,14 @@ function useFocusAfterNavigation(main: RefObject<HTMLElement | null>) {
   }, [pathname, main]);
 }
 
+/**
+ * Where a page's scroll position is kept. Each history entry has its own key, except a page's first
+ * load, whose key is always "default": every address typed in the tab shared it, so a new page opened
+ * scrolled to where the last typed one was left. A first load keys by its address instead (a reload
+ * still comes back where it was).
+ */
+const scrollKey = (location: Location) => (location.key === 'default' ? location.pathname + location.search : location.key);
+
 export function RootLayout() {
   useDocumentTitle();
   const mainRef = useRef<HTMLElement>(null);
@@ -57,7 +66,7 @@ export function RootLayout() {
           <SiteFooter />
         </div>
         <RouterPendingOverlay />
-        <ScrollRestoration />
+        <ScrollRestoration getKey={scrollKey} />
       </ModalProvider>
     </ToastProvider>
   );
