@@ -142,6 +142,7 @@ describe('POST /api/pt/order', () => {
       [b.id, 1190, 1, null],
     ]);
     expect(placed.token).toMatch(/^[\w-]{20,}$/);
+    await ctx.bus.idle(); // announced after the commit, not before the answer
     expect(published).toEqual([expect.objectContaining({ type: 'order', data: expect.objectContaining({ id: placed.id, status: 'received' }) })]);
     expect(JSON.stringify(published[0]!.data)).not.toContain(placed.token);
   });
@@ -294,6 +295,7 @@ describe('the runner board', () => {
     await move('ready').expect(200); // undo a bump
     await move('cancelled').expect(200);
     await move('received').expect(200); // a cancel undone
+    await ctx.bus.idle();
     expect(published.map((e) => (e.data as Order).status)).toEqual(['preparing', 'ready', 'preparing', 'ready', 'served', 'ready', 'cancelled', 'received']);
     await runner.patch('/api/pt/orders/999999').send({ status: 'ready' }).expect(404);
     await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'eaten' }).expect(400);

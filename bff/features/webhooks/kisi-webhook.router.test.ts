@@ -52,6 +52,8 @@ describe('POST /api/webhooks/kisi signatures', () => {
     expect(res.body).toEqual({ status: 'stored', uuid: event.uuid, id: expect.any(Number) });
     const rows = await stored();
     expect(rows.at(-1)).toMatchObject({ uuid: event.uuid, type: 'lock.unlock', actor_email: 'nadia.okoye@harbourside.example', object_name: 'Main Entrance', success: 1 });
+    // The announcement goes out after the commit, not before the answer: wait for the bus to deliver it.
+    await ctx.bus.idle();
     expect(published).toHaveLength(1);
     expect(published[0]).toMatchObject({ type: 'webhook', data: { uuid: event.uuid, actorEmail: 'nadia.okoye@harbourside.example', objectId: 1, success: true } });
     expect((published[0]!.data as KisiEvent).createdAt).toBe('2026-03-02T08:15:00.000Z');
@@ -72,6 +74,7 @@ describe('POST /api/webhooks/kisi signatures', () => {
       expect(res.type).toBe('application/problem+json');
     }
     expect((await stored()).length).toBe(before);
+    await ctx.bus.idle();
     expect(published).toHaveLength(0);
   });
 });
@@ -84,6 +87,7 @@ describe('POST /api/webhooks/kisi bodies', () => {
     expect(again.body).toEqual({ status: 'duplicate', uuid: first.body.uuid });
     const rows = (await stored()).filter((r) => r.uuid === first.body.uuid);
     expect(rows).toHaveLength(1);
+    await ctx.bus.idle();
     expect(published).toHaveLength(1);
   });
 
