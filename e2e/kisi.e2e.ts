@@ -125,8 +125,9 @@ describe('kisi admin pages', () => {
     const { page, context, problems } = await signedIn('/kisi/locks');
     await page.getByRole('button', { name: 'Unlock Main Entrance' }).click();
     await page.getByText('Unlocked!').waitFor();
-    await page.getByRole('button', { name: 'Unlock Server Room' }).click();
-    await page.getByText('The door is currently locked down.').waitFor();
+    const serverRoom = page.getByRole('row').filter({ hasText: 'Server Room' });
+    await serverRoom.getByText('Locked down: no remote unlock').waitFor();
+    assert.equal(await serverRoom.getByRole('button', { name: /^Unlock/ }).count(), 0);
 
     assert.deepEqual(problems.messages, []);
     await context.close();

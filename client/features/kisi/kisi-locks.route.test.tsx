@@ -37,13 +37,22 @@ describe('/kisi/locks', () => {
     expect(api.calls.some((c) => c.method === 'POST' && c.path === '/api/kisi/locks/1/unlock')).toBe(true);
   });
 
-  it('shows Kisi’s own words when a door is locked down (409) or offline (503)', async () => {
-    const { user } = setup();
-    await user.click(await screen.findByRole('button', { name: 'Unlock Server Room' }));
-    expect(await screen.findByText('Could not unlock Server Room')).toBeInTheDocument();
+  it('offers no Unlock on a door that is locked down or offline, and says why', async () => {
+    setup();
+    const table = await screen.findByRole('table', { name: 'Kisi locks' });
+    expect(within(table).getByText('Server Room').closest('tr')).toHaveTextContent('Locked down: no remote unlock');
+    expect(within(table).getByText('Cold Store').closest('tr')).toHaveTextContent('Offline: no remote unlock');
+    expect(screen.queryByRole('button', { name: 'Unlock Server Room' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Unlock Cold Store' })).not.toBeInTheDocument();
+  });
+
+  it('shows Kisi’s own words when a door went into lockdown (409) or offline (503) after the page loaded', async () => {
+    const { kisi, user } = setup();
+    await screen.findByRole('button', { name: 'Unlock Main Entrance' });
+    kisi.locks.find((lock) => lock.id === 1)!.locked_down = true;
+    await user.click(screen.getByRole('button', { name: 'Unlock Main Entrance' }));
+    expect(await screen.findByText('Could not unlock Main Entrance')).toBeInTheDocument();
     expect(screen.getByText('The door is currently locked down.')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Unlock Cold Store' }));
-    expect(await screen.findByText('The door is offline.')).toBeInTheDocument();
   });
 
   it('keeps the page when Kisi is down', async () => {

@@ -88,7 +88,12 @@ export function Component() {
                       <span className={`badge ${lock.locked_down ? 'badge-warn' : 'badge-muted'}`}>{lock.locked_down ? 'Locked down' : 'No'}</span>
                     </td>
                     <td className="actions">
-                      <UnlockButton lock={lock} />
+                      {lock.locked_down || lock.online === false ? (
+                        // Kisi would refuse: say why instead of offering the button.
+                        <span className="muted small">{lock.locked_down ? 'Locked down: no remote unlock' : 'Offline: no remote unlock'}</span>
+                      ) : (
+                        <UnlockButton lock={lock} />
+                      )}
                     </td>
                   </tr>
                 ))}
