@@ -13,6 +13,17 @@ import type { FieldOf, FormErrors } from './problem-fields';
  * 422 `{errors: {field: [messages]}}`) and are read with their schemas; the BFF's own refusals are problems.
  */
 
+// ---- access links --------------------------------------------------------------------------------
+
+/**
+ * Whether an access link opens doors now, as the desk reads it: Kisi keeps a link past its
+ * valid-until "enabled", but it opens nothing then. One wording for the member's tab and /kisi/group_links.
+ */
+export function linkState(link: { link_enabled: boolean; valid_until: string | null }, now = Date.now()): { label: 'Enabled' | 'Disabled' | 'Expired'; badge: string } {
+  if (link.valid_until && Date.parse(link.valid_until) <= now) return { label: 'Expired', badge: 'badge-bad' };
+  return link.link_enabled ? { label: 'Enabled', badge: 'badge-ok' } : { label: 'Disabled', badge: 'badge-muted' };
+}
+
 // ---- errors --------------------------------------------------------------------------------------
 
 /** Kisi's own body of a failed call (not a BFF problem), parsed with `schema`. */

@@ -47,6 +47,20 @@ describe('/shell/gymowner/users/:id/group_links', () => {
     expect(api.calls.map((c) => c.path)).toContain('/api/kisi/group_links?query=ada%40members.example&limit=100');
   });
 
+  it('says Expired for a link past its valid-until, which Kisi still calls enabled', async () => {
+    setup([
+      link(1, { name: 'Yesterday’s pass', valid_until: '2020-01-01T00:00:00Z', link_enabled: true }),
+      link(2, { name: 'Weekend pass', valid_until: '2030-01-01T00:00:00Z', link_enabled: true }),
+      link(3, { name: 'Paused pass', valid_until: null, link_enabled: false }),
+    ]);
+    const list = await screen.findByRole('list', { name: 'Access links' });
+    const rowOf = (name: string) => within(list).getByText(name).closest('li')!;
+    expect(rowOf('Yesterday’s pass')).toHaveTextContent('Expired');
+    expect(rowOf('Yesterday’s pass')).not.toHaveTextContent('Enabled');
+    expect(rowOf('Weekend pass')).toHaveTextContent('Enabled');
+    expect(rowOf('Paused pass')).toHaveTextContent('Disabled');
+  });
+
   it('creates a link prefilled with the member’s email, showing Kisi’s field errors', async () => {
     const { user, api } = setup([]);
     expect(await screen.findByText('No access links')).toBeInTheDocument();

@@ -13,6 +13,7 @@ import { loadQuery, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { useShellUser } from '@/lib/session';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
+import { LinkStateBadge } from '@/components/link-state-badge';
 import { useForm } from '@/lib/form-state';
 import { createGroupLink, deleteGroupLink, fetchLinksOf, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors, linksOfKey } from '@/lib/kisi';
 import { fetchMember, memberKey } from './gym.api';
@@ -129,7 +130,7 @@ export function Component() {
                 </span>
               </div>
               <span className="gym-row-meta">
-                <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
+                <LinkStateBadge link={link} />
               </span>
               {canWrite ? (
                 <DeleteButton label={`Delete ${link.name}`} onClick={() => openDelete(link)} />

@@ -8,6 +8,7 @@ import { PageHeader } from '@/components/page-header';
 import { SearchBox } from '@/components/search-box';
 import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
+import { LinkStateBadge } from '@/components/link-state-badge';
 import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
 import { formatWhen } from '@/lib/format';
@@ -179,7 +180,7 @@ export function Component() {
         }
       >
         {(items) => (
-          <KisiTable label="Access links" busy={busy} columns={[{ label: 'Name' }, { label: 'Group' }, { label: 'Enabled' }, { label: 'Valid until' }, { label: 'Last used' }]} actions>
+          <KisiTable label="Access links" busy={busy} columns={[{ label: 'Name' }, { label: 'Group' }, { label: 'State' }, { label: 'Valid until' }, { label: 'Last used' }]} actions>
             {items.map((link) => (
               <tr key={link.id}>
                 <td className="cell-main">
@@ -187,8 +188,8 @@ export function Component() {
                   <span className="cell-sub">{link.email ?? 'No email'}</span>
                 </td>
                 <td data-label="Group">{link.group.name}</td>
-                <td data-label="Enabled">
-                  <span className={`badge ${link.link_enabled ? 'badge-ok' : 'badge-muted'}`}>{link.link_enabled ? 'Enabled' : 'Disabled'}</span>
+                <td data-label="State">
+                  <LinkStateBadge link={link} />
                 </td>
                 <td data-label="Valid until" className={link.valid_until ? undefined : 'cell-muted'}>
                   {link.valid_until ? formatWhen(link.valid_until) : 'No end date'}

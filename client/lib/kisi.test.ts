@@ -1,0 +1,15 @@
+import { linkState } from './kisi';
+
+describe('linkState: an access link as the desk reads it (the member tab and /kisi/group_links alike)', () => {
+  const now = Date.parse('2026-11-26T12:00:00Z');
+  it.each([
+    [{ link_enabled: true, valid_until: null }, 'Enabled'],
+    [{ link_enabled: true, valid_until: '2026-11-26T23:59:59Z' }, 'Enabled'],
+    [{ link_enabled: true, valid_until: '2026-11-26T11:59:59Z' }, 'Expired'],
+    [{ link_enabled: true, valid_until: '2026-11-26T12:00:00Z' }, 'Expired'],
+    [{ link_enabled: false, valid_until: null }, 'Disabled'],
+    [{ link_enabled: false, valid_until: '2020-01-01T00:00:00Z' }, 'Expired'],
+  ])('%j is %s', (link, label) => {
+    expect(linkState(link, now).label).toBe(label);
+  });
+});
