@@ -103,6 +103,7 @@ describe('kisi admin pages', () => {
     const dialog = page.getByRole('dialog', { name: 'New access link' });
     await dialog.getByLabel('Link name').fill('Day pass: E2E Guest');
     await dialog.getByLabel('Email').fill(email);
+    await dialog.getByLabel('Valid until (optional)').fill('2031-05-04T18:30');
     await dialog.getByRole('button', { name: 'Create link' }).click();
     const created = dialog.getByTestId('created-link');
     await created.waitFor();
@@ -116,6 +117,10 @@ describe('kisi admin pages', () => {
     const table = page.getByRole('table', { name: 'Access links' });
     await table.getByText('Day pass: E2E Guest').waitFor();
     assert.equal(await table.getByRole('row').count(), 2); // the header and the one match
+    // The valid-until went to Kisi and came back: the row shows it, and the link is not expired.
+    const row = table.getByRole('row').filter({ hasText: 'Day pass: E2E Guest' });
+    await row.getByText(/2031/).waitFor();
+    await row.getByText('Enabled').waitFor();
 
     assert.deepEqual(problems.messages, []);
     await context.close();

@@ -32,3 +32,6 @@ export function formatDay(iso: string, now: number | Date = Date.now()): string 
   const date = new Date(iso);
   return (date.getFullYear() === today.getFullYear() ? day : dayWithYear).format(date);
 }
+
+/** A `datetime-local` input's value (local time, no zone) as ISO-8601; empty is null. */
+export const isoFromLocalInput = (local: string): string | null => (local ? new Date(local).toISOString() : null);

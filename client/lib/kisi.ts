@@ -112,9 +112,18 @@ export async function fetchLinksOf(key: QueryKey) {
 // Writes (docs/decisions/0001-one-way-to-write.md). The /kisi list and a member's tab read the same links.
 
 /** The body of a new link for the configured group (the BFF fills in `group_id`), with an online QR code; a blank email or date is none. */
-export const groupLinkBody = (input: { name: string; email: string; validUntil?: string | null }): KisiGroupLinkCreate => ({
-  group_link: { name: input.name, email: input.email || null, quick_response_code_type: 'online', ...(input.validUntil ? { valid_until: input.validUntil } : {}) },
+export const groupLinkBody = (input: { name: string; email: string; validFrom?: string | null; validUntil?: string | null }): KisiGroupLinkCreate => ({
+  group_link: {
+    name: input.name,
+    email: input.email || null,
+    quick_response_code_type: 'online',
+    ...(input.validFrom ? { valid_from: input.validFrom } : {}),
+    ...(input.validUntil ? { valid_until: input.validUntil } : {}),
+  },
 });
+
+/** Kisi's names of a new link's fields, and the forms' (its 422 lands on them). */
+export const LINK_FIELDS = { name: 'name', email: 'email', valid_from: 'validFrom', valid_until: 'validUntil' } as const;
 
 export const createGroupLink = write(kisiApi.createGroupLink, { stale: [kisiApi.listGroupLinks] });
 export const deleteGroupLink = write(kisiApi.deleteGroupLink, { stale: [kisiApi.listGroupLinks] });

@@ -10,12 +10,12 @@ import { Spinner } from '@/components/spinner';
 import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { loadQuery, useQuery } from '@/lib/cache';
-import { formatWhen } from '@/lib/format';
+import { formatWhen, isoFromLocalInput } from '@/lib/format';
 import { useShellUser } from '@/lib/session';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { LinkStateBadge } from '@/components/link-state-badge';
 import { useForm } from '@/lib/form-state';
-import { createGroupLink, deleteGroupLink, fetchLinksOf, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors, linksOfKey } from '@/lib/kisi';
+import { LINK_FIELDS, createGroupLink, deleteGroupLink, fetchLinksOf, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors, linksOfKey } from '@/lib/kisi';
 import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
 
@@ -27,19 +27,14 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export const handle = { title: 'Access links' };
 
-/** Kisi expects ISO-8601; a `datetime-local` value is local time without a zone. */
-const toIso = (local: string) => (local ? new Date(local).toISOString() : null);
-
-/** Kisi's names of the link's fields, and the form's. */
-const LINK_FIELDS = { name: 'name', email: 'email', valid_until: 'validUntil' } as const;
-
 function CreateLinkForm({ member, onDone, onCancel }: { member: GymMember; onDone: () => void; onCancel: () => void }) {
   const toast = useToast();
   // Kisi checks the link (a blank name, say) and answers 422 per field: those messages land on the fields.
   const form = useForm({
     schema: createGroupLink.endpoint.body,
-    initial: { name: `${member.name} (front desk)`, email: member.email, validUntil: '' },
-    toInput: (values) => groupLinkBody({ name: values.name.trim(), email: values.email.trim(), validUntil: toIso(values.validUntil) }),
+    initial: { name: `${member.name} (front desk)`, email: member.email, validFrom: '', validUntil: '' },
+    toInput: (values) =>
+      groupLinkBody({ name: values.name.trim(), email: values.email.trim(), validFrom: isoFromLocalInput(values.validFrom), validUntil: isoFromLocalInput(values.validUntil) }),
     fieldOf: kisiFieldOf(LINK_FIELDS),
     send: async (body, values) => {
       await createGroupLink({ body });
@@ -53,6 +48,7 @@ function CreateLinkForm({ member, onDone, onCancel }: { member: GymMember; onDon
     <ModalForm form={form}>
       <TextField label="Link name" {...form.field('name')} data-autofocus />
       <TextField label="Email" type="email" {...form.field('email')} hint="Kisi sends the link to this address." />
+      <TextField label="Valid from (optional)" type="datetime-local" {...form.field('validFrom')} hint="Leave empty for a link that works at once." />
       <TextField label="Valid until (optional)" type="datetime-local" {...form.field('validUntil')} hint="Leave empty for a link that does not expire." />
       <FormActions pending={form.pending} submitLabel="Create link" pendingLabel="Creating…" onCancel={onCancel} />
     </ModalForm>

@@ -11,9 +11,9 @@ import { useToast } from '@/components/toast-host';
 import { LinkStateBadge } from '@/components/link-state-badge';
 import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
-import { formatWhen } from '@/lib/format';
+import { formatWhen, isoFromLocalInput } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
-import { createGroupLink, deleteGroupLink, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors } from '@/lib/kisi';
+import { LINK_FIELDS, createGroupLink, deleteGroupLink, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors } from '@/lib/kisi';
 import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
 import { kisiListRoute } from './kisi-list-route';
@@ -80,17 +80,15 @@ function CreatedLink({ link, onClose }: { link: KisiGroupLinkCreated; onClose: (
   );
 }
 
-/** Kisi's names of the link's fields, and the form's. */
-const LINK_FIELDS = { name: 'name', email: 'email' } as const;
-
-/** Name and email; the group is the server's (KISI_GROUP_ID) and the QR code is "online". Kisi's 422 lands on the fields. */
+/** Name, email and when it opens doors; the group is the server's (KISI_GROUP_ID) and the QR code is "online". Kisi's 422 lands on the fields. */
 function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
   const toast = useToast();
   const [created, setCreated] = useState<KisiGroupLinkCreated>();
   const form = useForm({
     schema: createGroupLink.endpoint.body,
-    initial: { name: '', email: '' },
-    toInput: (values) => groupLinkBody({ name: values.name.trim(), email: values.email.trim() }),
+    initial: { name: '', email: '', validFrom: '', validUntil: '' },
+    toInput: (values) =>
+      groupLinkBody({ name: values.name.trim(), email: values.email.trim(), validFrom: isoFromLocalInput(values.validFrom), validUntil: isoFromLocalInput(values.validUntil) }),
     fieldOf: kisiFieldOf(LINK_FIELDS),
     send: async (body) => {
       const link = await createGroupLink({ body });
@@ -106,6 +104,8 @@ function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
     <ModalForm form={form}>
       <TextField label="Link name" {...form.field('name')} hint="Say who it is for, “Day pass: Sam Lee”." data-autofocus />
       <TextField label="Email" type="email" {...form.field('email')} hint="Kisi sends the link to this address." />
+      <TextField label="Valid from (optional)" type="datetime-local" {...form.field('validFrom')} hint="Leave empty for a link that works at once." />
+      <TextField label="Valid until (optional)" type="datetime-local" {...form.field('validUntil')} hint="Leave empty for a link that does not expire." />
       <FormActions pending={form.pending} submitLabel="Create link" pendingLabel="Creating…" onCancel={onCancel} />
     </ModalForm>
   );
