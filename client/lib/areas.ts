@@ -58,16 +58,17 @@ export const samples: Area[] = [
   { title: 'Arcos', href: paths.arcos, summary: 'Nested routes: a list beside the detail it opens.', for: EVERYONE, icon: 'arch' },
 ];
 
-export const audienceOf = (user: SessionUser | null | undefined): Audience => user?.role ?? 'visitor';
+/** Who the session says it is: a role, a visitor (nobody signed in), or undefined while it is still being asked. */
+export const audienceOf = (user: SessionUser | null | undefined): Audience | undefined => (user === undefined ? undefined : (user?.role ?? 'visitor'));
 
-/** The areas `audience` may open. */
-export const areasFor = (list: readonly Area[], audience: Audience): Area[] => list.filter((area) => area.for.includes(audience));
+/** The areas `audience` may open (none while it is not known: a signed-in desk never sees a visitor's menu flash by). */
+export const areasFor = (list: readonly Area[], audience: Audience | undefined): Area[] => (audience ? list.filter((area) => area.for.includes(audience)) : []);
 
-/** The header's links for `audience`. */
-export const navFor = (audience: Audience): Area[] => areas.filter((area) => area.nav?.includes(audience));
+/** The header's links for `audience` (none while it is not known). */
+export const navFor = (audience: Audience | undefined): Area[] => (audience ? areas.filter((area) => area.nav?.includes(audience)) : []);
 
-/** Who is using the app now (the header's session read, shared through the cache). */
-export function useAudience(): Audience {
+/** Who is using the app now (the header's session read, shared through the cache); undefined until it has answered. */
+export function useAudience(): Audience | undefined {
   return audienceOf(useQuery(SESSION_KEY, fetchSession).data);
 }
 

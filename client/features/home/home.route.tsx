@@ -6,16 +6,21 @@ import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { areas, areasFor, diagnostics, samples, useAudience } from '@/lib/areas';
+import { SESSION_KEY, fetchSession } from '@/lib/session';
 import type { Area } from '@/lib/areas';
 
 type HomeData = { status: ServiceStatus | null; statusError?: string };
 
 export async function loader(): Promise<HomeData> {
+  // Who is asking, beside the status: the cards are the role's, there at the first paint (a reload then finds its scroll position).
+  const session = loadQuery(SESSION_KEY, fetchSession).catch(() => undefined);
   try {
     return { status: await loadQuery(STATUS_KEY, fetchStatus) };
   } catch (error) {
     // The home page stays usable when the API is down; the status card says so.
     return { status: null, statusError: errorMessage(error) };
+  } finally {
+    await session;
   }
 }
 

@@ -16,7 +16,8 @@ export const handle = { title: 'Food court' };
 export function Component() {
   const staff = useIsStaff();
   const runner = useIsRunner();
-  const orders = useAudience() !== 'runner';
+  const audience = useAudience();
+  const orders = audience !== undefined && audience !== 'runner';
   const cart = useCart();
   const count = cart.reduce((sum, line) => sum + line.quantity, 0);
   return (
