@@ -31,6 +31,8 @@ async function signedIn(path: string) {
 
 async function openMemberByEmail(page: Page, email: string) {
   await page.getByRole('searchbox', { name: 'Search members' }).fill(email);
+  // As a person would: the list has filtered before they pick the row.
+  await page.waitForURL((url) => url.searchParams.get('query') === email);
   const row = page.getByRole('list', { name: 'Members' }).getByRole('link', { name: new RegExp(email.replace(/\./g, '\\.')) });
   await row.click();
   await page.waitForURL(/\/shell\/gymowner\/users\/\d+$/);
