@@ -1,9 +1,7 @@
 import type { Role } from '../bff/contracts/endpoint.contract';
 import { openDatabase } from '../bff/db/database';
 import { seedIfEmpty } from '../bff/db/seed';
-import { accountsRepository } from '../bff/features/auth/accounts.repository';
-import { authService } from '../bff/features/auth/auth.service';
-import { sessionsRepository } from '../bff/features/auth/sessions.repository';
+import { authServiceOn } from '../bff/features/auth/auth.service';
 import { standInClient } from '../bff/test-support/spawn-bff';
 import { gymSeeder } from '../bff/features/gym/gym.seed';
 import { KISI_DEMO_PEOPLE } from '../bff/kisi/emulator/emulator.seed';
@@ -56,8 +54,8 @@ export interface BenchAccount {
 export async function addAccounts(databaseUrl: string, accounts: Array<BenchAccount & { name: string; role: Role }>): Promise<void> {
   const database = await openDatabase(databaseUrl);
   try {
-    const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
-    await Promise.all(accounts.map((account) => auth.addAccount(account)));
+    const auth = authServiceOn(database.db, { sessionTtlMs: 0 });
+    await Promise.all(accounts.map((account) => auth.addAccount(null, account)));
   } finally {
     await database.close();
   }

@@ -3,10 +3,8 @@ import * as v from 'valibot';
 import { RoleSchema } from './contracts/auth.contract';
 import { EmailSchema } from './contracts/common.contract';
 import { loadConfig } from './config';
-import { accountsRepository } from './features/auth/accounts.repository';
-import { authService, SESSIONS_ENDED_CHANNEL } from './features/auth/auth.service';
+import { SESSIONS_ENDED_CHANNEL, authServiceOn } from './features/auth/auth.service';
 import { generatePassword } from './features/auth/password';
-import { sessionsRepository } from './features/auth/sessions.repository';
 import { instanceSignal, openDatabase } from './db/database';
 
 const USAGE = `Usage:
@@ -35,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase(config.DATABASE_URL);
   // On PostgreSQL the running instances hear of ended sessions and close their event streams at once.
   const sessionsEnded = instanceSignal(database, SESSIONS_ENDED_CHANNEL).send;
-  const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0, sessionsEnded });
+  const auth = authServiceOn(database.db, { sessionTtlMs: 0, sessionsEnded });
   const password = values.password ?? generatePassword();
   try {
     switch (command) {
@@ -45,12 +43,12 @@ async function main(argv: string[]): Promise<number> {
           console.error(`--role: ${role.issues[0]?.message}`);
           return 2;
         }
-        const user = await auth.addAccount({ email: email.output, role: role.output, name: values.name ?? email.output.split('@')[0] ?? 'User', password });
+        const user = await auth.addAccount(null, { email: email.output, role: role.output, name: values.name ?? email.output.split('@')[0] ?? 'User', password });
         console.log(`Added ${user.role} ${user.email}.${values.password ? '' : ` Password: ${password}`}`);
         return 0;
       }
       case 'password': {
-        if (!(await auth.setPassword(email.output, password))) {
+        if (!(await auth.setPassword(null, email.output, password))) {
           console.error(`No account with email ${email.output}.`);
           return 1;
         }
@@ -58,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'revoke-sessions': {
-        console.log(`Ended ${await auth.revokeSessions(email.output)} session(s) of ${email.output}.`);
+        console.log(`Ended ${await auth.revokeSessions(null, email.output)} session(s) of ${email.output}.`);
         return 0;
       }
       default:

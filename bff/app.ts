@@ -8,6 +8,7 @@ import { instanceSignal, type Database, type Db } from './db/database';
 import type { Seeder } from './db/seed';
 import { counterStoreFor } from './db/shared-limits';
 import type { Feature, FeatureContext } from './feature';
+import { auditFeature } from './features/audit/audit.feature';
 import { authFeature } from './features/auth/auth.feature';
 import { SESSIONS_ENDED_CHANNEL } from './features/auth/auth.service';
 import type { LoginLimits } from './features/auth/login-throttle';
@@ -121,6 +122,7 @@ export function createApp(deps: AppDeps): App {
     samplesFeature(context),
     catalogueFeature(context),
     statusFeature(context, { version: deps.version, startedAt: deps.startedAt ?? new Date() }),
+    auditFeature(context),
     kisiFeature(context, deps.kisi),
   ];
   const endpoints = [...features.flatMap((f) => f.endpoints), openApiContract.document];

@@ -4,9 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from './db/database';
-import { accountsRepository } from './features/auth/accounts.repository';
-import { authService } from './features/auth/auth.service';
-import { sessionsRepository } from './features/auth/sessions.repository';
+import { authServiceOn } from './features/auth/auth.service';
 import { startServer } from './server';
 import { fakeTimersBesideIo } from './test-support/clock';
 import { createTestDatabase, type TestDatabase } from './test-support/test-database';
@@ -94,8 +92,8 @@ describe('startServer', () => {
 
   it('a first start after an admin was added by hand names that admin and claims to have created none', async () => {
     const database = await openDatabase(testDatabase.url);
-    const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
-    await auth.addAccount({ email: 'owner@frontdesk.test', name: 'Owner', role: 'admin', password: 'owner-chose-this-one' });
+    const auth = authServiceOn(database.db, { sessionTtlMs: 0 });
+    await auth.addAccount(null, { email: 'owner@frontdesk.test', name: 'Owner', role: 'admin', password: 'owner-chose-this-one' });
     await database.close();
 
     const lines: string[] = [];
@@ -109,8 +107,8 @@ describe('startServer', () => {
 
   it('a first start after only a staff account was added still creates the admin, and never promotes that account', async () => {
     const database = await openDatabase(testDatabase.url);
-    const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
-    await auth.addAccount({ email: 'desk@frontdesk.test', name: 'Desk', role: 'staff', password: 'desk-chose-this-one' });
+    const auth = authServiceOn(database.db, { sessionTtlMs: 0 });
+    await auth.addAccount(null, { email: 'desk@frontdesk.test', name: 'Desk', role: 'staff', password: 'desk-chose-this-one' });
     await database.close();
 
     const lines: string[] = [];
@@ -122,7 +120,7 @@ describe('startServer', () => {
     await testDatabase.drop();
     testDatabase = await createTestDatabase(dir, 'app2');
     const again = await openDatabase(testDatabase.url);
-    await authService({ accounts: accountsRepository(again.db), sessions: sessionsRepository(again.db), sessionTtlMs: 0 }).addAccount({
+    await authServiceOn(again.db, { sessionTtlMs: 0 }).addAccount(null, {
       email: 'desk@frontdesk.test',
       name: 'Desk',
       role: 'staff',

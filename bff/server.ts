@@ -5,9 +5,7 @@ import { createApp } from './app';
 import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { seedIfEmpty } from './db/seed';
-import { accountsRepository } from './features/auth/accounts.repository';
-import { authService } from './features/auth/auth.service';
-import { sessionsRepository } from './features/auth/sessions.repository';
+import { authServiceOn } from './features/auth/auth.service';
 import { seedCatalogueIfEmpty } from './features/catalogue/catalogue.seed';
 import { receiveKisiEvent, type KisiEventWrite } from './features/webhooks/kisi-event.receive';
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
@@ -120,11 +118,7 @@ async function prepare(start: Start): Promise<RunningServer> {
 /** The rest of the start, with the start-up turn held: the first admin, demo data, Kisi, the app, serving, announcing. */
 async function ready({ config, listening, announce, options, opened }: Start, database: Database): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL);
-  const auth = authService({
-    accounts: accountsRepository(database.db),
-    sessions: sessionsRepository(database.db),
-    sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
-  });
+  const auth = authServiceOn(database.db, { sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000 });
   const admin = await auth.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
 
   // In emulator mode the emulator posts its signed webhooks to this server once it listens.

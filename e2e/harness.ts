@@ -7,9 +7,7 @@ import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-c
 import { startServer } from '../bff/server';
 import { startSampleUpstreams, type SampleUpstreams } from '../bff/test-support/sample-upstreams';
 import { openDatabase } from '../bff/db/database';
-import { accountsRepository } from '../bff/features/auth/accounts.repository';
-import { authService } from '../bff/features/auth/auth.service';
-import { sessionsRepository } from '../bff/features/auth/sessions.repository';
+import { authServiceOn } from '../bff/features/auth/auth.service';
 import type { Role } from '../bff/contracts/endpoint.contract';
 
 /** The shared browser-test harness: the real BFF serving the built SPA, and the system Chromium. */
@@ -105,8 +103,8 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
     async addAccount({ email, password, name, role }) {
       const database = await openDatabase(databaseUrl);
       try {
-        const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 0 });
-        await auth.addAccount({ email, password, name, role });
+        const auth = authServiceOn(database.db, { sessionTtlMs: 0 });
+        await auth.addAccount(null, { email, password, name, role });
       } finally {
         await database.close();
       }

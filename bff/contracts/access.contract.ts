@@ -44,6 +44,8 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   // Kisi's signed webhook: no session; its signature is its credential.
   'POST /api/webhooks/kisi': everyone,
   // The received events and a member's unlocks: the front desk.
+  'GET /api/audit': adminsOnly,
+  'GET /api/audit/export.csv': adminsOnly,
   'GET /api/webhook': frontDesk,
   'DELETE /api/webhook/:id': frontDesk,
   'GET /api/webhooks/unlocks': frontDesk,

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AuditKind } from '../contracts/audit.contract';
 import type { LiveEventType } from '../contracts/events.contract';
 
 /** Table types for Kysely. Migrations own the truth; these mirror them. Timestamps are UTC ISO-8601 text. */
@@ -73,6 +74,21 @@ export interface KisiEventsTable {
   created_at: string;
   received_at: string;
   payload: string;
+}
+
+/** The audit trail (append-only): who changed what, when, and each changed field's before and after (JSON). */
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  at: string;
+  actor_id: number | null;
+  actor_email: string | null;
+  actor_name: string | null;
+  actor_role: string | null;
+  kind: AuditKind;
+  action: string;
+  subject_id: string | null;
+  subject: string;
+  changes: string;
 }
 
 export interface RateLimitCountersTable {
@@ -307,4 +323,5 @@ export interface DB {
   part_colours: PartColoursTable;
   sample_cache: SampleCacheTable;
   kisi_events: KisiEventsTable;
+  audit_entries: AuditEntriesTable;
 }

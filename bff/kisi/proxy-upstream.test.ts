@@ -69,8 +69,10 @@ describe('Kisi proxy against a stub upstream', () => {
     await admin.post('/api/kisi/group_links').send({ group_link: { name: 'Guest', email: 'g@mail.example' } }).expect(200);
     await admin.patch('/api/kisi/users/12').send({ user: { access_enabled: false } });
     expect(JSON.parse(stub.requests[0]!.body)).toEqual({ group_link: { name: 'Guest', email: 'g@mail.example', group_id: 7 } });
-    expect(stub.requests[1]).toMatchObject({ method: 'PATCH', url: '/users/12' });
-    expect(JSON.parse(stub.requests[1]!.body)).toEqual({ user: { access_enabled: false } });
+    // The user is read first, so the audit trail has the switch's before.
+    expect(stub.requests[1]).toMatchObject({ method: 'GET', url: '/users/12' });
+    expect(stub.requests[2]).toMatchObject({ method: 'PATCH', url: '/users/12' });
+    expect(JSON.parse(stub.requests[2]!.body)).toEqual({ user: { access_enabled: false } });
   });
 
   it("passes Kisi's 429 through with its body, and 403/409/503 likewise", async () => {

@@ -6,9 +6,11 @@ import { KISI_PROXY_PREFIX, kisiApi } from '../contracts/kisi.contract';
 import type { Endpoint } from '../contracts/endpoint.contract';
 import { assertAccess, parseInput, textWithNul } from '../lib/endpoint-router';
 import { badRequest, notFound, unauthorized } from '../lib/http-error';
+import type { Audit } from '../db/audit-trail';
 import type { Logger } from '../lib/logger';
 import { sendProblem } from '../lib/problem';
-import type { KisiSettings } from './kisi-client';
+import type { KisiClient, KisiSettings } from './kisi-client';
+import { kisiWriteRecord, type KisiWrite } from './proxy-audit';
 import type { RateLimiter } from './rate-limiter';
 
 /** Browser headers that must never reach Kisi. */
@@ -18,6 +20,10 @@ export interface KisiProxyDeps {
   settings: KisiSettings;
   limiter: RateLimiter;
   logger: Logger;
+  /** Reads a Kisi user before a switch, for the audit trail's before. */
+  client: Pick<KisiClient, 'getUser'>;
+  /** The audit trail: every write Kisi accepted, as the signed-in account's. */
+  audit: Audit;
 }
 
 /**
@@ -25,8 +31,10 @@ export interface KisiProxyDeps {
  * allowlist, the outgoing rate limit, the key added on the server; Kisi's status codes, bodies and
  * X-Collection-Range pass through; 502/504 problems when Kisi is unreachable or silent.
  */
-export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
+export function kisiProxy({ settings, limiter, logger, client, audit }: KisiProxyDeps) {
   const timedOut = new WeakSet<Request>();
+  // The writes on their way to Kisi, for the audit entry written once Kisi accepts one.
+  const writes = new WeakMap<Request, KisiWrite>();
   // http-proxy opens a new connection per request unless given an agent: keep connections to Kisi alive. No
   // socket cap: a request queued for a socket would get its 'proxyReq' event after its headers were flushed.
   const agent = settings.baseUrl.startsWith('https:') ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
@@ -43,6 +51,7 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
     const method = endpoint.method.toLowerCase() as Lowercase<Endpoint['method']>;
     allowlist[method](endpoint.path.slice(KISI_PROXY_PREFIX.length), (req: Request, _res: Response, next: (to?: 'router') => void) => {
       admit(endpoint, req);
+      if (endpoint.method !== 'GET') writes.set(req, { endpoint, id: typeof req.params.id === 'string' ? req.params.id : null, body: req.body as KisiWrite['body'] });
       next('router');
     });
   }
@@ -67,6 +76,13 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
     if (req.body !== undefined) delete req.headers['content-encoding'];
   };
   router.use(allowlist);
+
+  // A switch of a Kisi user is audited with the user's state before it; a read that fails leaves the before unknown.
+  router.use(async (req, _res, next) => {
+    const write = writes.get(req);
+    if (write?.endpoint === kisiApi.updateUser && write.id) write.before = await client.getUser(Number(write.id)).catch(() => null);
+    next();
+  });
 
   // Kisi allows 5 requests/s: wait for a slot (never drop); a client that leaves gives its place up.
   router.use(async (req, res, next) => {
@@ -104,8 +120,11 @@ export function kisiProxy({ settings, limiter, logger }: KisiProxyDeps) {
           if (!proxyReq.headersSent) fixRequestBody(proxyReq, req);
           else if (req.body !== undefined) proxyReq.destroy(new Error('request body could not be forwarded'));
         },
-        proxyRes: (proxyRes) => {
+        proxyRes: (proxyRes, req: Request) => {
           delete proxyRes.headers['set-cookie'];
+          const write = writes.get(req);
+          const record = write && proxyRes.statusCode! < 300 ? kisiWriteRecord(write) : undefined;
+          if (record) void audit(req.user ?? null, record).catch((err: unknown) => logger.error({ err }, 'the audit entry of a Kisi write could not be stored'));
           // A 401 from Kisi means the server's key is wrong, not the user's session: the browser must not take it
           // for its own 401 (which would send the user to the login page).
           if (proxyRes.statusCode === 401) {

@@ -7,9 +7,7 @@ import request from 'supertest';
 import { createApp, type App, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/database';
-import { accountsRepository } from '../features/auth/accounts.repository';
-import { authService } from '../features/auth/auth.service';
-import { sessionsRepository } from '../features/auth/sessions.repository';
+import { authServiceOn } from '../features/auth/auth.service';
 import { connectKisi, type Kisi } from '../kisi/kisi';
 import { kisiDoorAccess } from '../kisi/kisi-client';
 import { createLogger } from '../lib/logger';
@@ -71,7 +69,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     });
     webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/kisi`;
   }
-  const auth = authService({ accounts: accountsRepository(database.db), sessions: sessionsRepository(database.db), sessionTtlMs: 3_600_000 });
+  const auth = authServiceOn(database.db, { sessionTtlMs: 3_600_000 });
   let counter = 0;
 
   return {
@@ -86,7 +84,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     kisi,
     url: webhookUrl?.replace(/\/api\/webhooks\/kisi$/, ''),
     async loginAs(role, email = `${role}${++counter}@frontdesk.test`) {
-      await auth.addAccount({ email, name: `Test ${role}`, role, password: TEST_PASSWORD });
+      await auth.addAccount(null, { email, name: `Test ${role}`, role, password: TEST_PASSWORD });
       const agent = request.agent(app);
       await agent.post('/api/auth/login').send({ email, password: TEST_PASSWORD }).expect(200);
       return agent;

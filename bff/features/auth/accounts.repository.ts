@@ -36,13 +36,15 @@ export function accountsRepository(db: Db) {
 
     insert: (account: Omit<Account, 'id'>): Promise<Account> => insertAccount(db, account),
 
-    /** The first admin, marked as not yet announced in the same transaction: a start that dies before saying so leaves the mark. */
-    insertFirstAdmin: (account: Omit<Account, 'id'>): Promise<Account> =>
-      db.transaction().execute(async (trx) => {
-        const created = await insertAccount(trx, account);
-        await trx.insertInto('app_meta').values({ key: FIRST_ADMIN_UNANNOUNCED, value: account.email }).execute();
-        return created;
-      }),
+    /**
+     * The first admin, marked as not yet announced; called in the transaction that creates it, so a
+     * start that dies before saying so leaves the mark.
+     */
+    insertFirstAdmin: async (account: Omit<Account, 'id'>): Promise<Account> => {
+      const created = await insertAccount(db, account);
+      await db.insertInto('app_meta').values({ key: FIRST_ADMIN_UNANNOUNCED, value: account.email }).execute();
+      return created;
+    },
 
     /** The first admin a start created but never announced (its password never shown). */
     unannouncedFirstAdmin: async (): Promise<Account | undefined> => {

@@ -1,11 +1,9 @@
 import type { Feature, FeatureContext } from '../../feature';
 import { purgeEndedCounters, sharedCounters } from '../../db/shared-limits';
 import { periodicJob } from '../../lib/jobs';
-import { accountsRepository } from './accounts.repository';
 import { authRoutes } from './auth.router';
-import { authService, type AuthService } from './auth.service';
+import { type AuthService, authServiceOn } from './auth.service';
 import { DEFAULT_LOGIN_LIMITS, loginThrottle, type LoginLimits } from './login-throttle';
-import { sessionsRepository } from './sessions.repository';
 
 export interface AuthFeatureOptions {
   /** Told after sessions were ended here, so every instance can close the event streams they held open. */
@@ -19,9 +17,7 @@ export interface AuthFeatureOptions {
 /** Accounts, sessions and the login limits: `/api/auth`, and the hourly purge of what has ended. */
 export function authFeature({ config, database, logger, mount }: FeatureContext, options: AuthFeatureOptions): Feature & { auth: AuthService } {
   const sessionTtlMs = config.SESSION_TTL_HOURS * 3_600_000;
-  const auth = authService({
-    accounts: accountsRepository(database.db),
-    sessions: sessionsRepository(database.db),
+  const auth = authServiceOn(database.db, {
     sessionTtlMs,
     sessionsEnded: options.sessionsEnded,
     sessionCacheMs: options.sessionCacheMs,

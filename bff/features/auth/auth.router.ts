@@ -34,7 +34,7 @@ export function authRoutes(auth: AuthService, options: { cookieSecure: boolean; 
       return { user: signedIn.user };
     }),
     route(authApi.logout, async (_input, { req, res }) => {
-      if (req.sessionToken) await auth.logout(req.sessionToken);
+      if (req.sessionToken && req.user) await auth.logout(req.user, req.sessionToken);
       res.clearCookie(SESSION_COOKIE, cookieOptions(req));
     }),
     route(authApi.getAuth, (_input, { req, res }) => {

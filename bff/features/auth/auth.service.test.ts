@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '../../db/database';
 import { createTestDatabase, type TestDatabase } from '../../test-support/test-database';
-import { accountsRepository } from './accounts.repository';
-import { authService } from './auth.service';
+import { authService, authStoreOn } from './auth.service';
 import { sessionsRepository } from './sessions.repository';
 
 /** The session read kept in memory: one database read serves many requests, and ending a session is seen at once. */
@@ -33,8 +32,8 @@ async function serviceWithCountedReads(email: string, sessionCacheMs = 60_000, s
   let reads = 0;
   const counted = { ...sessions, findActiveUser: (...args: Parameters<typeof sessions.findActiveUser>) => (reads++, sessions.findActiveUser(...args)) };
   const ended: string[] = [];
-  const auth = authService({ accounts: accountsRepository(database.db), sessions: counted, sessionTtlMs, sessionCacheMs, now, sessionsEnded: async () => void ended.push('ended') });
-  await auth.addAccount({ email, name: 'Desk', role: 'staff', password: PASSWORD });
+  const auth = authService({ ...authStoreOn(database.db), sessions: counted, sessionTtlMs, sessionCacheMs, now, sessionsEnded: async () => void ended.push('ended') });
+  await auth.addAccount(null, { email, name: 'Desk', role: 'staff', password: PASSWORD });
   return { auth, reads: () => reads, ended };
 }
 
@@ -50,17 +49,17 @@ it('forgets a session at once on logout, a password change and a revoke, and tel
   const { auth, ended } = await serviceWithCountedReads('ends@frontdesk.test');
   const first = await auth.login('ends@frontdesk.test', PASSWORD);
   await auth.userForToken(first.token);
-  await auth.logout(first.token);
+  await auth.logout(first.user, first.token);
   expect(await auth.userForToken(first.token)).toBeUndefined();
 
   const second = await auth.login('ends@frontdesk.test', PASSWORD);
   await auth.userForToken(second.token);
-  await auth.setPassword('ends@frontdesk.test', 'another-long-password');
+  await auth.setPassword(null, 'ends@frontdesk.test', 'another-long-password');
   expect(await auth.userForToken(second.token)).toBeUndefined();
 
   const third = await auth.login('ends@frontdesk.test', 'another-long-password');
   await auth.userForToken(third.token);
-  expect(await auth.revokeSessions('ends@frontdesk.test')).toBe(1);
+  expect(await auth.revokeSessions(null, 'ends@frontdesk.test')).toBe(1);
   expect(await auth.userForToken(third.token)).toBeUndefined();
   expect(ended).toEqual(['ended', 'ended', 'ended']);
 });

@@ -2,11 +2,14 @@ import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SessionUser } from '../../contracts/auth.contract';
 import type { Role } from '../../contracts/endpoint.contract';
+import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/engine';
+import { auditIn, changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
+import type { InTransaction } from '../../lib/event-bus';
 import { conflict, unauthorized } from '../../lib/http-error';
-import type { AccountsRepository } from './accounts.repository';
+import { accountsRepository, type AccountsRepository } from './accounts.repository';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './password';
-import type { SessionsRepository } from './sessions.repository';
+import { sessionsRepository, type SessionsRepository } from './sessions.repository';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
 
@@ -15,9 +18,17 @@ export const SESSIONS_ENDED_CHANNEL = 'frontdesk_sessions_ended';
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
+/** A write of accounts and sessions: the repositories in one transaction, and the audit trail beside them. */
+export interface AuthWrite {
+  accounts: AccountsRepository;
+  sessions: SessionsRepository;
+  audit: Audit;
+}
+
 export interface AuthServiceDeps {
   accounts: AccountsRepository;
   sessions: SessionsRepository;
+  inTransaction: InTransaction<AuthWrite>;
   sessionTtlMs: number;
   now?: () => Date;
   /** Told after sessions were ended, so every instance can close the event streams they held open. */
@@ -30,10 +41,13 @@ export interface AuthServiceDeps {
   sessionCacheMs?: number;
 }
 
+const ACCOUNT_FIELDS = ['email', 'name', 'role'] as const;
+const accountLabel = (account: { name: string; email: string }) => `${account.name} <${account.email}>`;
+
 /** Sessions kept in memory at most (a front desk has tens; the cap bounds a flood of distinct cookies). */
 const SESSION_CACHE_ENTRIES = 5_000;
 
-export function authService({ accounts, sessions, sessionTtlMs, now = () => new Date(), sessionsEnded = async () => {}, sessionCacheMs = 5_000 }: AuthServiceDeps) {
+export function authService({ accounts, sessions, inTransaction, sessionTtlMs, now = () => new Date(), sessionsEnded = async () => {}, sessionCacheMs = 5_000 }: AuthServiceDeps) {
   const toUser = (a: { id: number; email: string; name: string; role: Role }): SessionUser => ({ id: a.id, email: a.email, name: a.name, role: a.role });
   // Live sessions by token, each kept until it must be read again (never past its expiry). Keyed by the
   // token itself, not its hash: hashing on every request cost more than the rest of the lookup, and this
@@ -69,12 +83,19 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
       const token = crypto.randomBytes(32).toString('base64url');
       const createdAt = now();
       const expiresAt = new Date(createdAt.getTime() + sessionTtlMs);
-      await sessions.insert({ tokenHash: hashToken(token), accountId: account.id, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString() });
-      return { token, user: toUser(account), expiresAt };
+      const user = toUser(account);
+      await inTransaction(async (tx) => {
+        await tx.sessions.insert({ tokenHash: hashToken(token), accountId: account.id, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString() });
+        await tx.audit(user, { kind: 'session', action: 'signed in', subjectId: user.id, subject: accountLabel(user) });
+      });
+      return { token, user, expiresAt };
     },
 
-    async logout(token: string): Promise<void> {
-      await sessions.revoke(hashToken(token), now().toISOString());
+    async logout(user: SessionUser, token: string): Promise<void> {
+      await inTransaction(async (tx) => {
+        await tx.sessions.revoke(hashToken(token), now().toISOString());
+        await tx.audit(user, { kind: 'session', action: 'signed out', subjectId: user.id, subject: accountLabel(user) });
+      });
       await endSessions();
     },
 
@@ -86,30 +107,45 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
     /** Another instance (or this one) ended sessions: the next read of each goes to the database. */
     forgetCachedSessions: () => cached?.clear(),
 
-    async revokeSessions(email: string): Promise<number> {
+    /** Ends every session of the account (the command line: `actor` null). */
+    async revokeSessions(actor: AuditActor, email: string): Promise<number> {
       const account = await accounts.findByEmail(email);
-      const ended = account ? await sessions.revokeAllForAccount(account.id, now().toISOString()) : 0;
+      if (!account) return 0;
+      const ended = await inTransaction(async (tx) => {
+        const ended = await tx.sessions.revokeAllForAccount(account.id, now().toISOString());
+        if (ended) await tx.audit(actor, { kind: 'session', action: 'sessions ended', subjectId: account.id, subject: accountLabel(account), changes: [{ field: 'openSessions', before: ended, after: 0 }] });
+        return ended;
+      });
       if (ended) await endSessions();
       return ended;
     },
 
-    async addAccount(input: { email: string; name: string; role: Role; password: string }): Promise<SessionUser> {
+    async addAccount(actor: AuditActor, input: { email: string; name: string; role: Role; password: string }): Promise<SessionUser> {
       const exists = () => conflict(`An account with email ${input.email} already exists.`);
       if (await accounts.findByEmail(input.email)) throw exists();
       try {
-        const created = await accounts.insert({ email: input.email, name: input.name, role: input.role, passwordHash: await hashPassword(input.password) });
-        return toUser(created);
+        const passwordHash = await hashPassword(input.password);
+        return await inTransaction(async (tx) => {
+          const created = toUser(await tx.accounts.insert({ email: input.email, name: input.name, role: input.role, passwordHash }));
+          await tx.audit(actor, { kind: 'account', action: 'created', subjectId: created.id, subject: accountLabel(created), changes: changesOf(null, created, ACCOUNT_FIELDS) });
+          return created;
+        });
       } catch (err) {
         // Added at the same moment elsewhere (another instance, another terminal): the database decides.
         throw isUniqueViolation(err) ? exists() : err;
       }
     },
 
-    async setPassword(email: string, password: string): Promise<boolean> {
+    async setPassword(actor: AuditActor, email: string, password: string): Promise<boolean> {
       const account = await accounts.findByEmail(email);
       if (!account) return false;
-      await accounts.updatePassword(account.id, await hashPassword(password));
-      await sessions.revokeAllForAccount(account.id, now().toISOString());
+      const passwordHash = await hashPassword(password);
+      await inTransaction(async (tx) => {
+        await tx.accounts.updatePassword(account.id, passwordHash);
+        await tx.sessions.revokeAllForAccount(account.id, now().toISOString());
+        // The trail says that it changed, never any form of the password.
+        await tx.audit(actor, { kind: 'account', action: 'password changed', subjectId: account.id, subject: accountLabel(account) });
+      });
       await endSessions();
       return true;
     },
@@ -133,7 +169,11 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
       if (existing) return { created: false, adminEmail: existing.email };
       if (await accounts.findByEmail(email)) return { created: false };
       const chosen = password ?? generatePassword();
-      await accounts.insertFirstAdmin({ email, name: 'Administrator', role: 'admin', passwordHash: await hashPassword(chosen) });
+      const passwordHash = await hashPassword(chosen);
+      await inTransaction(async (tx) => {
+        const admin = toUser(await tx.accounts.insertFirstAdmin({ email, name: 'Administrator', role: 'admin', passwordHash }));
+        await tx.audit(null, { kind: 'account', action: 'created (first start)', subjectId: admin.id, subject: accountLabel(admin), changes: changesOf(null, admin, ACCOUNT_FIELDS) });
+      });
       return { created: true, adminEmail: email, generatedPassword: password ? undefined : chosen };
     },
 
@@ -143,3 +183,13 @@ export function authService({ accounts, sessions, sessionTtlMs, now = () => new 
   };
 }
 export type AuthService = ReturnType<typeof authService>;
+
+/** The repositories of the auth service on a database, and each write in one transaction with its audit entry. */
+export const authStoreOn = (db: Db): Pick<AuthServiceDeps, 'accounts' | 'sessions' | 'inTransaction'> => ({
+  accounts: accountsRepository(db),
+  sessions: sessionsRepository(db),
+  inTransaction: (work) => db.transaction().execute((trx) => work({ accounts: accountsRepository(trx), sessions: sessionsRepository(trx), audit: auditIn(trx) })),
+});
+
+/** The auth service on a database. */
+export const authServiceOn = (db: Db, options: Omit<AuthServiceDeps, 'accounts' | 'sessions' | 'inTransaction'>): AuthService => authService({ ...authStoreOn(db), ...options });

@@ -1,4 +1,5 @@
 import type { Feature, FeatureContext } from '../../feature';
+import { auditIn } from '../../db/audit-trail';
 import { chatRepository } from './chat.repository';
 import { chatRoutes } from './chat.router';
 import { chatSeeder } from './chat.seed';
@@ -8,8 +9,8 @@ import { chatService } from './chat.service';
 export function chatFeature({ config, database, bus, mount, counterStore }: FeatureContext, options: { messagesPerMinute?: number } = {}): Feature {
   const chat = chatService({
     chat: chatRepository(database.db),
-    // Each write with the live event that announces it, in one transaction.
-    inTransaction: (work) => bus.write((trx, announce) => work({ chat: chatRepository(trx), announce: (event, audience) => announce('chat', { ...event, audience }) })),
+    // Each write with the live event that announces it and its audit entry, in one transaction.
+    inTransaction: (work) => bus.write((trx, announce) => work({ chat: chatRepository(trx), announce: (event, audience) => announce('chat', { ...event, audience }), audit: auditIn(trx) })),
   });
   const routes = chatRoutes(chat, {
     counterStore,

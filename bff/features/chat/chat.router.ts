@@ -26,7 +26,7 @@ export function chatRoutes(chat: ChatService, options: ChatRouteOptions) {
   // Every chat endpoint is for signed-in accounts: the access guard has set `req.user`.
   return [
     route(chatApi.listChannels, ({ query }, { req }) => chat.listChannels(req.user!, query.archived === 'include')),
-    route(chatApi.createChannel, ({ body }) => chat.createChannel(body)),
+    route(chatApi.createChannel, ({ body }, { req }) => chat.createChannel(req.user!, body)),
     route(chatApi.updateChannel, ({ params, body }, { req }) => chat.updateChannel(req.user!, params.id, body)),
     route(chatApi.listMessages, ({ params, query }, { req }) => chat.listMessages(req.user!, params.id, query)),
     route(chatApi.postMessage, ({ params, body }, { req }) => chat.postMessage(req.user!, params.id, body.body), { before: [sendLimiter] }),

@@ -2,6 +2,7 @@ import type { SessionUser } from '../../contracts/auth.contract';
 import type { Channel, ChannelList, ChatEvent, ChatMessage, CreateChannel, MessageSlice, MessagesQuery, ReadState, UpdateChannel } from '../../contracts/chat.contract';
 import type { Role } from '../../contracts/endpoint.contract';
 import { isUniqueViolation } from '../../db/engine';
+import { changesOf, type Audit } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
 import { conflict, forbidden, notFound } from '../../lib/http-error';
 import type { ChatRepository, StoredChannel } from './chat.repository';
@@ -11,7 +12,13 @@ export interface ChatWrite {
   chat: ChatRepository;
   /** Sends a `chat` live event to `audience` (and admins) once this write commits. */
   announce: (event: ChatEvent, audience: readonly Role[]) => void;
+  /** Records a channel change in the audit trail, in this transaction. */
+  audit: Audit;
 }
+
+const CHANNEL_FIELDS = ['name', 'topic', 'runnersMayJoin', 'archivedAt'] as const;
+const channelAction = (before: StoredChannel, after: StoredChannel) =>
+  !before.archivedAt && after.archivedAt ? 'archived' : before.archivedAt && !after.archivedAt ? 'reopened' : 'updated';
 
 export interface ChatServiceDeps {
   chat: ChatRepository;
@@ -58,10 +65,12 @@ export function chatService({ chat, inTransaction, now = () => new Date().toISOS
       return { channels, totalUnread: totalUnread(channels) };
     },
 
-    async createChannel(input: CreateChannel): Promise<{ id: number }> {
+    async createChannel(user: SessionUser, input: CreateChannel): Promise<{ id: number }> {
       try {
         return await inTransaction(async (tx) => {
           const id = await tx.chat.insert({ name: input.name, topic: input.topic ?? null, runnersMayJoin: input.runnersMayJoin }, now());
+          const created = (await tx.chat.find(id))!;
+          await tx.audit(user, { kind: 'chat_channel', action: 'created', subjectId: id, subject: `#${created.name}`, changes: changesOf(null, created, CHANNEL_FIELDS) });
           await announceChannel(tx, id);
           return { id };
         });
@@ -78,6 +87,9 @@ export function chatService({ chat, inTransaction, now = () => new Date().toISOS
       try {
         await inTransaction(async (tx) => {
           await tx.chat.update(id, { name: patch.name, topic: patch.topic, runnersMayJoin: patch.runnersMayJoin, archivedAt });
+          const after = (await tx.chat.find(id))!;
+          const changes = changesOf(before, after, CHANNEL_FIELDS);
+          if (changes.length > 0) await tx.audit(user, { kind: 'chat_channel', action: channelAction(before, after), subjectId: id, subject: `#${after.name}`, changes });
           // Runners who could read it hear that it closed to them; then everyone who may read it now.
           if (before.runnersMayJoin && patch.runnersMayJoin === false) tx.announce({ kind: 'channel', channelId: id }, ['runner']);
           await announceChannel(tx, id);

@@ -12,6 +12,8 @@ import type {
 } from '../../contracts/gym.contract';
 import type { Page } from '../../contracts/common.contract';
 import { isUniqueViolation } from '../../db/engine';
+import { changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
+import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { wantsDoorAccess, type AccessSyncRecord, type MembersRepository } from './members.repository';
 import type { OwnersRepository } from './owners.repository';
@@ -22,12 +24,28 @@ export interface DoorAccess {
   setAccess: (kisiUserId: number, enabled: boolean) => Promise<void>;
 }
 
+/** A write of the gym: the repositories in one transaction, and the audit trail beside them. */
+export interface GymWrite {
+  owners: OwnersRepository;
+  members: MembersRepository;
+  audit: Audit;
+}
+
 export interface GymServiceDeps {
   owners: OwnersRepository;
   members: MembersRepository;
   door: DoorAccess;
+  inTransaction: InTransaction<GymWrite>;
   now?: () => string;
 }
+
+const OWNER_FIELDS = ['name', 'email', 'phone', 'gymName'] as const;
+const MEMBER_FIELDS = ['name', 'email', 'ownerName', 'membership'] as const;
+const ownerLabel = (owner: Pick<GymOwner, 'name' | 'email'>) => `${owner.name} <${owner.email}>`;
+const memberLabel = ownerLabel;
+/** A membership change in one word for the trail ("paused"); any other change is an update. */
+const memberAction = (before: GymMember, after: GymMember) =>
+  before.membership === after.membership ? 'updated' : ({ active: 'reactivated', paused: 'paused', cancelled: 'cancelled' } as const)[after.membership];
 
 /** Inserts, answering 409 when the email is taken (also when two requests race for it). */
 async function insertUnique<T>(insert: () => Promise<T>, duplicateMessage: string): Promise<T> {
@@ -53,31 +71,49 @@ const switchDue = (membership: Membership, at: string): AccessSyncRecord => ({
   at,
 });
 
-export function gymService({ owners, members, door, now = () => new Date().toISOString() }: GymServiceDeps) {
+export function gymService({ owners, members, door, inTransaction, now = () => new Date().toISOString() }: GymServiceDeps) {
   const ownerOr404 = async (id: number) => (await owners.find(id)) ?? Promise.reject(notFound(`No gym owner with id ${id}.`));
   const memberOr404 = async (id: number) => (await members.find(id)) ?? Promise.reject(notFound(`No gym member with id ${id}.`));
   const ensureOwnerExists = async (ownerId: number) => {
     if (!(await owners.find(ownerId))) throw badRequest('The owner does not exist.', [{ path: 'body.ownerId', message: `No gym owner with id ${ownerId}` }]);
   };
 
-  /** Makes the member's Kisi access match their membership, and records the outcome either way. */
-  async function syncDoorAccess(id: number): Promise<GymMember> {
+  /**
+   * Makes the member's Kisi access match their membership, and records the outcome either way; a
+   * switch made is in the audit trail with the outcome, in one transaction.
+   */
+  async function syncDoorAccess(actor: AuditActor, id: number): Promise<GymMember> {
     const member = await memberOr404(id);
     const want = wantsDoorAccess(member.membership);
     let state: AccessSync['state'];
     let error: string | null = null;
+    let switched = false;
     try {
       const kisiUser = await door.findUser(member.email);
       if (!kisiUser) state = 'no_kisi_user';
       else {
-        if (kisiUser.accessEnabled !== want) await door.setAccess(kisiUser.id, want);
+        if (kisiUser.accessEnabled !== want) {
+          await door.setAccess(kisiUser.id, want);
+          switched = true;
+        }
         state = 'synced';
       }
     } catch (err) {
       state = 'failed';
       error = `Could not switch door access ${want ? 'on' : 'off'}: ${reason(err)}`;
     }
-    await members.recordAccessSync(id, { state, error, at: now() });
+    await inTransaction(async (tx) => {
+      await tx.members.recordAccessSync(id, { state, error, at: now() });
+      if (switched) {
+        await tx.audit(actor, {
+          kind: 'door_access',
+          action: want ? 'switched on' : 'switched off',
+          subjectId: id,
+          subject: memberLabel(member),
+          changes: [{ field: 'accessEnabled', before: !want, after: want }],
+        });
+      }
+    });
     return memberOr404(id);
   }
 
@@ -85,17 +121,27 @@ export function gymService({ owners, members, door, now = () => new Date().toISO
     listOwners: (query: OwnerListQuery): Promise<Page<GymOwner>> => owners.list(query),
     getOwner: ownerOr404,
 
-    async createOwner(input: CreateOwner): Promise<GymOwner> {
+    async createOwner(actor: AuditActor, input: CreateOwner): Promise<GymOwner> {
       const id = await insertUnique(
-        () => owners.insert({ name: input.name, email: input.email, phone: input.phone, gymName: input.gymName, createdAt: now() }),
+        () =>
+          inTransaction(async (tx) => {
+            const id = await tx.owners.insert({ name: input.name, email: input.email, phone: input.phone, gymName: input.gymName, createdAt: now() });
+            await tx.audit(actor, { kind: 'owner', action: 'created', subjectId: id, subject: ownerLabel(input), changes: changesOf(null, input, OWNER_FIELDS) });
+            return id;
+          }),
         `A gym owner with email ${input.email} already exists.`,
       );
       return ownerOr404(id);
     },
 
-    async deleteOwner(id: number): Promise<void> {
+    async deleteOwner(actor: AuditActor, id: number): Promise<void> {
       const owner = await ownerOr404(id);
-      if ((await owners.deleteIfNoMembers(id)) === 0) {
+      const deleted = await inTransaction(async (tx) => {
+        if ((await tx.owners.deleteIfNoMembers(id)) === 0) return false;
+        await tx.audit(actor, { kind: 'owner', action: 'deleted', subjectId: id, subject: ownerLabel(owner), changes: changesOf(owner, null, OWNER_FIELDS) });
+        return true;
+      });
+      if (!deleted) {
         const count = (await owners.find(id))?.memberCount ?? owner.memberCount;
         throw conflict(`${owner.name} still has ${count} member${count === 1 ? '' : 's'}. Move or delete them first.`);
       }
@@ -104,24 +150,44 @@ export function gymService({ owners, members, door, now = () => new Date().toISO
     listMembers: (query: MemberListQuery): Promise<Page<GymMember>> => members.list(query),
     getMember: memberOr404,
 
-    async createMember(input: CreateMember): Promise<GymMember> {
+    async createMember(actor: AuditActor, input: CreateMember): Promise<GymMember> {
       await ensureOwnerExists(input.ownerId);
       const at = now();
-      const id = await insertUnique(() => members.insert({ ...input, sync: switchDue(input.membership, at), now: at }), `A gym member with email ${input.email} already exists.`);
-      return syncDoorAccess(id);
+      const id = await insertUnique(
+        () =>
+          inTransaction(async (tx) => {
+            const id = await tx.members.insert({ ...input, sync: switchDue(input.membership, at), now: at });
+            const created = (await tx.members.find(id))!;
+            await tx.audit(actor, { kind: 'member', action: 'created', subjectId: id, subject: memberLabel(created), changes: changesOf(null, created, MEMBER_FIELDS) });
+            return id;
+          }),
+        `A gym member with email ${input.email} already exists.`,
+      );
+      return syncDoorAccess(actor, id);
     },
 
-    async updateMember(id: number, patch: UpdateMember): Promise<GymMember> {
+    async updateMember(actor: AuditActor, id: number, patch: UpdateMember): Promise<GymMember> {
       const before = await memberOr404(id);
       if (patch.ownerId !== undefined) await ensureOwnerExists(patch.ownerId);
       const membershipChanged = patch.membership !== undefined && patch.membership !== before.membership;
       const at = now();
-      await members.update(id, { ...patch, sync: membershipChanged ? switchDue(patch.membership!, at) : undefined, now: at });
-      return membershipChanged ? syncDoorAccess(id) : memberOr404(id);
+      await inTransaction(async (tx) => {
+        await tx.members.update(id, { ...patch, sync: membershipChanged ? switchDue(patch.membership!, at) : undefined, now: at });
+        const after = await tx.members.find(id);
+        const changes = after ? changesOf(before, after, MEMBER_FIELDS) : [];
+        if (after && changes.length > 0) await tx.audit(actor, { kind: 'member', action: memberAction(before, after), subjectId: id, subject: memberLabel(after), changes });
+      });
+      return membershipChanged ? syncDoorAccess(actor, id) : memberOr404(id);
     },
 
-    async deleteMember(id: number): Promise<void> {
-      if ((await members.delete(id)) === 0) throw notFound(`No gym member with id ${id}.`);
+    async deleteMember(actor: AuditActor, id: number): Promise<void> {
+      const deleted = await inTransaction(async (tx) => {
+        const member = await tx.members.find(id);
+        if (!member || (await tx.members.delete(id)) === 0) return false;
+        await tx.audit(actor, { kind: 'member', action: 'deleted', subjectId: id, subject: memberLabel(member), changes: changesOf(member, null, MEMBER_FIELDS) });
+        return true;
+      });
+      if (!deleted) throw notFound(`No gym member with id ${id}.`);
     },
 
     syncDoorAccess,

@@ -1,4 +1,5 @@
 import type { Feature, FeatureContext } from '../../feature';
+import { auditIn } from '../../db/audit-trail';
 import { ordersRepository } from './orders.repository';
 import { ptRoutes } from './pt.router';
 import { ptSeeder } from './pt.seed';
@@ -16,9 +17,9 @@ export function ptFeature({ config, database, bus, streams, mount, counterStore 
     ptService({
       stalls: stallsRepository(database.db, database.transactionLock),
       orders: ordersRepository(database.db),
-      // Each write with the live event that announces it, in one transaction.
+      // Each write with the live event that announces it and its audit entry, in one transaction.
       inTransaction: (work) =>
-        bus.write((trx, announce) => work({ stalls: stallsRepository(trx, database.transactionLock), orders: ordersRepository(trx), announce: (order) => announce('order', order) })),
+        bus.write((trx, announce) => work({ stalls: stallsRepository(trx, database.transactionLock), orders: ordersRepository(trx), announce: (order) => announce('order', order), audit: auditIn(trx) })),
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
     }),
     {

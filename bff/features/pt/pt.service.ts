@@ -19,6 +19,7 @@ import {
 } from '../../contracts/pt.contract';
 import type { ProblemFieldError } from '../../contracts/problem.contract';
 import { isUniqueViolation } from '../../db/engine';
+import { changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
 import { publicOrder, type NewOrder, type OrdersRepository, type StoredOrder } from './orders.repository';
@@ -30,6 +31,8 @@ export interface PtWrite {
   orders: OrdersRepository;
   /** Announces an order (new or changed) on the live event stream, once this write commits. */
   announce: (order: Order) => void;
+  /** Records a stall or menu change in the audit trail, in this transaction. */
+  audit: Audit;
 }
 
 export interface PtServiceDeps {
@@ -39,6 +42,10 @@ export interface PtServiceDeps {
   venue: { tables: number; currency: string };
   now?: () => string;
 }
+
+const STALL_FIELDS = ['name', 'description', 'cuisine', 'status'] as const;
+const ITEM_FIELDS = ['name', 'description', 'category', 'priceCents', 'soldOut', 'allergens'] as const;
+const itemLabel = (item: Pick<MenuItem, 'name' | 'stallId'>, stall: Pick<Stall, 'name'> | undefined) => `${item.name} (${stall?.name ?? `stall ${item.stallId}`})`;
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const sameToken = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -73,38 +80,70 @@ export function ptService({ stalls, orders, inTransaction, venue, now = () => ne
     listStalls: (query: StallListQuery): Promise<Page<Stall>> => stalls.list(query),
     getStall: async (id: number): Promise<StallWithItems> => (await stalls.findWithItems(id)) ?? Promise.reject(notFound(`No stall with id ${id}.`)),
 
-    async createStall(input: CreateStall) {
-      return { id: await stalls.insert({ name: input.name, description: input.description ?? null, cuisine: input.cuisine ?? null }, now()) };
+    async createStall(actor: AuditActor, input: CreateStall) {
+      const id = await inTransaction(async (tx) => {
+        const id = await tx.stalls.insert({ name: input.name, description: input.description ?? null, cuisine: input.cuisine ?? null }, now());
+        const stall = (await tx.stalls.find(id))!;
+        await tx.audit(actor, { kind: 'stall', action: 'created', subjectId: id, subject: stall.name, changes: changesOf(null, stall, STALL_FIELDS) });
+        return id;
+      });
+      return { id };
     },
 
-    async updateStall(id: number, patch: UpdateStall): Promise<Stall> {
-      if (!(await stalls.update(id, patch, now()))) throw notFound(`No stall with id ${id}.`);
+    async updateStall(actor: AuditActor, id: number, patch: UpdateStall): Promise<Stall> {
+      await inTransaction(async (tx) => {
+        const before = await tx.stalls.find(id);
+        if (!before || !(await tx.stalls.update(id, patch, now()))) throw notFound(`No stall with id ${id}.`);
+        const after = (await tx.stalls.find(id))!;
+        const changes = changesOf(before, after, STALL_FIELDS);
+        if (changes.length > 0) await tx.audit(actor, { kind: 'stall', action: 'updated', subjectId: id, subject: after.name, changes });
+      });
       return stallOr404(id);
     },
 
-    async deleteStall(id: number): Promise<void> {
+    async deleteStall(actor: AuditActor, id: number): Promise<void> {
       const deleted = await inTransaction(async (tx) => {
         await tx.stalls.lockStalls([id]);
-        return tx.stalls.deleteIfNoOpenOrders(id);
+        const stall = await tx.stalls.find(id);
+        if (!stall || !(await tx.stalls.deleteIfNoOpenOrders(id))) return false;
+        await tx.audit(actor, { kind: 'stall', action: 'deleted', subjectId: id, subject: stall.name, changes: changesOf(stall, null, STALL_FIELDS) });
+        return true;
       });
       if (deleted) return;
       const stall = await stallOr404(id);
       throw conflict(`${stall.name} still has orders that are not served yet. Serve or cancel them first, or pause the stall.`);
     },
 
-    async createItem(stallId: number, input: CreateMenuItem) {
-      await stallOr404(stallId);
-      const id = await stalls.insertItem(stallId, { ...input, description: input.description ?? null }, now());
+    async createItem(actor: AuditActor, stallId: number, input: CreateMenuItem) {
+      const stall = await stallOr404(stallId);
+      const id = await inTransaction(async (tx) => {
+        const id = await tx.stalls.insertItem(stallId, { ...input, description: input.description ?? null }, now());
+        const item = (await tx.stalls.findItem(id))!;
+        await tx.audit(actor, { kind: 'menu_item', action: 'created', subjectId: id, subject: itemLabel(item, stall), changes: changesOf(null, item, ITEM_FIELDS) });
+        return id;
+      });
       return { id };
     },
 
-    async updateItem(id: number, patch: UpdateMenuItem): Promise<MenuItem> {
-      if (!(await stalls.updateItem(id, patch, now()))) throw notFound(`No menu item with id ${id}.`);
+    async updateItem(actor: AuditActor, id: number, patch: UpdateMenuItem): Promise<MenuItem> {
+      await inTransaction(async (tx) => {
+        const before = await tx.stalls.findItem(id);
+        if (!before || !(await tx.stalls.updateItem(id, patch, now()))) throw notFound(`No menu item with id ${id}.`);
+        const after = (await tx.stalls.findItem(id))!;
+        const changes = changesOf(before, after, ITEM_FIELDS);
+        if (changes.length > 0) await tx.audit(actor, { kind: 'menu_item', action: 'updated', subjectId: id, subject: itemLabel(after, await tx.stalls.find(after.stallId)), changes });
+      });
       return itemOr404(id);
     },
 
-    async deleteItem(id: number): Promise<void> {
-      if (!(await stalls.deleteItem(id))) throw notFound(`No menu item with id ${id}.`);
+    async deleteItem(actor: AuditActor, id: number): Promise<void> {
+      const deleted = await inTransaction(async (tx) => {
+        const item = await tx.stalls.findItem(id);
+        if (!item || !(await tx.stalls.deleteItem(id))) return false;
+        await tx.audit(actor, { kind: 'menu_item', action: 'deleted', subjectId: id, subject: itemLabel(item, await tx.stalls.find(item.stallId)), changes: changesOf(item, null, ITEM_FIELDS) });
+        return true;
+      });
+      if (!deleted) throw notFound(`No menu item with id ${id}.`);
     },
 
     menu: async (): Promise<Menu> => ({ currency: venue.currency, tables: venue.tables, stalls: await stalls.openWithItems() }),

@@ -1,0 +1,52 @@
+import type { SessionUser } from '../contracts/auth.contract';
+import type { AuditChange, AuditKind, AuditValue } from '../contracts/audit.contract';
+import type { Db } from './database';
+
+/** One change for the audit trail: what kind of thing, what was done, to which one, and each changed field. */
+export interface AuditRecord {
+  kind: AuditKind;
+  action: string;
+  subjectId?: string | number | null;
+  /** The thing in words as it is (or was, when deleted): "Ada Lovelace <ada@members.example>". */
+  subject: string;
+  changes?: AuditChange[];
+}
+
+/** Who made a change: the signed-in account, or null for the command line and the server itself. */
+export type AuditActor = Pick<SessionUser, 'id' | 'email' | 'name' | 'role'> | null;
+
+/** Records a change in the audit trail; called with the transaction of the change itself, so the two commit or fail together. */
+export type Audit = (actor: AuditActor, record: AuditRecord) => Promise<void>;
+
+/** The audit trail written through `db` (a transaction's, for a change in it). */
+export const auditIn =
+  (db: Db, now: () => string = () => new Date().toISOString()): Audit =>
+  async (actor, { kind, action, subjectId = null, subject, changes = [] }) => {
+    await db
+      .insertInto('audit_entries')
+      .values({
+        at: now(),
+        actor_id: actor?.id ?? null,
+        actor_email: actor?.email ?? null,
+        actor_name: actor?.name ?? null,
+        actor_role: actor?.role ?? null,
+        kind,
+        action,
+        subject_id: subjectId === null ? null : String(subjectId),
+        subject,
+        changes: JSON.stringify(changes),
+      })
+      .execute();
+  };
+
+const auditValue = (value: unknown): AuditValue =>
+  value === undefined || value === null ? null : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value);
+
+/** The listed fields whose value differs from `before` to `after`, each before → after (a created thing has no before, a deleted one no after). */
+export function changesOf<T extends object>(before: T | null, after: T | null, fields: readonly (keyof T & string)[]): AuditChange[] {
+  return fields.flatMap((field) => {
+    const was = auditValue(before?.[field]);
+    const is = auditValue(after?.[field]);
+    return was === is ? [] : [{ field, before: was, after: is }];
+  });
+}
