@@ -60,6 +60,7 @@ describe('Kisi proxy: who may call what', () => {
       valid_until: validUntil,
       secret: expect.any(String),
       quick_response_code_token: expect.any(String),
+      quick_response_code_image: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),
     });
     const [listed] = (await staff.get('/api/kisi/group_links?query=staff.test').expect(200)).body as Array<Record<string, unknown>>;
     expect(listed).toMatchObject({ id: created.body.id });
