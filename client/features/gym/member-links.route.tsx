@@ -102,7 +102,7 @@ export function Component() {
           </button>
         ) : null}
       </div>
-      <p className="muted">Kisi links sent to {member.email}. Each opens the gym’s doors from a phone until it expires or is deleted.</p>
+      <p className="muted">Kisi links sent to {member.email}. Each opens the gym’s doors from a phone until it expires or is revoked.</p>
       {canWrite ? null : <p className="muted small">Only the front desk can create or revoke access links.</p>}
       {error ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>
