@@ -1,8 +1,10 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { signIn, startApp } from './harness';
-import type { E2eApp } from './harness';
+import type { Account, E2eApp } from './harness';
 
 /**
  * The gym front desk against the real BFF and the Kisi emulator: owners and members are created
@@ -10,8 +12,12 @@ import type { E2eApp } from './harness';
  */
 let app: E2eApp;
 
+/** The desk's day passes are staff work, not only an admin's. */
+const STAFF: Account = { email: 'desk.staff@frontdesk.test', password: 'staff-password-e2e', name: 'Desk Staff', role: 'staff' };
+
 before(async () => {
   app = await startApp();
+  await app.addAccount(STAFF);
 });
 after(async () => {
   await app?.close();
@@ -21,12 +27,20 @@ after(async () => {
 const KISI_PERSON = { name: 'Bruno Costa', email: 'bruno.costa@mail.example' };
 const OWNER = { name: 'Rita Moreno', email: `rita.${Date.now()}@moreno.example`, gymName: 'Moreno Boxing Club' };
 
-async function signedIn(path: string) {
-  const { page, context, problems } = await app.newPage();
+async function signedIn(path: string, as?: Account, viewport?: { width: number; height: number }) {
+  const { page, context, problems } = await app.newPage({ viewport });
   await page.goto(`/login?redirect=${encodeURIComponent(path)}`);
-  await signIn(page);
+  await signIn(page, as?.email, as?.password);
   await page.waitForURL((url) => url.pathname + url.search === path);
   return { page, context, problems };
+}
+
+/** With SHOTS_DIR set, the viewport as the person sees it is saved there. */
+async function screenshot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `gym-${name}.png`) });
 }
 
 async function openMemberByEmail(page: Page, email: string) {
@@ -166,23 +180,49 @@ describe('gym front desk', () => {
     await context.close();
   });
 
-  it('access links of a Kisi person: list, create prefilled with their email, delete', async () => {
-    const { page, context, problems } = await signedIn('/shell/gymowner/users');
-    await openMemberByEmail(page, 'alice.moreau@mail.example');
-    await page.getByRole('link', { name: 'Access links' }).click();
-    await page.getByRole('button', { name: 'New access link' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New access link' });
-    assert.equal(await dialog.getByLabel('Email', { exact: true }).inputValue(), 'alice.moreau@mail.example');
-    await dialog.getByLabel('Link name').fill('E2E weekend pass');
-    await dialog.getByRole('button', { name: 'Create link' }).click();
-    await page.getByText('Access link “E2E weekend pass” created for alice.moreau@mail.example.').waitFor();
-    const list = page.getByRole('list', { name: 'Access links' });
-    await list.getByText('E2E weekend pass').waitFor();
-    await page.getByRole('button', { name: 'Delete E2E weekend pass' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete link' }).click();
-    await page.getByText('Access link “E2E weekend pass” deleted. It no longer opens any door.').waitFor();
-    await list.getByText('E2E weekend pass').waitFor({ state: 'detached' });
-    assert.deepEqual(problems.messages, []);
-    await context.close();
-  });
+  for (const [size, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    it(`a day pass by staff (${size}): ends tonight, secret and QR code shown once with Copy, then revoked`, async () => {
+      const { page, context, problems } = await signedIn('/shell/gymowner/users', STAFF, viewport);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      await openMemberByEmail(page, 'alice.moreau@mail.example');
+      await page.getByRole('link', { name: 'Access links' }).click();
+      await page.getByRole('button', { name: 'New day pass' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New day pass' });
+      assert.equal(await dialog.getByLabel('Email', { exact: true }).inputValue(), 'alice.moreau@mail.example');
+      assert.match(await dialog.getByLabel('Valid until').inputValue(), /^\d{4}-\d{2}-\d{2}T23:59$/);
+      const name = `E2E day pass ${size}`;
+      await dialog.getByLabel('Name', { exact: true }).fill(name);
+      await dialog.getByRole('button', { name: 'Create day pass' }).click();
+
+      // Shown once: the emulator's QR code (a real PNG the browser draws) and the secret, copied.
+      const created = dialog.getByTestId('created-link');
+      await created.getByText('Shown only once.').waitFor();
+      const qr = created.getByRole('img', { name: new RegExp(`^QR code of the access link “${name}”`) });
+      await qr.waitFor();
+      await page.waitForFunction((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 100, await qr.elementHandle());
+      const secret = (await created.locator('code.secret').first().textContent()) ?? '';
+      assert.match(secret, /^[0-9a-f]{32}$/);
+      await created.getByRole('button', { name: 'Copy secret' }).click();
+      await created.getByText('Copied the secret.').waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+      await screenshot(page, `day-pass-created-${size}`);
+      await dialog.getByRole('button', { name: 'Done' }).click();
+
+      // The list shows the pass, never its secret, until it is revoked.
+      const list = page.getByRole('list', { name: 'Access links' });
+      const row = list.getByRole('listitem').filter({ hasText: name });
+      await row.getByText('Enabled').waitFor();
+      assert.equal(await page.getByText(secret).count(), 0);
+      await screenshot(page, `day-pass-list-${size}`);
+      await page.getByRole('button', { name: `Revoke ${name}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Revoke link' }).click();
+      await page.getByText(`Access link “${name}” revoked. It no longer opens any door.`).waitFor();
+      await list.getByText(name).waitFor({ state: 'detached' });
+      assert.deepEqual(problems.messages, []);
+      await context.close();
+    });
+  }
 });

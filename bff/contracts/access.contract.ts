@@ -118,7 +118,7 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'GET /api/gym/users/:id/access': frontDesk,
   'POST /api/gym/users/:id/access/sync': frontDesk,
 
-  // Kisi through the proxy: admins only, but staff may read access links (the gym member page shows them).
+  // Kisi through the proxy: admins only, but staff read, issue and revoke access links (a member's day pass, decision 0057).
   'GET /api/kisi/users': adminsOnly,
   'GET /api/kisi/users/:id': adminsOnly,
   'PATCH /api/kisi/users/:id': adminsOnly,
@@ -128,8 +128,8 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'POST /api/kisi/groups': adminsOnly,
   'DELETE /api/kisi/groups/:id': adminsOnly,
   'GET /api/kisi/group_links': frontDesk,
-  'POST /api/kisi/group_links': adminsOnly,
-  'DELETE /api/kisi/group_links/:id': adminsOnly,
+  'POST /api/kisi/group_links': frontDesk,
+  'DELETE /api/kisi/group_links/:id': frontDesk,
   'GET /api/kisi/events': adminsOnly,
   'GET /api/kisi/locks': adminsOnly,
   'POST /api/kisi/locks/:id/unlock': adminsOnly,

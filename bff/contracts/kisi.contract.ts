@@ -217,6 +217,8 @@ const KisiRoleAssignmentQuerySchema = v.object({ user_id: count, limit: v.option
 /** Kisi's own answers pass through the proxy; the proxy adds 502 (unreachable or key refused), 504 (silent) and 429 is Kisi's. */
 const KISI_FAILURES = [404, 429, 502, 504] as const;
 const admin = ['admin'] as const;
+/** The front desk: staff issue and revoke a member's day pass (an access link) at the counter; runners never reach Kisi. */
+const desk = ['staff'] as const;
 const list = { paging: 'collection-range', errors: KISI_FAILURES } as const;
 
 /**
@@ -262,7 +264,7 @@ export const kisiApi = {
     method: 'GET',
     path: '/api/kisi/group_links',
     summary: 'Access links (staff may read them: the gym member page shows a member’s links)',
-    access: ['staff'],
+    access: desk,
     query: KisiListQuerySchema,
     response: KisiGroupLinkListSchema,
     ...list,
@@ -270,8 +272,8 @@ export const kisiApi = {
   createGroupLink: endpoint({
     method: 'POST',
     path: '/api/kisi/group_links',
-    summary: 'Create an access link; the BFF puts it in the configured group unless one is named. Answers the secret once',
-    access: admin,
+    summary: 'Create an access link (staff: a member’s day pass); the BFF puts it in the configured group unless one is named. Answers the secret once',
+    access: desk,
     body: KisiGroupLinkCreateSchema,
     response: KisiGroupLinkCreatedSchema,
     errors: [...KISI_FAILURES, 422],
@@ -279,8 +281,8 @@ export const kisiApi = {
   deleteGroupLink: endpoint({
     method: 'DELETE',
     path: '/api/kisi/group_links/:id',
-    summary: 'Delete an access link (it stops opening doors at once)',
-    access: admin,
+    summary: 'Delete an access link, staff too (it stops opening doors at once)',
+    access: desk,
     params: IdParamSchema,
     response: NoContentSchema,
     status: 204,

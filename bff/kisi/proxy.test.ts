@@ -36,14 +36,42 @@ describe('Kisi proxy: who may call what', () => {
     expect(res.headers['x-collection-range']).toBe('10-14/40');
   });
 
-  it('refuses staff and runners with 403, except that staff may read group links', async () => {
+  it('refuses staff and runners with 403, except that staff may read, create and delete group links', async () => {
     const staff = await ctx.loginAs('staff');
     await staff.get('/api/kisi/users').expect(403);
-    await staff.post('/api/kisi/group_links').send({ group_link: { name: 'x' } }).expect(403);
+    await staff.post('/api/kisi/groups').send({ group: { name: 'Staff group' } }).expect(403);
     const links = await staff.get('/api/kisi/group_links?query=pass').expect(200);
     expect(links.body.map((l: { name: string }) => l.name)).toContain('Day pass: Harriet Cole');
     const runner = await ctx.loginAs('runner');
     await runner.get('/api/kisi/group_links').expect(403);
+    await runner.post('/api/kisi/group_links').send({ group_link: { name: 'Runner pass' } }).expect(403);
+    await runner.delete(`/api/kisi/group_links/${links.body[0].id}`).expect(403);
+  });
+
+  it('lets staff issue a day pass (secret and QR code once, in the configured group) and revoke it', async () => {
+    const staff = await ctx.loginAs('staff');
+    const validUntil = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const created = await staff
+      .post('/api/kisi/group_links')
+      .send({ group_link: { name: 'Day pass: Staff Test', email: 'staff.test@mail.example', quick_response_code_type: 'online', valid_until: validUntil } })
+      .expect(200);
+    expect(created.body).toMatchObject({
+      group_id: ctx.kisi!.settings.groupId,
+      valid_until: validUntil,
+      secret: expect.any(String),
+      quick_response_code_token: expect.any(String),
+      quick_response_code_image: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),
+    });
+    const [listed] = (await staff.get('/api/kisi/group_links?query=staff.test').expect(200)).body as Array<Record<string, unknown>>;
+    expect(listed).toMatchObject({ id: created.body.id });
+    for (const once of ['secret', 'quick_response_code_token', 'quick_response_code_image']) expect(listed).not.toHaveProperty(once);
+    // Only the gym's own group: another group's doors are an admin's to give.
+    const other = await staff.post('/api/kisi/group_links').send({ group_link: { name: 'Elsewhere', group_id: ctx.kisi!.settings.groupId + 1 } }).expect(403);
+    expect(other.type).toBe('application/problem+json');
+    const runner = await ctx.loginAs('runner');
+    await runner.delete(`/api/kisi/group_links/${created.body.id}`).expect(403);
+    await staff.delete(`/api/kisi/group_links/${created.body.id}`).expect(204);
+    expect((await staff.get('/api/kisi/group_links?query=staff.test')).body).toEqual([]);
   });
 
   it('answers 404 for anything outside the allowlist and 400 for a malformed id', async () => {

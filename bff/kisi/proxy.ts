@@ -5,8 +5,8 @@ import { createProxyMiddleware, debugProxyErrorsPlugin, fixRequestBody, proxyEve
 import { KISI_PROXY_PREFIX, kisiApi } from '../contracts/kisi.contract';
 import type { Endpoint } from '../contracts/endpoint.contract';
 import { assertAccess, parseInput, textWithNul } from '../lib/endpoint-router';
-import { badRequest, notFound, unauthorized } from '../lib/http-error';
 import type { Audit } from '../db/audit-trail';
+import { badRequest, forbidden, notFound, unauthorized } from '../lib/http-error';
 import type { Logger } from '../lib/logger';
 import { sendProblem } from '../lib/problem';
 import type { KisiClient, KisiSettings } from './kisi-client';
@@ -69,6 +69,10 @@ export function kisiProxy({ settings, limiter, logger, client, audit }: KisiProx
     if (endpoint === kisiApi.createGroupLink) {
       const body = req.body as { group_link?: Record<string, unknown> } | undefined;
       if (body && typeof body.group_link === 'object' && body.group_link !== null && body.group_link.group_id === undefined) body.group_link.group_id = settings.groupId;
+      // Staff hand out day passes to the gym's doors only (decision 0057): another group's doors are an admin's to give.
+      // (A body without a link object goes on to Kisi's own 422.)
+      const named = body?.group_link?.group_id;
+      if (req.user!.role !== 'admin' && named !== undefined && named !== settings.groupId) throw forbidden('Staff may create access links only for the gym’s own group.');
     }
     // The outgoing request copies these headers: drop the browser's credentials before it is built.
     for (const name of STRIPPED_HEADERS) delete req.headers[name];

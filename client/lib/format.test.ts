@@ -1,4 +1,4 @@
-import { dayKey, formatDay, formatTime } from './format';
+import { dayKey, endOfTodayLocalInput, formatDay, formatTime, isoFromLocalInput } from './format';
 
 /** A local time (the test runner's zone), as the API's UTC ISO text. */
 const local = (year: number, month: number, day: number, hours = 12, minutes = 0) => new Date(year, month - 1, day, hours, minutes).toISOString();
@@ -32,5 +32,17 @@ describe('days and times', () => {
     const text = formatTime(local(2025, 3, 1, 9, 30));
     expect(text).toMatch(/9.30|09.30/);
     expect(text).not.toContain('2025');
+  });
+});
+
+describe('endOfTodayLocalInput: when a day pass ends unless the desk says otherwise', () => {
+  it('is 23:59 of the reader’s local day, early or late in it', () => {
+    expect(endOfTodayLocalInput(new Date(2026, 10, 27, 0, 1))).toBe('2026-11-27T23:59');
+    expect(endOfTodayLocalInput(new Date(2026, 10, 27, 23, 59, 30))).toBe('2026-11-27T23:59');
+    expect(endOfTodayLocalInput(new Date(2026, 11, 31, 9).getTime())).toBe('2026-12-31T23:59');
+  });
+
+  it('goes to Kisi as the UTC moment of that local minute', () => {
+    expect(isoFromLocalInput(endOfTodayLocalInput(new Date(2026, 10, 27, 15)))).toBe(new Date(2026, 10, 27, 23, 59).toISOString());
   });
 });

@@ -35,3 +35,9 @@ export function formatDay(iso: string, now: number | Date = Date.now()): string 
 
 /** A `datetime-local` input's value (local time, no zone) as ISO-8601; empty is null. */
 export const isoFromLocalInput = (local: string): string | null => (local ? new Date(local).toISOString() : null);
+
+/**
+ * The last minute of the reader's today ("2025-03-01T23:59") as a `datetime-local` value: a day
+ * pass ends tonight, by the desk's clock, unless staff say otherwise.
+ */
+export const endOfTodayLocalInput = (now: number | Date = Date.now()): string => `${dayKey(now)}T23:59`;

@@ -24,6 +24,12 @@ export function linkState(link: { link_enabled: boolean; valid_until: string | n
   return link.link_enabled ? { label: 'Enabled', badge: 'badge-ok' } : { label: 'Disabled', badge: 'badge-muted' };
 }
 
+/**
+ * A new link's QR code as an image source. Kisi sends the PNG as bare base64 (its schema: "a
+ * Base64-encoded PNG image"), as the emulator does; a data URL is taken as it is.
+ */
+export const qrImageSrc = (image: string): string => (image.startsWith('data:') ? image : `data:image/png;base64,${image}`);
+
 // ---- errors --------------------------------------------------------------------------------------
 
 /** Kisi's own body of a failed call (not a BFF problem), parsed with `schema`. */

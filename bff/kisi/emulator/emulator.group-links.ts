@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Router } from 'express';
 import type { SelectQueryBuilder } from 'kysely';
+import QRCode from 'qrcode';
 import type { EmulatorDb } from './emulator.database';
 import { containsText } from '../../db/engine';
 import type { EmulatorTables, KisiEmuGroupLinksTable } from './emulator.schema';
@@ -104,12 +105,9 @@ export function groupLinksStore(db: EmulatorDb) {
       .returningAll()
       .executeTakeFirstOrThrow();
     const [link] = await toLinks([row as LinkRow]);
-    return {
-      ...link!,
-      secret,
-      quick_response_code_token: input.quick_response_code_type ? crypto.createHash('sha256').update(`qr:${secret}`).digest('hex').slice(0, 32) : null,
-      quick_response_code_image: null,
-    };
+    const token = input.quick_response_code_type ? crypto.createHash('sha256').update(`qr:${secret}`).digest('hex').slice(0, 32) : null;
+    // Like Kisi, only this answer carries the secret and the QR code: the lists never show them again.
+    return { ...link!, secret, quick_response_code_token: token, quick_response_code_image: token ? await qrImage(token) : null };
   }
 
   async function deleteGroupLink(id: number): Promise<boolean> {
@@ -120,6 +118,15 @@ export function groupLinksStore(db: EmulatorDb) {
   return { listGroupLinks, createGroupLink, deleteGroupLink };
 }
 export type GroupLinksStore = ReturnType<typeof groupLinksStore>;
+
+/**
+ * The QR code Kisi returns on create: its token (what a Kisi reader scans) drawn as a PNG, in bare
+ * base64 as Kisi's schema says ("rendered as a Base64-encoded PNG image"), not a data URL.
+ */
+async function qrImage(token: string): Promise<string> {
+  const png = await QRCode.toBuffer(token, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 8 });
+  return png.toString('base64');
+}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;

@@ -11,6 +11,16 @@ afterEach(() => jest.restoreAllMocks());
 const marta = owner(1, { name: 'Marta Kowalski', gymName: 'Iron Harbour' });
 const ada = member(7, marta, { name: 'Ada Lovelace', email: 'ada@members.example' });
 
+/** The first bytes of a PNG in base64, as Kisi sends a QR code (bare, no data URL). */
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUg==';
+
+/** Tonight at 23:59 in the test's own zone, as a `datetime-local` input holds it. */
+function endOfToday() {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T23:59`;
+}
+
 const link = (id: number, overrides: Partial<KisiGroupLink> = {}) => kisiLink(id, { email: 'ada@members.example', ...overrides });
 
 /** The Kisi proxy's group links: `query` is a substring search, as in Kisi. */
@@ -22,7 +32,8 @@ function fakeKisiLinks(links: KisiGroupLink[]): RequestHandler[] {
       if (!input.email?.includes('@')) return refuse(422, { errors: { email: ['is invalid'] } });
       const created = link(nextId++, { name: input.name, email: input.email });
       links.push(created);
-      return { ...created, secret: 'abc', quick_response_code_token: 'def', quick_response_code_image: null };
+      const withQr = input.quick_response_code_type ? { quick_response_code_token: 'qr-token-def', quick_response_code_image: PNG_BASE64 } : { quick_response_code_token: null, quick_response_code_image: null };
+      return { ...created, valid_from: input.valid_from ?? null, valid_until: input.valid_until ?? null, secret: 'secret-abc', ...withQr };
     }),
     handle(kisiApi.deleteGroupLink, ({ params }) => {
       links.splice(links.findIndex((l) => l.id === params.id), 1);
@@ -61,30 +72,72 @@ describe('/shell/gymowner/users/:id/group_links', () => {
     expect(rowOf('Paused pass')).toHaveTextContent('Disabled');
   });
 
-  it('creates a link prefilled with the member’s email, showing Kisi’s field errors', async () => {
+  it('creates a day pass ending tonight at 23:59, prefilled with the member’s email, showing Kisi’s field errors', async () => {
     const { user, api } = setup([]);
     expect(await screen.findByText('No access links')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'New access link' }));
-    const dialog = screen.getByRole('dialog', { name: 'New access link' });
+    await user.click(screen.getByRole('button', { name: 'New day pass' }));
+    const dialog = screen.getByRole('dialog', { name: 'New day pass' });
+    expect(within(dialog).getByLabelText('Name')).toHaveValue('Day pass: Ada Lovelace');
     expect(within(dialog).getByLabelText('Email')).toHaveValue('ada@members.example');
+    expect(within(dialog).getByLabelText('Valid from (optional)')).toHaveValue('');
+    expect(within(dialog).getByLabelText('Valid until')).toHaveValue(endOfToday());
     await user.clear(within(dialog).getByLabelText('Email'));
     await user.type(within(dialog).getByLabelText('Email'), 'nope');
-    await user.click(within(dialog).getByRole('button', { name: 'Create link' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
     expect(await within(dialog).findByText('Email is invalid')).toBeInTheDocument();
     await user.clear(within(dialog).getByLabelText('Email'));
     await user.type(within(dialog).getByLabelText('Email'), 'ada@members.example');
-    await user.click(within(dialog).getByRole('button', { name: 'Create link' }));
-    expect(await screen.findByText('Access link “Ada Lovelace (front desk)” created for ada@members.example.')).toBeInTheDocument();
-    expect(await screen.findByRole('list', { name: 'Access links' })).toHaveTextContent('Ada Lovelace (front desk)');
+    await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
+    expect(await screen.findByText('Day pass “Day pass: Ada Lovelace” created for ada@members.example.')).toBeInTheDocument();
+    // The local 23:59 goes to Kisi as the UTC moment it is, with a QR code asked for.
     expect(api.calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({
-      group_link: { name: 'Ada Lovelace (front desk)', email: 'ada@members.example', quick_response_code_type: 'online' },
+      group_link: { name: 'Day pass: Ada Lovelace', email: 'ada@members.example', quick_response_code_type: 'online', valid_until: new Date(endOfToday()).toISOString() },
     });
+    expect(await screen.findByRole('list', { name: 'Access links' })).toHaveTextContent('Day pass: Ada Lovelace');
   });
 
-  it('deletes a link after confirming', async () => {
+  it('shows the new pass’s secret and QR code once, with a copy button, then never again', async () => {
+    const { user } = setup([]);
+    await user.click(await screen.findByRole('button', { name: 'New day pass' }));
+    const dialog = screen.getByRole('dialog', { name: 'New day pass' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
+    const created = await within(dialog).findByTestId('created-link');
+    expect(created).toHaveTextContent('Shown only once.');
+    expect(within(created).getByText('secret-abc')).toBeInTheDocument();
+    const qr = within(created).getByRole('img', { name: /^QR code of the access link “Day pass: Ada Lovelace”/ });
+    expect(qr).toHaveAttribute('src', `data:image/png;base64,${PNG_BASE64}`);
+    // userEvent puts a clipboard in place of the browser's (its readText trips over jsdom's Blob here: watch the write).
+    const write = jest.spyOn(navigator.clipboard, 'writeText');
+    await user.click(within(created).getByRole('button', { name: 'Copy secret' }));
+    expect(await within(created).findByText('Copied the secret.')).toBeInTheDocument();
+    expect(within(created).getByRole('button', { name: 'Copy secret' })).toHaveTextContent('Copied');
+    expect(write).toHaveBeenCalledWith('secret-abc');
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The list never carries the secret again.
+    expect(await screen.findByRole('list', { name: 'Access links' })).toHaveTextContent('Day pass: Ada Lovelace');
+    expect(screen.queryByText('secret-abc')).not.toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /QR code/ })).not.toBeInTheDocument();
+  });
+
+  it('says to copy by hand when the browser refuses the clipboard', async () => {
+    const { user } = setup([]);
+    await user.click(await screen.findByRole('button', { name: 'New day pass' }));
+    const dialog = screen.getByRole('dialog', { name: 'New day pass' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
+    const created = await within(dialog).findByTestId('created-link');
+    jest.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('Write permission denied.', 'NotAllowedError'));
+    await user.click(within(created).getByRole('button', { name: 'Copy secret' }));
+    expect(await within(created).findByText('The browser did not allow copying: select the secret and copy it by hand.')).toBeInTheDocument();
+    expect(within(created).getByRole('button', { name: 'Copy secret' })).toHaveTextContent('Copy');
+    expect(window.getSelection()?.toString()).toBe('secret-abc');
+  });
+
+  it('revokes a link after confirming', async () => {
     const { user } = setup([link(1, { name: 'Weekend pass' })]);
-    await user.click(await screen.findByRole('button', { name: 'Delete Weekend pass' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete link' }));
+    await user.click(await screen.findByRole('button', { name: 'Revoke Weekend pass' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Revoke “Weekend pass”?' })).getByRole('button', { name: 'Revoke link' }));
+    expect(await screen.findByText('Access link “Weekend pass” revoked. It no longer opens any door.')).toBeInTheDocument();
     expect(await screen.findByText('No access links')).toBeInTheDocument();
   });
 
@@ -94,12 +147,19 @@ describe('/shell/gymowner/users/:id/group_links', () => {
     expect(screen.getByRole('heading', { name: 'Ada Lovelace', level: 1 })).toBeInTheDocument();
   });
 
-  it('shows staff the links without create or delete (admins only)', async () => {
+  it('lets staff, not only admins, create and revoke day passes', async () => {
     const staff = signedInAs({ id: 2, email: 's@x.test', name: 'Sam Staff', role: 'staff' });
-    setup([link(1, { name: 'Weekend pass' })], [staff]);
+    const { user } = setup([link(1, { name: 'Weekend pass' })], [staff]);
     await screen.findByText('Weekend pass');
-    expect(screen.getByText('Only admins can create or delete access links.')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'New access link' })).not.toBeInTheDocument());
-    expect(screen.queryByRole('button', { name: 'Delete Weekend pass' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Only the front desk/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New day pass' }));
+    const dialog = screen.getByRole('dialog', { name: 'New day pass' });
+    expect(within(dialog).getByLabelText('Valid until')).toHaveValue(endOfToday());
+    await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
+    expect(await within(dialog).findByTestId('created-link')).toHaveTextContent('secret-abc');
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await user.click(await screen.findByRole('button', { name: 'Revoke Weekend pass' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Revoke “Weekend pass”?' })).getByRole('button', { name: 'Revoke link' }));
+    await waitFor(() => expect(screen.queryByText('Weekend pass')).not.toBeInTheDocument());
   });
 });

@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { GymMember } from '@contracts/gym.contract';
-import type { KisiGroupLink } from '@contracts/kisi.contract';
+import type { KisiGroupLink, KisiGroupLinkCreated } from '@contracts/kisi.contract';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
+import { CreatedLink } from '@/components/created-link';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
@@ -10,8 +12,8 @@ import { Spinner } from '@/components/spinner';
 import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { loadQuery, useQuery } from '@/lib/cache';
-import { formatWhen, isoFromLocalInput } from '@/lib/format';
-import { useShellUser } from '@/lib/session';
+import { endOfTodayLocalInput, formatWhen, isoFromLocalInput } from '@/lib/format';
+import { hasRole, useShellUser } from '@/lib/session';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { LinkStateBadge } from '@/components/link-state-badge';
 import { useForm } from '@/lib/form-state';
@@ -27,30 +29,37 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export const handle = { title: 'Access links' };
 
-function CreateLinkForm({ member, onDone, onCancel }: { member: GymMember; onDone: () => void; onCancel: () => void }) {
+/**
+ * A day pass: an access link for the member that ends tonight (23:59 by the desk's clock) unless
+ * staff pick another end, with a QR code to scan. Kisi shows its secret and QR code only in the
+ * create answer, so the form gives way to them once created. Kisi's 422 lands on the fields.
+ */
+function DayPassForm({ member, onClose }: { member: GymMember; onClose: () => void }) {
   const toast = useToast();
-  // Kisi checks the link (a blank name, say) and answers 422 per field: those messages land on the fields.
+  const [created, setCreated] = useState<KisiGroupLinkCreated>();
   const form = useForm({
     schema: createGroupLink.endpoint.body,
-    initial: { name: `${member.name} (front desk)`, email: member.email, validFrom: '', validUntil: '' },
+    initial: { name: `Day pass: ${member.name}`, email: member.email, validFrom: '', validUntil: endOfTodayLocalInput() },
     toInput: (values) =>
       groupLinkBody({ name: values.name.trim(), email: values.email.trim(), validFrom: isoFromLocalInput(values.validFrom), validUntil: isoFromLocalInput(values.validUntil) }),
     fieldOf: kisiFieldOf(LINK_FIELDS),
-    send: async (body, values) => {
-      await createGroupLink({ body });
-      toast.show({ tone: 'success', message: `Access link “${values.name.trim()}” created for ${values.email.trim()}.` });
-      onDone();
+    send: async (body) => {
+      const link = await createGroupLink({ body });
+      setCreated(link);
+      toast.show({ tone: 'success', message: `Day pass “${link.name}” created${link.email ? ` for ${link.email}` : ''}.` });
     },
     failed: (error) => kisiFormErrors(error, LINK_FIELDS),
   });
 
+  if (created) return <CreatedLink link={created} onClose={onClose} />;
+
   return (
     <ModalForm form={form}>
-      <TextField label="Link name" {...form.field('name')} data-autofocus />
-      <TextField label="Email" type="email" {...form.field('email')} hint="Kisi sends the link to this address." />
-      <TextField label="Valid from (optional)" type="datetime-local" {...form.field('validFrom')} hint="Leave empty for a link that works at once." />
-      <TextField label="Valid until (optional)" type="datetime-local" {...form.field('validUntil')} hint="Leave empty for a link that does not expire." />
-      <FormActions pending={form.pending} submitLabel="Create link" pendingLabel="Creating…" onCancel={onCancel} />
+      <TextField label="Name" {...form.field('name')} data-autofocus />
+      <TextField label="Email" type="email" {...form.field('email')} hint="Kisi also sends the link and QR code to this address." />
+      <TextField label="Valid from (optional)" type="datetime-local" {...form.field('validFrom')} hint="Leave empty for a pass that works at once." />
+      <TextField label="Valid until" type="datetime-local" {...form.field('validUntil')} hint="Tonight at 23:59 unless you change it; empty for no end." />
+      <FormActions pending={form.pending} submitLabel="Create day pass" pendingLabel="Creating…" onCancel={onClose} />
     </ModalForm>
   );
 }
@@ -58,26 +67,27 @@ function CreateLinkForm({ member, onDone, onCancel }: { member: GymMember; onDon
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const member = useMember();
-  const canWrite = useShellUser().role === 'admin';
+  // Staff hand out and revoke day passes at the desk; who may is the endpoint's own access (runners never reach this tab).
+  const canWrite = hasRole(useShellUser(), createGroupLink.endpoint.access);
   const { data: links, error, isValidating, mutate } = useQuery(linksOfKey(member.email), fetchLinksOf, loaded, { outage: 'in-page' });
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
 
   const openCreate = () =>
     modal.open({
-      title: 'New access link',
-      description: `A web link (and QR code) that opens the gym doors for ${member.name}, without a Kisi account.`,
-      content: (close) => <CreateLinkForm member={member} onCancel={close} onDone={close} />,
+      title: 'New day pass',
+      description: `An access link and QR code that open the gym’s doors for ${member.name} until it ends, without a Kisi account.`,
+      content: (close) => <DayPassForm member={member} onClose={close} />,
     });
 
   const openDelete = (link: KisiGroupLink) =>
     confirmDelete({
-      title: `Delete “${link.name}”?`,
-      confirmLabel: 'Delete link',
-      body: <p>The link stops opening doors at once. This cannot be undone.</p>,
+      title: `Revoke “${link.name}”?`,
+      confirmLabel: 'Revoke link',
+      body: <p>The link and its QR code stop opening doors at once. This cannot be undone.</p>,
       remove: () => deleteGroupLink({ params: { id: link.id } }),
       refusal: kisiErrorMessage,
-      deleted: `Access link “${link.name}” deleted. It no longer opens any door.`,
+      deleted: `Access link “${link.name}” revoked. It no longer opens any door.`,
     });
 
   return (
@@ -88,12 +98,12 @@ export function Component() {
         </h2>
         {canWrite ? (
           <button type="button" className="btn btn-primary btn-small" onClick={openCreate}>
-            <Icon name="plus" size={16} /> New access link
+            <Icon name="plus" size={16} /> New day pass
           </button>
         ) : null}
       </div>
-      <p className="muted">Kisi links sent to {member.email}. Each opens the gym’s doors from a phone until it expires or is deleted.</p>
-      {canWrite ? null : <p className="muted small">Only admins can create or delete access links.</p>}
+      <p className="muted">Kisi links sent to {member.email}. Each opens the gym’s doors from a phone until it expires or is revoked.</p>
+      {canWrite ? null : <p className="muted small">Only the front desk can create or revoke access links.</p>}
       {error ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>
           Could not load the access links from Kisi: {kisiErrorMessage(error)}
@@ -107,7 +117,7 @@ export function Component() {
           action={
             canWrite ? (
               <button type="button" className="btn btn-primary" onClick={openCreate}>
-                Create one
+                Create a day pass
               </button>
             ) : undefined
           }
@@ -129,7 +139,7 @@ export function Component() {
                 <LinkStateBadge link={link} />
               </span>
               {canWrite ? (
-                <DeleteButton label={`Delete ${link.name}`} onClick={() => openDelete(link)} />
+                <DeleteButton label={`Revoke ${link.name}`} onClick={() => openDelete(link)} />
               ) : null}
             </li>
           ))}

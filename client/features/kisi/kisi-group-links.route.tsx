@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { KisiGroupLink, KisiGroupLinkCreated } from '@contracts/kisi.contract';
+import { CreatedLink } from '@/components/created-link';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
@@ -23,62 +24,6 @@ import { fetchGroupLinks, groupLinksKey, parsePageQuery } from './kisi.api';
 const route = kisiListRoute({ title: 'Kisi access links', path: paths.kisiGroupLinks, parse: parsePageQuery, key: groupLinksKey, fetcher: fetchGroupLinks });
 export const loader = route.loader;
 export const handle = route.handle;
-
-/** What Kisi gave back on create, the only time it shows the link's secret and QR token. */
-function CreatedLink({ link, onClose }: { link: KisiGroupLinkCreated; onClose: () => void }) {
-  return (
-    <div className="created-link" data-testid="created-link">
-      <div className="banner banner-info" role="status">
-        Access link created. Copy what you need now: Kisi shows the secret only this once.
-      </div>
-      <dl className="facts">
-        <div>
-          <dt>Name</dt>
-          <dd>{link.name}</dd>
-        </div>
-        <div>
-          <dt>Email</dt>
-          <dd>{link.email ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Group</dt>
-          <dd>{link.group.name}</dd>
-        </div>
-        <div>
-          <dt>Valid until</dt>
-          <dd>{link.valid_until ? formatWhen(link.valid_until) : 'No end date'}</dd>
-        </div>
-      </dl>
-      <dl className="secrets">
-        <div>
-          <dt>Secret</dt>
-          <dd>
-            <code className="secret">{link.secret ?? 'Kisi returned none'}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>QR code token ({link.quick_response_code_type ?? 'no QR code'})</dt>
-          <dd>
-            <code className="secret">{link.quick_response_code_token ?? 'Kisi returned none'}</code>
-          </dd>
-        </div>
-        {link.quick_response_code_image ? (
-          <div>
-            <dt>QR code</dt>
-            <dd>
-              <img src={link.quick_response_code_image} alt={`QR code of ${link.name}`} />
-            </dd>
-          </div>
-        ) : null}
-      </dl>
-      <div className="form-actions">
-        <button type="button" className="btn btn-primary" onClick={onClose} data-autofocus>
-          Done
-        </button>
-      </div>
-    </div>
-  );
-}
 
 /** Name, email and when it opens doors; the group is the server's (KISI_GROUP_ID) and the QR code is "online". Kisi's 422 lands on the fields. */
 function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
