@@ -314,7 +314,7 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     second = await startBff();
     const database = await openDatabase(target.url);
     const emulator = await openEmulatorDatabase(emulatorStoreBeside(target.url));
-    const [orders, lines, messages, members, kisiUsers, conversations, events] = await Promise.all([
+    const [orders, lines, messages, members, kisiUsers, conversations, events, audited] = await Promise.all([
       database.db.selectFrom('orders').select(['id', 'idempotency_key', 'table_number', 'total_cents']).execute(),
       database.db.selectFrom('order_lines').select(['order_id', 'item_id', 'unit_price_cents', 'quantity', 'note']).orderBy('id').execute(),
       database.db.selectFrom('messages').select(['id', 'channel_id', 'conversation_id', 'author_account_id', 'body']).execute(),
@@ -322,6 +322,7 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
       emulator.db.selectFrom('kisi_emu_users').select(['email', 'access_enabled']).execute(),
       database.db.selectFrom('conversations').select(['id', 'guest_name', 'guest_table']).execute(),
       database.db.selectFrom('live_events').select(['id', 'type', 'data']).orderBy('id').execute(),
+      database.db.selectFrom('audit_entries').select(['kind', 'action', 'subject_id', 'subject', 'changes']).where('kind', '=', 'member').execute(),
     ]);
     await Promise.all([database.close(), emulator.close()]);
 
@@ -411,6 +412,9 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
         const created = answerOf<GymMember>(write);
         expect(row && { id: row.id, state: row.access_sync_state }).toEqual({ id: created.id, state: kisiAccess.has(created.email) ? 'synced' : 'no_kisi_user' });
       }
+      // A member and the audit entry of their creation are stored together or not at all.
+      const createdEntries = audited.filter((e) => e.action === 'created' && e.subject.includes(`<${write.body.email}>`) && (!row || e.subject_id === String(row.id)));
+      expect({ marker: write.marker, entries: createdEntries.length }).toEqual({ marker: write.marker, entries: row ? 1 : 0 });
       if (!row) continue;
       stored.member++;
       expect({ email: row.email, name: row.name, owner: row.owner_id, membership: row.membership }).toEqual({
@@ -435,6 +439,9 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
       const original = before.get(write.params!.id!)!;
       const row = members.find((m) => m.id === original.id)!;
       const applied = row.name === write.body.name;
+      // The change and its audit entry (the pause with its before and after) are stored together or not at all.
+      const pauses = audited.filter((e) => e.subject_id === String(row.id) && e.action === 'paused' && e.changes.includes(`"after":"${write.body.name}"`));
+      expect({ marker: write.marker, entries: pauses.length }).toEqual({ marker: write.marker, entries: applied ? 1 : 0 });
       if (acknowledged(write)) {
         expect(applied).toBe(true);
         expect(row.access_sync_state).toBe(answerOf<GymMember>(write).accessSync.state);
