@@ -45,6 +45,8 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'POST /api/webhooks/kisi': everyone,
   // The received events and a member's unlocks: the front desk.
   'GET /api/webhook': frontDesk,
+  'GET /api/webhook/export.csv': frontDesk,
+  'GET /api/webhook/filters': frontDesk,
   'DELETE /api/webhook/:id': frontDesk,
   'GET /api/webhooks/unlocks': frontDesk,
 
