@@ -152,6 +152,15 @@ export function Component() {
         <p>Every unlock and refusal Kisi reports, newest first. New events arrive live while this page is open.</p>
       </PageHeader>
 
+      <div className="new-events-slot" aria-live="polite">
+        {incoming.length > 0 ? (
+          <button type="button" className="new-events" onClick={() => void showNew()} aria-disabled={loadingNew || undefined} aria-busy={loadingNew}>
+            <Icon name="refresh" size={18} />
+            {newEventsLabel(incoming.length)}
+          </button>
+        ) : null}
+      </div>
+
       <EventFilters search={search} busy={busy} onChange={setFilter} clearHref={clearHref} />
       {ignored.length > 0 ? (
         <div className="banner banner-warning" role="status">
@@ -168,15 +177,6 @@ export function Component() {
           </ul>
         </div>
       ) : null}
-
-      <div className="new-events-slot" aria-live="polite">
-        {incoming.length > 0 ? (
-          <button type="button" className="new-events" onClick={() => void showNew()} aria-disabled={loadingNew || undefined} aria-busy={loadingNew}>
-            <Icon name="refresh" size={18} />
-            {newEventsLabel(incoming.length)}
-          </button>
-        ) : null}
-      </div>
 
       {error ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>
