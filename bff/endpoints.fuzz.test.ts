@@ -159,6 +159,9 @@ async function seedFixtures(): Promise<Hints> {
     category: ['1'],
     type: ['lock.unlock'],
     since: ['2020-01-01T00:00:00.000Z'],
+    doorId: ['1', '2'],
+    result: ['granted', 'denied'],
+    person: ['a', 'Nadia'],
   };
 }
 

@@ -81,6 +81,20 @@ describe('door events live', () => {
     await page.getByText(`Deleted ${PERSON.name}’s unlock at ${second.event.object_name} (`).waitFor();
     await page.getByRole('button', { name: new RegExp(`^Delete event ${id} `) }).waitFor({ state: 'detached' });
 
+    // Filtered to the person (typed, as a desk would), the list and its CSV export hold the same events.
+    await page.getByRole('searchbox', { name: 'Search by person' }).fill(PERSON.email);
+    await page.waitForURL((url) => url.searchParams.get('person') === PERSON.email);
+    await page.getByText(/^Showing 1–\d+ of \d+ events$/).waitFor();
+    const shown = /of (\d+) events/.exec((await page.getByText(/^Showing 1–\d+ of \d+ events$/).textContent()) ?? '')?.[1];
+    const exportLink = page.getByRole('link', { name: 'Export CSV' });
+    const href = (await exportLink.getAttribute('href')) ?? '';
+    assert.ok(href.startsWith('/api/webhook/export.csv?person='), href);
+    const csv = await page.request.get(href);
+    assert.equal(csv.status(), 200);
+    const lines = (await csv.text()).trim().split('\r\n');
+    assert.equal(lines.length - 1, Number(shown), 'the export has as many rows as the list counts');
+    assert.ok(lines.slice(1).every((line) => line.includes(PERSON.email)), lines.join('\n'));
+
     // The stream viewer shows the next event as it arrives.
     await page.goto('/shell/sse');
     await page.getByRole('region', { name: 'Connection' }).getByText('Live', { exact: true }).waitFor();

@@ -47,6 +47,8 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'GET /api/audit': adminsOnly,
   'GET /api/audit/export.csv': adminsOnly,
   'GET /api/webhook': frontDesk,
+  'GET /api/webhook/export.csv': frontDesk,
+  'GET /api/webhook/filters': frontDesk,
   'DELETE /api/webhook/:id': frontDesk,
   'GET /api/webhooks/unlocks': frontDesk,
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema, IdParamSchema, PageQuerySchema, pageOf } from './common.contract';
+import { EmailSchema, IdParamSchema, PageQuerySchema, atMost, idText, pageOf } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 /**
@@ -49,19 +49,68 @@ export const KisiEventPageSchema = pageOf(KisiEventSchema);
 export const UnlocksQuerySchema = v.object({ ...PageQuerySchema.entries, email: EmailSchema });
 export type UnlocksQuery = v.InferOutput<typeof UnlocksQuerySchema>;
 
-/** The inbox's filters: one event type (`lock.unlock`), and events that happened at or after `since`. */
-export const EventListQuerySchema = v.object({
-  ...PageQuerySchema.entries,
-  type: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'An event type is at most 100 characters'))),
-  since: v.optional(
+/** `?result=`: what Kisi answered the person (`granted`: `success` true; `denied`: refused). */
+export const EVENT_RESULTS = ['granted', 'denied'] as const;
+export type EventResult = (typeof EVENT_RESULTS)[number];
+
+/** The `object_type` of a door: the door filter and the door choices name locks only (a `User` event's object id is a user's). */
+export const DOOR_OBJECT_TYPE = 'Lock';
+
+const instant = (example: string) =>
+  v.pipe(
+    v.string(),
+    v.isoTimestamp(`Expected an ISO 8601 time such as ${example}`),
+    v.transform((s) => new Date(s).toISOString()),
+  );
+
+/**
+ * The inbox's filters, shared by the list and its CSV export. Times are UTC instants: the page turns
+ * the days a person picks into the venue's local midnights (the browser at the desk is at the venue),
+ * so the API never guesses a time zone. `since` is inclusive, `before` exclusive: the days from
+ * Monday to Friday are `since` Monday 00:00 and `before` Saturday 00:00, local time.
+ */
+const eventFilterEntries = {
+  /** Part of the person's name or email, any case. */
+  person: v.optional(
     v.pipe(
       v.string(),
-      v.isoTimestamp('Expected an ISO 8601 time such as 2026-03-02T00:00:00.000Z'),
-      v.transform((s) => new Date(s).toISOString()),
+      v.trim(),
+      v.maxLength(200, atMost(200)),
+      v.transform((s) => s || undefined),
     ),
   ),
-});
+  /** One door: the lock's Kisi id (`objectId` of its events). */
+  doorId: v.optional(idText('Expected a door (lock) id: a positive integer')),
+  result: v.optional(v.picklist(EVENT_RESULTS, 'Expected granted or denied')),
+  /** One event type (`lock.unlock`). */
+  type: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'An event type is at most 100 characters'))),
+  /** Events that happened at or after this time. */
+  since: v.optional(instant('2026-03-02T00:00:00.000Z')),
+  /** Events that happened before this time (not at it). */
+  before: v.optional(instant('2026-03-07T00:00:00.000Z')),
+};
+
+/** A range that ends before it starts is a mistake to point out, not an empty list to show. */
+const rangeInOrder = (q: { since?: string; before?: string }) => !q.since || !q.before || q.since < q.before;
+const RANGE_OUT_OF_ORDER = 'The end of the time range (before) must be after its start (since)';
+
+export const EventFilterSchema = v.pipe(v.object(eventFilterEntries), v.forward(v.check((q) => rangeInOrder(q), RANGE_OUT_OF_ORDER), ['before']));
+export type EventFilter = v.InferOutput<typeof EventFilterSchema>;
+
+/** `GET /api/webhook?page&pageSize&person&doorId&result&type&since&before`. */
+export const EventListQuerySchema = v.pipe(
+  v.object({ ...PageQuerySchema.entries, ...eventFilterEntries }),
+  v.forward(v.check((q) => rangeInOrder(q), RANGE_OUT_OF_ORDER), ['before']),
+);
 export type EventListQuery = v.InferOutput<typeof EventListQuerySchema>;
+
+/** What the inbox's filters can choose from: the doors and the event types seen in stored events. */
+export const EventFilterChoicesSchema = v.object({
+  /** Each lock once, by the name its newest event gave it, in name order. */
+  doors: v.array(v.object({ id: v.number(), name: v.string() })),
+  types: v.array(v.string()),
+});
+export type EventFilterChoices = v.InferOutput<typeof EventFilterChoicesSchema>;
 
 /** A Kisi event delivery as the receiver reads it: Kisi's Event, every field optional but a uuid (tolerant of older shapes). */
 export const KisiWebhookBodySchema = v.looseObject({
@@ -91,10 +140,26 @@ export const webhookApi = {
   listEvents: endpoint({
     method: 'GET',
     path: '/api/webhook',
-    summary: 'Received Kisi events, newest first; `type` and `since` narrow them (the total counts what matches)',
+    summary: 'Received Kisi events, newest first; person, door, result, type and a time range narrow them (the total counts what matches)',
     access: ['staff'],
     query: EventListQuerySchema,
     response: KisiEventPageSchema,
+  }),
+  exportEvents: endpoint({
+    method: 'GET',
+    path: '/api/webhook/export.csv',
+    summary: 'Every received event the filters match (as the list, without paging), newest first, as a CSV attachment (UTF-8, RFC 4180)',
+    access: ['staff'],
+    query: EventFilterSchema,
+    response: v.unknown(),
+    stream: 'file',
+  }),
+  filterChoices: endpoint({
+    method: 'GET',
+    path: '/api/webhook/filters',
+    summary: "What the inbox's filters offer: each door (lock) and each event type seen in the stored events",
+    access: ['staff'],
+    response: EventFilterChoicesSchema,
   }),
   deleteEvent: endpoint({
     method: 'DELETE',

@@ -1,7 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { PageQuery } from '../../contracts/common.contract';
-import { UNLOCK_EVENT_TYPE, type EventListQuery, type KisiEvent } from '../../contracts/webhook.contract';
+import { DOOR_OBJECT_TYPE, UNLOCK_EVENT_TYPE, type EventFilter, type EventFilterChoices, type EventListQuery, type KisiEvent } from '../../contracts/webhook.contract';
 import type { Db } from '../../db/database';
+import { containsText } from '../../db/engine';
 import type { KisiEventsTable } from '../../db/schema';
 import { paginate } from '../../lib/paginate';
 
@@ -33,6 +34,20 @@ const FIRST_START_KEY = 'seeded_at';
 
 /** Kisi events received by webhook, one row per uuid. */
 export function kisiEventsRepository(db: Db) {
+  /**
+   * The events a filter lets through. The person is a contains over name and email (no index helps a
+   * match in the middle of a word; the other conditions and the time order narrow the walk first).
+   */
+  const matching = (filter: EventFilter) => {
+    let q = db.selectFrom('kisi_events');
+    if (filter.person) q = q.where(containsText(['actor_name', 'actor_email'], filter.person));
+    if (filter.doorId) q = q.where('object_type', '=', DOOR_OBJECT_TYPE).where('object_id', '=', filter.doorId);
+    if (filter.result) q = q.where('success', '=', filter.result === 'granted' ? 1 : 0);
+    if (filter.type) q = q.where('type', '=', filter.type);
+    if (filter.since) q = q.where('created_at', '>=', filter.since);
+    if (filter.before) q = q.where('created_at', '<', filter.before);
+    return q;
+  };
   const meta = async (key: string) => (await db.selectFrom('app_meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
   return {
     exists: async (uuid: string) => !!(await db.selectFrom('kisi_events').select('id').where('uuid', '=', uuid).executeTakeFirst()),
@@ -47,18 +62,44 @@ export function kisiEventsRepository(db: Db) {
     },
 
     /** Newest first (when it happened at Kisi; the id breaks ties), off `kisi_events_created_idx`. */
-    list: (query: EventListQuery) => {
-      const matching = () => {
-        let q = db.selectFrom('kisi_events');
-        if (query.type) q = q.where('type', '=', query.type);
-        if (query.since) q = q.where('created_at', '>=', query.since);
-        return q;
-      };
-      return paginate<KisiEvent>(
+    list: (query: EventListQuery) =>
+      paginate<KisiEvent>(
         query,
-        async () => Number((await matching().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => (await matching().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toKisiEvent),
-      );
+        async () => Number((await matching(query).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        async (limit, offset) => (await matching(query).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toKisiEvent),
+      ),
+
+    /**
+     * The next `limit` matching events after `last`, in the list's order (newest first, the id breaking
+     * ties): a keyset read, so an export of every event never counts past the rows it has written.
+     */
+    matchingAfter: async (filter: EventFilter, last: KisiEvent | undefined, limit: number) => {
+      let q = matching(filter);
+      if (last) q = q.where((eb) => eb.or([eb('created_at', '<', last.createdAt), eb.and([eb('created_at', '=', last.createdAt), eb('id', '<', last.id)])]));
+      return (await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()).map(toKisiEvent);
+    },
+
+    /**
+     * Each door (lock) once, named as its newest event names it, and each event type: what the
+     * inbox's filters offer. Both reads walk an index of migration 013, not the table.
+     */
+    async filterChoices(): Promise<EventFilterChoices> {
+      const newest = db
+        .selectFrom('kisi_events')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .where('object_type', '=', DOOR_OBJECT_TYPE)
+        .where('object_id', 'is not', null)
+        .groupBy('object_id');
+      const [doors, types] = await Promise.all([
+        db.selectFrom('kisi_events').select(['object_id', 'object_name']).where('id', 'in', newest).execute(),
+        db.selectFrom('kisi_events').select('type').distinct().orderBy('type').execute(),
+      ]);
+      return {
+        doors: doors
+          .map((d) => ({ id: d.object_id!, name: d.object_name ?? `Door #${d.object_id}` }))
+          .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id),
+        types: types.map((t) => t.type),
+      };
     },
 
     /**

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { parse } from 'csv-parse/sync';
 import type { KisiEvent } from '../../contracts/webhook.contract';
 import { signBody } from '../../kisi/signature';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
@@ -15,7 +16,7 @@ afterAll(() => ctx.close());
 
 let seq = 0;
 /** Stores an event as the webhook receiver would (lower-cased email, 0/1 success). */
-async function store(overrides: Partial<{ type: string; email: string | null; name: string; door: string; at: string; success: boolean; error: string }> = {}) {
+async function store(overrides: Partial<{ type: string; email: string | null; name: string; door: string; doorId: number; objectType: string; at: string; success: boolean; error: string }> = {}) {
   seq++;
   const event = await kisiEventsRepository(ctx.database.db).insertOnce({
     uuid: `inbox-${seq}-${Math.random()}`,
@@ -24,8 +25,8 @@ async function store(overrides: Partial<{ type: string; email: string | null; na
     actor_id: seq,
     actor_name: overrides.name ?? `Person ${seq}`,
     actor_email: overrides.email === undefined ? `person${seq}@inbox.test` : overrides.email,
-    object_type: 'Lock',
-    object_id: 1,
+    object_type: overrides.objectType ?? 'Lock',
+    object_id: overrides.doorId ?? 1,
     object_name: overrides.door ?? 'Main Entrance',
     place_id: 1,
     success: overrides.success === false ? 0 : 1,
@@ -162,5 +163,160 @@ describe('GET /api/webhooks/unlocks', () => {
     }
     const page = await staff.get('/api/webhooks/unlocks?email=a@b.test&page=minus').expect(400);
     expect(page.body.errors).toEqual([{ path: 'query.page', message: 'Expected a page number of 0 or more' }]);
+  });
+});
+
+describe('the inbox filters and their CSV export', () => {
+  // Two doors, three people, both results, two types, three days (UTC): every filter has something to leave out.
+  let fixtures: Record<'ana1' | 'ana2' | 'bo' | 'zoe' | 'lockdown' | 'userEvent', KisiEvent>;
+  beforeAll(async () => {
+    await clear();
+    fixtures = {
+      ana1: await store({ name: 'Ana Lima', email: 'ana.lima@inbox.test', door: 'Front Door', doorId: 11, at: '2026-03-01T09:00:00.000Z' }),
+      ana2: await store({ name: 'Ana Lima', email: 'ana.lima@inbox.test', door: 'Gym Floor', doorId: 12, at: '2026-03-02T23:30:00.000Z', success: false, error: 'Outside booking' }),
+      bo: await store({ name: 'Bo Berg', email: 'bo@elsewhere.test', door: 'Front Door', doorId: 11, at: '2026-03-02T10:00:00.000Z', success: false }),
+      zoe: await store({ name: 'Zoë "Zed" O\'Brien, Jr.', email: 'zoe@inbox.test', door: 'Gym Floor', doorId: 12, at: '2026-03-03T07:00:00.000Z' }),
+      lockdown: await store({ type: 'lock.lockdown', name: 'Ana Lima', email: 'ana.lima@inbox.test', door: 'Front Door', doorId: 11, at: '2026-03-03T08:00:00.000Z' }),
+      // A user event whose object id happens to be a door's: the door filter must not take it for one.
+      userEvent: await store({ type: 'user.update', name: 'Bo Berg', objectType: 'User', doorId: 11, door: 'Bo Berg', at: '2026-03-03T09:00:00.000Z' }),
+    };
+  });
+
+  const ids = (body: { items: KisiEvent[] }) => body.items.map((e) => e.id);
+  const list = async (query: string) => (await staff.get(`/api/webhook?${query}`).expect(200)).body as { items: KisiEvent[]; total: number };
+
+  it('finds a person by part of the name or the email, in any case', async () => {
+    expect(ids(await list('person=ANA'))).toEqual([fixtures.lockdown.id, fixtures.ana2.id, fixtures.ana1.id]);
+    expect(ids(await list('person=elsewhere.TEST'))).toEqual([fixtures.bo.id]);
+    expect(ids(await list(`person=${encodeURIComponent('"Zed" O\'b')}`))).toEqual([fixtures.zoe.id]);
+    // % and _ are text, not wildcards.
+    expect((await list('person=%25')).total).toBe(0);
+    expect((await list('person=a_a')).total).toBe(0);
+    // Blank is no filter.
+    expect((await list('person=%20%20')).total).toBe(6);
+  });
+
+  it('narrows to one door by its lock id, a result, an event type, and a time range', async () => {
+    expect(ids(await list('doorId=11'))).toEqual([fixtures.lockdown.id, fixtures.bo.id, fixtures.ana1.id]);
+    expect(ids(await list('doorId=12'))).toEqual([fixtures.zoe.id, fixtures.ana2.id]);
+    expect((await list('doorId=99')).total).toBe(0);
+    expect(ids(await list('result=denied'))).toEqual([fixtures.ana2.id, fixtures.bo.id]);
+    expect((await list('result=granted')).total).toBe(4);
+    expect(ids(await list('type=lock.lockdown'))).toEqual([fixtures.lockdown.id]);
+    // since is inclusive, before exclusive: exactly the events of 2 March (UTC).
+    expect(ids(await list('since=2026-03-02T00:00:00.000Z&before=2026-03-03T00:00:00.000Z'))).toEqual([fixtures.ana2.id, fixtures.bo.id]);
+    expect(ids(await list('since=2026-03-02T10:00:00.000Z&before=2026-03-02T23:30:00.000Z'))).toEqual([fixtures.bo.id]);
+    // A day in a venue at UTC+1 (the page sends its local midnights): 2 March there ends at 23:00 UTC.
+    expect(ids(await list('since=2026-03-01T23:00:00%2B00:00&before=2026-03-02T23:00:00Z'))).toEqual([fixtures.bo.id]);
+  });
+
+  it('combines the filters (all must hold) and counts only what matches, page by page', async () => {
+    expect(ids(await list('person=ana&doorId=12&result=denied'))).toEqual([fixtures.ana2.id]);
+    expect((await list('person=ana&doorId=12&result=granted')).total).toBe(0);
+    expect(ids(await list('person=ana&type=lock.unlock&since=2026-03-01T00:00:00Z&before=2026-03-02T00:00:00Z'))).toEqual([fixtures.ana1.id]);
+    const paged = await staff.get('/api/webhook?doorId=11&page=1&pageSize=2').expect(200);
+    expect(paged.body).toMatchObject({ page: 1, pageSize: 2, total: 3 });
+    expect(ids(paged.body)).toEqual([fixtures.ana1.id]);
+  });
+
+  it('answers 400 naming each bad filter, never a 500', async () => {
+    const cases: Array<[string, string]> = [
+      ['doorId=front', 'query.doorId'],
+      ['doorId=0', 'query.doorId'],
+      ['result=maybe', 'query.result'],
+      ['since=2026-13-45', 'query.since'],
+      ['before=yesterday', 'query.before'],
+      ['since=2026-03-03T00:00:00Z&before=2026-03-02T00:00:00Z', 'query.before'],
+      ['since=2026-03-02T00:00:00Z&before=2026-03-02T00:00:00Z', 'query.before'],
+      [`person=${'x'.repeat(201)}`, 'query.person'],
+    ];
+    for (const [query, path] of cases) {
+      for (const url of [`/api/webhook?${query}`, `/api/webhook/export.csv?${query}`]) {
+        const res = await staff.get(url);
+        expect({ url, status: res.status, type: res.type }).toEqual({ url, status: 400, type: 'application/problem+json' });
+        expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([path]);
+      }
+    }
+    const reversed = await staff.get('/api/webhook?since=2026-03-03T00:00:00Z&before=2026-03-02T00:00:00Z').expect(400);
+    expect(reversed.body.errors[0].message).toBe('The end of the time range (before) must be after its start (since)');
+  });
+
+  const exported = async (query: string) => {
+    const res = await staff.get(`/api/webhook/export.csv?${query}`).buffer(true).parse((r, done) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => done(null, Buffer.concat(chunks)));
+    }).expect(200);
+    const text = (res.body as Buffer).toString('utf8');
+    return { res, text, rows: parse(text.replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[] };
+  };
+
+  it('exports exactly the filtered events, as many rows as the list counts, newest first', async () => {
+    for (const query of ['', 'person=ana', 'doorId=11', 'result=denied', 'type=lock.unlock&doorId=12', 'since=2026-03-02T00:00:00Z&before=2026-03-03T00:00:00Z', 'person=nobody']) {
+      const { total, items } = await list(`${query}&pageSize=100`);
+      const { rows } = await exported(query);
+      expect({ query, rows: rows.length }).toEqual({ query, rows: total });
+      expect(rows.map((r) => r['Kisi event uuid'])).toEqual(items.map((e) => e.uuid));
+    }
+  });
+
+  it('writes a CSV attachment a spreadsheet reads as written: quotes, commas and non-ASCII names', async () => {
+    const { res, text, rows } = await exported('person=zo%C3%AB');
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="?door-events-\d{4}-\d{2}-\d{2}\.csv"?$/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(text.startsWith('\uFEFFTime (UTC),Event,Person,Email,Door,Door id,Result,Error code,Error message,Kisi event uuid\r\n')).toBe(true);
+    expect(text).toContain('"Zoë ""Zed"" O\'Brien, Jr."');
+    expect(rows).toEqual([
+      expect.objectContaining({ 'Time (UTC)': '2026-03-03T07:00:00.000Z', Person: 'Zoë "Zed" O\'Brien, Jr.', Email: 'zoe@inbox.test', Door: 'Gym Floor', 'Door id': '12', Result: 'granted' }),
+    ]);
+    const denied = (await exported('result=denied')).rows;
+    expect(denied.map((r) => [r.Person, r.Result, r['Error message']])).toEqual([
+      ['Ana Lima', 'denied', 'Outside booking'],
+      ['Bo Berg', 'denied', ''],
+    ]);
+  });
+
+  it('streams an export larger than one batch, every event once, in the list order', async () => {
+    // 1 200 events (more than two batches of 500), half of them at the same instant: the keyset must not skip or repeat ties.
+    const at = '2026-04-01T12:00:00.000Z';
+    const rows1200 = Array.from({ length: 1200 }, (_, i) => ({
+      uuid: `bulk-${i}`, type: 'lock.unlock', actor_type: 'User', actor_id: i, actor_name: `Bulk ${i}`, actor_email: `bulk${i}@inbox.test`,
+      object_type: 'Lock', object_id: 30, object_name: 'Bulk Door', place_id: 1, success: 1, error_code: null, error_message: null,
+      created_at: i % 2 ? at : new Date(Date.UTC(2026, 3, 2, 0, 0, i)).toISOString(), received_at: at, payload: '{}',
+    }));
+    for (let i = 0; i < rows1200.length; i += 200) await ctx.database.db.insertInto('kisi_events').values(rows1200.slice(i, i + 200)).execute();
+    const { rows } = await exported('doorId=30');
+    expect(rows).toHaveLength(1200);
+    expect(new Set(rows.map((r) => r['Kisi event uuid'])).size).toBe(1200);
+    const first = await list('doorId=30&pageSize=100');
+    expect(rows.slice(0, 100).map((r) => r['Kisi event uuid'])).toEqual(first.items.map((e) => e.uuid));
+    await ctx.database.db.deleteFrom('kisi_events').where('object_id', '=', 30).execute();
+  });
+
+  it('exports a person stored by the signed webhook with the name as Kisi sent it', async () => {
+    const secret = ctx.kisi!.settings.webhookSecret!;
+    const body = JSON.stringify({ uuid: 'csv-webhook-zoe', type: 'lock.unlock', actor_name: 'Zoë "Zed" O\'Brien, Jr.', actor_email: 'Zed@Inbox.test', object_type: 'Lock', object_id: 12, object_name: 'Gym Floor, north', success: true, created_at: '2026-03-04T10:00:00Z' });
+    await request(ctx.app).post('/api/webhooks/kisi').set('Content-Type', 'application/json').set('X-Signature', signBody(body, secret)).send(body).expect(200);
+    const { rows } = await exported('person=zed%40inbox');
+    expect(rows).toEqual([expect.objectContaining({ Person: 'Zoë "Zed" O\'Brien, Jr.', Email: 'zed@inbox.test', Door: 'Gym Floor, north', 'Kisi event uuid': 'csv-webhook-zoe' })]);
+    await ctx.database.db.deleteFrom('kisi_events').where('uuid', '=', 'csv-webhook-zoe').execute();
+  });
+
+  it('is a plain GET a link can start: the CSRF guard lets it through (it changes nothing), the session still decides', async () => {
+    await staff.get('/api/webhook/export.csv').set('Origin', 'https://evil.example').expect(200);
+    await request(ctx.app).get('/api/webhook/export.csv').expect(401);
+    await (await ctx.loginAs('runner')).get('/api/webhook/export.csv').expect(403);
+  });
+
+  it('offers the doors (locks only, by their newest name) and the types seen', async () => {
+    const res = await staff.get('/api/webhook/filters').expect(200);
+    expect(res.body).toEqual({
+      doors: [
+        { id: 11, name: 'Front Door' },
+        { id: 12, name: 'Gym Floor' },
+      ],
+      types: ['lock.lockdown', 'lock.unlock', 'user.update'],
+    });
   });
 });

@@ -7,13 +7,26 @@ import { handle, problem } from '@/test-server';
 fakeEventSourceEachTest();
 afterEach(() => jest.restoreAllMocks());
 
-/** The inbox API: newest first (highest id here), paged, delete by id. */
+/** The inbox API: newest first (highest id here), filtered (person, door, result), paged, delete by id; the doors and types seen. */
 function fakeInbox(events: KisiEvent[]) {
   return [
-    handle(webhookApi.listEvents, ({ query: { page, pageSize } }) => {
-      const sorted = [...events].sort((a, b) => b.id - a.id);
-      return { items: sorted.slice(page * pageSize, page * pageSize + pageSize), page, pageSize, total: events.length };
+    handle(webhookApi.listEvents, ({ query: { page, pageSize, person, doorId, result } }) => {
+      const found = events.filter(
+        (e) =>
+          (!person || `${e.actorName} ${e.actorEmail}`.toLowerCase().includes(person.toLowerCase())) &&
+          (!doorId || e.objectId === doorId) &&
+          (!result || e.success === (result === 'granted')),
+      );
+      const sorted = found.sort((a, b) => b.id - a.id);
+      return { items: sorted.slice(page * pageSize, page * pageSize + pageSize), page, pageSize, total: found.length };
     }),
+    handle(webhookApi.filterChoices, () => ({
+      doors: [
+        { id: 11, name: 'Front Door' },
+        { id: 12, name: 'Gym Floor' },
+      ],
+      types: ['lock.lockdown', 'lock.unlock'],
+    })),
     handle(webhookApi.deleteEvent, ({ params }) => {
       const index = events.findIndex((e) => e.id === params.id);
       if (index < 0) return problem(404, 'Not Found', `No Kisi event with id ${params.id}.`);
@@ -28,7 +41,9 @@ function setup(path: string, events: KisiEvent[]) {
   return { api, user: userEvent.setup() };
 }
 
-const inboxCalls = (api: { calls: { method: string; path: string }[] }) => api.calls.filter((c) => c.path.startsWith('/api/webhook')).map((c) => `${c.method} ${c.path}`);
+const inboxCalls = (api: { calls: { method: string; path: string }[] }) =>
+  api.calls.filter((c) => c.path.startsWith('/api/webhook') && !c.path.startsWith('/api/webhook/filters')).map((c) => `${c.method} ${c.path}`);
+const ignoredBanner = () => screen.getByText(/^This link had filters/).closest('.banner') as HTMLElement;
 const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
 
 describe('/shell/webhook', () => {
@@ -131,5 +146,70 @@ describe('/shell/webhook', () => {
     setup('/shell/webhook?page=5', [kisiEvent(1)]);
     expect(await screen.findByText('This page is past the end')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to page 1' })).toHaveAttribute('href', '/shell/webhook');
+  });
+
+  describe('filters', () => {
+    it('reads every filter from the URL, asks for local days as UTC instants (the to day included), and exports the same set', async () => {
+      const events = [kisiEvent(1, { actorName: 'Ana Lima', objectId: 12, objectName: 'Gym Floor', success: false })];
+      const { api } = setup('/shell/webhook?person=ana&doorId=12&result=denied&type=lock.unlock&from=2026-03-02&to=2026-03-08&pageSize=25', events);
+      await screen.findByRole('table');
+      // The browser's local midnights (the venue's day): from the start of 2 March to the start of 9 March, so 8 March is in.
+      const local = (day: number) => encodeURIComponent(new Date(2026, 2, day).toISOString());
+      const filter = `person=ana&doorId=12&result=denied&type=lock.unlock&since=${local(2)}&before=${local(9)}`;
+      expect(inboxCalls(api)).toEqual([`GET /api/webhook?page=0&pageSize=25&${filter}`]);
+      expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', `/api/webhook/export.csv?${filter}`);
+      expect(screen.getByRole('searchbox', { name: 'Search by person' })).toHaveValue('ana');
+      expect(await screen.findByRole('option', { name: 'Gym Floor', selected: true })).toBeInTheDocument();
+      expect(screen.getByRole('combobox', { name: 'Result' })).toHaveValue('denied');
+      expect(screen.getByRole('combobox', { name: 'Type' })).toHaveValue('lock.unlock');
+      expect(screen.getByLabelText('From')).toHaveValue('2026-03-02');
+      expect(screen.getByLabelText('To')).toHaveValue('2026-03-08');
+      expect(screen.getByRole('combobox', { name: 'Per page' })).toHaveValue('25');
+    });
+
+    it('changes a filter in the URL, back to page 1 with the others kept, and the export link follows', async () => {
+      // 13 of the 40 are granted at door 12: two pages of 10, one of 50.
+      const events = Array.from({ length: 40 }, (_, i) => kisiEvent(i + 1, { objectId: i % 2 ? 11 : 12, success: i % 3 !== 0 }));
+      const { api, user } = setup('/shell/webhook?result=granted&page=2', events);
+      await screen.findByRole('table');
+      expect(inboxCalls(api)).toEqual(['GET /api/webhook?page=1&pageSize=10&result=granted']);
+      await screen.findByRole('option', { name: 'Gym Floor' });
+      await user.selectOptions(screen.getByRole('combobox', { name: 'Door' }), 'Gym Floor');
+      await waitFor(() => expect(inboxCalls(api).at(-1)).toBe('GET /api/webhook?page=0&pageSize=10&doorId=12&result=granted'));
+      await waitFor(() => expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/webhook/export.csv?doorId=12&result=granted'));
+      expect(screen.getByRole('link', { name: 'Next' })).toHaveAttribute('href', '/shell/webhook?doorId=12&result=granted&page=2');
+
+      await user.selectOptions(screen.getByRole('combobox', { name: 'Per page' }), '50');
+      await waitFor(() => expect(inboxCalls(api).at(-1)).toBe('GET /api/webhook?page=0&pageSize=50&doorId=12&result=granted'));
+      await waitFor(() => expect(rows()).toHaveLength(13));
+      expect(screen.getByText('Showing 1–13 of 13 events')).toBeInTheDocument();
+    });
+
+    it('shows “No door events match these filters” with a way to clear them', async () => {
+      setup('/shell/webhook?person=nobody&pageSize=50', [kisiEvent(1)]);
+      expect(await screen.findByRole('heading', { name: 'No door events match these filters' })).toBeInTheDocument();
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      for (const link of screen.getAllByRole('link', { name: 'Clear filters' })) expect(link).toHaveAttribute('href', '/shell/webhook?pageSize=50');
+    });
+
+    it('names the filters of a hand-typed link it could not use, and lists without them', async () => {
+      const { api } = setup('/shell/webhook?from=2026-02-30&doorId=front&result=granted&pageSize=7', [kisiEvent(1)]);
+      await screen.findByRole('table');
+      expect(inboxCalls(api)).toEqual(['GET /api/webhook?page=0&pageSize=10&result=granted']);
+      const banner = ignoredBanner();
+      expect(banner).toHaveTextContent('This link had filters the page could not use');
+      expect(banner).toHaveTextContent('from=2026-02-30: a day is written YYYY-MM-DD.');
+      expect(banner).toHaveTextContent('doorId=front: a door is given by its lock id');
+      expect(banner).toHaveTextContent('pageSize=7: a page size is 10, 25, 50, 100.');
+      expect(banner).not.toHaveTextContent('result');
+    });
+
+    it('keeps the first day of a range whose last day comes before it, and says so', async () => {
+      const { api } = setup('/shell/webhook?from=2026-03-05&to=2026-03-01', [kisiEvent(1)]);
+      await screen.findByRole('table');
+      expect(inboxCalls(api)).toHaveLength(1);
+      expect(inboxCalls(api)[0]).not.toContain('before=');
+      expect(ignoredBanner()).toHaveTextContent('to=2026-03-01: the last day is before the first (2026-03-05).');
+    });
   });
 });

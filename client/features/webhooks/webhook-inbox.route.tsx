@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
 import { useConfirmDelete } from '@/components/confirm-delete';
-import { EmptyState } from '@/components/empty-state';
+import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { LiveStreamError } from '@/components/live-stream-error';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
@@ -17,22 +17,24 @@ import { paths } from '@/lib/paths';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen, formatWhenExact } from '@/lib/format';
+import { useSetSearchParam } from '@/lib/search-params';
 import { useLiveEvents } from '@/lib/live-events';
+import { EventFilters } from './components/event-filters';
 import { EventTable } from './components/event-table';
-import { deleteEvent, eventsKey, fetchEventPage, inboxHref, parseInboxSearch, refreshInbox } from './webhooks.api';
-import type { InboxSearch } from './webhooks.api';
+import { deleteEvent, eventsKey, exportHref, fetchEventPage, inboxHref, isFiltered, matchesSearch, parseInboxSearch, refreshInbox } from './webhooks.api';
+import type { IgnoredParam, InboxFilterName, InboxSearch } from './webhooks.api';
 
-type Data = { search: InboxSearch; events: Page<KisiEvent> };
+type Data = { search: InboxSearch; ignored: IgnoredParam[]; events: Page<KisiEvent> };
 
-/** `/shell/webhook?page` (1-based; anything invalid is page 1). */
+/** `/shell/webhook?page&pageSize&person&doorId&result&type&from&to` (page 1-based; what it cannot use it ignores, and says so). */
 export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parseInboxSearch(url);
-  return { search, events: await loadQuery(eventsKey(search.page), fetchEventPage) };
+  const { ignored, ...search } = parseInboxSearch(url);
+  return { search, ignored, events: await loadQuery(eventsKey(search), fetchEventPage) };
 }
 
 export const handle = {
   title: 'Door events',
-  preload: ({ url }: { url: URL }) => preloadQuery(eventsKey(parseInboxSearch(url).page), fetchEventPage),
+  preload: ({ url }: { url: URL }) => preloadQuery(eventsKey(parseInboxSearch(url)), fetchEventPage),
 };
 
 const newEventsLabel = (n: number) => `${n} new ${n === 1 ? 'event' : 'events'}`;
@@ -45,11 +47,16 @@ function eventInWords(event: KisiEvent): string {
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { search } = loaded;
-  const { data, error, isValidating, mutate } = useQuery(eventsKey(search.page), fetchEventPage, loaded.events);
+  const { search, ignored } = loaded;
+  const { data, error, isValidating, mutate } = useQuery(eventsKey(search), fetchEventPage, loaded.events);
   const events = data ?? loaded.events;
   const navigation = useNavigation();
   const navigate = useNavigate();
+  const setSearchParam = useSetSearchParam();
+  const filtered = isFiltered(search);
+  const pageHref = (page: number) => inboxHref({ ...search, page });
+  // Clearing keeps the page size: it is how many rows the person wants to see, not what they look for.
+  const clearHref = inboxHref({ ...search, page: 1, person: '', doorId: 0, result: '', type: '', from: '', to: '' });
   const confirmDelete = useConfirmDelete();
   const toast = useToast();
   // Ids announced on the live stream that the table does not show yet; the banner loads them in.
@@ -67,7 +74,10 @@ export function Component() {
   }, [incoming, fresh]);
 
   const live = useLiveEvents(['webhook'], (event) => {
-    const id = (event.data as KisiEvent).id;
+    const kisiEvent = event.data as KisiEvent;
+    const id = kisiEvent.id;
+    // An event the filters leave out would not appear in this list: it is not news here.
+    if (!matchesSearch(kisiEvent, search)) return;
     // A resume can replay an event, and a refetch may already have brought it: count each once.
     if (search.page === 1 && events.items.some((e) => e.id === id)) return;
     setIncoming((ids) => (ids.includes(id) ? ids : [...ids, id]));
@@ -82,6 +92,9 @@ export function Component() {
     });
   }, [events, search.page]);
 
+  /** Changes one filter and goes back to page 1; typing a name or a date replaces the history entry rather than adding one per key. */
+  const setFilter = (name: InboxFilterName | 'pageSize', value: string) => setSearchParam(name, value, { replace: name === 'person' || name === 'from' || name === 'to' });
+
   const busy = (navigation.state === 'loading' && navigation.location.pathname === paths.shellWebhook) || loadingNew;
 
   const showNew = async () => {
@@ -90,7 +103,7 @@ export function Component() {
     setLoadingNew(true);
     try {
       await refreshInbox();
-      if (search.page !== 1) await navigate(inboxHref(1));
+      if (search.page !== 1) await navigate(pageHref(1));
       setFresh(new Set(ids));
       // Events that arrived while loading stay announced (the next load brings them).
       setIncoming((now) => now.filter((id) => !ids.includes(id)));
@@ -117,13 +130,25 @@ export function Component() {
       afterDelete: (close) => {
         close();
         // The last row of a later page: go back to the page before, which still has rows.
-        if (events.items.length === 1 && search.page > 1) void navigate(inboxHref(search.page - 1), { replace: true });
+        if (events.items.length === 1 && search.page > 1) void navigate(pageHref(search.page - 1), { replace: true });
       },
     });
 
   return (
     <div className="stack-lg inbox">
-      <PageHeader eyebrow="Kisi webhooks" title="Door events" actions={<LiveStatusBadge state={live.state} />}>
+      <PageHeader
+        eyebrow="Kisi webhooks"
+        title="Door events"
+        actions={
+          <>
+            <LiveStatusBadge state={live.state} />
+            {/* A plain link: the browser downloads with the session cookie, and the file holds every page of this filtered list. */}
+            <a className="btn" href={exportHref(search)} download>
+              <Icon name="download" size={18} /> Export CSV
+            </a>
+          </>
+        }
+      >
         <p>Every unlock and refusal Kisi reports, newest first. New events arrive live while this page is open.</p>
       </PageHeader>
 
@@ -135,6 +160,23 @@ export function Component() {
           </button>
         ) : null}
       </div>
+
+      <EventFilters search={search} busy={busy} onChange={setFilter} clearHref={clearHref} />
+      {ignored.length > 0 ? (
+        <div className="banner banner-warning" role="status">
+          <p>This link had filters the page could not use, so they are left out:</p>
+          <ul className="inbox-ignored">
+            {ignored.map((param) => (
+              <li key={param.name}>
+                <code>
+                  {param.name}={param.value}
+                </code>
+                : {param.reason}.
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
 
       {error ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>
@@ -148,13 +190,19 @@ export function Component() {
         pageSize={events.pageSize}
         total={events.total}
         count={events.items.length}
-        hrefFor={inboxHref}
+        hrefFor={pageHref}
         label="Event pages"
         noun="events"
         empty={
-          <EmptyState icon="inbox" title="No door events yet">
-            Kisi sends an event each time someone unlocks a door (or is refused). Keep this page open: they appear here as they happen.
-          </EmptyState>
+          filtered ? (
+            <NoMatchState title="No door events match these filters" clearTo={clearHref} clearLabel="Clear filters">
+              Try another person, door or result, or a wider range of days.
+            </NoMatchState>
+          ) : (
+            <EmptyState icon="inbox" title="No door events yet">
+              Kisi sends an event each time someone unlocks a door (or is refused). Keep this page open: they appear here as they happen.
+            </EmptyState>
+          )
         }
       >
         <EventTable events={events.items} fresh={fresh} busy={busy} onDelete={openDelete} tableRef={tableRef} />

@@ -1,0 +1,95 @@
+import { EVENT_RESULTS } from '@contracts/webhook.contract';
+import { SearchBox } from '@/components/search-box';
+import { AppLink } from '@/lib/app-link';
+import { useQuery } from '@/lib/cache';
+import { FILTER_CHOICES_KEY, PAGE_SIZE, PAGE_SIZES, fetchFilterChoices, isFiltered, type InboxFilterName, type InboxSearch } from '../webhooks.api';
+
+const RESULT_LABELS = { granted: 'Granted', denied: 'Denied' } as const satisfies Record<(typeof EVENT_RESULTS)[number], string>;
+
+/**
+ * The inbox's filters, each one a search param of the page. The door is a select of the doors seen
+ * in events (by lock id): a desk knows its few doors by name, a pick cannot be mistyped, and a
+ * renamed door keeps its events together. The choices load beside the list, never in its way.
+ */
+export function EventFilters({
+  search,
+  busy,
+  onChange,
+  clearHref,
+}: {
+  search: InboxSearch;
+  busy: boolean;
+  onChange: (name: InboxFilterName | 'pageSize', value: string) => void;
+  clearHref: string;
+}) {
+  const choices = useQuery(FILTER_CHOICES_KEY, fetchFilterChoices).data;
+  const doors = choices?.doors ?? [];
+  const types = choices?.types ?? [];
+
+  return (
+    <div className="toolbar inbox-filters">
+      <SearchBox value={search.person} onSearch={(q) => onChange('person', q)} label="Search by person" placeholder="Person: name or email" busy={busy} />
+      <div className="toolbar-filters">
+        <label className="field-inline">
+          <span>Door</span>
+          <select value={search.doorId ? String(search.doorId) : ''} onChange={(e) => onChange('doorId', e.target.value)}>
+            <option value="">All doors</option>
+            {search.doorId && !doors.some((d) => d.id === search.doorId) ? <option value={search.doorId}>Door #{search.doorId}</option> : null}
+            {doors.map((door) => (
+              <option key={door.id} value={door.id}>
+                {door.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field-inline">
+          <span>Result</span>
+          <select value={search.result} onChange={(e) => onChange('result', e.target.value)}>
+            <option value="">Any</option>
+            {EVENT_RESULTS.map((result) => (
+              <option key={result} value={result}>
+                {RESULT_LABELS[result]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field-inline">
+          <span>Type</span>
+          <select value={search.type} onChange={(e) => onChange('type', e.target.value)}>
+            <option value="">Any type</option>
+            {search.type && !types.includes(search.type) ? <option value={search.type}>{search.type}</option> : null}
+            {types.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field-inline">
+          <span>From</span>
+          <input type="date" value={search.from} max={search.to || undefined} onChange={(e) => onChange('from', e.target.value)} />
+        </label>
+        <label className="field-inline">
+          <span>To</span>
+          <input type="date" value={search.to} min={search.from || undefined} onChange={(e) => onChange('to', e.target.value)} />
+        </label>
+        <label className="field-inline">
+          <span>Per page</span>
+          <select value={String(search.pageSize)} onChange={(e) => onChange('pageSize', e.target.value === String(PAGE_SIZE) ? '' : e.target.value)}>
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {isFiltered(search) ? (
+        <AppLink to={clearHref} className="btn">
+          Clear filters
+        </AppLink>
+      ) : null}
+      <p className="muted small inbox-filters-note">Days are the venue’s local days; the last one is included.</p>
+    </div>
+  );
+}
