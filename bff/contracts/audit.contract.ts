@@ -58,12 +58,12 @@ const instant = v.optional(
   ),
 );
 
-/** The trail's filters: who (name or email contains), what kind, and when (`from` ≤ at < `to`). */
+/** The trail's filters: who (name or email contains), what kind, and when (`since` ≤ at < `before`), as the door events' filters. */
 export const AuditFilterSchema = v.object({
   person: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(254, 'A name or email is at most 254 characters'))),
   kind: v.optional(AuditKindSchema),
-  from: instant,
-  to: instant,
+  since: instant,
+  before: instant,
 });
 export type AuditFilter = v.InferOutput<typeof AuditFilterSchema>;
 
@@ -74,7 +74,7 @@ export const auditApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/audit',
-    summary: 'The audit trail, newest first; `person`, `kind`, `from` and `to` narrow it (the total counts what matches). Nothing edits or deletes it.',
+    summary: 'The audit trail, newest first; `person`, `kind`, `since` and `before` narrow it (the total counts what matches). Nothing edits or deletes it.',
     access: ['admin'],
     query: AuditListQuerySchema,
     response: pageOf(AuditEntrySchema),

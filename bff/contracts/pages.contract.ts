@@ -25,6 +25,7 @@ export const pages = {
   shellEmpty: '/shell/empty',
   shellContain: '/shell/contain',
   shellWebhook: '/shell/webhook',
+  shellAudit: '/shell/audit',
   shellSse: '/shell/sse',
   chat: '/shell/chat',
   chatGrid: '/shell/chat/grid',

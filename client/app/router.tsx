@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { createBrowserRouter, data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { registerPreloadRoutes } from '@/lib/app-link';
-import { SHELL_ROUTE_ID, requireAdmin, requireRunner, requireStaff, requireUser, shellLoader } from '@/lib/session';
+import { SHELL_ROUTE_ID, requireAdmin, requireRunner, requireStaff, requireUser, runnersAndStaffOnly, shellLoader, staffOnly } from '@/lib/session';
 import { RootErrorBoundary, RouteErrorBoundary, startErrorScreens } from './error-boundaries';
 import { HydrateFallback } from './pending-overlay';
 import { paths } from '@/lib/paths';
@@ -87,11 +87,13 @@ export const routes: RouteObject[] = [
                   { path: 'empty', lazy: () => import('@/features/shell/shell-empty.route') },
                   { path: 'contain', lazy: () => import('@/features/shell/shell-contain.route') },
                   { path: 'webhook', lazy: () => import('@/features/webhooks/webhook-inbox.route') },
+                  // Who changed what (admins): its loader says 403 to anyone else before it asks the API.
+                  { path: 'audit', lazy: () => import('@/features/audit/audit-trail.route') },
                   { path: 'sse', lazy: () => import('@/features/live/sse-viewer.route') },
                   {
                     // Staff chat: one channel list and thread cache in three layouts; runners read the channels open to them.
                     path: 'chat',
-                    middleware: [requireRunner],
+                    loader: runnersAndStaffOnly,
                     children: [
                       { index: true, lazy: () => import('@/features/chat/chat.route') },
                       { path: 'grid', lazy: () => import('@/features/chat/chat-grid.route') },
@@ -101,7 +103,7 @@ export const routes: RouteObject[] = [
                   {
                     // Files for the front desk: one with a progress bar, or many by drag-and-drop; resumable over tus.
                     // Pathless, so /shell/upload itself is no page (with a path it would match, an empty shell).
-                    middleware: [requireStaff],
+                    loader: staffOnly,
                     children: [
                       { path: 'upload/1', lazy: () => import('@/features/uploads/upload-one.route') },
                       { path: 'upload/2', lazy: () => import('@/features/uploads/upload-many.route') },
@@ -110,7 +112,7 @@ export const routes: RouteObject[] = [
                   {
                     // JSONPlaceholder's posts (staff): six a page with a fake missing post first, a post and its author, its comments.
                     path: 'posts',
-                    middleware: [requireStaff],
+                    loader: staffOnly,
                     children: [
                       { index: true, lazy: () => import('@/features/samples/posts-list.route') },
                       { path: ':postId', lazy: () => import('@/features/samples/post.route') },
@@ -118,13 +120,18 @@ export const routes: RouteObject[] = [
                     ],
                   },
                   {
-                    // Guest conversations answered by the front desk: the list, and a thread beside it.
-                    path: 'nuhs/basic',
-                    middleware: [requireStaff],
-                    lazy: () => import('@/features/conversations/conversations-layout.route'),
+                    // Guest conversations answered by the front desk: the list, and a thread beside it. Pathless around
+                    // it, so the role check is a loader of its own (its layout's module brings the list's loader).
+                    loader: staffOnly,
                     children: [
-                      { index: true, lazy: () => import('@/features/conversations/conversations-index.route') },
-                      { path: ':conversationId', lazy: () => import('@/features/conversations/conversation.route') },
+                      {
+                        path: 'nuhs/basic',
+                        lazy: () => import('@/features/conversations/conversations-layout.route'),
+                        children: [
+                          { index: true, lazy: () => import('@/features/conversations/conversations-index.route') },
+                          { path: ':conversationId', lazy: () => import('@/features/conversations/conversation.route') },
+                        ],
+                      },
                     ],
                   },
                   {

@@ -34,6 +34,7 @@ export const areas: Area[] = [
   { title: 'Chat', href: paths.chat, summary: 'The staff’s channels; runners read and write in the Kitchen channel.', for: WORKERS, nav: WORKERS, icon: 'post' },
   { title: 'Guest help', href: paths.conversations, summary: 'Diners and members who asked for help, answered by the front desk.', for: DESK, nav: DESK, icon: 'question' },
   { title: 'Files', href: paths.uploadMany, summary: 'Upload the desk’s files, several at a time, resumable over a weak connection.', for: DESK, nav: DESK, icon: 'image' },
+  { title: 'Audit trail', href: paths.shellAudit, summary: 'Who changed what and when: memberships, door access, unlocks, stalls, accounts; filter and export it.', for: ['admin'], nav: ['admin'], icon: 'activity' },
   { title: 'Access control', href: paths.kisi, summary: 'Kisi door access: switch people on and off, groups, access links and a remote unlock.', for: ['admin'], nav: ['admin'], icon: 'key' },
   { title: 'Ask for help', href: paths.help, summary: 'A diner or member asks the front desk for help and follows the answers here.', for: ['visitor'], nav: ['visitor'], icon: 'question' },
   { title: 'Catalogue', href: paths.pieces, summary: 'Sets and their parts: find one by number or name, open its parts list, see where a part is used.', for: EVERYONE, nav: ['visitor'], icon: 'search' },

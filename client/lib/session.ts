@@ -1,5 +1,5 @@
 import { createContext, data, redirect, useRouteLoaderData } from 'react-router';
-import type { LoaderFunctionArgs, MiddlewareFunction } from 'react-router';
+import type { LoaderFunctionArgs, MiddlewareFunction, RouterContextProvider } from 'react-router';
 import { authApi, type SessionUser } from '@contracts/auth.contract';
 import type { Role } from '@contracts/endpoint.contract';
 import { call, errorMessage, isApiError, keyFor } from './api-client';
@@ -77,30 +77,36 @@ export function useShellUser(): SessionUser {
   return loaded.user;
 }
 
-/** What a signed-in account without the admin role sees on an admin page (the 403 screen's text). */
-export function adminOnlyMessage(user: SessionUser): string {
-  return `This page is for admins. You are signed in as ${user.email} with the ${user.role} role.`;
-}
-
 /**
- * Route middleware after `requireUser` on admin-only areas (/kisi): a signed-in non-admin gets the
- * 403 screen before any loader asks the API (which would refuse with 403 anyway).
+ * The 403 screen's answer unless the signed-in user (put in the context by `requireUser`) has one of
+ * the roles; admins have every role. `who` names the roles in words ("admins", "staff").
  */
-export const requireAdmin: MiddlewareFunction = ({ context }) => {
+function assertRole(context: Readonly<RouterContextProvider>, roles: readonly Role[], who: string): void {
   const user = context.get(userContext);
-  if (user.role !== 'admin') throw data(adminOnlyMessage(user), { status: 403, statusText: 'Forbidden' });
-};
+  if (!hasRole(user, roles)) throw data(`This page is for ${who}. You are signed in as ${user.email} with the ${user.role} role.`, { status: 403, statusText: 'Forbidden' });
+}
 
 /**
- * Route middleware after `requireUser` for pages of some roles (admins may always, as in the API):
- * anyone else gets the 403 screen before a loader asks the API. `who` names the roles in words.
+ * Route middleware after `requireUser` for areas of some roles (/kisi, the runner board): anyone else
+ * gets the 403 screen before any loader asks the API (which would refuse with 403 anyway).
  */
-export function requireRole(roles: readonly Role[], who: string): MiddlewareFunction {
-  return ({ context }) => {
-    const user = context.get(userContext);
-    if (!hasRole(user, roles)) throw data(`This page is for ${who}. You are signed in as ${user.email} with the ${user.role} role.`, { status: 403, statusText: 'Forbidden' });
+export const requireRole =
+  (roles: readonly Role[], who: string): MiddlewareFunction =>
+  ({ context }) =>
+    assertRole(context, roles, who);
+
+/**
+ * The same check as a loader, for pages inside /shell: a middleware that throws stops every loader,
+ * the shell's too, so its 403 would replace the shell; a loader's renders inside it, tabs kept.
+ */
+export const roleLoader =
+  (roles: readonly Role[], who: string) =>
+  ({ context }: { context: Readonly<RouterContextProvider> }) => {
+    assertRole(context, roles, who);
+    return null;
   };
-}
+
+export const requireAdmin = requireRole([], 'admins');
 
 /** Does this account have one of the roles (admins have every role)? */
 export const hasRole = (user: SessionUser | null | undefined, roles: readonly Role[]): boolean => !!user && (user.role === 'admin' || roles.includes(user.role));
@@ -109,6 +115,10 @@ export const hasRole = (user: SessionUser | null | undefined, roles: readonly Ro
 export const requireStaff = requireRole(['staff'], 'staff');
 /** The food court's runner board: runners, staff and admins. */
 export const requireRunner = requireRole(['runner', 'staff'], 'runners and staff');
+/** The same checks for pages inside /shell (see `roleLoader`). */
+export const staffOnly = roleLoader(['staff'], 'staff');
+export const runnersAndStaffOnly = roleLoader(['runner', 'staff'], 'runners and staff');
+export const adminsOnly = roleLoader([], 'admins');
 
 /** Nobody is signed in now: the header and /shell's check see it at once (docs/decisions/0001-one-way-to-write.md). */
 export const signOut = write(authApi.logout, {

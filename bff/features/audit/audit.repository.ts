@@ -20,12 +20,12 @@ const toEntry = (row: AuditRow): AuditEntry => ({
 
 /** Reads the audit trail (written by `auditIn`, bff/db/audit-trail.ts, in each change's own transaction). Nothing here changes it. */
 export function auditRepository(db: Db) {
-  const matching = ({ person, kind, from, to }: AuditFilter) => {
+  const matching = ({ person, kind, since, before }: AuditFilter) => {
     let query = db.selectFrom('audit_entries');
     if (person) query = query.where(containsText(['actor_name', 'actor_email'], person));
     if (kind) query = query.where('kind', '=', kind);
-    if (from) query = query.where('at', '>=', from);
-    if (to) query = query.where('at', '<', to);
+    if (since) query = query.where('at', '>=', since);
+    if (before) query = query.where('at', '<', before);
     return query;
   };
 
@@ -38,10 +38,10 @@ export function auditRepository(db: Db) {
         async (limit, offset) => (await matching(filter).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toEntry),
       ),
 
-    /** The `limit` matching entries older than `before` (the newest when none), newest first: an export reads the trail in these. */
-    async olderThan(filter: AuditFilter, before: AuditEntry | undefined, limit: number): Promise<AuditEntry[]> {
+    /** The `limit` matching entries older than `last` (the newest when none), newest first: an export reads the trail in these. */
+    async olderThan(filter: AuditFilter, last: AuditEntry | undefined, limit: number): Promise<AuditEntry[]> {
       const query = matching(filter).selectAll().orderBy('id', 'desc').limit(limit);
-      return (await (before ? query.where('id', '<', before.id) : query).execute()).map(toEntry);
+      return (await (last ? query.where('id', '<', last.id) : query).execute()).map(toEntry);
     },
   };
 }

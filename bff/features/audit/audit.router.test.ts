@@ -78,10 +78,10 @@ describe('the audit trail', () => {
     expect(owners.total).toBeGreaterThan(0);
     expect(owners.items.every((e) => e.kind === 'owner')).toBe(true);
     expect((await trail({ person: 'nobody-has-this-name' })).total).toBe(0);
-    expect((await trail({ from: new Date(Date.now() + 60_000).toISOString() })).total).toBe(0);
-    expect((await trail({ to: new Date(Date.now() + 60_000).toISOString() })).total).toBe(all.total);
-    const bad = await admin.get('/api/audit?kind=coffee&from=yesterday').expect(400);
-    expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['query.kind', 'query.from']);
+    expect((await trail({ since: new Date(Date.now() + 60_000).toISOString() })).total).toBe(0);
+    expect((await trail({ before: new Date(Date.now() + 60_000).toISOString() })).total).toBe(all.total);
+    const bad = await admin.get('/api/audit?kind=coffee&since=yesterday').expect(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['query.kind', 'query.since']);
   });
 
   it('exports exactly the filtered entries as CSV, names with commas, quotes and accents intact', async () => {

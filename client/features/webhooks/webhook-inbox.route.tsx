@@ -6,6 +6,7 @@ import type { Page } from '@contracts/common.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
+import { IgnoredParamsBanner } from '@/components/list-filter-fields';
 import { LiveStreamError } from '@/components/live-stream-error';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
@@ -17,12 +18,13 @@ import { paths } from '@/lib/paths';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen, formatWhenExact } from '@/lib/format';
+import type { IgnoredParam } from '@/lib/list-filters';
 import { useSetSearchParam } from '@/lib/search-params';
 import { useLiveEvents } from '@/lib/live-events';
 import { EventFilters } from './components/event-filters';
 import { EventTable } from './components/event-table';
 import { deleteEvent, eventsKey, exportHref, fetchEventPage, inboxHref, isFiltered, matchesSearch, parseInboxSearch, refreshInbox } from './webhooks.api';
-import type { IgnoredParam, InboxFilterName, InboxSearch } from './webhooks.api';
+import type { InboxFilterName, InboxSearch } from './webhooks.api';
 
 type Data = { search: InboxSearch; ignored: IgnoredParam[]; events: Page<KisiEvent> };
 
@@ -162,21 +164,7 @@ export function Component() {
       </div>
 
       <EventFilters search={search} busy={busy} onChange={setFilter} clearHref={clearHref} />
-      {ignored.length > 0 ? (
-        <div className="banner banner-warning" role="status">
-          <p>This link had filters the page could not use, so they are left out:</p>
-          <ul className="inbox-ignored">
-            {ignored.map((param) => (
-              <li key={param.name}>
-                <code>
-                  {param.name}={param.value}
-                </code>
-                : {param.reason}.
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <IgnoredParamsBanner ignored={ignored} />
 
       {error ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>

@@ -1,8 +1,9 @@
 import { EVENT_RESULTS } from '@contracts/webhook.contract';
+import { DayRangeFields, PageSizeField } from '@/components/list-filter-fields';
 import { SearchBox } from '@/components/search-box';
 import { AppLink } from '@/lib/app-link';
 import { useQuery } from '@/lib/cache';
-import { FILTER_CHOICES_KEY, PAGE_SIZE, PAGE_SIZES, fetchFilterChoices, isFiltered, type InboxFilterName, type InboxSearch } from '../webhooks.api';
+import { FILTER_CHOICES_KEY, fetchFilterChoices, isFiltered, type InboxFilterName, type InboxSearch } from '../webhooks.api';
 
 const RESULT_LABELS = { granted: 'Granted', denied: 'Denied' } as const satisfies Record<(typeof EVENT_RESULTS)[number], string>;
 
@@ -65,24 +66,8 @@ export function EventFilters({
             ))}
           </select>
         </label>
-        <label className="field-inline">
-          <span>From</span>
-          <input type="date" value={search.from} max={search.to || undefined} onChange={(e) => onChange('from', e.target.value)} />
-        </label>
-        <label className="field-inline">
-          <span>To</span>
-          <input type="date" value={search.to} min={search.from || undefined} onChange={(e) => onChange('to', e.target.value)} />
-        </label>
-        <label className="field-inline">
-          <span>Per page</span>
-          <select value={String(search.pageSize)} onChange={(e) => onChange('pageSize', e.target.value === String(PAGE_SIZE) ? '' : e.target.value)}>
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </label>
+        <DayRangeFields from={search.from} to={search.to} onChange={onChange} />
+        <PageSizeField value={search.pageSize} onChange={(value) => onChange('pageSize', value)} />
       </div>
       {isFiltered(search) ? (
         <AppLink to={clearHref} className="btn">

@@ -1,0 +1,53 @@
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type IgnoredParam } from '@/lib/list-filters';
+
+/** From and to days of a filtered list (the last day included), for the house toolbar. */
+export function DayRangeFields({ from, to, onChange }: { from: string; to: string; onChange: (name: 'from' | 'to', value: string) => void }) {
+  return (
+    <>
+      <label className="field-inline">
+        <span>From</span>
+        <input type="date" value={from} max={to || undefined} onChange={(e) => onChange('from', e.target.value)} />
+      </label>
+      <label className="field-inline">
+        <span>To</span>
+        <input type="date" value={to} min={from || undefined} onChange={(e) => onChange('to', e.target.value)} />
+      </label>
+    </>
+  );
+}
+
+/** How many rows a page shows; the default is left out of the URL. */
+export function PageSizeField({ value, onChange }: { value: number; onChange: (value: string) => void }) {
+  return (
+    <label className="field-inline">
+      <span>Per page</span>
+      <select value={String(value)} onChange={(e) => onChange(e.target.value === String(DEFAULT_PAGE_SIZE) ? '' : e.target.value)}>
+        {PAGE_SIZES.map((size) => (
+          <option key={size} value={size}>
+            {size}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Says which params of the link the page left out, and why. */
+export function IgnoredParamsBanner({ ignored }: { ignored: readonly IgnoredParam[] }) {
+  if (ignored.length === 0) return null;
+  return (
+    <div className="banner banner-warning" role="status">
+      <p>This link had filters the page could not use, so they are left out:</p>
+      <ul className="ignored-params">
+        {ignored.map((param) => (
+          <li key={param.name}>
+            <code>
+              {param.name}={param.value}
+            </code>
+            : {param.reason}.
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

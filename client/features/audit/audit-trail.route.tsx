@@ -1,0 +1,183 @@
+import './audit.css';
+import { useLoaderData, useNavigation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import { AUDIT_KINDS, AUDIT_KIND_LABELS, type AuditEntry, type AuditValue } from '@contracts/audit.contract';
+import type { Page } from '@contracts/common.contract';
+import { EmptyState, NoMatchState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { DayRangeFields, IgnoredParamsBanner, PageSizeField } from '@/components/list-filter-fields';
+import { LoadError } from '@/components/load-error';
+import { PageHeader } from '@/components/page-header';
+import { PagedList } from '@/components/paged-list';
+import { SearchBox } from '@/components/search-box';
+import { errorMessage } from '@/lib/api-client';
+import { AppLink } from '@/lib/app-link';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { formatWhenExact } from '@/lib/format';
+import type { IgnoredParam } from '@/lib/list-filters';
+import { paths } from '@/lib/paths';
+import { adminsOnly } from '@/lib/session';
+import { useSetSearchParam } from '@/lib/search-params';
+import { auditExportHref, auditHref, auditKey, fetchAuditPage, isFiltered, parseAuditSearch, type AuditFilterName, type AuditSearch } from './audit.api';
+
+type Data = { search: AuditSearch; ignored: IgnoredParam[]; entries: Page<AuditEntry> };
+
+export async function loader({ url, context }: LoaderFunctionArgs): Promise<Data> {
+  adminsOnly({ context });
+  const { ignored, ...search } = parseAuditSearch(url);
+  return { search, ignored, entries: await loadQuery(auditKey(search), fetchAuditPage) };
+}
+
+export const handle = {
+  title: 'Audit trail',
+  preload: ({ url }: { url: URL }) => preloadQuery(auditKey(parseAuditSearch(url)), fetchAuditPage),
+};
+
+/** A stored value in words: none is a dash, yes/no for a switch. */
+const valueText = (value: AuditValue) => (value === null || value === '' ? '—' : value === true ? 'yes' : value === false ? 'no' : String(value));
+/** `accessEnabled` → "access enabled", `gym_name` → "gym name". */
+const fieldText = (field: string) => field.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+function Changes({ entry }: { entry: AuditEntry }) {
+  if (entry.changes.length === 0) return <span className="muted">—</span>;
+  return (
+    <dl className="audit-changes">
+      {entry.changes.map((change) => (
+        <div key={change.field}>
+          <dt>{fieldText(change.field)}:</dt>
+          <dd>
+            <span className="audit-before">{valueText(change.before)}</span>
+            <span aria-label="changed to"> → </span>
+            <span className="audit-after">{valueText(change.after)}</span>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function Component() {
+  const loaded = useLoaderData<typeof loader>();
+  const { search, ignored } = loaded;
+  const { data, error, isValidating, mutate } = useQuery(auditKey(search), fetchAuditPage, loaded.entries);
+  const entries = data ?? loaded.entries;
+  const navigation = useNavigation();
+  const setSearchParam = useSetSearchParam();
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.shellAudit;
+  const filtered = isFiltered(search);
+  const clearHref = auditHref({ ...search, page: 1, person: '', kind: '', from: '', to: '' });
+  /** Changes one filter and goes back to page 1; typing a name or a date replaces the history entry. */
+  const setFilter = (name: AuditFilterName | 'pageSize', value: string) => setSearchParam(name, value, { replace: name === 'person' || name === 'from' || name === 'to' });
+
+  return (
+    <div className="stack-lg audit">
+      <PageHeader
+        eyebrow="Admin"
+        title="Audit trail"
+        actions={
+          <a className="btn" href={auditExportHref(search)} download>
+            <Icon name="download" size={18} /> Export CSV
+          </a>
+        }
+      >
+        <p>Every change made by staff and admins, newest first: who, when, and each field before and after. Nobody can edit or delete it.</p>
+      </PageHeader>
+
+      <div className="toolbar">
+        <SearchBox value={search.person} onSearch={(q) => setFilter('person', q)} label="Search by person" placeholder="Who: name or email" busy={busy} />
+        <div className="toolbar-filters">
+          <label className="field-inline">
+            <span>Kind</span>
+            <select value={search.kind} onChange={(e) => setFilter('kind', e.target.value)}>
+              <option value="">All changes</option>
+              {AUDIT_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {AUDIT_KIND_LABELS[kind]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <DayRangeFields from={search.from} to={search.to} onChange={setFilter} />
+          <PageSizeField value={search.pageSize} onChange={(value) => setFilter('pageSize', value)} />
+        </div>
+        {filtered ? (
+          <AppLink to={clearHref} className="btn">
+            Clear filters
+          </AppLink>
+        ) : null}
+      </div>
+      <IgnoredParamsBanner ignored={ignored} />
+
+      {error ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the audit trail: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+
+      <PagedList
+        page={search.page}
+        pageSize={entries.pageSize}
+        total={entries.total}
+        count={entries.items.length}
+        hrefFor={(page) => auditHref({ ...search, page })}
+        label="Audit pages"
+        noun="changes"
+        empty={
+          filtered ? (
+            <NoMatchState title="No changes match these filters" clearTo={clearHref} clearLabel="Clear filters">
+              Try another person or kind, or a wider range of days.
+            </NoMatchState>
+          ) : (
+            <EmptyState icon="activity" title="No changes yet">
+              Changes to members, owners, door access, stalls, menus, chat channels and accounts appear here as they are made.
+            </EmptyState>
+          )
+        }
+      >
+        <div className="audit-table-box">
+          <table className="audit-table" aria-busy={busy}>
+            <caption className="visually-hidden">Audit trail, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">Changes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.items.map((entry) => (
+                <tr key={entry.id}>
+                  <td data-label="When">
+                    <time dateTime={entry.at}>{formatWhenExact(entry.at)}</time>
+                  </td>
+                  <td data-label="Who">
+                    {entry.actor ? (
+                      <>
+                        <span className="audit-strong">{entry.actor.name}</span>
+                        <span className="audit-sub">
+                          {entry.actor.email} · {entry.actor.role}
+                        </span>
+                      </>
+                    ) : (
+                      <span className="audit-strong">Command line or server</span>
+                    )}
+                  </td>
+                  <td data-label="What">
+                    <span className="audit-strong">
+                      {AUDIT_KIND_LABELS[entry.kind]}: {entry.action}
+                    </span>
+                    <span className="audit-sub">{entry.subject}</span>
+                  </td>
+                  <td data-label="Changes">
+                    <Changes entry={entry} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </PagedList>
+    </div>
+  );
+}
