@@ -107,6 +107,19 @@ describe('gym front desk', () => {
     await page.getByTestId('kisi-access').getByText('Enabled').waitFor();
     await page.getByTestId('door-state').getByText('Doors open for them').waitFor();
 
+    // The audit trail (admins) has the pause: who, the member, and the membership before and after; and the door switched off.
+    await page.goto('/shell/audit?kind=member');
+    const trail = page.getByRole('table', { name: 'Audit trail, newest first' });
+    const pauseRow = trail.getByRole('row').filter({ hasText: 'Member paused' }).filter({ hasText: KISI_PERSON.email });
+    await pauseRow.getByText('active → paused').waitFor();
+    await pauseRow.getByText('admin@frontdesk.test', { exact: false }).waitFor();
+    await screenshot(page, 'audit-trail');
+    await page.getByRole('combobox', { name: 'Kind' }).selectOption({ label: 'Door access' });
+    await trail.getByRole('row').filter({ hasText: 'Door access switched off' }).filter({ hasText: KISI_PERSON.email }).getByText('yes → no').first().waitFor();
+    await page.goBack();
+    await page.goBack();
+    await page.getByRole('heading', { name: KISI_PERSON.name, level: 1 }).waitFor();
+
     // Switched off in Kisi itself (as on /kisi/users), the card says the doors are closed, and why.
     const switchedOff = await page.evaluate(async (memberId) => {
       const access = (await (await fetch(`/api/gym/users/${memberId}/access`)).json()) as { kisiUser: { id: number } };

@@ -14,7 +14,7 @@ const WHO: Array<{ role: string; account: Account | null; header: string[] }> = 
   { role: 'visitor', account: null, header: ['Food court', 'Ask for help', 'Catalogue', 'About'] },
   { role: 'runner', account: RUNNER, header: ['Runner board', 'Chat'] },
   { role: 'staff', account: STAFF, header: ['Members', 'Door events', 'Gym owners', 'Food court', 'Chat', 'Guest help', 'Files'] },
-  { role: 'admin', account: { ...ADMIN, role: 'admin' }, header: ['Members', 'Door events', 'Gym owners', 'Food court', 'Chat', 'Guest help', 'Files', 'Access control'] },
+  { role: 'admin', account: { ...ADMIN, role: 'admin' }, header: ['Members', 'Door events', 'Gym owners', 'Food court', 'Chat', 'Guest help', 'Files', 'Audit trail', 'Access control'] },
 ];
 const SECTION_NAVS = ['Main', 'Staff shell', 'Food court'];
 

@@ -37,13 +37,13 @@ describe('/shell/audit', () => {
     setup('/shell/audit', [pause, doorOff]);
     const table = await screen.findByRole('table', { name: /audit trail/i });
     const [first, second] = within(table).getAllByRole('row').slice(1);
-    expect(first).toHaveTextContent('Door access: switched off');
-    expect(first).toHaveTextContent('access enabled:yes → no');
+    expect(first).toHaveTextContent('Door access switched off');
+    expect(first).toHaveTextContent('access enabled: yes → no');
     expect(second).toHaveTextContent('Dana Desk');
     expect(second).toHaveTextContent('desk@frontdesk.test · staff');
-    expect(second).toHaveTextContent('Members: paused');
+    expect(second).toHaveTextContent('Member paused');
     expect(second).toHaveTextContent('Ada Lovelace <ada@members.example>');
-    expect(second).toHaveTextContent('membership:active → paused');
+    expect(second).toHaveTextContent('membership: active → paused');
   });
 
   it('keeps its filters in the URL, sends days as local midnights, and exports what it shows', async () => {
@@ -56,7 +56,7 @@ describe('/shell/audit', () => {
     expect(screen.getByRole('link', { name: /export csv/i })).toHaveAttribute('href', `/api/audit/export.csv?${filter}`);
 
     await user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'Door access');
-    expect(await screen.findByText('Door access: switched off')).toBeInTheDocument();
+    expect(await screen.findByText('Door access switched off')).toBeInTheDocument();
     expect(auditCalls(api).at(-1)).toContain('kind=door_access');
   });
 

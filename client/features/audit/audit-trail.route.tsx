@@ -38,23 +38,39 @@ const valueText = (value: AuditValue) => (value === null || value === '' ? '—'
 /** `accessEnabled` → "access enabled", `gym_name` → "gym name". */
 const fieldText = (field: string) => field.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
+/** Each changed field: before → after; a field that was not there (a created thing) just its value, one that went (a deleted thing) its old value struck through. */
 function Changes({ entry }: { entry: AuditEntry }) {
   if (entry.changes.length === 0) return <span className="muted">—</span>;
   return (
     <dl className="audit-changes">
       {entry.changes.map((change) => (
         <div key={change.field}>
-          <dt>{fieldText(change.field)}:</dt>
+          <dt>{fieldText(change.field)}:</dt>{' '}
           <dd>
-            <span className="audit-before">{valueText(change.before)}</span>
-            <span aria-label="changed to"> → </span>
-            <span className="audit-after">{valueText(change.after)}</span>
+            {change.before !== null ? <span className="audit-before">{valueText(change.before)}</span> : null}
+            {change.before !== null && change.after !== null ? <span aria-label="changed to"> → </span> : null}
+            {change.after !== null ? <span className="audit-after">{valueText(change.after)}</span> : null}
           </dd>
         </div>
       ))}
     </dl>
   );
 }
+
+/** What a kind of entry is about, one of them ("Member paused"). */
+const KIND_NOUNS: Record<AuditEntry['kind'], string> = {
+  member: 'Member',
+  owner: 'Owner',
+  door_access: 'Door access',
+  unlock: 'Door',
+  access_link: 'Access link',
+  kisi: 'Kisi',
+  stall: 'Stall',
+  menu_item: 'Menu item',
+  chat_channel: 'Channel',
+  account: 'Account',
+  session: 'Session',
+};
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
@@ -152,22 +168,23 @@ export function Component() {
                     <time dateTime={entry.at}>{formatWhenExact(entry.at)}</time>
                   </td>
                   <td data-label="Who">
-                    {entry.actor ? (
-                      <>
-                        <span className="audit-strong">{entry.actor.name}</span>
+                    {/* One grid cell: on a phone the cell is a label column and a value column. */}
+                    <div>
+                      <span className="audit-strong">{entry.actor ? entry.actor.name : 'Command line or server'}</span>
+                      {entry.actor ? (
                         <span className="audit-sub">
                           {entry.actor.email} · {entry.actor.role}
                         </span>
-                      </>
-                    ) : (
-                      <span className="audit-strong">Command line or server</span>
-                    )}
+                      ) : null}
+                    </div>
                   </td>
                   <td data-label="What">
-                    <span className="audit-strong">
-                      {AUDIT_KIND_LABELS[entry.kind]}: {entry.action}
-                    </span>
-                    <span className="audit-sub">{entry.subject}</span>
+                    <div>
+                      <span className="audit-strong">
+                        {KIND_NOUNS[entry.kind]} {entry.action}
+                      </span>
+                      <span className="audit-sub">{entry.subject}</span>
+                    </div>
                   </td>
                   <td data-label="Changes">
                     <Changes entry={entry} />
