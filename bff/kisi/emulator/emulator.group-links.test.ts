@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import QRCode from 'qrcode';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { EMAIL_LINK_QUOTA } from './emulator.group-links';
 
 /** Access links as Kisi makes them: the secret and the QR code in the create answer only, the QR code a real PNG of the token. */
 let ctx: TestContext;
@@ -76,5 +77,31 @@ describe('POST /group_links with a QR code', () => {
     expect(listed.map((l) => l.id)).toContain(link.id);
     for (const item of listed) for (const once of ['secret', 'quick_response_code_token', 'quick_response_code_image']) expect(item).not.toHaveProperty(once);
     expect(JSON.stringify(listed)).not.toContain(link.secret);
+  });
+
+  it('keeps Kisi’s quota of links sent by email at once: the next one is refused until one is deleted or has expired', async () => {
+    const { db } = ctx.kisi!.emulator!.database;
+    const groupId = ctx.kisi!.settings.groupId;
+    const live = await db
+      .selectFrom('kisi_emu_group_links')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('email', 'is not', null)
+      .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', new Date().toISOString())]))
+      .executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    const filler = Array.from({ length: EMAIL_LINK_QUOTA - Number(live.n) }, (_, i) => ({
+      group_id: groupId, name: `Quota ${i}`, email: `quota${i}@mail.example`, phone: null, link_enabled: 1, quick_response_code_type: null,
+      valid_from: null, valid_until: null, last_used_at: null, secret: `quota-secret-${i}`, created_by_id: null, created_at: now, updated_at: now,
+    }));
+    for (let i = 0; i < filler.length; i += 200) await db.insertInto('kisi_emu_group_links').values(filler.slice(i, i + 200)).execute();
+
+    const refused = await kisi('POST', '/group_links', { group_link: { name: 'One too many', group_id: groupId, email: 'late@mail.example' } });
+    expect(refused).toEqual({ status: 422, json: { errors: { email: [expect.stringContaining(`quota of ${EMAIL_LINK_QUOTA}`)] } } });
+    // A link nobody is emailed is not counted.
+    expect((await kisi('POST', '/group_links', { group_link: { name: 'At the desk', group_id: groupId } })).status).toBe(200);
+    // One that has expired no longer counts either.
+    await db.updateTable('kisi_emu_group_links').set({ valid_until: '2020-01-01T00:00:00Z' }).where('name', '=', 'Quota 0').execute();
+    expect((await kisi('POST', '/group_links', { group_link: { name: 'Now it fits', group_id: groupId, email: 'late@mail.example' } })).status).toBe(200);
+    await db.deleteFrom('kisi_emu_group_links').where('name', 'like', 'Quota %').execute();
   });
 });

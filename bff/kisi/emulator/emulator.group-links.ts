@@ -110,12 +110,23 @@ export function groupLinksStore(db: EmulatorDb) {
     return { ...link!, secret, quick_response_code_token: token, quick_response_code_image: token ? await qrImage(token) : null };
   }
 
+  /** Links sent to an email that still open doors (no valid-until, or one still ahead): what Kisi's quota counts. */
+  async function liveEmailLinks(): Promise<number> {
+    const row = await db
+      .selectFrom('kisi_emu_group_links')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('email', 'is not', null)
+      .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', kisiNow())]))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async function deleteGroupLink(id: number): Promise<boolean> {
     const result = await db.deleteFrom('kisi_emu_group_links').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
-  return { listGroupLinks, createGroupLink, deleteGroupLink };
+  return { listGroupLinks, createGroupLink, deleteGroupLink, liveEmailLinks };
 }
 export type GroupLinksStore = ReturnType<typeof groupLinksStore>;
 
@@ -127,6 +138,9 @@ async function qrImage(token: string): Promise<string> {
   const png = await QRCode.toBuffer(token, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 8 });
   return png.toString('base64');
 }
+
+/** Kisi's quota of access links sent by email at once (its documentation: 1000). */
+export const EMAIL_LINK_QUOTA = 1000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -168,6 +182,9 @@ export function groupLinksRoutes(store: GroupLinksStore & Pick<GroupsStore, 'gro
       else add(key, 'is not a valid date');
     }
     if (dates.valid_from && dates.valid_until && dates.valid_until <= dates.valid_from) add('valid_until', 'must be after valid from');
+    if (email !== null && !errors.email && (await store.liveEmailLinks()) >= EMAIL_LINK_QUOTA) {
+      add('email', `quota of ${EMAIL_LINK_QUOTA} access links sent by email at once is reached: delete or let some expire first`);
+    }
     if (Object.keys(errors).length) return void validationErrors(res, errors);
     const link = await store.createGroupLink({
       group_id: groupId!,
