@@ -11,7 +11,6 @@ import { receiveKisiEvent, type KisiEventWrite } from './features/webhooks/kisi-
 import { kisiEventsRepository } from './features/webhooks/kisi-events.repository';
 import type { PastWebhookDelivery } from './kisi/emulator/emulator.history';
 import { connectKisi, type Kisi } from './kisi/kisi';
-import { kisiDoorAccess } from './kisi/kisi-client';
 import type { InTransaction } from './lib/event-bus';
 import { createLogger } from './lib/logger';
 import { databaseFailure, listenFirst, requireClientBuild, type Listening } from './start-up';
@@ -125,7 +124,7 @@ async function ready({ config, listening, announce, options, opened }: Start, da
   const webhook: { url?: string } = {};
   const kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhook.url, ratePerSecond: options.kisiRatePerSecond, history: pastWebhooksInto(database) });
   opened.push(() => kisi.emulator?.close());
-  const built = createApp({ config, database, logger, version: readVersion(), door: kisiDoorAccess(kisi.client), kisi });
+  const built = createApp({ config, database, logger, version: readVersion(), door: kisi.door, kisi });
   await seedIfEmpty(database.db, built.seeders);
   await seedCatalogueIfEmpty(database);
 

@@ -197,6 +197,33 @@ describe('gym front desk', () => {
     ['desktop', { width: 1280, height: 800 }],
     ['phone', { width: 390, height: 844 }],
   ] as const) {
+    it(`the members list by last visit (${size}): door access and last visit per row, sort kept in the URL, nothing wider than the screen`, async () => {
+      const { page, context, problems } = await signedIn('/shell/gymowner/users', STAFF, viewport);
+      await page.getByLabel('Sort').selectOption({ label: 'Last visit, newest first' });
+      await page.waitForURL((url) => url.searchParams.get('sort') === '-last_visit');
+      const first = page.getByRole('list', { name: 'Members' }).getByRole('listitem').first();
+      // The demo organisation's past door events are stored on first start: someone came in.
+      await first.locator('time').waitFor();
+      assert.match((await first.getByTestId('door-state').textContent()) ?? '', /^(Doors|No door account|Unknown)/);
+      assert.match((await first.locator('time').getAttribute('title')) ?? '', /\d{4}/);
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      assert.ok(scrollWidth <= innerWidth, `the page is ${scrollWidth}px wide in a ${innerWidth}px window`);
+      await screenshot(page, `members-by-last-visit-${size}`);
+
+      await page.goto('/shell');
+      const visits = page.getByRole('region', { name: 'Today’s visits' });
+      await visits.getByText(/^\d[\d,.\s]*$/).waitFor();
+      await visits.getByRole('link', { name: 'See the door events' }).click();
+      await page.waitForURL((url) => url.pathname === '/shell/webhook');
+      assert.deepEqual(problems.messages, []);
+      await context.close();
+    });
+  }
+
+  for (const [size, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     it(`a day pass by staff (${size}): ends tonight, secret and QR code shown once with Copy, then revoked`, async () => {
       const { page, context, problems } = await signedIn('/shell/gymowner/users', STAFF, viewport);
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);

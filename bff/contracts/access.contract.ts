@@ -119,6 +119,7 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'DELETE /api/gym/users/:id': frontDesk,
   'GET /api/gym/users/:id/access': frontDesk,
   'POST /api/gym/users/:id/access/sync': frontDesk,
+  'GET /api/gym/visits/count': frontDesk,
 
   // Kisi through the proxy: admins only, but staff read, issue and revoke access links (a member's day pass, decision 0057).
   'GET /api/kisi/users': adminsOnly,

@@ -46,6 +46,10 @@ export const optionalText = (max: number) =>
     ),
   );
 
+/** A moment as an ISO 8601 timestamp with its zone ("2026-03-02T00:00:00+01:00"), normalised to UTC ("2026-03-01T23:00:00.000Z") as stored. */
+export const isoInstant = (message = 'Expected an ISO 8601 time such as 2026-03-02T00:00:00.000Z') =>
+  v.pipe(v.string(), v.isoTimestamp(message), v.transform((s) => new Date(s).toISOString()));
+
 /** `:id` of a path. */
 export const IdParamSchema = v.object({ id: idText() });
 

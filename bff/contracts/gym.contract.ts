@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema, IdParamSchema, PageQuerySchema, idNumber, idText, pageOf, requiredText } from './common.contract';
+import { EmailSchema, IdParamSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
@@ -69,13 +69,21 @@ export const GymMemberSchema = v.object({
   updatedAt: v.string(),
 });
 export type GymMember = v.InferOutput<typeof GymMemberSchema>;
-export const GymMemberPageSchema = pageOf(GymMemberSchema);
+
+/**
+ * The desk's orders of the member list: by name, by last visit newest first (`-last_visit`) or
+ * oldest first (`last_visit`). Members who never came sort last either way.
+ */
+export const MEMBER_SORTS = ['name', '-last_visit', 'last_visit'] as const;
+export const MemberSortSchema = v.picklist(MEMBER_SORTS, 'Expected one of name, -last_visit, last_visit');
+export type MemberSort = v.InferOutput<typeof MemberSortSchema>;
 
 export const MemberListQuerySchema = v.object({
   ...PageQuerySchema.entries,
   query: optionalQuery,
   ownerId: v.optional(idText('Expected a positive integer owner id')),
   membership: v.optional(MembershipSchema),
+  sort: v.optional(MemberSortSchema, 'name'),
 });
 export type MemberListQuery = v.InferOutput<typeof MemberListQuerySchema>;
 
@@ -116,10 +124,18 @@ export type DoorState =
   | { doors: 'open'; label: 'Doors open for them' | 'Doors open, though the membership is not active' }
   | { doors: 'closed'; label: 'Doors closed: membership not active' | 'Doors closed: switched off in Kisi' }
   | { doors: 'no_account'; label: 'No door account' }
-  | { doors: 'unknown'; label: 'Door access not known' };
+  | { doors: 'unknown'; label: 'Door access not known' | 'Unknown — Kisi unreachable' };
 
-export function doorStateOf(membership: Membership, kisiUser: { accessEnabled: boolean } | null | undefined): DoorState {
-  if (kisiUser === undefined) return { doors: 'unknown', label: 'Door access not known' };
+export const DOOR_STATES = ['open', 'closed', 'no_account', 'unknown'] as const satisfies ReadonlyArray<DoorState['doors']>;
+/** A `DoorState` on the wire (the member list's door column). */
+export const DoorStateSchema = v.object({ doors: v.picklist(DOOR_STATES), label: v.string() });
+
+/**
+ * `unreachable`: Kisi was asked and did not answer, so the verdict says so rather than guessing
+ * from the last stored switch (which the row and the card still show beside it).
+ */
+export function doorStateOf(membership: Membership, kisiUser: { accessEnabled: boolean } | null | undefined, { unreachable = false } = {}): DoorState {
+  if (kisiUser === undefined) return unreachable ? { doors: 'unknown', label: 'Unknown — Kisi unreachable' } : { doors: 'unknown', label: 'Door access not known' };
   if (kisiUser === null) return { doors: 'no_account', label: 'No door account' };
   const wanted = membership === 'active';
   if (kisiUser.accessEnabled) {
@@ -127,6 +143,25 @@ export function doorStateOf(membership: Membership, kisiUser: { accessEnabled: b
   }
   return { doors: 'closed', label: wanted ? 'Doors closed: switched off in Kisi' : 'Doors closed: membership not active' };
 }
+
+/**
+ * A member as the desk's list shows them: the member, when they last came in (their newest
+ * successful door unlock; null: never) and whether the doors open for them (`doorStateOf` over Kisi's
+ * user, at most `KISI_USERS_MAX_AGE_MS` old, so the row and the member's door card agree).
+ */
+export const GymMemberRowSchema = v.object({
+  ...GymMemberSchema.entries,
+  lastVisitAt: v.nullable(v.string()),
+  door: DoorStateSchema,
+});
+export type GymMemberRow = v.InferOutput<typeof GymMemberRowSchema>;
+export const GymMemberPageSchema = pageOf(GymMemberRowSchema);
+
+/** "Today's visits": `since` is the start of the venue's day as the desk's clock says it (its local midnight). */
+export const VisitCountQuerySchema = v.object({ since: isoInstant() });
+export type VisitCountQuery = v.InferOutput<typeof VisitCountQuerySchema>;
+export const VisitCountSchema = v.object({ since: v.string(), count: v.number() });
+export type VisitCount = v.InferOutput<typeof VisitCountSchema>;
 
 // ---- endpoints (staff and admins) ---------------------------------------------------------------
 
@@ -146,7 +181,14 @@ export const gymApi = {
     status: 204,
     errors: [404, 409],
   }),
-  listMembers: endpoint({ method: 'GET', path: '/api/gym/users', summary: 'Gym members, filtered by search, owner and membership', access: staff, query: MemberListQuerySchema, response: GymMemberPageSchema }),
+  listMembers: endpoint({
+    method: 'GET',
+    path: '/api/gym/users',
+    summary: 'Gym members with their last visit and door access, filtered by search, owner and membership; `sort` by name or last visit (never-visited last)',
+    access: staff,
+    query: MemberListQuerySchema,
+    response: GymMemberPageSchema,
+  }),
   getMember: endpoint({ method: 'GET', path: '/api/gym/users/:id', summary: 'One gym member', access: staff, params: IdParamSchema, response: GymMemberSchema, errors: [404] }),
   createMember: endpoint({
     method: 'POST',
@@ -186,5 +228,13 @@ export const gymApi = {
     params: IdParamSchema,
     response: GymMemberSchema,
     errors: [404],
+  }),
+  countVisits: endpoint({
+    method: 'GET',
+    path: '/api/gym/visits/count',
+    summary: 'How many visits (successful door unlocks) there have been since `since`',
+    access: staff,
+    query: VisitCountQuerySchema,
+    response: VisitCountSchema,
   }),
 };

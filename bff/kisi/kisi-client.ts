@@ -89,6 +89,11 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
       const user = users.find((u) => u.email.toLowerCase() === email.toLowerCase());
       return user ? toSummary(user) : null;
     },
+    /** One page of Kisi's users (by Kisi's default order), and how many there are in all (from `X-Collection-Range`). */
+    async listUsers(page: { offset: number; limit: number }): Promise<{ users: KisiUserSummary[]; total: number | undefined }> {
+      const { body, headers } = await send(kisiApi.listUsers, { query: page });
+      return { users: body.map(toSummary), total: parseCollectionRange(headers.get('X-Collection-Range'))?.total };
+    },
     async getUser(id: number): Promise<KisiUserSummary | null> {
       try {
         return toSummary(await call(kisiApi.getUser, { params: { id } }));
@@ -119,9 +124,3 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
   };
 }
 export type KisiClient = ReturnType<typeof kisiClient>;
-
-/** The gym's door-access provider (gym.service DoorAccess) backed by Kisi. */
-export const kisiDoorAccess = (client: KisiClient) => ({
-  findUser: (email: string) => client.findUserByEmail(email),
-  setAccess: (kisiUserId: number, enabled: boolean) => client.setAccess(kisiUserId, enabled),
-});

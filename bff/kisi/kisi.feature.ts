@@ -16,7 +16,7 @@ export function kisiFeature({ database, logger, jsonBody, mount }: FeatureContex
     '/kisi',
     jsonBody,
     kisi
-      ? kisiProxy({ settings: kisi.settings, limiter: kisi.limiter, logger, client: kisi.client, audit: auditIn(database.db) })
+      ? kisiProxy({ settings: kisi.settings, limiter: kisi.limiter, logger, client: kisi.client, audit: auditIn(database.db), userChanged: kisi.door.forgetUser })
       : () => {
           throw new HttpError(503, 'Kisi is not configured on this server.');
         },

@@ -7,6 +7,7 @@ import { startKisiEmulator, type KisiEmulator } from './emulator/emulator';
 import { emulatorStoreBeside } from './emulator/emulator.database';
 import type { PastWebhookDelivery } from './emulator/emulator.history';
 import { kisiClient, type KisiClient, type KisiSettings } from './kisi-client';
+import { kisiDoorAccess, type KisiDoorAccess } from './kisi-door-access';
 import { createRateLimiter, KISI_RATE_LIMIT_PER_SECOND, KISI_RATE_MARGIN_MS, KISI_RATE_WINDOW_MS, type RateLimiter, type ReserveStart } from './rate-limiter';
 
 /** Everything the BFF needs to talk to Kisi: where, with which key, and one shared rate limiter. */
@@ -14,13 +15,16 @@ export interface Kisi {
   settings: KisiSettings;
   limiter: RateLimiter;
   client: KisiClient;
+  /** The gym's door access over `client`, with its short memory of Kisi users (the proxy tells it of switches made through it). */
+  door: KisiDoorAccess;
   /** Present in emulator mode (the control endpoint uses it). */
   emulator?: KisiEmulator;
 }
 
 export function createKisi(settings: KisiSettings, options: { ratePerSecond?: number; emulator?: KisiEmulator; reserve?: ReserveStart } = {}): Kisi {
   const limiter = createRateLimiter({ perSecond: options.ratePerSecond ?? KISI_RATE_LIMIT_PER_SECOND, reserve: options.reserve });
-  return { settings, limiter, client: kisiClient(settings, limiter), emulator: options.emulator };
+  const client = kisiClient(settings, limiter);
+  return { settings, limiter, client, door: kisiDoorAccess(client), emulator: options.emulator };
 }
 
 export interface ConnectKisiOptions {

@@ -24,6 +24,8 @@ export interface KisiProxyDeps {
   client: Pick<KisiClient, 'getUser'>;
   /** The audit trail: every write Kisi accepted, as the signed-in account's. */
   audit: Audit;
+  /** Told of every change to a Kisi user that Kisi accepted (the gym's memory of Kisi users forgets it). */
+  userChanged?: (kisiUserId: number) => void;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface KisiProxyDeps {
  * allowlist, the outgoing rate limit, the key added on the server; Kisi's status codes, bodies and
  * X-Collection-Range pass through; 502/504 problems when Kisi is unreachable or silent.
  */
-export function kisiProxy({ settings, limiter, logger, client, audit }: KisiProxyDeps) {
+export function kisiProxy({ settings, limiter, logger, client, audit, userChanged }: KisiProxyDeps) {
   const timedOut = new WeakSet<Request>();
   // The writes on their way to Kisi, for the audit entry written once Kisi accepts one.
   const writes = new WeakMap<Request, KisiWrite>();
@@ -129,6 +131,7 @@ export function kisiProxy({ settings, limiter, logger, client, audit }: KisiProx
           const write = writes.get(req);
           const record = write && proxyRes.statusCode! < 300 ? kisiWriteRecord(write) : undefined;
           if (record) void audit(req.user ?? null, record).catch((err: unknown) => logger.error({ err }, 'the audit entry of a Kisi write could not be stored'));
+          if (write?.endpoint === kisiApi.updateUser && write.id && proxyRes.statusCode! < 300) userChanged?.(Number(write.id));
           // A 401 from Kisi means the server's key is wrong, not the user's session: the browser must not take it
           // for its own 401 (which would send the user to the login page).
           if (proxyRes.statusCode === 401) {

@@ -9,7 +9,6 @@ import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/database';
 import { authServiceOn } from '../features/auth/auth.service';
 import { connectKisi, type Kisi } from '../kisi/kisi';
-import { kisiDoorAccess } from '../kisi/kisi-client';
 import { createLogger } from '../lib/logger';
 import { createTestDatabase } from './test-database';
 import type { Role } from '../contracts/endpoint.contract';
@@ -31,7 +30,7 @@ export interface TestContext extends Pick<App, 'bus' | 'endpoints' | 'jobs' | 'e
 }
 
 /** A door-access provider with no Kisi behind it: every member is unknown to Kisi. */
-export const NO_KISI_DOOR: AppDeps['door'] = { findUser: async () => null, setAccess: async () => {} };
+export const NO_KISI_DOOR: AppDeps['door'] = { findUser: async () => null, findUsers: async (emails) => new Map(emails.map((e) => [e, null])), setAccess: async () => {} };
 
 export interface TestContextOptions {
   /** Start the Kisi emulator (seeded organisation, signed webhooks back to the app) as the app's Kisi. */
@@ -57,7 +56,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     database,
     logger,
     version: '0.0.0-test',
-    door: kisi ? kisiDoorAccess(kisi.client) : NO_KISI_DOOR,
+    door: kisi ? kisi.door : NO_KISI_DOOR,
     kisi,
     ...overrides,
   });

@@ -1,4 +1,4 @@
-import { dayKey, endOfTodayLocalInput, formatDay, formatTime, isoFromLocalInput } from './format';
+import { dayKey, endOfTodayLocalInput, formatDay, formatLastVisit, formatTime, isoFromLocalInput, startOfTodayIso } from './format';
 
 /** A local time (the test runner's zone), as the API's UTC ISO text. */
 const local = (year: number, month: number, day: number, hours = 12, minutes = 0) => new Date(year, month - 1, day, hours, minutes).toISOString();
@@ -44,5 +44,21 @@ describe('endOfTodayLocalInput: when a day pass ends unless the desk says otherw
 
   it('goes to Kisi as the UTC moment of that local minute', () => {
     expect(isoFromLocalInput(endOfTodayLocalInput(new Date(2026, 10, 27, 15)))).toBe(new Date(2026, 10, 27, 23, 59).toISOString());
+  });
+});
+
+describe('formatLastVisit', () => {
+  const now = new Date(2026, 2, 10, 15, 0);
+  it('says today and yesterday with the time, then days, weeks and the date, and Never for none', () => {
+    expect(formatLastVisit(new Date(2026, 2, 10, 9, 12).toISOString(), now)).toMatch(/^today \S*9.12/);
+    expect(formatLastVisit(new Date(2026, 2, 9, 23, 59).toISOString(), now)).toMatch(/^yesterday /);
+    expect(formatLastVisit(new Date(2026, 2, 7, 1, 0).toISOString(), now)).toBe('3 days ago');
+    expect(formatLastVisit(new Date(2026, 1, 20).toISOString(), now)).toBe('2 weeks ago');
+    expect(formatLastVisit(new Date(2025, 11, 1).toISOString(), now)).toMatch(/2025/);
+    expect(formatLastVisit(null, now)).toBe('Never');
+  });
+
+  it('starts today at the reader’s local midnight', () => {
+    expect(startOfTodayIso(now)).toBe(new Date(2026, 2, 10).toISOString());
   });
 });

@@ -3,6 +3,7 @@
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const whenExact = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const day = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
 const dayWithYear = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 
@@ -41,3 +42,25 @@ export const isoFromLocalInput = (local: string): string | null => (local ? new 
  * pass ends tonight, by the desk's clock, unless staff say otherwise.
  */
 export const endOfTodayLocalInput = (now: number | Date = Date.now()): string => `${dayKey(now)}T23:59`;
+
+/** The reader's local midnight of today as a UTC ISO instant: "today" is the venue's day (the desk's clock), not UTC's. */
+export function startOfTodayIso(now: number | Date = Date.now()): string {
+  const midnight = new Date(now);
+  midnight.setHours(0, 0, 0, 0);
+  return midnight.toISOString();
+}
+
+/**
+ * When someone last came, for a list: "today 09:12", "yesterday 18:40", "3 days ago", "2 weeks ago",
+ * then the date; "Never" for none. Days are calendar days of the reader's zone, not 24-hour spans.
+ */
+export function formatLastVisit(iso: string | null | undefined, now: number | Date = Date.now()): string {
+  if (!iso) return 'Never';
+  // Both day keys parse as UTC midnights, so their difference is whole days whatever the clocks did.
+  const days = Math.round((Date.parse(dayKey(now)) - Date.parse(dayKey(iso))) / 86_400_000);
+  if (days <= 0) return `today ${formatTime(iso)}`;
+  if (days === 1) return `yesterday ${formatTime(iso)}`;
+  if (days < 14) return `${days} days ago`;
+  if (days < 60) return `${Math.floor(days / 7)} weeks ago`;
+  return date.format(new Date(iso));
+}

@@ -15,4 +15,5 @@ export const gymRoutes = (gym: GymService) => [
   route(gymApi.deleteMember, ({ params }, { req }) => gym.deleteMember(req.user!, params.id)),
   route(gymApi.doorAccess, ({ params }) => gym.doorAccess(params.id)),
   route(gymApi.syncDoorAccess, ({ params }, { req }) => gym.syncDoorAccess(req.user!, params.id)),
+  route(gymApi.countVisits, ({ query }) => gym.countVisits(query)),
 ];

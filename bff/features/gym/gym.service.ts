@@ -1,14 +1,18 @@
-import type {
-  AccessSync,
-  CreateMember,
-  CreateOwner,
-  GymMember,
-  GymOwner,
-  MemberDoorAccess,
-  Membership,
-  MemberListQuery,
-  OwnerListQuery,
-  UpdateMember,
+import {
+  doorStateOf,
+  type AccessSync,
+  type CreateMember,
+  type CreateOwner,
+  type GymMember,
+  type GymMemberRow,
+  type GymOwner,
+  type MemberDoorAccess,
+  type Membership,
+  type MemberListQuery,
+  type OwnerListQuery,
+  type UpdateMember,
+  type VisitCount,
+  type VisitCountQuery,
 } from '../../contracts/gym.contract';
 import type { Page } from '../../contracts/common.contract';
 import { isUniqueViolation } from '../../db/engine';
@@ -17,12 +21,17 @@ import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { wantsDoorAccess, type AccessSyncRecord, type MembersRepository } from './members.repository';
 import type { OwnersRepository } from './owners.repository';
+import type { VisitsRepository } from './visits.repository';
 
 /** The door-access provider as the gym sees it: a Kisi user found by email, and their access switch. */
 export interface DoorAccess {
-  findUser: (email: string) => Promise<{ id: number; name: string | null; email: string; accessEnabled: boolean } | null>;
+  /** Asks Kisi now (the member's door card, a switch). */
+  findUser: (email: string) => Promise<KisiDoorUser | null>;
+  /** Kisi users of many emails at once (a list page), possibly a little old; keyed by the lower-cased email, null: no account. */
+  findUsers: (emails: readonly string[]) => Promise<Map<string, KisiDoorUser | null>>;
   setAccess: (kisiUserId: number, enabled: boolean) => Promise<void>;
 }
+type KisiDoorUser = { id: number; name: string | null; email: string; accessEnabled: boolean };
 
 /** A write of the gym: the repositories in one transaction, and the audit trail beside them. */
 export interface GymWrite {
@@ -34,6 +43,7 @@ export interface GymWrite {
 export interface GymServiceDeps {
   owners: OwnersRepository;
   members: MembersRepository;
+  visits: VisitsRepository;
   door: DoorAccess;
   inTransaction: InTransaction<GymWrite>;
   now?: () => string;
@@ -71,7 +81,7 @@ const switchDue = (membership: Membership, at: string): AccessSyncRecord => ({
   at,
 });
 
-export function gymService({ owners, members, door, inTransaction, now = () => new Date().toISOString() }: GymServiceDeps) {
+export function gymService({ owners, members, visits, door, inTransaction, now = () => new Date().toISOString() }: GymServiceDeps) {
   const ownerOr404 = async (id: number) => (await owners.find(id)) ?? Promise.reject(notFound(`No gym owner with id ${id}.`));
   const memberOr404 = async (id: number) => (await members.find(id)) ?? Promise.reject(notFound(`No gym member with id ${id}.`));
   const ensureOwnerExists = async (ownerId: number) => {
@@ -147,7 +157,22 @@ export function gymService({ owners, members, door, inTransaction, now = () => n
       }
     },
 
-    listMembers: (query: MemberListQuery): Promise<Page<GymMember>> => members.list(query),
+    /**
+     * A page of members with their last visit, and whether the doors open for each by the same
+     * `doorStateOf` as their door card. Kisi is asked once for the page; when it cannot be reached
+     * the list still answers, each door saying so (the stored last switch is in every row).
+     */
+    async listMembers(query: MemberListQuery): Promise<Page<GymMemberRow>> {
+      const page = await members.list(query);
+      const kisiUsers = await door.findUsers(page.items.map((member) => member.email)).catch(() => undefined);
+      return {
+        ...page,
+        items: page.items.map((member) => ({
+          ...member,
+          door: doorStateOf(member.membership, kisiUsers ? (kisiUsers.get(member.email.toLowerCase()) ?? null) : undefined, { unreachable: !kisiUsers }),
+        })),
+      };
+    },
     getMember: memberOr404,
 
     async createMember(actor: AuditActor, input: CreateMember): Promise<GymMember> {
@@ -191,6 +216,9 @@ export function gymService({ owners, members, door, inTransaction, now = () => n
     },
 
     syncDoorAccess,
+
+    /** Visits (successful unlocks) since the start of the desk's day. */
+    countVisits: async ({ since }: VisitCountQuery): Promise<VisitCount> => ({ since, count: await visits.countSince(since) }),
 
     async doorAccess(id: number): Promise<MemberDoorAccess> {
       const member = await memberOr404(id);

@@ -1,9 +1,10 @@
 import type { ExpressionBuilder } from 'kysely';
-import type { AccessSync, GymMember, Membership, MemberListQuery } from '../../contracts/gym.contract';
+import type { AccessSync, GymMember, Membership, MemberListQuery, MemberSort } from '../../contracts/gym.contract';
 import type { Db } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { containsText } from '../../db/engine';
 import { paginate } from '../../lib/paginate';
+import { lastVisitOfMember } from './visits.repository';
 
 type MemberRow = Omit<GymMember, 'accessSync'> & { syncState: AccessSync['state']; syncError: string | null; syncAt: string | null };
 
@@ -23,6 +24,9 @@ const toMember = ({ syncState, syncError, syncAt, ...row }: MemberRow): GymMembe
 });
 
 type Filters = Pick<MemberListQuery, 'query' | 'ownerId' | 'membership'>;
+
+/** A member in the list: with when they last came in (null: never). */
+export type ListedMember = GymMember & { lastVisitAt: string | null };
 
 export function membersRepository(db: Db) {
   const selectMembers = () =>
@@ -57,15 +61,25 @@ export function membersRepository(db: Db) {
   const hasFilters = (filters: Filters) => !!filters.query || filters.ownerId !== undefined || !!filters.membership;
 
   const countOf = (filters: Filters) => db.selectFrom('gym_users as u').$if(hasFilters(filters), (qb) => qb.where(filtered(filters))).select((eb) => eb.fn.countAll<number>().as('n'));
-  const pageOf = (filters: Filters, limit: number, offset: number) =>
-    selectMembers().$if(hasFilters(filters), (qb) => qb.where(filtered(filters))).orderBy('u.name').orderBy('u.id').limit(limit).offset(offset);
+  // By name the page walks `gym_users_name_idx` and looks up the last visit of its rows only; by
+  // last visit every matching member's is looked up (one index probe each) and sorted. NULLS LAST
+  // (SQLite and PostgreSQL alike) puts members who never came at the end in both directions.
+  const pageOf = (filters: Filters, sort: MemberSort, limit: number, offset: number) =>
+    selectMembers()
+      .select((eb) => lastVisitOfMember(eb).as('lastVisitAt'))
+      .$if(hasFilters(filters), (qb) => qb.where(filtered(filters)))
+      .$if(sort !== 'name', (qb) => qb.orderBy((eb) => lastVisitOfMember(eb), (ob) => (sort === '-last_visit' ? ob.desc() : ob.asc()).nullsLast()))
+      .orderBy('u.name')
+      .orderBy('u.id')
+      .limit(limit)
+      .offset(offset);
 
   return {
     list: (query: MemberListQuery) =>
-      paginate<GymMember>(
+      paginate<ListedMember>(
         query,
         async () => Number((await countOf(query).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => (await pageOf(query, limit, offset).execute()).map(toMember),
+        async (limit, offset) => (await pageOf(query, query.sort, limit, offset).execute()).map(({ lastVisitAt, ...row }) => ({ ...toMember(row), lastVisitAt: lastVisitAt ?? null })),
       ),
 
     find: async (id: number): Promise<GymMember | undefined> => {

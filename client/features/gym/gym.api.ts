@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { gymApi, type Membership } from '@contracts/gym.contract';
+import { gymApi, MEMBER_SORTS, type MemberSort, type Membership } from '@contracts/gym.contract';
 import { idText } from '@contracts/common.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { setQueryData } from '@/lib/cache';
@@ -18,11 +18,13 @@ export const PAGE_SIZE = 10;
 const ownerIdParam = v.fallback(idText(), 0);
 const membershipParam = v.fallback(v.picklist(['', ...MEMBERSHIP_VALUES]), '');
 const queryParam = v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), '');
+/** `?sort=` of the member list: the contract's orders, by name when absent or unknown. */
+const sortParam = v.fallback(v.picklist(MEMBER_SORTS), 'name');
 
 export const OwnersSearchSchema = v.object({ page: pageParam, query: queryParam });
 export type OwnersSearch = v.InferOutput<typeof OwnersSearchSchema>;
 
-export const MembersSearchSchema = v.object({ page: pageParam, query: queryParam, ownerId: ownerIdParam, membership: membershipParam });
+export const MembersSearchSchema = v.object({ page: pageParam, query: queryParam, ownerId: ownerIdParam, membership: membershipParam, sort: sortParam });
 export type MembersSearch = v.InferOutput<typeof MembersSearchSchema>;
 
 export const OwnerPageSearchSchema = v.object({ page: pageParam });
@@ -41,7 +43,7 @@ export const OWNER_CHOICES_KEY = keyFor(gymApi.listOwners, { query: { page: 0, p
 
 export const ownerKey = (id: number | string) => keyFor(gymApi.getOwner, { params: { id } });
 
-export const membersKey = (search: { page: number; query?: string; ownerId?: number; membership?: Membership | '' }) =>
+export const membersKey = (search: { page: number; query?: string; ownerId?: number; membership?: Membership | ''; sort?: MemberSort }) =>
   keyFor(gymApi.listMembers, {
     query: {
       page: toApiPage(search.page),
@@ -49,6 +51,8 @@ export const membersKey = (search: { page: number; query?: string; ownerId?: num
       query: search.query,
       ownerId: search.ownerId || undefined,
       membership: search.membership || undefined,
+      // The default order stays out of the key: the same page by name is one cache entry however it was asked for.
+      sort: search.sort === 'name' ? undefined : search.sort,
     },
   });
 

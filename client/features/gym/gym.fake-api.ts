@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'msw';
-import { gymApi, type GymMember, type GymOwner } from '@contracts/gym.contract';
+import { doorStateOf, gymApi, type GymMember, type GymMemberRow, type GymOwner } from '@contracts/gym.contract';
 import type { Page } from '@contracts/common.contract';
 import { fieldProblem, handle, problem } from '@/test-server';
 
@@ -16,6 +16,10 @@ export type FakeGym = {
   /** Kisi users by email; access switches fail while `kisiDown` is set. */
   kisi: Map<string, { id: number; name: string; email: string; accessEnabled: boolean }>;
   kisiDown: boolean;
+  /** Last visits (newest successful unlock) by email; absent: never came. */
+  visits: Map<string, string>;
+  /** What `GET /api/gym/visits/count` answers. */
+  visitsToday: number;
   handlers: RequestHandler[];
 };
 
@@ -49,7 +53,7 @@ const pageOf = <T>(items: T[], { page, pageSize }: { page: number; pageSize: num
 const noOwner = (id: number) => fieldProblem([{ path: 'body.ownerId', message: `No gym owner with id ${id}` }], 'The owner does not exist.');
 
 export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {}): FakeGym {
-  const gym: FakeGym = { owners: init.owners ?? [], members: init.members ?? [], kisi: new Map(), kisiDown: false, handlers: [] };
+  const gym: FakeGym = { owners: init.owners ?? [], members: init.members ?? [], kisi: new Map(), kisiDown: false, visits: new Map(), visitsToday: 0, handlers: [] };
   const counted = (o: GymOwner): GymOwner => ({ ...o, memberCount: gym.members.filter((m) => m.ownerId === o.id).length });
   const nextId = (items: { id: number }[]) => Math.max(0, ...items.map((i) => i.id)) + 1;
   const findOwner = (id: number) => gym.owners.find((o) => o.id === id);
@@ -98,8 +102,16 @@ export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {
       const items = gym.members.filter(
         (m) => (!q || `${m.name} ${m.email}`.toLowerCase().includes(q)) && (!query.ownerId || m.ownerId === query.ownerId) && (!query.membership || m.membership === query.membership),
       );
-      return pageOf(items, query);
+      const rows = items.map((m): GymMemberRow => ({ ...m, lastVisitAt: gym.visits.get(m.email) ?? null, door: doorStateOf(m.membership, gym.kisi.get(m.email) ?? null) }));
+      // As the BFF orders them: by name, or by last visit with those who never came last.
+      // Names compare as the database does (code points, so "Member 10" before "Member 2").
+      const byName = (a: GymMemberRow, b: GymMemberRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id);
+      const byVisit = (direction: 1 | -1) => (a: GymMemberRow, b: GymMemberRow) =>
+        !a.lastVisitAt || !b.lastVisitAt ? Number(!a.lastVisitAt) - Number(!b.lastVisitAt) || byName(a, b) : direction * a.lastVisitAt.localeCompare(b.lastVisitAt) || byName(a, b);
+      rows.sort(query.sort === 'name' ? byName : byVisit(query.sort === 'last_visit' ? 1 : -1));
+      return pageOf(rows, query);
     }),
+    handle(gymApi.countVisits, ({ query }) => ({ since: query.since, count: gym.visitsToday })),
     handle(gymApi.createMember, ({ body }) => {
       const o = findOwner(body.ownerId);
       if (!o) return noOwner(body.ownerId);

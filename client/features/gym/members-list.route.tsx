@@ -2,7 +2,7 @@ import './gym.css';
 import { useLoaderData, useNavigate, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
-import type { GymMember } from '@contracts/gym.contract';
+import type { GymMember, GymMemberRow, MemberSort } from '@contracts/gym.contract';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
@@ -21,9 +21,12 @@ import { SearchBox } from '@/components/search-box';
 import { MEMBERSHIP_VALUES, fetchMemberPage, membersKey, parseMembersSearch } from './gym.api';
 import type { MembersSearch } from './gym.api';
 
-type Data = { search: MembersSearch; members: Page<GymMember> };
+type Data = { search: MembersSearch; members: Page<GymMemberRow> };
 
-/** `/shell/gymowner/users?page&query&ownerId&membership`: every param falls back silently. */
+/** The list's orders, as the Sort picker names them. */
+const SORT_LABELS: Record<MemberSort, string> = { name: 'Name', '-last_visit': 'Last visit, newest first', last_visit: 'Last visit, oldest first' };
+
+/** `/shell/gymowner/users?page&query&ownerId&membership&sort`: every param falls back silently. */
 export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
   const search = parseMembersSearch(url);
   return { search, members: await loadQuery(membersKey(search), fetchMemberPage) };
@@ -39,6 +42,7 @@ export function membersHref(search: MembersSearch): string {
   if (search.query) params.set('query', search.query);
   if (search.ownerId) params.set('ownerId', String(search.ownerId));
   if (search.membership) params.set('membership', search.membership);
+  if (search.sort !== 'name') params.set('sort', search.sort);
   if (search.page > 1) params.set('page', String(search.page));
   const query = params.toString();
   return query ? `${paths.gymMembers}?${query}` : paths.gymMembers;
@@ -57,8 +61,8 @@ export function Component() {
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMembers;
   const filtered = Boolean(search.query || search.ownerId || search.membership);
 
-  /** Changes one filter: back to page 1; typing a search replaces the history entry. */
-  const setFilter = (name: 'query' | 'ownerId' | 'membership', value: string) => setSearchParam(name, value, { replace: name === 'query' });
+  /** Changes one filter (or the order): back to page 1; typing a search replaces the history entry. By name is the default, kept out of the URL. */
+  const setFilter = (name: 'query' | 'ownerId' | 'membership' | 'sort', value: string) => setSearchParam(name, name === 'sort' && value === 'name' ? '' : value, { replace: name === 'query' });
 
   const openCreate = () =>
     modal.open({
@@ -108,6 +112,16 @@ export function Component() {
               {MEMBERSHIP_VALUES.map((m) => (
                 <option key={m} value={m}>
                   {MEMBERSHIP_LABELS[m]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field-inline">
+            <span>Sort</span>
+            <select value={search.sort} onChange={(e) => setFilter('sort', e.target.value)}>
+              {Object.entries(SORT_LABELS).map(([value, text]) => (
+                <option key={value} value={value}>
+                  {text}
                 </option>
               ))}
             </select>

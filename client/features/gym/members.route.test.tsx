@@ -124,6 +124,58 @@ describe('/shell/gymowner/users', () => {
   });
 });
 
+describe('/shell/gymowner/users: last visit and door access columns', () => {
+  const NOW = new Date(2026, 2, 10, 15, 0); // 10 March 2026, 15:00 local
+  function desk() {
+    const gym = fakeGym({
+      owners: [marta],
+      members: [
+        member(1, marta, { name: 'Ada Early', email: 'ada@desk.example' }),
+        member(2, marta, { name: 'Ben Never', email: 'ben@desk.example', membership: 'paused' }),
+        member(3, marta, { name: 'Cy Recent', email: 'cy@desk.example' }),
+      ],
+    });
+    gym.visits.set('ada@desk.example', new Date(2026, 2, 7, 8, 0).toISOString());
+    gym.visits.set('cy@desk.example', new Date(2026, 2, 10, 9, 12).toISOString());
+    gym.kisi.set('ada@desk.example', { id: 1, name: 'Ada', email: 'ada@desk.example', accessEnabled: true });
+    gym.kisi.set('ben@desk.example', { id: 2, name: 'Ben', email: 'ben@desk.example', accessEnabled: true });
+    return gym;
+  }
+  beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(NOW.getTime()));
+  const rowOf = (name: string) => screen.getByRole('link', { name: new RegExp(name) }).closest('li')!;
+
+  it('shows each member’s door access in the door card’s words and their last visit, relative with the exact time on hover', async () => {
+    setup('/shell/gymowner/users', desk());
+    await screen.findByRole('list', { name: 'Members' });
+    expect(within(rowOf('Ada Early')).getByTestId('door-state')).toHaveTextContent('Doors open for them');
+    expect(within(rowOf('Ben Never')).getByTestId('door-state')).toHaveTextContent('Doors open, though the membership is not active');
+    expect(within(rowOf('Cy Recent')).getByTestId('door-state')).toHaveTextContent('No door account');
+    expect(within(rowOf('Ada Early')).getByText('3 days ago')).toHaveAttribute('title', expect.stringContaining('2026'));
+    expect(within(rowOf('Cy Recent')).getByText(/^today \d/)).toHaveAttribute('dateTime', new Date(2026, 2, 10, 9, 12).toISOString());
+    expect(within(rowOf('Ben Never')).getByText('Never')).toBeInTheDocument();
+  });
+
+  it('sorts by last visit from the Sort picker, keeps it in the URL and the call; Name takes it out again', async () => {
+    // From page 2 (empty: three members), a new order starts again at page 1.
+    const { api, user, router } = setup('/shell/gymowner/users?page=2', desk());
+    await user.selectOptions(await screen.findByLabelText('Sort'), 'Last visit, newest first');
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=-last_visit'));
+    const list = await screen.findByRole('list', { name: 'Members' });
+    await waitFor(() => expect(within(list).getAllByRole('link').map((a) => a.textContent)).toEqual([expect.stringContaining('Cy Recent'), expect.stringContaining('Ada Early'), expect.stringContaining('Ben Never')]));
+    expect(memberCalls(api)).toContain('/api/gym/users?page=0&pageSize=10&sort=-last_visit');
+
+    await user.selectOptions(screen.getByLabelText('Sort'), 'Name');
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('an unknown sort in the URL falls back to by name', async () => {
+    const { api } = setup('/shell/gymowner/users?sort=shoe-size', desk());
+    await screen.findByRole('list', { name: 'Members' });
+    expect(screen.getByLabelText('Sort')).toHaveValue('name');
+    expect(memberCalls(api)).toEqual(['/api/gym/users?page=0&pageSize=10']);
+  });
+});
+
 describe('/shell/gymowner/users/:id: membership drives door access', () => {
   function withKisi() {
     const gym = seeded();

@@ -4,16 +4,11 @@ import { webhookApi } from '@contracts/webhook.contract';
 import { Icon } from '@/components/icon';
 import { errorMessage, fetcherFor, isApiError, keyFor, type QueryKey } from '@/lib/api-client';
 import { useQuery, type Fetcher } from '@/lib/cache';
+import { startOfTodayIso } from '@/lib/format';
 import './shell-contain.css';
 
 export const handle = { title: 'Container layout' };
 
-/** Local midnight as an ISO time: "today" is the venue's day, not UTC's. */
-function startOfToday(): string {
-  const midnight = new Date();
-  midnight.setHours(0, 0, 0, 0);
-  return midnight.toISOString();
-}
 
 // Each figure is a list's `total`, read with a page of one (the contracts, not the other areas' modules: features stay apart).
 const fetchOrders = fetcherFor(ptApi.listOrders);
@@ -24,7 +19,7 @@ type Metric = { label: string; caption: string; key: QueryKey; fetcher: Fetcher<
 
 function metrics(): Metric[] {
   return [
-    { label: 'Unlocks today', caption: 'doors opened since midnight', key: keyFor(webhookApi.listEvents, { query: { type: 'lock.unlock', since: startOfToday(), pageSize: 1 } }), fetcher: fetchEvents },
+    { label: 'Unlocks today', caption: 'doors opened since midnight', key: keyFor(webhookApi.listEvents, { query: { type: 'lock.unlock', since: startOfTodayIso(), pageSize: 1 } }), fetcher: fetchEvents },
     { label: 'Gym members', caption: 'on file', key: keyFor(gymApi.listMembers, { query: { pageSize: 1 } }), fetcher: fetchMembers },
     { label: 'Open food orders', caption: 'not yet served', key: keyFor(ptApi.listOrders, { query: { status: 'open', pageSize: 1 } }), fetcher: fetchOrders },
   ];

@@ -1,7 +1,12 @@
+import { gymApi } from '@contracts/gym.contract';
 import { Icon, type IconName } from '@/components/icon';
+import { errorMessage, fetcherFor, keyFor } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
+import { useQuery } from '@/lib/cache';
+import { startOfTodayIso } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
+import { useNow } from '@/lib/use-now';
 import { ROLE_DESCRIPTIONS } from './shell-user';
 
 export const handle = { title: 'Overview' };
@@ -22,10 +27,37 @@ const LINKS: Array<{ to: string; title: string; text: string; icon: IconName; st
   { to: paths.selfTest, title: 'Self-test', text: 'Check this browser against the service.', icon: 'test' },
 ];
 
+// Through the contract, not the gym area's module: features stay apart.
+const fetchVisitCount = fetcherFor(gymApi.countVisits);
+const count = new Intl.NumberFormat();
+
+/**
+ * Today's visits (successful door unlocks) for the desk. "Today" starts at this browser's local
+ * midnight, sent as an instant: the desk's clock is the venue's. Past midnight the key changes and
+ * the count starts again.
+ */
+function TodayVisits() {
+  const since = startOfTodayIso(useNow(60_000));
+  const { data, error, isLoading } = useQuery(keyFor(gymApi.countVisits, { query: { since } }), fetchVisitCount);
+  return (
+    <section className="card visits-card" aria-labelledby="visits-title">
+      <h2 id="visits-title" className="card-heading">
+        <Icon name="door" /> Today’s visits
+      </h2>
+      <p className="visits-count" aria-busy={isLoading}>
+        {data ? count.format(data.count) : isLoading ? '…' : '—'}
+      </p>
+      <p className="muted">{error && !data ? `Could not count them: ${errorMessage(error)}` : 'Members and staff let in by the doors since midnight.'}</p>
+      <AppLink to={paths.shellWebhook}>See the door events</AppLink>
+    </section>
+  );
+}
+
 export function Component() {
   const user = useShellUser();
   return (
     <div className="shell-grid">
+      <div className="stack-lg">
       <section className="card account-card" aria-labelledby="account-title">
         <h1 id="account-title" className="card-heading">
           <Icon name="user" /> Your account
@@ -52,6 +84,8 @@ export function Component() {
         </dl>
         <p className="muted">Your role gives you: {ROLE_DESCRIPTIONS[user.role]}</p>
       </section>
+      {hasRole(user, ['staff']) ? <TodayVisits /> : null}
+      </div>
       <section aria-labelledby="tools-title">
         <h2 id="tools-title" className="section-title">
           Tools

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { doorStateOf, type DoorState, type GymMember, type MemberDoorAccess } from '@contracts/gym.contract';
+import { doorStateOf, type DoorState, type GymMember, type MemberDoorAccess, type Membership } from '@contracts/gym.contract';
 import { Icon } from '@/components/icon';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
@@ -8,6 +8,15 @@ import { fetchDoorAccess, memberAccessKey, retryDoorAccess } from '@/features/gy
 import { useQuery } from '@/lib/cache';
 
 const DOOR_BADGE: Record<DoorState['doors'], string> = { open: 'badge-ok', closed: 'badge-bad', no_account: 'badge-muted', unknown: 'badge-muted' };
+
+/** The verdict of `doorStateOf` as a badge, the same on the door card and in the member list; doors open against the membership warn. */
+export function DoorStateBadge({ door, membership, title }: { door: { doors: DoorState['doors']; label: string }; membership: Membership; title?: string }) {
+  return (
+    <span className={`badge ${door.doors === 'open' && membership !== 'active' ? 'badge-warn' : DOOR_BADGE[door.doors]}`} title={title} data-testid="door-state">
+      {door.label}
+    </span>
+  );
+}
 
 /** What the last switch did, in words. */
 function syncSentence(member: GymMember): { tone: 'ok' | 'bad' | 'info' | 'muted'; text: string } {
@@ -38,8 +47,8 @@ export function DoorAccessCard({ member, initialAccess }: { member: GymMember; i
   const [retrying, setRetrying] = useState(false);
   const want = member.accessSync.wantEnabled;
   const kisi = access?.kisiUser;
-  // Not known until Kisi has answered once.
-  const door = doorStateOf(member.membership, access?.kisiUser);
+  // Not known until Kisi has answered once; said as the member list says it when Kisi could not be asked.
+  const door = doorStateOf(member.membership, access?.kisiUser, { unreachable: !access && !!error });
   const outOfStep = kisi ? kisi.accessEnabled !== want : false;
   const failed = member.accessSync.state === 'failed';
   const sentence = syncSentence(member);
@@ -63,9 +72,7 @@ export function DoorAccessCard({ member, initialAccess }: { member: GymMember; i
         <h2 id="door-title" className="card-heading">
           <Icon name="door" /> Door access
         </h2>
-        <span className={`badge ${door.doors === 'open' && !want ? 'badge-warn' : DOOR_BADGE[door.doors]}`} data-testid="door-state">
-          {door.label}
-        </span>
+        <DoorStateBadge door={door} membership={member.membership} />
       </div>
 
       {failed ? (

@@ -1,0 +1,45 @@
+import type { ExpressionBuilder } from 'kysely';
+import { UNLOCK_EVENT_TYPE } from '../../contracts/webhook.contract';
+import type { Db } from '../../db/database';
+import type { DB } from '../../db/schema';
+
+/**
+ * Visits: a member's successful door unlocks, read straight from `kisi_events` (a shared table of
+ * db/schema.ts, written only by the webhooks feature). Read in SQL here rather than through a port
+ * the webhooks feature would export, because the member list sorts and pages by last visit: only
+ * the database can order every member by it and hand back one page. Only reads live here.
+ */
+
+/**
+ * The newest successful unlock by the member `u` (emails are stored lower-cased on both sides), as a correlated
+ * subquery: off `kisi_events_actor_email_idx` (actor_email, created_at), walked newest first, it
+ * stops at the first successful unlock instead of reading the person's whole history.
+ */
+export const lastVisitOfMember = (eb: ExpressionBuilder<DB & { u: DB['gym_users'] }, 'u'>) =>
+  eb
+    .selectFrom('kisi_events as visit')
+    .select('visit.created_at')
+    .whereRef('visit.actor_email', '=', 'u.email')
+    .where('visit.type', '=', UNLOCK_EVENT_TYPE)
+    .where('visit.success', '=', 1)
+    .orderBy('visit.created_at', 'desc')
+    .limit(1);
+
+export function visitsRepository(db: Db) {
+  return {
+    /** Successful unlocks that happened (Kisi's clock) at or after `since`, a range of `kisi_events_created_idx`. */
+    countSince: async (since: string): Promise<number> =>
+      Number(
+        (
+          await db
+            .selectFrom('kisi_events')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('created_at', '>=', since)
+            .where('type', '=', UNLOCK_EVENT_TYPE)
+            .where('success', '=', 1)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+  };
+}
+export type VisitsRepository = ReturnType<typeof visitsRepository>;
