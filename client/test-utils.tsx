@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router/dom';
 import type { RouteObject } from 'react-router';
 import { http, type RequestHandler } from 'msw';
 import { authApi, type SessionUser } from '@contracts/auth.contract';
+import { gymApi } from '@contracts/gym.contract';
 import { chatApi } from '@contracts/chat.contract';
 import type { KisiGroupLink } from '@contracts/kisi.contract';
 import { statusApi, type ServiceStatus } from '@contracts/status.contract';
@@ -44,6 +45,8 @@ export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: b
     }),
     // Every staff page reads the chat's channels for the unread badge on its Chat tab: none unless a test's chat says.
     handle(chatApi.listChannels, () => ({ channels: [], totalUnread: 0 })),
+    // The staff shell's home counts today's visits: none unless a test's count says.
+    handle(gymApi.countVisits, ({ query }) => ({ since: query.since, count: 0 })),
   );
   return { calls: recordRequests(), session };
 }

@@ -34,3 +34,29 @@ describe('/shell home: today’s visits', () => {
     expect(screen.queryByRole('heading', { name: 'Today’s visits' })).not.toBeInTheDocument();
   });
 });
+
+describe('/shell home: the role’s work', () => {
+  const workOf = async () => {
+    const section = (await screen.findByRole('heading', { name: 'Your work' })).closest('section')!;
+    return within(section)
+      .getAllByRole('link')
+      .map((link) => link.querySelector('.card-title')!.textContent);
+  };
+
+  it('offers staff the desk’s work, members first, and folds the demos away', async () => {
+    fakeBff([signedInAs({ role: 'staff', name: 'Sam Staff' })], { signedIn: true });
+    renderApp('/shell');
+    expect(await workOf()).toEqual(['Members', 'Door events', 'Gym owners', 'Runner board', 'Food court', 'Chat', 'Guest help', 'Files', 'Catalogue']);
+    const demos = screen.getByText('Samples and demos').closest('details')!;
+    expect(demos).not.toHaveAttribute('open');
+    expect(within(demos).getByRole('link', { name: /Live stream/ })).toHaveAttribute('href', '/shell/sse');
+  });
+
+  it('offers a runner only what a runner may open: no door events, no desk pages', async () => {
+    fakeBff([signedInAs({ id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' })], { signedIn: true });
+    renderApp('/shell');
+    expect(await workOf()).toEqual(['Runner board', 'Food court', 'Chat', 'Catalogue']);
+    const demos = screen.getByText('Samples and demos').closest('details')!;
+    expect(within(demos).queryByRole('link', { name: /Posts|Upload one file/ })).not.toBeInTheDocument();
+  });
+});

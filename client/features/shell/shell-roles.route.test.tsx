@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { conversationsApi } from '@contracts/conversations.contract';
+import { samplesApi } from '@contracts/samples.contract';
 import { uploadsApi } from '@contracts/uploads.contract';
 import { fakeBff, renderApp, signedInAs } from '@/test-utils';
 import { handle, problem } from '@/test-server';
@@ -7,7 +8,7 @@ import { handle, problem } from '@/test-server';
 const asRunner = signedInAs({ id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' });
 const asStaff = signedInAs({ id: 4, email: 'sam@frontdesk.test', name: 'Sam Staff', role: 'staff' });
 // What the API answers a role it refuses (the page's own loader may ask beside the role check).
-const refused = [uploadsApi.limits, conversationsApi.list].map((endpoint) => handle(endpoint, () => problem(403, 'Forbidden', 'This needs the staff role.')));
+const refused = [uploadsApi.limits, uploadsApi.list, samplesApi.posts, conversationsApi.list].map((endpoint) => handle(endpoint, () => problem(403, 'Forbidden', 'This needs the staff role.')));
 
 describe('a shell page of another role', () => {
   it.each([
