@@ -78,11 +78,12 @@ describe('/shell/posts', () => {
     expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/shell/posts?page=2');
   });
 
-  it('is a card on the shell’s overview, not one of the desk’s tabs (it is a sample)', async () => {
-    setup('/shell');
+  it('is a card under the shell overview’s samples, not one of the desk’s tabs (it is a sample)', async () => {
+    const { user } = setup('/shell');
     expect(await screen.findByRole('navigation', { name: 'Staff shell' })).toBeInTheDocument();
     expect(within(screen.getByRole('navigation', { name: 'Staff shell' })).queryByRole('link', { name: 'Posts' })).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: /Posts Sample posts from JSONPlaceholder/ })).toHaveAttribute('href', '/shell/posts');
+    await user.click(screen.getByText('Samples and demos'));
+    expect(screen.getByRole('link', { name: /Posts JSONPlaceholder’s posts/ })).toHaveAttribute('href', '/shell/posts');
   });
 });
 
