@@ -51,15 +51,30 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
   });
   for (const endpoint of Object.values(kisiApi)) {
     const method = endpoint.method.toLowerCase() as Lowercase<Endpoint['method']>;
-    allowlist[method](endpoint.path.slice(KISI_PROXY_PREFIX.length), (req: Request, _res: Response, next: (to?: 'router') => void) => {
+    allowlist[method](endpoint.path.slice(KISI_PROXY_PREFIX.length), (req: Request, res: Response, next: (to?: 'router') => void) => {
       admit(endpoint, req);
-      if (endpoint.method !== 'GET') writes.set(req, { endpoint, id: typeof req.params.id === 'string' ? req.params.id : null, body: req.body as KisiWrite['body'] });
+      if (endpoint.method !== 'GET') {
+        writes.set(req, { endpoint, id: typeof req.params.id === 'string' ? req.params.id : null, body: req.body as KisiWrite['body'] });
+        endAfterAudit(req, res);
+      }
       next('router');
     });
   }
   allowlist.use((req) => {
     throw notFound(`Frontdesk does not forward ${req.method} ${req.path} to Kisi.`);
   });
+  // The answer to a write Kisi accepted ends once its audit entry is stored: whoever reads the trail
+  // after the answer finds it (the entry cannot share Kisi's transaction, but it need not lag behind it).
+  const recorded = new WeakMap<Request, Promise<void>>();
+  const endAfterAudit = (req: Request, res: Response) => {
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      const entry = recorded.get(req);
+      if (!entry) return end(...args);
+      void entry.finally(() => end(...args));
+      return res;
+    }) as Response['end'];
+  };
   const admit = (endpoint: Endpoint, req: Request) => {
     // Ids are checked here; query and body go to Kisi as sent, so its own validation (422) answers.
     parseInput({ ...endpoint, query: undefined, body: undefined }, { params: req.params, query: {}, body: undefined });
@@ -130,7 +145,7 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
           delete proxyRes.headers['set-cookie'];
           const write = writes.get(req);
           const record = write && proxyRes.statusCode! < 300 ? kisiWriteRecord(write) : undefined;
-          if (record) void audit(req.user ?? null, record).catch((err: unknown) => logger.error({ err }, 'the audit entry of a Kisi write could not be stored'));
+          if (record) recorded.set(req, audit(req.user ?? null, record).catch((err: unknown) => logger.error({ err }, 'the audit entry of a Kisi write could not be stored')));
           if (write?.endpoint === kisiApi.updateUser && write.id && proxyRes.statusCode! < 300) userChanged?.(Number(write.id));
           // A 401 from Kisi means the server's key is wrong, not the user's session: the browser must not take it
           // for its own 401 (which would send the user to the login page).
