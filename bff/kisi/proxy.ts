@@ -55,7 +55,7 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
       admit(endpoint, req);
       if (endpoint.method !== 'GET') {
         writes.set(req, { endpoint, id: typeof req.params.id === 'string' ? req.params.id : null, body: req.body as KisiWrite['body'] });
-        endAfterAudit(req, res);
+        sendAfterAudit(req, res);
       }
       next('router');
     });
@@ -63,17 +63,29 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
   allowlist.use((req) => {
     throw notFound(`Frontdesk does not forward ${req.method} ${req.path} to Kisi.`);
   });
-  // The answer to a write Kisi accepted ends once its audit entry is stored: whoever reads the trail
-  // after the answer finds it (the entry cannot share Kisi's transaction, but it need not lag behind it).
+  // The answer to a write Kisi accepted goes out once its audit entry is stored: whoever reads the
+  // trail after the answer finds it (the entry cannot share Kisi's transaction, but it need not lag
+  // behind its answer). Kisi's bytes are held, not its headers' content: the status, headers and body
+  // go out as they came, only later (a client reading up to Content-Length would not wait for end()).
   const recorded = new WeakMap<Request, Promise<void>>();
-  const endAfterAudit = (req: Request, res: Response) => {
+  const sendAfterAudit = (req: Request, res: Response) => {
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
-    res.end = ((...args: unknown[]) => {
+    const held: Array<() => void> = [];
+    let released = false;
+    const inOrder = (send: () => void) => {
       const entry = recorded.get(req);
-      if (!entry) return end(...args);
-      void entry.finally(() => end(...args));
-      return res;
-    }) as Response['end'];
+      if (!entry || released) return send();
+      if (held.length === 0) {
+        void entry.finally(() => {
+          released = true;
+          for (const go of held.splice(0)) go();
+        });
+      }
+      held.push(send);
+    };
+    res.write = ((...args: unknown[]) => (inOrder(() => void write(...args)), true)) as Response['write'];
+    res.end = ((...args: unknown[]) => (inOrder(() => void end(...args)), res)) as Response['end'];
   };
   const admit = (endpoint: Endpoint, req: Request) => {
     // Ids are checked here; query and body go to Kisi as sent, so its own validation (422) answers.

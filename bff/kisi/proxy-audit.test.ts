@@ -1,0 +1,78 @@
+import express from 'express';
+import request from 'supertest';
+import type { AuditActor, AuditRecord } from '../db/audit-trail';
+import { createLogger } from '../lib/logger';
+import { startStubServer, type StubServer } from '../test-support/stub-server';
+import { kisiProxy } from './proxy';
+
+/** The proxy's audit of Kisi writes, with an audit trail the test holds back. */
+let stub: StubServer;
+beforeAll(async () => {
+  // With its length, as Kisi answers: a client has the whole answer once that many bytes came, end or not.
+  stub = await startStubServer((_req, res) => {
+    const body = JSON.stringify({ message: 'Unlocked!' });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+});
+afterAll(() => stub.close());
+
+function proxiedApp(audit: (actor: AuditActor, record: AuditRecord) => Promise<void>) {
+  const app = express();
+  app.use((req, _res, next) => {
+    req.user = { id: 5, email: 'boss@frontdesk.test', name: 'Boss', role: 'admin' };
+    next();
+  });
+  app.use(
+    '/api/kisi',
+    express.json(),
+    kisiProxy({
+      settings: { mode: 'remote', baseUrl: stub.url, apiKey: 'stub-key', groupId: 7, timeoutMs: 2000 },
+      limiter: { acquire: async () => {}, queued: 0, unlimited: true },
+      logger: createLogger('silent'),
+      client: { getUser: async (id) => ({ id, name: 'Ada', email: 'ada@members.example', accessEnabled: true }) },
+      audit,
+    }),
+  );
+  return app;
+}
+
+describe('the Kisi proxy’s audit', () => {
+  it('sends the answer of a write Kisi accepted only once its audit entry is stored', async () => {
+    let store!: () => void;
+    const recorded: AuditRecord[] = [];
+    let called!: () => void;
+    const auditCalled = new Promise<void>((resolve) => (called = resolve));
+    const app = proxiedApp((_actor, record) => {
+      recorded.push(record);
+      called();
+      return new Promise<void>((resolve) => (store = resolve));
+    });
+    let answered = false;
+    const answer = request(app)
+      .post('/api/kisi/locks/3/unlock')
+      .then((res) => ((answered = true), res));
+    await auditCalled;
+    // Kisi has answered and the entry is on its way: the caller hears nothing yet.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    store();
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Unlocked!' });
+    expect(recorded).toEqual([{ kind: 'unlock', action: 'unlocked remotely', subjectId: '3', subject: 'Kisi lock 3' }]);
+  });
+
+  it('records a user switch with the user as Kisi had them before, and nothing for a read', async () => {
+    const recorded: Array<{ actor: AuditActor; record: AuditRecord }> = [];
+    const app = proxiedApp(async (actor, record) => void recorded.push({ actor, record }));
+    await request(app).patch('/api/kisi/users/12').send({ user: { access_enabled: false } }).expect(200);
+    await request(app).get('/api/kisi/users/12').expect(200);
+    expect(recorded).toEqual([
+      {
+        actor: expect.objectContaining({ email: 'boss@frontdesk.test' }),
+        record: { kind: 'kisi', action: 'user switched off', subjectId: '12', subject: 'Ada <ada@members.example>', changes: [{ field: 'accessEnabled', before: true, after: false }] },
+      },
+    ]);
+  });
+});
