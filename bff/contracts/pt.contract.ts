@@ -157,7 +157,15 @@ export const canMoveOrder = (from: OrderStatus, to: OrderStatus): boolean =>
   NEXT_ORDER_STATUS[from] === to || PREVIOUS_ORDER_STATUS[from] === to || (to === 'cancelled' && (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(from));
 
 /** The new order, with the token that lets this diner follow it (`GET /api/pt/orders/:id?token=`). */
-export const PlacedOrderSchema = v.object({ ...OrderSchema.entries, token: v.string() });
+export const PlacedOrderSchema = v.object({
+  ...OrderSchema.entries,
+  token: v.string(),
+  /**
+   * True when this answer is the order an earlier request with the same `Idempotency-Key` placed
+   * (its answer was lost); false when this very request placed it. A diner's retry is told which.
+   */
+  replayed: v.boolean(),
+});
 export type PlacedOrder = v.InferOutput<typeof PlacedOrderSchema>;
 
 const QUANTITY_WORDS = `Choose a quantity from 1 to ${MAX_QUANTITY}`;

@@ -197,11 +197,14 @@ describe('POST /api/pt/order', () => {
     const body = { table: 7, cart: [{ itemId: itemIds[0], quantity: 2 }] };
     const first = (await order(body, 'table7-cart-aaaa').expect(201)).body as PlacedOrder;
     const again = (await order(body, 'table7-cart-aaaa').expect(201)).body as PlacedOrder;
-    expect(again).toEqual(first);
+    // The same order, and the retry is told it found an earlier one rather than placed it.
+    expect(first.replayed).toBe(false);
+    expect(again).toEqual({ ...first, replayed: true });
 
     const racing = await Promise.all(Array.from({ length: 8 }, () => order(body, 'table7-cart-bbbb')));
     const ids = new Set(racing.map((res) => (res.body as PlacedOrder).id));
     expect(racing.map((res) => res.status)).toEqual(Array(8).fill(201));
+    expect(racing.filter((res) => !(res.body as PlacedOrder).replayed)).toHaveLength(1);
     expect(ids.size).toBe(1);
     expect(await ctx.database.db.selectFrom('orders').select('id').where('idempotency_key', '=', 'table7-cart-bbbb').execute()).toHaveLength(1);
 

@@ -73,7 +73,7 @@ export function ptService({ stalls, orders, inTransaction, venue, now = () => ne
     if (existing.requestHash !== requestHash) {
       throw new HttpError(422, 'This Idempotency-Key was already used for a different order. Send a new key for a new order.');
     }
-    return { ...publicOrder(existing), token: existing.token };
+    return { ...publicOrder(existing), token: existing.token, replayed: true };
   }
 
   return {
@@ -198,7 +198,7 @@ export function ptService({ stalls, orders, inTransaction, venue, now = () => ne
         if (first) return replay(first, requestHash);
         throw err;
       }
-      return { ...publicOrder(placed), token: placed.token };
+      return { ...publicOrder(placed), token: placed.token, replayed: false };
     },
 
     /** A diner's own order: without its token it does not exist for them. */

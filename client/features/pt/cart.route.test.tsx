@@ -205,6 +205,21 @@ describe('placing the order', () => {
     expect(orderCalls(api).at(-1)!.headers.get('Idempotency-Key')).not.toBe(keys[0]);
   });
 
+  it('after an answer lost before the order was stored, says the earlier order is placed now, not that it went through', async () => {
+    const { user, api, pt } = await cartWithLaksaAndPizza();
+    pt.failNextOrder = 'down'; // the database was down: nothing stored, no answer
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    await screen.findByRole('alert');
+    await user.click(screen.getByRole('button', { name: 'One more Laksa' }));
+
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your earlier order had not gone through; it is placed now (order 1).');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('after all');
+    const [down, again] = orderCalls(api);
+    expect(again!.headers.get('Idempotency-Key')).toBe(down!.headers.get('Idempotency-Key'));
+    expect(pt.orders).toHaveLength(1);
+  });
+
   it('after a lost answer and a changed cart, sends the earlier order again first and never orders it twice', async () => {
     const { user, api, pt } = await cartWithLaksaAndPizza();
     pt.failNextOrder = 'lost'; // stored by the server, but the answer never arrives

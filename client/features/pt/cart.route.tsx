@@ -164,7 +164,12 @@ export function Component() {
       setFailures({});
       setShownId(placed.id);
       setPlacedId(placed.id);
-      setFormError(`Your earlier order went through after all (order ${placed.id}). What you changed since is still in the cart: check it and place it when you are ready.`);
+      // Said as it happened: the server tells a found earlier submission from one placed by this very press.
+      setFormError(
+        placed.replayed
+          ? `Your earlier order went through after all (order ${placed.id}). What you changed since is still in the cart: check it and place it when you are ready.`
+          : `Your earlier order had not gone through; it is placed now (order ${placed.id}). What you changed since is still in the cart: check it and place it when you are ready.`,
+      );
       return 'placed';
     } catch (error) {
       if (isApiError(error, 429) || error instanceof NetworkError || (isApiError(error) && error.status >= 500)) {

@@ -121,7 +121,7 @@ export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: Fa
     handle(ptApi.placeOrder, ({ body, request }) => {
       const key = request.headers.get('Idempotency-Key') ?? undefined;
       const replay = key ? pt.orders.find((o) => o.key === key) : undefined;
-      if (replay) return { ...publicOrder(replay), token: replay.token };
+      if (replay) return { ...publicOrder(replay), token: replay.token, replayed: true };
       const failure = pt.failNextOrder;
       pt.failNextOrder = undefined;
       if (failure === 'down') return offline();
@@ -147,7 +147,7 @@ export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: Fa
       const created: FakeOrder = { id, table: body.table, status: 'received', totalCents: lines.reduce((s, l) => s + l.quantity * l.unitPriceCents, 0), lines, createdAt: at, updatedAt: at, token: `token-${id}`, key };
       pt.orders.push(created);
       if (failure === 'lost') return offline();
-      return { ...publicOrder(created), token: created.token };
+      return { ...publicOrder(created), token: created.token, replayed: false };
     }),
 
     handle(ptApi.listOrders, ({ query }) => {

@@ -177,4 +177,33 @@ describe('/pt/runner', () => {
     expect(await screen.findByRole('heading', { name: 'No open orders' })).toBeInTheDocument();
     expect(column('Received')).toHaveTextContent('No new orders.');
   });
+
+  it('never hides an open order: when the oldest page leaves, the next ones come in; a new order beyond the page waits, counted', async () => {
+    // 154 open orders, the oldest 100 preparing, then 54 received (the board: it showed "1 of 55" and Received 0).
+    const orders = Array.from({ length: 154 }, (_, i) => order(i + 1, { table: 1 + (i % 40), status: i < 100 ? 'preparing' : 'received', minutesAgo: 300 - i }));
+    const pt = fakePt({ orders });
+    setup(pt);
+    await screen.findByRole('heading', { name: 'Runner board' });
+    expect(screen.getByText(/Showing the oldest 100 of 154 open orders/)).toBeInTheDocument();
+    expect(column('Received')).toHaveTextContent('No new orders.');
+    const stream = FakeEventSource.current();
+    act(() => stream.open());
+
+    // A new order is newer than every ticket shown: it is counted, not shown over the page.
+    const placed = order(200, { table: 12, status: 'received', minutesAgo: 0 });
+    pt.orders.push(placed);
+    act(() => stream.emit('order', { ...placed, token: undefined }, '60'));
+    await waitFor(() => expect(screen.getByText(/Showing the oldest 100 of 155 open orders/)).toBeInTheDocument());
+
+    // Elsewhere the oldest 100 are cancelled: as they leave, the received ones fill the board.
+    act(() => {
+      for (const gone of pt.orders.slice(0, 100)) {
+        Object.assign(gone, { status: 'cancelled', updatedAt: new Date().toISOString() });
+        stream.emit('order', { ...gone, token: undefined }, String(100 + gone.id));
+      }
+    });
+    await waitFor(() => expect(within(column('Received')).getAllByRole('article')).toHaveLength(55));
+    expect(column('Preparing')).toHaveTextContent('Nothing being prepared.');
+    expect(screen.queryByText(/Showing the oldest/)).not.toBeInTheDocument();
+  }, 20_000); // a hundred tickets drawn several times in jsdom: seconds on a busy machine, not a wait
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLoaderData } from 'react-router';
 import * as v from 'valibot';
 import type { Page } from '@contracts/common.contract';
@@ -13,7 +13,7 @@ import { useModal } from '@/components/modal-host';
 import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
+import { cachedData, invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { useNow } from '@/lib/use-now';
@@ -50,13 +50,26 @@ const FRESH_MS = 60_000;
 const isOpen = (status: OrderStatus) => (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status);
 const oldestFirst = (a: Order, b: Order) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id;
 
-/** The open list with one order's news in it: added, moved, or gone (served, cancelled). Older news than the list has is ignored. */
-function mergeOpenOrder(page: Page<Order>, order: Order): Page<Order> {
+/**
+ * The open list with one order's news in it: added, moved, or gone (served, cancelled). Older news
+ * than the list has is ignored. A board that shows every open order stays exact this way; one that
+ * shows only the oldest page (`partial`) keeps a new order beyond its page out of it, and is read
+ * again after any news (`refill`): counting locally could not tell a replayed event from a new one,
+ * and an order that leaves must make room for the next oldest.
+ */
+function mergeOpenOrder(page: Page<Order>, order: Order): { page: Page<Order>; refill: boolean } {
+  const partial = page.total > page.items.length;
   const existing = page.items.find((o) => o.id === order.id);
-  if (existing && existing.updatedAt > order.updatedAt) return page;
+  if (existing && existing.updatedAt > order.updatedAt) return { page, refill: false };
   const others = page.items.filter((o) => o.id !== order.id);
-  if (isOpen(order.status)) return { ...page, items: [...others, order].sort(oldestFirst), total: page.total + (existing ? 0 : 1) };
-  return existing ? { ...page, items: others, total: Math.max(0, page.total - 1) } : page;
+  if (!isOpen(order.status)) return { page: existing ? { ...page, items: others, total: Math.max(0, page.total - 1) } : page, refill: partial };
+  if (existing) return { page: { ...page, items: [...others, order].sort(oldestFirst) }, refill: false };
+  const last = page.items.at(-1);
+  const full = partial || page.items.length >= page.pageSize;
+  // Newer than the last ticket of a full page: it waits beyond the page until older ones leave.
+  if (full && last && oldestFirst(order, last) > 0) return { page: { ...page, total: page.total + 1 }, refill: true };
+  const items = [...others, order].sort(oldestFirst);
+  return { page: { ...page, items: items.slice(0, page.pageSize), total: page.total + 1 }, refill: full };
 }
 
 const COLUMNS = [
@@ -79,11 +92,27 @@ export function Component() {
   const [fresh, setFresh] = useState<ReadonlyMap<number, number>>(new Map());
   const [announcement, setAnnouncement] = useState('');
 
+  /** The open list as the cache has it now (several events can arrive between two renders). */
+  const currentOpen = () => cachedData(OPEN_ORDERS_KEY) as Page<Order> | undefined;
+  // A partial board is read again after news; one read at a time, and one more if news came meanwhile.
+  const refilling = useRef<'idle' | 'reading' | 'again'>('idle');
+  const refill = () => {
+    if (refilling.current !== 'idle') return void (refilling.current = 'again');
+    refilling.current = 'reading';
+    void invalidate(ptApi.listOrders, { query: { status: 'open' } }).finally(() => {
+      const again = refilling.current === 'again';
+      refilling.current = 'idle';
+      if (again) refill();
+    });
+  };
+
   const refreshRecent = () => Promise.all([invalidate(ptApi.listOrders, { query: { status: 'served' } }), invalidate(ptApi.listOrders, { query: { status: 'cancelled' } })]);
 
   /** An order's news, from the live stream or our own move: merged into the open list at once, the recent lists read again when they change. */
   const apply = (order: Order) => {
-    setQueryData(OPEN_ORDERS_KEY, (page: Page<Order> | undefined) => mergeOpenOrder(page ?? open, order));
+    const merged = mergeOpenOrder(currentOpen() ?? open, order);
+    setQueryData(OPEN_ORDERS_KEY, merged.page);
+    if (merged.refill) refill();
     const recent = [...served.items, ...cancelled.items].some((o) => o.id === order.id);
     if (!isOpen(order.status) || recent) void refreshRecent();
   };
@@ -164,7 +193,7 @@ export function Component() {
       <LiveStreamError error={live.error} onReconnect={live.connect} />
       {open.total > open.items.length ? (
         <p className="banner banner-info">
-          Showing the oldest {open.items.length} of {open.total} open orders.
+          Showing the oldest {open.items.length} of {open.total} open orders; the next ones come in as these are served.
         </p>
       ) : null}
 
