@@ -62,6 +62,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes the venue’s time zone by its IANA name (any case), the server’s own zone by default, and refuses an unknown one', () => {
+    expect(loadConfig({ VENUE_TIME_ZONE: ' europe/lisbon ' }).VENUE_TIME_ZONE).toBe('Europe/Lisbon');
+    expect(loadConfig({}).VENUE_TIME_ZONE).toBe(new Intl.DateTimeFormat('en-US', { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }).resolvedOptions().timeZone);
+    expect(() => loadConfig({ VENUE_TIME_ZONE: 'Europe/Atlantis' })).toThrow(/VENUE_TIME_ZONE must be an IANA time zone/);
+  });
+
   it('requires a key and group id when a real Kisi is configured', () => {
     expect(() => loadConfig({ KISI_BASE_URL: 'https://api.kisi.io' })).toThrow(/KISI_API_KEY is required/);
     expect(() => loadConfig({ KISI_BASE_URL: 'https://api.kisi.io', KISI_API_KEY: 'k' })).toThrow(/KISI_GROUP_ID is required/);

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { DEFAULT_ALLOWED_TYPES } from './contracts/uploads.contract';
+import { canonicalTimeZone } from './lib/time-zone';
 
 const boolean = (name: string) =>
   v.pipe(
@@ -108,6 +109,17 @@ const EnvSchema = v.object({
   MESSAGES_PER_MINUTE: v.optional(integer('MESSAGES_PER_MINUTE', 5, 100_000), '30'),
   HELP_REQUESTS_PER_HOUR: v.optional(integer('HELP_REQUESTS_PER_HOUR', 1, 100_000), '10'),
   VENUE_CURRENCY: v.optional(v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'VENUE_CURRENCY must be a three-letter currency code such as EUR')), 'EUR'),
+  /** The venue's clock (an IANA zone such as Europe/Lisbon): the food court's reports count its days and hours. */
+  VENUE_TIME_ZONE: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check((zone) => canonicalTimeZone(zone) !== undefined, 'VENUE_TIME_ZONE must be an IANA time zone such as Europe/Lisbon or UTC'),
+      v.transform((zone) => canonicalTimeZone(zone)!),
+    ),
+    // The server's own zone: a venue's one machine is usually set to the venue's clock.
+    () => canonicalTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC') ?? 'UTC',
+  ),
   SAMPLES_POKEAPI_URL: v.optional(httpUrl('SAMPLES_POKEAPI_URL'), 'https://pokeapi.co/api/v2'),
   SAMPLES_JSONPLACEHOLDER_URL: v.optional(httpUrl('SAMPLES_JSONPLACEHOLDER_URL'), 'https://jsonplaceholder.typicode.com'),
   SAMPLES_RICKANDMORTY_URL: v.optional(httpUrl('SAMPLES_RICKANDMORTY_URL'), 'https://rickandmortyapi.com/api'),

@@ -65,6 +65,9 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'POST /api/pt/stalls/:id/items': frontDesk,
   'PATCH /api/pt/items/:id': frontDesk,
   'DELETE /api/pt/items/:id': frontDesk,
+  // The day's figures: the front desk.
+  'GET /api/pt/reports': frontDesk,
+  'GET /api/pt/reports/export.csv': frontDesk,
   // The runner board.
   'GET /api/pt/orders': crew,
   'PATCH /api/pt/orders/:id': crew,

@@ -55,6 +55,7 @@ export const pages = {
   ptCart: '/pt/diner/cart',
   ptRunner: '/pt/runner',
   ptTables: '/pt/tables',
+  ptReports: '/pt/reports',
   pieces: '/pieces',
   piece: '/pieces/:id',
   part: '/parts/:id',

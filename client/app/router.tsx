@@ -182,6 +182,8 @@ export const routes: RouteObject[] = [
               { path: 'diner/cart', lazy: () => import('@/features/pt/cart.route') },
               { path: 'runner', middleware: [requireUser, requireRunner], lazy: () => import('@/features/pt/runner-board.route') },
               { path: 'tables', middleware: [requireUser, requireStaff], lazy: () => import('@/features/pt/table-codes.route') },
+              // Its chart code and styles load with it alone.
+              { path: 'reports', middleware: [requireUser, requireStaff], lazy: () => import('@/features/pt/reports.route') },
             ],
           },
           // The parts catalogue, public: search pieces, a piece's parts by category, where a part is used.

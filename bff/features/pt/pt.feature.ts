@@ -4,6 +4,9 @@ import { ordersRepository } from './orders.repository';
 import { ptRoutes } from './pt.router';
 import { ptSeeder } from './pt.seed';
 import { ptService } from './pt.service';
+import { reportsRepository } from './reports.repository';
+import { reportsRoutes } from './reports.router';
+import { reportsService } from './reports.service';
 import { stallsRepository } from './stalls.repository';
 
 export interface PtFeatureOptions {
@@ -11,7 +14,7 @@ export interface PtFeatureOptions {
   ordersPerMinute?: number;
 }
 
-/** `/api/pt`: the food court's stalls and menus, the diners' orders and their streams, the runner board. */
+/** `/api/pt`: the food court's stalls and menus, the diners' orders and their streams, the runner board, the day's figures. */
 export function ptFeature({ config, database, bus, streams, mount, counterStore }: FeatureContext, options: PtFeatureOptions = {}): Feature {
   const routes = ptRoutes(
     ptService({
@@ -28,5 +31,6 @@ export function ptFeature({ config, database, bus, streams, mount, counterStore 
       streams,
     },
   );
-  return { ...mount(routes), seeders: [ptSeeder] };
+  const reports = reportsRoutes(reportsService({ lines: reportsRepository(database.db), venue: { timeZone: config.VENUE_TIME_ZONE, currency: config.VENUE_CURRENCY } }), config.VENUE_CURRENCY);
+  return { ...mount([...routes, ...reports]), seeders: [ptSeeder] };
 }

@@ -53,6 +53,11 @@ export function Component() {
             Table QR codes
           </AppNavLink>
         ) : null}
+        {staff ? (
+          <AppNavLink to={paths.ptReports} className="tab">
+            Figures
+          </AppNavLink>
+        ) : null}
       </nav>
       <Outlet />
     </div>

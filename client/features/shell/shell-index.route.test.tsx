@@ -46,7 +46,7 @@ describe('/shell home: the role’s work', () => {
   it('offers staff the desk’s work, members first, and folds the demos away', async () => {
     fakeBff([signedInAs({ role: 'staff', name: 'Sam Staff' })], { signedIn: true });
     renderApp('/shell');
-    expect(await workOf()).toEqual(['Members', 'Door events', 'Gym owners', 'Runner board', 'Food court', 'Chat', 'Guest help', 'Files', 'Catalogue']);
+    expect(await workOf()).toEqual(['Members', 'Door events', 'Gym owners', 'Runner board', 'Food court', 'Food court figures', 'Chat', 'Guest help', 'Files', 'Catalogue']);
     const demos = screen.getByText('Samples and demos').closest('details')!;
     expect(demos).not.toHaveAttribute('open');
     expect(within(demos).getByRole('link', { name: /Live stream/ })).toHaveAttribute('href', '/shell/sse');

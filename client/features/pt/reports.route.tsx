@@ -1,0 +1,200 @@
+import './reports.css';
+import { useState } from 'react';
+import { useLoaderData, useNavigation } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import type { Report, ReportFigures } from '@contracts/pt-reports.contract';
+import { EmptyState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { DayRangeFields, IgnoredParamsBanner } from '@/components/list-filter-fields';
+import { LoadError } from '@/components/load-error';
+import { PageHeader } from '@/components/page-header';
+import { errorMessage } from '@/lib/api-client';
+import { AppLink } from '@/lib/app-link';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { useSetSearchParam } from '@/lib/search-params';
+import { BarChart, type Bar } from './components/bar-chart';
+import { formatMoney } from './pt-format';
+import { fetchReport, parseReportsSearch, reportExportHref, reportKey, reportsHref } from './reports.api';
+
+export async function loader({ url }: LoaderFunctionArgs) {
+  const { ignored, ...search } = parseReportsSearch(url);
+  return { search, ignored, report: await loadQuery(reportKey(search), fetchReport) };
+}
+
+export const handle = {
+  title: 'Food court figures',
+  preload: ({ url }: { url: URL }) => {
+    const { ignored: _ignored, ...search } = parseReportsSearch(url);
+    preloadQuery(reportKey(search), fetchReport);
+  },
+};
+
+const METRICS = {
+  revenueCents: 'Revenue',
+  orders: 'Orders',
+  averageTicketCents: 'Average ticket',
+  cancelled: 'Cancelled',
+} as const satisfies Record<keyof ReportFigures, string>;
+type Metric = keyof typeof METRICS;
+
+/** A calendar day in words ("Tuesday 10 March 2026"); the day is the venue's, so it is read as UTC to stay that day. */
+const dayWords = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeZone: 'UTC' });
+const daysText = ({ from, to }: Pick<Report, 'from' | 'to'>) => (from === to ? dayWords.format(Date.parse(from)) : `${dayWords.format(Date.parse(from))} to ${dayWords.format(Date.parse(to))}`);
+const hourText = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+
+/** One figure as the page says it: money in the venue's currency, a dash for an average of nothing. */
+function figureText(figures: ReportFigures, metric: Metric, currency: string): string {
+  if (metric === 'orders' || metric === 'cancelled') return String(figures[metric]);
+  const cents = figures[metric];
+  return cents === null ? '—' : formatMoney(cents, currency);
+}
+
+/** The hours from the first with an order to the last: a day's chart is the food court's open hours, not 24 columns of mostly nothing. */
+function busyHours(report: Report) {
+  const busy = report.byHour.filter((h) => h.orders > 0).map((h) => h.hour);
+  return busy.length === 0 ? [] : report.byHour.slice(Math.min(...busy), Math.max(...busy) + 1);
+}
+
+function FiguresTable({ caption, heading, rows, totals, currency }: { caption: string; heading: string; rows: Array<{ key: string | number; label: string; figures: ReportFigures }>; totals?: ReportFigures; currency: string }) {
+  const cells = (figures: ReportFigures) =>
+    (['orders', 'revenueCents', 'averageTicketCents', 'cancelled'] as const).map((metric) => (
+      <td key={metric} className="tabular">
+        {figureText(figures, metric, currency)}
+      </td>
+    ));
+  return (
+    <div className="report-table-wrap">
+      <table className="report-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{heading}</th>
+            <th scope="col">Orders</th>
+            <th scope="col">Revenue</th>
+            <th scope="col">Average ticket</th>
+            <th scope="col">Cancelled</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <th scope="row">{row.label}</th>
+              {cells(row.figures)}
+            </tr>
+          ))}
+        </tbody>
+        {totals ? (
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              {cells(totals)}
+            </tr>
+          </tfoot>
+        ) : null}
+      </table>
+    </div>
+  );
+}
+
+/**
+ * `/pt/reports` (staff): the food court's figures for a day (today by default) or a range of days,
+ * by the venue's clock and in its currency: totals, then by hour and by stall, each a chart with
+ * its table. The table is the truth (screen readers read it); the chart is a picture of one column.
+ */
+export function Component() {
+  const loaded = useLoaderData<typeof loader>();
+  const { search, ignored } = loaded;
+  const { data, error, isValidating, mutate } = useQuery(reportKey(search), fetchReport, loaded.report);
+  const report = data ?? loaded.report;
+  const navigation = useNavigation();
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.ptReports;
+  const setSearchParam = useSetSearchParam();
+  const [metric, setMetric] = useState<Metric>('revenueCents');
+  const { currency } = report;
+  const hours = busyHours(report);
+  const bar = (key: string | number, label: string, figures: ReportFigures): Bar => ({ key, label, value: figures[metric] ?? 0, text: figureText(figures, metric, currency) });
+  const chosen = search.from || search.to;
+
+  return (
+    <div className="stack-lg reports" aria-busy={busy || undefined}>
+      <PageHeader
+        eyebrow="Food court"
+        title="The day’s figures"
+        actions={
+          <a className="btn" href={reportExportHref(search)} download>
+            <Icon name="download" size={18} /> Export CSV
+          </a>
+        }
+      >
+        <p className="report-days">
+          {daysText(report)} · hours in {report.timeZone} time · {currency}
+        </p>
+      </PageHeader>
+
+      <div className="toolbar">
+        <div className="toolbar-filters">
+          <DayRangeFields from={search.from || report.from} to={search.to || report.to} onChange={(name, value) => setSearchParam(name, value, { replace: true })} />
+        </div>
+        {chosen ? (
+          <AppLink to={reportsHref({ from: '', to: '' })} className="btn">
+            Today
+          </AppLink>
+        ) : null}
+      </div>
+      <IgnoredParamsBanner ignored={ignored} />
+
+      {error ? (
+        <LoadError onRetry={() => void mutate()} retrying={isValidating}>
+          Could not refresh the figures: {errorMessage(error)}
+        </LoadError>
+      ) : null}
+
+      <dl className="report-totals" aria-label="Totals">
+        {(Object.keys(METRICS) as Metric[]).map((name) => (
+          <div key={name} className="report-total">
+            <dt>{METRICS[name]}</dt>
+            <dd>{figureText(report.totals, name, currency)}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted">Revenue leaves out cancelled orders; the average ticket is that revenue over the orders not cancelled.</p>
+
+      {report.totals.orders === 0 ? (
+        <section className="card">
+          <EmptyState icon="food" title={report.from === report.to ? 'No orders this day' : 'No orders on these days'}>
+            Orders placed from the diner menu are counted here by the hour they came in.
+          </EmptyState>
+        </section>
+      ) : (
+        <>
+          <fieldset className="report-metric">
+            <legend>Charts show</legend>
+            {(Object.keys(METRICS) as Metric[]).map((name) => (
+              <label key={name}>
+                <input type="radio" name="metric" value={name} checked={metric === name} onChange={() => setMetric(name)} /> {METRICS[name]}
+              </label>
+            ))}
+          </fieldset>
+
+          <section className="card report-section" aria-labelledby="report-hours">
+            <h2 id="report-hours">By hour</h2>
+            <div className="report-pair">
+              <BarChart layout="columns" bars={hours.map((h) => bar(h.hour, hourText(h.hour), h))} />
+              <FiguresTable caption="Figures by hour" heading="Hour" rows={hours.map((h) => ({ key: h.hour, label: hourText(h.hour), figures: h }))} totals={report.totals} currency={currency} />
+            </div>
+          </section>
+
+          <section className="card report-section" aria-labelledby="report-stalls">
+            <h2 id="report-stalls">By stall</h2>
+            <div className="report-pair">
+              <BarChart layout="rows" bars={report.byStall.map((s) => bar(s.stallId ?? `name:${s.stallName}`, s.stallName, s))} />
+              <FiguresTable caption="Figures by stall" heading="Stall" rows={report.byStall.map((s) => ({ key: s.stallId ?? `name:${s.stallName}`, label: s.stallName, figures: s }))} currency={currency} />
+            </div>
+            <p className="muted">An order from several stalls counts once at each of them, with the revenue of its own dishes.</p>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
