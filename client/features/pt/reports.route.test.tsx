@@ -68,7 +68,7 @@ describe('/pt/reports', () => {
     const [byHour, byStall] = screen.getAllByTestId('bar-chart');
     expect(byHour).toHaveAttribute('aria-hidden', 'true');
     expect(byStall).toHaveAttribute('aria-hidden', 'true');
-    expect([...byHour!.querySelectorAll('.bar-chart-value')].map((v) => v.textContent)).toEqual(['$18.00', '$0.00', '$0.00', '$0.00', '$5.00']);
+    expect([...byHour!.querySelectorAll('.bar-chart-value')].map((v) => v.textContent)).toEqual(['$0.00', '$0.00', '$18.00', '$0.00', '$0.00', '$0.00', '$5.00', '$0.00']);
     expect((byStall!.querySelector('.bar-chart-bar') as HTMLElement).style.getPropertyValue('--share')).toBe('1');
     expect((byStall!.querySelectorAll('.bar-chart-bar')[1] as HTMLElement).style.getPropertyValue('--share')).toBe('0.15');
     await userEvent.click(screen.getByRole('radio', { name: 'Orders' }));

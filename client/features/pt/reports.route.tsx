@@ -50,10 +50,23 @@ function figureText(figures: ReportFigures, metric: Metric, currency: string): s
   return cents === null ? '—' : formatMoney(cents, currency);
 }
 
-/** The hours from the first with an order to the last: a day's chart is the food court's open hours, not 24 columns of mostly nothing. */
-function busyHours(report: Report) {
+/** Hours the chart shows at least, so one busy hour reads as one hour of a day, not a chart-wide block. */
+const MIN_CHART_HOURS = 8;
+
+/**
+ * The hours from the first with an order to the last, widened to at least `atLeast` (within the
+ * day): a day's chart is the food court's open hours, not 24 columns of mostly nothing.
+ */
+function busyHours(report: Report, atLeast = 1) {
   const busy = report.byHour.filter((h) => h.orders > 0).map((h) => h.hour);
-  return busy.length === 0 ? [] : report.byHour.slice(Math.min(...busy), Math.max(...busy) + 1);
+  if (busy.length === 0) return [];
+  let first = Math.min(...busy);
+  let last = Math.max(...busy);
+  while (last - first + 1 < atLeast && (first > 0 || last < 23)) {
+    if (first > 0) first--;
+    if (last - first + 1 < atLeast && last < 23) last++;
+  }
+  return report.byHour.slice(first, last + 1);
 }
 
 function FiguresTable({ caption, heading, rows, totals, currency }: { caption: string; heading: string; rows: Array<{ key: string | number; label: string; figures: ReportFigures }>; totals?: ReportFigures; currency: string }) {
@@ -180,7 +193,7 @@ export function Component() {
           <section className="card report-section" aria-labelledby="report-hours">
             <h2 id="report-hours">By hour</h2>
             <div className="report-pair">
-              <BarChart layout="columns" bars={hours.map((h) => bar(h.hour, hourText(h.hour), h))} />
+              <BarChart layout="columns" bars={busyHours(report, MIN_CHART_HOURS).map((h) => bar(h.hour, hourText(h.hour), h))} />
               <FiguresTable caption="Figures by hour" heading="Hour" rows={hours.map((h) => ({ key: h.hour, label: hourText(h.hour), figures: h }))} totals={report.totals} currency={currency} />
             </div>
           </section>
