@@ -14,6 +14,7 @@ import * as m011 from './011-sample-cache.migration';
 import * as m012 from './012-kisi-emulator-moved-out.migration';
 import * as m013 from './013-audit-trail.migration';
 import * as m014 from './014-kisi-events-filter-indexes.migration';
+import * as m015 from './015-order-tickets.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -34,4 +35,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '012-kisi-emulator-moved-out': m012,
   '013-audit-trail': m013,
   '014-kisi-events-filter-indexes': m014,
+  '015-order-tickets': m015,
 };
