@@ -145,6 +145,7 @@ async function seedFixtures(): Promise<Hints> {
     id: [...new Set(ids)],
     ownerId: [String(owner.id)],
     itemId: [String(item.id)],
+    orderId: [String(order.id)],
     upTo: [String(message.id)],
     before: [String(message.id)],
     assigneeId: [String(user.id)],

@@ -71,6 +71,9 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   // The runner board.
   'GET /api/pt/orders': crew,
   'PATCH /api/pt/orders/:id': crew,
+  // A stall's kitchen screen: the crew (a tablet in the kitchen signs in as a runner or staff).
+  'GET /api/pt/kitchen/:id/tickets': crew,
+  'PATCH /api/pt/kitchen/:id/tickets/:orderId': crew,
 
   // Staff chat: runners read and write the channels open to them; only admins open and change channels.
   'GET /api/chat/channels': crew,

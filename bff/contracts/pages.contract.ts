@@ -54,6 +54,8 @@ export const pages = {
   ptDinerMenu: '/pt/diner/menu',
   ptCart: '/pt/diner/cart',
   ptRunner: '/pt/runner',
+  ptKitchens: '/pt/kitchen',
+  ptKitchen: '/pt/kitchen/:stallId',
   ptTables: '/pt/tables',
   ptReports: '/pt/reports',
   pieces: '/pieces',

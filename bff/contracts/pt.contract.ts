@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { IdParamSchema, PageQuerySchema, idNumber, optionalText, pageOf, requiredText } from './common.contract';
+import { IdParamSchema, PageQuerySchema, idNumber, idText, optionalText, pageOf, requiredText } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 /**
@@ -136,17 +136,91 @@ export const OrderLineSchema = v.object({
 });
 export type OrderLine = v.InferOutput<typeof OrderLineSchema>;
 
+// ---- kitchen tickets ------------------------------------------------------------------------
+
+/**
+ * A ticket is one stall's part of an order (its lines). Each stall's kitchen moves its own ticket
+ * received → preparing → ready, one step on or back; there is no served or cancelled ticket, that is
+ * the order's (the runner's) business.
+ */
+export const TICKET_STATUSES = ['received', 'preparing', 'ready'] as const;
+export const TicketStatusSchema = v.picklist(TICKET_STATUSES, 'Expected one of received, preparing, ready');
+export type TicketStatus = v.InferOutput<typeof TicketStatusSchema>;
+export const NEXT_TICKET_STATUS: Record<TicketStatus, TicketStatus | null> = { received: 'preparing', preparing: 'ready', ready: null };
+export const PREVIOUS_TICKET_STATUS: Record<TicketStatus, TicketStatus | null> = { received: null, preparing: 'received', ready: 'preparing' };
+export const canMoveTicket = (from: TicketStatus, to: TicketStatus): boolean => NEXT_TICKET_STATUS[from] === to || PREVIOUS_TICKET_STATUS[from] === to;
+
+/** A stall's part of an order as the order carries it: where it is and when it got to each step (a step undone has no time). */
+export const OrderTicketSchema = v.object({
+  stallId: v.number(),
+  stallName: v.string(),
+  status: TicketStatusSchema,
+  receivedAt: v.string(),
+  preparingAt: v.nullable(v.string()),
+  readyAt: v.nullable(v.string()),
+});
+export type OrderTicket = v.InferOutput<typeof OrderTicketSchema>;
+
+/**
+ * Where an open order stands by its tickets: ready once every stall's part is ready, preparing once
+ * any kitchen started, else received. A ticket's move sets the order to this (served and cancelled
+ * stay the runner's).
+ */
+export function orderStatusOfTickets(tickets: ReadonlyArray<Pick<OrderTicket, 'status'>>): 'received' | 'preparing' | 'ready' {
+  if (tickets.length > 0 && tickets.every((t) => t.status === 'ready')) return 'ready';
+  return tickets.some((t) => t.status !== 'received') ? 'preparing' : 'received';
+}
+
 export const OrderSchema = v.object({
   id: v.number(),
   table: v.number(),
   status: OrderStatusSchema,
   totalCents: v.number(),
   lines: v.array(OrderLineSchema),
+  /** One per stall the order has lines from, in the order the stalls first appear in the cart. */
+  tickets: v.array(OrderTicketSchema),
   createdAt: v.string(),
   updatedAt: v.string(),
 });
 export type Order = v.InferOutput<typeof OrderSchema>;
 export const OrderPageSchema = pageOf(OrderSchema);
+
+/** What a stall's kitchen screen shows of one order: its ticket with only that stall's lines. */
+export const KitchenTicketSchema = v.object({
+  ...OrderTicketSchema.entries,
+  orderId: v.number(),
+  table: v.number(),
+  orderStatus: OrderStatusSchema,
+  orderCreatedAt: v.string(),
+  lines: v.array(OrderLineSchema),
+});
+export type KitchenTicket = v.InferOutput<typeof KitchenTicketSchema>;
+
+/** One stall's ticket of an order (the server's list and the screens' live updates both cut it this way), none when the order has nothing from that stall. */
+export function kitchenTicketOf(order: Order, stallId: number): KitchenTicket | undefined {
+  const ticket = order.tickets.find((t) => t.stallId === stallId);
+  if (!ticket) return undefined;
+  return { ...ticket, orderId: order.id, table: order.table, orderStatus: order.status, orderCreatedAt: order.createdAt, lines: order.lines.filter((line) => line.stallId === stallId) };
+}
+
+/** A stall's kitchen: its open tickets (orders not yet served or cancelled), oldest order first. */
+export const KitchenSchema = v.object({
+  stall: v.object({ id: v.number(), name: v.string() }),
+  tickets: v.array(KitchenTicketSchema),
+});
+export type Kitchen = v.InferOutput<typeof KitchenSchema>;
+
+export const KitchenTicketParamsSchema = v.object({ id: idText(), orderId: idText() });
+
+/**
+ * A kitchen's bump or undo names the step it saw (`from`), so a bump sent twice (a queued one replayed
+ * after the network came back) is answered as done, and one from a stale screen is a 409.
+ */
+export const MoveTicketSchema = v.pipe(
+  v.object({ from: TicketStatusSchema, to: TicketStatusSchema }),
+  v.check((move) => canMoveTicket(move.from, move.to), 'A ticket moves one step on (received → preparing → ready) or one step back'),
+);
+export type MoveTicket = v.InferOutput<typeof MoveTicketSchema>;
 
 /** The next step of an order (the runner's "bump"), none once served or cancelled. */
 export const NEXT_ORDER_STATUS: Record<OrderStatus, OrderStatus | null> = { received: 'preparing', preparing: 'ready', ready: 'served', served: null, cancelled: null };
@@ -247,6 +321,26 @@ export const ptApi = {
     errors: [404],
   }),
   listOrders: endpoint({ method: 'GET', path: '/api/pt/orders', summary: 'Orders for the runner board: `open` (not yet served) oldest first; one status by last change, newest first', access: board, query: OrderListQuerySchema, response: OrderPageSchema }),
+  kitchen: endpoint({
+    method: 'GET',
+    path: '/api/pt/kitchen/:id/tickets',
+    summary: "A stall's kitchen screen: its part (ticket) of every order not yet served or cancelled, with only its own lines, oldest order first",
+    access: board,
+    params: IdParamSchema,
+    response: KitchenSchema,
+    errors: [404],
+  }),
+  moveTicket: endpoint({
+    method: 'PATCH',
+    path: '/api/pt/kitchen/:id/tickets/:orderId',
+    summary:
+      "Move a stall's ticket one step on or back from the step the screen saw (`from`). Sent again once done it answers the ticket as it is; from a step it is no longer at, 409. The order becomes preparing when a kitchen starts and ready when every stall's ticket is ready",
+    access: board,
+    params: KitchenTicketParamsSchema,
+    body: MoveTicketSchema,
+    response: KitchenTicketSchema,
+    errors: [404, 409],
+  }),
   updateOrder: endpoint({
     method: 'PATCH',
     path: '/api/pt/orders/:id',

@@ -152,6 +152,17 @@ export interface OrderLinesTable {
   note: string | null;
 }
 
+/** One stall's part of an order: its kitchen's progress on that order's lines (migration 015). */
+export interface OrderTicketsTable {
+  order_id: number;
+  stall_id: number;
+  stall_name: string;
+  status: 'received' | 'preparing' | 'ready';
+  received_at: string;
+  preparing_at: string | null;
+  ready_at: string | null;
+}
+
 export interface ChatChannelsTable {
   id: Generated<number>;
   name: string;
@@ -305,6 +316,7 @@ export interface DB {
   menu_items: MenuItemsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
+  order_tickets: OrderTicketsTable;
   chat_channels: ChatChannelsTable;
   conversations: ConversationsTable;
   messages: MessagesTable;

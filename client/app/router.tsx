@@ -181,6 +181,9 @@ export const routes: RouteObject[] = [
               { path: 'diner/menu', lazy: () => import('@/features/pt/diner-menu.route') },
               { path: 'diner/cart', lazy: () => import('@/features/pt/cart.route') },
               { path: 'runner', middleware: [requireUser, requireRunner], lazy: () => import('@/features/pt/runner-board.route') },
+              // A stall's kitchen screen (a tablet by the pass), and the list to pick the stall from.
+              { path: 'kitchen', middleware: [requireUser, requireRunner], lazy: () => import('@/features/pt/kitchen-picker.route') },
+              { path: 'kitchen/:stallId', middleware: [requireUser, requireRunner], lazy: () => import('@/features/pt/kitchen.route') },
               { path: 'tables', middleware: [requireUser, requireStaff], lazy: () => import('@/features/pt/table-codes.route') },
               // Its chart code and styles load with it alone.
               { path: 'reports', middleware: [requireUser, requireStaff], lazy: () => import('@/features/pt/reports.route') },

@@ -20,6 +20,7 @@ export const paths = {
   gymMemberUnlocks: (id: Id) => fillPath(pages.gymMemberUnlocks, { id }),
   kisiUser: (id: Id) => fillPath(pages.kisiUser, { user_id: id }),
   ptStall: (id: Id) => fillPath(pages.ptStall, { id }),
+  ptKitchen: (stallId: Id) => fillPath(pages.ptKitchen, { stallId }),
   // The spec writes the list with its trailing slash; the router matches it either way.
   conversations: `${pages.conversations}/`,
   conversation: (id: Id) => fillPath(pages.conversation, { conversationId: id }),

@@ -15,6 +15,7 @@ import * as m012 from './012-kisi-emulator-moved-out.migration';
 import * as m013 from './013-audit-trail.migration';
 import * as m014 from './014-kisi-events-filter-indexes.migration';
 import * as m015 from './015-open-orders-index.migration';
+import * as m016 from './016-order-tickets.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -36,4 +37,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '013-audit-trail': m013,
   '014-kisi-events-filter-indexes': m014,
   '015-open-orders-index': m015,
+  '016-order-tickets': m016,
 };

@@ -1,7 +1,7 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
-import { OPEN_ORDER_STATUSES, type Order, type OrderListQuery, type OrderStatus } from '../../contracts/pt.contract';
+import { OPEN_ORDER_STATUSES, type Order, type OrderListQuery, type OrderStatus, type OrderTicket, type TicketStatus } from '../../contracts/pt.contract';
 import type { Db } from '../../db/database';
-import type { OrderLinesTable, OrdersTable } from '../../db/schema';
+import type { OrderLinesTable, OrdersTable, OrderTicketsTable } from '../../db/schema';
 import { paginate } from '../../lib/paginate';
 
 export const OPEN_STATUSES: OrderStatus[] = [...OPEN_ORDER_STATUSES];
@@ -25,12 +25,26 @@ export interface NewOrder {
 /** An order as stored, with what only the server sees (the token, the idempotency key's request). */
 export type StoredOrder = Order & { token: string; requestHash: string };
 
-const toOrder = (row: Selectable<OrdersTable>, lines: Selectable<OrderLinesTable>[]): StoredOrder => ({
-  id: row.id,
-  table: row.table_number,
+const toTicket = (row: Selectable<OrderTicketsTable>): OrderTicket => ({
+  stallId: row.stall_id,
+  stallName: row.stall_name,
   status: row.status,
-  totalCents: row.total_cents,
-  lines: lines
+  receivedAt: row.received_at,
+  preparingAt: row.preparing_at,
+  readyAt: row.ready_at,
+});
+
+/** An order's tickets in the order its stalls first appear in its lines (the order the diner chose them). */
+const inLineOrder = (tickets: OrderTicket[], lines: Order['lines']) => {
+  const firstLine = (stallId: number) => {
+    const i = lines.findIndex((line) => line.stallId === stallId);
+    return i < 0 ? lines.length : i;
+  };
+  return [...tickets].sort((a, b) => firstLine(a.stallId) - firstLine(b.stallId) || a.stallId - b.stallId);
+};
+
+const toOrder = (row: Selectable<OrdersTable>, lineRows: Selectable<OrderLinesTable>[], ticketRows: Selectable<OrderTicketsTable>[]): StoredOrder => {
+  const lines = lineRows
     .filter((line) => line.order_id === row.id)
     .map((line) => ({
       id: line.id,
@@ -41,19 +55,38 @@ const toOrder = (row: Selectable<OrdersTable>, lines: Selectable<OrderLinesTable
       unitPriceCents: line.unit_price_cents,
       quantity: line.quantity,
       note: line.note,
-    })),
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  token: row.token,
-  requestHash: row.request_hash,
-});
+    }));
+  return {
+    id: row.id,
+    table: row.table_number,
+    status: row.status,
+    totalCents: row.total_cents,
+    lines,
+    tickets: inLineOrder(ticketRows.filter((t) => t.order_id === row.id).map(toTicket), lines),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    token: row.token,
+    requestHash: row.request_hash,
+  };
+};
+
+/** The step times a ticket's move writes: the step reached gets its time, a step undone loses its own. */
+function ticketTimes(from: TicketStatus, to: TicketStatus, now: string): Partial<Pick<OrderTicketsTable, 'preparing_at' | 'ready_at'>> {
+  if (to === 'preparing' && from === 'received') return { preparing_at: now };
+  if (to === 'ready') return { ready_at: now };
+  if (from === 'ready') return { ready_at: null };
+  return { preparing_at: null };
+}
 
 /** Orders and their lines; an order is always read and written whole. */
 export function ordersRepository(db: Db) {
   const withLines = async (rows: Selectable<OrdersTable>[]): Promise<StoredOrder[]> => {
     if (rows.length === 0) return [];
-    const lines = await db.selectFrom('order_lines').selectAll().where('order_id', 'in', rows.map((r) => r.id)).orderBy('id').execute();
-    return rows.map((row) => toOrder(row, lines));
+    const ids = rows.map((r) => r.id);
+    // One after the other: inside a transaction both go through its one connection anyway.
+    const lines = await db.selectFrom('order_lines').selectAll().where('order_id', 'in', ids).orderBy('id').execute();
+    const tickets = await db.selectFrom('order_tickets').selectAll().where('order_id', 'in', ids).execute();
+    return rows.map((row) => toOrder(row, lines, tickets));
   };
   const one = async (rows: Selectable<OrdersTable>[]) => (await withLines(rows))[0];
 
@@ -98,6 +131,13 @@ export function ordersRepository(db: Db) {
         .returning('id')
         .execute();
       const lineIds = lines.map((line) => line.id).sort((x, y) => x - y);
+      // One ticket per stall, in the order the stalls first appear in the cart.
+      const stalls = [...new Map(order.lines.map((line) => [line.stallId, line.stallName])).entries()];
+      const tickets: OrderTicket[] = stalls.map(([stallId, stallName]) => ({ stallId, stallName, status: 'received', receivedAt: now, preparingAt: null, readyAt: null }));
+      await db
+        .insertInto('order_tickets')
+        .values(tickets.map((t) => ({ order_id: id, stall_id: t.stallId, stall_name: t.stallName, status: t.status, received_at: now })))
+        .execute();
       return {
         id,
         table: order.table,
@@ -105,6 +145,7 @@ export function ordersRepository(db: Db) {
         totalCents: order.totalCents,
         // Ids are drawn in the order the rows were inserted; RETURNING's own row order is not promised.
         lines: order.lines.map((line, i) => ({ id: lineIds[i]!, ...line })),
+        tickets,
         createdAt: now,
         updatedAt: now,
         token: order.token,
@@ -126,6 +167,35 @@ export function ordersRepository(db: Db) {
           (await withLines(await matching().selectAll().orderBy(column, direction).orderBy('id', direction).limit(limit).offset(offset).execute())).map(publicOrder),
       );
     },
+
+    /** Orders not yet served or cancelled that have a ticket of this stall, oldest first (a kitchen's screen). */
+    openForStall: async (stallId: number) =>
+      (
+        await withLines(
+          await db
+            .selectFrom('orders')
+            .selectAll()
+            .where(isOpenOrder)
+            .where('id', 'in', db.selectFrom('order_tickets').select('order_id').where('stall_id', '=', stallId))
+            .orderBy('created_at', 'asc')
+            .orderBy('id', 'asc')
+            .execute(),
+        )
+      ).map(publicOrder),
+
+    /** Moves a stall's ticket only if it is still `from` (true), so two screens bumping at once cannot both win. */
+    moveTicket: async (orderId: number, stallId: number, from: TicketStatus, to: TicketStatus, now: string) =>
+      Number(
+        (
+          await db
+            .updateTable('order_tickets')
+            .set({ status: to, ...ticketTimes(from, to, now) })
+            .where('order_id', '=', orderId)
+            .where('stall_id', '=', stallId)
+            .where('status', '=', from)
+            .executeTakeFirst()
+        ).numUpdatedRows,
+      ) > 0,
 
     /** Moves the order only if it is still `from` (true), so two runners bumping at once cannot both win. */
     moveStatus: async (id: number, from: OrderStatus, to: OrderStatus, now: string) =>

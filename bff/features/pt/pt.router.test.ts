@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { LiveEvent } from '../../contracts/events.contract';
-import type { Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
+import type { Kitchen, KitchenTicket, Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
@@ -333,5 +333,120 @@ describe('the runner board', () => {
     // The served order keeps what was ordered, by name and price.
     const kept = (await request(ctx.app).get(`/api/pt/orders/${placed.id}?token=${placed.token}`).expect(200)).body as Order;
     expect(kept.lines[0]).toMatchObject({ stallId: null, itemId: null, stallName: 'Busy Stall', unitPriceCents: 500 });
+  });
+});
+
+describe("a stall's kitchen screen", () => {
+  /** A diner's order from two stalls: noodles (two lines) and grill (one line). */
+  async function twoStallOrder(table: number) {
+    const noodles = await stallWith([{ name: 'Laksa', priceCents: 900 }, { name: 'Wonton soup', priceCents: 700 }], `Noodles ${++seq}`);
+    const grill = await stallWith([{ name: 'Satay', priceCents: 800 }], `Grill ${++seq}`);
+    const cart = [
+      { itemId: noodles.itemIds[0], quantity: 1 },
+      { itemId: grill.itemIds[0], quantity: 2 },
+      { itemId: noodles.itemIds[1], quantity: 1, note: 'no chilli' },
+    ];
+    const placed = (await order({ table, cart }).expect(201)).body as PlacedOrder;
+    return { noodles: noodles.id, grill: grill.id, placed };
+  }
+  const kitchen = async (stallId: number) => (await runner.get(`/api/pt/kitchen/${stallId}/tickets`).expect(200)).body as Kitchen;
+  const bump = (stallId: number, orderId: number, from: string, to: string, who = runner) => who.patch(`/api/pt/kitchen/${stallId}/tickets/${orderId}`).send({ from, to });
+
+  it("lists only that stall's part of each open order, oldest first, with only its lines", async () => {
+    const { noodles, grill, placed } = await twoStallOrder(5);
+    expect(placed.tickets.map((t) => [t.stallId, t.status])).toEqual([
+      [noodles, 'received'],
+      [grill, 'received'],
+    ]);
+    const later = (await order({ table: 6, cart: [{ itemId: (await request(ctx.app).get(`/api/pt/stalls/${noodles}`)).body.items[0].id, quantity: 3 }] }).expect(201)).body as PlacedOrder;
+
+    const screen = await kitchen(noodles);
+    expect(screen.stall.id).toBe(noodles);
+    expect(screen.tickets.map((t) => t.orderId)).toEqual([placed.id, later.id]);
+    expect(screen.tickets[0]).toMatchObject({ table: 5, status: 'received', orderStatus: 'received', preparingAt: null, readyAt: null });
+    expect(screen.tickets[0]!.lines.map((l) => [l.name, l.quantity, l.note])).toEqual([
+      ['Laksa', 1, null],
+      ['Wonton soup', 1, 'no chilli'],
+    ]);
+    const grillScreen = await kitchen(grill);
+    expect(grillScreen.tickets.map((t) => [t.orderId, t.lines.map((l) => l.name)])).toEqual([[placed.id, ['Satay']]]);
+  });
+
+  it('moves a ticket one step on or back, stamps each step, and makes the order ready only when every stall is ready', async () => {
+    const { noodles, grill, placed } = await twoStallOrder(7);
+    const orderStatus = async () => ((await request(ctx.app).get(`/api/pt/orders/${placed.id}?token=${placed.token}`).expect(200)).body as Order).status;
+    published.length = 0;
+
+    const started = (await bump(noodles, placed.id, 'received', 'preparing').expect(200)).body as KitchenTicket;
+    expect(started).toMatchObject({ status: 'preparing', orderStatus: 'preparing', readyAt: null });
+    expect(started.preparingAt).toEqual(expect.any(String));
+    await bump(noodles, placed.id, 'preparing', 'ready').expect(200);
+    expect(await orderStatus()).toBe('preparing'); // the grill is not done yet
+    await bump(grill, placed.id, 'received', 'preparing', staff).expect(200);
+    const done = (await bump(grill, placed.id, 'preparing', 'ready', staff).expect(200)).body as KitchenTicket;
+    expect(done).toMatchObject({ status: 'ready', orderStatus: 'ready' });
+    expect(await orderStatus()).toBe('ready');
+
+    // Undo: the grill's part is back to preparing, and so is the order; its ready time is gone.
+    const undone = (await bump(grill, placed.id, 'ready', 'preparing').expect(200)).body as KitchenTicket;
+    expect(undone).toMatchObject({ status: 'preparing', readyAt: null, orderStatus: 'preparing' });
+
+    await ctx.bus.idle();
+    // Each move is announced as the order, carrying every stall's ticket.
+    const announced = published.filter((e) => e.type === 'order' && (e.data as Order).id === placed.id).map((e) => (e.data as Order).tickets.map((t) => t.status).join('/') + ` ${(e.data as Order).status}`);
+    expect(announced).toEqual([
+      'preparing/received preparing',
+      'ready/received preparing',
+      'ready/preparing preparing',
+      'ready/ready ready',
+      'ready/preparing preparing',
+    ]);
+  });
+
+  it('answers a replayed bump as done without a second change, and a stale one with a 409 that says why', async () => {
+    const { noodles, placed } = await twoStallOrder(8);
+    await bump(noodles, placed.id, 'received', 'preparing').expect(200);
+    await ctx.bus.idle();
+    published.length = 0;
+    const replayed = (await bump(noodles, placed.id, 'received', 'preparing').expect(200)).body as KitchenTicket;
+    expect(replayed.status).toBe('preparing');
+    await ctx.bus.idle();
+    expect(published).toHaveLength(0);
+
+    // Another screen moved it on to ready; a screen that still shows it received sends its bump late.
+    await bump(noodles, placed.id, 'preparing', 'ready').expect(200);
+    const stale = await bump(noodles, placed.id, 'received', 'preparing').expect(409);
+    expect(stale.body.detail).toContain('is ready now, not received');
+    await bump(noodles, placed.id, 'received', 'ready').expect(400); // a jump is never a move
+  });
+
+  it('stops moving tickets once the order is served or cancelled; they leave the screen', async () => {
+    const { noodles, grill, placed } = await twoStallOrder(9);
+    await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'cancelled' }).expect(200);
+    expect((await bump(noodles, placed.id, 'received', 'preparing').expect(409)).body.detail).toBe(`Order ${placed.id} is cancelled; its tickets no longer move.`);
+    expect((await kitchen(grill)).tickets.map((t) => t.orderId)).not.toContain(placed.id);
+  });
+
+  it('answers 404 for an unknown stall or order, or an order with nothing from that stall', async () => {
+    const { noodles, placed } = await twoStallOrder(10);
+    const other = await stallWith([{ priceCents: 100 }], `Juice ${++seq}`);
+    expect((await runner.get('/api/pt/kitchen/999999/tickets').expect(404)).body.detail).toBe('No stall with id 999999.');
+    await bump(999999, placed.id, 'received', 'preparing').expect(404);
+    await bump(noodles, 999999, 'received', 'preparing').expect(404);
+    expect((await bump(other.id, placed.id, 'received', 'preparing').expect(404)).body.detail).toContain('has nothing from Juice');
+    await runner.get('/api/pt/kitchen/abc/tickets').expect(400);
+  });
+
+  it('is for runners and staff: a diner (no account) gets 401', async () => {
+    const { noodles, placed } = await twoStallOrder(11);
+    await request(ctx.app).get(`/api/pt/kitchen/${noodles}/tickets`).expect(401);
+    await request(ctx.app).patch(`/api/pt/kitchen/${noodles}/tickets/${placed.id}`).send({ from: 'received', to: 'preparing' }).expect(401);
+    await staff.get(`/api/pt/kitchen/${noodles}/tickets`).expect(200);
+    // A kitchen's bump is the crew's work, not set-up: no audit entry (decision 0058).
+    const admin = await ctx.loginAs('admin');
+    const entries = async () => ((await admin.get('/api/audit').expect(200)).body as { total: number }).total;
+    const before = await entries();
+    await bump(noodles, placed.id, 'received', 'preparing', staff).expect(200);
+    expect(await entries()).toBe(before);
   });
 });

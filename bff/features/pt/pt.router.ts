@@ -65,6 +65,8 @@ export function ptRoutes(pt: PtService, options: PtRouteOptions) {
       });
     }),
     route(ptApi.listOrders, ({ query }) => pt.listOrders(query)),
+    route(ptApi.kitchen, ({ params }) => pt.kitchen(params.id)),
+    route(ptApi.moveTicket, ({ params, body }) => pt.moveTicket(params.id, params.orderId, body)),
     route(ptApi.updateOrder, ({ params, body }) => pt.moveOrder(params.id, body.status)),
   ];
 }

@@ -2,7 +2,12 @@ import crypto from 'node:crypto';
 import type { Page } from '../../contracts/common.contract';
 import {
   canMoveOrder,
+  kitchenTicketOf,
+  orderStatusOfTickets,
   type CreateMenuItem,
+  type Kitchen,
+  type KitchenTicket,
+  type MoveTicket,
   type CreateStall,
   type Menu,
   type MenuItem,
@@ -16,6 +21,7 @@ import {
   type StallWithItems,
   type UpdateMenuItem,
   type UpdateStall,
+  OPEN_ORDER_STATUSES,
 } from '../../contracts/pt.contract';
 import type { ProblemFieldError } from '../../contracts/problem.contract';
 import { isUniqueViolation } from '../../db/engine';
@@ -209,6 +215,45 @@ export function ptService({ stalls, orders, inTransaction, venue, now = () => ne
     },
 
     listOrders: (query: OrderListQuery): Promise<Page<Order>> => orders.list(query),
+
+    /** A stall's kitchen screen: its part of every open order, oldest first. */
+    async kitchen(stallId: number): Promise<Kitchen> {
+      const stall = await stallOr404(stallId);
+      const open = await orders.openForStall(stallId);
+      return { stall: { id: stall.id, name: stall.name }, tickets: open.flatMap((order) => kitchenTicketOf(order, stallId) ?? []) };
+    },
+
+    /**
+     * A kitchen bumps (or undoes) its ticket from the step its screen saw. Already there: answered as
+     * it is, nothing written (a queued bump replayed). Elsewhere: 409. The order's open status then
+     * follows its tickets, in the same transaction, and the order's live event carries both.
+     * Not audited: moving orders is the crew's work, not set-up (decision 0058).
+     */
+    async moveTicket(stallId: number, orderId: number, move: MoveTicket): Promise<KitchenTicket> {
+      const stall = await stallOr404(stallId);
+      return inTransaction(async (tx) => {
+        const stored = await tx.orders.find(orderId);
+        if (!stored) throw notFound(`No order with id ${orderId}.`);
+        const current = publicOrder(stored);
+        const ticket = current.tickets.find((t) => t.stallId === stallId);
+        if (!ticket) throw notFound(`Order ${orderId} has nothing from ${stall.name}.`);
+        if (ticket.status === move.to) return kitchenTicketOf(current, stallId)!;
+        if (!(OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(current.status)) {
+          throw conflict(`Order ${orderId} is ${current.status}; its tickets no longer move.`);
+        }
+        if (ticket.status !== move.from || !(await tx.orders.moveTicket(orderId, stallId, move.from, move.to, now()))) {
+          throw conflict(`${stall.name}'s ticket of order ${orderId} is ${ticket.status} now, not ${move.from}: another screen moved it. The screen shows it as it is now.`);
+        }
+        const tickets = current.tickets.map((t) => (t.stallId === stallId ? { ...t, status: move.to } : t));
+        // Always rewritten (its status may stay), so the order's change time says a ticket moved.
+        if (!(await tx.orders.moveStatus(orderId, current.status, orderStatusOfTickets(tickets), now()))) {
+          throw conflict(`Order ${orderId} was changed meanwhile; try again.`);
+        }
+        const changed = publicOrder((await tx.orders.find(orderId))!);
+        tx.announce(changed);
+        return kitchenTicketOf(changed, stallId)!;
+      });
+    },
 
     async moveOrder(id: number, to: OrderStatus): Promise<Order> {
       const order = await orderOr404(id);

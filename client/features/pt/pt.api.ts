@@ -65,6 +65,12 @@ export const fetchStall = fetcherFor(ptApi.getStall);
 export const fetchMenu = fetcherFor(ptApi.menu);
 export const fetchOrderPage = fetcherFor(ptApi.listOrders);
 
+/** A stall's kitchen screen: its open tickets. */
+export const kitchenKey = (stallId: number | string) => keyFor(ptApi.kitchen, { params: { id: stallId } });
+export const fetchKitchen = fetcherFor(ptApi.kitchen);
+/** The kitchen picker: every stall on one screen (the API's largest page). */
+export const KITCHEN_STALLS_KEY = keyFor(ptApi.listStalls, { query: { page: 0, pageSize: 100 } });
+
 // ---- writes (docs/decisions/0001-one-way-to-write.md) -------------------------------------------
 
 /** A stall's page, the list (item counts, status) and the diners' menu (paused stalls leave it). */
@@ -89,6 +95,12 @@ export const placeOrder = write(ptApi.placeOrder, { staleWhenRefused: [ptApi.men
 
 /** A runner moves an order on (bump), back (undo) or cancels it; a refused move (409: moved elsewhere meanwhile) reads the board again. */
 export const moveOrder = write(ptApi.updateOrder, { staleWhenRefused: [ptApi.listOrders] });
+
+/**
+ * A kitchen bumps or undoes its ticket from the step its screen saw (replayed from the offline queue
+ * too: a move already done answers as done). A refusal (409: moved on another screen) reads the screen again.
+ */
+export const moveTicket = write(ptApi.moveTicket, { staleWhenRefused: [ptApi.kitchen] });
 
 /** Every list of the board reads again (after a refused move, or a reconnect that may have missed changes). */
 export const refreshBoard = () => invalidate(ptApi.listOrders);

@@ -1,15 +1,28 @@
 import type { RequestHandler } from 'msw';
-import { OPEN_ORDER_STATUSES, canMoveOrder, ptApi, type MenuItem, type Order, type OrderStatus, type Stall } from '@contracts/pt.contract';
+import {
+  OPEN_ORDER_STATUSES,
+  canMoveOrder,
+  kitchenTicketOf,
+  orderStatusOfTickets,
+  ptApi,
+  type MenuItem,
+  type Order,
+  type OrderStatus,
+  type OrderTicket,
+  type Stall,
+  type TicketStatus,
+} from '@contracts/pt.contract';
 import { fieldProblem, handle, offline, problem } from '@/test-server';
 
 /**
  * Test support: an in-memory food court behaving like `bff/features/pt` as its contract describes
  * it (paging and search, 400 field problems, 409s naming each cart line, Idempotency-Key replays,
- * one-step status moves), as msw handlers for route tests to drive through the real screens. The
+ * one-step status moves, kitchen tickets moved from the step the screen saw), as msw handlers for route tests to drive through the real screens. The
  * contract's schemas already refuse what they describe (a blank name, a quantity over the maximum).
  *
  * `failNextOrder`: `'lost'` stores the order and then drops the connection (the answer never
  * arrives), `'down'` drops it before anything is stored, a number answers that status instead.
+ * `kitchenDown`: every kitchen call drops its connection (a tablet whose network is gone).
  */
 const AT = '2025-03-01T09:30:00.000Z';
 
@@ -21,6 +34,7 @@ export type FakePt = {
   currency: string;
   tables: number;
   failNextOrder?: 'lost' | 'down' | number;
+  kitchenDown?: boolean;
   handlers: RequestHandler[];
 };
 
@@ -30,6 +44,20 @@ export function stall(id: number, overrides: Partial<Stall> = {}): Stall {
 
 export function menuItem(id: number, stallId: number, overrides: Partial<MenuItem> = {}): MenuItem {
   return { id, stallId, name: `Dish ${id}`, description: null, category: 'Mains', priceCents: 850, soldOut: false, allergens: [], ...overrides };
+}
+
+/** One ticket per stall of the lines, in the order the stalls first appear, at `status` (the order's, as far as a ticket goes). */
+export function ticketsOf(lines: Order['lines'], status: OrderStatus, at: string): OrderTicket[] {
+  const stalls = new Map(lines.flatMap((l) => (l.stallId === null ? [] : [[l.stallId, l.stallName] as const])));
+  const ticketStatus: TicketStatus = status === 'ready' || status === 'served' ? 'ready' : status === 'preparing' ? 'preparing' : 'received';
+  return [...stalls].map(([stallId, stallName]) => ({
+    stallId,
+    stallName,
+    status: ticketStatus,
+    receivedAt: at,
+    preparingAt: ticketStatus === 'received' ? null : at,
+    readyAt: ticketStatus === 'ready' ? at : null,
+  }));
 }
 
 /** An order placed `minutesAgo` (so the board's ages are known), one line per item given. */
@@ -43,6 +71,7 @@ export function order(id: number, overrides: Partial<Order> & { minutesAgo?: num
     status: 'received',
     totalCents: lines.reduce((sum, l) => sum + l.quantity * l.unitPriceCents, 0),
     lines,
+    tickets: ticketsOf(lines, rest.status ?? 'received', at),
     createdAt: at,
     updatedAt: at,
     token: `token-${id}`,
@@ -144,7 +173,7 @@ export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: Fa
         return { id: 1000 + pt.orders.length * 50 + i, itemId: item.id, stallId: owner.id, stallName: owner.name, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null };
       });
       const id = nextId(pt.orders);
-      const created: FakeOrder = { id, table: body.table, status: 'received', totalCents: lines.reduce((s, l) => s + l.quantity * l.unitPriceCents, 0), lines, createdAt: at, updatedAt: at, token: `token-${id}`, key };
+      const created: FakeOrder = { id, table: body.table, status: 'received', totalCents: lines.reduce((s, l) => s + l.quantity * l.unitPriceCents, 0), lines, tickets: ticketsOf(lines, 'received', at), createdAt: at, updatedAt: at, token: `token-${id}`, key };
       pt.orders.push(created);
       if (failure === 'lost') return offline();
       return { ...publicOrder(created), token: created.token, replayed: false };
@@ -157,6 +186,33 @@ export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: Fa
         .sort((a, b) => (open ? a.createdAt.localeCompare(b.createdAt) : b.updatedAt.localeCompare(a.updatedAt)))
         .map(publicOrder);
       return pageOf(list, query);
+    }),
+    handle(ptApi.kitchen, ({ params }) => {
+      if (pt.kitchenDown) return offline();
+      const found = findStall(params.id);
+      if (!found) return noStall(params.id);
+      const tickets = pt.orders
+        .filter(isOpen)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+        .flatMap((o) => kitchenTicketOf(publicOrder(o), found.id) ?? []);
+      return { stall: { id: found.id, name: found.name }, tickets };
+    }),
+    handle(ptApi.moveTicket, ({ params, body }) => {
+      if (pt.kitchenDown) return offline();
+      const found = findStall(params.id);
+      if (!found) return noStall(params.id);
+      const o = pt.orders.find((x) => x.id === params.orderId);
+      const ticket = o?.tickets.find((t) => t.stallId === found.id);
+      if (!o || !ticket) return problem(404, 'Not Found', `No order with id ${params.orderId}.`);
+      if (ticket.status !== body.to) {
+        if (ticket.status !== body.from) return problem(409, 'Conflict', `${found.name}'s ticket of order ${o.id} is ${ticket.status} now, not ${body.from}: another screen moved it.`);
+        const at = now();
+        o.tickets = o.tickets.map((t) =>
+          t !== ticket ? t : { ...t, status: body.to, preparingAt: body.to === 'received' ? null : body.to === 'preparing' && body.from === 'received' ? at : t.preparingAt, readyAt: body.to === 'ready' ? at : null },
+        );
+        Object.assign(o, { status: orderStatusOfTickets(o.tickets), updatedAt: at });
+      }
+      return kitchenTicketOf(publicOrder(o), found.id)!;
     }),
     handle(ptApi.getOrder, ({ params, query }) => {
       const found = pt.orders.find((o) => o.id === params.id);

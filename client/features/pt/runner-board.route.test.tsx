@@ -56,6 +56,17 @@ describe('/pt/runner', () => {
     expect(screen.queryByRole('article', { name: /^Table 2 ·/ })).not.toBeInTheDocument();
   });
 
+  it("shows, per order from several stalls, which stalls' parts are done", async () => {
+    const twoStalls = order(7, { table: 3, status: 'preparing', minutesAgo: 3, lines: [laksaLine, { ...laksaLine, id: 502, stallId: 2, stallName: 'Grill', name: 'Satay' }] });
+    twoStalls.tickets = twoStalls.tickets.map((t) => (t.stallId === 1 ? { ...t, status: 'ready' } : t));
+    setup(fakePt({ orders: [twoStalls, order(8, { table: 4 })] }));
+    await screen.findByRole('heading', { name: 'Runner board' });
+    const chips = within(ticket(3)).getByRole('list', { name: 'Stalls of order 7' });
+    expect(within(chips).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Laksa House ✓ ready', 'Grill … preparing']);
+    // One stall only: nothing to tell apart.
+    expect(within(ticket(4)).queryByRole('list', { name: /^Stalls/ })).not.toBeInTheDocument();
+  });
+
   it('bumps a ticket: PATCHes the next status and moves it to the next column', async () => {
     const { user, api } = setup();
     await screen.findByRole('heading', { name: 'Runner board' });

@@ -46,7 +46,7 @@ describe('/shell home: the role’s work', () => {
   it('offers staff the desk’s work, members first, and folds the demos away', async () => {
     fakeBff([signedInAs({ role: 'staff', name: 'Sam Staff' })], { signedIn: true });
     renderApp('/shell');
-    expect(await workOf()).toEqual(['Members', 'Door events', 'Gym owners', 'Runner board', 'Food court', 'Food court figures', 'Chat', 'Guest help', 'Files', 'Catalogue']);
+    expect(await workOf()).toEqual(['Members', 'Door events', 'Gym owners', 'Runner board', 'Kitchen screens', 'Food court', 'Food court figures', 'Chat', 'Guest help', 'Files', 'Catalogue']);
     const demos = screen.getByText('Samples and demos').closest('details')!;
     expect(demos).not.toHaveAttribute('open');
     expect(within(demos).getByRole('link', { name: /Live stream/ })).toHaveAttribute('href', '/shell/sse');
@@ -55,7 +55,7 @@ describe('/shell home: the role’s work', () => {
   it('offers a runner only what a runner may open: no door events, no desk pages', async () => {
     fakeBff([signedInAs({ id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' })], { signedIn: true });
     renderApp('/shell');
-    expect(await workOf()).toEqual(['Runner board', 'Food court', 'Chat', 'Catalogue']);
+    expect(await workOf()).toEqual(['Runner board', 'Kitchen screens', 'Food court', 'Chat', 'Catalogue']);
     const demos = screen.getByText('Samples and demos').closest('details')!;
     expect(within(demos).queryByRole('link', { name: /Posts|Upload one file/ })).not.toBeInTheDocument();
   });

@@ -49,6 +49,16 @@ export function OrderTicket({ order, now, fresh, move, onCancel }: { order: Orde
           </li>
         ))}
       </ul>
+      {order.tickets.length > 1 ? (
+        <ul className="ticket-stalls" aria-label={`Stalls of order ${order.id}`}>
+          {order.tickets.map((t) => (
+            <li key={t.stallId} className={`stall-chip${t.status === 'ready' ? ' stall-chip-done' : ''}`}>
+              {t.stallName} {t.status === 'ready' ? '✓' : '…'}
+              <span className="visually-hidden">{t.status === 'ready' ? ' ready' : ` ${t.status}`}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <div className="ticket-actions">
         {next && BUMP_LABELS[order.status] ? (
           <AsyncButton className="btn btn-small btn-primary" run={() => move(order, next)} pendingLabel="Moving…">
