@@ -46,6 +46,17 @@ describe('service status', () => {
     }
   });
 
+  it('GET /api names the public address (the first of PUBLIC_ORIGIN) for links that leave the building, and null without one', async () => {
+    expect((await request(ctx.app).get('/api').expect(200)).body).toMatchObject({ publicOrigin: null });
+    const configured = await createTestContext({ PUBLIC_ORIGIN: 'https://Venue.Example.com/, http://10.0.0.5:3000' });
+    try {
+      const res = await request(configured.app).get('/api').set('Host', 'venue.example.com').expect(200);
+      expect(res.body).toMatchObject({ publicOrigin: 'https://venue.example.com' });
+    } finally {
+      await configured.close();
+    }
+  });
+
   it('GET /api/bad fails on purpose with a 500 problem and no stack trace', async () => {
     const res = await request(ctx.app).get('/api/bad').expect(500);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);

@@ -26,6 +26,7 @@ export const SERVICE_STATUS = {
   database: { engine: 'sqlite' },
   kisi: { mode: 'emulator' },
   node: 'v20.20.2',
+  publicOrigin: null,
 } satisfies ServiceStatus;
 
 /**

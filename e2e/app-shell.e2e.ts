@@ -112,7 +112,7 @@ describe('every screen of the app shell renders without page errors', () => {
     await page.goto('/counter');
     await page.getByRole('button', { name: 'Increase by 1' }).click();
     await page.getByRole('button', { name: 'Increase by 1' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click();
+    await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'About' }).click();
     await page.getByRole('heading', { name: 'What it does' }).waitFor();
     await page.goBack();
     assert.equal(await page.getByRole('status', { name: 'Current count' }).textContent(), '2');

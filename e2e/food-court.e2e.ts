@@ -233,7 +233,7 @@ describe('food court', () => {
     await screenshot(page, 'cart-sold-out-refused');
 
     // On the menu the dish shows as sold out, with no Add button; the other dish can still be added.
-    await page.getByRole('navigation', { name: 'Food court' }).getByRole('link', { name: 'Diner menu' }).click();
+    await page.getByRole('navigation', { name: 'Food court' }).getByRole('link', { name: 'Menu', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/pt/diner/menu');
     await page.getByText('You are ordering for table 7.').waitFor(); // remembered from the QR link
     const soldItem = menuItem(page, SOLD.name);

@@ -367,7 +367,52 @@ describe('staff chat', () => {
     assert.deepEqual(a.problems.messages, [], 'Alex');
     await a.context.close();
   });
+
+  it('the thread fills the window below the header on a laptop and a phone: the composer in view, the message list the one scroll', { timeout: 120_000 }, async () => {
+    const writer = await signedIn(DANA, '/shell');
+    const channels = (await (await writer.page.request.get('/api/chat/channels')).json()) as { channels: { id: number; name: string }[] };
+    const frontDesk = channels.channels.find((ch) => ch.name === 'Front desk');
+    assert.ok(frontDesk, 'the seeded Front desk channel');
+    // Enough messages for the thread to scroll on any screen.
+    for (let i = 1; i <= 16; i++) {
+      const res: APIResponse = await writer.page.request.post(`/api/chat/channels/${frontDesk.id}/messages`, { data: { body: `Fit check ${i}: the thread should scroll, not the page.` } });
+      assert.equal(res.status(), 201, await res.text());
+    }
+    await writer.context.close();
+
+    for (const [name, viewport, path, minThread] of [
+      ['laptop', DESKTOP, chatAddresses(frontDesk.id).list, 400],
+      ['laptop-split', DESKTOP, chatAddresses(frontDesk.id).split, 400],
+      ['phone', PHONE, chatAddresses(frontDesk.id).list, 250],
+    ] as const) {
+      const session = await newContext(viewport);
+      await session.page.goto(`/login?redirect=${encodeURIComponent(path)}`);
+      await signIn(session.page, DANA.email, DANA.password);
+      await chatReady(session.page, 'Front desk');
+      await messageIn(thread(session.page, 'Front desk'), 'Fit check 16:').waitFor();
+      const fit = await session.page.evaluate(() => {
+        const log = document.querySelector('.chat-log')!.getBoundingClientRect();
+        const composer = document.querySelector('.chat-composer')!.getBoundingClientRect();
+        const scrolling = [...document.querySelectorAll('*')]
+          .filter((el) => /(auto|scroll)/.test(getComputedStyle(el).overflowY) && el.scrollHeight > el.clientHeight + 1)
+          .map((el) => el.className);
+        return { thread: log.height, composerTop: composer.top, composerBottom: composer.bottom, scrolling, pageScrolls: document.documentElement.scrollHeight > window.innerHeight + 1 };
+      });
+      await screenshot(session.page, `chat-fit-${name}`);
+      assert.ok(fit.thread >= minThread, `${name}: the thread is ${Math.round(fit.thread)} px tall, under ${minThread}`);
+      assert.ok(fit.composerTop >= 0 && fit.composerBottom <= viewport.height, `${name}: the composer (${Math.round(fit.composerTop)}–${Math.round(fit.composerBottom)} px) is not in the ${viewport.height} px window`);
+      // The composer sits at the bottom of the window, not above an empty band the thread could use.
+      assert.ok(viewport.height - fit.composerBottom <= 24, `${name}: ${Math.round(viewport.height - fit.composerBottom)} px under the composer`);
+      assert.equal(fit.pageScrolls, false, `${name}: the page scrolls around the thread`);
+      assert.deepEqual(fit.scrolling, ['chat-log'], `${name}: what scrolls`);
+      assert.deepEqual(session.problems.messages, [], name);
+      await session.context.close();
+    }
+  });
 });
+
+/** The list and split layouts' addresses with a channel chosen. */
+const chatAddresses = (channel: number) => ({ list: `/shell/chat?channel=${channel}`, split: `/shell/chat/flex?channel=${channel}` });
 
 // ---- guest help -------------------------------------------------------------------------------
 

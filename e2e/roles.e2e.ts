@@ -11,7 +11,7 @@ import type { Account, E2eApp } from './harness';
 const RUNNER: Account = { email: 'rita.runner@frontdesk.test', password: 'runner-password-long', name: 'Rita Runner', role: 'runner' };
 const STAFF: Account = { email: 'sam.staff@frontdesk.test', password: 'staff-password-long', name: 'Sam Staff', role: 'staff' };
 const WHO: Array<{ role: string; account: Account | null; header: string[] }> = [
-  { role: 'visitor', account: null, header: ['Food court', 'Ask for help', 'Catalogue', 'About'] },
+  { role: 'visitor', account: null, header: ['Menu', 'Cart', 'Your order', 'Help'] },
   { role: 'runner', account: RUNNER, header: ['Runner board', 'Chat'] },
   { role: 'staff', account: STAFF, header: ['Members', 'Door events', 'Gym owners', 'Food court', 'Chat', 'Guest help', 'Files'] },
   { role: 'admin', account: { ...ADMIN, role: 'admin' }, header: ['Members', 'Door events', 'Gym owners', 'Food court', 'Chat', 'Guest help', 'Files', 'Audit trail', 'Access control'] },

@@ -53,6 +53,7 @@ export const pages = {
   ptStall: '/pt/stalls/:id',
   ptDinerMenu: '/pt/diner/menu',
   ptCart: '/pt/diner/cart',
+  ptOrder: '/pt/diner/order',
   ptRunner: '/pt/runner',
   ptKitchens: '/pt/kitchen',
   ptKitchen: '/pt/kitchen/:stallId',

@@ -11,6 +11,12 @@ export const ServiceStatusSchema = v.object({
   database: v.object({ engine: v.picklist(['sqlite', 'postgres']) }),
   kisi: v.object({ mode: v.picklist(['emulator', 'remote']) }),
   node: v.string(),
+  /**
+   * The address diners and staff open the app at (the first of `PUBLIC_ORIGIN`), for links made to
+   * leave the building: table QR codes. Null when it is not configured. Never a secret: it is the
+   * address on the sticker.
+   */
+  publicOrigin: v.nullable(v.string()),
 });
 export type ServiceStatus = v.InferOutput<typeof ServiceStatusSchema>;
 

@@ -194,13 +194,16 @@ function SessionMenu() {
 }
 
 function SiteFooter() {
+  // The self-test is a check-up for the people who work here, never offered to a diner (0061).
+  const audience = useAudience();
+  const worker = audience !== undefined && audience !== 'visitor';
   return (
     <footer className="site-footer">
       <div className="site-footer-inner">
         <span>Frontdesk · gym access, food court and staff tools in one place</span>
         <nav aria-label="Footer">
           <AppLink to={paths.about}>About</AppLink>
-          <AppLink to={paths.selfTest}>Self-test</AppLink>
+          {worker ? <AppLink to={paths.selfTest}>Self-test</AppLink> : null}
         </nav>
       </div>
     </footer>

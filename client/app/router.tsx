@@ -180,6 +180,7 @@ export const routes: RouteObject[] = [
               { path: 'stalls/:id', lazy: () => import('@/features/pt/stall.route') },
               { path: 'diner/menu', lazy: () => import('@/features/pt/diner-menu.route') },
               { path: 'diner/cart', lazy: () => import('@/features/pt/cart.route') },
+              { path: 'diner/order', lazy: () => import('@/features/pt/diner-order.route') },
               { path: 'runner', middleware: [requireUser, requireRunner], lazy: () => import('@/features/pt/runner-board.route') },
               // A stall's kitchen screen (a tablet by the pass), and the list to pick the stall from.
               { path: 'kitchen', middleware: [requireUser, requireRunner], lazy: () => import('@/features/pt/kitchen-picker.route') },

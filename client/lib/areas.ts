@@ -31,17 +31,28 @@ export const areas: Area[] = [
   { title: 'Gym owners', href: paths.gymOwners, summary: 'The gyms whose members use the venue: add, look up and remove owners.', for: DESK, nav: DESK, icon: 'dumbbell' },
   { title: 'Runner board', href: paths.ptRunner, summary: 'The open orders of every stall, live: take, ready and serve them.', for: WORKERS, nav: ['runner'], icon: 'activity' },
   { title: 'Kitchen screens', href: paths.ptKitchens, summary: 'One stall’s tickets on the tablet by its pass: bump them as they cook, live.', for: WORKERS, icon: 'food' },
-  { title: 'Food court', href: paths.pt, summary: 'The stalls and their menus, ordering from your table, and the runners’ live board.', for: EVERYONE, nav: ['visitor', 'staff', 'admin'], icon: 'food' },
+  { title: 'Food court', href: paths.pt, summary: 'The stalls and their menus, ordering from your table, and the runners’ live board.', for: EVERYONE, nav: DESK, icon: 'food' },
   { title: 'Food court figures', href: paths.ptReports, summary: 'Orders, revenue, average ticket and cancellations by hour and by stall, for a day or a range; export them as CSV.', for: DESK, icon: 'activity' },
   { title: 'Chat', href: paths.chat, summary: 'The staff’s channels; runners read and write in the Kitchen channel.', for: WORKERS, nav: WORKERS, icon: 'post' },
   { title: 'Guest help', href: paths.conversations, summary: 'Diners and members who asked for help, answered by the front desk.', for: DESK, nav: DESK, icon: 'question' },
   { title: 'Files', href: paths.uploadMany, summary: 'Upload the desk’s files, several at a time, resumable over a weak connection.', for: DESK, nav: DESK, icon: 'image' },
   { title: 'Audit trail', href: paths.shellAudit, summary: 'Who changed what and when: memberships, door access, unlocks, stalls, accounts; filter and export it.', for: ['admin'], nav: ['admin'], icon: 'activity' },
   { title: 'Access control', href: paths.kisi, summary: 'Kisi door access: switch people on and off, groups, access links and a remote unlock.', for: ['admin'], nav: ['admin'], icon: 'key' },
-  { title: 'Ask for help', href: paths.help, summary: 'A diner or member asks the front desk for help and follows the answers here.', for: ['visitor'], nav: ['visitor'], icon: 'question' },
-  { title: 'Catalogue', href: paths.pieces, summary: 'Sets and their parts: find one by number or name, open its parts list, see where a part is used.', for: EVERYONE, nav: ['visitor'], icon: 'search' },
+  { title: 'Ask for help', href: paths.help, summary: 'A diner or member asks the front desk for help and follows the answers here.', for: ['visitor'], icon: 'question' },
+  { title: 'Catalogue', href: paths.pieces, summary: 'Sets and their parts: find one by number or name, open its parts list, see where a part is used.', for: EVERYONE, icon: 'search' },
   { title: 'Staff shell', href: paths.shell, summary: 'Your account, service status and the staff tools.', for: WORKERS, icon: 'shell' },
-  { title: 'About', href: paths.about, summary: 'What Frontdesk is, its version and where to read more.', for: EVERYONE, nav: ['visitor'], icon: 'info' },
+  { title: 'About', href: paths.about, summary: 'What Frontdesk is, its version and where to read more.', for: EVERYONE, icon: 'info' },
+];
+
+/**
+ * A diner's pages (docs/decisions/0061): the header of everyone without an account, and the food
+ * court's tabs of whoever orders. Not home-page cards: the Food court card leads to them.
+ */
+export const dinerPages: Area[] = [
+  { title: 'Menu', href: paths.ptDinerMenu, summary: 'Every stall’s dishes, ordered from your table.', for: EVERYONE, nav: ['visitor'], icon: 'food' },
+  { title: 'Cart', href: paths.ptCart, summary: 'One cart for every stall: check it and place the order.', for: EVERYONE, nav: ['visitor'], icon: 'food' },
+  { title: 'Your order', href: paths.ptOrder, summary: 'The orders placed from this device, followed live until they reach the table.', for: EVERYONE, nav: ['visitor'], icon: 'activity' },
+  { title: 'Help', href: paths.help, summary: 'Ask the front desk for help and follow the answers.', for: ['visitor'], nav: ['visitor'], icon: 'question' },
 ];
 
 /** Sample pages on public APIs and the app's demos: on the home page, out of the desk's way. */
@@ -57,8 +68,9 @@ export const samples: Area[] = [
   { title: 'Service status', href: paths.shellApi, summary: 'The API’s status answer in full.', for: WORKERS, icon: 'server' },
   { title: 'Empty state', href: paths.shellEmpty, summary: 'What a page with nothing in it looks like.', for: WORKERS, icon: 'panel' },
   { title: 'Container layout', href: paths.shellContain, summary: 'Cards that lay themselves out by their own width.', for: WORKERS, icon: 'panel' },
-  { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', for: EVERYONE, icon: 'test' },
-  { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', for: EVERYONE, icon: 'chime' },
+  // The app's own check-up and toy: for the people who work here, never offered to a diner (0061).
+  { title: 'Self-test', href: paths.selfTest, summary: 'Check the API, your session, live events and storage from this browser.', for: WORKERS, icon: 'test' },
+  { title: 'Windphony', href: paths.windphony, summary: 'A wind-chime you play with the keyboard or the mouse.', for: WORKERS, icon: 'chime' },
   { title: 'Counter', href: paths.counter, summary: 'A tally that keeps its count while you move around the app.', for: EVERYONE, icon: 'counter' },
   { title: 'Side panel', href: paths.sidepanel, summary: 'The venue spaces, each opening its details in a side panel.', for: EVERYONE, icon: 'panel' },
   { title: 'Arcos', href: paths.arcos, summary: 'Nested routes: a list beside the detail it opens.', for: EVERYONE, icon: 'arch' },
@@ -70,8 +82,8 @@ export const audienceOf = (user: SessionUser | null | undefined): Audience | und
 /** The areas `audience` may open (none while it is not known: a signed-in desk never sees a visitor's menu flash by). */
 export const areasFor = (list: readonly Area[], audience: Audience | undefined): Area[] => (audience ? list.filter((area) => area.for.includes(audience)) : []);
 
-/** The header's links for `audience` (none while it is not known). */
-export const navFor = (audience: Audience | undefined): Area[] => (audience ? areas.filter((area) => area.nav?.includes(audience)) : []);
+/** The header's links for `audience` (none while it is not known): a visitor's are the diner's pages. */
+export const navFor = (audience: Audience | undefined): Area[] => (audience ? [...dinerPages, ...areas].filter((area) => area.nav?.includes(audience)) : []);
 
 /** Who is using the app now (the header's session read, shared through the cache); undefined until it has answered. */
 export function useAudience(): Audience | undefined {

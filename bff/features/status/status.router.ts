@@ -6,6 +6,7 @@ export interface StatusInfo {
   startedAt: Date;
   databaseEngine: ServiceStatus['database']['engine'];
   kisiMode: ServiceStatus['kisi']['mode'];
+  publicOrigin: string | null;
 }
 
 export const statusRoutes = (info: StatusInfo) => {
@@ -22,6 +23,7 @@ export const statusRoutes = (info: StatusInfo) => {
         database: { engine: info.databaseEngine },
         kisi: { mode: info.kisiMode },
         node: process.version,
+        publicOrigin: info.publicOrigin,
       };
     }),
     route(statusApi.bad, () => {

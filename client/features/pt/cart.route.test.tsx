@@ -86,7 +86,7 @@ describe('/pt/diner/menu → cart', () => {
     const { user } = setup('/pt/diner/menu?table=3');
     await addFromMenu(user, 'Laksa');
     await addFromMenu(user, 'Margherita', 19);
-    await user.click(screen.getByRole('link', { name: /^Cart/ }));
+    await user.click(within(screen.getByRole('navigation', { name: 'Food court' })).getByRole('link', { name: /^Cart/ }));
 
     await screen.findByRole('list', { name: 'Dishes in your cart' });
     const laksaLine = cartLine('Laksa');
@@ -271,7 +271,7 @@ describe('placing the order', () => {
     expect(confirmation).toHaveTextContent(`Total ${eur(2800)}`);
     expect(confirmation).toHaveTextContent('Table 12');
     expect(screen.queryByRole('list', { name: 'Dishes in your cart' })).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Cart' })).toBeInTheDocument();
+    expect(within(screen.getByRole('navigation', { name: 'Food court' })).getByRole('link', { name: 'Cart' })).toBeInTheDocument();
 
     const step = () => within(confirmation).getByRole('listitem', { current: 'step' });
     expect(step()).toHaveTextContent('Received');

@@ -1,51 +1,60 @@
 import './pt.css';
 import { Outlet } from 'react-router';
 import { AppNavLink } from '@/lib/app-link';
-import { useAudience } from '@/lib/areas';
-import { paths } from '@/lib/paths';
+import { dinerPages, useAudience } from '@/lib/areas';
+import { helpPath, paths } from '@/lib/paths';
 import { useIsRunner, useIsStaff } from './staff-session';
-import { useCart } from './diner-store';
+import { useCart, useRememberedTable } from './diner-store';
 
 export const handle = { title: 'Food court' };
 
 /**
- * `/pt`: the food court's tabs above each of its pages. The runner board and the QR sheet are tools
- * of the people who work here, so a diner sees neither tab (their URLs still lead to sign in); a
- * runner, who does not order, sees no menu or cart.
+ * `/pt`: the food court's tabs above each of its pages. A diner (no account) is offered their
+ * pages only, the same as their header (decision 0061): menu, cart, order, help. The stalls list,
+ * the runner board and the QR sheet are for the people who work here (their URLs stay open, or lead
+ * to sign in); a runner, who does not order, sees no menu, cart or order; only a visitor asks the
+ * desk for help.
  */
 export function Component() {
   const staff = useIsStaff();
   const runner = useIsRunner();
   const audience = useAudience();
-  const orders = audience !== undefined && audience !== 'runner';
+  const table = useRememberedTable();
   const cart = useCart();
   const count = cart.reduce((sum, line) => sum + line.quantity, 0);
+  // Nothing until the session has answered, so a signed-in desk never sees the diner's tabs flash by.
+  const worker = audience !== undefined && audience !== 'visitor';
+  const orders = audience !== undefined && audience !== 'runner';
+  const diner = orders ? dinerPages.filter((page) => page.for.includes(audience)) : [];
   return (
     <div className="stack-lg pt">
       <nav className="tabs pt-nav" aria-label="Food court">
-        <AppNavLink to={paths.ptStalls} className="tab">
-          Stalls
-        </AppNavLink>
-        {orders ? (
-          <>
-            <AppNavLink to={paths.ptDinerMenu} className="tab">
-              Diner menu
-            </AppNavLink>
-            <AppNavLink to={paths.ptCart} className="tab">
-              Cart
-              {count > 0 ? (
-                <>
-                  {' '}
-                  <span className="tab-count tabular">{count}</span>
-                  <span className="visually-hidden"> {count === 1 ? 'item' : 'items'}</span>
-                </>
-              ) : null}
-            </AppNavLink>
-          </>
+        {worker ? (
+          <AppNavLink to={paths.ptStalls} className="tab">
+            Stalls
+          </AppNavLink>
         ) : null}
+        {diner.map((page) => (
+          // Help carries the remembered table, so the desk knows where to come.
+          <AppNavLink key={page.href} to={page.href === paths.help ? helpPath({ table }) : page.href} className="tab">
+            {page.title}
+            {page.href === paths.ptCart && count > 0 ? (
+              <>
+                {' '}
+                <span className="tab-count tabular">{count}</span>
+                <span className="visually-hidden"> {count === 1 ? 'item' : 'items'}</span>
+              </>
+            ) : null}
+          </AppNavLink>
+        ))}
         {runner ? (
           <AppNavLink to={paths.ptRunner} className="tab">
             Runner board
+          </AppNavLink>
+        ) : null}
+        {runner ? (
+          <AppNavLink to={paths.ptKitchens} className="tab">
+            Kitchen screens
           </AppNavLink>
         ) : null}
         {staff ? (

@@ -3,35 +3,52 @@ import { useLoaderData } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
+import { STATUS_KEY, fetchStatus } from '@/components/service-status';
 import { loadQuery, preloadQuery } from '@/lib/cache';
 import { dinerMenuPath } from '@/lib/paths';
 import { MENU_KEY, fetchMenu } from './pt.api';
 
 type TableCode = { table: number; url: string; image: string };
-type Data = { codes: TableCode[] };
+type Data = { codes: TableCode[]; origin: string; loopback: boolean };
+
+/** Whether `origin` names this computer only (localhost, 127.0.0.0/8, ::1): a diner's phone cannot open it. */
+function isLoopback(origin: string): boolean {
+  const host = new URL(origin).hostname;
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
 
 /**
  * `/pt/tables` (staff): one QR code per table of the venue, each linking to the diner menu with its
  * table. Made as SVG in the loader (no canvas, sharp at any print size), shown as data-URL images.
+ * The links use the server's public address (`PUBLIC_ORIGIN`), not this browser's: the desk may
+ * print the sheet on the server itself or through a tunnel, and the sticker must work from a phone.
+ * Without one configured the browser's own address is the best guess (right on the venue's network).
  */
 export async function loader(): Promise<Data> {
-  const { tables } = await loadQuery(MENU_KEY, fetchMenu);
+  const [{ tables }, status] = await Promise.all([loadQuery(MENU_KEY, fetchMenu), loadQuery(STATUS_KEY, fetchStatus)]);
+  const origin = status.publicOrigin ?? window.location.origin;
   const codes = await Promise.all(
     Array.from({ length: tables }, async (_, i) => {
       const table = i + 1;
-      const url = `${window.location.origin}${dinerMenuPath({ table })}`;
+      const url = `${origin}${dinerMenuPath({ table })}`;
       // Level M survives a scuffed or stained table sticker without making the code dense.
       const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
       return { table, url, image: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` };
     }),
   );
-  return { codes };
+  return { codes, origin, loopback: isLoopback(origin) };
 }
 
-export const handle = { title: 'Table QR codes', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
+export const handle = {
+  title: 'Table QR codes',
+  preload: () => {
+    preloadQuery(MENU_KEY, fetchMenu);
+    preloadQuery(STATUS_KEY, fetchStatus);
+  },
+};
 
 export function Component() {
-  const { codes } = useLoaderData<typeof loader>();
+  const { codes, origin, loopback } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg qr-sheet">
       <PageHeader
@@ -49,6 +66,14 @@ export function Component() {
           One code per table. Scanning it opens the menu for that table, so the order comes to the right place. Print the sheet, cut the cards and stick one on each
           table.
         </p>
+        {loopback && codes.length ? (
+          <div className="banner banner-warning" role="note" aria-label="Address warning">
+            <p>
+              These codes point at <strong>{origin}</strong>, an address only this computer can open: a diner’s phone cannot. Set the address diners reach the app at on
+              the server, for example <code>PUBLIC_ORIGIN=https://your-venue.example</code>, restart it and print again.
+            </p>
+          </div>
+        ) : null}
       </PageHeader>
       {codes.length === 0 ? (
         <section className="card">

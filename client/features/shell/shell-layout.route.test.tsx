@@ -32,11 +32,20 @@ describe('/shell for each role', () => {
     expect(header.getAllByRole('link')[0]).toHaveTextContent('Members');
   });
 
-  it('offers a visitor the food court, help and the public pages', async () => {
+  it('offers a visitor the diner’s pages in the header everywhere, and the public pages from the home page, no staff page or demo of the staff', async () => {
     fakeBff();
-    renderApp('/about');
+    renderApp('/');
     const header = within(await screen.findByRole('navigation', { name: 'Main' }));
-    expect(await header.findByRole('link', { name: 'Ask for help' })).toBeInTheDocument();
-    expect(header.getAllByRole('link').map((link) => link.textContent)).toEqual(['Food court', 'Ask for help', 'Catalogue', 'About', 'Sign in']);
+    expect(await header.findByRole('link', { name: 'Help' })).toBeInTheDocument();
+    expect(header.getAllByRole('link').map((link) => link.textContent)).toEqual(['Menu', 'Cart', 'Your order', 'Help', 'Sign in']);
+    const cards = (heading: string) =>
+      within(screen.getByRole('heading', { name: heading }).closest('section')!)
+        .getAllByRole('link')
+        .map((link) => link.querySelector('.card-title')!.textContent);
+    expect(cards('Areas')).toEqual(['Food court', 'Ask for help', 'Catalogue', 'About']);
+    expect(cards('Samples')).not.toEqual(expect.arrayContaining(['Self-test']));
+    expect(cards('Samples')).not.toEqual(expect.arrayContaining(['Windphony']));
+    expect(cards('Samples')).toEqual(expect.arrayContaining(['Rick and Morty', 'Pokémon']));
+    expect(within(screen.getByRole('navigation', { name: 'Footer' })).getAllByRole('link').map((link) => link.textContent)).toEqual(['About']);
   });
 });

@@ -25,7 +25,7 @@ export function Component() {
   const user = useShellUser();
   const unread = useQuery(CHAT_CHANNELS_KEY, fetchChatChannels).data?.totalUnread ?? 0;
   return (
-    <div className="stack-lg">
+    <div className="stack-lg shell">
       <div className="shell-head">
         <div>
           <p className="eyebrow">Staff shell</p>

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { useLoaderData } from 'react-router';
+import type { Menu } from '@contracts/pt.contract';
+import { EmptyState } from '@/components/empty-state';
+import { Icon } from '@/components/icon';
+import { PageHeader } from '@/components/page-header';
+import { AppLink } from '@/lib/app-link';
+import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { dinerMenuPath, helpPath } from '@/lib/paths';
+import { OrderConfirmation } from './components/order-progress';
+import { useRememberedTable, useTrackedOrders } from './diner-store';
+import { MENU_KEY, fetchMenu } from './pt.api';
+
+type Data = { menu: Menu | null };
+
+/**
+ * `/pt/diner/order`: the orders placed from this device, the latest first, each followed live (its
+ * token is kept on the device, decision 0026). The menu only brings the currency: without it the
+ * orders still show, their totals unformatted rather than missing.
+ */
+export async function loader(): Promise<Data> {
+  try {
+    return { menu: await loadQuery(MENU_KEY, fetchMenu) };
+  } catch {
+    return { menu: null };
+  }
+}
+
+export const handle = { title: 'Your order', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
+
+export function Component() {
+  const loaded = useLoaderData<typeof loader>();
+  const { data } = useQuery(MENU_KEY, fetchMenu, loaded.menu ?? undefined);
+  const currency = (data ?? loaded.menu)?.currency ?? '';
+  const tracked = useTrackedOrders();
+  const table = useRememberedTable();
+  const [shownId, setShownId] = useState<number>();
+  const shown = tracked.find((t) => t.order.id === shownId) ?? tracked[0];
+  const earlier = tracked.filter((t) => t !== shown);
+
+  return (
+    <div className="stack-lg">
+      <PageHeader
+        eyebrow={table ? `Table ${table}` : 'Food court'}
+        title="Your order"
+        actions={
+          <AppLink to={helpPath({ table })} className="btn">
+            <Icon name="info" size={18} /> Need help?
+          </AppLink>
+        }
+      >
+        <p>What you ordered from this device, and where it is now: it updates by itself until it reaches your table.</p>
+      </PageHeader>
+
+      {shown ? (
+        <OrderConfirmation key={shown.order.id} tracked={shown} currency={currency} />
+      ) : (
+        <section className="card">
+          <EmptyState
+            icon="cart"
+            title="No order yet"
+            action={
+              <AppLink to={dinerMenuPath({ table })} className="btn btn-primary">
+                Browse the menu
+              </AppLink>
+            }
+          >
+            Orders you place from this device show here, with how far along they are.
+          </EmptyState>
+        </section>
+      )}
+      {earlier.length ? (
+        <nav className="chips" aria-label="Your other orders">
+          {earlier.map((t) => (
+            <button key={t.order.id} type="button" className="chip" onClick={() => setShownId(t.order.id)}>
+              Order {t.order.id}
+            </button>
+          ))}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
