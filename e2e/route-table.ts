@@ -82,6 +82,7 @@ export async function sampleIds(request: APIRequestContext): Promise<Record<stri
     '/shell/gymowner/users/:id': String(member.id),
     '/kisi/users/:user_id': String(kisiUser.id),
     '/pt/stalls/:id': String(stall.id),
+    '/pt/kitchen/:stallId': String(stall.id),
     '/shell/nuhs/basic/:conversationId': String(conversation.id),
     // The seeded catalogue's first piece and part.
     '/pieces/:id': '1',
