@@ -195,6 +195,94 @@ describe('food court', () => {
     await runner.context.close();
   });
 
+  it('each stall’s kitchen screen shows and chimes only its lines; both bump; the runner sees which stalls are done; the figures count the order in its hour', async () => {
+    const TABLET = { width: 1180, height: 820 };
+    const DISHES = [
+      { name: 'Steamed chicken rice', stall: 'Ah Seng Chicken Rice' },
+      { name: 'Cacio e pepe', stall: 'Nonna Lucia Pasta' },
+    ];
+    /** A kitchen's tablet, its sound turned on (the chimes it plays are counted: a test cannot listen). */
+    async function kitchen(account: Account, stall: string) {
+      const context = await app.browser.newContext({ baseURL: app.url, viewport: TABLET });
+      await context.addInitScript(() => {
+        const counted = window as unknown as { e2eChimes: number };
+        counted.e2eChimes = 0;
+        const create = AudioContext.prototype.createOscillator;
+        AudioContext.prototype.createOscillator = function (this: AudioContext) {
+          counted.e2eChimes++;
+          return create.call(this);
+        };
+      });
+      const page = await context.newPage();
+      const problems = watchProblems(page);
+      const { items } = (await (await page.request.get(`/api/pt/stalls?query=${encodeURIComponent(stall)}`)).json()) as { items: { id: number; name: string }[] };
+      const id = items.find((s) => s.name === stall)!.id;
+      await page.goto(`/login?redirect=${encodeURIComponent(`/pt/kitchen/${id}`)}`);
+      await signIn(page, account.email, account.password);
+      await page.getByRole('heading', { name: stall, level: 1 }).waitFor();
+      await page.getByRole('button', { name: /Sound off/ }).click();
+      await page.getByRole('button', { name: /Sound on/ }).waitFor();
+      const chimes = () => page.evaluate(() => (window as unknown as { e2eChimes: number }).e2eChimes);
+      return { page, context, problems, chimes, chimesBefore: await chimes() };
+    }
+    const screens = [await kitchen(RUNNER, DISHES[0]!.stall), await kitchen(STAFF, DISHES[1]!.stall)];
+    const runner = await signedIn(RUNNER, '/pt/runner');
+    const board = runner.page;
+    await board.getByTitle('Live orders: Live').waitFor();
+
+    // A diner at table 12 orders one dish from each stall.
+    const { page, context, problems } = await diner();
+    await openMenu(page, 12);
+    for (const dish of DISHES) await addDish(page, dish.name);
+    const cart = await openCart(page);
+    await cart.getByRole('button', { name: /^Place order/ }).click();
+    const placedHeading = page.getByRole('heading', { name: /^Order \d+ is placed$/ });
+    await placedHeading.waitFor();
+    const hour = `${String(new Date().getHours()).padStart(2, '0')}:00`;
+    const id = Number(/(\d+)/.exec((await placedHeading.textContent()) ?? '')?.[1]);
+    const confirmation = page.getByRole('region', { name: `Order ${id} is placed` });
+
+    // Each stall's screen: the ticket with its own dish only, new, flashing, and a chime.
+    for (const [i, screen] of screens.entries()) {
+      const ticket = screen.page.getByRole('list', { name: 'New tickets' }).getByRole('article', { name: `Table 12 · Order ${id}` });
+      await ticket.getByText(DISHES[i]!.name).waitFor();
+      assert.equal(await ticket.getByText(DISHES[1 - i]!.name).count(), 0, `${DISHES[i]!.stall} shows another stall's dish`);
+      assert.match((await ticket.getAttribute('class')) ?? '', /kitchen-fresh/);
+      assert.ok((await screen.chimes()) > screen.chimesBefore, `${DISHES[i]!.stall}'s screen made no sound`);
+    }
+    await screenshot(screens[0]!.page, 'kitchen-new-ticket-tablet');
+
+    // The runner sees the order with a chip per stall; each stall's Ready ticks its own.
+    const onBoard = board.getByRole('article', { name: `Table 12 · Order ${id}` });
+    const chips = onBoard.getByRole('list', { name: `Stalls of order ${id}` });
+    for (const dish of DISHES) await chips.getByText(`${dish.stall} …`).waitFor();
+    for (const [i, screen] of screens.entries()) {
+      await screen.page.getByRole('button', { name: `Start (order ${id})` }).click();
+      await screen.page.getByRole('list', { name: 'Preparing tickets' }).getByRole('article', { name: `Table 12 · Order ${id}` }).waitFor();
+      await screen.page.getByRole('button', { name: `Ready (order ${id})` }).click();
+      await screen.page.getByRole('list', { name: 'Ready tickets' }).getByRole('article', { name: `Table 12 · Order ${id}` }).waitFor();
+      await chips.getByText(`${DISHES[i]!.stall} ✓`).waitFor();
+    }
+    // Both stalls ready: the order is ready for the runner and for the diner.
+    await board.getByRole('list', { name: 'Ready orders' }).getByRole('article', { name: `Table 12 · Order ${id}` }).waitFor();
+    await confirmation.locator('.order-status-line .badge').filter({ hasText: /^Ready$/ }).waitFor();
+    await screenshot(screens[1]!.page, 'kitchen-ready-tablet');
+    await screenshot(board, 'runner-board-stall-chips');
+
+    // The day's figures count it in the hour it was placed, at both stalls.
+    const figures = await signedIn(STAFF, '/pt/reports');
+    const byHour = figures.page.getByRole('table', { name: 'Figures by hour' });
+    await byHour.getByRole('row').filter({ hasText: hour }).waitFor();
+    const byStall = figures.page.getByRole('table', { name: 'Figures by stall' });
+    for (const dish of DISHES) await byStall.getByRole('row').filter({ hasText: dish.stall }).waitFor();
+    await screenshot(figures.page, 'reports-desktop');
+
+    for (const [who, watched] of [['diner', problems], ['runner', runner.problems], ['figures', figures.problems], ...screens.map((s, i) => [`kitchen ${i}`, s.problems] as const)] as const) {
+      assert.deepEqual(watched.messages, [], who);
+    }
+    for (const open of [context, runner.context, figures.context, ...screens.map((s) => s.context)]) await open.close();
+  });
+
   it('a dish marked sold out while in a cart: that line is refused and marked, the other kept; the menu cannot add it', async () => {
     const SOLD = { name: 'Bibimbap', stall: 'Seoul Bowl' };
     const KEPT = { name: 'Tacos al pastor (3)', stall: 'Taquería El Güero' };

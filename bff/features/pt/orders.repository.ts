@@ -197,6 +197,17 @@ export function ordersRepository(db: Db) {
         ).numUpdatedRows,
       ) > 0,
 
+    /**
+     * The runner moved the whole order on (the expo's call): every stall's part that is behind it
+     * comes along, stamped now — to preparing, the parts not started; to ready, every part not ready.
+     * A stall screen then never shows as new an order the runner has already sent out.
+     */
+    bringTicketsTo: async (orderId: number, to: 'preparing' | 'ready', now: string) => {
+      const behind = db.updateTable('order_tickets').where('order_id', '=', orderId);
+      if (to === 'preparing') await behind.set({ status: 'preparing', preparing_at: now }).where('status', '=', 'received').execute();
+      else await behind.set((eb) => ({ status: 'ready', preparing_at: eb.fn.coalesce('preparing_at', eb.val(now)), ready_at: now })).where('status', '!=', 'ready').execute();
+    },
+
     /** Moves the order only if it is still `from` (true), so two runners bumping at once cannot both win. */
     moveStatus: async (id: number, from: OrderStatus, to: OrderStatus, now: string) =>
       Number((await db.updateTable('orders').set({ status: to, updated_at: now }).where('id', '=', id).where('status', '=', from).executeTakeFirst()).numUpdatedRows) > 0,

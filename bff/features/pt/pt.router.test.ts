@@ -420,6 +420,23 @@ describe("a stall's kitchen screen", () => {
     await bump(noodles, placed.id, 'received', 'ready').expect(400); // a jump is never a move
   });
 
+  it('brings the stalls’ parts along when the runner moves the whole order on, and leaves them on an undo', async () => {
+    const { noodles, grill, placed } = await twoStallOrder(11);
+    await bump(noodles, placed.id, 'received', 'preparing').expect(200);
+    await bump(noodles, placed.id, 'preparing', 'ready').expect(200);
+    const ready = (await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'ready' }).expect(200)).body as Order;
+    expect(ready.tickets.map((t) => [t.stallId, t.status])).toEqual([
+      [noodles, 'ready'],
+      [grill, 'ready'],
+    ]);
+    const grillTicket = (await kitchen(grill)).tickets.find((t) => t.orderId === placed.id)!;
+    expect(grillTicket).toMatchObject({ status: 'ready', orderStatus: 'ready' });
+    expect(grillTicket.preparingAt).toEqual(grillTicket.readyAt);
+    // The runner's undo puts the order back; the stalls' parts stay ready (their own screens undo them).
+    const undone = (await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'preparing' }).expect(200)).body as Order;
+    expect(undone.tickets.map((t) => t.status)).toEqual(['ready', 'ready']);
+  });
+
   it('stops moving tickets once the order is served or cancelled; they leave the screen', async () => {
     const { noodles, grill, placed } = await twoStallOrder(9);
     await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'cancelled' }).expect(200);

@@ -259,7 +259,10 @@ export function ptService({ stalls, orders, inTransaction, venue, now = () => ne
       const order = await orderOr404(id);
       if (!canMoveOrder(order.status, to)) throw conflict(`Order ${id} is ${order.status}; it cannot go to ${to} from there.`);
       const moved = await inTransaction(async (tx) => {
-        if (!(await tx.orders.moveStatus(id, order.status, to, now()))) return undefined;
+        const at = now();
+        if (!(await tx.orders.moveStatus(id, order.status, to, at))) return undefined;
+        // Forward only: an undo corrects the runner's own step, the stalls' work stays as they left it.
+        if ((to === 'preparing' && order.status === 'received') || (to === 'ready' && order.status !== 'ready')) await tx.orders.bringTicketsTo(id, to, at);
         const changed = publicOrder((await tx.orders.find(id))!);
         tx.announce(changed);
         return changed;
