@@ -7,6 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as v from 'valibot';
 import { ChannelListSchema, ChatEventSchema, ChatMessageSchema } from '../bff/contracts/chat.contract';
 import { addAccounts, BENCH_ADMIN, signIn, startBenchBff, type BenchAccount } from './bench-fixtures';
+import { openEventStream } from './event-stream-client';
 import { bar, info, type Figure } from './figures';
 import { fmt, type ChildServer } from './load';
 import * as cpu from './proc-cpu';
@@ -62,7 +63,7 @@ interface Subscriber {
   /** `chat` frames of this run that were not `posted` events, or failed the contract on the first check. */
   wrong: string[];
   /** Why the stream ended, while the bench still wanted it. */
-  ended?: string;
+  ended: () => string | undefined;
   close: () => void;
 }
 
@@ -86,9 +87,8 @@ const ChatPostedDataSchema = v.intersect([ChatEventSchema, v.object({ audience: 
  * bus in the same turn as it writes that frame, so from then on every event reaches it.
  */
 function subscribe(baseUrl: string, cookie: string, capacity: number, marker: Marker, channelId: number): Promise<Subscriber> {
-  const subscriber: Subscriber = { receivedAt: new Float64Array(capacity).fill(NaN), received: 0, duplicates: 0, wrong: [], close: () => {} };
+  const subscriber: Subscriber = { receivedAt: new Float64Array(capacity).fill(NaN), received: 0, duplicates: 0, wrong: [], ended: () => undefined, close: () => {} };
   let checked = false;
-  let closing = false;
   const onChat = (data: string, at: number) => {
     const n = Number(marker.pattern.exec(data)?.[1] ?? NaN);
     if (!Number.isInteger(n) || n >= capacity) return; // another run's message (or none): not ours to count
@@ -112,51 +112,10 @@ function subscribe(baseUrl: string, cookie: string, capacity: number, marker: Ma
     subscriber.received++;
   };
 
-  return new Promise((resolve, reject) => {
-    let connected = false;
-    const req = http.get(`${baseUrl}/api/events`, { headers: { cookie, accept: 'text/event-stream' }, agent: false }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        return reject(new Error(`chat bench: GET /api/events answered ${res.statusCode}`));
-      }
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const at = performance.now();
-        buffer += chunk;
-        let start = 0;
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', start)) {
-          const frame = buffer.slice(start, end);
-          start = end + 2;
-          if (frame.startsWith('retry:')) {
-            connected = true;
-            resolve(subscriber);
-            continue;
-          }
-          if (frame.startsWith(':')) continue; // heartbeat
-          let type = 'message';
-          let data = '';
-          for (const line of frame.split('\n')) {
-            if (line.startsWith('event:')) type = line.slice(6).trim();
-            else if (line.startsWith('data:')) data += (data ? '\n' : '') + line.slice(line.startsWith('data: ') ? 6 : 5);
-          }
-          if (type === 'chat') onChat(data, at);
-        }
-        buffer = buffer.slice(start);
-      });
-      res.on('close', () => {
-        if (!closing) subscriber.ended ??= 'the BFF closed the stream';
-        if (!connected) reject(new Error('chat bench: an event stream closed before it was open'));
-      });
-    });
-    req.on('error', (err) => {
-      if (!closing) subscriber.ended ??= String(err);
-      if (!connected) reject(err);
-    });
-    subscriber.close = () => {
-      closing = true;
-      req.destroy();
-    };
+  return openEventStream(`${baseUrl}/api/events`, { cookie }, (type, data, at) => type === 'chat' && onChat(data, at), 'chat bench').then((stream) => {
+    subscriber.close = stream.close;
+    subscriber.ended = stream.ended;
+    return subscriber;
   });
 }
 
@@ -471,8 +430,8 @@ export async function runChatBench(): Promise<Figure[]> {
     if (others > 0.25) console.log(`  NOTE: other processes kept up to ${f2(others)} cores busy while posting; the figures share the machine with them.`);
     const wrong = subscribers.flatMap((s) => s.wrong);
     if (wrong.length > 0) console.log(`  WARNING: ${fmt(wrong.length)} chat frames were not the posted event the contract describes; the first: ${wrong[0]}`);
-    const ended = subscribers.filter((s) => s.ended);
-    if (ended.length > 0) console.log(`  WARNING: ${ended.length} streams ended during the run (${ended[0]!.ended}); the BFF drops a stream whose backlog passes 1 MB`);
+    const ended = subscribers.filter((s) => s.ended());
+    if (ended.length > 0) console.log(`  WARNING: ${ended.length} streams ended during the run (${ended[0]!.ended()}); the BFF drops a stream whose backlog passes 1 MB`);
     if (rss && memory) headline.push(info('BFF memory, peak over the run (VmRSS)', rssPeak / 1024 / 1024, 'MB'));
     return headline;
   } finally {

@@ -7,6 +7,7 @@ import { runKisiProxyBench } from './kisi-proxy.bench';
 import { runListsBench } from './lists.bench';
 import { runOrdersBench } from './orders.bench';
 import { runRevisitBench } from './revisit.bench';
+import { runRushBench } from './rush.bench';
 import { runScaleBench } from './scale.bench';
 import { runSizeBench } from './size.bench';
 import { runUploadsBench } from './uploads.bench';
@@ -30,6 +31,7 @@ const benches: Bench[] = [
   bench('kisi', 'the Kisi proxy against calling Kisi directly', runKisiProxyBench),
   bench('scale', 'one and two instances on PostgreSQL, SQLite beside them', runScaleBench),
   bench('orders', 'food-court orders against a bare JSON POST', runOrdersBench),
+  bench('rush', 'a lunch rush: 10 orders/s to the board, five stall screens and every diner', runRushBench),
   bench('chat', 'staff chat fan-out to 200 event streams', runChatBench),
   bench('uploads', 'a 200 MB upload over tus against a disk copy', runUploadsBench),
   bench('catalogue', "the catalogue at Rebrickable's size", runCatalogueBench),
