@@ -107,11 +107,29 @@ export type UpdateMenuItem = v.InferOutput<typeof UpdateMenuItemSchema>;
 
 export const CreatedSchema = v.object({ id: v.number() });
 
-/** What a diner's menu shows: the open stalls with every item (sold-out ones flagged), and the venue's terms. */
+/** A wait in whole minutes from when the order is placed, as a range in steps of 5 ("about 10–15 min"). */
+export const WaitRangeSchema = v.object({ low: v.number(), high: v.number() });
+export type WaitRange = v.InferOutput<typeof WaitRangeSchema>;
+
+/**
+ * A stall's wait for an order placed now, from its tickets made ready in the last hour and the queue
+ * ahead. `minutes` is null when too few tickets were ready lately to say (`recentTickets` is how many).
+ */
+export const StallWaitSchema = v.object({
+  minutes: v.nullable(WaitRangeSchema),
+  recentTickets: v.number(),
+  ticketsAhead: v.number(),
+});
+export type StallWait = v.InferOutput<typeof StallWaitSchema>;
+
+export const MenuStallSchema = v.object({ ...StallWithItemsSchema.entries, wait: StallWaitSchema });
+export type MenuStall = v.InferOutput<typeof MenuStallSchema>;
+
+/** What a diner's menu shows: the open stalls with every item (sold-out ones flagged) and their wait, and the venue's terms. */
 export const MenuSchema = v.object({
   currency: v.string(),
   tables: v.number(),
-  stalls: v.array(StallWithItemsSchema),
+  stalls: v.array(MenuStallSchema),
 });
 export type Menu = v.InferOutput<typeof MenuSchema>;
 
@@ -179,6 +197,12 @@ export const OrderSchema = v.object({
   lines: v.array(OrderLineSchema),
   /** One per stall the order has lines from, in the order the stalls first appear in the cart. */
   tickets: v.array(OrderTicketSchema),
+  /**
+   * The wait told when it was placed (the slowest of its stalls), kept so the confirmation does not
+   * change under the diner; null when a stall had too little recent data. Optional in: orders a
+   * device stored before estimates existed still read.
+   */
+  wait: v.optional(v.nullable(WaitRangeSchema), null),
   createdAt: v.string(),
   updatedAt: v.string(),
 });
@@ -296,7 +320,7 @@ export const ptApi = {
   createItem: endpoint({ method: 'POST', path: '/api/pt/stalls/:id/items', summary: "Add an item to a stall's menu", access: keepers, params: IdParamSchema, body: CreateMenuItemSchema, response: CreatedSchema, status: 201, errors: [404] }),
   updateItem: endpoint({ method: 'PATCH', path: '/api/pt/items/:id', summary: 'Change a menu item: price, sold out, fields', access: keepers, params: IdParamSchema, body: UpdateMenuItemSchema, response: MenuItemSchema, errors: [404] }),
   deleteItem: endpoint({ method: 'DELETE', path: '/api/pt/items/:id', summary: 'Remove a menu item (orders keep its name and price)', access: keepers, params: IdParamSchema, response: NoContentSchema, status: 204, errors: [404] }),
-  menu: endpoint({ method: 'GET', path: '/api/pt/menu', summary: "The diners' menu: open stalls with their items (sold-out ones flagged), the currency and the number of tables", access: 'public', response: MenuSchema }),
+  menu: endpoint({ method: 'GET', path: '/api/pt/menu', summary: "The diners' menu: open stalls with their items (sold-out ones flagged) and their wait (a range from the last hour's tickets and the queue, null with too few), the currency and the number of tables", access: 'public', response: MenuSchema }),
   placeOrder: endpoint({
     method: 'POST',
     path: '/api/pt/order',

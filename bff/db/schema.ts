@@ -136,6 +136,9 @@ export interface OrdersTable {
   token: string;
   idempotency_key: string | null;
   request_hash: string;
+  /** The wait told when placed, in minutes (migration 017); null when unknown. */
+  wait_low_minutes: number | null;
+  wait_high_minutes: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,8 +1,9 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
-import { OPEN_ORDER_STATUSES, type Order, type OrderListQuery, type OrderStatus, type OrderTicket, type TicketStatus } from '../../contracts/pt.contract';
+import { OPEN_ORDER_STATUSES, type Order, type OrderListQuery, type OrderStatus, type OrderTicket, type TicketStatus, type WaitRange } from '../../contracts/pt.contract';
 import type { Db } from '../../db/database';
 import type { OrderLinesTable, OrdersTable, OrderTicketsTable } from '../../db/schema';
 import { paginate } from '../../lib/paginate';
+import type { StallLoad } from './wait-estimate';
 
 export const OPEN_STATUSES: OrderStatus[] = [...OPEN_ORDER_STATUSES];
 
@@ -19,6 +20,7 @@ export interface NewOrder {
   token: string;
   idempotencyKey: string | null;
   requestHash: string;
+  wait: WaitRange | null;
   lines: Array<{ itemId: number; stallId: number; stallName: string; name: string; unitPriceCents: number; quantity: number; note: string | null }>;
 }
 
@@ -63,6 +65,7 @@ const toOrder = (row: Selectable<OrdersTable>, lineRows: Selectable<OrderLinesTa
     totalCents: row.total_cents,
     lines,
     tickets: inLineOrder(ticketRows.filter((t) => t.order_id === row.id).map(toTicket), lines),
+    wait: row.wait_low_minutes === null || row.wait_high_minutes === null ? null : { low: row.wait_low_minutes, high: row.wait_high_minutes },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     token: row.token,
@@ -77,6 +80,23 @@ function ticketTimes(from: TicketStatus, to: TicketStatus, now: string): Partial
   if (from === 'ready') return { ready_at: null };
   return { preparing_at: null };
 }
+
+/**
+ * Every stall's tickets made ready since `since` (a ready time) and its tickets not ready of open
+ * orders (none): one read for the whole menu. Its own function so a test can check its plan.
+ */
+export const stallLoadsQuery = (db: Db, since: string) =>
+  db
+    .selectFrom('order_tickets')
+    .select(['stall_id', 'received_at', 'ready_at'])
+    .where('ready_at', '>=', since)
+    .unionAll(
+      db
+        .selectFrom('order_tickets')
+        .select(['stall_id', 'received_at', 'ready_at'])
+        .where('status', '<>', 'ready')
+        .where('order_id', 'in', db.selectFrom('orders').select('id').where(isOpenOrder)),
+    );
 
 /** Orders and their lines; an order is always read and written whole. */
 export function ordersRepository(db: Db) {
@@ -109,6 +129,8 @@ export function ordersRepository(db: Db) {
           token: order.token,
           idempotency_key: order.idempotencyKey,
           request_hash: order.requestHash,
+          wait_low_minutes: order.wait?.low ?? null,
+          wait_high_minutes: order.wait?.high ?? null,
           created_at: now,
           updated_at: now,
         })
@@ -146,6 +168,7 @@ export function ordersRepository(db: Db) {
         // Ids are drawn in the order the rows were inserted; RETURNING's own row order is not promised.
         lines: order.lines.map((line, i) => ({ id: lineIds[i]!, ...line })),
         tickets,
+        wait: order.wait,
         createdAt: now,
         updatedAt: now,
         token: order.token,
@@ -182,6 +205,24 @@ export function ordersRepository(db: Db) {
             .execute(),
         )
       ).map(publicOrder),
+
+    /**
+     * What every stall's wait is made of, in one read: the preparation times of its tickets made ready
+     * since `since` (through `order_tickets_ready_idx`), and its tickets not ready of orders still open
+     * (through `orders_open_idx`; a cancelled or served order's unfinished ticket is no queue). A stall
+     * with neither is absent.
+     */
+    stallLoads: async (since: string): Promise<Map<number, StallLoad>> => {
+      const rows = await stallLoadsQuery(db, since).execute();
+      const loads = new Map<number, StallLoad>();
+      for (const row of rows) {
+        const load = loads.get(row.stall_id) ?? { prepMinutes: [], ahead: 0 };
+        if (row.ready_at === null) load.ahead += 1;
+        else load.prepMinutes.push((Date.parse(row.ready_at) - Date.parse(row.received_at)) / 60_000);
+        loads.set(row.stall_id, load);
+      }
+      return loads;
+    },
 
     /** Moves a stall's ticket only if it is still `from` (true), so two screens bumping at once cannot both win. */
     moveTicket: async (orderId: number, stallId: number, from: TicketStatus, to: TicketStatus, now: string) =>

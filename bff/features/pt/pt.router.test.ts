@@ -1,10 +1,12 @@
 import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CompiledQuery } from 'kysely';
 import request from 'supertest';
 import type { LiveEvent } from '../../contracts/events.contract';
-import type { Kitchen, KitchenTicket, Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
+import type { Kitchen, KitchenTicket, Menu, Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { stallLoadsQuery } from './orders.repository';
 
 let ctx: TestContext;
 let staff: Awaited<ReturnType<TestContext['loginAs']>>;
@@ -465,5 +467,69 @@ describe("a stall's kitchen screen", () => {
     const before = await entries();
     await bump(noodles, placed.id, 'received', 'preparing', staff).expect(200);
     expect(await entries()).toBe(before);
+  });
+});
+
+describe('waits', () => {
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+  const menuWait = async (stallId: number) => ((await request(ctx.app).get('/api/pt/menu').expect(200)).body as Menu).stalls.find((s) => s.id === stallId)!.wait;
+  const place = async (itemIds: number[]) => (await order({ table: 2, cart: itemIds.map((itemId) => ({ itemId, quantity: 1 })) }).expect(201)).body as PlacedOrder;
+  /** An order of this stall whose ticket was received `received` minutes ago and made ready `ready` minutes ago. */
+  async function readyTicket(stall: { id: number; itemIds: number[] }, received: number, ready: number) {
+    const placed = await place([stall.itemIds[0]!]);
+    await ctx.database.db
+      .updateTable('order_tickets')
+      .set({ status: 'ready', received_at: minutesAgo(received), preparing_at: minutesAgo(received), ready_at: minutesAgo(ready) })
+      .where('order_id', '=', placed.id)
+      .execute();
+    await ctx.database.db.updateTable('orders').set({ status: 'served' }).where('id', '=', placed.id).execute();
+  }
+
+  it('says the wait is unknown without enough tickets made ready in the last hour', async () => {
+    const stall = await stallWith([{ priceCents: 500 }]);
+    expect(await menuWait(stall.id)).toEqual({ minutes: null, recentTickets: 0, ticketsAhead: 0 });
+    for (const prep of [8, 10, 12, 14]) await readyTicket(stall, 20 + prep, 20);
+    // Made ready 70 minutes ago: too old to count.
+    await readyTicket(stall, 80, 70);
+    expect(await menuWait(stall.id)).toEqual({ minutes: null, recentTickets: 4, ticketsAhead: 0 });
+    const placed = await place([stall.itemIds[0]!]);
+    expect(placed.wait).toBeNull();
+  });
+
+  it("gives each open stall a range from its last hour's tickets, raised by the queue ahead; an order keeps the one it was told", async () => {
+    const stall = await stallWith([{ priceCents: 500 }]);
+    const unknown = await stallWith([{ priceCents: 500 }]);
+    for (const prep of [14, 8, 16, 10, 12]) await readyTicket(stall, 5 + prep, 5);
+    expect(await menuWait(stall.id)).toEqual({ minutes: { low: 10, high: 15 }, recentTickets: 5, ticketsAhead: 0 });
+
+    // 5 tickets of about 12 minutes in the hour: one in hand is usual, each one beyond it adds 12 minutes.
+    const first = await place([stall.itemIds[0]!]);
+    const second = await place([stall.itemIds[0]!]);
+    const third = await place([stall.itemIds[0]!]);
+    expect([first.wait, second.wait, third.wait]).toEqual([
+      { low: 10, high: 15 },
+      { low: 10, high: 15 },
+      { low: 20, high: 25 },
+    ]);
+    expect(await menuWait(stall.id)).toEqual({ minutes: { low: 35, high: 40 }, recentTickets: 5, ticketsAhead: 3 });
+
+    // A cancelled order's ticket is no queue; the placed order's own wait stays as told.
+    await runner.patch(`/api/pt/orders/${first.id}`).send({ status: 'cancelled' }).expect(200);
+    expect(await menuWait(stall.id)).toMatchObject({ minutes: { low: 20, high: 25 }, ticketsAhead: 2 });
+    expect(((await request(ctx.app).get(`/api/pt/orders/${third.id}?token=${third.token}`).expect(200)).body as Order).wait).toEqual({ low: 20, high: 25 });
+
+    // An order with a stall whose wait is unknown has no wait: the known one would only be a floor.
+    expect((await place([stall.itemIds[0]!, unknown.itemIds[0]!])).wait).toBeNull();
+    for (const o of [second, third]) await runner.patch(`/api/pt/orders/${o.id}`).send({ status: 'cancelled' }).expect(200);
+  });
+
+  it('reads the waits of every stall through indexes, not the whole tickets table', async () => {
+    if (ctx.database.engine !== 'sqlite') return;
+    const compiled = stallLoadsQuery(ctx.database.db, minutesAgo(60)).compile();
+    const plan = await ctx.database.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
+    const details = plan.rows.map((row) => row.detail);
+    // The last hour's tickets from the ready-time index; the open orders' tickets by order id. No table is scanned.
+    expect(details).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH order_tickets USING COVERING INDEX order_tickets_ready_idx/), expect.stringMatching(/^SEARCH order_tickets USING .*INDEX .*\(order_id=\?\)/)]));
+    expect(details.filter((d) => d.startsWith('SCAN'))).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
 import { publicOrder, type NewOrder, type OrdersRepository, type StoredOrder } from './orders.repository';
 import type { StallsRepository } from './stalls.repository';
+import { orderWait, waitEstimate, WAIT_WINDOW_MINUTES } from './wait-estimate';
 
 /** A write of the food court: the repositories in one transaction, and the live event that announces an order in it. */
 export interface PtWrite {
@@ -73,6 +74,12 @@ export function ptService({ stalls, orders, inTransaction, venue, now = () => ne
       return [];
     });
   }
+
+  /** Every stall's wait for an order placed now (a stall with no recent tickets and no queue: unknown). */
+  const stallWaits = async (repository: OrdersRepository, at: string) => {
+    const loads = await repository.stallLoads(new Date(Date.parse(at) - WAIT_WINDOW_MINUTES * 60_000).toISOString());
+    return (stallId: number) => waitEstimate(loads.get(stallId) ?? { prepMinutes: [], ahead: 0 });
+  };
 
   /** A retry with a key already used: the same order again, or 422 when the key came with another order. */
   function replay(existing: StoredOrder, requestHash: string): PlacedOrder {
@@ -152,7 +159,10 @@ export function ptService({ stalls, orders, inTransaction, venue, now = () => ne
       if (!deleted) throw notFound(`No menu item with id ${id}.`);
     },
 
-    menu: async (): Promise<Menu> => ({ currency: venue.currency, tables: venue.tables, stalls: await stalls.openWithItems() }),
+    async menu(): Promise<Menu> {
+      const [open, waitOf] = await Promise.all([stalls.openWithItems(), stallWaits(orders, now())]);
+      return { currency: venue.currency, tables: venue.tables, stalls: open.map((stall) => ({ ...stall, wait: waitOf(stall.id) })) };
+    },
 
     /**
      * Prices the cart from the menu (never from the browser), refuses lines that cannot be ordered
@@ -182,15 +192,19 @@ export function ptService({ stalls, orders, inTransaction, venue, now = () => ne
           const item = byId.get(line.itemId)!;
           return { itemId: item.id, stallId: item.stallId, stallName: item.stallName, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null };
         });
+        const at = now();
+        // Read in the transaction, before this order's tickets exist: the queue is exactly the one ahead of it.
+        const waitOf = await stallWaits(tx.orders, at);
         const order: NewOrder = {
           table: input.table,
           totalCents: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
           token: crypto.randomBytes(18).toString('base64url'),
           idempotencyKey: idempotencyKey ?? null,
           requestHash,
+          wait: orderWait([...new Set(lines.map((line) => line.stallId))].map(waitOf)),
           lines,
         };
-        const placed = await tx.orders.insert(order, now());
+        const placed = await tx.orders.insert(order, at);
         tx.announce(publicOrder(placed));
         return placed;
       };

@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FakeEventSource, fakeBff, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-utils';
-import { fakePt, menuItem, stall, type FakePt } from './pt.fake-api';
+import { fakePt, menuItem, stall, stallWait, type FakePt } from './pt.fake-api';
+import { formatTime } from '@/lib/format';
 import { formatMoney } from './pt-format';
 
 fakeEventSourceEachTest();
@@ -64,6 +65,13 @@ describe('/pt/diner/menu → cart', () => {
     expect(within(line).getByRole('group', { name: 'Quantity of Laksa' })).toHaveTextContent('2');
     expect(screen.getByText('table 12', { selector: '.table-line strong' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: `Place order · ${eur(1700)}` })).toBeInTheDocument();
+  });
+
+  it('says under each stall how long it takes now, or that it cannot tell yet', async () => {
+    setup('/pt/diner/menu', fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], waits: { 1: stallWait([10, 15], 2) } }));
+    const section = async (name: string) => (await screen.findByRole('heading', { name, level: 2 })).closest('section')!;
+    expect(await section('Laksa House')).toHaveTextContent('Wait about 10–15 min');
+    expect(await section('Forno')).toHaveTextContent('Wait unknown: not enough recent orders');
   });
 
   it('checks a line with the order’s own cart-line schema before it goes in the cart: its words, its limits', async () => {
@@ -260,6 +268,34 @@ describe('placing the order', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Try again in a moment; your cart is kept.');
     expect(cartLine('Laksa')).toBeInTheDocument();
     expect(cartLine('Margherita')).toBeInTheDocument();
+  });
+
+  it('tells the wait it was placed with (the slowest stall), as minutes and times of day, until the order is ready', async () => {
+    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30, waits: { 1: stallWait([10, 15]), 2: stallWait([15, 25]) } });
+    const { user } = await cartWithLaksaAndPizza(pt);
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+    const placed = pt.orders[0]!;
+    const at = (minutes: number) => formatTime(new Date(Date.parse(placed.createdAt) + minutes * 60_000).toISOString());
+    expect(confirmation).toHaveTextContent(`Ready in about 15–25 min from placing, around ${at(15)}–${at(25)}.`);
+
+    // The menu's waits changing later does not change what this order was told.
+    pt.waits[2] = stallWait([40, 45]);
+    const stream = FakeEventSource.instances.find((s) => s.url === '/api/pt/orders/1/stream?token=token-1')!;
+    act(() => stream.open());
+    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'preparing', updatedAt: new Date(Date.now() + 60_000).toISOString() }, ''));
+    expect(confirmation).toHaveTextContent('Ready in about 15–25 min');
+    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'ready', updatedAt: new Date(Date.now() + 120_000).toISOString() }, ''));
+    expect(confirmation).not.toHaveTextContent('Ready in about');
+    expect(confirmation).toHaveTextContent('A runner is bringing it over.');
+  });
+
+  it('says it cannot estimate the wait when a stall of the order has too few recent orders', async () => {
+    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30, waits: { 1: stallWait([10, 15]) } });
+    const { user } = await cartWithLaksaAndPizza(pt);
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+    expect(confirmation).toHaveTextContent('We cannot estimate the wait: not enough recent orders.');
   });
 
   it('confirms with the order number, lines and total, clears the cart, and follows the status live, also after a reload', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLoaderData, useNavigate, useSearchParams } from 'react-router';
-import type { Menu, MenuItem, StallWithItems } from '@contracts/pt.contract';
+import type { Menu, MenuItem, MenuStall } from '@contracts/pt.contract';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
@@ -15,7 +15,7 @@ import { TablePicker } from './components/table-picker';
 import { rememberTable, useCart, useRememberedTable } from './diner-store';
 import { byCategory } from './menu-groups';
 import { MENU_KEY, fetchMenu, parseDinerSearch } from './pt.api';
-import { formatMoney } from './pt-format';
+import { formatMoney, formatWait } from './pt-format';
 
 type Data = { menu: Menu };
 
@@ -129,7 +129,7 @@ export function Component() {
   );
 }
 
-function StallMenu({ stall, currency, onAdded }: { stall: StallWithItems; currency: string; onAdded: (added: string) => void }) {
+function StallMenu({ stall, currency, onAdded }: { stall: MenuStall; currency: string; onAdded: (added: string) => void }) {
   const modal = useModal();
   const openAdd = (item: MenuItem) =>
     modal.open({
@@ -155,6 +155,7 @@ function StallMenu({ stall, currency, onAdded }: { stall: StallWithItems; curren
           {stall.name}
         </h2>
         {stall.cuisine || stall.description ? <p className="muted">{[stall.cuisine, stall.description].filter(Boolean).join(' · ')}</p> : null}
+        <StallWaitLine wait={stall.wait} />
       </div>
       {stall.items.length === 0 ? (
         <p className="muted">Nothing on this stall’s menu yet.</p>
@@ -187,6 +188,15 @@ function StallMenu({ stall, currency, onAdded }: { stall: StallWithItems; curren
         ))
       )}
     </section>
+  );
+}
+
+/** How long this stall takes now; with too few recent orders it says so rather than guess. */
+function StallWaitLine({ wait }: { wait: MenuStall['wait'] }) {
+  return (
+    <p className="diner-stall-wait muted small">
+      <Icon name="clock" size={14} /> {wait.minutes ? `Wait ${formatWait(wait.minutes)}` : 'Wait unknown: not enough recent orders'}
+    </p>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { OrderStatus } from '@contracts/pt.contract';
+import type { OrderStatus, WaitRange } from '@contracts/pt.contract';
 
 /** Money, ticket ages and order steps in words: the food court's formatting, in one place. */
 
@@ -76,3 +76,12 @@ export const ageMinutes = (createdAt: string, now: number) => Math.max(0, Math.f
 export const ageTone = (minutes: number): 'fresh' | 'waiting' | 'late' => (minutes >= RED_AFTER_MIN ? 'late' : minutes >= AMBER_AFTER_MIN ? 'waiting' : 'fresh');
 
 export const formatAge = (minutes: number) => (minutes < 1 ? 'just now' : minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`);
+
+/** A wait as a diner reads it: "about 10–15 min" (the server gives whole 5 minutes, never a promised minute). */
+export const formatWait = ({ low, high }: WaitRange) => `about ${low}–${high} min`;
+
+/** The same wait as times of day from when the order was placed, so it stays true while the diner waits ("12:40–12:45"). */
+export const waitClock = (createdAt: string, { low, high }: WaitRange, formatTime: (iso: string) => string) => {
+  const at = (minutes: number) => formatTime(new Date(Date.parse(createdAt) + minutes * 60_000).toISOString());
+  return `${at(low)}–${at(high)}`;
+};

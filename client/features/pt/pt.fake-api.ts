@@ -10,7 +10,9 @@ import {
   type OrderStatus,
   type OrderTicket,
   type Stall,
+  type StallWait,
   type TicketStatus,
+  type WaitRange,
 } from '@contracts/pt.contract';
 import { fieldProblem, handle, offline, problem } from '@/test-server';
 
@@ -23,6 +25,8 @@ import { fieldProblem, handle, offline, problem } from '@/test-server';
  * `failNextOrder`: `'lost'` stores the order and then drops the connection (the answer never
  * arrives), `'down'` drops it before anything is stored, a number answers that status instead.
  * `kitchenDown`: every kitchen call drops its connection (a tablet whose network is gone).
+ * `waits`: each stall's wait on the menu by stall id (unknown for a stall not given); a placed order
+ * keeps the slowest of its stalls', or none when one of them is unknown, as the server does.
  */
 const AT = '2025-03-01T09:30:00.000Z';
 
@@ -35,8 +39,14 @@ export type FakePt = {
   tables: number;
   failNextOrder?: 'lost' | 'down' | number;
   kitchenDown?: boolean;
+  waits: Record<number, StallWait>;
   handlers: RequestHandler[];
 };
+
+/** A stall's wait as the menu carries it: `[low, high]` minutes from enough recent tickets, or unknown (`null`) from too few. */
+export function stallWait(minutes: [number, number] | null, ticketsAhead = 0): StallWait {
+  return { minutes: minutes && { low: minutes[0], high: minutes[1] }, recentTickets: minutes ? 12 : 2, ticketsAhead };
+}
 
 export function stall(id: number, overrides: Partial<Stall> = {}): Stall {
   return { id, name: `Stall ${id}`, description: null, cuisine: null, status: 'open', itemCount: 0, createdAt: AT, updatedAt: AT, ...overrides };
@@ -72,6 +82,7 @@ export function order(id: number, overrides: Partial<Order> & { minutesAgo?: num
     totalCents: lines.reduce((sum, l) => sum + l.quantity * l.unitPriceCents, 0),
     lines,
     tickets: ticketsOf(lines, rest.status ?? 'received', at),
+    wait: null,
     createdAt: at,
     updatedAt: at,
     token: `token-${id}`,
@@ -83,9 +94,15 @@ const pageOf = <T>(items: T[], { page: p, pageSize: size }: { page: number; page
 
 const publicOrder = ({ token: _token, key: _key, ...o }: FakeOrder): Order => o;
 
-export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: FakeOrder[]; tables?: number; currency?: string } = {}): FakePt {
+export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: FakeOrder[]; tables?: number; currency?: string; waits?: Record<number, StallWait> } = {}): FakePt {
   // Copies: a test changing the fake's state (sold out, a status) must not change the fixtures of the next test.
-  const pt: FakePt = { stalls: (init.stalls ?? []).map((s) => ({ ...s })), items: (init.items ?? []).map((i) => ({ ...i })), orders: (init.orders ?? []).map((o) => ({ ...o })), currency: init.currency ?? 'EUR', tables: init.tables ?? 20, handlers: [] };
+  const pt: FakePt = { stalls: (init.stalls ?? []).map((s) => ({ ...s })), items: (init.items ?? []).map((i) => ({ ...i })), orders: (init.orders ?? []).map((o) => ({ ...o })), currency: init.currency ?? 'EUR', tables: init.tables ?? 20, waits: { ...init.waits }, handlers: [] };
+  const waitOf = (stallId: number): StallWait => pt.waits[stallId] ?? stallWait(null);
+  const orderWait = (stallIds: number[]): WaitRange | null => {
+    const known = stallIds.map((id) => waitOf(id).minutes);
+    if (known.length === 0 || known.some((m) => m === null)) return null;
+    return { low: Math.max(...known.map((m) => m!.low)), high: Math.max(...known.map((m) => m!.high)) };
+  };
   const counted = (s: Stall): Stall => ({ ...s, itemCount: pt.items.filter((i) => i.stallId === s.id).length });
   const withItems = (s: Stall) => ({ ...counted(s), items: pt.items.filter((i) => i.stallId === s.id) });
   const nextId = (list: { id: number }[]) => Math.max(0, ...list.map((x) => x.id)) + 1;
@@ -145,7 +162,7 @@ export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: Fa
       pt.items = pt.items.filter((i) => i.id !== params.id);
     }),
 
-    handle(ptApi.menu, () => ({ currency: pt.currency, tables: pt.tables, stalls: pt.stalls.filter((s) => s.status === 'open').map(withItems) })),
+    handle(ptApi.menu, () => ({ currency: pt.currency, tables: pt.tables, stalls: pt.stalls.filter((s) => s.status === 'open').map((s) => ({ ...withItems(s), wait: waitOf(s.id) })) })),
 
     handle(ptApi.placeOrder, ({ body, request }) => {
       const key = request.headers.get('Idempotency-Key') ?? undefined;
@@ -173,7 +190,7 @@ export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: Fa
         return { id: 1000 + pt.orders.length * 50 + i, itemId: item.id, stallId: owner.id, stallName: owner.name, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null };
       });
       const id = nextId(pt.orders);
-      const created: FakeOrder = { id, table: body.table, status: 'received', totalCents: lines.reduce((s, l) => s + l.quantity * l.unitPriceCents, 0), lines, tickets: ticketsOf(lines, 'received', at), createdAt: at, updatedAt: at, token: `token-${id}`, key };
+      const created: FakeOrder = { id, table: body.table, status: 'received', totalCents: lines.reduce((s, l) => s + l.quantity * l.unitPriceCents, 0), lines, tickets: ticketsOf(lines, 'received', at), wait: orderWait([...new Set(lines.map((l) => l.stallId))]), createdAt: at, updatedAt: at, token: `token-${id}`, key };
       pt.orders.push(created);
       if (failure === 'lost') return offline();
       return { ...publicOrder(created), token: created.token, replayed: false };

@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
-import type { OrderStatus } from '@contracts/pt.contract';
+import type { Order, OrderStatus } from '@contracts/pt.contract';
 import { Icon } from '@/components/icon';
 import { LiveStatusBadge } from '@/components/live-status';
-import { formatWhen } from '@/lib/format';
+import { formatTime, formatWhen } from '@/lib/format';
 import { forgetOrder, type TrackedOrder } from '@/features/pt/diner-store';
 import { useOrderStream } from '@/features/pt/order-stream';
-import { STATUS_LABELS, formatMoney } from '@/features/pt/pt-format';
+import { STATUS_LABELS, formatMoney, formatWait, waitClock } from '@/features/pt/pt-format';
 
 const STEPS = ['received', 'preparing', 'ready', 'served'] as const satisfies readonly OrderStatus[];
 
@@ -41,6 +41,22 @@ export function OrderSteps({ status }: { status: OrderStatus }) {
 }
 
 /**
+ * The wait told when the order was placed, as minutes and as times of day (the minutes alone would go
+ * stale as the diner waits). Shown until the order is ready; then the status says so.
+ */
+function OrderWait({ wait, createdAt }: { wait: Order['wait']; createdAt: string }) {
+  return wait ? (
+    <p className="order-wait">
+      <Icon name="clock" size={16} /> Ready in {formatWait(wait)} from placing, around {waitClock(createdAt, wait, formatTime)}.
+    </p>
+  ) : (
+    <p className="order-wait muted">
+      <Icon name="clock" size={16} /> We cannot estimate the wait: not enough recent orders.
+    </p>
+  );
+}
+
+/**
  * An order the diner placed: number, table, lines, total, and its status following the order's
  * live stream. `placedNow` moves focus to it, so a screen reader hears the confirmation.
  */
@@ -72,6 +88,7 @@ export function OrderConfirmation({ tracked, currency, placedNow = false }: { tr
         {STEP_HINTS[order.status]}
       </p>
       {cancelled ? null : <OrderSteps status={order.status} />}
+      {order.status === 'received' || order.status === 'preparing' ? <OrderWait wait={order.wait} createdAt={order.createdAt} /> : null}
 
       {live.gone ? (
         <div className="banner banner-warning" role="alert">
