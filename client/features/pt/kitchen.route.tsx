@@ -11,13 +11,14 @@ import { LoadError } from '@/components/load-error';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
+import { playChime, wakeAudio } from '@/lib/chime-sound';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { paths } from '@/lib/paths';
 import { useStored } from '@/lib/stored-value';
 import { useNow } from '@/lib/use-now';
 import { TicketAge } from './components/order-ticket';
 import { kitchenQueue, queueMove, queuedStatus, sendQueued, type QueuedMove } from './kitchen-queue';
-import { kitchenSound, playChime, wakeAudio } from './kitchen-sound';
+import { kitchenSound } from './kitchen-sound';
 import { fetchKitchen, kitchenKey, moveTicket } from './pt.api';
 
 /** `/pt/kitchen/:stallId` (runners, staff, admins): one stall's tickets, for a tablet in landscape by the pass. */
