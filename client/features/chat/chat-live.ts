@@ -28,19 +28,3 @@ export function useChatLive(me: number) {
   useWhenLiveOpens(live.state, () => void refreshChat());
   return live;
 }
-
-/** The browser tab shows the unread total ("(3) Chat · Frontdesk") while a chat page is open. */
-export function useUnreadTitle(total: number) {
-  useEffect(() => {
-    const strip = (title: string) => title.replace(/^\(\d+\+?\) /, '');
-    // The root layout names the tab in its own effect, which runs after this one on a navigation:
-    // the count goes on after it.
-    const timer = setTimeout(() => {
-      document.title = total ? `(${total > 99 ? '99+' : total}) ${strip(document.title)}` : strip(document.title);
-    }, 0);
-    return () => {
-      clearTimeout(timer);
-      document.title = strip(document.title);
-    };
-  }, [total]);
-}
