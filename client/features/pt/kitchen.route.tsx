@@ -13,6 +13,7 @@ import { errorMessage, isApiError } from '@/lib/api-client';
 import { invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { playChime, wakeAudio } from '@/lib/chime-sound';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
+import { useNotify } from '@/lib/notify';
 import { paths } from '@/lib/paths';
 import { useStored } from '@/lib/stored-value';
 import { useNow } from '@/lib/use-now';
@@ -94,6 +95,7 @@ export function Component() {
   const toast = useToast();
   const [fresh, setFresh] = useState<ReadonlyMap<number, number>>(new Map());
   const [announcement, setAnnouncement] = useState('');
+  const notify = useNotify();
 
   const apply = (ticket: KitchenTicket) => setQueryData(key, (current: Kitchen | undefined) => mergeTicket(current ?? kitchen, ticket));
 
@@ -117,7 +119,8 @@ export function Component() {
     if (ticket.status === 'received' && isOpen(ticket.orderStatus) && !kitchen.tickets.some((t) => t.orderId === ticket.orderId)) {
       setFresh((map) => new Map(map).set(ticket.orderId, Date.now()));
       setAnnouncement(`New ticket: order ${ticket.orderId} for table ${ticket.table}.`);
-      if (kitchenSound.read()) playChime();
+      // The screen's own sound switch decides the chime; a notification follows the device's choice (tab hidden only).
+      notify({ title: `New ticket: order ${ticket.orderId}`, body: `Table ${ticket.table}`, tag: `kitchen-${ticket.orderId}`, url: paths.ptKitchen(stallId) }, { sound: kitchenSound.read() });
     }
     apply(ticket);
   });
