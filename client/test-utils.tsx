@@ -13,6 +13,7 @@ import { Providers } from './app/providers';
 import { routes as appRoutes } from './app/router';
 import { registerPreloadRoutes } from './lib/app-link';
 import { resetCache } from './lib/cache';
+import { notifyChoices } from './lib/notify';
 import { handle, problem, recordRequests, server } from './test-server';
 
 export const ADMIN_USER = { id: 1, email: 'admin@frontdesk.test', name: 'Administrator', role: 'admin' as const };
@@ -179,6 +180,43 @@ export function fakeEventSourceEachTest() {
   afterEach(() => {
     (globalThis as { EventSource?: unknown }).EventSource = original;
   });
+}
+
+/** A browser notification a page showed (through the faked Notification API), and its click. */
+export type ShownNotification = { title: string; body: string | undefined; tag: string | undefined; click: () => void };
+
+/**
+ * For each test of the calling file: the browser's Notification API with permission granted, the
+ * tab hidden (`tab.hidden` changes it), and this device opted in to notifications, sound off. Every
+ * notification shown lands in `shown`.
+ */
+export function fakeNotificationsEachTest() {
+  const shown: ShownNotification[] = [];
+  const tab = { hidden: true };
+  const scope = window as unknown as { Notification?: unknown };
+  class FakeNotification {
+    static permission: NotificationPermission = 'granted';
+    static requestPermission = async () => FakeNotification.permission;
+    onclick: (() => void) | null = null;
+    constructor(title: string, options: NotificationOptions = {}) {
+      shown.push({ title, body: options.body, tag: options.tag, click: () => act(() => this.onclick?.()) });
+    }
+    close() {}
+  }
+  beforeEach(() => {
+    shown.length = 0;
+    tab.hidden = true;
+    scope.Notification = FakeNotification;
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => tab.hidden });
+    notifyChoices.write({ sound: false, alerts: true });
+    jest.spyOn(window, 'focus').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    delete scope.Notification;
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+    window.localStorage.removeItem('notify.choices');
+  });
+  return { shown, tab };
 }
 
 /** A stored Kisi event as the API returns it (an unlock at the main entrance, one second apart by id). */

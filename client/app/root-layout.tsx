@@ -12,14 +12,16 @@ import { RouterPendingOverlay } from './pending-overlay';
 import { ToastProvider, useToast } from '@/components/toast-host';
 import { loginPath, paths } from '@/lib/paths';
 import { useQuery } from '@/lib/cache';
+import { useUnreadTotal, withUnread } from '@/lib/unread-title';
 
-/** Route handles may carry a `title`; the deepest one names the browser tab. */
+/** Route handles may carry a `title`; the deepest one names the browser tab, after the unread count pages report. */
 function useDocumentTitle() {
   const matches = useMatches();
   const title = [...matches].reverse().map((m) => (m.handle as { title?: string } | undefined)?.title).find(Boolean);
+  const unread = useUnreadTotal();
   useEffect(() => {
-    document.title = title ? `${title} · Frontdesk` : 'Frontdesk';
-  }, [title]);
+    document.title = withUnread(title ? `${title} · Frontdesk` : 'Frontdesk', unread);
+  }, [title, unread]);
 }
 
 /**

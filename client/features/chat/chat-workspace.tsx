@@ -9,6 +9,7 @@ import { errorMessage } from '@/lib/api-client';
 import { cachedData, loadQuery, preloadQuery } from '@/lib/cache';
 import { parseSearch } from '@/lib/search-params';
 import { useShellUser } from '@/lib/session';
+import { useUnreadTitle } from '@/lib/unread-title';
 import {
   CHANNELS_KEY,
   ChatSearchSchema,
@@ -21,7 +22,7 @@ import {
   type ChatSearch,
   type Thread,
 } from './chat.api';
-import { useChatLive, useUnreadTitle } from './chat-live';
+import { useChatLive } from './chat-live';
 import { ChannelList as ChannelNav } from './components/channel-list';
 import { ChatHeader } from './components/chat-header';
 import { ChatThread } from './components/chat-thread';

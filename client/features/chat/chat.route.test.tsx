@@ -1,11 +1,12 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { chatApi } from '@contracts/chat.contract';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, holdRequests, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, holdRequests, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
 import { handle, passOn, problem } from '@/test-server';
 import { channel, fakeChat, message, type FakeChat } from './chat.fake-api';
 
 fakeEventSourceEachTest();
+const notifications = fakeNotificationsEachTest();
 installFormDataShim();
 afterEach(() => {
   jest.restoreAllMocks();
@@ -154,6 +155,27 @@ describe('/shell/chat', () => {
     await act(async () => {}); // what the event changed in the caches is on screen
     expect(within(thread('Front desk')).getAllByText(/Two lines/)).toHaveLength(1);
     expect(channelLink('Front desk')).not.toHaveTextContent('unread');
+  });
+
+  it("notifies of others' new messages in listed channels while the tab is hidden; a click opens the channel, and the title counts down", async () => {
+    const { chat } = setup();
+    await screen.findByRole('log', { name: 'Messages in Front desk' });
+    await waitFor(() => expect(document.title).toBe('(4) Chat · Frontdesk'));
+    const stream = FakeEventSource.current();
+    act(() => stream.open());
+
+    const news = chat.publish('posted', message(60, 2, { body: 'Two laksa for table 9' }));
+    act(() => stream.emit('chat', news, '20'));
+    act(() => stream.emit('chat', news, '20')); // a replay is old news
+    act(() => stream.emit('chat', chat.publish('posted', message(61, 3, { mine: true, body: 'Rota changed' })), '21'));
+    notifications.tab.hidden = false;
+    act(() => stream.emit('chat', chat.publish('posted', message(62, 3, { body: 'Meeting at 4' })), '22'));
+    expect(notifications.shown.map(({ title, body, tag }) => ({ title, body, tag }))).toEqual([{ title: 'Sam Rivera in Kitchen', body: 'Two laksa for table 9', tag: 'chat-2' }]);
+    await waitFor(() => expect(document.title).toBe('(6) Chat · Frontdesk'));
+
+    notifications.shown[0]!.click();
+    expect(await screen.findByRole('log', { name: 'Messages in Kitchen' })).toHaveTextContent('Two laksa for table 9');
+    await waitFor(() => expect(document.title).toBe('(2) Chat · Frontdesk')); // Managers still waits
   });
 
   it('keeps what is typed while a message is on its way: only the sent text leaves the box', async () => {

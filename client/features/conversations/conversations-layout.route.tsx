@@ -16,9 +16,11 @@ import { SearchBox } from '@/components/search-box';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
+import { useNotify } from '@/lib/notify';
 import { paths } from '@/lib/paths';
 import { useSetSearchParam } from '@/lib/search-params';
 import { userContext } from '@/lib/session';
+import { useUnreadTitle } from '@/lib/unread-title';
 import { useNow } from '@/lib/use-now';
 import { ConversationRow } from './components/conversation-row';
 import {
@@ -74,6 +76,9 @@ export function Component() {
   const setSearchParam = useSetSearchParam();
   const now = useNow(TICK_MS);
   const [announcement, setAnnouncement] = useState('');
+  const notify = useNotify();
+  // Guest messages not read yet, as the list counts them: in the tab's title while this page is open.
+  useUnreadTitle(list.items.reduce((sum, c) => sum + c.unread, 0));
   // A filter or search is loading: the same page with other params.
   const busy = navigation.state === 'loading' && navigation.location.pathname === pathname;
   const filtered = search.status !== DEFAULT_SEARCH.status || search.assignee !== DEFAULT_SEARCH.assignee || Boolean(search.query);
@@ -86,6 +91,15 @@ export function Component() {
     applyConversationEvent(parsed.output);
     void refreshConversationList();
     if (message?.author.kind === 'guest' && conversation.id !== activeId) setAnnouncement(`New message from ${conversation.guestName}.`);
+    // A new help request is a conversation whose first message (the guest's, written with it) just arrived.
+    if (message?.author.kind === 'guest' && message.createdAt === conversation.createdAt) {
+      notify({
+        title: `Help request from ${conversation.guestName}`,
+        body: `${conversation.table !== null ? `Table ${conversation.table}: ` : ''}${message.body}`,
+        tag: `conversation-${conversation.id}`,
+        url: paths.conversation(conversation.id),
+      });
+    }
   });
 
   // The list and thread were read before the stream opened (or while it was away): read them again once it is open.

@@ -22,6 +22,8 @@ export type FakeConversations = {
   staffWrites: (id: number, body: string, author?: { id: number; name: string }) => ConversationEvent;
   /** The guest writes (from another device, say): the stored message and its live event. */
   guestWrites: (id: number, body: string) => ConversationEvent;
+  /** A guest asks for help: the new conversation, stored with its first message, and that message's live event. */
+  guestStarts: (guestName: string, body: string, table?: number | null) => ConversationEvent;
   /** Someone else changes a conversation: its `updated` event. */
   update: (id: number, patch: Partial<Pick<Conversation, 'status' | 'assignee'>>) => ConversationEvent;
 };
@@ -87,6 +89,14 @@ export function fakeConversations(init: { conversations?: Conversation[]; viewer
     handlers: [],
     staffWrites: (id, body, author = SAM) => write(find(id)!, body, 'staff', author),
     guestWrites: (id, body) => write(find(id)!, body, 'guest'),
+    guestStarts: (guestName, body, table = null) => {
+      const id = Math.max(0, ...fake.conversations.map((c) => c.id)) + 1;
+      const at = now();
+      const first: ConversationMessage = { id: nextMessageId++, conversationId: id, author: { kind: 'guest', accountId: null, name: guestName }, body, createdAt: at };
+      const started = conversation(id, { guestName, table, messages: [first], createdAt: at, updatedAt: at });
+      fake.conversations.push(started);
+      return eventOf(started, 'message', first);
+    },
     update: (id, patch) => {
       const c = find(id)!;
       Object.assign(c, patch, { updatedAt: now() });

@@ -1,9 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, holdRequests, renderApp } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, holdRequests, renderApp } from '@/test-utils';
 import { SAM, conversation, fakeConversations, message, type FakeConversations } from './conversations.fake-api';
 
 fakeEventSourceEachTest();
+const notifications = fakeNotificationsEachTest();
 afterEach(() => jest.restoreAllMocks());
 
 const ME = { id: 1, name: 'Administrator' };
@@ -223,6 +224,34 @@ describe('/shell/nuhs/basic (staff)', () => {
     act(() => stream.emit('conversation', fake.guestWrites(2, 'Is the sauna open?'), '32'));
     expect(await screen.findByText('New message from Ben Okafor.')).toBeInTheDocument();
     await waitFor(() => expect(row('Ben Okafor')).toHaveTextContent('Is the sauna open?'));
+  });
+
+  it('notifies of a new help request while the tab is hidden (not of a follow-up, nor while on screen); a click opens it', async () => {
+    const { fake } = setup();
+    await screen.findByRole('link', { name: /^Ana Lima/ });
+    const stream = FakeEventSource.current();
+    act(() => stream.open());
+
+    act(() => stream.emit('conversation', fake.guestWrites(1, 'Still waiting'), '50'));
+    notifications.tab.hidden = false;
+    act(() => stream.emit('conversation', fake.guestStarts('Dee Ray', 'Any high chairs?', 6), '51'));
+    expect(notifications.shown).toEqual([]);
+
+    notifications.tab.hidden = true;
+    act(() => stream.emit('conversation', fake.guestStarts('Eli Moss', 'We need a high chair, please', 2), '52'));
+    expect(notifications.shown.map(({ title, body, tag }) => ({ title, body, tag }))).toEqual([
+      { title: 'Help request from Eli Moss', body: 'Table 2: We need a high chair, please', tag: 'conversation-5' },
+    ]);
+    notifications.shown[0]!.click();
+    expect(await screen.findByRole('heading', { name: 'Eli Moss', level: 2 })).toBeInTheDocument();
+  });
+
+  it('puts the unread guest messages in the tab title until they are read', async () => {
+    const { user } = setup();
+    await waitFor(() => expect(document.title).toBe('(2) Guest conversations · Frontdesk'));
+    await user.click(screen.getByRole('link', { name: /^Ana Lima/ }));
+    await waitFor(() => expect(row('Ana Lima').querySelector('.conv-unread')).toBeNull());
+    await waitFor(() => expect(document.title).not.toMatch(/^\(/));
   });
 
   it('takes in a live message that arrives before the thread’s first read has settled', async () => {

@@ -11,13 +11,15 @@ import { LoadError } from '@/components/load-error';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
+import { playChime, wakeAudio } from '@/lib/chime-sound';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
+import { useNotify } from '@/lib/notify';
 import { paths } from '@/lib/paths';
 import { useStored } from '@/lib/stored-value';
 import { useNow } from '@/lib/use-now';
 import { TicketAge } from './components/order-ticket';
 import { kitchenQueue, queueMove, queuedStatus, sendQueued, type QueuedMove } from './kitchen-queue';
-import { kitchenSound, playChime, wakeAudio } from './kitchen-sound';
+import { kitchenSound } from './kitchen-sound';
 import { fetchKitchen, kitchenKey, moveTicket } from './pt.api';
 
 /** `/pt/kitchen/:stallId` (runners, staff, admins): one stall's tickets, for a tablet in landscape by the pass. */
@@ -93,6 +95,7 @@ export function Component() {
   const toast = useToast();
   const [fresh, setFresh] = useState<ReadonlyMap<number, number>>(new Map());
   const [announcement, setAnnouncement] = useState('');
+  const notify = useNotify();
 
   const apply = (ticket: KitchenTicket) => setQueryData(key, (current: Kitchen | undefined) => mergeTicket(current ?? kitchen, ticket));
 
@@ -116,7 +119,8 @@ export function Component() {
     if (ticket.status === 'received' && isOpen(ticket.orderStatus) && !kitchen.tickets.some((t) => t.orderId === ticket.orderId)) {
       setFresh((map) => new Map(map).set(ticket.orderId, Date.now()));
       setAnnouncement(`New ticket: order ${ticket.orderId} for table ${ticket.table}.`);
-      if (kitchenSound.read()) playChime();
+      // The screen's own sound switch decides the chime; a notification follows the device's choice (tab hidden only).
+      notify({ title: `New ticket: order ${ticket.orderId}`, body: `Table ${ticket.table}`, tag: `kitchen-${ticket.orderId}`, url: paths.ptKitchen(stallId) }, { sound: kitchenSound.read() });
     }
     apply(ticket);
   });

@@ -1,9 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
 import { fakePt, order, type FakePt } from './pt.fake-api';
 
 fakeEventSourceEachTest();
+const notifications = fakeNotificationsEachTest();
 installFormDataShim();
 afterEach(() => jest.restoreAllMocks());
 
@@ -120,6 +121,20 @@ describe('/pt/runner', () => {
     await waitFor(() => expect(within(column('Preparing')).getAllByRole('article')).toHaveLength(2));
     // Straight from the events: the board did not read the orders again.
     expect(reads()).toBe(readsBefore);
+  });
+
+  it('notifies of a new order while the tab is hidden, not of a bump', async () => {
+    const { pt } = setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    const stream = FakeEventSource.current();
+    act(() => stream.open());
+    await act(async () => {});
+
+    act(() => stream.emit('order', { ...pt.orders[0]!, token: undefined, status: 'preparing', updatedAt: new Date().toISOString() }, '70'));
+    const placed = order(8, { table: 12, status: 'received', minutesAgo: 0 });
+    pt.orders.push(placed);
+    act(() => stream.emit('order', { ...placed, token: undefined }, '71'));
+    expect(notifications.shown.map(({ title, body, tag }) => ({ title, body, tag }))).toEqual([{ title: 'New order 8', body: 'Table 12', tag: 'order-8' }]);
   });
 
   it('shows an order placed after the board was read but before its live stream opened', async () => {

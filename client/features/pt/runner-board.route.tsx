@@ -16,6 +16,8 @@ import { errorMessage, isApiError } from '@/lib/api-client';
 import { cachedData, invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
+import { useNotify } from '@/lib/notify';
+import { paths } from '@/lib/paths';
 import { useNow } from '@/lib/use-now';
 import { ConfirmCancelOrder, OrderTicket } from './components/order-ticket';
 import { OPEN_ORDERS_KEY, fetchOrderPage, moveOrder, recentOrdersKey, refreshBoard } from './pt.api';
@@ -91,6 +93,7 @@ export function Component() {
   const modal = useModal();
   const [fresh, setFresh] = useState<ReadonlyMap<number, number>>(new Map());
   const [announcement, setAnnouncement] = useState('');
+  const notify = useNotify();
 
   /** The open list as the cache has it now (several events can arrive between two renders). */
   const currentOpen = () => cachedData(OPEN_ORDERS_KEY) as Page<Order> | undefined;
@@ -124,6 +127,7 @@ export function Component() {
     if (order.status === 'received' && !open.items.some((o) => o.id === order.id)) {
       setFresh((map) => new Map(map).set(order.id, Date.now()));
       setAnnouncement(`New order ${order.id} for table ${order.table}.`);
+      notify({ title: `New order ${order.id}`, body: `Table ${order.table}`, tag: `order-${order.id}`, url: paths.ptRunner });
     }
     apply(order);
   });

@@ -32,6 +32,9 @@ describe('/shell home: today’s visits', () => {
     renderApp('/shell');
     expect(await screen.findByRole('heading', { name: 'Your account' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Today’s visits' })).not.toBeInTheDocument();
+    // Sound and notifications are everyone's who works here: a runner at the board wants them too.
+    const notify = screen.getByRole('heading', { name: 'Sound and notifications' }).closest('section')!;
+    expect(within(notify).getByRole('switch', { name: 'Play a sound' })).not.toBeChecked();
   });
 });
 

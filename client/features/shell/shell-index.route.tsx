@@ -1,5 +1,6 @@
 import { gymApi } from '@contracts/gym.contract';
 import { Icon } from '@/components/icon';
+import { NotifySettings } from '@/components/notify-settings';
 import { errorMessage, fetcherFor, keyFor } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
 import { areas, areasFor, samples, type Area } from '@/lib/areas';
@@ -94,6 +95,7 @@ export function Component() {
           <p className="muted">Your role gives you: {ROLE_DESCRIPTIONS[user.role]}</p>
         </section>
         {hasRole(user, ['staff']) ? <TodayVisits /> : null}
+        <NotifySettings />
       </div>
       <div className="stack-lg">
         <section aria-labelledby="tools-title">
