@@ -31,7 +31,7 @@ import { endpointRouter, route } from './lib/endpoint-router';
 import { apiNotFound, errorHandler } from './lib/error-handler';
 import { EventBus } from './lib/event-bus';
 import { eventStreams, type EventStreamSettings } from './lib/event-stream';
-import type { Job } from './lib/jobs';
+import { periodicJob, type Job } from './lib/jobs';
 import { refuseDeepJson } from './lib/json-depth';
 import type { Logger } from './lib/logger';
 import { openApiDocument } from './lib/openapi';
@@ -40,6 +40,8 @@ import { requestLog } from './lib/request-log.middleware';
 import { spaMiddleware } from './lib/static.middleware';
 
 export const JSON_BODY_LIMIT = '100kb';
+/** How often SQLite's planner statistics are brought up to date (a no-op for tables that did not change much). */
+const PLANNER_STATISTICS_EVERY_MS = 60_000;
 
 export interface AppDeps {
   config: Config;
@@ -167,7 +169,8 @@ export function createApp(deps: AppDeps): App {
     app,
     bus,
     endpoints,
-    jobs: features.flatMap((f) => f.jobs ?? []),
+    // The planner's statistics follow the data as it grows through the day (see Connection.optimize).
+    jobs: [...features.flatMap((f) => f.jobs ?? []), periodicJob('query planner statistics', PLANNER_STATISTICS_EVERY_MS, () => database.optimize(), logger)],
     seeders: features.flatMap((f) => f.seeders ?? []),
     endStreams: streams.endAll,
   };

@@ -7,7 +7,7 @@ export type Db = Kysely<DB>;
 
 /** The open database: Kysely for queries, and the engine's few extras (see `Connection`). */
 export interface Database
-  extends Pick<Connection, 'transactionLock' | 'appendToLog' | 'notify' | 'listen' | 'serverNowMs' | 'exclusively' | 'matchesText' | 'refreshTextIndex'> {
+  extends Pick<Connection, 'transactionLock' | 'appendToLog' | 'notify' | 'listen' | 'serverNowMs' | 'exclusively' | 'matchesText' | 'refreshTextIndex' | 'optimize'> {
   db: Db;
   engine: Engine;
   close: () => Promise<void>;
@@ -31,8 +31,8 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
     await close();
     throw err;
   }
-  const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex } = connection;
-  return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, close };
+  const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, optimize } = connection;
+  return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, optimize, close };
 }
 
 /**
