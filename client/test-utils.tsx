@@ -185,38 +185,99 @@ export function fakeEventSourceEachTest() {
 /** A browser notification a page showed (through the faked Notification API), and its click. */
 export type ShownNotification = { title: string; body: string | undefined; tag: string | undefined; click: () => void };
 
+/** A notification the faked Notification API was asked to show. */
+export interface FakeNotice {
+  title: string;
+  options: NotificationOptions;
+  onclick: (() => void) | null;
+  closed: boolean;
+}
+
+/**
+ * For each test of the calling file: the browser's Notification API, with the permission it holds,
+ * what asking for it answers, how often it was asked, and every notification shown.
+ */
+export function fakeNotificationApiEachTest(initial: NotificationPermission = 'default') {
+  const api = { permission: initial, answer: 'granted' as NotificationPermission, asked: 0, shown: [] as FakeNotice[] };
+  const scope = window as unknown as { Notification?: unknown };
+  class FakeNotification implements FakeNotice {
+    static get permission() {
+      return api.permission;
+    }
+    static requestPermission = async () => {
+      api.asked += 1;
+      api.permission = api.answer;
+      return api.answer;
+    };
+    onclick: (() => void) | null = null;
+    closed = false;
+    constructor(
+      public title: string,
+      public options: NotificationOptions = {},
+    ) {
+      api.shown.push(this);
+    }
+    close() {
+      this.closed = true;
+    }
+  }
+  beforeEach(() => {
+    Object.assign(api, { permission: initial, answer: 'granted', asked: 0 });
+    api.shown.length = 0;
+    scope.Notification = FakeNotification;
+  });
+  afterEach(() => {
+    delete scope.Notification;
+  });
+  return api;
+}
+
+/** For each test of the calling file: the Web Audio API as the chime uses it, counting the tones it starts (a chime is two). */
+export function fakeAudioEachTest() {
+  const audio = { tones: 0 };
+  const scope = window as unknown as { AudioContext?: unknown };
+  class FakeAudio {
+    state = 'running';
+    currentTime = 0;
+    destination = {};
+    createGain = () => ({ gain: { setValueAtTime: () => {}, exponentialRampToValueAtTime: () => {} }, connect: (next: unknown) => next });
+    createOscillator = () => ({ type: 'sine', frequency: { value: 0 }, connect: (next: unknown) => next, start: () => void (audio.tones += 1), stop: () => {} });
+  }
+  beforeEach(() => {
+    audio.tones = 0;
+    scope.AudioContext = FakeAudio;
+  });
+  afterEach(() => {
+    delete scope.AudioContext;
+  });
+  return audio;
+}
+
 /**
  * For each test of the calling file: the browser's Notification API with permission granted, the
  * tab hidden (`tab.hidden` changes it), and this device opted in to notifications, sound off. Every
  * notification shown lands in `shown`.
  */
 export function fakeNotificationsEachTest() {
-  const shown: ShownNotification[] = [];
+  const api = fakeNotificationApiEachTest('granted');
   const tab = { hidden: true };
-  const scope = window as unknown as { Notification?: unknown };
-  class FakeNotification {
-    static permission: NotificationPermission = 'granted';
-    static requestPermission = async () => FakeNotification.permission;
-    onclick: (() => void) | null = null;
-    constructor(title: string, options: NotificationOptions = {}) {
-      shown.push({ title, body: options.body, tag: options.tag, click: () => act(() => this.onclick?.()) });
-    }
-    close() {}
-  }
   beforeEach(() => {
-    shown.length = 0;
     tab.hidden = true;
-    scope.Notification = FakeNotification;
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => tab.hidden });
     notifyChoices.write({ sound: false, alerts: true });
     jest.spyOn(window, 'focus').mockImplementation(() => undefined);
   });
   afterEach(() => {
-    delete scope.Notification;
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
     window.localStorage.removeItem('notify.choices');
   });
-  return { shown, tab };
+  return {
+    tab,
+    /** What was shown so far, in the words a page's test asks about, each click inside React's act. */
+    get shown(): ShownNotification[] {
+      return api.shown.map((n) => ({ title: n.title, body: n.options.body, tag: n.options.tag, click: () => act(() => n.onclick?.()) }));
+    },
+  };
 }
 
 /** A stored Kisi event as the API returns it (an unlock at the main entrance, one second apart by id). */

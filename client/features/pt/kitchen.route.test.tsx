@@ -1,9 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-utils';
+import { FakeEventSource, fakeAudioEachTest, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-utils';
 import { fakePt, order, stall, type FakePt } from './pt.fake-api';
 
 fakeEventSourceEachTest();
+const audio = fakeAudioEachTest();
 beforeEach(() => window.localStorage.clear());
 afterEach(() => jest.restoreAllMocks());
 
@@ -105,22 +106,13 @@ describe('/pt/kitchen/:stallId', () => {
   });
 
   it("adds a new ticket live with a flash and, once turned on for this device, a chime; another stall's order stays off", async () => {
-    const started: number[] = [];
-    class FakeAudio {
-      state = 'running';
-      currentTime = 0;
-      destination = {};
-      createGain = () => ({ gain: { setValueAtTime: () => {}, exponentialRampToValueAtTime: () => {} }, connect: (next: unknown) => next });
-      createOscillator = () => ({ type: 'sine', frequency: { value: 0 }, connect: (next: unknown) => next, start: () => started.push(1), stop: () => {} });
-    }
-    (window as unknown as { AudioContext: unknown }).AudioContext = FakeAudio;
     const { user } = setup();
     await screen.findByRole('heading', { name: 'Noodle Bar', level: 1 });
     const sound = screen.getByRole('button', { name: 'Sound off' });
     await user.click(sound);
     expect(screen.getByRole('button', { name: 'Sound on' })).toHaveAttribute('aria-pressed', 'true');
     expect(window.localStorage.getItem('pt.kitchen-sound')).toBe('true');
-    const chimesSoFar = started.length; // turning it on plays it once
+    const chimesSoFar = audio.tones; // turning it on plays it once
 
     const stream = FakeEventSource.current();
     act(() => stream.open());
@@ -129,7 +121,7 @@ describe('/pt/kitchen/:stallId', () => {
     const fresh = await screen.findByRole('article', { name: 'Table 3 · Order 7' });
     expect(fresh).toHaveClass('kitchen-fresh');
     expect(fresh).not.toHaveTextContent('Satay');
-    expect(started.length).toBeGreaterThan(chimesSoFar);
+    expect(audio.tones).toBeGreaterThan(chimesSoFar);
     expect(screen.getByText('New ticket: order 7 for table 3.')).toBeInTheDocument();
 
     act(() => stream.emit('order', { ...order(8, { table: 4, lines: [grill(801)] }), token: undefined }, '42'));
