@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema, IdParamSchema, PageQuerySchema, atMost, idText, pageOf } from './common.contract';
+import { EmailSchema, IdParamSchema, PageQuerySchema, atMost, idText, isoInstant, pageOf } from './common.contract';
 import { endpoint, NoContentSchema } from './endpoint.contract';
 
 /**
@@ -56,13 +56,6 @@ export type EventResult = (typeof EVENT_RESULTS)[number];
 /** The `object_type` of a door: the door filter and the door choices name locks only (a `User` event's object id is a user's). */
 export const DOOR_OBJECT_TYPE = 'Lock';
 
-const instant = (example: string) =>
-  v.pipe(
-    v.string(),
-    v.isoTimestamp(`Expected an ISO 8601 time such as ${example}`),
-    v.transform((s) => new Date(s).toISOString()),
-  );
-
 /**
  * The inbox's filters, shared by the list and its CSV export. Times are UTC instants: the page turns
  * the days a person picks into the venue's local midnights (the browser at the desk is at the venue),
@@ -85,9 +78,9 @@ const eventFilterEntries = {
   /** One event type (`lock.unlock`). */
   type: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'An event type is at most 100 characters'))),
   /** Events that happened at or after this time. */
-  since: v.optional(instant('2026-03-02T00:00:00.000Z')),
+  since: v.optional(isoInstant()),
   /** Events that happened before this time (not at it). */
-  before: v.optional(instant('2026-03-07T00:00:00.000Z')),
+  before: v.optional(isoInstant('Expected an ISO 8601 time such as 2026-03-07T00:00:00.000Z')),
 };
 
 /** A range that ends before it starts is a mistake to point out, not an empty list to show. */
