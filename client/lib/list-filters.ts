@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { useSetSearchParam } from './search-params';
 
 /**
  * What filtered lists with a day range and a page size share (door events, the audit trail): the
@@ -78,4 +79,13 @@ export function filteredHref<S extends { page: number; pageSize: number }>(path:
   if (search.page > 1) params.set('page', String(search.page));
   const query = params.toString();
   return query ? `${path}?${query}` : path;
+}
+
+/** Filters a person types (a name, a day): each key press replaces the history entry rather than adding one. */
+const TYPED_FILTERS: ReadonlySet<string> = new Set(['person', 'from', 'to']);
+
+/** Changes one filter of a filtered list and goes back to page 1 (`''` clears it). */
+export function useSetListFilter<Name extends string>(): (name: Name, value: string) => void {
+  const setSearchParam = useSetSearchParam();
+  return (name, value) => setSearchParam(name, value, { replace: TYPED_FILTERS.has(name) });
 }

@@ -14,10 +14,9 @@ import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhenExact } from '@/lib/format';
-import type { IgnoredParam } from '@/lib/list-filters';
+import { useSetListFilter, type IgnoredParam } from '@/lib/list-filters';
 import { paths } from '@/lib/paths';
 import { adminsOnly } from '@/lib/session';
-import { useSetSearchParam } from '@/lib/search-params';
 import { auditExportHref, auditHref, auditKey, fetchAuditPage, isFiltered, parseAuditSearch, type AuditFilterName, type AuditSearch } from './audit.api';
 
 type Data = { search: AuditSearch; ignored: IgnoredParam[]; entries: Page<AuditEntry> };
@@ -78,12 +77,10 @@ export function Component() {
   const { data, error, isValidating, mutate } = useQuery(auditKey(search), fetchAuditPage, loaded.entries);
   const entries = data ?? loaded.entries;
   const navigation = useNavigation();
-  const setSearchParam = useSetSearchParam();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.shellAudit;
   const filtered = isFiltered(search);
   const clearHref = auditHref({ ...search, page: 1, person: '', kind: '', from: '', to: '' });
-  /** Changes one filter and goes back to page 1; typing a name or a date replaces the history entry. */
-  const setFilter = (name: AuditFilterName | 'pageSize', value: string) => setSearchParam(name, value, { replace: name === 'person' || name === 'from' || name === 'to' });
+  const setFilter = useSetListFilter<AuditFilterName | 'pageSize'>();
 
   return (
     <div className="stack-lg audit">

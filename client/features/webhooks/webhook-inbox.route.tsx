@@ -18,8 +18,7 @@ import { paths } from '@/lib/paths';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen, formatWhenExact } from '@/lib/format';
-import type { IgnoredParam } from '@/lib/list-filters';
-import { useSetSearchParam } from '@/lib/search-params';
+import { useSetListFilter, type IgnoredParam } from '@/lib/list-filters';
 import { useLiveEvents } from '@/lib/live-events';
 import { EventFilters } from './components/event-filters';
 import { EventTable } from './components/event-table';
@@ -54,7 +53,6 @@ export function Component() {
   const events = data ?? loaded.events;
   const navigation = useNavigation();
   const navigate = useNavigate();
-  const setSearchParam = useSetSearchParam();
   const filtered = isFiltered(search);
   const pageHref = (page: number) => inboxHref({ ...search, page });
   // Clearing keeps the page size: it is how many rows the person wants to see, not what they look for.
@@ -94,8 +92,7 @@ export function Component() {
     });
   }, [events, search.page]);
 
-  /** Changes one filter and goes back to page 1; typing a name or a date replaces the history entry rather than adding one per key. */
-  const setFilter = (name: InboxFilterName | 'pageSize', value: string) => setSearchParam(name, value, { replace: name === 'person' || name === 'from' || name === 'to' });
+  const setFilter = useSetListFilter<InboxFilterName | 'pageSize'>();
 
   const busy = (navigation.state === 'loading' && navigation.location.pathname === paths.shellWebhook) || loadingNew;
 
