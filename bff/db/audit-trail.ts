@@ -12,6 +12,9 @@ export interface AuditRecord {
   changes?: AuditChange[];
 }
 
+/** A person as the trail names them: "Ada Lovelace <ada@members.example>". */
+export const personLabel = (person: { name: string; email: string }) => `${person.name} <${person.email}>`;
+
 /** Who made a change: the signed-in account, or null for the command line and the server itself. */
 export type AuditActor = Pick<SessionUser, 'id' | 'email' | 'name' | 'role'> | null;
 

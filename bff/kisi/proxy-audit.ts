@@ -11,7 +11,8 @@ export interface KisiWrite {
   before?: KisiUserSummary | null;
 }
 const LINK_FIELDS = ['name', 'email', 'valid_from', 'valid_until', 'quick_response_code_type'] as const;
-const personLabel = (name: unknown, email: unknown) => `${typeof name === 'string' ? name : 'Someone'}${typeof email === 'string' && email ? ` <${email}>` : ''}`;
+/** A person named in a request body or a Kisi answer, where the name or the email may be missing. */
+const labelFromBody = (name: unknown, email: unknown) => `${typeof name === 'string' ? name : 'Someone'}${typeof email === 'string' && email ? ` <${email}>` : ''}`;
 
 /**
  * What the audit trail says of a Kisi write the proxy forwarded and Kisi accepted: the change lives at
@@ -24,7 +25,7 @@ export function kisiWriteRecord({ endpoint, id, body, before }: KisiWrite): Audi
       return { kind: 'unlock', action: 'unlocked remotely', subjectId: id, subject: `Kisi lock ${id}` };
     case kisiApi.createGroupLink: {
       const link = (body?.group_link ?? {}) as Record<(typeof LINK_FIELDS)[number], unknown>;
-      return { kind: 'access_link', action: 'created', subject: personLabel(link.name, link.email), changes: changesOf(null, link, LINK_FIELDS) };
+      return { kind: 'access_link', action: 'created', subject: labelFromBody(link.name, link.email), changes: changesOf(null, link, LINK_FIELDS) };
     }
     case kisiApi.deleteGroupLink:
       return { kind: 'access_link', action: 'revoked', subjectId: id, subject: `Kisi access link ${id}` };
@@ -34,7 +35,7 @@ export function kisiWriteRecord({ endpoint, id, body, before }: KisiWrite): Audi
         kind: 'kisi',
         action: patch.access_enabled === false ? 'user switched off' : patch.access_enabled ? 'user switched on' : 'user updated',
         subjectId: id,
-        subject: before ? personLabel(before.name, before.email) : `Kisi user ${id}`,
+        subject: before ? labelFromBody(before.name, before.email) : `Kisi user ${id}`,
         changes: changesOf({ accessEnabled: before?.accessEnabled ?? null }, { accessEnabled: patch.access_enabled ?? null }, ['accessEnabled']),
       };
     }

@@ -4,7 +4,7 @@ import type { SessionUser } from '../../contracts/auth.contract';
 import type { Role } from '../../contracts/endpoint.contract';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/engine';
-import { auditIn, changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
+import { auditIn, changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
 import { conflict, unauthorized } from '../../lib/http-error';
 import { accountsRepository, type AccountsRepository } from './accounts.repository';
@@ -42,7 +42,6 @@ export interface AuthServiceDeps {
 }
 
 const ACCOUNT_FIELDS = ['email', 'name', 'role'] as const;
-const accountLabel = (account: { name: string; email: string }) => `${account.name} <${account.email}>`;
 
 /** Sessions kept in memory at most (a front desk has tens; the cap bounds a flood of distinct cookies). */
 const SESSION_CACHE_ENTRIES = 5_000;
@@ -86,7 +85,7 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
       const user = toUser(account);
       await inTransaction(async (tx) => {
         await tx.sessions.insert({ tokenHash: hashToken(token), accountId: account.id, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString() });
-        await tx.audit(user, { kind: 'session', action: 'signed in', subjectId: user.id, subject: accountLabel(user) });
+        await tx.audit(user, { kind: 'session', action: 'signed in', subjectId: user.id, subject: personLabel(user) });
       });
       return { token, user, expiresAt };
     },
@@ -94,7 +93,7 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
     async logout(user: SessionUser, token: string): Promise<void> {
       await inTransaction(async (tx) => {
         await tx.sessions.revoke(hashToken(token), now().toISOString());
-        await tx.audit(user, { kind: 'session', action: 'signed out', subjectId: user.id, subject: accountLabel(user) });
+        await tx.audit(user, { kind: 'session', action: 'signed out', subjectId: user.id, subject: personLabel(user) });
       });
       await endSessions();
     },
@@ -113,7 +112,7 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
       if (!account) return 0;
       const ended = await inTransaction(async (tx) => {
         const ended = await tx.sessions.revokeAllForAccount(account.id, now().toISOString());
-        if (ended) await tx.audit(actor, { kind: 'session', action: 'sessions ended', subjectId: account.id, subject: accountLabel(account), changes: [{ field: 'openSessions', before: ended, after: 0 }] });
+        if (ended) await tx.audit(actor, { kind: 'session', action: 'sessions ended', subjectId: account.id, subject: personLabel(account), changes: [{ field: 'openSessions', before: ended, after: 0 }] });
         return ended;
       });
       if (ended) await endSessions();
@@ -127,7 +126,7 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
         const passwordHash = await hashPassword(input.password);
         return await inTransaction(async (tx) => {
           const created = toUser(await tx.accounts.insert({ email: input.email, name: input.name, role: input.role, passwordHash }));
-          await tx.audit(actor, { kind: 'account', action: 'created', subjectId: created.id, subject: accountLabel(created), changes: changesOf(null, created, ACCOUNT_FIELDS) });
+          await tx.audit(actor, { kind: 'account', action: 'created', subjectId: created.id, subject: personLabel(created), changes: changesOf(null, created, ACCOUNT_FIELDS) });
           return created;
         });
       } catch (err) {
@@ -144,7 +143,7 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
         await tx.accounts.updatePassword(account.id, passwordHash);
         await tx.sessions.revokeAllForAccount(account.id, now().toISOString());
         // The trail says that it changed, never any form of the password.
-        await tx.audit(actor, { kind: 'account', action: 'password changed', subjectId: account.id, subject: accountLabel(account) });
+        await tx.audit(actor, { kind: 'account', action: 'password changed', subjectId: account.id, subject: personLabel(account) });
       });
       await endSessions();
       return true;
@@ -172,7 +171,7 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
       const passwordHash = await hashPassword(chosen);
       await inTransaction(async (tx) => {
         const admin = toUser(await tx.accounts.insertFirstAdmin({ email, name: 'Administrator', role: 'admin', passwordHash }));
-        await tx.audit(null, { kind: 'account', action: 'created (first start)', subjectId: admin.id, subject: accountLabel(admin), changes: changesOf(null, admin, ACCOUNT_FIELDS) });
+        await tx.audit(null, { kind: 'account', action: 'created (first start)', subjectId: admin.id, subject: personLabel(admin), changes: changesOf(null, admin, ACCOUNT_FIELDS) });
       });
       return { created: true, adminEmail: email, generatedPassword: password ? undefined : chosen };
     },

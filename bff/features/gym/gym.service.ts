@@ -16,7 +16,7 @@ import {
 } from '../../contracts/gym.contract';
 import type { Page } from '../../contracts/common.contract';
 import { isUniqueViolation } from '../../db/engine';
-import { changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
+import { changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { wantsDoorAccess, type AccessSyncRecord, type MembersRepository } from './members.repository';
@@ -51,8 +51,6 @@ export interface GymServiceDeps {
 
 const OWNER_FIELDS = ['name', 'email', 'phone', 'gymName'] as const;
 const MEMBER_FIELDS = ['name', 'email', 'ownerName', 'membership'] as const;
-const ownerLabel = (owner: Pick<GymOwner, 'name' | 'email'>) => `${owner.name} <${owner.email}>`;
-const memberLabel = ownerLabel;
 /** A membership change in one word for the trail ("paused"); any other change is an update. */
 const memberAction = (before: GymMember, after: GymMember) =>
   before.membership === after.membership ? 'updated' : ({ active: 'reactivated', paused: 'paused', cancelled: 'cancelled' } as const)[after.membership];
@@ -119,7 +117,7 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
           kind: 'door_access',
           action: want ? 'switched on' : 'switched off',
           subjectId: id,
-          subject: memberLabel(member),
+          subject: personLabel(member),
           changes: [{ field: 'accessEnabled', before: !want, after: want }],
         });
       }
@@ -136,7 +134,7 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
         () =>
           inTransaction(async (tx) => {
             const id = await tx.owners.insert({ name: input.name, email: input.email, phone: input.phone, gymName: input.gymName, createdAt: now() });
-            await tx.audit(actor, { kind: 'owner', action: 'created', subjectId: id, subject: ownerLabel(input), changes: changesOf(null, input, OWNER_FIELDS) });
+            await tx.audit(actor, { kind: 'owner', action: 'created', subjectId: id, subject: personLabel(input), changes: changesOf(null, input, OWNER_FIELDS) });
             return id;
           }),
         `A gym owner with email ${input.email} already exists.`,
@@ -148,7 +146,7 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
       const owner = await ownerOr404(id);
       const deleted = await inTransaction(async (tx) => {
         if ((await tx.owners.deleteIfNoMembers(id)) === 0) return false;
-        await tx.audit(actor, { kind: 'owner', action: 'deleted', subjectId: id, subject: ownerLabel(owner), changes: changesOf(owner, null, OWNER_FIELDS) });
+        await tx.audit(actor, { kind: 'owner', action: 'deleted', subjectId: id, subject: personLabel(owner), changes: changesOf(owner, null, OWNER_FIELDS) });
         return true;
       });
       if (!deleted) {
@@ -183,7 +181,7 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
           inTransaction(async (tx) => {
             const id = await tx.members.insert({ ...input, sync: switchDue(input.membership, at), now: at });
             const created = (await tx.members.find(id))!;
-            await tx.audit(actor, { kind: 'member', action: 'created', subjectId: id, subject: memberLabel(created), changes: changesOf(null, created, MEMBER_FIELDS) });
+            await tx.audit(actor, { kind: 'member', action: 'created', subjectId: id, subject: personLabel(created), changes: changesOf(null, created, MEMBER_FIELDS) });
             return id;
           }),
         `A gym member with email ${input.email} already exists.`,
@@ -200,7 +198,7 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
         await tx.members.update(id, { ...patch, sync: membershipChanged ? switchDue(patch.membership!, at) : undefined, now: at });
         const after = await tx.members.find(id);
         const changes = after ? changesOf(before, after, MEMBER_FIELDS) : [];
-        if (after && changes.length > 0) await tx.audit(actor, { kind: 'member', action: memberAction(before, after), subjectId: id, subject: memberLabel(after), changes });
+        if (after && changes.length > 0) await tx.audit(actor, { kind: 'member', action: memberAction(before, after), subjectId: id, subject: personLabel(after), changes });
       });
       return membershipChanged ? syncDoorAccess(actor, id) : memberOr404(id);
     },
@@ -209,7 +207,7 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
       const deleted = await inTransaction(async (tx) => {
         const member = await tx.members.find(id);
         if (!member || (await tx.members.delete(id)) === 0) return false;
-        await tx.audit(actor, { kind: 'member', action: 'deleted', subjectId: id, subject: memberLabel(member), changes: changesOf(member, null, MEMBER_FIELDS) });
+        await tx.audit(actor, { kind: 'member', action: 'deleted', subjectId: id, subject: personLabel(member), changes: changesOf(member, null, MEMBER_FIELDS) });
         return true;
       });
       if (!deleted) throw notFound(`No gym member with id ${id}.`);
