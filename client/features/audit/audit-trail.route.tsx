@@ -3,8 +3,8 @@ import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import { AUDIT_KINDS, AUDIT_KIND_LABELS, type AuditEntry, type AuditValue } from '@contracts/audit.contract';
 import type { Page } from '@contracts/common.contract';
+import { ExportCsvLink } from '@/components/export-csv-link';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
-import { Icon } from '@/components/icon';
 import { DayRangeFields, IgnoredParamsBanner, PageSizeField } from '@/components/list-filter-fields';
 import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
@@ -88,9 +88,7 @@ export function Component() {
         eyebrow="Admin"
         title="Audit trail"
         actions={
-          <a className="btn" href={auditExportHref(search)} download>
-            <Icon name="download" size={18} /> Export CSV
-          </a>
+          <ExportCsvLink href={auditExportHref(search)} />
         }
       >
         <p>Every change made by staff and admins, newest first: who, when, and each field before and after. Nobody can edit or delete it.</p>

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Report, ReportFigures } from '@contracts/pt-reports.contract';
+import { ExportCsvLink } from '@/components/export-csv-link';
 import { EmptyState } from '@/components/empty-state';
-import { Icon } from '@/components/icon';
 import { DayRangeFields, IgnoredParamsBanner } from '@/components/list-filter-fields';
 import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
@@ -135,9 +135,7 @@ export function Component() {
         eyebrow="Food court"
         title="The day’s figures"
         actions={
-          <a className="btn" href={reportExportHref(search)} download>
-            <Icon name="download" size={18} /> Export CSV
-          </a>
+          <ExportCsvLink href={reportExportHref(search)} />
         }
       >
         <p className="report-days">

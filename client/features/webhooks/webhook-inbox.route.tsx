@@ -5,6 +5,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
 import { useConfirmDelete } from '@/components/confirm-delete';
+import { ExportCsvLink } from '@/components/export-csv-link';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { IgnoredParamsBanner } from '@/components/list-filter-fields';
 import { LiveStreamError } from '@/components/live-stream-error';
@@ -141,10 +142,7 @@ export function Component() {
         actions={
           <>
             <LiveStatusBadge state={live.state} />
-            {/* A plain link: the browser downloads with the session cookie, and the file holds every page of this filtered list. */}
-            <a className="btn" href={exportHref(search)} download>
-              <Icon name="download" size={18} /> Export CSV
-            </a>
+            <ExportCsvLink href={exportHref(search)} />
           </>
         }
       >
