@@ -225,14 +225,40 @@ describe('food court', () => {
       const chimes = () => page.evaluate(() => (window as unknown as { e2eChimes: number }).e2eChimes);
       return { page, context, problems, chimes, chimesBefore: await chimes() };
     }
-    const screens = [await kitchen(RUNNER, DISHES[0]!.stall), await kitchen(STAFF, DISHES[1]!.stall)];
     const runner = await signedIn(RUNNER, '/pt/runner');
     const board = runner.page;
     await board.getByTitle('Live orders: Live').waitFor();
 
-    // A diner at table 12 orders one dish from each stall.
+    // Earlier this hour each stall made 5 tickets (bumped at once: its screen's Start, then Ready), so
+    // the menu has a wait to tell. Placed and bumped through the API from the runner's page.
+    const warmUp = await board.evaluate(async (dishes) => {
+      const json = { 'Content-Type': 'application/json' };
+      const menu = (await (await fetch('/api/pt/menu')).json()) as { stalls: Array<{ id: number; name: string; items: Array<{ id: number; name: string }> }> };
+      const statuses: number[] = [];
+      for (const dish of dishes) {
+        const stall = menu.stalls.find((s) => s.name === dish.stall)!;
+        const itemId = stall.items.find((item) => item.name === dish.name)!.id;
+        for (let n = 0; n < 5; n++) {
+          const placed = await fetch('/api/pt/order', { method: 'POST', headers: json, body: JSON.stringify({ table: 30, cart: [{ itemId, quantity: 1 }] }) });
+          statuses.push(placed.status);
+          const { id } = (await placed.json()) as { id: number };
+          for (const [from, to] of [['received', 'preparing'], ['preparing', 'ready']]) {
+            statuses.push((await fetch(`/api/pt/kitchen/${stall.id}/tickets/${id}`, { method: 'PATCH', headers: json, body: JSON.stringify({ from, to }) })).status);
+          }
+        }
+      }
+      return statuses;
+    }, DISHES);
+    assert.deepEqual([...new Set(warmUp)], [201, 200], `warming the stalls up answered ${warmUp.join(' ')}`);
+    const screens = [await kitchen(RUNNER, DISHES[0]!.stall), await kitchen(STAFF, DISHES[1]!.stall)];
+
+    // A diner at table 12 sees each stall's wait, and orders one dish from each stall.
     const { page, context, problems } = await diner();
     await openMenu(page, 12);
+    for (const dish of DISHES) {
+      const stallWait = page.getByRole('region', { name: dish.stall }).locator('.diner-stall-wait');
+      assert.match((await stallWait.textContent()) ?? '', /^\s*Wait about \d+–\d+ min$/, `${dish.stall}'s wait on the menu`);
+    }
     for (const dish of DISHES) await addDish(page, dish.name);
     const cart = await openCart(page);
     await cart.getByRole('button', { name: /^Place order/ }).click();
@@ -241,6 +267,8 @@ describe('food court', () => {
     const hour = `${String(new Date().getHours()).padStart(2, '0')}:00`;
     const id = Number(/(\d+)/.exec((await placedHeading.textContent()) ?? '')?.[1]);
     const confirmation = page.getByRole('region', { name: `Order ${id} is placed` });
+    const estimate = confirmation.locator('.order-wait');
+    assert.match((await estimate.textContent()) ?? '', /Ready in about \d+–\d+ min from placing, around \S.*–\S.*\./);
 
     // Each stall's screen: the ticket with its own dish only, new, flashing, and a chime.
     for (const [i, screen] of screens.entries()) {
@@ -266,6 +294,8 @@ describe('food court', () => {
     // Both stalls ready: the order is ready for the runner and for the diner.
     await board.getByRole('list', { name: 'Ready orders' }).getByRole('article', { name: `Table 12 · Order ${id}` }).waitFor();
     await confirmation.locator('.order-status-line .badge').filter({ hasText: /^Ready$/ }).waitFor();
+    // Ready: the estimate has done its work, the status says it now.
+    await estimate.waitFor({ state: 'detached' });
     await screenshot(screens[1]!.page, 'kitchen-ready-tablet');
     await screenshot(board, 'runner-board-stall-chips');
 

@@ -17,6 +17,7 @@ import * as m014 from './014-kisi-events-filter-indexes.migration';
 import * as m015 from './015-open-orders-index.migration';
 import * as m016 from './016-order-tickets.migration';
 import * as m017 from './017-wait-estimates.migration';
+import * as m018 from './018-order-list-indexes.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -40,4 +41,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '015-open-orders-index': m015,
   '016-order-tickets': m016,
   '017-wait-estimates': m017,
+  '018-order-list-indexes': m018,
 };

@@ -1,5 +1,5 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
-import { OPEN_ORDER_STATUSES, type Order, type OrderListQuery, type OrderStatus, type OrderTicket, type TicketStatus, type WaitRange } from '../../contracts/pt.contract';
+import { OPEN_ORDER_STATUSES, ORDER_STATUSES, type Order, type OrderListQuery, type OrderStatus, type OrderTicket, type TicketStatus, type WaitRange } from '../../contracts/pt.contract';
 import type { Db } from '../../db/database';
 import type { OrderLinesTable, OrdersTable, OrderTicketsTable } from '../../db/schema';
 import { paginate } from '../../lib/paginate';
@@ -7,12 +7,18 @@ import type { StallLoad } from './wait-estimate';
 
 export const OPEN_STATUSES: OrderStatus[] = [...OPEN_ORDER_STATUSES];
 
+const CLOSED_ORDER_STATUSES = ORDER_STATUSES.filter((status) => !(OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status));
+
 /**
- * "Still open", written as the partial index `orders_open_idx` (migration 015) is: with the statuses
- * as literals, not parameters, so either engine sees at planning time that the index holds exactly
- * these rows and reads the board's page straight from it (no sort of every open order).
+ * One side of the orders, written as its partial index (`orders_open_idx`, `orders_closed_changed_idx`,
+ * migrations 015 and 018) is: with the statuses as literals, not parameters, so either engine sees at
+ * planning time that the index holds exactly these rows. A list names its side even when it asks for
+ * one status: that is what lets it use the side's index.
  */
-const isOpenOrder = sql<SqlBool>`status in (${sql.join(OPEN_ORDER_STATUSES.map((status) => sql.lit(status)))})`;
+const statusAmong = (statuses: readonly OrderStatus[]) => sql<SqlBool>`status in (${sql.join(statuses.map((status) => sql.lit(status)))})`;
+/** "Still open": the board's page is read straight from `orders_open_idx` (no sort of every open order). */
+const isOpenOrder = statusAmong(OPEN_ORDER_STATUSES);
+const sideOf = (status: OrderStatus) => ((OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status) ? isOpenOrder : statusAmong(CLOSED_ORDER_STATUSES));
 
 export interface NewOrder {
   table: number;
@@ -98,6 +104,19 @@ export const stallLoadsQuery = (db: Db, since: string) =>
         .where('order_id', 'in', db.selectFrom('orders').select('id').where(isOpenOrder)),
     );
 
+/** The orders a list asks for: `open`, or one status within its side. Its own function so a test can check its plan. */
+export const matchingOrders = (db: Db, status: OrderListQuery['status']) =>
+  status === 'open' ? db.selectFrom('orders').where(isOpenOrder) : db.selectFrom('orders').where(sideOf(status)).where('status', '=', status);
+
+/**
+ * A list's page: `open` oldest first (the board's order); one status the most recently changed first
+ * (what was just served or cancelled is what an undo wants).
+ */
+export function orderPageQuery(db: Db, status: OrderListQuery['status'], limit: number, offset: number) {
+  const [column, direction] = status === 'open' ? (['created_at', 'asc'] as const) : (['updated_at', 'desc'] as const);
+  return matchingOrders(db, status).selectAll().orderBy(column, direction).orderBy('id', direction).limit(limit).offset(offset);
+}
+
 /** Orders and their lines; an order is always read and written whole. */
 export function ordersRepository(db: Db) {
   const withLines = async (rows: Selectable<OrdersTable>[]): Promise<StoredOrder[]> => {
@@ -176,20 +195,12 @@ export function ordersRepository(db: Db) {
       };
     },
 
-    /**
-     * `open`: not yet served, oldest first (the board's order); one status: the most recently
-     * changed first (what was just served or cancelled is what an undo wants).
-     */
-    list: (query: OrderListQuery) => {
-      const matching = () => (query.status === 'open' ? db.selectFrom('orders').where(isOpenOrder) : db.selectFrom('orders').where('status', '=', query.status));
-      const [column, direction] = query.status === 'open' ? (['created_at', 'asc'] as const) : (['updated_at', 'desc'] as const);
-      return paginate<Order>(
+    list: (query: OrderListQuery) =>
+      paginate<Order>(
         query,
-        async () => Number((await matching().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) =>
-          (await withLines(await matching().selectAll().orderBy(column, direction).orderBy('id', direction).limit(limit).offset(offset).execute())).map(publicOrder),
-      );
-    },
+        async () => Number((await matchingOrders(db, query.status).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        async (limit, offset) => (await withLines(await orderPageQuery(db, query.status, limit, offset).execute())).map(publicOrder),
+      ),
 
     /** Orders not yet served or cancelled that have a ticket of this stall, oldest first (a kitchen's screen). */
     openForStall: async (stallId: number) =>
