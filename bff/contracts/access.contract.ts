@@ -110,8 +110,10 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'GET /api/samples/images': everyone,
   'GET /api/rest/pieces': everyone,
   'GET /api/rest/pieces/:id': everyone,
+  'GET /api/rest/parts': everyone,
   'GET /api/rest/parts/:id': everyone,
   'GET /api/rest/categories': everyone,
+  'GET /api/rest/part-categories': everyone,
 
   // The gym: staff.
   'GET /api/gym/owners': frontDesk,

@@ -12,28 +12,26 @@ import { endpoint } from './endpoint.contract';
 export const MAX_CATALOGUE_QUERY = 100;
 
 /**
- * A piece or part in a path: its id (digits), or its number when that has anything but digits in it
- * (`10270-1`, `3001pr0001`): numbers that are only digits are ids.
+ * A piece or part in a path: its number (`10270-1`, `3001`, `3001pr0001`: what people know, share
+ * and type), or its id. The number is looked up first; an address with digits only that is no
+ * number is an id (links from before numbers were used), and the page then moves to the number.
  */
-const NUMBER_TEXT = /^(?=.*[^0-9])[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+const REF_TEXT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 export const catalogueRef = (what: string) =>
-  v.union(
-    [
-      idText(),
-      v.pipe(v.string(), v.regex(NUMBER_TEXT, `Expected a ${what} id or number`)),
-    ],
-    `Expected a ${what} id (a positive integer) or a ${what} number such as ${what === 'piece' ? '10270-1' : '3001pr0001'}`,
-  );
+  v.pipe(v.string(), v.regex(REF_TEXT, `Expected a ${what} number such as ${what === 'piece' ? '10270-1' : '3001 or 3001pr0001'}, or a ${what} id`));
 
 export const PieceRefParamSchema = v.object({ id: catalogueRef('piece') });
 export const PartRefParamSchema = v.object({ id: catalogueRef('part') });
+
+/** A search: trimmed, at most MAX_CATALOGUE_QUERY characters. */
+const searchText = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_CATALOGUE_QUERY, `Search is at most ${MAX_CATALOGUE_QUERY} characters`)));
 
 export const PIECE_SORTS = ['relevance', 'number', 'name', 'year-desc', 'year', 'parts-desc'] as const;
 export type PieceSort = (typeof PIECE_SORTS)[number];
 
 export const PieceListQuerySchema = v.object({
   ...PageQuerySchema.entries,
-  query: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_CATALOGUE_QUERY, `Search is at most ${MAX_CATALOGUE_QUERY} characters`))),
+  query: searchText,
   category: v.optional(idText('Expected a category id (a positive integer)')),
   sort: v.optional(v.picklist(PIECE_SORTS, `Expected sort to be one of ${PIECE_SORTS.join(', ')}`), 'relevance'),
 });
@@ -66,14 +64,37 @@ export const PartSummarySchema = v.object({
 });
 export type PartSummary = v.InferOutput<typeof PartSummarySchema>;
 
+export const PART_SORTS = ['relevance', 'number', 'name', 'used-desc'] as const;
+export type PartSort = (typeof PART_SORTS)[number];
+
+export const PartListQuerySchema = v.object({
+  ...PageQuerySchema.entries,
+  query: searchText,
+  category: v.optional(idText('Expected a part category id (a positive integer)')),
+  sort: v.optional(v.picklist(PART_SORTS, `Expected sort to be one of ${PART_SORTS.join(', ')}`), 'relevance'),
+});
+export type PartListQuery = v.InferOutput<typeof PartListQuerySchema>;
+
+/** A part in a list, with how many pieces use it. */
+export const PartListItemSchema = v.object({ ...PartSummarySchema.entries, pieceCount: v.number() });
+export type PartListItem = v.InferOutput<typeof PartListItemSchema>;
+export const PartPageSchema = pageOf(PartListItemSchema);
+
+export const PartCategorySchema = v.object({ id: v.number(), name: v.string(), partCount: v.number() });
+export type PartCategory = v.InferOutput<typeof PartCategorySchema>;
+export const PartCategoryListSchema = v.object({ items: v.array(PartCategorySchema) });
+
 /** One line of a piece's composition: a part in one colour, how many, and whether they are spares. */
 export const PieceLineSchema = v.object({ part: PartSummarySchema, colour: ColourSchema, quantity: v.number(), spare: v.boolean() });
 export type PieceLine = v.InferOutput<typeof PieceLineSchema>;
 
 export const PieceDetailSchema = v.object({
   ...PieceSummarySchema.entries,
-  /** The piece's lines grouped by part category (categories by name, lines by part number then colour). */
-  groups: v.array(v.object({ category: v.nullable(CategoryRefSchema), lines: v.array(PieceLineSchema), quantity: v.number() })),
+  /**
+   * The piece's lines grouped by part category (categories by name, lines by part number then
+   * colour); `quantity` counts the parts, `spares` the spare ones beside them, as `totals` do.
+   */
+  groups: v.array(v.object({ category: v.nullable(CategoryRefSchema), lines: v.array(PieceLineSchema), quantity: v.number(), spares: v.number() })),
   totals: v.object({ lines: v.number(), distinctParts: v.number(), quantity: v.number(), spares: v.number() }),
 });
 export type PieceDetail = v.InferOutput<typeof PieceDetailSchema>;
@@ -106,10 +127,25 @@ export const catalogueApi = {
     query: PieceListQuerySchema,
     response: PiecePageSchema,
   }),
+  listParts: endpoint({
+    method: 'GET',
+    path: '/api/rest/parts',
+    summary: 'Parts by number or name (an exact number first, then numbers that start with the query; without a query, sort=relevance is the most used first), optionally in one part category',
+    access: 'public',
+    query: PartListQuerySchema,
+    response: PartPageSchema,
+  }),
+  listPartCategories: endpoint({
+    method: 'GET',
+    path: '/api/rest/part-categories',
+    summary: 'The categories of parts, with how many parts each holds',
+    access: 'public',
+    response: PartCategoryListSchema,
+  }),
   getPiece: endpoint({
     method: 'GET',
     path: '/api/rest/pieces/:id',
-    summary: 'A piece (by id, or by number such as 10270-1) with its parts grouped by category, and totals',
+    summary: 'A piece (by number such as 10270-1, or by id) with its parts grouped by category, and totals',
     access: 'public',
     params: PieceRefParamSchema,
     response: PieceDetailSchema,
@@ -118,7 +154,7 @@ export const catalogueApi = {
   getPart: endpoint({
     method: 'GET',
     path: '/api/rest/parts/:id',
-    summary: 'A part (by id, or by number such as 3001pr0001) with the pieces it is used in, paged',
+    summary: 'A part (by number such as 3001 or 3001pr0001, or by id) with the pieces it is used in, paged',
     access: 'public',
     params: PartRefParamSchema,
     query: PartQuerySchema,

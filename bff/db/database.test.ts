@@ -98,6 +98,23 @@ describe('database', () => {
     expect(await database.db.selectFrom('app_meta').selectAll().execute()).toEqual([{ key: 'seeded_at', value: 'then' }]);
     await database.close();
   });
+  it('makes the parts imported before 019 searchable by number and name words', async () => {
+    const before = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '019'));
+    const connection = connect(target.url);
+    const old = createKysely<DB>(connection);
+    await migrateToLatest(old, connection, before);
+    await sql`insert into parts (number, name) values ('3001', 'Brick 2 x 4'), ('3001pr0001', 'Brick 2 x 4 with Print'), ('3023', 'Plate 1 x 2')`.execute(old);
+    await connection.close();
+    await old.destroy();
+
+    const database = await openDatabase(target.url);
+    const found = async (...words: string[]) =>
+      (await database.db.selectFrom('parts').select('number').where(() => database.matchesText('parts', 'search_text', words)).orderBy('number').execute()).map((row) => row.number);
+    expect(await found('3001')).toEqual(['3001', '3001pr0001']);
+    expect(await found('brick', 'print')).toEqual(['3001pr0001']);
+    expect(await found('plate')).toEqual(['3023']);
+    await database.close();
+  });
 });
 
 describe('SQLite file', () => {

@@ -16,7 +16,8 @@ export interface EngineDdl {
   id: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
   /**
    * A full-text index over one text column of a table with an integer `id` (SQLite: an FTS5 table
-   * `<table>_text` kept by {@link Connection.refreshTextIndex}; PostgreSQL: a GIN index, kept by the database).
+   * `<table>_text` kept by {@link Connection.refreshTextIndex}; PostgreSQL: a GIN index, kept by the database),
+   * over the rows already in the table.
    */
   textIndex: (db: AnyDb, table: string, column: string) => Promise<void>;
 }
@@ -129,9 +130,12 @@ function connectSqlite(url: string): Connection {
     dialect: new SqliteDialect({ database }),
     ddl: {
       id: (col) => col.primaryKey().autoIncrement(),
-      textIndex: async (db, table, column) =>
+      textIndex: async (db, table, column) => {
         // Prefix indexes for 1–3 characters: a short word's `"1"*` (the `-1` of every set number) would otherwise walk every token that starts with it.
-        void (await sql`create virtual table ${sql.table(`${table}_text`)} using fts5(${sql.ref(column)}, content=${sql.lit(table)}, content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='1 2 3')`.execute(db)),
+        await sql`create virtual table ${sql.table(`${table}_text`)} using fts5(${sql.ref(column)}, content=${sql.lit(table)}, content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='1 2 3')`.execute(db);
+        // An external-content index starts empty: it is built from the rows already there.
+        await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(db);
+      },
     },
     exclusively: (work) => work(),
     transactionLock: async () => {},

@@ -264,6 +264,8 @@ export interface PartsTable {
   material: string | null;
   image_url: string | null;
   piece_count: Generated<number>;
+  /** The number's and the name's words, for the text index (migration 019). */
+  search_text: Generated<string>;
 }
 export interface PiecesTable {
   id: Generated<number>;

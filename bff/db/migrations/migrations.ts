@@ -18,6 +18,7 @@ import * as m015 from './015-open-orders-index.migration';
 import * as m016 from './016-order-tickets.migration';
 import * as m017 from './017-wait-estimates.migration';
 import * as m018 from './018-order-list-indexes.migration';
+import * as m019 from './019-part-search.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -42,4 +43,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '016-order-tickets': m016,
   '017-wait-estimates': m017,
   '018-order-list-indexes': m018,
+  '019-part-search': m019,
 };

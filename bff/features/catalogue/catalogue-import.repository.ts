@@ -23,6 +23,7 @@ export interface PartRow {
   name: string;
   category_id: number | null;
   material: string | null;
+  search_text: string;
 }
 export interface PieceRow {
   number: string;
@@ -74,7 +75,12 @@ export function catalogueImportRepository(db: Db) {
         .insertInto('parts')
         .values(rows)
         .onConflict((oc) =>
-          oc.column('number').doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), category_id: eb.ref('excluded.category_id'), material: eb.ref('excluded.material') })),
+          oc.column('number').doUpdateSet((eb) => ({
+            name: eb.ref('excluded.name'),
+            category_id: eb.ref('excluded.category_id'),
+            material: eb.ref('excluded.material'),
+            search_text: eb.ref('excluded.search_text'),
+          })),
         )
         .execute(),
 

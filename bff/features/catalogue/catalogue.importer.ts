@@ -140,7 +140,7 @@ function catalogueNumber(value: string | undefined, column: string): string {
   if (!NUMBER_PATTERN.test(raw)) throw new RowProblem(`${column} is not a catalogue number (letters, digits, . _ -; at most 40): "${raw.slice(0, 50)}"`);
   return raw;
 }
-/** The words of a piece's number and name, for the text index (`10270-1 Bookshop` → `10270 1 bookshop`). */
+/** The words of a piece's or part's number and name, for the text index (`10270-1 Bookshop` → `10270 1 bookshop`). */
 export const searchWords = (words: string): string[] => words.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
 // ---- the files ---------------------------------------------------------------------------------
@@ -191,14 +191,18 @@ function handlersFor(refreshTextIndex: ImportOptions['refreshTextIndex']): { [F 
       begin: async (ctx) => void (ctx.partCategories = await ctx.repo.partCategoryIds()),
       row: (r, ctx) => {
         const category = optionalNumber(r.part_cat_id, 'part_cat_id', 1);
+        const number = catalogueNumber(r.part_num, 'part_num');
+        const name = requiredText(r.name, 'name');
         return {
-          number: catalogueNumber(r.part_num, 'part_num'),
-          name: requiredText(r.name, 'name'),
+          number,
+          name,
           category_id: category !== null && ctx.partCategories.has(category) ? category : null,
           material: text(r.part_material, 60) || null,
+          search_text: searchWords(`${number} ${name}`).join(' '),
         };
       },
       write: (rows, ctx) => ctx.repo.upsertParts(rows).then(() => undefined),
+      end: (_ctx, trx) => refreshTextIndex(trx, 'parts'),
     }),
     sets: handler<PieceRow>({
       begin: async (ctx) => void (ctx.themes = await ctx.repo.themeIds()),

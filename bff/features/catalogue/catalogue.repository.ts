@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { Category, Colour, PartSummary, PieceLine, PieceSummary, WhereUsed } from '../../contracts/catalogue.contract';
+import type { Category, Colour, PartCategory, PartListItem, PartSort, PartSummary, PieceLine, PieceSummary, WhereUsed } from '../../contracts/catalogue.contract';
 import type { Db } from '../../db/database';
 
 /** The catalogue's reads, as plain objects. */
@@ -16,6 +16,31 @@ export interface PieceSearch {
   limit: number;
   offset: number;
 }
+
+export interface PartSearch {
+  /** Rows the text index matched (every word, as a word or its start), or none to list all. */
+  textMatch?: Expression<SqlBool>;
+  /** The query as typed, lower-cased: an exact number match ranks first, then numbers that start with it. */
+  exactNumber?: string;
+  categoryId?: number;
+  order: Exclude<PartSort, 'relevance'> | 'relevance';
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Relevance by number: 0 for the number itself (and each of `alsoExact`), 1 for a number that starts
+ * with the query, 2 for the rest (found by a word of the name).
+ */
+const numberRank = (column: string, query: string, alsoExact: string[] = []) => {
+  const prefix = `${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const exact = [query, ...alsoExact].map((q) => sql`lower(${sql.ref(column)}) = ${q}`);
+  return sql`case when ${sql.join(exact, sql` or `)} then 0 when lower(${sql.ref(column)}) like ${prefix} escape '\\' then 1 else 2 end`;
+};
+
+/** A number first; digits only that are no number: an id (addresses from before numbers were used). */
+const byNumberOrId = async <Row>(ref: string, byNumber: (number: string) => Promise<Row | undefined>, byId: (id: number) => Promise<Row | undefined>) =>
+  (await byNumber(ref)) ?? (/^[1-9][0-9]{0,14}$/.test(ref) ? await byId(Number(ref)) : undefined);
 
 interface PieceRowOut {
   id: number;
@@ -54,6 +79,7 @@ const toPart = (row: PartRowOut): PartSummary => ({
   material: row.material,
   imageUrl: row.image_url,
 });
+const toListedPart = (row: PartRowOut & { piece_count: number }): PartListItem => ({ ...toPart(row), pieceCount: row.piece_count });
 const toColour = (row: { id: number; name: string; rgb: string; transparent: number }): Colour => ({ id: row.id, name: row.name, rgb: row.rgb, transparent: row.transparent === 1 });
 
 export function catalogueRepository(db: Db) {
@@ -62,6 +88,12 @@ export function catalogueRepository(db: Db) {
       .selectFrom('pieces')
       .leftJoin('catalogue_themes', 'catalogue_themes.id', 'pieces.theme_id')
       .select(['pieces.id', 'pieces.number', 'pieces.name', 'pieces.year', 'pieces.part_count', 'pieces.image_url', 'pieces.theme_id', 'catalogue_themes.name as theme_name']);
+
+  const parts = () =>
+    db
+      .selectFrom('parts')
+      .leftJoin('part_categories', 'part_categories.id', 'parts.category_id')
+      .select(['parts.id', 'parts.number', 'parts.name', 'parts.material', 'parts.image_url', 'parts.category_id', 'part_categories.name as category_name', 'parts.piece_count']);
 
   return {
     async searchPieces(search: PieceSearch): Promise<{ items: PieceSummary[]; total: number }> {
@@ -80,12 +112,8 @@ export function catalogueRepository(db: Db) {
       switch (search.order) {
         case 'relevance':
           if (search.exactNumber !== undefined) {
-            const q = search.exactNumber;
-            const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
             // An exact number first (`10270` finds `10270-1` as exact too), then numbers that start with the query, then the rest.
-            rows = rows.orderBy(
-              sql`case when lower(pieces.number) = ${q} or lower(pieces.number) = ${`${q}-1`} then 0 when lower(pieces.number) like ${prefix} escape '\\' then 1 else 2 end`,
-            );
+            rows = rows.orderBy(numberRank('pieces.number', search.exactNumber, [`${search.exactNumber}-1`]));
           }
           rows = rows.orderBy('pieces.year', (ob) => ob.desc().nullsLast()).orderBy('pieces.id', 'desc');
           break;
@@ -109,8 +137,12 @@ export function catalogueRepository(db: Db) {
       return { items: items.map(toPiece), total: Number(n) };
     },
 
-    findPiece: async (ref: number | string): Promise<PieceSummary | undefined> => {
-      const row = await (typeof ref === 'number' ? pieces().where('pieces.id', '=', ref) : pieces().where('pieces.number', '=', ref)).executeTakeFirst();
+    findPiece: async (ref: string): Promise<PieceSummary | undefined> => {
+      const row = await byNumberOrId(
+        ref,
+        (number) => pieces().where('pieces.number', '=', number).executeTakeFirst(),
+        (id) => pieces().where('pieces.id', '=', id).executeTakeFirst(),
+      );
       return row && toPiece(row);
     },
 
@@ -148,13 +180,56 @@ export function catalogueRepository(db: Db) {
       }));
     },
 
-    findPart: async (ref: number | string): Promise<(PartSummary & { pieceCount: number }) | undefined> => {
-      const query = db
-        .selectFrom('parts')
-        .leftJoin('part_categories', 'part_categories.id', 'parts.category_id')
-        .select(['parts.id', 'parts.number', 'parts.name', 'parts.material', 'parts.image_url', 'parts.category_id', 'part_categories.name as category_name', 'parts.piece_count']);
-      const row = await (typeof ref === 'number' ? query.where('parts.id', '=', ref) : query.where('parts.number', '=', ref)).executeTakeFirst();
-      return row && { ...toPart(row), pieceCount: row.piece_count };
+    findPart: async (ref: string): Promise<PartListItem | undefined> => {
+      const row = await byNumberOrId(
+        ref,
+        (number) => parts().where('parts.number', '=', number).executeTakeFirst(),
+        (id) => parts().where('parts.id', '=', id).executeTakeFirst(),
+      );
+      return row && toListedPart(row);
+    },
+
+    async searchParts(search: PartSearch): Promise<{ items: PartListItem[]; total: number }> {
+      let count = db.selectFrom('parts').select((eb) => eb.fn.countAll<number>().as('n'));
+      let rows = parts();
+      if (search.textMatch) {
+        const match = search.textMatch;
+        count = count.where(() => match);
+        rows = rows.where(() => match);
+      }
+      if (search.categoryId !== undefined) {
+        count = count.where('parts.category_id', '=', search.categoryId);
+        rows = rows.where('parts.category_id', '=', search.categoryId);
+      }
+      switch (search.order) {
+        case 'relevance':
+          if (search.exactNumber !== undefined) rows = rows.orderBy(numberRank('parts.number', search.exactNumber));
+          rows = rows.orderBy('parts.piece_count', 'desc').orderBy('parts.id');
+          break;
+        case 'used-desc':
+          rows = rows.orderBy('parts.piece_count', 'desc').orderBy('parts.id');
+          break;
+        case 'number':
+          rows = rows.orderBy('parts.number');
+          break;
+        case 'name':
+          rows = rows.orderBy('parts.name').orderBy('parts.id');
+          break;
+      }
+      const [{ n }, items] = await Promise.all([count.executeTakeFirstOrThrow(), rows.limit(search.limit).offset(search.offset).execute()]);
+      return { items: items.map(toListedPart), total: Number(n) };
+    },
+
+    /** Every part category with the parts in it. */
+    partCategories: async (): Promise<PartCategory[]> => {
+      const rows = await db
+        .selectFrom('part_categories')
+        .leftJoin('parts', 'parts.category_id', 'part_categories.id')
+        .select(['part_categories.id', 'part_categories.name', (eb) => eb.fn.count<number>('parts.id').as('parts')])
+        .groupBy(['part_categories.id', 'part_categories.name'])
+        .orderBy('part_categories.name')
+        .execute();
+      return rows.map((row) => ({ id: row.id, name: row.name, partCount: Number(row.parts) }));
     },
 
     partColours: async (partId: number): Promise<Colour[]> =>

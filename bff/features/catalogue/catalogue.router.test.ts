@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { CategoryListSchema, PartDetail, PieceDetail, PieceSummary } from '../../contracts/catalogue.contract';
+import type { CategoryListSchema, PartCategory, PartDetail, PartListItem, PieceDetail, PieceSummary } from '../../contracts/catalogue.contract';
 import type { Page } from '../../contracts/common.contract';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 import type * as v from 'valibot';
@@ -111,7 +111,14 @@ describe('GET /api/rest/pieces/:id', () => {
     const lines = byNumber.groups.flatMap((g) => g.lines);
     expect(new Set(lines.map((l) => l.part.number))).toEqual(new Set(['3001pr0001', '3001', '3003', '3020', 'x1503']));
     for (const line of lines) expect(line.colour).toEqual({ id: expect.any(Number), name: expect.any(String), rgb: expect.stringMatching(/^[0-9A-F]{6}$/), transparent: expect.any(Boolean) });
-    for (const group of byNumber.groups) expect(group.quantity).toBe(group.lines.reduce((n, l) => n + l.quantity, 0));
+    // Each category counts its parts and its spares the way the totals do, so the chips add up to the header.
+    for (const group of byNumber.groups) {
+      expect(group.quantity).toBe(group.lines.filter((l) => !l.spare).reduce((n, l) => n + l.quantity, 0));
+      expect(group.spares).toBe(group.lines.filter((l) => l.spare).reduce((n, l) => n + l.quantity, 0));
+    }
+    expect(byNumber.groups.reduce((n, g) => n + g.quantity, 0)).toBe(byNumber.totals.quantity);
+    expect(byNumber.groups.reduce((n, g) => n + g.spares, 0)).toBe(byNumber.totals.spares);
+    expect(byNumber.totals.spares).toBeGreaterThan(0);
     expect(byNumber.totals).toEqual({
       lines: lines.length,
       distinctParts: 5,
@@ -123,13 +130,64 @@ describe('GET /api/rest/pieces/:id', () => {
   it('answers 404 for a piece that is not there and 400 for a malformed one', async () => {
     expect((await problemOf('/api/rest/pieces/999999', 404)).detail).toBe('There is no piece 999999.');
     expect((await problemOf('/api/rest/pieces/99999-9', 404)).detail).toBe('There is no piece 99999-9.');
-    for (const bad of ['0', '-1', '007', '99999999999', 'a%20b', '.5', `${'x'.repeat(41)}`]) {
+    expect((await problemOf('/api/rest/pieces/007', 404)).detail).toBe('There is no piece 007.');
+    for (const bad of ['-1', 'a%20b', '.5', '_x', `${'x'.repeat(41)}`]) {
       expect({ bad, errors: (await problemOf(`/api/rest/pieces/${bad}`, 400)).errors?.map((e) => e.path) }).toEqual({ bad, errors: ['params.id'] });
     }
   });
 });
 
+describe('GET /api/rest/parts', () => {
+  const parts = async (query: string) => (await get(`/api/rest/parts?${query}`).expect(200)).body as Page<PartListItem>;
+
+  it('finds a part by the number people type: the exact number first, then numbers that start with it', async () => {
+    const found = await parts('query=3001');
+    expect(found.items.slice(0, 2).map((p) => p.number)).toEqual(['3001', '3001pr0001']);
+    expect(found.items[0]).toMatchObject({ name: 'Brick 2 x 4', pieceCount: expect.any(Number) });
+    expect((await parts('query=3001PR0001')).items.map((p) => p.number)).toEqual(['3001pr0001']);
+  });
+
+  it('finds parts by words of their name, in any order and case, and within a part category', async () => {
+    const bricks = await parts('query=BRICK%204&pageSize=100');
+    expect(bricks.total).toBeGreaterThan(1);
+    for (const part of bricks.items) expect(part.name.toLowerCase()).toMatch(/brick.*\b4|\b4.*brick/);
+    const printed = bricks.items.find((p) => p.number === '3001pr0001')!;
+    const inCategory = await parts(`query=brick&category=${printed.category!.id}&pageSize=100`);
+    expect(inCategory.items.map((p) => p.number)).toContain('3001pr0001');
+    for (const part of inCategory.items) expect(part.category?.id).toBe(printed.category!.id);
+    expect((await parts('query=zzzzzz')).total).toBe(0);
+  });
+
+  it('lists every part, the most used first, and sorts by number or name', async () => {
+    const all = await parts('pageSize=100');
+    expect(all.total).toBeGreaterThan(4);
+    const used = all.items.map((p) => p.pieceCount);
+    expect(used).toEqual([...used].sort((a, b) => b - a));
+    const byNumber = (await parts('sort=number&pageSize=100')).items.map((p) => p.number);
+    expect(byNumber).toEqual([...byNumber].sort());
+  });
+
+  it('lists the part categories with their parts, and refuses one that is not there', async () => {
+    const { items } = (await get('/api/rest/part-categories').expect(200)).body as { items: PartCategory[] };
+    const printed = items.find((c) => c.name === 'Printed Bricks')!;
+    expect(printed.partCount).toBe((await parts(`category=${printed.id}&pageSize=100`)).total);
+    expect((await problemOf('/api/rest/parts?category=999999', 400)).errors?.[0]).toEqual({
+      path: 'query.category',
+      message: 'No part category with id 999999; GET /api/rest/part-categories lists them',
+    });
+    expect((await problemOf('/api/rest/parts?sort=price', 400)).errors?.[0]?.path).toBe('query.sort');
+  });
+});
+
 describe('GET /api/rest/parts/:id', () => {
+  it('opens a part by its number even when the number is digits only; an id still works when no number is those digits', async () => {
+    const brick = (await get('/api/rest/parts/3001').expect(200)).body as PartDetail;
+    expect(brick).toMatchObject({ number: '3001', name: 'Brick 2 x 4' });
+    const buoy = (await get('/api/rest/parts/x1503').expect(200)).body as PartDetail;
+    expect(((await get(`/api/rest/parts/${buoy.id}`).expect(200)).body as PartDetail).number).toBe('x1503');
+  });
+
+
   it('shows a part, the colours it comes in and where it is used, most of it first, paged', async () => {
     const printed = (await get('/api/rest/parts/3001pr0001?pageSize=5').expect(200)).body as PartDetail;
     expect(printed).toMatchObject({ number: '3001pr0001', name: 'Brick 2 x 4 with Harbour Map print', category: { name: 'Printed Bricks' }, material: 'Plastic' });
@@ -163,5 +221,5 @@ describe('GET /api/rest/parts/:id', () => {
 
 it('is in the OpenAPI document', async () => {
   const { paths } = (await get('/api/openapi.json').expect(200)).body as { paths: Record<string, unknown> };
-  expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/rest/pieces', '/api/rest/pieces/{id}', '/api/rest/parts/{id}', '/api/rest/categories']));
+  expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/rest/pieces', '/api/rest/pieces/{id}', '/api/rest/parts', '/api/rest/parts/{id}', '/api/rest/categories', '/api/rest/part-categories']));
 });

@@ -1,4 +1,4 @@
-import type { Category, PartDetail, PieceDetail, PieceListQuery, PieceSummary } from '../../contracts/catalogue.contract';
+import type { Category, PartCategory, PartDetail, PartListItem, PartListQuery, PieceDetail, PieceListQuery, PieceSummary } from '../../contracts/catalogue.contract';
 import type { Page, PageQuery } from '../../contracts/common.contract';
 import type { Database } from '../../db/database';
 import { badRequest, notFound } from '../../lib/http-error';
@@ -16,11 +16,23 @@ export interface CatalogueServiceDeps {
 /** A search uses at most this many words (the rest would only narrow an already narrow answer). */
 const MAX_WORDS = 8;
 
+/** A list read at most once per `ttlMs` (the categories change only with an import). */
+function keptFor<T>(ttlMs: number, now: () => number, read: () => Promise<T[]>) {
+  let kept: { items: T[]; readAt: number } | undefined;
+  return async (): Promise<T[]> => {
+    if (!kept || now() - kept.readAt > ttlMs) kept = { items: await read(), readAt: now() };
+    return kept.items;
+  };
+}
+
 export function catalogueService({ catalogue, matchesText, categoriesTtlMs = 60_000, now = Date.now }: CatalogueServiceDeps) {
-  let categories: { items: Category[]; readAt: number } | undefined;
-  const categoryList = async (): Promise<Category[]> => {
-    if (!categories || now() - categories.readAt > categoriesTtlMs) categories = { items: await catalogue.themes(), readAt: now() };
-    return categories.items;
+  const categoryList = keptFor<Category>(categoriesTtlMs, now, catalogue.themes);
+  const partCategoryList = keptFor<PartCategory>(categoriesTtlMs, now, catalogue.partCategories);
+
+  /** A query's words for the text index and the query itself for ranking numbers (none without words). */
+  const textSearch = (table: 'pieces' | 'parts', query: string | undefined) => {
+    const words = searchWords(query ?? '').slice(0, MAX_WORDS);
+    return words.length > 0 ? { textMatch: matchesText(table, 'search_text', words), exactNumber: query!.trim().toLowerCase() } : {};
   };
 
   /** A category and every category below it. */
@@ -36,20 +48,35 @@ export function catalogueService({ catalogue, matchesText, categoriesTtlMs = 60_
 
   return {
     async listPieces(query: PieceListQuery): Promise<Page<PieceSummary>> {
-      const words = searchWords(query.query ?? '').slice(0, MAX_WORDS);
+      const text = textSearch('pieces', query.query);
       const { items, total } = await catalogue.searchPieces({
-        textMatch: words.length > 0 ? matchesText('pieces', 'search_text', words) : undefined,
-        exactNumber: words.length > 0 ? query.query!.trim().toLowerCase() : undefined,
+        ...text,
         themeIds: query.category !== undefined ? await categoryAndBelow(query.category) : undefined,
         // Without words there is nothing to rank by: the newest first.
-        order: query.sort === 'relevance' && words.length === 0 ? 'year-desc' : query.sort,
+        order: query.sort === 'relevance' && !text.textMatch ? 'year-desc' : query.sort,
         limit: query.pageSize,
         offset: query.page * query.pageSize,
       });
       return { items, page: query.page, pageSize: query.pageSize, total };
     },
 
-    async piece(ref: number | string): Promise<PieceDetail> {
+    async listParts(query: PartListQuery): Promise<Page<PartListItem>> {
+      if (query.category !== undefined && !(await partCategoryList()).some((c) => c.id === query.category)) {
+        throw badRequest(`There is no part category ${query.category}.`, [{ path: 'query.category', message: `No part category with id ${query.category}; GET /api/rest/part-categories lists them` }]);
+      }
+      const text = textSearch('parts', query.query);
+      const { items, total } = await catalogue.searchParts({
+        ...text,
+        categoryId: query.category,
+        // Without words there is nothing to rank by: the most used first.
+        order: query.sort === 'relevance' && !text.textMatch ? 'used-desc' : query.sort,
+        limit: query.pageSize,
+        offset: query.page * query.pageSize,
+      });
+      return { items, page: query.page, pageSize: query.pageSize, total };
+    },
+
+    async piece(ref: string): Promise<PieceDetail> {
       const piece = await catalogue.findPiece(ref);
       if (!piece) throw notFound(`There is no piece ${ref}.`);
       const lines = await catalogue.pieceLines(piece.id);
@@ -58,9 +85,11 @@ export function catalogueService({ catalogue, matchesText, categoriesTtlMs = 60_
       for (const line of lines) {
         const key = line.part.category ? String(line.part.category.id) : 'none';
         let group = groups.get(key);
-        if (!group) groups.set(key, (group = { category: line.part.category, lines: [], quantity: 0 }));
+        if (!group) groups.set(key, (group = { category: line.part.category, lines: [], quantity: 0, spares: 0 }));
         group.lines.push(line);
-        group.quantity += line.quantity;
+        // Counted as the totals count: spares beside the parts, never in them.
+        if (line.spare) group.spares += line.quantity;
+        else group.quantity += line.quantity;
       }
       const sorted = [...groups.values()].sort((a, b) => (a.category?.name ?? '\uffff').localeCompare(b.category?.name ?? '\uffff'));
       const regular = lines.filter((line) => !line.spare);
@@ -76,7 +105,7 @@ export function catalogueService({ catalogue, matchesText, categoriesTtlMs = 60_
       };
     },
 
-    async part(ref: number | string, page: PageQuery): Promise<PartDetail> {
+    async part(ref: string, page: PageQuery): Promise<PartDetail> {
       const part = await catalogue.findPart(ref);
       if (!part) throw notFound(`There is no part ${ref}.`);
       const { pieceCount, ...summary } = part;
@@ -85,6 +114,7 @@ export function catalogueService({ catalogue, matchesText, categoriesTtlMs = 60_
     },
 
     categories: async () => ({ items: await categoryList() }),
+    partCategories: async () => ({ items: await partCategoryList() }),
   };
 }
 export type CatalogueService = ReturnType<typeof catalogueService>;

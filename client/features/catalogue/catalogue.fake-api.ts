@@ -1,14 +1,15 @@
 import type { RequestHandler } from 'msw';
-import { catalogueApi, type Category, type Colour, type PartSummary, type PieceSummary } from '@contracts/catalogue.contract';
+import { catalogueApi, type Category, type Colour, type PartListItem, type PartSummary, type PieceSummary } from '@contracts/catalogue.contract';
 import type { Endpoint } from '@contracts/endpoint.contract';
 import { fieldProblem, handle, problem, type Answer, type FakeInput } from '@/test-server';
 
 /**
  * Test support: an in-memory catalogue behaving like `bff/features/catalogue` as its contract
  * describes it: search by number or name (an exact number first), a category filter that takes in
- * sub-categories (an unknown one is a 400 naming `query.category`), sorts, 0-based pages, a piece
- * or part by id or by number, lines grouped by part category, and the paged where-used list, as msw
- * handlers. `down`: every call answers a 500 problem until it is cleared.
+ * sub-categories (an unknown one is a 400 naming `query.category`), sorts, 0-based pages, parts by
+ * number or name, a piece or part by number (or by id: digits only that are no number), lines
+ * grouped by part category, and the paged where-used list, as msw handlers. `down`: every call
+ * answers a 500 problem until it is cleared.
  */
 export type FakeLine = { pieceId: number; partId: number; colourId: number; quantity: number; spare: boolean };
 export type FakeCatalogue = {
@@ -78,8 +79,8 @@ export const LINES: FakeLine[] = [
 
 const page = <T>(items: T[], { page: p, pageSize: size }: { page: number; pageSize: number }) => ({ items: items.slice(p * size, p * size + size), page: p, pageSize: size, total: items.length });
 
-/** A piece or part by its ref as the params schema parses it: a number is an id, text is a number such as 10270-1. */
-const byRef = <T extends { id: number; number: string }>(list: T[], ref: number | string) => list.find((x) => (typeof ref === 'number' ? x.id === ref : x.number === ref));
+/** A piece or part by its ref as the BFF looks it up: its number first, then digits only as an id. */
+const byRef = <T extends { id: number; number: string }>(list: T[], ref: string) => list.find((x) => x.number === ref) ?? (/^[1-9][0-9]*$/.test(ref) ? list.find((x) => x.id === Number(ref)) : undefined);
 
 export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSummary[]; lines?: FakeLine[]; categories?: Omit<Category, 'pieceCount'>[] } = {}): FakeCatalogue {
   const c: FakeCatalogue = {
@@ -133,6 +134,30 @@ export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSumma
       return page([...found].sort(compare[query.sort]), query);
     }),
 
+    served(catalogueApi.listPartCategories, () => ({
+      items: [BRICKS, PLATES].map((x) => ({ ...x, partCount: c.parts.filter((p) => p.category?.id === x.id).length })),
+    })),
+
+    served(catalogueApi.listParts, ({ query }) => {
+      const text = (query.query ?? '').toLowerCase();
+      const { category } = query;
+      if (category && ![BRICKS, PLATES].some((x) => x.id === category)) {
+        return fieldProblem([{ path: 'query.category', message: `No part category with id ${category}; GET /api/rest/part-categories lists them` }], `There is no part category ${category}.`);
+      }
+      const pieceCount = (partId: number) => new Set(c.lines.filter((l) => l.partId === partId).map((l) => l.pieceId)).size;
+      const found = c.parts
+        .filter((p) => (!text || p.number.toLowerCase().includes(text) || p.name.toLowerCase().includes(text)) && (!category || p.category?.id === category))
+        .map((p) => ({ ...p, pieceCount: pieceCount(p.id) }));
+      const rank = (p: PartSummary) => (p.number.toLowerCase() === text ? 0 : p.number.toLowerCase().startsWith(text) ? 1 : 2);
+      const compare: Record<typeof query.sort, (a: PartListItem, b: PartListItem) => number> = {
+        relevance: (a, b) => rank(a) - rank(b) || b.pieceCount - a.pieceCount || a.id - b.id,
+        number: (a, b) => a.number.localeCompare(b.number),
+        name: (a, b) => a.name.localeCompare(b.name),
+        'used-desc': (a, b) => b.pieceCount - a.pieceCount || a.id - b.id,
+      };
+      return page([...found].sort(compare[query.sort]), query);
+    }),
+
     served(catalogueApi.getPiece, ({ params: { id: ref } }) => {
       const found = byRef(c.pieces, ref);
       if (!found) return problem(404, 'Not Found', `No piece ${ref}.`);
@@ -143,7 +168,8 @@ export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSumma
       const names = [...new Set(lines.map((l) => l.part.category?.name ?? ''))].sort();
       const groups = names.map((name) => {
         const ofGroup = lines.filter((l) => (l.part.category?.name ?? '') === name);
-        return { category: ofGroup[0]!.part.category, lines: ofGroup, quantity: ofGroup.reduce((s, l) => s + l.quantity, 0) };
+        const sum = (spare: boolean) => ofGroup.filter((l) => l.spare === spare).reduce((s, l) => s + l.quantity, 0);
+        return { category: ofGroup[0]!.part.category, lines: ofGroup, quantity: sum(false), spares: sum(true) };
       });
       const totals = {
         lines: lines.length,
