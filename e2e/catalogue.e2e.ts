@@ -33,7 +33,8 @@ it('finds a piece, opens one of its parts and follows where-used to another piec
     // The piece: what it is made of, part by part.
     await results.getByRole('link', { name: /Harbour Starter Pack/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Harbour Starter Pack' }).waitFor();
-    assert.match(new URL(page.url()).pathname, /^\/pieces\/\d+$/);
+    // Reached by the number people know.
+    assert.equal(new URL(page.url()).pathname, '/pieces/harbourpack-1');
     const printed = page.getByRole('link', { name: /3001pr0001/ }).first();
     await printed.waitFor();
     assert.ok(await page.getByRole('table').count() >= 2, 'the parts are grouped in one table per category');
@@ -53,14 +54,44 @@ it('finds a piece, opens one of its parts and follows where-used to another piec
 
     // Back to another piece that contains it: the part is in its composition.
     await pieceLinks.filter({ hasText: other }).first().click();
-    await page.waitForURL((url) => /^\/pieces\/\d+$/.test(url.pathname));
+    await page.waitForURL((url) => /^\/pieces\/[A-Za-z0-9._-]+$/.test(url.pathname) && url.pathname !== '/pieces/harbourpack-1');
     await page.getByRole('heading', { level: 1 }).filter({ hasNotText: 'Harbour Starter Pack' }).waitFor();
     await page.getByRole('link', { name: /3001pr0001/ }).first().waitFor();
 
-    // The way back to the list keeps the search.
+    // Back the way we came: to the part, then to the list with its search.
+    await page.getByRole('link', { name: '← Back to part 3001pr0001 Brick 2 x 4 with Harbour Map print' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Brick 2 x 4 with Harbour Map print' }).waitFor();
     await page.getByRole('link', { name: /All pieces|Back to the pieces/ }).click();
     await page.waitForURL((url) => url.pathname === '/pieces' && url.searchParams.get('query') === 'harbour starter');
     await page.getByRole('list', { name: 'Pieces' }).getByRole('link', { name: /Harbour Starter Pack/ }).waitFor();
+    assert.deepEqual(problems.messages, []);
+  } finally {
+    await context.close();
+  }
+});
+
+it('finds a part by the number a builder types, opens it at /parts/<number>, and moves an old id address there', async () => {
+  const { page, context, problems } = await app.newPage();
+  try {
+    await page.goto('/pieces');
+    await page.getByRole('searchbox', { name: 'Search pieces' }).fill('3001');
+    const tabs = page.getByRole('navigation', { name: 'Search the catalogue for' });
+    await tabs.getByRole('link', { name: /^Parts \d+$/ }).click();
+    await page.waitForURL((url) => url.searchParams.get('kind') === 'parts' && url.searchParams.get('query') === '3001');
+    const parts = page.getByRole('list', { name: 'Parts' }).getByRole('link');
+    await parts.first().waitFor();
+    assert.equal((await parts.first().textContent())?.trim(), '3001 Brick 2 x 4');
+    if (process.env.SHOTS_DIR) await page.screenshot({ path: `${process.env.SHOTS_DIR}/catalogue-part-search.png` });
+
+    await parts.first().click();
+    await page.getByRole('heading', { level: 1, name: 'Brick 2 x 4' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/parts/3001');
+    const id = (await (await page.request.get('/api/rest/parts/3001')).json()) as { id: number };
+
+    // An address by id from before numbers were used: it opens the part, at its number.
+    await page.goto(`/parts/${id.id}`);
+    await page.waitForURL((url) => url.pathname === '/parts/3001');
+    await page.getByRole('heading', { level: 1, name: 'Brick 2 x 4' }).waitFor();
     assert.deepEqual(problems.messages, []);
   } finally {
     await context.close();

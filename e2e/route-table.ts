@@ -76,6 +76,10 @@ export async function sampleIds(request: APIRequestContext): Promise<Record<stri
   const conversations = await get<{ items: { id: number }[] }>('/api/conversations?status=all&pageSize=1');
   const conversation = conversations.items[0];
   assert.ok(conversation, 'the demo data has no help conversation');
+  // The seeded catalogue's newest piece and most used part, by the numbers their pages are reached by.
+  const [piece] = (await get<{ items: { number: string }[] }>('/api/rest/pieces?pageSize=1')).items;
+  const [part] = (await get<{ items: { number: string }[] }>('/api/rest/parts?pageSize=1')).items;
+  assert.ok(piece && part, 'the demo data has no catalogue');
   return {
     '/arcos/:id': '4',
     '/gymowners/:id': String(member.ownerId),
@@ -84,9 +88,8 @@ export async function sampleIds(request: APIRequestContext): Promise<Record<stri
     '/pt/stalls/:id': String(stall.id),
     '/pt/kitchen/:stallId': String(stall.id),
     '/shell/nuhs/basic/:conversationId': String(conversation.id),
-    // The seeded catalogue's first piece and part.
-    '/pieces/:id': '1',
-    '/parts/:id': '1',
+    '/pieces/:id': piece.number,
+    '/parts/:id': part.number,
     // The sample pages: the first post of JSONPlaceholder, the first Pokémon.
     '/shell/posts/:postId': '1',
     '/pokemon/:idOrName': '1',

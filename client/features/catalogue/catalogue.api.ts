@@ -2,11 +2,13 @@ import * as v from 'valibot';
 import { idText } from '@contracts/common.contract';
 import {
   MAX_CATALOGUE_QUERY,
+  PART_SORTS,
   PIECE_SORTS,
   PartRefParamSchema,
   PieceRefParamSchema,
   catalogueApi,
   type Category,
+  type PartSort,
   type PieceSort,
 } from '@contracts/catalogue.contract';
 import { fetcherFor, isApiError, keyFor } from '@/lib/api-client';
@@ -39,6 +41,17 @@ const sortParam = v.fallback(v.picklist(PIECE_SORTS), 'relevance' as PieceSort);
 
 export const PiecesSearchSchema = v.object({ page: pageParam, query: queryParam, category: categoryParam, sort: sortParam });
 export type PiecesSearch = v.InferOutput<typeof PiecesSearchSchema>;
+
+/** The same list page searching parts (`?kind=parts`): its own category (a part category) and sorts. */
+export const PartsSearchSchema = v.object({ page: pageParam, query: queryParam, category: categoryParam, sort: v.fallback(v.picklist(PART_SORTS), 'relevance' as PartSort) });
+export type PartsSearch = v.InferOutput<typeof PartsSearchSchema>;
+
+/** What `/pieces` shows: pieces (the default) or parts, each with its own search. */
+export type CatalogueSearch = ({ kind: 'pieces' } & PiecesSearch) | ({ kind: 'parts' } & PartsSearch);
+export function parseCatalogueSearch(url: URL | URLSearchParams): CatalogueSearch {
+  const params = url instanceof URL ? url.searchParams : url;
+  return params.get('kind') === 'parts' ? { kind: 'parts', ...parseSearch(PartsSearchSchema, params) } : { kind: 'pieces', ...parseSearch(PiecesSearchSchema, params) };
+}
 export const parsePiecesSearch = (url: URL | URLSearchParams) => parseSearch(PiecesSearchSchema, url);
 
 export const WhereUsedSearchSchema = v.object({ page: pageParam });
@@ -53,6 +66,13 @@ export const SORT_LABELS: Record<PieceSort, string> = {
   'parts-desc': 'Most parts',
 };
 
+export const PART_SORT_LABELS: Record<PartSort, string> = {
+  relevance: 'Best match',
+  number: 'Number',
+  name: 'Name (A–Z)',
+  'used-desc': 'Most used',
+};
+
 /** Is this path segment a piece (or part) the API can look up: an id, or a number such as 10270-1? */
 export const isPieceRef = (id: string | undefined): id is string => v.is(PieceRefParamSchema, { id });
 export const isPartRef = (id: string | undefined): id is string => v.is(PartRefParamSchema, { id });
@@ -60,8 +80,14 @@ export const isPartRef = (id: string | undefined): id is string => v.is(PartRefP
 // ---- links ----------------------------------------------------------------------------------
 
 /** The list with these params (page 1, an empty query, every category and the default sort are left out). */
-export function piecesHref(search: Partial<PiecesSearch>): string {
+export const piecesHref = (search: Partial<PiecesSearch>): string => catalogueHref('pieces', search);
+
+/** The parts list with these params, as `piecesHref` writes the pieces'. */
+export const partsHref = (search: Partial<PartsSearch>): string => catalogueHref('parts', search);
+
+function catalogueHref(kind: CatalogueSearch['kind'], search: { query?: string; category?: number; sort?: string; page?: number }): string {
   const params = new URLSearchParams();
+  if (kind === 'parts') params.set('kind', 'parts');
   if (search.query) params.set('query', search.query);
   if (search.category) params.set('category', String(search.category));
   if (search.sort && search.sort !== 'relevance') params.set('sort', search.sort);
@@ -70,18 +96,18 @@ export function piecesHref(search: Partial<PiecesSearch>): string {
   return query ? `${paths.pieces}?${query}` : paths.pieces;
 }
 
-/** A part's page at a where-used page (1-based; page 1 is left out). */
-export function partHref(id: number | string, page = 1): string {
-  return page > 1 ? `${paths.part(id)}?page=${page}` : paths.part(id);
+/** A part's page (by its number, as people know it) at a where-used page (1-based; page 1 is left out). */
+export function partHref(number: string, page = 1): string {
+  return page > 1 ? `${paths.part(number)}?page=${page}` : paths.part(number);
 }
 
 /**
- * Links inside the catalogue carry the list the reader came from (its search, filter, sort and
- * page) in the history entry's state, so "back to the list" finds it again from any piece or part,
- * after a reload too. Where the state is missing (a page of a part's where-used list, whose links
- * carry none), the list this tab showed last stands in.
+ * Links inside the catalogue carry, in the history entry's state, the list the reader came from
+ * (its search, filter, sort and page) and the piece or part page they came from, so "back" goes
+ * where they were, after a reload too. Where the state is missing (a link typed or shared), the
+ * list this tab showed last stands in.
  */
-export type CatalogueLinkState = { list: string };
+export type CatalogueLinkState = { list: string; from?: { href: string; label: string } };
 
 let lastList: string = paths.pieces;
 /** The list page says which list it shows. */
@@ -90,6 +116,8 @@ export function rememberList(href: string): void {
 }
 
 const isListHref = (href: unknown): href is string => typeof href === 'string' && (href === paths.pieces || href.startsWith(`${paths.pieces}?`));
+/** A piece's or part's page (only our own paths are followed back). */
+const isDetailHref = (href: unknown): href is string => typeof href === 'string' && /^\/(pieces|parts)\/[A-Za-z0-9._-]+(\?page=[0-9]+)?$/.test(href);
 
 /** The list to go back to: the one in the history state, when it is a list URL; else the last one shown. */
 export function listFrom(state: unknown): string {
@@ -97,8 +125,20 @@ export function listFrom(state: unknown): string {
   return isListHref(list) ? list : lastList;
 }
 
-/** The state to hand on to the next catalogue page (the same list). */
-export const linkState = (state: unknown): CatalogueLinkState => ({ list: listFrom(state) });
+/** Where "back" goes, what it says, and the state it carries (the same list, so the way back from there still finds it). */
+export type Back = { href: string; label: string; state: CatalogueLinkState };
+
+/** The way back: to the piece or part the reader came from, else to their list. */
+export function backFrom(state: unknown): Back {
+  const from = (state as Partial<CatalogueLinkState> | null | undefined)?.from;
+  const list = listFrom(state);
+  if (from && isDetailHref(from.href) && typeof from.label === 'string') return { href: from.href, label: `Back to ${from.label}`, state: { list } };
+  if (list === paths.pieces) return { href: list, label: 'All pieces', state: { list } };
+  return { href: list, label: parseCatalogueSearch(new URL(list, 'http://list')).kind === 'parts' ? 'Back to the parts' : 'Back to the pieces', state: { list } };
+}
+
+/** The state for links from this page: the same list, and this page to come back to (`here`). */
+export const linkState = (state: unknown, here?: { href: string; label: string }): CatalogueLinkState => ({ list: listFrom(state), ...(here && { from: here }) });
 
 // ---- keys and fetchers ------------------------------------------------------------------------
 
@@ -113,15 +153,29 @@ export const piecesKey = (search: PiecesSearch) =>
       sort: search.sort,
     },
   });
+/** `GET /api/rest/parts?page=<0-based>…` for a 1-based URL page. */
+export const partsKey = (search: PartsSearch, pageSize = PIECES_PAGE_SIZE) =>
+  keyFor(catalogueApi.listParts, {
+    query: {
+      page: toApiPage(search.page),
+      pageSize,
+      query: search.query || undefined,
+      category: search.category || undefined,
+      sort: search.sort,
+    },
+  });
 export const pieceKey = (id: number | string) => keyFor(catalogueApi.getPiece, { params: { id } });
 export const partKey = (id: number | string, page: number) =>
   keyFor(catalogueApi.getPart, { params: { id }, query: { page: toApiPage(page), pageSize: WHERE_USED_PAGE_SIZE } });
 export const CATEGORIES_KEY = keyFor(catalogueApi.listCategories);
+export const PART_CATEGORIES_KEY = keyFor(catalogueApi.listPartCategories);
 
 export const fetchPiecePage = fetcherFor(catalogueApi.listPieces);
 export const fetchPiece = fetcherFor(catalogueApi.getPiece);
 export const fetchPart = fetcherFor(catalogueApi.getPart);
 export const fetchCategories = fetcherFor(catalogueApi.listCategories);
+export const fetchPartPage = fetcherFor(catalogueApi.listParts);
+export const fetchPartCategories = fetcherFor(catalogueApi.listPartCategories);
 
 /** A read that may fail without failing the page: its data, or the error to show inside the page. */
 export type Attempt<T> = { data?: T; error?: unknown };

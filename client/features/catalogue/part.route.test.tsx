@@ -25,10 +25,16 @@ const popular = () => {
 };
 
 describe('/parts/:id', () => {
-  it('shows the part, the colours it comes in, and the pieces it is used in with links back to them', async () => {
-    const { api } = setup('/parts/1');
+  it('opens a part by the number people type, even digits only', async () => {
+    const { api } = setup('/parts/3024');
+    expect(await screen.findByRole('heading', { name: 'Plate 1 x 1', level: 1 })).toBeInTheDocument();
+    expect(api.calls.map((c) => c.path)).toContain('/api/rest/parts/3024?page=0&pageSize=20');
+  });
+
+  it('shows the part, the colours it comes in, and the pieces it is used in with links to them by number', async () => {
+    const { api } = setup('/parts/3001');
     expect(await screen.findByRole('heading', { name: 'Brick 2 x 4', level: 1 })).toBeInTheDocument();
-    expect(api.calls.map((c) => c.path)).toContain('/api/rest/parts/1?page=0&pageSize=20');
+    expect(api.calls.map((c) => c.path)).toContain('/api/rest/parts/3001?page=0&pageSize=20');
     const facts = screen.getByRole('region', { name: 'About this part' });
     expect(facts).toHaveTextContent('Number3001');
     expect(facts).toHaveTextContent('CategoryBricks');
@@ -45,18 +51,27 @@ describe('/parts/:id', () => {
       ['10270-1 Bookshop', '2020', '6', '0', '2'],
       ['75192-1 Millennium Falcon', '2017', '12', '1', '1'],
     ]);
-    expect(within(rows()[1]!).getByRole('link', { name: '75192-1 Millennium Falcon' })).toHaveAttribute('href', '/pieces/3');
+    expect(within(rows()[1]!).getByRole('link', { name: '75192-1 Millennium Falcon' })).toHaveAttribute('href', '/pieces/75192-1');
   });
 
-  it('goes back to a piece it is used in', async () => {
-    const { user, router } = setup('/parts/1');
+  it('moves an address by id (a link from before) to the number, keeping the page', async () => {
+    const { router } = setup('/parts/1?page=2', popular());
+    expect(await screen.findByRole('heading', { name: 'Used in 25 pieces', level: 2 })).toBeInTheDocument();
+    expect(router.state.location.pathname + router.state.location.search).toBe('/parts/3001?page=2');
+    expect(rows()).toHaveLength(5);
+  });
+
+  it('opens a piece it is used in, and that piece goes back to the part', async () => {
+    const { user, router } = setup('/parts/3001');
     await user.click(await screen.findByRole('link', { name: '10270-1 Bookshop' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/pieces/1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pieces/10270-1'));
     expect(await screen.findByRole('heading', { name: 'Bookshop', level: 1 })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: '← Back to part 3001 Brick 2 x 4' }));
+    expect(await screen.findByRole('heading', { name: 'Brick 2 x 4', level: 1 })).toBeInTheDocument();
   });
 
   it('pages through the pieces it is used in: 1-based in the URL, 0-based in the call', async () => {
-    const { user, router, api } = setup('/parts/1', popular());
+    const { user, router, api } = setup('/parts/3001', popular());
     expect(await screen.findByRole('heading', { name: 'Used in 25 pieces', level: 2 })).toBeInTheDocument();
     expect(rows()).toHaveLength(20);
     expect(screen.getByText('Showing 1–20 of 25 pieces')).toBeInTheDocument();
@@ -64,7 +79,7 @@ describe('/parts/:id', () => {
     await user.click(screen.getByRole('link', { name: 'Next' }));
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
     await waitFor(() => expect(rows()).toHaveLength(5));
-    expect(api.calls.map((c) => c.path)).toContain('/api/rest/parts/1?page=1&pageSize=20');
+    expect(api.calls.map((c) => c.path)).toContain('/api/rest/parts/3001?page=1&pageSize=20');
     expect(rows()[0]).toHaveTextContent('6021-1 Set 21');
     expect(within(rows()[0]!).getAllByRole('cell').map((td) => td.textContent)).toEqual(['6021-1 Set 21', '2010', '2', '1', '1']);
     expect(screen.getByText('Showing 21–25 of 25 pieces')).toBeInTheDocument();
@@ -79,9 +94,9 @@ describe('/parts/:id', () => {
   });
 
   it('says when a part is past the last page of its pieces', async () => {
-    setup('/parts/1?page=5');
+    setup('/parts/3001?page=5');
     expect(await screen.findByRole('heading', { name: 'This page is past the end' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to page 1' })).toHaveAttribute('href', '/parts/1');
+    expect(screen.getByRole('link', { name: 'Go to page 1' })).toHaveAttribute('href', '/parts/3001');
   });
 
   it.each(['999', '3001x', '0'])('shows the not-found screen for a part the catalogue does not have (%s)', async (id) => {

@@ -1,5 +1,5 @@
 import './catalogue.css';
-import { data, useLoaderData, useLocation } from 'react-router';
+import { data, redirect, useLoaderData, useLocation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { PartDetail } from '@contracts/catalogue.contract';
 import { EmptyState } from '@/components/empty-state';
@@ -10,18 +10,21 @@ import { paths } from '@/lib/paths';
 import { ColourSwatch } from './components/colour-swatch';
 import { CatalogueHeader } from './components/catalogue-header';
 import { CatalogueImage } from './components/catalogue-image';
-import { fetchPart, formatCount, isPartRef, linkState, listFrom, parseWhereUsedSearch, partHref, partKey, plural } from './catalogue.api';
+import { backFrom, fetchPart, formatCount, isPartRef, linkState, parseWhereUsedSearch, partHref, partKey, plural } from './catalogue.api';
 
 type Data = { id: string; page: number; part: PartDetail };
 
 /**
- * `/parts/:id?page`: a part by id or number (3001pr0001), the colours it comes in and the pieces it
- * is used in, a page at a time (1-based in the URL, bad → 1); anything the API cannot look up → not found.
+ * `/parts/:number?page`: a part by its number (3001, 3001pr0001), the colours it comes in and the
+ * pieces it is used in, a page at a time (1-based in the URL, bad → 1); an address by id (links
+ * from before) moves to the number; anything the API cannot look up → not found.
  */
 export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data> {
   if (!isPartRef(params.id)) throw data(`No part ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
   const { page } = parseWhereUsedSearch(url);
-  return { id: params.id, page, part: await loadQuery(partKey(params.id, page), fetchPart) };
+  const part = await loadQuery(partKey(params.id, page), fetchPart);
+  if (part.number !== params.id) throw redirect(partHref(part.number, page));
+  return { id: params.id, page, part };
 }
 
 export const handle = {
@@ -38,8 +41,9 @@ export function Component() {
   const part = fresh ?? loaded.part;
   const { usedIn } = part;
   const location = useLocation();
-  const back = listFrom(location.state);
-  const state = linkState(location.state);
+  const back = backFrom(location.state);
+  // A piece opened from here comes back here.
+  const state = linkState(location.state, { href: partHref(part.number, page), label: `part ${part.number} ${part.name}` });
 
   return (
     <div className="stack-lg catalogue">
@@ -112,7 +116,7 @@ export function Component() {
           pageSize={usedIn.pageSize}
           total={usedIn.total}
           count={usedIn.items.length}
-          hrefFor={(n) => partHref(id, n)}
+          hrefFor={(n) => partHref(part.number, n)}
           label="Where-used pages"
           noun="pieces"
           empty={
@@ -148,7 +152,7 @@ export function Component() {
                       <td className="cat-cell-main">
                         <span className="cat-part">
                           <CatalogueImage src={use.piece.imageUrl} size="thumb" />
-                          <AppLink to={paths.piece(use.piece.id)} state={state} className="cat-cell-title">
+                          <AppLink to={paths.piece(use.piece.number)} state={state} className="cat-cell-title">
                             <span className="cat-number">{use.piece.number}</span> <span>{use.piece.name}</span>
                           </AppLink>
                         </span>

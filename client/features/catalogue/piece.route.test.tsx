@@ -16,8 +16,12 @@ const swatchOf = (row: HTMLElement) => row.querySelector('.cat-swatch') as HTMLE
 
 describe('/pieces/:id', () => {
   it('shows the piece, its totals, and its parts grouped by category with colour swatches and links to each part', async () => {
-    setup('/pieces/1');
+    const { router } = setup('/pieces/1');
     expect(await screen.findByRole('heading', { name: 'Bookshop', level: 1 })).toBeInTheDocument();
+    // An address by id (a link from before) moves to the number people know.
+    expect(router.state.location.pathname).toBe('/pieces/10270-1');
+    // The header, the facts and the categories count parts and spares alike.
+    expect(screen.getByText('16 parts + 1 spare')).toBeInTheDocument();
     const facts = screen.getByRole('region', { name: 'About this piece' });
     expect(within(facts).getByText('10270-1')).toBeInTheDocument();
     expect(within(facts).getByText('2020')).toBeInTheDocument();
@@ -29,8 +33,8 @@ describe('/pieces/:id', () => {
 
     // Categories by name, each a region with its own table.
     const bricks = screen.getByRole('region', { name: 'Bricks 7 parts' });
-    const plates = screen.getByRole('region', { name: 'Plates 10 parts' });
-    expect(screen.getByRole('navigation', { name: 'Part categories' })).toHaveTextContent('Bricks 7 partsPlates 10 parts');
+    const plates = screen.getByRole('region', { name: 'Plates 9 parts + 1 spare' });
+    expect(screen.getByRole('navigation', { name: 'Part categories' })).toHaveTextContent('Bricks 7 partsPlates 9 parts + 1 spare');
 
     const brickTable = within(bricks).getByRole('table', { name: 'Bricks: each part with its colour and quantity' });
     expect(within(brickTable).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Part', 'Colour', 'Quantity', 'Spare']);
@@ -40,8 +44,8 @@ describe('/pieces/:id', () => {
       ['3001 Brick 2 x 4', 'Red', '4', ''],
       ['3001pr0001 Brick 2 x 4 with Bookshop print', 'Red', '1', ''],
     ]);
-    expect(within(brickRows[0]!).getByRole('link', { name: '3001 Brick 2 x 4' })).toHaveAttribute('href', '/parts/1');
-    expect(within(brickRows[2]!).getByRole('link', { name: /3001pr0001/ })).toHaveAttribute('href', '/parts/3');
+    expect(within(brickRows[0]!).getByRole('link', { name: '3001 Brick 2 x 4' })).toHaveAttribute('href', '/parts/3001');
+    expect(within(brickRows[2]!).getByRole('link', { name: /3001pr0001/ })).toHaveAttribute('href', '/parts/3001pr0001');
     // The swatch shows the colour; the name is the text, the square is hidden from screen readers.
     expect(swatchOf(brickRows[0]!)).toHaveStyle({ backgroundColor: '#0055BF' });
     expect(swatchOf(brickRows[1]!)).toHaveStyle({ backgroundColor: '#C91A09' });
@@ -62,11 +66,11 @@ describe('/pieces/:id', () => {
     expect(await screen.findByRole('heading', { name: 'Bookshop', level: 1 })).toBeInTheDocument();
     expect(api.calls.map((c) => c.path)).toContain('/api/rest/pieces/10270-1');
     await user.click(screen.getAllByRole('link', { name: '3001 Brick 2 x 4' })[0]!);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/parts/1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/parts/3001'));
     expect(await screen.findByRole('heading', { name: 'Brick 2 x 4', level: 1 })).toBeInTheDocument();
   });
 
-  it('goes back to the list with its search, from the piece and from a part opened from it', async () => {
+  it('goes back the way the reader came: from a part to its piece, from the piece to the list with its search', async () => {
     const { user, router } = setup('/pieces?query=book&sort=name');
     await user.click(await screen.findByRole('link', { name: '10270-1 Bookshop' }));
     expect(await screen.findByRole('heading', { name: 'Bookshop', level: 1 })).toBeInTheDocument();
@@ -74,18 +78,20 @@ describe('/pieces/:id', () => {
 
     await user.click(screen.getAllByRole('link', { name: '3023 Plate 1 x 2' })[0]!);
     expect(await screen.findByRole('heading', { name: 'Plate 1 x 2', level: 1 })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: '← Back to 10270-1 Bookshop' }));
+    expect(await screen.findByRole('heading', { name: 'Bookshop', level: 1 })).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: '← Back to the pieces' }));
     await waitFor(() => expect(router.state.location.search).toBe('?query=book&sort=name'));
     expect(await screen.findByRole('searchbox', { name: 'Search pieces' })).toHaveValue('book');
   });
 
-  it.each(['999', 'no-such-set'])('shows the not-found screen for a piece the catalogue does not have (%s)', async (id) => {
+  it.each(['999', '0', 'no-such-set'])('shows the not-found screen for a piece the catalogue does not have (%s)', async (id) => {
     const { api } = setup(`/pieces/${id}`);
     expect(await screen.findByText('Page not found.')).toBeInTheDocument();
     expect(api.calls.map((c) => c.path)).toContain(`/api/rest/pieces/${id}`);
   });
 
-  it.each(['0', '-1', 'a%20b'])('shows the not-found screen without asking the API for a malformed id (%s)', async (id) => {
+  it.each(['-1', '_x', 'a%20b'])('shows the not-found screen without asking the API for a malformed id (%s)', async (id) => {
     const { api } = setup(`/pieces/${id}`);
     expect(await screen.findByText('Page not found.')).toBeInTheDocument();
     expect(api.calls.filter((c) => c.path.startsWith('/api/rest/'))).toEqual([]);

@@ -1,5 +1,5 @@
 import './catalogue.css';
-import { data, useLoaderData, useLocation } from 'react-router';
+import { data, redirect, useLoaderData, useLocation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { PieceDetail } from '@contracts/catalogue.contract';
 import { EmptyState } from '@/components/empty-state';
@@ -8,14 +8,20 @@ import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { ColourSwatch } from './components/colour-swatch';
 import { CatalogueHeader } from './components/catalogue-header';
 import { CatalogueImage } from './components/catalogue-image';
-import { fetchPiece, formatCount, isPieceRef, linkState, listFrom, partHref, pieceKey, piecesHref, plural } from './catalogue.api';
+import { paths } from '@/lib/paths';
+import { backFrom, fetchPiece, formatCount, isPieceRef, linkState, partHref, pieceKey, piecesHref, plural } from './catalogue.api';
 
 type Data = { id: string; piece: PieceDetail };
 
-/** `/pieces/:id`: a piece by id or number (10270-1) with its parts by category; anything the API cannot look up → not found. */
+/**
+ * `/pieces/:number`: a piece by its number (10270-1) with its parts by category; an address by id
+ * (links from before) moves to the number; anything the API cannot look up → not found.
+ */
 export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
   if (!isPieceRef(params.id)) throw data(`No piece ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
-  return { id: params.id, piece: await loadQuery(pieceKey(params.id), fetchPiece) };
+  const piece = await loadQuery(pieceKey(params.id), fetchPiece);
+  if (piece.number !== params.id) throw redirect(paths.piece(piece.number));
+  return { id: params.id, piece };
 }
 
 export const handle = {
@@ -25,6 +31,9 @@ export const handle = {
   },
 };
 
+/** "81 parts + 5 spares": the header, the facts and each category count alike. */
+const partsAndSpares = (parts: number, spares: number) => `${plural(parts, 'part', 'parts')}${spares ? ` + ${plural(spares, 'spare', 'spares')}` : ''}`;
+
 const groupId = (categoryId: number | undefined, index: number) => `part-group-${categoryId ?? `none-${index}`}`;
 
 export function Component() {
@@ -32,8 +41,9 @@ export function Component() {
   const { data: fresh, error, isValidating, mutate } = useQuery(pieceKey(loaded.id), fetchPiece, loaded.piece);
   const piece = fresh ?? loaded.piece;
   const location = useLocation();
-  const back = listFrom(location.state);
-  const state = linkState(location.state);
+  const back = backFrom(location.state);
+  // A part opened from here comes back here.
+  const state = linkState(location.state, { href: paths.piece(piece.number), label: `${piece.number} ${piece.name}` });
   const { totals } = piece;
 
   return (
@@ -48,7 +58,7 @@ export function Component() {
           <>
             <span className="cat-number">{piece.number}</span>
             {piece.year !== null ? <span>{piece.year}</span> : null}
-            <span>{plural(piece.partCount, 'part', 'parts')}</span>
+            <span>{partsAndSpares(totals.quantity, totals.spares)}</span>
           </>
         }
       />
@@ -117,8 +127,7 @@ export function Component() {
                   {piece.groups.map((group, index) => (
                     <li key={groupId(group.category?.id, index)}>
                       <a href={`#${groupId(group.category?.id, index)}`}>
-                        {group.category?.name ?? 'Other parts'} <span className="muted tabular">{formatCount(group.quantity)}</span>
-                        <span className="visually-hidden"> {group.quantity === 1 ? 'part' : 'parts'}</span>
+                        {group.category?.name ?? 'Other parts'} <span className="muted tabular">{partsAndSpares(group.quantity, group.spares)}</span>
                       </a>
                     </li>
                   ))}
@@ -131,7 +140,7 @@ export function Component() {
               return (
                 <section key={id} id={id} className="cat-group" aria-labelledby={`${id}-title`}>
                   <h3 id={`${id}-title`} className="cat-group-title">
-                    {name} <span className="muted small tabular">{plural(group.quantity, 'part', 'parts')}</span>
+                    {name} <span className="muted small tabular">{partsAndSpares(group.quantity, group.spares)}</span>
                   </h3>
                   <div className="cat-table-box">
                     <div className="cat-table-wrap">
@@ -153,7 +162,7 @@ export function Component() {
                               <td className="cat-cell-main">
                                 <span className="cat-part">
                                   <CatalogueImage src={line.part.imageUrl} size="thumb" />
-                                  <AppLink to={partHref(line.part.id)} state={state} className="cat-cell-title">
+                                  <AppLink to={partHref(line.part.number)} state={state} className="cat-cell-title">
                                     <span className="cat-number">{line.part.number}</span> <span>{line.part.name}</span>
                                   </AppLink>
                                 </span>

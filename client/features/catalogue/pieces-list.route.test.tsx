@@ -26,7 +26,7 @@ describe('/pieces', () => {
   it('lists the pieces as cards, each a link to its page, with the number of results', async () => {
     setup('/pieces');
     const bookshop = await screen.findByRole('link', { name: '10270-1 Bookshop' });
-    expect(bookshop).toHaveAttribute('href', '/pieces/1');
+    expect(bookshop).toHaveAttribute('href', '/pieces/10270-1');
     expect(bookshop.closest('li')).toHaveTextContent('2020 · Modular Buildings · 2,504 parts');
     const picture = bookshop.closest('li')!.querySelector('img')!;
     expect(picture).toHaveAttribute('src', 'https://cdn.example/sets/10270-1.jpg');
@@ -143,6 +143,43 @@ describe('/pieces', () => {
   it('preloads a piece when its link is hovered', async () => {
     const { user, api } = setup('/pieces');
     await user.hover(await screen.findByRole('link', { name: '10270-1 Bookshop' }));
-    await waitFor(() => expect(api.calls.map((c) => c.path)).toContain('/api/rest/pieces/1'));
+    await waitFor(() => expect(api.calls.map((c) => c.path)).toContain('/api/rest/pieces/10270-1'));
+  });
+});
+
+describe('/pieces?kind=parts', () => {
+  const partCards = () => within(screen.getByRole('list', { name: 'Parts' })).getAllByRole('link').map((a) => a.textContent);
+  const tabs = () => screen.getByRole('navigation', { name: 'Search the catalogue for' });
+
+  it('finds a part by the number a builder types: the tabs count both kinds, the exact number comes first', async () => {
+    const { user, router } = setup('/pieces?query=3001');
+    await waitFor(() => expect(status()).toHaveTextContent('0 pieces match “3001”'));
+    expect(within(tabs()).getByRole('link', { name: 'Pieces 0' })).toHaveAttribute('aria-current', 'page');
+    await user.click(within(tabs()).getByRole('link', { name: 'Parts 2' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?kind=parts&query=3001'));
+    expect(await screen.findByRole('heading', { name: 'Parts', level: 1 })).toBeInTheDocument();
+    expect(partCards()).toEqual(['3001 Brick 2 x 4', '3001pr0001 Brick 2 x 4 with Bookshop print']);
+    expect(status()).toHaveTextContent('2 parts match “3001”');
+    const brick = screen.getByRole('link', { name: '3001 Brick 2 x 4' });
+    expect(brick).toHaveAttribute('href', '/parts/3001');
+    expect(brick.closest('li')).toHaveTextContent('Bricks · used in 2 pieces');
+
+    // The part goes back to the parts it was found among.
+    await user.click(brick);
+    expect(await screen.findByRole('heading', { name: 'Brick 2 x 4', level: 1 })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: '← Back to the parts' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?kind=parts&query=3001'));
+    expect(await screen.findByRole('searchbox', { name: 'Search parts' })).toHaveValue('3001');
+  });
+
+  it('lists every part, the most used first, filters by part category and says when nothing matches', async () => {
+    const { user, api } = setup('/pieces?kind=parts');
+    await waitFor(() => expect(partCards()).toEqual(['3001 Brick 2 x 4', '3023 Plate 1 x 2', '3001pr0001 Brick 2 x 4 with Bookshop print', '3024 Plate 1 x 1']));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Part category' }), 'Plates (2)');
+    await waitFor(() => expect(partCards()).toEqual(['3023 Plate 1 x 2', '3024 Plate 1 x 1']));
+    expect(api.calls.map((c) => c.path)).toContain('/api/rest/parts?page=0&pageSize=24&category=14&sort=relevance');
+    await user.type(screen.getByRole('searchbox', { name: 'Search parts' }), 'brick');
+    expect(await screen.findByRole('heading', { name: 'No parts match' })).toBeInTheDocument();
+    expect(screen.getByText('Nothing matches “brick” in Plates. Try a part number such as 3001, or a word of its name.')).toBeInTheDocument();
   });
 });

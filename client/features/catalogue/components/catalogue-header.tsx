@@ -3,14 +3,15 @@ import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { paths } from '@/lib/paths';
+import type { Back } from '../catalogue.api';
 
 /**
- * The top of a piece's or part's page: the way back to the list it came from (`back`, with its
- * search), the name under its category, a line of facts, and a failed refresh with Retry.
+ * The top of a piece's or part's page: the way back to where the reader came from (`back`: the piece
+ * or part they came from, or the list with its search), the name under its category, a line of
+ * facts, and a failed refresh with Retry.
  */
 export function CatalogueHeader(props: {
-  back: string;
+  back: Back;
   eyebrow: string;
   title: string;
   facts: ReactNode;
@@ -20,8 +21,8 @@ export function CatalogueHeader(props: {
   const { back, eyebrow, title, facts, what, refresh } = props;
   return (
     <>
-      <AppLink to={back} className="back-link">
-        {back === paths.pieces ? '← All pieces' : '← Back to the pieces'}
+      <AppLink to={back.href} state={back.state} className="back-link">
+        ← {back.label}
       </AppLink>
       <PageHeader eyebrow={eyebrow} title={title}>
         <p className="cat-lede">{facts}</p>

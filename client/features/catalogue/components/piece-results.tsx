@@ -1,0 +1,115 @@
+import type { Page } from '@contracts/common.contract';
+import { PIECE_SORTS, type Category, type PieceSort, type PieceSummary } from '@contracts/catalogue.contract';
+import { EmptyState, NoMatchState } from '@/components/empty-state';
+import { PagedList } from '@/components/paged-list';
+import { AppLink } from '@/lib/app-link';
+import { useQuery } from '@/lib/cache';
+import { paths } from '@/lib/paths';
+import { CATEGORIES_KEY, SORT_LABELS, categoryTree, fetchCategories, fetchPiecePage, formatCount, piecesHref, piecesKey, plural, type Attempt, type CatalogueLinkState, type PiecesSearch } from '../catalogue.api';
+import { CatalogueImage } from './catalogue-image';
+import { CatalogueResults, CategoryLoadError, FilterSelect } from './catalogue-results';
+
+/** "12 pieces match “house” in Town", said politely when it changes. */
+function resultSummary(total: number, search: PiecesSearch, categoryName: string | undefined): string {
+  const where = search.category ? ` in ${categoryName ?? `category ${search.category}`}` : '';
+  if (search.query) return `${plural(total, 'piece', 'pieces')} ${total === 1 ? 'matches' : 'match'} “${search.query}”${where}`;
+  return `${plural(total, 'piece', 'pieces')}${where}`;
+}
+
+function PieceCard({ piece, state }: { piece: PieceSummary; state: CatalogueLinkState }) {
+  const meta = [piece.year === null ? null : String(piece.year), piece.category?.name ?? 'No category', plural(piece.partCount, 'part', 'parts')].filter(Boolean);
+  return (
+    <li className="cat-card">
+      <CatalogueImage src={piece.imageUrl} size="card" />
+      <div className="cat-card-body">
+        <AppLink to={paths.piece(piece.number)} state={state} className="cat-card-link">
+          <span className="cat-number">{piece.number}</span> <span className="cat-card-name">{piece.name}</span>
+        </AppLink>
+        <p className="cat-card-meta">{meta.join(' · ')}</p>
+      </div>
+    </li>
+  );
+}
+
+/** The pieces tab of `/pieces`: the search, the category (theme) filter and sort, and the grid of pieces. */
+export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: Attempt<Page<PieceSummary>>; categories: Attempt<{ items: Category[] }> }; busy: boolean; state: CatalogueLinkState }) {
+  const { search, loaded, busy, state } = props;
+  const list = useQuery(piecesKey(search), fetchPiecePage, loaded.pieces.data);
+  const pieces = list.data ?? loaded.pieces.data;
+  const categoryRead = useQuery(CATEGORIES_KEY, fetchCategories, loaded.categories.data);
+  const categories = (categoryRead.data ?? loaded.categories.data)?.items;
+  const categoryName = categories?.find((c) => c.id === search.category)?.name;
+  const filtered = Boolean(search.query || search.category);
+
+  return (
+    <CatalogueResults
+      searchLabel="Search pieces"
+      placeholder="Search by number (10270-1) or name"
+      query={search.query}
+      busy={busy}
+      filters={
+        <>
+          <FilterSelect label="Category" param="category" value={search.category ? String(search.category) : ''}>
+            <option value="">All categories</option>
+            {search.category && categoryName === undefined ? <option value={search.category}>Category {search.category}</option> : null}
+            {categoryTree(categories ?? []).map((category) => (
+              <option key={category.id} value={category.id}>
+                {`${'\u00a0\u00a0\u00a0'.repeat(category.depth)}${category.depth ? '– ' : ''}${category.name} (${formatCount(category.total)})`}
+              </option>
+            ))}
+          </FilterSelect>
+          <FilterSelect label="Sort by" param="sort" value={search.sort} defaultValue="relevance">
+            {PIECE_SORTS.map((sort: PieceSort) => (
+              <option key={sort} value={sort}>
+                {SORT_LABELS[sort]}
+              </option>
+            ))}
+          </FilterSelect>
+        </>
+      }
+      categoryFailure={categories === undefined ? <CategoryLoadError error={categoryRead.error ?? loaded.categories.error} read={categoryRead} /> : null}
+      failure={list.error ?? (pieces === undefined ? loaded.pieces.error : undefined)}
+      read={list}
+      shown={pieces !== undefined}
+      what="pieces"
+      clearTo={piecesHref({ sort: search.sort })}
+      filtered={filtered}
+      summary={pieces ? resultSummary(pieces.total, search, categoryName) : ''}
+    >
+      {pieces ? (
+        <PagedList
+          page={search.page}
+          pageSize={pieces.pageSize}
+          total={pieces.total}
+          count={pieces.items.length}
+          hrefFor={(page) => piecesHref({ ...search, page })}
+          label="Piece pages"
+          noun="pieces"
+          empty={
+            filtered ? (
+              <NoMatchState
+                title="No pieces match"
+                clearTo={piecesHref({ sort: search.sort })}
+                clearLabel={search.query && search.category ? 'Clear the search and filter' : search.query ? 'Clear the search' : 'Show every category'}
+              >
+                {search.query
+                  ? `Nothing matches “${search.query}”${search.category ? ` in ${categoryName ?? 'this category'}` : ''}. Try a set number such as 10270-1, or a word of its name.`
+                  : `There are no pieces in ${categoryName ?? 'this category'}.`}
+              </NoMatchState>
+            ) : (
+              <EmptyState icon="search" title="The catalogue is empty">
+                No pieces have been imported yet.
+              </EmptyState>
+            )
+          }
+        >
+          <ul className="cat-grid" aria-label="Pieces" aria-busy={busy}>
+            {pieces.items.map((piece) => (
+              <PieceCard key={piece.id} piece={piece} state={state} />
+            ))}
+          </ul>
+        </PagedList>
+      ) : null}
+    </CatalogueResults>
+  );
+}
