@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import type { PartDetail, PieceDetail, PieceSummary } from '../bff/contracts/catalogue.contract';
+import type { PartDetail, PartListItem, PieceDetail, PieceSummary } from '../bff/contracts/catalogue.contract';
 import type { Page } from '../bff/contracts/common.contract';
 import { openDatabase } from '../bff/db/database';
 import { importCatalogue, type FileReport } from '../bff/features/catalogue/catalogue.importer';
@@ -184,6 +184,9 @@ class CsvOut {
 
 export const SEARCH_KINDS = ['common word', 'rare word', 'number prefix', 'exact number', 'two words'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
+/** Part search (issue 31): what a builder types, a part's number or the words of its name. */
+export const PART_SEARCH_KINDS = ['exact number', 'number prefix', 'common word', 'two words'] as const;
+export type PartSearchKind = (typeof PART_SEARCH_KINDS)[number];
 
 // ---- the catalogue -----------------------------------------------------------------------------
 
@@ -196,6 +199,12 @@ export interface GeneratedCatalogue {
   olderVersionLines: number;
   /** Words and numbers to search for, chosen from what was generated: three of each kind. */
   queries: Record<SearchKind, string[]>;
+  /** The same for parts: three of each kind. */
+  partQueries: Record<PartSearchKind, string[]>;
+  /** Part searches never repeated within a run (more than the BFF keeps): each is read from the database. */
+  partColdQueries: string[];
+  /** The same for pieces. */
+  pieceColdQueries: string[];
   /** Top-level themes (ids) with the most sets below them, most first. */
   bigThemes: Array<{ id: number; name: string; sets: number }>;
 }
@@ -316,6 +325,25 @@ export async function generateCatalogue(dir: string, seed = SEED): Promise<Gener
     const category = common ? pick(rng, ['Bricks', 'Plates', 'Tiles', 'Bricks Sloped', 'Technic Pins', 'Plates Special', 'Bricks Special']) : pick(rng, CATEGORIES);
     parts.push({ number, name: partName(rng, category, number, names), category: categoryId(category), material: common ? 'Plastic' : pick(rng, MATERIALS) });
   }
+  // What a builder types for a part: the most used words of part names, and their commonest first pairs.
+  const partWords = new Map<string, number>();
+  const partPairs = new Map<string, number>();
+  for (const part of parts) {
+    const words = part.name.toLowerCase().split(/[^a-z0-9]+/).filter((word) => /^[a-z]{3,}$/.test(word));
+    for (const word of new Set(words)) partWords.set(word, (partWords.get(word) ?? 0) + 1);
+    if (words.length >= 2) partPairs.set(`${words[0]} ${words[1]}`, (partPairs.get(`${words[0]} ${words[1]}`) ?? 0) + 1);
+  }
+  const mostUsed = (counts: Map<string, number>) => [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([text]) => text);
+  const partQueries: Record<PartSearchKind, string[]> = {
+    'exact number': ['3001', '3023', '3069b'],
+    'number prefix': [0, 1, 2].map(() => parts[COMMON_PARTS + int(rng, parts.length - COMMON_PARTS)]!.number.slice(0, 3)),
+    'common word': mostUsed(partWords).slice(0, 3),
+    'two words': mostUsed(partPairs).slice(0, 3),
+  };
+  const partColdQueries = shuffle(rng, [
+    ...[...partWords.keys()],
+    ...new Set(parts.map((part) => part.number.slice(0, 3)).filter((prefix) => /^[0-9]{3}$/.test(prefix))),
+  ]).slice(0, 4_000);
   // Rebrickable's file is sorted by part number; the ranks above stay as they are for drawing.
   const partFile = new CsvOut(path.join(dir, 'parts.csv'), ['part_num', 'name', 'part_cat_id', 'part_material']);
   for (const part of [...parts].sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0))) {
@@ -471,6 +499,9 @@ export async function generateCatalogue(dir: string, seed = SEED): Promise<Gener
       'exact number': someSets,
       'two words': pairs.slice(0, 3).map(([pair]) => pair),
     },
+    partQueries,
+    partColdQueries,
+    pieceColdQueries: shuffle(rng, [...[...wordCounts.keys()].filter((word) => /^[a-z]{3,}$/.test(word)), ...new Set(setNumbers.map((number) => number.slice(0, 3)))]).slice(0, 4_000),
     bigThemes: bigThemes.slice(0, 5),
   };
 }
@@ -484,7 +515,8 @@ interface Imported {
   bytes: number;
   /** Rows in the tables the pages read. */
   rows: { pieces: number; parts: number; pieceParts: number; partUsage: number; partColours: number };
-  pieceIds: number[];
+  /** Every piece's number (the app reaches a piece by it). */
+  pieceNumbers: string[];
   largestPiece: { id: number; number: string; partCount: number };
   /** The parts in the most pieces, most first, and every part in at least one. */
   commonParts: Array<{ id: number; number: string; pieces: number }>;
@@ -518,7 +550,7 @@ async function importInto(databaseUrl: string, dir: string): Promise<Imported> {
       // SQLite's file is measured once it is closed (no write-ahead log left), below.
       bytes: pgBytes,
       rows: { pieces: await count('pieces'), parts: await count('parts'), pieceParts: await count('piece_parts'), partUsage: await count('part_usage'), partColours: await count('part_colours') },
-      pieceIds: (await db.selectFrom('pieces').select('id').orderBy('id').execute()).map((p) => p.id),
+      pieceNumbers: (await db.selectFrom('pieces').select('number').orderBy('id').execute()).map((p) => p.number),
       largestPiece: { id: largest.id, number: largest.number, partCount: largest.part_count },
       commonParts: used.slice(0, 20),
       usedParts: used,
@@ -547,7 +579,9 @@ interface Scenario {
 }
 
 const searchPath = (query: string) => `/api/rest/pieces?query=${encodeURIComponent(query)}`;
-const partPath = (id: number, page = 0) => `/api/rest/parts/${id}${page > 0 ? `?page=${page}` : ''}`;
+const partSearchPath = (query: string) => `/api/rest/parts?query=${encodeURIComponent(query)}`;
+/** A part's page by its number, as the app links it (an id could also be some other part's number). */
+const partPath = (number: string, page = 0) => `/api/rest/parts/${encodeURIComponent(number)}${page > 0 ? `?page=${page}` : ''}`;
 const middlePage = (pieces: number) => Math.floor(pieces / PAGE_SIZE / 2);
 const lastPage = (pieces: number) => Math.max(0, Math.ceil(pieces / PAGE_SIZE) - 1);
 const CATEGORY_SORTS = ['name', 'number', 'year-desc', 'parts-desc'] as const;
@@ -562,17 +596,20 @@ function scenarios(generated: GeneratedCatalogue, imported: Imported, rng: Rng):
   const search = shuffle(rng, SEARCH_KINDS.flatMap((kind) => generated.queries[kind].map(searchPath)));
   const themes = generated.bigThemes.slice(0, 3);
   const category = themes.flatMap((theme) => CATEGORY_SORTS.map((sort) => `/api/rest/pieces?category=${theme.id}&sort=${sort}`));
-  const pieces = Array.from({ length: 1000 }, () => `/api/rest/pieces/${pick(rng, imported.pieceIds)}`);
+  const pieces = Array.from({ length: 1000 }, () => `/api/rest/pieces/${encodeURIComponent(pick(rng, imported.pieceNumbers))}`);
   const whereUsed = shuffle(rng, [
-    ...Array.from({ length: 100 }, () => pick(rng, imported.commonParts)).map((p) => partPath(p.id)),
-    ...Array.from({ length: 100 }, () => pick(rng, imported.commonParts)).map((p) => partPath(p.id, middlePage(p.pieces))),
-    ...Array.from({ length: 200 }, () => pick(rng, imported.usedParts)).map((p) => partPath(p.id)),
+    ...Array.from({ length: 100 }, () => pick(rng, imported.commonParts)).map((p) => partPath(p.number)),
+    ...Array.from({ length: 100 }, () => pick(rng, imported.commonParts)).map((p) => partPath(p.number, middlePage(p.pieces))),
+    ...Array.from({ length: 200 }, () => pick(rng, imported.usedParts)).map((p) => partPath(p.number)),
   ]);
   return [
     { title: `(a) search: ${SEARCH_KINDS.length} kinds × 3 queries in turn`, paths: search },
     { title: `(b) category filter: ${themes.length} big categories × ${CATEGORY_SORTS.length} sorts`, paths: category },
-    { title: '(c) piece detail, random ids', paths: pieces },
+    { title: '(c) piece detail, random numbers', paths: pieces },
     { title: '(d) where-used: common parts p.0 / middle page, random parts p.0', paths: whereUsed },
+    { title: `(e) part search: ${PART_SEARCH_KINDS.length} kinds × 3 queries in turn`, paths: shuffle(rng, PART_SEARCH_KINDS.flatMap((kind) => generated.partQueries[kind].map(partSearchPath))) },
+    { title: `(f) part search, never the same twice (${fmt(generated.partColdQueries.length)} words and numbers)`, paths: generated.partColdQueries.map(partSearchPath) },
+    { title: `(g) search, never the same twice (${fmt(generated.pieceColdQueries.length)} words and numbers)`, paths: generated.pieceColdQueries.map(searchPath) },
   ];
 }
 
@@ -587,13 +624,14 @@ function probes(generated: GeneratedCatalogue, imported: Imported, rng: Rng): Pr
   const theme = generated.bigThemes[0]!;
   return [
     ...SEARCH_KINDS.map((kind) => ({ label: `search, ${kind}`, paths: generated.queries[kind].map(searchPath) })),
+    ...PART_SEARCH_KINDS.map((kind) => ({ label: `part search, ${kind}`, paths: generated.partQueries[kind].map(partSearchPath) })),
     ...CATEGORY_SORTS.map((sort) => ({ label: `category ${theme.name} (${fmt(theme.sets)} pieces), sort=${sort}`, paths: [`/api/rest/pieces?category=${theme.id}&sort=${sort}`] })),
-    { label: 'piece, random ids', paths: Array.from({ length: SOLO_REQUESTS }, () => `/api/rest/pieces/${pick(rng, imported.pieceIds)}`) },
-    { label: `piece, the largest (${imported.largestPiece.number}, ${fmt(imported.largestPiece.partCount)} parts)`, paths: [`/api/rest/pieces/${imported.largestPiece.id}`] },
-    { label: `where-used, part ${top.number} (${fmt(top.pieces)} pieces), page 0`, paths: [partPath(top.id)] },
-    { label: `where-used, part ${top.number}, middle page ${middlePage(top.pieces)}`, paths: [partPath(top.id, middlePage(top.pieces))] },
-    { label: `where-used, part ${top.number}, last page ${lastPage(top.pieces)}`, paths: [partPath(top.id, lastPage(top.pieces))] },
-    { label: 'where-used, random parts, page 0', paths: Array.from({ length: SOLO_REQUESTS }, () => partPath(pick(rng, imported.usedParts).id)) },
+    { label: 'piece, random numbers', paths: Array.from({ length: SOLO_REQUESTS }, () => `/api/rest/pieces/${encodeURIComponent(pick(rng, imported.pieceNumbers))}`) },
+    { label: `piece, the largest (${imported.largestPiece.number}, ${fmt(imported.largestPiece.partCount)} parts)`, paths: [`/api/rest/pieces/${encodeURIComponent(imported.largestPiece.number)}`] },
+    { label: `where-used, part ${top.number} (${fmt(top.pieces)} pieces), page 0`, paths: [partPath(top.number)] },
+    { label: `where-used, part ${top.number}, middle page ${middlePage(top.pieces)}`, paths: [partPath(top.number, middlePage(top.pieces))] },
+    { label: `where-used, part ${top.number}, last page ${lastPage(top.pieces)}`, paths: [partPath(top.number, lastPage(top.pieces))] },
+    { label: 'where-used, random parts, page 0', paths: Array.from({ length: SOLO_REQUESTS }, () => partPath(pick(rng, imported.usedParts).number)) },
   ];
 }
 
@@ -703,11 +741,24 @@ async function checkCatalogue(bff: ChildServer, generated: GeneratedCatalogue, i
       if (page.total === 0) throw new Error(`catalogue bench: searching "${query}" (${kind}) found nothing`);
     }
   }
+  for (const kind of PART_SEARCH_KINDS) {
+    for (const query of generated.partQueries[kind]) {
+      const page = await getJson<Page<PartListItem>>(`${bff.url}${partSearchPath(query)}`);
+      hits[`part ${query}`] = page.total;
+      if (page.total === 0) throw new Error(`catalogue bench: searching parts for "${query}" (${kind}) found nothing`);
+      if (kind === 'exact number' && page.items[0]?.number !== query) throw new Error(`catalogue bench: part search "${query}" put ${page.items[0]?.number} first, not the part itself`);
+    }
+  }
+  // `/parts/<number>` opens the right part, digits-only numbers included.
+  for (const number of generated.partQueries['exact number']) {
+    const part = await getJson<PartDetail>(`${bff.url}/api/rest/parts/${encodeURIComponent(number)}`);
+    if (part.number !== number) throw new Error(`catalogue bench: /api/rest/parts/${number} opened part ${part.number}`);
+  }
   const all = await getJson<Page<PieceSummary>>(`${bff.url}/api/rest/pieces`);
   if (all.total !== imported.rows.pieces) throw new Error(`catalogue bench: the BFF lists ${all.total} pieces, the import made ${imported.rows.pieces}`);
   const largest = await getJson<PieceDetail>(`${bff.url}/api/rest/pieces/${imported.largestPiece.id}`);
   const top = imported.commonParts[0]!;
-  const topPart = await getJson<PartDetail>(`${bff.url}${partPath(top.id)}`);
+  const topPart = await getJson<PartDetail>(`${bff.url}${partPath(top.number)}`);
   if (largest.totals.lines === 0 || topPart.usedIn.total !== top.pieces) throw new Error('catalogue bench: piece or part detail does not match the import');
   return hits;
 }
@@ -718,7 +769,7 @@ interface Row {
   measured: Measured;
 }
 
-/** The anchor, then (a)–(d), each at CONNECTIONS for SECONDS after a second of warm-up. */
+/** The anchor, then (a)–(g), each at CONNECTIONS for SECONDS after a second of warm-up. */
 async function loadRuns(bff: ChildServer, bare: ChildServer, generated: GeneratedCatalogue, imported: Imported, rng: Rng, postmaster?: number): Promise<Row[]> {
   const rows: Row[] = [{ title: 'bare Express GET /hello (anchor)', target: false, measured: await measure(bare, 'anchor', undefined, `${bare.url}/hello`) }];
   for (const scenario of scenarios(generated, imported, rng)) {
@@ -745,7 +796,7 @@ function printRuns(title: string, rows: Row[], bffPid: number, rssAtStart: numbe
   }
   const memory = cpu.memoryOf(bffPid);
   if (memory && rssAtStart !== undefined) {
-    console.log(`    BFF memory (VmRSS): ${mb(rssAtStart)} once started, ${rows.slice(1).map((r) => mb(r.measured.rssAfter ?? 0)).join(', ')} after (a)–(d); peak ${mb(memory.peakRssBytes)}`);
+    console.log(`    BFF memory (VmRSS): ${mb(rssAtStart)} once started, ${rows.slice(1).map((r) => mb(r.measured.rssAfter ?? 0)).join(', ')} after (a)–(g); peak ${mb(memory.peakRssBytes)}`);
   }
   const others = Math.max(...rows.map((r) => r.measured.otherCores ?? 0));
   if (others > 0.25) console.log(`    NOTE: other processes kept up to ${f2(others)} of the ${CORES} cores busy during these runs; the figures share the machine with them.`);
@@ -814,8 +865,9 @@ export async function runCatalogueBench(): Promise<Figure[]> {
     const rssAtStart = cpu.memoryOf(bff.pid)?.rssBytes;
     const hits = await checkCatalogue(bff, generated, imported);
     console.log(`  Search hits (total) per query: ${SEARCH_KINDS.map((kind) => `${kind} ${generated.queries[kind].map((q) => `"${q}" ${fmt(hits[q]!)}`).join(', ')}`).join('; ')}`);
+    console.log(`  Part search hits: ${PART_SEARCH_KINDS.map((kind) => `${kind} ${generated.partQueries[kind].map((q) => `"${q}" ${fmt(hits[`part ${q}`]!)}`).join(', ')}`).join('; ')}`);
     const rng = prng(SEED + 1);
-    console.log(`  One request at a time on SQLite (no queue: what each kind costs), ms from sending to the whole body, median / p90 / max of up to ${SOLO_REQUESTS}:`);
+    console.log(`  One request at a time on SQLite (no queue: what each kind costs), ms from sending to the whole body, median / p90 / max of up to ${SOLO_REQUESTS} (a search asked again is answered from the searches the BFF keeps; (f) and (g) below read every one from the database):`);
     for (const probe of probes(generated, imported, rng)) {
       const { ms, bytes } = await solo(bff.url, probe.paths);
       console.log(`    ${probe.label.padEnd(62)}${f2(quantile(ms, 0.5)).padStart(7)} ${f2(quantile(ms, 0.9)).padStart(7)} ${f2(ms[ms.length - 1]!).padStart(7)}   ~${fmt(bytes / 1024, 1)} KB`);

@@ -1,15 +1,14 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
-import { CatalogueFilesError, ImportStopped, importCatalogue, type FileReport } from './features/catalogue/catalogue.importer';
+import { importProgressReporter } from './features/catalogue/catalogue-import-progress';
+import { CatalogueFilesError, ImportStopped, importCatalogue } from './features/catalogue/catalogue.importer';
 
 const USAGE = `Usage:
   npm run catalogue -- import <dir>
 <dir> holds Rebrickable's CSV downloads (https://rebrickable.com/downloads/), as .csv or .csv.gz:
 themes, part_categories, colors, parts, sets, inventories, inventory_parts. Each file is imported in
 one transaction; running it again with the same files changes nothing. The database is DATABASE_URL's.`;
-
-const rate = (report: FileReport) => (report.seconds > 0 ? Math.round(report.rows / report.seconds).toLocaleString('en') : '–');
 
 async function main(argv: string[]): Promise<number> {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true });
@@ -26,13 +25,14 @@ async function main(argv: string[]): Promise<number> {
     stop.abort();
   });
   const started = Date.now();
+  const progress = importProgressReporter(process.stdout);
   try {
     const reports = await importCatalogue(database.db, dir, {
       refreshTextIndex: database.refreshTextIndex,
       signal: stop.signal,
-      onProgress: ({ file, rows }) => process.stderr.write(`  ${file}: ${rows.toLocaleString('en')} rows…\r`),
+      onProgress: progress.onProgress,
       onFileDone: (report) => {
-        console.log(`${report.file}: ${report.rows.toLocaleString('en')} rows in ${report.seconds.toFixed(1)} s (${rate(report)} rows/s)${report.bad ? `, ${report.bad} skipped` : ''}`);
+        progress.onFileDone(report);
         for (const bad of report.badRows) console.log(`  line ${bad.line}: ${bad.reason}`);
         if (report.bad > report.badRows.length) console.log(`  … and ${report.bad - report.badRows.length} more`);
       },

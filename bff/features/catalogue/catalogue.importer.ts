@@ -40,7 +40,7 @@ export const CATALOGUE_FILES = [
 type FileName = (typeof CATALOGUE_FILES)[number]['name'];
 
 const BATCH_ROWS = 500;
-const PROGRESS_EVERY_ROWS = 100_000;
+const PROGRESS_EVERY_ROWS = 10_000;
 /** Bad rows reported one by one per file; beyond that only counted. */
 const BAD_ROWS_LISTED = 50;
 
@@ -58,6 +58,11 @@ export interface FileReport {
 export interface ImportProgress {
   file: string;
   rows: number;
+  /** How far into the file on disk (compressed bytes for a .gz): with `bytes`, what is left. */
+  bytesRead: number;
+  bytes: number;
+  /** Since the file was opened. */
+  seconds: number;
 }
 export interface ImportOptions {
   /** Told now and then while a file is read, and once when it is done. */
@@ -94,10 +99,12 @@ function locate(dir: string): { paths: Record<FileName, string>; problems: strin
   return { paths, problems };
 }
 
-const open = (file: string): Readable => {
-  const stream = fs.createReadStream(file);
-  return file.endsWith('.gz') ? stream.pipe(zlib.createGunzip()) : stream;
+/** A file's text, and the stream of its bytes on disk (how far it has been read). */
+const openWithSource = (file: string): { text: Readable; source: fs.ReadStream } => {
+  const source = fs.createReadStream(file);
+  return { text: file.endsWith('.gz') ? source.pipe(zlib.createGunzip()) : source, source };
 };
+const open = (file: string): Readable => openWithSource(file).text;
 
 async function headerOf(file: string): Promise<string[]> {
   const lines = readline.createInterface({ input: open(file), crlfDelay: Infinity });
@@ -319,7 +326,9 @@ async function importFile(trx: Db, file: string, filePath: string, h: FileHandle
   const parser = parse({ columns: true, bom: true, info: true, skip_empty_lines: true, skip_records_with_error: true, relax_column_count: false });
   // A record csv-parse cannot read (an open quote, a wrong number of fields) is skipped and reported.
   parser.on('skip', (err: Error & { lines?: number }) => bad(err.lines ?? 0, err.message.replace(/^Invalid Record Length: /, 'wrong number of fields: ')));
-  const input = open(filePath);
+  const began = performance.now();
+  const { text: input, source } = openWithSource(filePath);
+  const bytes = (await fs.promises.stat(filePath)).size;
   input.on('error', (err) => parser.destroy(err));
   input.pipe(parser);
   let batch: unknown[] = [];
@@ -340,9 +349,10 @@ async function importFile(trx: Db, file: string, filePath: string, h: FileHandle
       bad(info.lines, err.message);
     }
     if (batch.length >= BATCH_ROWS) await flush();
-    if ((report.rows + report.bad) % PROGRESS_EVERY_ROWS === 0) options.onProgress?.({ file, rows: report.rows });
+    if ((report.rows + report.bad) % PROGRESS_EVERY_ROWS === 0) options.onProgress?.({ file, rows: report.rows, bytesRead: source.bytesRead, bytes, seconds: (performance.now() - began) / 1000 });
   }
   await flush();
+  options.onProgress?.({ file, rows: report.rows, bytesRead: bytes, bytes, seconds: (performance.now() - began) / 1000 });
   await h.end?.(ctx, trx);
   // The parser tells of records it skips as it reads, ahead of the rows being written.
   report.badRows.sort((a, b) => a.line - b.line);

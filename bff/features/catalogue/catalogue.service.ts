@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Category, PartCategory, PartDetail, PartListItem, PartListQuery, PieceDetail, PieceListQuery, PieceSummary } from '../../contracts/catalogue.contract';
 import type { Page, PageQuery } from '../../contracts/common.contract';
 import type { Database } from '../../db/database';
@@ -8,8 +9,11 @@ import type { CatalogueRepository } from './catalogue.repository';
 export interface CatalogueServiceDeps {
   catalogue: CatalogueRepository;
   matchesText: Database['matchesText'];
-  /** How long the category tree is kept before it is read again (it changes only with an import). */
-  categoriesTtlMs?: number;
+  /**
+   * How long the category lists and search answers are kept before they are read again: the
+   * catalogue changes only with an import (another process), which the pages then show within this.
+   */
+  keptForMs?: number;
   now?: () => number;
 }
 
@@ -25,14 +29,32 @@ function keptFor<T>(ttlMs: number, now: () => number, read: () => Promise<T[]>) 
   };
 }
 
-export function catalogueService({ catalogue, matchesText, categoriesTtlMs = 60_000, now = Date.now }: CatalogueServiceDeps) {
-  const categoryList = keptFor<Category>(categoriesTtlMs, now, catalogue.themes);
-  const partCategoryList = keptFor<PartCategory>(categoriesTtlMs, now, catalogue.partCategories);
+/** Search answers kept at once: about 2 KB each. */
+const KEPT_SEARCHES = 2_000;
 
-  /** A query's words for the text index and the query itself for ranking numbers (none without words). */
+export function catalogueService({ catalogue, matchesText, keptForMs = 60_000, now = Date.now }: CatalogueServiceDeps) {
+  const categoryList = keptFor<Category>(keptForMs, now, catalogue.themes);
+  const partCategoryList = keptFor<PartCategory>(keptForMs, now, catalogue.partCategories);
+  // The words people search for repeat (a brick, a set number): the same search answers from
+  // memory, and searches for the same words at once share one read (decision 0065).
+  const searches = new LRUCache<string, Page<PieceSummary> | Page<PartListItem>, () => Promise<Page<PieceSummary> | Page<PartListItem>>>({
+    max: KEPT_SEARCHES,
+    ttl: keptForMs,
+    perf: { now },
+    ttlResolution: 0,
+    fetchMethod: (_key, _stale, { context }) => context(),
+  });
+  const kept = async <T extends Page<PieceSummary> | Page<PartListItem>>(key: string, read: () => Promise<T>): Promise<T> => (await searches.fetch(key, { context: read })) as T;
+
+  /**
+   * A query's words for the text index, and the query itself for ranking numbers (none without
+   * words). A part's number has a digit in it: words alone (`brick`) are not ranked as numbers.
+   */
   const textSearch = (table: 'pieces' | 'parts', query: string | undefined) => {
     const words = searchWords(query ?? '').slice(0, MAX_WORDS);
-    return words.length > 0 ? { textMatch: matchesText(table, 'search_text', words), exactNumber: query!.trim().toLowerCase() } : {};
+    if (words.length === 0) return {};
+    const typed = query!.trim().toLowerCase();
+    return { textMatch: matchesText(table, 'search_text', words), exactNumber: table === 'parts' && !/[0-9]/.test(typed) ? undefined : typed };
   };
 
   /** A category and every category below it. */
@@ -46,34 +68,43 @@ export function catalogueService({ catalogue, matchesText, categoriesTtlMs = 60_
     return ids;
   }
 
+  async function searchPieces(query: PieceListQuery, themeIds: number[] | undefined): Promise<Page<PieceSummary>> {
+    const text = textSearch('pieces', query.query);
+    const { items, total } = await catalogue.searchPieces({
+      ...text,
+      themeIds,
+      // Without words there is nothing to rank by: the newest first.
+      order: query.sort === 'relevance' && !text.textMatch ? 'year-desc' : query.sort,
+      limit: query.pageSize,
+      offset: query.page * query.pageSize,
+    });
+    return { items, page: query.page, pageSize: query.pageSize, total };
+  }
+
+  async function searchParts(query: PartListQuery): Promise<Page<PartListItem>> {
+    const text = textSearch('parts', query.query);
+    const { items, total } = await catalogue.searchParts({
+      ...text,
+      categoryId: query.category,
+      // Without words there is nothing to rank by: the most used first.
+      order: query.sort === 'relevance' && !text.textMatch ? 'used-desc' : query.sort,
+      limit: query.pageSize,
+      offset: query.page * query.pageSize,
+    });
+    return { items, page: query.page, pageSize: query.pageSize, total };
+  }
+
   return {
     async listPieces(query: PieceListQuery): Promise<Page<PieceSummary>> {
-      const text = textSearch('pieces', query.query);
-      const { items, total } = await catalogue.searchPieces({
-        ...text,
-        themeIds: query.category !== undefined ? await categoryAndBelow(query.category) : undefined,
-        // Without words there is nothing to rank by: the newest first.
-        order: query.sort === 'relevance' && !text.textMatch ? 'year-desc' : query.sort,
-        limit: query.pageSize,
-        offset: query.page * query.pageSize,
-      });
-      return { items, page: query.page, pageSize: query.pageSize, total };
+      const themeIds = query.category !== undefined ? await categoryAndBelow(query.category) : undefined;
+      return kept(`pieces ${JSON.stringify(query)}`, () => searchPieces(query, themeIds));
     },
 
     async listParts(query: PartListQuery): Promise<Page<PartListItem>> {
       if (query.category !== undefined && !(await partCategoryList()).some((c) => c.id === query.category)) {
         throw badRequest(`There is no part category ${query.category}.`, [{ path: 'query.category', message: `No part category with id ${query.category}; GET /api/rest/part-categories lists them` }]);
       }
-      const text = textSearch('parts', query.query);
-      const { items, total } = await catalogue.searchParts({
-        ...text,
-        categoryId: query.category,
-        // Without words there is nothing to rank by: the most used first.
-        order: query.sort === 'relevance' && !text.textMatch ? 'used-desc' : query.sort,
-        limit: query.pageSize,
-        offset: query.page * query.pageSize,
-      });
-      return { items, page: query.page, pageSize: query.pageSize, total };
+      return kept(`parts ${JSON.stringify(query)}`, () => searchParts(query));
     },
 
     async piece(ref: string): Promise<PieceDetail> {
