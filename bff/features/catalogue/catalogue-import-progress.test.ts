@@ -25,12 +25,16 @@ describe('the import progress', () => {
     reporter.onProgress({ file: 'inventory_parts.csv', rows: 100_000, bytesRead: 10, bytes: 100, seconds: 1 });
     tick(1_000);
     reporter.onProgress({ file: 'inventory_parts.csv', rows: 200_000, bytesRead: 20, bytes: 100, seconds: 2 });
+    reporter.onProgress({ file: 'inventory_parts.csv', rows: 1_000_000, bytesRead: 100, bytes: 100, seconds: 9, finishing: true });
     reporter.onFileDone(report({ bad: 3 }));
-    expect(written).toEqual([
+    // A shorter line is padded so nothing of the longer one before it is left showing.
+    for (let i = 1; i < 4; i++) expect(written[i]!.length).toBeGreaterThanOrEqual(written[i - 1]!.trimEnd().length);
+    expect(written.map((text) => text.trimEnd())).toEqual([
       '\rinventory_parts.csv: 100,000 rows, 100,000 rows/s, about 9 s left',
       '\rinventory_parts.csv: 200,000 rows, 100,000 rows/s, about 8 s left',
+      '\rinventory_parts.csv: 1,000,000 rows read, finishing…',
       '\rinventory_parts.csv: 1,000,000 rows in 10.0 s (100,000 rows/s), 3 skipped',
-      '\n',
+      '',
     ]);
   });
 
@@ -40,11 +44,13 @@ describe('the import progress', () => {
       tick(1_000);
       reporter.onProgress({ file: 'inventory_parts.csv', rows: n * 10_000, bytesRead: n, bytes: 12, seconds: n });
     }
+    reporter.onProgress({ file: 'inventory_parts.csv', rows: 120_000, bytesRead: 12, bytes: 12, seconds: 12, finishing: true });
     reporter.onFileDone(report());
     expect(written.join('')).not.toContain('\r');
     expect(written.join('').trim().split('\n')).toEqual([
       'inventory_parts.csv: 60,000 rows, 10,000 rows/s, about 6 s left',
       'inventory_parts.csv: 110,000 rows, 10,000 rows/s, about 1 s left',
+      'inventory_parts.csv: 120,000 rows read, finishing…',
       'inventory_parts.csv: 1,000,000 rows in 10.0 s (100,000 rows/s)',
     ]);
   });

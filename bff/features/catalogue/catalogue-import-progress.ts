@@ -12,6 +12,7 @@ const duration = (seconds: number) => {
 /** "inventory_parts.csv: 412,000 rows, 96,300 rows/s, about 6 s left" (no time left until there is a rate to go by). */
 export function describeProgress(progress: ImportProgress): string {
   const { seconds } = progress;
+  if (progress.finishing) return `${progress.file}: ${count(progress.rows)} rows read, finishing…`;
   const rate = seconds > 0 ? progress.rows / seconds : 0;
   const done = progress.bytes > 0 ? progress.bytesRead / progress.bytes : 0;
   const left = done > 0 && done < 1 && seconds >= 0.5 ? `, about ${duration((seconds * (1 - done)) / done)} left` : '';
@@ -50,7 +51,8 @@ export function importProgressReporter(out: Output, now: () => number = Date.now
       }
       const line = describeProgress(progress);
       if (out.isTTY) rewrite(line);
-      else if (now() - lastPlainAt >= PLAIN_EVERY_MS) {
+      // A file that took a while says when its rows are read: what follows may take a while too.
+      else if (now() - lastPlainAt >= PLAIN_EVERY_MS || (progress.finishing && progress.seconds * 1000 >= PLAIN_EVERY_MS)) {
         lastPlainAt = now();
         out.write(`${line}\n`);
       }

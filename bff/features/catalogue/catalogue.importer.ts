@@ -63,6 +63,8 @@ export interface ImportProgress {
   bytes: number;
   /** Since the file was opened. */
   seconds: number;
+  /** Every row is read; what is kept ready from them (where-used, colours, the text index) is being written. */
+  finishing?: boolean;
 }
 export interface ImportOptions {
   /** Told now and then while a file is read, and once when it is done. */
@@ -352,7 +354,7 @@ async function importFile(trx: Db, file: string, filePath: string, h: FileHandle
     if ((report.rows + report.bad) % PROGRESS_EVERY_ROWS === 0) options.onProgress?.({ file, rows: report.rows, bytesRead: source.bytesRead, bytes, seconds: (performance.now() - began) / 1000 });
   }
   await flush();
-  options.onProgress?.({ file, rows: report.rows, bytesRead: bytes, bytes, seconds: (performance.now() - began) / 1000 });
+  options.onProgress?.({ file, rows: report.rows, bytesRead: bytes, bytes, seconds: (performance.now() - began) / 1000, finishing: true });
   await h.end?.(ctx, trx);
   // The parser tells of records it skips as it reads, ahead of the rows being written.
   report.badRows.sort((a, b) => a.line - b.line);
