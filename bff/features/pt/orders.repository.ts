@@ -15,7 +15,7 @@ const CLOSED_ORDER_STATUSES = ORDER_STATUSES.filter((status) => !(OPEN_ORDER_STA
  * planning time that the index holds exactly these rows. A list names its side even when it asks for
  * one status: that is what lets it use the side's index.
  */
-const statusAmong = (statuses: readonly OrderStatus[]) => sql<SqlBool>`status in (${sql.join(statuses.map((status) => sql.lit(status)))})`;
+const statusAmong = (statuses: readonly OrderStatus[], column = 'status') => sql<SqlBool>`${sql.ref(column)} in (${sql.join(statuses.map((status) => sql.lit(status)))})`;
 /** "Still open": the board's page is read straight from `orders_open_idx` (no sort of every open order). */
 const isOpenOrder = statusAmong(OPEN_ORDER_STATUSES);
 const sideOf = (status: OrderStatus) => ((OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status) ? isOpenOrder : statusAmong(CLOSED_ORDER_STATUSES));
@@ -88,21 +88,25 @@ function ticketTimes(from: TicketStatus, to: TicketStatus, now: string): Partial
 }
 
 /**
- * Every stall's tickets made ready since `since` (a ready time) and its tickets not ready of open
- * orders (none): one read for the whole menu. Its own function so a test can check its plan.
+ * What stalls' waits are made of: the preparation times of every stall's tickets made ready since
+ * `since` (through `order_tickets_ready_idx`: an hour's throughput, however long the history), and
+ * how many tickets of `stallIds` (or of every stall, for the menu) are not ready, of orders still
+ * open, counted through `order_tickets_waiting_idx` (migration 020; the literal is the index's own).
+ * Its own function so a test can check its plans.
  */
-export const stallLoadsQuery = (db: Db, since: string) =>
-  db
-    .selectFrom('order_tickets')
-    .select(['stall_id', 'received_at', 'ready_at'])
-    .where('ready_at', '>=', since)
-    .unionAll(
-      db
-        .selectFrom('order_tickets')
-        .select(['stall_id', 'received_at', 'ready_at'])
-        .where('status', '<>', 'ready')
-        .where('order_id', 'in', db.selectFrom('orders').select('id').where(isOpenOrder)),
-    );
+export const stallLoadsQueries = (db: Db, since: string, stallIds?: readonly number[]) => {
+  const waiting = db
+    .selectFrom('order_tickets as t')
+    .innerJoin('orders', 'orders.id', 't.order_id')
+    .select(['t.stall_id', (eb) => eb.fn.countAll<number>().as('waiting')])
+    .where(sql<SqlBool>`${sql.ref('t.status')} <> ${sql.lit('ready')}`)
+    .where(statusAmong(OPEN_ORDER_STATUSES, 'orders.status'))
+    .groupBy('t.stall_id');
+  return {
+    recent: db.selectFrom('order_tickets').select(['stall_id', 'received_at', 'ready_at']).where('ready_at', '>=', since),
+    waiting: stallIds ? waiting.where('t.stall_id', 'in', stallIds) : waiting,
+  };
+};
 
 /** The orders a list asks for: `open`, or one status within its side. Its own function so a test can check its plan. */
 export const matchingOrders = (db: Db, status: OrderListQuery['status']) =>
@@ -217,21 +221,16 @@ export function ordersRepository(db: Db) {
         )
       ).map(publicOrder),
 
-    /**
-     * What every stall's wait is made of, in one read: the preparation times of its tickets made ready
-     * since `since` (through `order_tickets_ready_idx`), and its tickets not ready of orders still open
-     * (through `orders_open_idx`; a cancelled or served order's unfinished ticket is no queue). A stall
-     * with neither is absent.
-     */
-    stallLoads: async (since: string): Promise<Map<number, StallLoad>> => {
-      const rows = await stallLoadsQuery(db, since).execute();
+    /** What stalls' waits are made of (`stallIds`, or every stall); a stall with neither recent tickets nor a queue is absent. */
+    stallLoads: async (since: string, stallIds?: readonly number[]): Promise<Map<number, StallLoad>> => {
+      const { recent, waiting } = stallLoadsQueries(db, since, stallIds);
+      // One after the other: inside a transaction both go through its one connection anyway.
+      const ready = await recent.execute();
+      const queues = await waiting.execute();
       const loads = new Map<number, StallLoad>();
-      for (const row of rows) {
-        const load = loads.get(row.stall_id) ?? { prepMinutes: [], ahead: 0 };
-        if (row.ready_at === null) load.ahead += 1;
-        else load.prepMinutes.push((Date.parse(row.ready_at) - Date.parse(row.received_at)) / 60_000);
-        loads.set(row.stall_id, load);
-      }
+      const loadOf = (stallId: number) => loads.get(stallId) ?? loads.set(stallId, { prepMinutes: [], ahead: 0 }).get(stallId)!;
+      for (const row of ready) loadOf(row.stall_id).prepMinutes.push((Date.parse(row.ready_at!) - Date.parse(row.received_at)) / 60_000);
+      for (const row of queues) loadOf(row.stall_id).ahead = Number(row.waiting);
       return loads;
     },
 

@@ -7,7 +7,7 @@ import type { Page } from '../../contracts/common.contract';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { Kitchen, KitchenTicket, Menu, Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
-import { orderPageQuery, stallLoadsQuery } from './orders.repository';
+import { orderPageQuery, stallLoadsQueries } from './orders.repository';
 
 let ctx: TestContext;
 let staff: Awaited<ReturnType<TestContext['loginAs']>>;
@@ -573,14 +573,19 @@ describe('waits', () => {
     }
   });
 
-  it('reads the waits of every stall through indexes, not the whole tickets table', async () => {
+  it('reads the waits of every stall through indexes: the last hour by ready time, the queue from the tickets not ready', async () => {
     if (ctx.database.engine !== 'sqlite') return;
-    const compiled = stallLoadsQuery(ctx.database.db, minutesAgo(60)).compile();
-    const plan = await ctx.database.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
-    const details = plan.rows.map((row) => row.detail);
-    // The last hour's tickets from the ready-time index; the open orders' tickets by order id, the open
-    // orders from their own index. No table is scanned.
-    expect(details).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH order_tickets USING COVERING INDEX order_tickets_ready_idx/), expect.stringMatching(/^SEARCH order_tickets USING .*INDEX .*\(order_id=\?\)/)]));
-    expect(details.filter((d) => d.startsWith('SCAN') && !/^SCAN orders USING (COVERING )?INDEX orders_open_idx$/.test(d))).toEqual([]);
+    const planOf = async (query: { compile: () => CompiledQuery }) => {
+      const compiled = query.compile();
+      return (await ctx.database.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]))).rows.map((row) => row.detail);
+    };
+    for (const stallIds of [undefined, [1, 2]]) {
+      const { recent, waiting } = stallLoadsQueries(ctx.database.db, minutesAgo(60), stallIds);
+      expect(await planOf(recent)).toEqual([expect.stringMatching(/^SEARCH order_tickets USING (COVERING )?INDEX order_tickets_ready_idx/)]);
+      // The queue: the tickets not ready alone (never the whole tickets table), each order looked up by id.
+      const queue = await planOf(waiting);
+      expect(queue[0]).toMatch(/^(SCAN|SEARCH) t USING (COVERING )?INDEX order_tickets_waiting_idx/);
+      expect(queue).toContainEqual(expect.stringMatching(/^SEARCH orders USING INTEGER PRIMARY KEY/));
+    }
   });
 });

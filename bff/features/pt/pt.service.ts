@@ -78,9 +78,9 @@ export function ptService({ stalls, orders, inTransaction, openOrderPages, venue
     });
   }
 
-  /** Every stall's wait for an order placed now (a stall with no recent tickets and no queue: unknown). */
-  const stallWaits = async (repository: OrdersRepository, at: string) => {
-    const loads = await repository.stallLoads(new Date(Date.parse(at) - WAIT_WINDOW_MINUTES * 60_000).toISOString());
+  /** Stalls' waits for an order placed now (`stallIds`, or every stall; one with no recent tickets and no queue: unknown). */
+  const stallWaits = async (repository: OrdersRepository, at: string, stallIds?: readonly number[]) => {
+    const loads = await repository.stallLoads(new Date(Date.parse(at) - WAIT_WINDOW_MINUTES * 60_000).toISOString(), stallIds);
     return (stallId: number) => waitEstimate(loads.get(stallId) ?? { prepMinutes: [], ahead: 0 });
   };
 
@@ -197,7 +197,7 @@ export function ptService({ stalls, orders, inTransaction, openOrderPages, venue
         });
         const at = now();
         // Read in the transaction, before this order's tickets exist: the queue is exactly the one ahead of it.
-        const waitOf = await stallWaits(tx.orders, at);
+        const waitOf = await stallWaits(tx.orders, at, [...new Set(lines.map((line) => line.stallId))]);
         const order: NewOrder = {
           table: input.table,
           totalCents: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
