@@ -131,6 +131,11 @@ const EnvSchema = v.object({
   SAMPLES_IMAGE_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SAMPLES_IMAGE_DIR must not be empty')), './data/sample-images'),
   /** SAMPLES_IMAGE_DIR is pruned to this size, least recently used pictures first. */
   SAMPLES_IMAGE_DIR_MAX_MB: v.optional(integer('SAMPLES_IMAGE_DIR_MAX_MB', 1, 1_000_000), '200'),
+  /** Where Rebrickable's pictures live: its `sets/` and `parts/` folders are the catalogue's picture locations (a mirror, or a local fake in tests, beside Rebrickable's own). */
+  CATALOGUE_MEDIA_URL: v.optional(httpUrl('CATALOGUE_MEDIA_URL'), 'https://cdn.rebrickable.com/media'),
+  CATALOGUE_IMAGE_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('CATALOGUE_IMAGE_DIR must not be empty')), './data/catalogue-images'),
+  /** CATALOGUE_IMAGE_DIR is pruned to this size, least recently used pictures first. */
+  CATALOGUE_IMAGE_DIR_MAX_MB: v.optional(integer('CATALOGUE_IMAGE_DIR_MAX_MB', 1, 1_000_000), '500'),
 });
 
 const ConfigSchema = v.pipe(

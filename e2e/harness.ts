@@ -85,6 +85,7 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
       UPLOADS_DIR: join(dir, 'uploads'),
       ...samples.env,
       SAMPLES_IMAGE_DIR: join(dir, 'sample-images'),
+      CATALOGUE_IMAGE_DIR: join(dir, 'catalogue-images'),
       ...env,
     },
     () => undefined,
