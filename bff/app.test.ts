@@ -138,10 +138,12 @@ describe('CSRF rule and origins', () => {
 });
 
 describe('security headers and logs', () => {
-  it('sends a CSP that allows only the app itself for scripts and connections', async () => {
+  it('sends a CSP that allows only the app itself for scripts, connections and pictures', async () => {
     const res = await request(ctx.app).get('/api').expect(200);
     expect(res.headers['content-security-policy']).toMatch(/script-src 'self'/);
     expect(res.headers['content-security-policy']).toMatch(/connect-src 'self'/);
+    // Pictures of other sites come through the BFF's picture proxies (decision 0068); the QR codes are data: addresses.
+    expect(res.headers['content-security-policy']).toMatch(/img-src 'self' data: blob:;/);
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 });

@@ -143,7 +143,8 @@ export function createApp(deps: AppDeps): App {
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
-          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          // No other site's pictures: they come through the picture proxies (decision 0068), so the browser talks only to us.
+          'img-src': ["'self'", 'data:', 'blob:'],
           'connect-src': ["'self'"],
           'style-src': ["'self'", "'unsafe-inline'"],
           'media-src': ["'self'", 'blob:'],

@@ -86,4 +86,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SAMPLES_CACHE_SECONDS: '-1' })).toThrow(/SAMPLES_CACHE_SECONDS must be a whole number from 0 to 86400/);
     expect(() => loadConfig({ SAMPLES_POKEAPI_SPRITES_URL: 'sprites' })).toThrow(/SAMPLES_POKEAPI_SPRITES_URL must be an absolute http\(s\) URL/);
   });
+
+  it('keeps the pictures in folders of a size, Rebrickable’s CDN as the catalogue’s picture host, each within range', () => {
+    expect(loadConfig({})).toMatchObject({
+      SAMPLES_IMAGE_DIR_MAX_MB: 200,
+      CATALOGUE_MEDIA_URL: 'https://cdn.rebrickable.com/media',
+      CATALOGUE_IMAGE_DIR: './data/catalogue-images',
+      CATALOGUE_IMAGE_DIR_MAX_MB: 500,
+    });
+    expect(loadConfig({ CATALOGUE_MEDIA_URL: 'http://127.0.0.1:8080/media/', CATALOGUE_IMAGE_DIR_MAX_MB: '1' })).toMatchObject({ CATALOGUE_MEDIA_URL: 'http://127.0.0.1:8080/media', CATALOGUE_IMAGE_DIR_MAX_MB: 1 });
+    expect(() => loadConfig({ CATALOGUE_IMAGE_DIR_MAX_MB: '0' })).toThrow(/CATALOGUE_IMAGE_DIR_MAX_MB must be a whole number from 1 to 1000000/);
+    expect(() => loadConfig({ SAMPLES_IMAGE_DIR_MAX_MB: '2.5' })).toThrow(/SAMPLES_IMAGE_DIR_MAX_MB must be a whole number from 1 to 1000000/);
+    expect(() => loadConfig({ CATALOGUE_MEDIA_URL: 'cdn.rebrickable.com' })).toThrow(/CATALOGUE_MEDIA_URL must be an absolute http\(s\) URL/);
+  });
 });

@@ -129,6 +129,13 @@ const EnvSchema = v.object({
   /** How long an upstream answer is reused from memory before the upstream is asked again (0: never). */
   SAMPLES_CACHE_SECONDS: v.optional(integer('SAMPLES_CACHE_SECONDS', 0, 86_400), '60'),
   SAMPLES_IMAGE_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SAMPLES_IMAGE_DIR must not be empty')), './data/sample-images'),
+  /** SAMPLES_IMAGE_DIR is pruned to this size, least recently used pictures first. */
+  SAMPLES_IMAGE_DIR_MAX_MB: v.optional(integer('SAMPLES_IMAGE_DIR_MAX_MB', 1, 1_000_000), '200'),
+  /** Where Rebrickable's pictures live: its `sets/` and `parts/` folders are the catalogue's picture locations (a mirror, or a local fake in tests, beside Rebrickable's own). */
+  CATALOGUE_MEDIA_URL: v.optional(httpUrl('CATALOGUE_MEDIA_URL'), 'https://cdn.rebrickable.com/media'),
+  CATALOGUE_IMAGE_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('CATALOGUE_IMAGE_DIR must not be empty')), './data/catalogue-images'),
+  /** CATALOGUE_IMAGE_DIR is pruned to this size, least recently used pictures first. */
+  CATALOGUE_IMAGE_DIR_MAX_MB: v.optional(integer('CATALOGUE_IMAGE_DIR_MAX_MB', 1, 1_000_000), '500'),
 });
 
 const ConfigSchema = v.pipe(

@@ -11,6 +11,7 @@ import { changesBetween, snapshotOf, tablesOf, type DatabaseSnapshot } from './t
 import { requestFor, type FuzzRequest, type Hints } from './test-support/fuzz-inputs';
 import { signInPerson } from './test-support/live-client';
 import { problemOf, rawCall, type RawAnswer } from './test-support/raw-call';
+import { startRebrickableMedia, type RebrickableMedia } from './test-support/rebrickable-media';
 import { startSampleUpstreams, type SampleUpstreams } from './test-support/sample-upstreams';
 import { createTestContext, type TestContext } from './test-support/test-app';
 
@@ -48,6 +49,7 @@ const RECORDED_REFUSALS: Partial<Record<EndpointKey, string[]>> = {
 const JSON_LIMIT_BYTES = 100 * 1024;
 
 let fakes: SampleUpstreams;
+let media: RebrickableMedia;
 let ctx: TestContext;
 let base: string;
 let endpoints: Map<string, Endpoint>;
@@ -62,8 +64,9 @@ const counts = { requests: 0, byEndpoint: new Map<string, number>(), byStatus: n
 
 beforeAll(async () => {
   fakes = await startSampleUpstreams();
+  media = await startRebrickableMedia();
   ctx = await createTestContext(
-    { ...fakes.env, SAMPLES_TIMEOUT_MS: '2000' },
+    { ...fakes.env, ...media.env, SAMPLES_TIMEOUT_MS: '2000' },
     {
       // Raised so the generated requests reach validation and the handlers instead of a 429.
       ordersPerMinute: NO_LIMIT,
@@ -93,6 +96,7 @@ afterAll(async () => {
   ctx?.endStreams();
   await ctx?.close();
   await fakes?.close();
+  await media?.close();
 });
 
 /** As an admin, through the API: JSON in, the answer's JSON out (the fixtures' setup must succeed). */
@@ -156,7 +160,13 @@ async function seedFixtures(): Promise<Hints> {
     email: [kisiUsers[1]!.email, kisiUsers[2]!.email, 'owner@fuzz.test', 'fuzz-admin@frontdesk.test'],
     password: ['correct-horse-battery'],
     idOrName: ['pikachu', 'bulbasaur', '25', '1'],
-    src: [`${fakes.urls.sprites}/pokemon/other/official-artwork/1.png`, `${fakes.urls.rickandmorty}/character/avatar/1.jpeg`, 'https://evil.example/x.png'],
+    src: [
+      `${fakes.urls.sprites}/pokemon/other/official-artwork/1.png`,
+      `${fakes.urls.rickandmorty}/character/avatar/1.jpeg`,
+      media.setPicture('10270-1'),
+      `${media.mediaUrl}/parts/ldraw/4/3001.png`,
+      'https://evil.example/x.png',
+    ],
     category: ['1'],
     type: ['lock.unlock'],
     since: ['2020-01-01T00:00:00.000Z'],

@@ -36,6 +36,7 @@ const env = (extra: Record<string, string>): Record<string, string> => ({
   STATIC_DIR: client,
   UPLOADS_DIR: path.join(dir, 'uploads'),
   SAMPLES_IMAGE_DIR: path.join(dir, 'sample-images'),
+  CATALOGUE_IMAGE_DIR: path.join(dir, 'catalogue-images'),
   ...extra,
 });
 

@@ -1,6 +1,8 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp } from './harness';
+import type { Page } from 'playwright-core';
+import { startRebrickableMedia, type RebrickableMedia } from '../bff/test-support/rebrickable-media';
+import { startApp, watchProblems } from './harness';
 import type { E2eApp } from './harness';
 
 /**
@@ -9,12 +11,16 @@ import type { E2eApp } from './harness';
  * the part's where-used list to another piece that contains it; the way back keeps the search.
  */
 let app: E2eApp;
+/** Rebrickable's picture CDN, faked: the catalogue's pictures come from it through the BFF. */
+let media: RebrickableMedia;
 
 before(async () => {
-  app = await startApp();
+  media = await startRebrickableMedia();
+  app = await startApp({ env: media.env });
 });
 after(async () => {
   await app?.close();
+  await media?.close();
 });
 
 it('finds a piece, opens one of its parts and follows where-used to another piece', async () => {
@@ -115,6 +121,75 @@ it('ranks an exact piece number first and shows the not-found screen for a piece
       [],
     );
   } finally {
+    await context.close();
+  }
+});
+
+/** The size of each picture frame on the page, in its order, and whether it shows a picture that loaded. */
+const frames = (page: Page, selector: string) =>
+  page.locator(selector).evaluateAll((elements) =>
+    elements.map((element) => {
+      const box = element.getBoundingClientRect();
+      const img = element.querySelector('img');
+      return { width: Math.round(box.width), height: Math.round(box.height), picture: img ? img.complete && img.naturalWidth > 0 : false, placeholder: element.textContent === 'No picture' };
+    }),
+  );
+
+it('shows the pictures the BFF has, and a placeholder of the same size for one that is missing or cannot be fetched', async () => {
+  await app.withDatabase(async ({ db }) => {
+    await db.updateTable('pieces').set({ image_url: media.setPicture('harbourpack-1') }).where('number', '=', 'harbourpack-1').execute();
+    await db.updateTable('pieces').set({ image_url: media.setPicture('missing-12889-1') }).where('number', '=', '12889-1').execute();
+    await db.updateTable('parts').set({ image_url: `${media.mediaUrl}/parts/ldraw/4/3001pr0001.png` }).where('number', '=', '3001pr0001').execute();
+  });
+  const context = await app.browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  // The pictures that cannot be had are the BFF's 404 and 502, which the browser logs.
+  const problems = watchProblems(page, [
+    { path: '/api/rest/pictures', status: 404 },
+    { path: '/api/rest/pictures', status: 502 },
+  ]);
+  try {
+    const pictureRequests: string[] = [];
+    page.on('request', (req) => {
+      if (req.resourceType() === 'image') pictureRequests.push(new URL(req.url()).pathname);
+    });
+    await page.goto('/pieces?query=harbour&sort=name');
+    const cards = page.getByRole('list', { name: 'Pieces' }).getByRole('listitem');
+    await cards.filter({ hasText: 'Harbour Starter Pack' }).locator('img').waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll('.cat-image-card img')].every((img) => (img as HTMLImageElement).complete));
+    await page.locator('.cat-image-card', { hasText: 'No picture' }).first().waitFor();
+    // Harbour Boatyard's picture is missing at the CDN: its frame shows the placeholder, the same size as the picture's.
+    const list = await frames(page, '.cat-image-card');
+    assert.deepEqual(
+      list.map(({ picture, placeholder }) => ({ picture, placeholder })),
+      [
+        { picture: false, placeholder: true },
+        { picture: true, placeholder: false },
+      ],
+    );
+    assert.deepEqual(list[0]!.width, list[1]!.width);
+    assert.deepEqual(list[0]!.height, list[1]!.height);
+    assert.ok(list[0]!.height > 100, `the frame keeps its size (${list[0]!.height}px high)`);
+    // Every picture came from the BFF, none from another site.
+    assert.deepEqual([...new Set(pictureRequests)], ['/api/rest/pictures']);
+
+    // The CDN goes away. The piece's picture, fetched once already, still shows; its part's, never fetched, is a placeholder.
+    media.broken = true;
+    await cards.filter({ hasText: 'Harbour Starter Pack' }).getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: 'Harbour Starter Pack' }).waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('.cat-image-large img') as HTMLImageElement | null;
+      return img?.complete && img.naturalWidth > 0;
+    });
+    const printedRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: /3001pr0001/ }) }).first();
+    await printedRow.scrollIntoViewIfNeeded(); // thumbnails load lazily, as they come into view
+    await printedRow.locator('.cat-image-thumb svg').waitFor();
+    const thumbs = await frames(page, '.cat-image-thumb');
+    assert.ok(thumbs.length > 1);
+    assert.ok(thumbs.every((thumb) => thumb.width === 40 && thumb.height === 40 && !thumb.picture), `every part's thumbnail is a 40 × 40 placeholder: ${JSON.stringify(thumbs)}`);
+    assert.deepEqual(problems.messages, []);
+  } finally {
+    media.broken = false;
     await context.close();
   }
 });

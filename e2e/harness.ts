@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { startServer } from '../bff/server';
 import { startSampleUpstreams, type SampleUpstreams } from '../bff/test-support/sample-upstreams';
-import { openDatabase } from '../bff/db/database';
+import { openDatabase, type Database } from '../bff/db/database';
 import { authServiceOn } from '../bff/features/auth/auth.service';
 import type { Role } from '../bff/contracts/endpoint.contract';
 
@@ -39,6 +39,8 @@ export type E2eApp = {
   samples: SampleUpstreams;
   /** Adds an account straight to the app's database, as `npm run account -- add` does. */
   addAccount: (account: Account) => Promise<void>;
+  /** Works on the app's database directly (what no page or endpoint changes, e.g. a piece's picture address). */
+  withDatabase: <T>(work: (database: Database) => Promise<T>) => Promise<T>;
   close: () => Promise<void>;
 };
 
@@ -85,6 +87,7 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
       UPLOADS_DIR: join(dir, 'uploads'),
       ...samples.env,
       SAMPLES_IMAGE_DIR: join(dir, 'sample-images'),
+      CATALOGUE_IMAGE_DIR: join(dir, 'catalogue-images'),
       ...env,
     },
     () => undefined,
@@ -105,6 +108,14 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
       try {
         const auth = authServiceOn(database.db, { sessionTtlMs: 0 });
         await auth.addAccount(null, { email, password, name, role });
+      } finally {
+        await database.close();
+      }
+    },
+    async withDatabase(work) {
+      const database = await openDatabase(databaseUrl);
+      try {
+        return await work(database);
       } finally {
         await database.close();
       }

@@ -114,6 +114,7 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'GET /api/rest/parts/:id': everyone,
   'GET /api/rest/categories': everyone,
   'GET /api/rest/part-categories': everyone,
+  'GET /api/rest/pictures': everyone,
 
   // The gym: staff.
   'GET /api/gym/owners': frontDesk,

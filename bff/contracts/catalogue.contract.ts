@@ -1,12 +1,13 @@
 import * as v from 'valibot';
-import { PageQuerySchema, idText, pageOf } from './common.contract';
+import { PageQuerySchema, PictureQuerySchema, idText, pageOf } from './common.contract';
 import { endpoint } from './endpoint.contract';
 
 /**
  * The parts catalogue (`/api/rest`, public reads): pieces (sets, kits: assemblies) and the parts
  * they are made of, in Rebrickable's model. A piece lists its parts by category with colour and
  * quantity; a part lists the pieces it is used in. Loaded from Rebrickable's CSV downloads by
- * `npm run catalogue -- import <dir>`.
+ * `npm run catalogue -- import <dir>`. A piece's or part's `imageUrl` is our own address for its
+ * picture (`/api/rest/pictures?src=…`, decision 0068), null when it has none the BFF may fetch.
  */
 
 export const MAX_CATALOGUE_QUERY = 100;
@@ -167,5 +168,15 @@ export const catalogueApi = {
     summary: 'The categories (themes) of pieces, with their parent and how many pieces each holds',
     access: 'public',
     response: CategoryListSchema,
+  }),
+  picture: endpoint({
+    method: 'GET',
+    path: '/api/rest/pictures',
+    summary: "A piece's or part's picture (Rebrickable's sets and parts folders only), kept on disk; the answers' imageUrl addresses point here",
+    access: 'public',
+    query: PictureQuerySchema,
+    response: v.unknown(),
+    stream: 'file',
+    errors: [404, 502, 504],
   }),
 };

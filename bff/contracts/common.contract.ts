@@ -73,3 +73,11 @@ export type PageQuery = v.InferOutput<typeof PageQuerySchema>;
 export const pageOf = <TItem extends v.GenericSchema>(item: TItem) =>
   v.object({ items: v.array(item), page: v.number(), pageSize: v.number(), total: v.number() });
 export type Page<T> = { items: T[]; page: number; pageSize: number; total: number };
+
+/**
+ * `?src=` of a picture endpoint (`GET /api/samples/images`, `GET /api/rest/pictures`): the picture's
+ * address at its host. Whether it is one the endpoint fetches (its allowlist) is the endpoint's 400.
+ */
+export const PictureQuerySchema = v.object({
+  src: v.pipe(v.string('Expected src, the picture’s address'), v.maxLength(500, 'A picture address is at most 500 characters'), v.url('Expected src to be an address')),
+});

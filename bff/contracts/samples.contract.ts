@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { idText } from './common.contract';
+import { idText, PictureQuerySchema } from './common.contract';
 import { endpoint } from './endpoint.contract';
 
 /**
@@ -97,13 +97,6 @@ export const CommentListSchema = v.object({ items: v.array(CommentSchema), fresh
 
 export const PostIdParamSchema = v.object({ id: idText('Expected a post id (a positive integer)') });
 
-// ---- pictures ----------------------------------------------------------------------------------
-
-/** `?src=` an https address on one of the providers' picture hosts (anything else is a 400). */
-export const ImageQuerySchema = v.object({
-  src: v.pipe(v.string('Expected src, the picture’s address'), v.maxLength(500, 'A picture address is at most 500 characters'), v.url('Expected src to be an address')),
-});
-
 export const samplesApi = {
   pokemonList: endpoint({
     method: 'GET',
@@ -164,7 +157,7 @@ export const samplesApi = {
     path: '/api/samples/images',
     summary: "A provider's picture (PokeAPI's and Rick and Morty's hosts only), cached on disk",
     access: 'public',
-    query: ImageQuerySchema,
+    query: PictureQuerySchema,
     response: v.unknown(),
     stream: 'file',
     errors: [404, 502, 504],

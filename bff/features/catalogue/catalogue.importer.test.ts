@@ -24,7 +24,7 @@ const GOOD: Files = {
   'part_categories.csv': 'id,name\n1,Bricks\n2,Plates\n',
   'colors.csv': 'id,name,rgb,is_trans\n4,Red,C91A09,f\n15,White,FFFFFF,f\n47,Trans-Clear,FCFCFC,t\n',
   'parts.csv': 'part_num,name,part_cat_id,part_material\n3001,Brick 2 x 4,1,Plastic\n3020,Plate 2 x 4,2,Plastic\n3001pr0001,"Brick 2 x 4 with ""Harbour"" print",1,Plastic\n',
-  'sets.csv': 'set_num,name,year,theme_id,num_parts,img_url\n100-1,Crane Dock,2020,2,10,\n200-1,Lighthouse,2021,1,7,https://cdn.example/200.jpg\n',
+  'sets.csv': 'set_num,name,year,theme_id,num_parts,img_url\n100-1,Crane Dock,2020,2,10,\n200-1,Lighthouse,2021,1,7,https://cdn.rebrickable.com/media/sets/200-1.jpg\n',
   'inventories.csv': 'id,version,set_num\n1,1,100-1\n2,1,200-1\n3,2,200-1\n',
   'inventory_parts.csv': [
     'inventory_id,part_num,color_id,quantity,is_spare,img_url',
@@ -72,7 +72,8 @@ it('imports the seven files: pieces with their newest inventory, parts, colours,
   expect(compositionOf(await piece('100-1'))).toEqual(['3001 Red ×4', '3001 White ×2', '3020 Red ×1 spare', '3020 Red ×3']);
   const lighthouse = await piece('200-1');
   expect(compositionOf(lighthouse)).toEqual(['3001 Red ×2', '3001pr0001 Trans-Clear ×5']);
-  expect(lighthouse).toMatchObject({ category: { name: 'Harbour Town' }, imageUrl: 'https://cdn.example/200.jpg' });
+  // Its picture is kept at Rebrickable's address and answered as ours (decision 0068).
+  expect(lighthouse).toMatchObject({ category: { name: 'Harbour Town' }, imageUrl: `/api/rest/pictures?src=${encodeURIComponent('https://cdn.rebrickable.com/media/sets/200-1.jpg')}` });
   const brick = await partNumbered('3001', '100-1');
   expect(brick.name).toBe('Brick 2 x 4');
   expect(brick.usedIn.items.map((u) => [u.piece.number, u.quantity, u.colours])).toEqual([

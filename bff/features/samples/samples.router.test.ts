@@ -364,6 +364,30 @@ describe('GET /api/samples/images', () => {
     }
   });
 
+  it('keeps the folder under SAMPLES_IMAGE_DIR_MAX_MB: its hourly job removes the pictures used least recently', async () => {
+    const small = await createTestContext({ ...fakes.env, SAMPLES_IMAGE_DIR_MAX_MB: '1' });
+    try {
+      const recent = artwork(5);
+      await get(small, imageOf(recent)).expect(200);
+      // Two pictures of 600 kB last used eight and seven days ago (as a proxy writes them: the bytes and their description).
+      const folder = small.config.SAMPLES_IMAGE_DIR;
+      const old = ['a', 'b'].map((c) => path.join(folder, c.repeat(64)));
+      old.forEach((file, i) => {
+        const lastUsed = new Date(Date.now() - (8 - i) * 24 * 3_600_000);
+        fs.writeFileSync(file, Buffer.alloc(600 * 1024));
+        fs.writeFileSync(`${file}.json`, '{"type":"image/png","size":614400}');
+        for (const each of [file, `${file}.json`]) fs.utimesSync(each, lastUsed, lastUsed);
+      });
+      const job = small.jobs.find((j) => j.name === 'sample pictures pruning')!;
+      job.start();
+      await job.stop();
+      const file = path.join(folder, crypto.createHash('sha256').update(recent).digest('hex'));
+      expect([file, ...old].map((f) => fs.existsSync(f))).toEqual([true, false, true]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('answers 504 when the picture host does not answer in time', async () => {
     await fakes.set('rickandmorty', { mode: 'slow' });
     await problem(cached, imageOf(`${fakes.urls.rickandmorty}/character/avatar/44.jpeg`), 504);

@@ -11,9 +11,9 @@ import {
   type RickQuery,
 } from '../../contracts/samples.contract';
 import { HttpError, notFound } from '../../lib/http-error';
-import type { PictureAllowlist } from './sample-images.service';
+import type { PictureProxy } from '../../lib/picture-proxy';
+import { found, type UpstreamClient } from '../../lib/upstream.client';
 import type { SampleAnswers } from './sample-answers.cache';
-import { found, type UpstreamClient } from './upstream.client';
 import {
   PlaceholderCommentListSchema,
   PlaceholderPostListSchema,
@@ -40,7 +40,8 @@ export interface SampleUpstreamUrls {
 export interface SamplesServiceDeps {
   upstream: UpstreamClient;
   answers: SampleAnswers;
-  pictures: PictureAllowlist;
+  /** Our address for each picture (`GET /api/samples/images?src=`). */
+  pictures: Pick<PictureProxy, 'imageUrl'>;
   urls: SampleUpstreamUrls;
 }
 

@@ -32,6 +32,9 @@ export const COLOURS = {
 const BRICKS = { id: 11, name: 'Bricks' };
 const PLATES = { id: 14, name: 'Plates' };
 
+/** Our address for a Rebrickable picture, as the BFF answers it (decision 0068). */
+export const ourPicture = (address: string) => `/api/rest/pictures?src=${encodeURIComponent(address)}`;
+
 export function piece(id: number, overrides: Partial<PieceSummary> = {}): PieceSummary {
   return { id, number: `${9000 + id}-1`, name: `Set ${id}`, year: 2000 + (id % 20), category: null, partCount: 0, imageUrl: null, ...overrides };
 }
@@ -50,7 +53,7 @@ export const CATEGORIES = [
 const cat = (id: number) => ({ id, name: CATEGORIES.find((c) => c.id === id)!.name });
 
 export const PIECES = [
-  piece(1, { number: '10270-1', name: 'Bookshop', year: 2020, category: cat(2), partCount: 2504, imageUrl: 'https://cdn.example/sets/10270-1.jpg' }),
+  piece(1, { number: '10270-1', name: 'Bookshop', year: 2020, category: cat(2), partCount: 2504, imageUrl: ourPicture('https://cdn.rebrickable.com/media/sets/10270-1.jpg') }),
   piece(2, { number: '10255-1', name: 'Assembly Square', year: 2017, category: cat(2), partCount: 4002 }),
   piece(3, { number: '75192-1', name: 'Millennium Falcon', year: 2017, category: cat(3), partCount: 7541 }),
   piece(4, { number: '42115-1', name: 'Lamborghini Sián FKP 37', year: 2020, category: cat(4), partCount: 3696 }),
@@ -59,7 +62,7 @@ export const PIECES = [
 ];
 
 export const PARTS = [
-  part(1, { number: '3001', name: 'Brick 2 x 4', category: BRICKS, imageUrl: 'https://cdn.example/parts/3001.png' }),
+  part(1, { number: '3001', name: 'Brick 2 x 4', category: BRICKS, imageUrl: ourPicture('https://cdn.rebrickable.com/media/parts/elements/300121.jpg') }),
   part(2, { number: '3023', name: 'Plate 1 x 2', category: PLATES }),
   part(3, { number: '3001pr0001', name: 'Brick 2 x 4 with Bookshop print', category: BRICKS, material: null }),
   part(4, { number: '3024', name: 'Plate 1 x 1', category: PLATES }),

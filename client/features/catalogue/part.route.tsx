@@ -62,7 +62,7 @@ export function Component() {
         }
       />
 
-      <div className={part.imageUrl ? 'cat-overview has-image' : 'cat-overview'}>
+      <div className="cat-overview">
         <CatalogueImage src={part.imageUrl} size="large" />
         <div className="stack-lg">
           <section className="card" aria-labelledby="part-facts">

@@ -1,7 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeBff, renderApp } from '@/test-utils';
-import { fakeCatalogue, type FakeCatalogue } from './catalogue.fake-api';
+import { fakeCatalogue, ourPicture, type FakeCatalogue } from './catalogue.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 
@@ -15,6 +15,23 @@ const rowsOf = (table: HTMLElement) => within(table).getAllByRole('row').slice(1
 const swatchOf = (row: HTMLElement) => row.querySelector('.cat-swatch') as HTMLElement;
 
 describe('/pieces/:id', () => {
+  it("shows the piece's picture and its parts' from the BFF, and a placeholder in the same frame for one that has none or fails", async () => {
+    setup('/pieces/1');
+    await screen.findByRole('heading', { name: 'Bookshop', level: 1 });
+    const large = document.querySelector('.cat-image-large')!;
+    expect(large.querySelector('img')).toHaveAttribute('src', ourPicture('https://cdn.rebrickable.com/media/sets/10270-1.jpg'));
+    fireEvent.error(large.querySelector('img')!);
+    expect(document.querySelector('.cat-image-large')).toHaveTextContent('No picture');
+
+    const brick = screen.getAllByRole('link', { name: '3001 Brick 2 x 4' })[0]!.closest('tr')!;
+    expect(brick.querySelector('.cat-image-thumb img')).toHaveAttribute('src', ourPicture('https://cdn.rebrickable.com/media/parts/elements/300121.jpg'));
+    // A part without a picture keeps its row's thumbnail frame (an icon, no words), so the rows stay aligned.
+    const plate = screen.getAllByRole('link', { name: '3023 Plate 1 x 2' })[0]!.closest('tr')!;
+    expect(plate.querySelector('.cat-image-thumb')).not.toBeNull();
+    expect(plate.querySelector('.cat-image-thumb img')).toBeNull();
+    expect(plate.querySelector('.cat-image-thumb svg')).not.toBeNull();
+  });
+
   it('shows the piece, its totals, and its parts grouped by category with colour swatches and links to each part', async () => {
     const { router } = setup('/pieces/1');
     expect(await screen.findByRole('heading', { name: 'Bookshop', level: 1 })).toBeInTheDocument();

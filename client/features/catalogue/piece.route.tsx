@@ -63,7 +63,7 @@ export function Component() {
         }
       />
 
-      <div className={piece.imageUrl ? 'cat-overview has-image' : 'cat-overview'}>
+      <div className="cat-overview">
         <CatalogueImage src={piece.imageUrl} size="large" />
         <section className="card" aria-labelledby="piece-facts">
           <h2 id="piece-facts" className="card-heading">

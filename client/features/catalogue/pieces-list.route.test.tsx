@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeBff, renderApp } from '@/test-utils';
-import { fakeCatalogue, piece, type FakeCatalogue } from './catalogue.fake-api';
+import { fakeCatalogue, ourPicture, piece, type FakeCatalogue } from './catalogue.fake-api';
 
 afterEach(() => {
   jest.useRealTimers();
@@ -28,11 +28,19 @@ describe('/pieces', () => {
     const bookshop = await screen.findByRole('link', { name: '10270-1 Bookshop' });
     expect(bookshop).toHaveAttribute('href', '/pieces/10270-1');
     expect(bookshop.closest('li')).toHaveTextContent('2020 · Modular Buildings · 2,504 parts');
-    const picture = bookshop.closest('li')!.querySelector('img')!;
-    expect(picture).toHaveAttribute('src', 'https://cdn.example/sets/10270-1.jpg');
-    // A picture that does not load (offline, a dead address) leaves no broken frame behind.
+    // Its picture comes from the BFF, never from Rebrickable's CDN.
+    const frame = bookshop.closest('li')!.querySelector('.cat-image-card')!;
+    const picture = frame.querySelector('img')!;
+    expect(picture).toHaveAttribute('src', ourPicture('https://cdn.rebrickable.com/media/sets/10270-1.jpg'));
+    // A picture that does not load (offline, a dead address: the BFF answers an error) leaves a placeholder in the same frame, not a broken image.
     fireEvent.error(picture);
-    expect(bookshop.closest('li')!.querySelector('img')).toBeNull();
+    const failed = bookshop.closest('li')!.querySelector('.cat-image-card')!;
+    expect(failed.querySelector('img')).toBeNull();
+    expect(failed).toHaveTextContent('No picture');
+    // A piece without a picture has the same placeholder, so every card is the same shape.
+    const withoutPicture = screen.getByRole('link', { name: '75192-1 Millennium Falcon' }).closest('li')!;
+    expect(withoutPicture.querySelector('.cat-image-card')).toHaveTextContent('No picture');
+    expect(withoutPicture.querySelector('img')).toBeNull();
     expect(status()).toHaveTextContent('6 pieces');
     expect(screen.getByRole('heading', { name: 'Pieces', level: 1 })).toBeInTheDocument();
   });

@@ -1,15 +1,16 @@
 import * as v from 'valibot';
-import { HttpError } from '../../lib/http-error';
-import { singleFlight } from '../../lib/single-flight';
+import { HttpError } from './http-error';
+import { singleFlight } from './single-flight';
 
 /**
- * The one client the sample pages use to reach PokeAPI, the Rick and Morty API, JSONPlaceholder
- * and the providers' picture hosts: Node's fetch with a timeout (no answer in time → 504 problem),
+ * The one client the BFF uses to reach a public service it does not control — the sample pages'
+ * PokeAPI, Rick and Morty API and JSONPlaceholder, and the picture hosts of the samples and the
+ * catalogue (`picture-proxy.ts`): Node's fetch with a timeout (no answer in time → 504 problem),
  * unreachable → 502 problem, identical JSON requests in flight share one call, bodies capped, and
  * answers checked against the upstream's shape (a change is a 502 naming the field, never a crash).
  */
 
-/** A JSON body larger than this is not a sample answer (PokeAPI's biggest Pokémon is about 300 kB). */
+/** A JSON body larger than this is not an answer we use (PokeAPI's biggest Pokémon is about 300 kB). */
 const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
 export type UpstreamJson<T> = { status: 200; value: T; totalCount: string | null } | { status: 404; body: unknown };
