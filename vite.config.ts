@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
+import { firstLoadPlugin } from './client/app/first-load.plugin';
 
 const bffPort = Number(process.env.PORT ?? 3000);
 
@@ -15,6 +16,8 @@ export default defineConfig({
   },
   plugins: [
     react(),
+    // Each page's own chunks, for the BFF to modulepreload from the HTML of that address (docs/decisions/0067).
+    firstLoadPlugin(),
     // Pre-compressed copies so the BFF serves hashed assets as gzip or brotli without work per request.
     compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|svg|html|json|webp)$/, threshold: 0 }),
   ],

@@ -4,6 +4,7 @@ import os from 'node:os';
 import { thisRun, writeSection, PERFORMANCE_FILE, type BenchRun, type BenchSection } from './figures';
 import { runGymBench } from './gym.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
+import { runLighthouseBench } from './lighthouse.bench';
 import { runListsBench } from './lists.bench';
 import { runOrdersBench } from './orders.bench';
 import { runRevisitBench } from './revisit.bench';
@@ -25,6 +26,7 @@ const bench = (name: string, title: string, run: BenchRun, needsBuild = false): 
 
 const benches: Bench[] = [
   bench('size', 'JavaScript loaded for `/`', runSizeBench, true),
+  bench('lighthouse', 'a first visit on a phone (Lighthouse 12, mobile, median of 3)', runLighthouseBench, true),
   bench('revisit', 'a cached revisit of the members list in Chromium', runRevisitBench, true),
   bench('gym', 'the status route and the members list against bare Express', runGymBench),
   bench('lists', 'every list endpoint at 50 connections', runListsBench),

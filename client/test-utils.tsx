@@ -14,7 +14,7 @@ import { routes as appRoutes } from './app/router';
 import { registerPreloadRoutes } from './lib/app-link';
 import { resetCache } from './lib/cache';
 import { notifyChoices } from './lib/notify';
-import { handle, problem, recordRequests, server } from './test-server';
+import { handle, recordRequests, server } from './test-server';
 
 export const ADMIN_USER = { id: 1, email: 'admin@frontdesk.test', name: 'Administrator', role: 'admin' as const };
 
@@ -33,7 +33,7 @@ export const SERVICE_STATUS = {
 /**
  * Serves the fake BFF for this test: the given msw handlers first (the first that answers wins),
  * then the service status, an empty chat and the session: `signedIn` controls GET
- * /api/auth/getAuth, and a sign-out clears it. Returns the requests the app makes from now on
+ * /api/auth/session, and a sign-out clears it. Returns the requests the app makes from now on
  * (`calls`) and the session, for a test to change.
  */
 export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: boolean } = {}) {
@@ -41,7 +41,7 @@ export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: b
   server.use(
     ...handlers,
     handle(statusApi.status, () => SERVICE_STATUS),
-    handle(authApi.getAuth, () => (session.signedIn ? { user: ADMIN_USER } : problem(401, 'Unauthorized', 'You need to sign in.'))),
+    handle(authApi.session, () => ({ user: session.signedIn ? ADMIN_USER : null })),
     handle(authApi.logout, () => {
       session.signedIn = false;
     }),
@@ -53,8 +53,8 @@ export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: b
   return { calls: recordRequests(), session };
 }
 
-/** GET /api/auth/getAuth names this account instead of ADMIN_USER (a staff member, a runner): put it before the session's own answer. */
-export const signedInAs = (user: Partial<SessionUser> & Pick<SessionUser, 'role'>) => handle(authApi.getAuth, () => ({ user: { ...ADMIN_USER, ...user } }));
+/** GET /api/auth/session names this account instead of ADMIN_USER (a staff member, a runner): put it before the session's own answer. */
+export const signedInAs = (user: Partial<SessionUser> & Pick<SessionUser, 'role'>) => handle(authApi.session, () => ({ user: { ...ADMIN_USER, ...user } }));
 
 /**
  * Holds the fake BFF's answers to the requests `matches` picks (by method and path) until

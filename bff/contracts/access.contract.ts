@@ -33,10 +33,11 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'GET /api/bad': everyone,
   'GET /api/openapi.json': everyone,
 
-  // Signing in and out; who is signed in needs a session.
+  // Signing in and out; the spec's getAuth needs a session, the app's session read answers anyone (user null for a visitor).
   'POST /api/auth/login': everyone,
   'POST /api/auth/logout': everyone,
   'GET /api/auth/getAuth': signedIn,
+  'GET /api/auth/session': everyone,
 
   // Live events: any session (each role hears only its own kinds of event).
   'GET /api/events': signedIn,

@@ -20,7 +20,12 @@ export type SessionUser = v.InferOutput<typeof SessionUserSchema>;
 export const AuthResponseSchema = v.object({ user: SessionUserSchema });
 export type AuthResponse = v.InferOutput<typeof AuthResponseSchema>;
 
+/** `GET /api/auth/session`: who is signed in, `null` for a visitor (not an error: most visitors are not signed in). */
+export const SessionResponseSchema = v.object({ user: v.nullable(SessionUserSchema) });
+
 export const authApi = {
   logout: endpoint({ method: 'POST', path: '/api/auth/logout', summary: 'Sign out: ends the session and clears its cookie', access: 'public', response: NoContentSchema, status: 204 }),
   getAuth: endpoint({ method: 'GET', path: '/api/auth/getAuth', summary: 'Who is signed in (401 when nobody)', access: 'user', response: AuthResponseSchema }),
+  /** What the app asks (docs/decisions/0066): a visitor's page asks it on every first load, and a 401 there is a console error in every browser. */
+  session: endpoint({ method: 'GET', path: '/api/auth/session', summary: 'Who is signed in (user null when nobody)', access: 'public', response: SessionResponseSchema }),
 };

@@ -96,11 +96,14 @@ const decodePathname = (pathname: string): string => {
   }
 };
 
-let matchers: RegExp[] | undefined;
+let matchers: Array<[pattern: string, matcher: RegExp]> | undefined;
+
+/** The pattern of the page at `pathname` (a URL's path, still percent-encoded) as its router would find it; undefined: no page. */
+export function pagePatternOf(pathname: string): string | undefined {
+  matchers ??= Object.values(pages).map((pattern) => [pattern, matcherOf(pattern)]);
+  const decoded = decodePathname(pathname);
+  return matchers.find(([, matcher]) => matcher.test(decoded))?.[0];
+}
 
 /** Whether the app has a page at `pathname` (a URL's path, still percent-encoded), as its router would decide. */
-export function isPagePath(pathname: string): boolean {
-  matchers ??= Object.values(pages).map(matcherOf);
-  const decoded = decodePathname(pathname);
-  return matchers.some((matcher) => matcher.test(decoded));
-}
+export const isPagePath = (pathname: string): boolean => pagePatternOf(pathname) !== undefined;

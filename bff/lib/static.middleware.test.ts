@@ -73,3 +73,45 @@ describe('the SPA fallback', () => {
     expect(api.headers['content-type']).toMatch(/application\/problem\+json/);
   });
 });
+
+describe('the first load of a page, from the HTML', () => {
+  const built = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-spa-built-'));
+  const HTML = '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-1.js"></script></head><body><div id="root"></div></body></html>';
+  let app: TestContext;
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(built, 'index.html'), HTML);
+    fs.writeFileSync(
+      path.join(built, 'first-load.json'),
+      JSON.stringify({
+        common: { scripts: ['assets/root-layout-1.js'], styles: [] },
+        pages: { '/pieces': { scripts: ['assets/pieces-list.route-1.js'], styles: ['assets/catalogue-1.css'] }, '/': { scripts: ['assets/home.route-1.js'], styles: [] } },
+      }),
+    );
+    app = await createTestContext({ STATIC_DIR: built });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(built, { recursive: true, force: true });
+  });
+
+  const head = (html: string) => html.slice(0, html.indexOf('</head>'));
+
+  it("names the page's own chunks, the layout's and the session read in the head, so the browser fetches them beside the entry", async () => {
+    const res = await request(app.app).get('/pieces?q=brick').expect(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    const links = head(res.text);
+    expect(links).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/session">');
+    expect(links).toContain('<link rel="modulepreload" crossorigin href="/assets/root-layout-1.js">');
+    expect(links).toContain('<link rel="modulepreload" crossorigin href="/assets/pieces-list.route-1.js">');
+    expect(links).toContain('<link rel="stylesheet" crossorigin href="/assets/catalogue-1.css">');
+    expect(links).not.toContain('home.route');
+    expect((await request(app.app).get('/').expect(200)).text).toContain('/assets/home.route-1.js');
+  });
+
+  it('revalidates the page (a revisit gets a 304) and answers an address that is no page with the HTML as built', async () => {
+    const page = await request(app.app).get('/pieces').expect(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    await request(app.app).get('/pieces').set('If-None-Match', String(page.headers.etag)).expect(304);
+    expect((await request(app.app).get('/no/such/page').expect(404)).text).toBe(HTML);
+  });
+});

@@ -5,14 +5,14 @@ import { paths } from './paths';
 /** /shell asks the server who is signed in, but only waits for the answer when the app does not know yet. */
 afterEach(() => jest.restoreAllMocks());
 
-const getAuthCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.path === '/api/auth/getAuth').length;
+const getAuthCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.path === '/api/auth/session').length;
 
 it('moves inside /shell at once when the header already knows who is signed in, checking again in the background', async () => {
   const api = fakeBff([], { signedIn: true });
   const { router } = renderApp(paths.shellEmpty);
   await screen.findByText('Nothing here yet');
   const before = getAuthCalls(api);
-  const held = holdRequests((method, path) => method === 'GET' && path === '/api/auth/getAuth');
+  const held = holdRequests((method, path) => method === 'GET' && path === '/api/auth/session');
   await act(() => router.navigate(paths.shell));
   // The page is there while the server has not answered the check.
   expect(await screen.findByText('Every channel at once, each with its latest messages.')).toBeInTheDocument();

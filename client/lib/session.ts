@@ -7,30 +7,29 @@ import { cachedData, invalidate, setQueryData } from './cache';
 import { write } from './endpoint-write';
 import { loginPath } from './paths';
 
-/** Who is signed in, as the header and /shell see it (null: nobody). */
-export const SESSION_KEY = keyFor(authApi.getAuth);
+/**
+ * Who is signed in, as the header and /shell see it (null: nobody). Read from `GET /api/auth/session`,
+ * which answers a visitor `{ user: null }`: a 401 would be an error in the console of every public page
+ * (docs/decisions/0066).
+ */
+export const SESSION_KEY = keyFor(authApi.session);
 
 export async function fetchSession(): Promise<SessionUser | null> {
-  try {
-    return (await call(authApi.getAuth)).user;
-  } catch (error) {
-    if (isApiError(error, 401)) return null;
-    throw error;
-  }
+  return (await call(authApi.session)).user;
 }
 
-/** The cache knows nobody is signed in (the header's session read answered 401). */
+/** The cache knows nobody is signed in (the header's session read said nobody). */
 export const isSignedOut = () => cachedData(SESSION_KEY) === null;
 
 export const userContext = createContext<SessionUser>();
 
-/** The flash /login shows when a protected page turned the visitor away. */
-export function signInFlash(error: unknown): string {
-  return isApiError(error, 401) ? 'Please sign in to continue.' : `Could not check your session: ${errorMessage(error)}`;
+/** The flash /login shows when a protected page turned the visitor away (no error: nobody is signed in). */
+export function signInFlash(error?: unknown): string {
+  return error === undefined || isApiError(error, 401) ? 'Please sign in to continue.' : `Could not check your session: ${errorMessage(error)}`;
 }
 
 /** `/login?flash=…&redirect=<the href wanted>` for a URL that needs a session. */
-export function loginRedirectFor(url: { pathname: string; search: string; hash: string }, error: unknown): string {
+export function loginRedirectFor(url: { pathname: string; search: string; hash: string }, error?: unknown): string {
   return loginPath({ flash: signInFlash(error), redirect: url.pathname + url.search + url.hash });
 }
 
@@ -49,19 +48,19 @@ export const requireUser: MiddlewareFunction = async ({ request, context }) => {
   const known = cachedData(SESSION_KEY) as SessionUser | null | undefined;
   if (known) {
     context.set(userContext, known);
-    void invalidate(authApi.getAuth);
+    void invalidate(authApi.session);
     return;
   }
   const url = new URL(request.url);
-  let user: SessionUser;
+  let user: SessionUser | null;
   try {
-    user = (await call(authApi.getAuth)).user;
+    user = await fetchSession();
   } catch (error) {
-    if (isApiError(error, 401)) setQueryData(SESSION_KEY, null);
     throw redirect(loginRedirectFor(url, error));
   }
-  context.set(userContext, user);
   setQueryData(SESSION_KEY, user);
+  if (!user) throw redirect(loginRedirectFor(url));
+  context.set(userContext, user);
 };
 
 /** The id of the /shell route: its loader hands every page below it the signed-in user. */
@@ -124,6 +123,6 @@ export const adminsOnly = roleLoader([], 'admins');
 export const signOut = write(authApi.logout, {
   apply: async () => {
     setQueryData(SESSION_KEY, null);
-    await invalidate(authApi.getAuth);
+    await invalidate(authApi.session);
   },
 });

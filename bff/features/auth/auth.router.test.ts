@@ -17,6 +17,17 @@ describe('auth', () => {
     expect(res.body).toMatchObject({ status: 401, title: 'Unauthorized' });
   });
 
+  it('answers the session read with user null for a visitor, the user when signed in, never an error status', async () => {
+    const visitor = await request(ctx.app).get('/api/auth/session').expect(200);
+    expect(visitor.body).toEqual({ user: null });
+    expect(visitor.headers['cache-control']).toBe('no-store');
+    const agent = await ctx.loginAs('staff', 'session.reader@frontdesk.test');
+    const me = await agent.get('/api/auth/session').expect(200);
+    expect(me.body.user).toMatchObject({ email: 'session.reader@frontdesk.test', role: 'staff' });
+    await agent.post('/api/auth/logout').expect(204);
+    expect((await agent.get('/api/auth/session').expect(200)).body).toEqual({ user: null });
+  });
+
   it('logs in, knows the user, logs out, and forgets the session', async () => {
     const agent = await ctx.loginAs('staff', 'front.desk@frontdesk.test');
     const me = await agent.get('/api/auth/getAuth').expect(200);

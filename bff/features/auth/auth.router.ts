@@ -42,5 +42,9 @@ export function authRoutes(auth: AuthService, options: { cookieSecure: boolean; 
       // The access guard let only a signed-in request through.
       return { user: req.user! };
     }),
+    route(authApi.session, (_input, { req, res }) => {
+      res.set('Cache-Control', 'no-store');
+      return { user: req.user ?? null };
+    }),
   ];
 }

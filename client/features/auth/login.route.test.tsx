@@ -34,7 +34,7 @@ async function signIn(user: ReturnType<typeof userEvent.setup>, email: string, p
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
-describe('/shell is protected by middleware that asks GET /api/auth/getAuth first', () => {
+describe('/shell is protected by middleware that asks GET /api/auth/session first', () => {
   it('sends a signed-out visitor to /login with the error as flash and the wanted href, before any loader runs', async () => {
     const { router, api } = setup('/shell/api?x=1');
     expect(await screen.findByRole('heading', { name: 'Sign in to Frontdesk' })).toBeInTheDocument();

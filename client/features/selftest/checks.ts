@@ -22,10 +22,10 @@ export async function checkApi(): Promise<CheckOutcome> {
 
 export async function checkSession(): Promise<CheckOutcome> {
   try {
-    const { user } = await call(authApi.getAuth);
+    const { user } = await call(authApi.session);
+    if (!user) return warn('Not signed in. The session check works; sign in to use the staff pages.');
     return ok(`Signed in as ${user.name} (${user.email}, ${user.role}).`);
   } catch (error) {
-    if (isApiError(error, 401)) return warn('Not signed in. The session check works; sign in to use the staff pages.');
     return fail(errorMessage(error));
   }
 }
@@ -98,7 +98,7 @@ export async function checkStorage(): Promise<CheckOutcome> {
 
 export const checks: Check[] = [
   { id: 'api', title: 'API', what: 'GET /api answers with the service status', run: checkApi },
-  { id: 'session', title: 'Session', what: 'GET /api/auth/getAuth tells who is signed in', run: checkSession },
+  { id: 'session', title: 'Session', what: 'GET /api/auth/session tells who is signed in', run: checkSession },
   { id: 'problems', title: 'Error format', what: 'A failing call returns problem JSON', run: checkProblems },
   { id: 'events', title: 'Live events', what: 'The server-sent event stream opens', run: () => checkLiveEvents() },
   { id: 'storage', title: 'Storage', what: 'Local and session storage and cookies work', run: checkStorage },
