@@ -3,6 +3,7 @@ import type { Page } from '../../contracts/common.contract';
 import type { Order } from '../../contracts/pt.contract';
 import { auditIn } from '../../db/audit-trail';
 import { keptUntilChange } from '../../lib/kept-until-change';
+import type { SerializedJson } from '../../lib/serialized-json';
 import { ordersRepository } from './orders.repository';
 import { ptRoutes } from './pt.router';
 import { ptSeeder } from './pt.seed';
@@ -20,10 +21,10 @@ export interface PtFeatureOptions {
 /** `/api/pt`: the food court's stalls and menus, the diners' orders and their streams, the runner board, the day's figures. */
 export function ptFeature({ config, database, bus, streams, mount, counterStore }: FeatureContext, options: PtFeatureOptions = {}): Feature {
   // Every runner's board and stall screen reads the same oldest open orders, and refills them after
-  // each change: read once per change (decision 0064). Forgotten as soon as a write here ends (before
-  // its answer goes out) and when another instance's order event arrives.
-  const openOrderPages = keptUntilChange<Page<Order>>();
-  bus.subscribe((event) => event.type === 'order' && openOrderPages.changed());
+  // each change: read and serialized once per change (decision 0064). Forgotten as soon as a write
+  // here ends (before its answer goes out) and when another instance's order event arrives.
+  const openOrderAnswers = keptUntilChange<SerializedJson<Page<Order>>>();
+  bus.subscribe((event) => event.type === 'order' && openOrderAnswers.changed());
   const routes = ptRoutes(
     ptService({
       stalls: stallsRepository(database.db, database.transactionLock),
@@ -32,14 +33,14 @@ export function ptFeature({ config, database, bus, streams, mount, counterStore 
       inTransaction: (work) =>
         bus
           .write((trx, announce) => work({ stalls: stallsRepository(trx, database.transactionLock), orders: ordersRepository(trx), announce: (order) => announce('order', order), audit: auditIn(trx) }))
-          .finally(openOrderPages.changed),
-      openOrderPages,
+          .finally(openOrderAnswers.changed),
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
     }),
     {
       counterStore,
       ordersPerMinute: options.ordersPerMinute ?? config.ORDERS_PER_MINUTE,
       streams,
+      openOrderAnswers,
     },
   );
   const reports = reportsRoutes(reportsService({ lines: reportsRepository(database.db), venue: { timeZone: config.VENUE_TIME_ZONE, currency: config.VENUE_CURRENCY } }), config.VENUE_CURRENCY);

@@ -27,7 +27,6 @@ import type { ProblemFieldError } from '../../contracts/problem.contract';
 import { isUniqueViolation } from '../../db/engine';
 import { changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
-import type { KeptUntilChange } from '../../lib/kept-until-change';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
 import { publicOrder, type NewOrder, type OrdersRepository, type StoredOrder } from './orders.repository';
 import type { StallsRepository } from './stalls.repository';
@@ -47,8 +46,6 @@ export interface PtServiceDeps {
   stalls: StallsRepository;
   orders: OrdersRepository;
   inTransaction: InTransaction<PtWrite>;
-  /** The open orders' pages, kept until the next change of an order (`changed()` is the caller's: it sees every write). */
-  openOrderPages: KeptUntilChange<Page<Order>>;
   venue: { tables: number; currency: string };
   now?: () => string;
 }
@@ -60,7 +57,7 @@ const itemLabel = (item: Pick<MenuItem, 'name' | 'stallId'>, stall: Pick<Stall, 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const sameToken = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-export function ptService({ stalls, orders, inTransaction, openOrderPages, venue, now = () => new Date().toISOString() }: PtServiceDeps) {
+export function ptService({ stalls, orders, inTransaction, venue, now = () => new Date().toISOString() }: PtServiceDeps) {
   const stallOr404 = async (id: number) => (await stalls.find(id)) ?? Promise.reject(notFound(`No stall with id ${id}.`));
   const itemOr404 = async (id: number) => (await stalls.findItem(id)) ?? Promise.reject(notFound(`No menu item with id ${id}.`));
   const orderOr404 = async (id: number) => (await orders.find(id)) ?? Promise.reject(notFound(`No order with id ${id}.`));
@@ -231,8 +228,7 @@ export function ptService({ stalls, orders, inTransaction, openOrderPages, venue
       return publicOrder(order);
     },
 
-    listOrders: (query: OrderListQuery): Promise<Page<Order>> =>
-      query.status === 'open' ? openOrderPages.read(`${query.page}:${query.pageSize}`, () => orders.list(query)) : orders.list(query),
+    listOrders: (query: OrderListQuery): Promise<Page<Order>> => orders.list(query),
 
     /** A stall's kitchen screen: its part of every open order, oldest first. */
     async kitchen(stallId: number): Promise<Kitchen> {
