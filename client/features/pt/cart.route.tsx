@@ -6,11 +6,10 @@ import { MAX_QUANTITY, PlaceOrderSchema, type Menu, type MenuItem, type PlaceOrd
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
-import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { NetworkError, errorMessage, isApiError } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { dinerMenuPath, helpPath } from '@/lib/paths';
+import { dinerMenuPath } from '@/lib/paths';
 import { OrderConfirmation } from './components/order-progress';
 import { TablePicker } from './components/table-picker';
 import {
@@ -31,6 +30,7 @@ import {
 } from './diner-store';
 import { MENU_KEY, fetchMenu, placeOrder } from './pt.api';
 import { formatMoney } from './pt-format';
+import { DinerPageHeader } from './components/diner-page-header';
 
 type Data = { menu: Menu | null; menuError?: string };
 
@@ -188,17 +188,9 @@ export function Component() {
 
   return (
     <div className="stack-lg">
-      <PageHeader
-        eyebrow={table ? `Table ${table}` : 'Food court'}
-        title="Your order"
-        actions={
-          <AppLink to={helpPath({ table })} className="btn">
-            <Icon name="info" size={18} /> Need help?
-          </AppLink>
-        }
-      >
+      <DinerPageHeader table={table} title="Your order">
         <p>One cart for every stall. Place the order and follow it here until it reaches your table.</p>
-      </PageHeader>
+      </DinerPageHeader>
 
       {loaded.menuError && !menu ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>

@@ -5,17 +5,17 @@ import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
 import { useModal } from '@/components/modal-host';
-import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { dinerMenuPath, helpPath, paths } from '@/lib/paths';
+import { dinerMenuPath, paths } from '@/lib/paths';
 import { AddToCartForm } from './components/add-to-cart-form';
 import { TablePicker } from './components/table-picker';
 import { rememberTable, useCart, useRememberedTable } from './diner-store';
 import { byCategory } from './menu-groups';
 import { MENU_KEY, fetchMenu, parseDinerSearch } from './pt.api';
 import { formatMoney, formatWait } from './pt-format';
+import { DinerPageHeader } from './components/diner-page-header';
 
 type Data = { menu: Menu };
 
@@ -52,17 +52,9 @@ export function Component() {
 
   return (
     <div className="stack-lg">
-      <PageHeader
-        eyebrow={table ? `Table ${table}` : 'Food court'}
-        title="Menu"
-        actions={
-          <AppLink to={helpPath({ table })} className="btn">
-            <Icon name="info" size={18} /> Need help?
-          </AppLink>
-        }
-      >
+      <DinerPageHeader table={table} title="Menu">
         <p>Order from any of the stalls in one go: add dishes to your cart, then place the order. We bring it to your table.</p>
-      </PageHeader>
+      </DinerPageHeader>
 
       {badTable ? (
         <section className="card stack" aria-labelledby="table-problem">

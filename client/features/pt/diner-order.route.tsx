@@ -2,14 +2,13 @@ import { useState } from 'react';
 import { useLoaderData } from 'react-router';
 import type { Menu } from '@contracts/pt.contract';
 import { EmptyState } from '@/components/empty-state';
-import { Icon } from '@/components/icon';
-import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { dinerMenuPath, helpPath } from '@/lib/paths';
+import { dinerMenuPath } from '@/lib/paths';
 import { OrderConfirmation } from './components/order-progress';
 import { useRememberedTable, useTrackedOrders } from './diner-store';
 import { MENU_KEY, fetchMenu } from './pt.api';
+import { DinerPageHeader } from './components/diner-page-header';
 
 type Data = { menu: Menu | null };
 
@@ -40,17 +39,9 @@ export function Component() {
 
   return (
     <div className="stack-lg">
-      <PageHeader
-        eyebrow={table ? `Table ${table}` : 'Food court'}
-        title="Your order"
-        actions={
-          <AppLink to={helpPath({ table })} className="btn">
-            <Icon name="info" size={18} /> Need help?
-          </AppLink>
-        }
-      >
+      <DinerPageHeader table={table} title="Your order">
         <p>What you ordered from this device, and where it is now: it updates by itself until it reaches your table.</p>
-      </PageHeader>
+      </DinerPageHeader>
 
       {shown ? (
         <OrderConfirmation key={shown.order.id} tracked={shown} currency={currency} />
