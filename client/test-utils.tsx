@@ -232,6 +232,23 @@ export function fakeNotificationApiEachTest(initial: NotificationPermission = 'd
   return api;
 }
 
+/**
+ * For each test of the calling file: the date is midday today, so a message minutes old is "Today"
+ * whenever the tests run (just after midnight it was yesterday's). Only `Date` is pinned: timers,
+ * microtasks and the network run as they do.
+ */
+export function middayEachTest() {
+  beforeEach(() => {
+    const midday = new Date();
+    midday.setHours(12, 0, 0, 0);
+    jest.useFakeTimers({
+      now: midday,
+      doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    });
+  });
+  afterEach(() => jest.useRealTimers());
+}
+
 /** For each test of the calling file: the Web Audio API as the chime uses it, counting the tones it starts (a chime is two). */
 export function fakeAudioEachTest() {
   const audio = { tones: 0 };

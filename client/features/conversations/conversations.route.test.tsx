@@ -1,10 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, holdRequests, renderApp } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, renderApp } from '@/test-utils';
 import { SAM, conversation, fakeConversations, message, type FakeConversations } from './conversations.fake-api';
 
 fakeEventSourceEachTest();
 const notifications = fakeNotificationsEachTest();
+middayEachTest();
 afterEach(() => jest.restoreAllMocks());
 
 const ME = { id: 1, name: 'Administrator' };
