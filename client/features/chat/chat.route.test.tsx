@@ -1,13 +1,14 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { chatApi } from '@contracts/chat.contract';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, holdRequests, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
 import { handle, passOn, problem } from '@/test-server';
 import { channel, fakeChat, message, type FakeChat } from './chat.fake-api';
 
 fakeEventSourceEachTest();
 const notifications = fakeNotificationsEachTest();
 installFormDataShim();
+middayEachTest();
 afterEach(() => {
   jest.restoreAllMocks();
   sessionStorage.clear(); // drafts
