@@ -29,6 +29,7 @@ import { changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
 import type { KeptUntilChange } from '../../lib/kept-until-change';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
+import { NO_COUNTERS, type Counters } from '../../lib/metrics';
 import { publicOrder, type NewOrder, type OrdersRepository, type StoredOrder } from './orders.repository';
 import type { StallsRepository } from './stalls.repository';
 import { orderWait, waitEstimate, WAIT_WINDOW_MINUTES } from './wait-estimate';
@@ -50,6 +51,8 @@ export interface PtServiceDeps {
   /** The open orders' pages, kept until the next change of an order (`changed()` is the caller's: it sees every write). */
   openOrderPages: KeptUntilChange<Page<Order>>;
   venue: { tables: number; currency: string };
+  /** Counts an order once it is stored (the metrics' orders per minute). */
+  counted?: Pick<Counters, 'orderPlaced'>;
   now?: () => string;
 }
 
@@ -60,7 +63,7 @@ const itemLabel = (item: Pick<MenuItem, 'name' | 'stallId'>, stall: Pick<Stall, 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const sameToken = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-export function ptService({ stalls, orders, inTransaction, openOrderPages, venue, now = () => new Date().toISOString() }: PtServiceDeps) {
+export function ptService({ stalls, orders, inTransaction, openOrderPages, venue, counted = NO_COUNTERS, now = () => new Date().toISOString() }: PtServiceDeps) {
   const stallOr404 = async (id: number) => (await stalls.find(id)) ?? Promise.reject(notFound(`No stall with id ${id}.`));
   const itemOr404 = async (id: number) => (await stalls.findItem(id)) ?? Promise.reject(notFound(`No menu item with id ${id}.`));
   const orderOr404 = async (id: number) => (await orders.find(id)) ?? Promise.reject(notFound(`No order with id ${id}.`));
@@ -221,6 +224,7 @@ export function ptService({ stalls, orders, inTransaction, openOrderPages, venue
         if (first) return replay(first, requestHash);
         throw err;
       }
+      counted.orderPlaced();
       return { ...publicOrder(placed), token: placed.token, replayed: false };
     },
 
