@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { HttpError } from './http-error';
-import { routeNameOf } from './route-name';
+import { nameRoute, routeNameOf } from './route-name';
 
 /** What features count as it happens, once the write is committed; `rate()` over them gives "per minute". */
 export interface Counters {
@@ -95,6 +95,7 @@ export function createMetrics(token: string, sources: MetricsSources): Metrics {
 
   const router = express.Router();
   router.get('/metrics', async (req: Request, res: Response) => {
+    nameRoute(res, '/metrics');
     const [scheme, given] = (req.get('Authorization') ?? '').split(' ');
     if (scheme?.toLowerCase() !== 'bearer' || !given || !sameToken(given, token)) {
       throw new HttpError(401, 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
