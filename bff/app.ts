@@ -5,6 +5,7 @@ import type { Config } from './config';
 import { openApiContract } from './contracts/openapi.contract';
 import type { Endpoint } from './contracts/endpoint.contract';
 import { instanceSignal, type Database, type Db } from './db/database';
+import { isDatabaseUnavailable } from './db/engine';
 import type { Seeder } from './db/seed';
 import { counterStoreFor } from './db/shared-limits';
 import type { Feature, FeatureContext } from './feature';
@@ -18,6 +19,7 @@ import { conversationsFeature } from './features/conversations/conversations.fea
 import { eventsFeature } from './features/events/events.feature';
 import { liveEventsRepository } from './features/events/live-events.repository';
 import { gymFeature } from './features/gym/gym.feature';
+import { healthFeature } from './features/health/health.feature';
 import type { DoorAccess } from './features/gym/gym.service';
 import { ptFeature } from './features/pt/pt.feature';
 import { samplesFeature } from './features/samples/samples.feature';
@@ -34,6 +36,7 @@ import { eventStreams, type EventStreamSettings } from './lib/event-stream';
 import { periodicJob, type Job } from './lib/jobs';
 import { refuseDeepJson } from './lib/json-depth';
 import type { Logger } from './lib/logger';
+import { createMetrics, NO_COUNTERS } from './lib/metrics';
 import { openApiDocument } from './lib/openapi';
 import { csrfGuard, hostGuard, publicOrigins } from './lib/origins.middleware';
 import { requestLog } from './lib/request-log.middleware';
@@ -80,6 +83,11 @@ export interface App {
   seeders: readonly Seeder[];
   /** Ends the open event streams (shutdown), so requests in flight can finish. */
   endStreams: () => void;
+  /**
+   * The instance is stopping (SIGTERM): readiness answers 503, every answer closes its connection
+   * after it, and the event streams end (new ones at once), so browsers reconnect to another instance.
+   */
+  drain: () => void;
 }
 
 /** Builds the whole BFF from its features; `bff/server.ts` listens and runs the jobs, tests use it in-process. */
@@ -99,6 +107,9 @@ export function createApp(deps: AppDeps): App {
     settings: deps.eventStream,
   });
   const checkResponses = deps.checkResponses ?? process.env.NODE_ENV === 'test';
+  let stopping = false;
+  // Off unless a token is set: then nothing of it is built, and /metrics is a page that does not exist (decision 0070).
+  const metrics = config.METRICS_TOKEN ? createMetrics(config.METRICS_TOKEN, { openStreams: streams.openCount, poolUse: database.poolUse }) : undefined;
   const jsonBody = express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: refuseDeepJson });
   const context: FeatureContext = {
     config,
@@ -107,6 +118,7 @@ export function createApp(deps: AppDeps): App {
     bus,
     streams,
     counterStore: counterStoreFor(database),
+    counters: metrics?.counters ?? NO_COUNTERS,
     jsonBody,
     mount: (routes) => ({ endpoints: routes.map((r) => r.endpoint), router: endpointRouter(routes, { checkResponses, jsonBody }) }),
   };
@@ -127,7 +139,9 @@ export function createApp(deps: AppDeps): App {
     auditFeature(context),
     kisiFeature(context, deps.kisi),
   ];
-  const endpoints = [...features.flatMap((f) => f.endpoints), openApiContract.document];
+  // Mounted ahead of the host check and the API's middleware, apart from the features below (decision 0069).
+  const health = healthFeature(context, { isStopping: () => stopping });
+  const endpoints = [...features.flatMap((f) => f.endpoints), ...health.endpoints, openApiContract.document];
   const openApi = openApiDocument(endpoints, { version: deps.version });
   features.push(context.mount([route(openApiContract.document, () => openApi)]));
 
@@ -136,6 +150,16 @@ export function createApp(deps: AppDeps): App {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
   app.use(requestLog(logger));
+  if (metrics) app.use(metrics.requests);
+  app.use((_req, res, next) => {
+    // Stopping: each answer tells its client not to send another request on this connection, so none is cut off by the close that follows.
+    if (stopping) res.setHeader('Connection', 'close');
+    next();
+  });
+  // Probes and scrapers name an instance by its address, not the public name: these answer for any
+  // host (they hold nothing a DNS-rebound page could use; /metrics wants its token anyway).
+  app.use('/api', health.router);
+  if (metrics) app.use(metrics.router);
   const origins = publicOrigins(config.PUBLIC_ORIGIN);
   app.use(hostGuard(origins));
   app.use(
@@ -164,7 +188,7 @@ export function createApp(deps: AppDeps): App {
   api.use(apiNotFound);
   app.use('/api', api);
   app.use(spaMiddleware(config.STATIC_DIR));
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, { isUnavailable: isDatabaseUnavailable }));
 
   return {
     app,
@@ -174,5 +198,9 @@ export function createApp(deps: AppDeps): App {
     jobs: [...features.flatMap((f) => f.jobs ?? []), periodicJob('query planner statistics', PLANNER_STATISTICS_EVERY_MS, () => database.optimize(), logger)],
     seeders: features.flatMap((f) => f.seeders ?? []),
     endStreams: streams.endAll,
+    drain: () => {
+      stopping = true;
+      streams.endAll();
+    },
   };
 }

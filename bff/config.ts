@@ -82,6 +82,12 @@ const EnvSchema = v.object({
     'file:./data/frontdesk.db',
   ),
   DATABASE_POOL_SIZE: v.optional(integer('DATABASE_POOL_SIZE', 1, 100), '10'),
+  /** PostgreSQL: opening a connection (or waiting for a free one) fails after this long, and the request is answered 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: v.optional(integer('DATABASE_CONNECT_TIMEOUT_MS', 100, 120_000), '5000'),
+  /** On SIGTERM: how long requests in flight may take to finish before their connections are cut. */
+  SHUTDOWN_GRACE_MS: v.optional(integer('SHUTDOWN_GRACE_MS', 0, 600_000), '10000'),
+  /** Turns `GET /metrics` on, for callers sending `Authorization: Bearer <it>`; unset, /metrics does not exist. */
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.trim(), v.minLength(16, 'METRICS_TOKEN must be at least 16 characters'), v.regex(/^[\x21-\x7e]+$/, 'METRICS_TOKEN must be printable ASCII without spaces'))),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('ADMIN_EMAIL must be an email address')), 'admin@frontdesk.local'),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(12, 'ADMIN_PASSWORD must be at least 12 characters'))),
   SESSION_TTL_HOURS: v.optional(integer('SESSION_TTL_HOURS', 1, 24 * 90), '12'),

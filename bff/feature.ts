@@ -9,6 +9,7 @@ import type { EventStreams } from './lib/event-stream';
 import type { Job } from './lib/jobs';
 import type { CounterStoreFor } from './lib/rate-limit';
 import type { Logger } from './lib/logger';
+import type { Counters } from './lib/metrics';
 
 /**
  * What a feature gives the app: its endpoints (for the OpenAPI document and the contract-walking
@@ -34,6 +35,8 @@ export interface FeatureContext {
   streams: EventStreams;
   /** Where a rate limiter keeps its counts (see `counterStoreFor`). */
   counterStore: CounterStoreFor;
+  /** What the metrics count as it happens (orders, messages); counts nothing when metrics are off. */
+  counters: Counters;
   /** Reads a JSON body (for what is not a contract endpoint: the Kisi proxy). */
   jsonBody: RequestHandler;
   /** A feature's routes as its router and endpoints (access guard, validation, answer: see `endpointRouter`). */

@@ -15,8 +15,6 @@ import type { InTransaction } from './lib/event-bus';
 import { createLogger } from './lib/logger';
 import { databaseFailure, listenFirst, requireClientBuild, type Listening } from './start-up';
 
-export const SHUTDOWN_GRACE_MS = 10_000;
-
 /**
  * The emulator's past events (when it seeds its store: emulator mode only, so a real Kisi's events
  * are never mixed with made-up ones) reach the webhook receiver's storage as if Kisi had delivered
@@ -104,7 +102,7 @@ interface Start {
 /** The start after listening: opens the database, then takes the start-up turn until ready. */
 async function prepare(start: Start): Promise<RunningServer> {
   const { config, opened } = start;
-  const database = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE }).catch((err: unknown) => {
+  const database = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS }).catch((err: unknown) => {
     throw databaseFailure(err, config.DATABASE_URL);
   });
   opened.push(database.close);
@@ -154,12 +152,22 @@ async function ready({ config, listening, announce, options, opened }: Start, da
   if (admin.created) await auth.firstAdminAnnounced();
 
   let closing: Promise<void> | undefined;
+  /**
+   * The graceful stop (SIGTERM, decision 0071): readiness answers 503 and streams end at once (browsers
+   * reconnect elsewhere); no new connection is accepted; requests in flight have SHUTDOWN_GRACE_MS to
+   * finish, each answer closing its connection; then the connections left are cut, and the database closes.
+   */
   const close = () =>
     (closing ??= (async () => {
       const jobsStopped = Promise.all(built.jobs.map((job) => job.stop()));
-      built.endStreams();
+      built.drain();
       await new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        const force = setTimeout(() => {
+          server.getConnections((_err, cut) => {
+            if (cut > 0) logger.warn({ connections: cut, graceMs: config.SHUTDOWN_GRACE_MS }, 'shutdown: connections still open after the grace period were cut off');
+          });
+          server.closeAllConnections();
+        }, config.SHUTDOWN_GRACE_MS);
         force.unref();
         // A request answered during shutdown leaves its keep-alive connection idle; close those as
         // they appear instead of waiting out the keep-alive timeout.

@@ -31,6 +31,9 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   // Status and the API document: public.
   'GET /api': everyone,
   'GET /api/bad': everyone,
+  // Probes of load balancers and orchestrators: no session (and nothing in them to protect).
+  'GET /api/health/live': everyone,
+  'GET /api/health/ready': everyone,
   'GET /api/openapi.json': everyone,
 
   // Signing in and out; the spec's getAuth needs a session, the app's session read answers anyone (user null for a visitor).

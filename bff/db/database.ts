@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { connect, createKysely, type ConnectOptions, type Connection, type Engine } from './engine';
 import { MIGRATIONS, type MigrationModule } from './migrations/migrations';
 import type { DB } from './schema';
@@ -7,9 +7,17 @@ export type Db = Kysely<DB>;
 
 /** The open database: Kysely for queries, and the engine's few extras (see `Connection`). */
 export interface Database
-  extends Pick<Connection, 'transactionLock' | 'appendToLog' | 'notify' | 'listen' | 'serverNowMs' | 'exclusively' | 'matchesText' | 'refreshTextIndex' | 'optimize'> {
+  extends Pick<
+    Connection,
+    'transactionLock' | 'appendToLog' | 'notify' | 'listen' | 'serverNowMs' | 'exclusively' | 'matchesText' | 'refreshTextIndex' | 'optimize' | 'listenersConnected' | 'poolUse'
+  > {
   db: Db;
   engine: Engine;
+  /**
+   * Answers whether every migration this code knows is applied (one query on the migrations table;
+   * it fails as any query does when the database cannot be reached).
+   */
+  isMigrated: () => Promise<boolean>;
   close: () => Promise<void>;
 }
 
@@ -31,8 +39,15 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
     await close();
     throw err;
   }
-  const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, optimize } = connection;
-  return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, optimize, close };
+  const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, optimize, listenersConnected, poolUse } = connection;
+  const isMigrated = () => allApplied(db, Object.keys(MIGRATIONS));
+  return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, optimize, listenersConnected, poolUse, isMigrated, close };
+}
+
+/** Whether each of `names` is recorded in Kysely's migrations table (a newer instance may have applied more: that is fine). */
+async function allApplied(db: Db, names: readonly string[]): Promise<boolean> {
+  const { rows } = await sql<{ applied: number }>`select count(*) as applied from kysely_migration where name in (${sql.join(names)})`.execute(db);
+  return Number(rows[0]?.applied ?? 0) === names.length;
 }
 
 /**

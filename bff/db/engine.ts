@@ -78,13 +78,36 @@ export interface Connection {
   optimize: () => Promise<void>;
   /** Closes what `listen` and `exclusively` opened (Kysely's destroy closes the rest). */
   close: () => Promise<void>;
+  /**
+   * Whether every `listen` connection is up now (true when there are none). While one is down this
+   * instance hears other instances' live events only when it is back (it then reads what it missed).
+   */
+  listenersConnected: () => boolean;
+  /** PostgreSQL: the pool's connections now (for the metrics). SQLite has one connection, no pool. */
+  poolUse?: () => PoolUse;
 }
+
+export interface PoolUse {
+  /** Connections open, busy or idle. */
+  open: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 export interface ConnectOptions {
   /** PostgreSQL: connections in this instance's pool. */
   poolSize?: number;
+  /**
+   * PostgreSQL: how long opening a connection (or waiting for a free one of the pool) may take before
+   * it fails. Without it, a server that drops packets holds every request until the kernel gives up (minutes).
+   */
+  connectTimeoutMs?: number;
   /**
    * PostgreSQL: a store of its own inside the database (the Kisi emulator's), in this schema: its
    * tables are created and found there only, it is created on the first `exclusively` turn, and
@@ -95,7 +118,7 @@ export interface ConnectOptions {
 }
 
 export function connect(url: string, options: ConnectOptions = {}): Connection {
-  return isPostgresUrl(url) ? connectPostgres(url, options.poolSize ?? 10, options.schema) : connectSqlite(url);
+  return isPostgresUrl(url) ? connectPostgres(url, { poolSize: options.poolSize ?? 10, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, schema: options.schema }) : connectSqlite(url);
 }
 
 /** The SQLite file a DATABASE_URL names (`file:<path>`), or `:memory:`. */
@@ -151,6 +174,8 @@ function connectSqlite(url: string): Connection {
     refreshTextIndex: async (trx, table) => void (await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(trx)),
     optimize: async () => void sqlite.pragma('optimize'),
     close: async () => {},
+    // No listen connections: one process hears its own events.
+    listenersConnected: () => true,
   };
 }
 
@@ -167,13 +192,16 @@ const types = {
 const RECONNECT_MS = { first: 100, max: 5_000 };
 const PROBE_MS = { every: 15_000, timeout: 5_000 };
 
-function connectPostgres(url: string, poolSize: number, schema?: string): Connection {
+function connectPostgres(url: string, { poolSize, connectTimeoutMs, schema }: { poolSize: number; connectTimeoutMs: number; schema?: string }): Connection {
   // The search path is the store's schema alone: an unqualified name never reaches another store's table.
   const searchPath = schema ? { options: `-c search_path=${pg.escapeIdentifier(schema)}` } : {};
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'frontdesk', ...searchPath });
+  const connectionTimeoutMillis = connectTimeoutMs;
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'frontdesk', connectionTimeoutMillis, ...searchPath });
   // An idle client losing its server (a restart, a failover) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const listeners = new Set<() => Promise<void>>();
+  /** The listen connections down now (each `listen` is in it from its start until it connects). */
+  const listenersDown = new Set<() => Promise<void>>();
 
   const listen = (channel: string, handlers: ChannelHandlers) => {
     let client: pg.Client | undefined;
@@ -182,6 +210,7 @@ function connectPostgres(url: string, poolSize: number, schema?: string): Connec
     let retry: NodeJS.Timeout | undefined;
     const reconnectLater = () => {
       client = undefined;
+      if (!stopped) listenersDown.add(stop);
       if (stopped || retry) return;
       retry = setTimeout(() => {
         retry = undefined;
@@ -190,7 +219,7 @@ function connectPostgres(url: string, poolSize: number, schema?: string): Connec
       delay = Math.min(delay * 2, RECONNECT_MS.max);
     };
     const open = async () => {
-      const c = new pg.Client({ connectionString: url, types, application_name: 'frontdesk-listen', keepAlive: true });
+      const c = new pg.Client({ connectionString: url, types, application_name: 'frontdesk-listen', keepAlive: true, connectionTimeoutMillis });
       c.on('error', () => {}); // 'end' follows and reconnects
       c.on('end', () => client === c && reconnectLater());
       c.on('notification', (message) => message.channel === channel && handlers.onNotify(message.payload ?? ''));
@@ -199,6 +228,7 @@ function connectPostgres(url: string, poolSize: number, schema?: string): Connec
         await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
         if (stopped) return void (await c.end());
         client = c;
+        listenersDown.delete(stop);
         delay = RECONNECT_MS.first;
         handlers.onConnect();
         probe(c);
@@ -220,17 +250,19 @@ function connectPostgres(url: string, poolSize: number, schema?: string): Connec
       }, PROBE_MS.every);
       probeTimer.unref();
     };
-    void open();
     const stop = async () => {
       stopped = true;
       clearTimeout(retry);
       clearTimeout(probeTimer);
       listeners.delete(stop);
+      listenersDown.delete(stop);
       const c = client;
       client = undefined;
       await c?.end().catch(() => {});
     };
     listeners.add(stop);
+    listenersDown.add(stop);
+    void open();
     return stop;
   };
 
@@ -245,7 +277,7 @@ function connectPostgres(url: string, poolSize: number, schema?: string): Connec
     },
     async exclusively(work) {
       // A session lock on a connection of its own, so the work may use the pool freely meanwhile.
-      const client = new pg.Client({ connectionString: url, application_name: 'frontdesk-startup' });
+      const client = new pg.Client({ connectionString: url, application_name: 'frontdesk-startup', connectionTimeoutMillis });
       await client.connect();
       try {
         if (!schema) await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
@@ -287,6 +319,8 @@ function connectPostgres(url: string, poolSize: number, schema?: string): Connec
     close: async () => {
       await Promise.all([...listeners].map((stop) => stop()));
     },
+    listenersConnected: () => listenersDown.size === 0,
+    poolUse: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
   };
 }
 
@@ -297,6 +331,31 @@ export const isUniqueViolation = (err: unknown): boolean => {
   const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : undefined;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 };
+
+/**
+ * The database cannot be reached or is going away, as each engine says it: a try a little later may
+ * well succeed, so the request is answered 503 with Retry-After rather than 500 (a fault of ours).
+ *
+ * - PostgreSQL's SQLSTATE classes 08 (connection exception) and 57P (operator intervention: an
+ *   administrator's shutdown 57P01, a crash 57P02, "cannot connect now" 57P03 while it starts or
+ *   stops), and 53300 (too many connections);
+ * - the socket's own errors reaching it (refused, reset, no answer, name not resolved);
+ * - node-postgres' connect timeout and lost connection, which carry no code, only these words;
+ * - SQLite's busy (another process held the write lock past `busy_timeout`) and I/O errors (the disk went away).
+ */
+const POSTGRES_UNAVAILABLE = /^(08...|57P0[1-3]|53300)$/;
+const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const NODE_POSTGRES_UNAVAILABLE = /^(timeout exceeded when trying to connect|Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable)$/;
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|IOERR)(_|$)/;
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  if (code !== undefined && (POSTGRES_UNAVAILABLE.test(code) || SOCKET_UNAVAILABLE.has(code) || SQLITE_UNAVAILABLE.test(code))) return true;
+  if (err instanceof Error && code === undefined && NODE_POSTGRES_UNAVAILABLE.test(err.message)) return true;
+  // Every address of a host refused: Node's AggregateError, with the code of the first.
+  return err instanceof AggregateError && err.errors.some(isDatabaseUnavailable);
+}
 
 /**
  * Case-insensitive "contains" over text columns, the same on both engines: SQLite's LIKE ignores

@@ -9,6 +9,7 @@ import type { Audit } from '../db/audit-trail';
 import { badRequest, forbidden, notFound, unauthorized } from '../lib/http-error';
 import type { Logger } from '../lib/logger';
 import { sendProblem } from '../lib/problem';
+import { nameRoute } from '../lib/route-name';
 import type { KisiClient, KisiSettings } from './kisi-client';
 import { kisiWriteRecord, type KisiWrite } from './proxy-audit';
 import type { RateLimiter } from './rate-limiter';
@@ -52,6 +53,7 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
   for (const endpoint of Object.values(kisiApi)) {
     const method = endpoint.method.toLowerCase() as Lowercase<Endpoint['method']>;
     allowlist[method](endpoint.path.slice(KISI_PROXY_PREFIX.length), (req: Request, res: Response, next: (to?: 'router') => void) => {
+      nameRoute(res, endpoint.path);
       admit(endpoint, req);
       if (endpoint.method !== 'GET') {
         writes.set(req, { endpoint, id: typeof req.params.id === 'string' ? req.params.id : null, body: req.body as KisiWrite['body'] });

@@ -4,6 +4,7 @@ import { describeEndpoint, type Access, type Endpoint, type EndpointInput, type 
 import { fieldErrorOf, type ProblemFieldError } from '../contracts/problem.contract';
 import type { SessionUser } from '../contracts/auth.contract';
 import { badRequest, forbidden, unauthorized } from './http-error';
+import { nameRoute } from './route-name';
 import { SerializedJson } from './serialized-json';
 
 type Part = 'params' | 'query' | 'body';
@@ -111,7 +112,11 @@ export function endpointRouter(routes: readonly Route[], { checkResponses = fals
       if (body instanceof SerializedJson) return void res.set({ 'Content-Type': 'application/json; charset=utf-8', ETag: body.etag }).send(body.bytes);
       res.json(body);
     };
-    const chain = [...(endpoint.access === 'public' ? [] : [accessGuard(endpoint.access)]), ...before, ...(endpoint.body ? [jsonBody] : []), answer];
+    const named: RequestHandler = (_req, res, next) => {
+      nameRoute(res, endpoint.path);
+      next();
+    };
+    const chain = [named, ...(endpoint.access === 'public' ? [] : [accessGuard(endpoint.access)]), ...before, ...(endpoint.body ? [jsonBody] : []), answer];
     const method = endpoint.method.toLowerCase() as Lowercase<Endpoint['method']>;
     router[method](endpoint.path.slice(prefix.length) || '/', ...chain);
   }

@@ -18,8 +18,19 @@ export const apiNotFound: RequestHandler = (req, res) => {
   sendProblem(res, 404, `No API endpoint ${req.method} ${req.originalUrl.split('?')[0]}.`);
 };
 
-/** The one error handler: expected failures become problems; anything else is a logged 500. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/** How long a client is asked to wait when the database cannot be reached (PostgreSQL restarting, a failover). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+export interface ErrorHandlerOptions {
+  /**
+   * Whether an error means the database cannot be reached now (`isDatabaseUnavailable`, which knows
+   * each engine's codes): a try a little later may succeed, so it is a 503 with Retry-After, not a 500.
+   */
+  isUnavailable?: (err: unknown) => boolean;
+}
+
+/** The one error handler: expected failures become problems; an outage a 503; anything else is a logged 500. */
+export function errorHandler(logger: Logger, { isUnavailable }: ErrorHandlerOptions = {}): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
     // Express's router could not percent-decode a path parameter (`%ZZ`, a lone `%`): the client's mistake.
@@ -37,6 +48,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // Any other error the body parser marks as the client's own (http-errors' `expose` with a 4xx).
     if (err?.expose === true && Number.isInteger(err.status) && err.status >= 400 && err.status < 500) {
       return sendProblem(res, err.status, String(err.message || 'The request could not be read.'));
+    }
+    if (isUnavailable?.(err)) {
+      // One line each at warn: the outage is the operator's news, and each failing request is not a bug of ours.
+      (req.log ?? logger).warn({ code: err?.code, reason: String(err?.message ?? err) }, 'database unavailable');
+      res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      res.setHeader('Cache-Control', 'no-store');
+      return sendProblem(res, 503, 'The service is briefly unavailable. Try again in a few seconds.');
     }
     (req.log ?? logger).error({ err }, 'unhandled error');
     sendProblem(res, 500, 'Something went wrong on the server. It has been logged.');

@@ -94,10 +94,13 @@ export function eventStreams(deps: EventStreamDeps) {
   const settings = { ...DEFAULT_STREAM_SETTINGS, ...deps.settings };
   const open = new Set<OpenStream>();
   const groups = new Map<string, Set<Response>>();
+  /** Set at shutdown: a stream asked for after it ends at once, and the browser reconnects elsewhere. */
+  let closing = false;
 
   async function stream(req: Request, res: Response, spec: StreamSpec): Promise<void> {
     // The client left while the request was read: its 'close' has fired already and would never free this stream.
     if (res.closed || res.destroyed) return;
+
     const pick = spec.pick ?? ((event: LiveEvent) => event);
     const maxBacklogBytes = spec.maxBacklogBytes ?? settings.maxBacklogBytes;
     let lastSent = spec.resumeAfter ?? -1;
@@ -136,6 +139,13 @@ export function eventStreams(deps: EventStreamDeps) {
       throw err;
     }
     if (res.closed || res.destroyed) return void unsubscribe();
+    if (closing) {
+      // Shutdown: a stream that opens and ends. EventSource tries again in 3 s, with its Last-Event-ID,
+      // through the balancer to an instance that stays.
+      unsubscribe();
+      res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' });
+      return void res.end('retry: 3000\n\n');
+    }
 
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -178,8 +188,16 @@ export function eventStreams(deps: EventStreamDeps) {
 
   return {
     stream,
-    /** Ends every open stream (shutdown: the server can then finish the requests in flight). */
-    endAll: () => open.forEach(({ res }) => endStream(res)),
+    /**
+     * Ends every open stream, and from now on every new one at once (shutdown: the server can then
+     * finish the requests in flight; each browser reconnects, with its Last-Event-ID, to an instance that stays).
+     */
+    endAll: () => {
+      closing = true;
+      open.forEach(({ res }) => endStream(res));
+    },
+    /** Streams open now (the metrics). */
+    openCount: () => open.size,
     /** Sessions were ended somewhere: ends the streams whose session is no longer alive. */
     endStreamsOfEndedSessions: async () => {
       const alive = new Map<string, Promise<boolean>>();

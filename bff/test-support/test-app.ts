@@ -15,7 +15,7 @@ import type { Role } from '../contracts/endpoint.contract';
 
 export const TEST_PASSWORD = 'correct-horse-battery';
 
-export interface TestContext extends Pick<App, 'bus' | 'endpoints' | 'jobs' | 'endStreams'> {
+export interface TestContext extends Pick<App, 'bus' | 'endpoints' | 'jobs' | 'endStreams' | 'drain'> {
   app: App['app'];
   config: Config;
   database: Database;
@@ -77,6 +77,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     endpoints: built.endpoints,
     jobs: built.jobs,
     endStreams: built.endStreams,
+    drain: built.drain,
     config,
     database,
     dir,

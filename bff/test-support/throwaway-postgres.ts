@@ -16,6 +16,10 @@ export interface ThrowawayPostgres {
   url: string;
   port: number;
   stop: () => Promise<void>;
+  /** Stops the server (a fast shutdown, as an operator's restart does) and keeps its data, for `resume`. */
+  pause: () => Promise<void>;
+  /** Starts the paused server again on the same port and data. */
+  resume: () => Promise<void>;
 }
 
 function findBinDir(): string {
@@ -99,21 +103,31 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const port = await freePort();
   // Durability settings off: this cluster is thrown away, and tests should not wait on fsync.
   const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${dir}`, 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
-  const log = fs.openSync(logFile, 'a');
-  const server = spawn(path.join(bin, 'postgres'), ['-D', data, ...settings.flatMap((s) => ['-c', s])], { stdio: ['ignore', log, log], cwd: dir, ...user.user });
-  fs.closeSync(log);
+  const launch = () => {
+    const log = fs.openSync(logFile, 'a');
+    const started = spawn(path.join(bin, 'postgres'), ['-D', data, ...settings.flatMap((s) => ['-c', s])], { stdio: ['ignore', log, log], cwd: dir, ...user.user });
+    fs.closeSync(log);
+    return started;
+  };
+  let server = launch();
   const killOnExit = () => server.kill('SIGQUIT');
   process.once('exit', killOnExit);
 
+  const halt = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGINT'); // fast shutdown: ends sessions, no checkpoint wait
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  };
   const stop = async () => {
     process.removeListener('exit', killOnExit);
-    if (server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGINT'); // fast shutdown: ends sessions, no checkpoint wait
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (server.exitCode === null) server.kill('SIGKILL');
-    }
+    await halt();
     removeDir();
+  };
+  const resume = async () => {
+    server = launch();
+    await waitUntilReady(`postgres://frontdesk@127.0.0.1:${port}/postgres`, server, logFile);
   };
 
   try {
@@ -127,5 +141,5 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     await stop();
     throw err;
   }
-  return { url: `postgres://frontdesk@127.0.0.1:${port}/frontdesk`, port, stop };
+  return { url: `postgres://frontdesk@127.0.0.1:${port}/frontdesk`, port, stop, pause: halt, resume };
 }

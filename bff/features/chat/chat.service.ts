@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/engine';
 import { changesOf, type Audit } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
 import { conflict, forbidden, notFound } from '../../lib/http-error';
+import { NO_COUNTERS, type Counters } from '../../lib/metrics';
 import type { ChatRepository, StoredChannel } from './chat.repository';
 
 /** A write of the chat: the repository in one transaction, and the live events that announce it. */
@@ -23,6 +24,8 @@ const channelAction = (before: StoredChannel, after: StoredChannel) =>
 export interface ChatServiceDeps {
   chat: ChatRepository;
   inTransaction: InTransaction<ChatWrite>;
+  /** Counts a message once it is stored (the metrics' messages per minute). */
+  counted?: Pick<Counters, 'chatMessagePosted'>;
   now?: () => string;
 }
 
@@ -30,7 +33,7 @@ export interface ChatServiceDeps {
 const mayRead = (user: SessionUser, channel: StoredChannel) => user.role !== 'runner' || channel.runnersMayJoin;
 const audienceOf = (channel: StoredChannel): Role[] => (channel.runnersMayJoin ? ['staff', 'runner'] : ['staff']);
 
-export function chatService({ chat, inTransaction, now = () => new Date().toISOString() }: ChatServiceDeps) {
+export function chatService({ chat, inTransaction, counted = NO_COUNTERS, now = () => new Date().toISOString() }: ChatServiceDeps) {
   /** The channel if this user may read it; a channel they may not see does not exist for them. */
   const channelFor = async (user: SessionUser, id: number) => {
     const channel = await chat.find(id);
@@ -110,13 +113,15 @@ export function chatService({ chat, inTransaction, now = () => new Date().toISOS
 
     async postMessage(user: SessionUser, channelId: number, body: string): Promise<ChatMessage> {
       const channel = await openChannelFor(user, channelId);
-      return inTransaction(async (tx) => {
+      const posted = await inTransaction(async (tx) => {
         const message = await tx.chat.insertMessage(channel.id, user, body, now());
         // Your own message is read by you: it never counts as unread, and sending moves your place past it.
         await tx.chat.markRead(channel.id, user.id, message.id);
         announce(tx, 'posted', channel, message);
         return message;
       });
+      counted.chatMessagePosted();
+      return posted;
     },
 
     async editMessage(user: SessionUser, id: number, body: string): Promise<ChatMessage> {

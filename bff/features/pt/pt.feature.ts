@@ -19,7 +19,7 @@ export interface PtFeatureOptions {
 }
 
 /** `/api/pt`: the food court's stalls and menus, the diners' orders and their streams, the runner board, the day's figures. */
-export function ptFeature({ config, database, bus, streams, mount, counterStore }: FeatureContext, options: PtFeatureOptions = {}): Feature {
+export function ptFeature({ config, database, bus, streams, mount, counterStore, counters }: FeatureContext, options: PtFeatureOptions = {}): Feature {
   // Every runner's board and stall screen reads the same oldest open orders, and refills them after
   // each change: read and serialized once per change (decision 0064). Forgotten as soon as a write
   // here ends (before its answer goes out) and when another instance's order event arrives.
@@ -35,6 +35,7 @@ export function ptFeature({ config, database, bus, streams, mount, counterStore 
           .write((trx, announce) => work({ stalls: stallsRepository(trx, database.transactionLock), orders: ordersRepository(trx), announce: (order) => announce('order', order), audit: auditIn(trx) }))
           .finally(openOrderAnswers.changed),
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
+      counted: counters,
     }),
     {
       counterStore,

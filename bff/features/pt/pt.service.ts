@@ -28,6 +28,7 @@ import { isUniqueViolation } from '../../db/engine';
 import { changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
+import { NO_COUNTERS, type Counters } from '../../lib/metrics';
 import { publicOrder, type NewOrder, type OrdersRepository, type StoredOrder } from './orders.repository';
 import type { StallsRepository } from './stalls.repository';
 import { orderWait, waitEstimate, WAIT_WINDOW_MINUTES } from './wait-estimate';
@@ -47,6 +48,8 @@ export interface PtServiceDeps {
   orders: OrdersRepository;
   inTransaction: InTransaction<PtWrite>;
   venue: { tables: number; currency: string };
+  /** Counts an order once it is stored (the metrics' orders per minute). */
+  counted?: Pick<Counters, 'orderPlaced'>;
   now?: () => string;
 }
 
@@ -57,7 +60,7 @@ const itemLabel = (item: Pick<MenuItem, 'name' | 'stallId'>, stall: Pick<Stall, 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const sameToken = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-export function ptService({ stalls, orders, inTransaction, venue, now = () => new Date().toISOString() }: PtServiceDeps) {
+export function ptService({ stalls, orders, inTransaction, venue, counted = NO_COUNTERS, now = () => new Date().toISOString() }: PtServiceDeps) {
   const stallOr404 = async (id: number) => (await stalls.find(id)) ?? Promise.reject(notFound(`No stall with id ${id}.`));
   const itemOr404 = async (id: number) => (await stalls.findItem(id)) ?? Promise.reject(notFound(`No menu item with id ${id}.`));
   const orderOr404 = async (id: number) => (await orders.find(id)) ?? Promise.reject(notFound(`No order with id ${id}.`));
@@ -218,6 +221,7 @@ export function ptService({ stalls, orders, inTransaction, venue, now = () => ne
         if (first) return replay(first, requestHash);
         throw err;
       }
+      counted.orderPlaced();
       return { ...publicOrder(placed), token: placed.token, replayed: false };
     },
 

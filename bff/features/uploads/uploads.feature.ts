@@ -1,6 +1,7 @@
 import type { Feature, FeatureContext } from '../../feature';
 import { DEFAULT_ALLOWED_TYPES } from '../../contracts/uploads.contract';
 import { periodicJob } from '../../lib/jobs';
+import { nameRoute } from '../../lib/route-name';
 import { uploadsRepository } from './uploads.repository';
 import { tusUploads, uploadRoutes } from './uploads.router';
 import { uploadsService } from './uploads.service';
@@ -32,6 +33,9 @@ export function uploadsFeature({ config, database, logger, mount }: FeatureConte
   const tus = tusUploads(uploads, logger);
   const { router, endpoints } = mount(uploadRoutes(uploads));
   // tus streams a file's bytes to disk itself: it is not a contract endpoint, but it goes through the same app and API middleware.
-  router.all(['/uploads/tus', '/uploads/tus/:id'], tus.handler);
+  router.all(['/uploads/tus', '/uploads/tus/:id'], (req, res, next) => {
+    nameRoute(res, req.params.id === undefined ? '/api/uploads/tus' : '/api/uploads/tus/:id');
+    next();
+  }, tus.handler);
   return { router, endpoints, jobs: [periodicJob('clean-up of expired uploads', 3_600_000, tus.cleanUp, logger)] };
 }

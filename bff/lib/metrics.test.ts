@@ -1,0 +1,71 @@
+import request from 'supertest';
+import { createTestContext, type TestContext } from '../test-support/test-app';
+import { testEngine } from '../test-support/test-database';
+
+const TOKEN = 'scrape-me-0123456789abcdef';
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext({ METRICS_TOKEN: TOKEN, PUBLIC_ORIGIN: 'https://desk.example.com' });
+});
+afterAll(() => ctx.close());
+
+const scrape = async () => (await request(ctx.app).get('/metrics').set('Host', '10.0.0.5:3000').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text;
+/** The value of one series (`name{labels}`), 0 when it is not there yet. */
+const valueOf = (text: string, series: string) => Number(text.split('\n').find((line) => line.startsWith(`${series} `))?.split(' ')[1] ?? 0);
+
+describe('GET /metrics', () => {
+  it('does not exist without METRICS_TOKEN', async () => {
+    const off = await createTestContext();
+    try {
+      const res = await request(off.app).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
+      expect(res.status).toBe(404);
+      expect(res.text).not.toContain('process_resident_memory_bytes');
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('wants the token as a bearer token', async () => {
+    const none = await request(ctx.app).get('/metrics').expect(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+    expect(none.type).toBe('application/problem+json');
+    await request(ctx.app).get('/metrics').set('Authorization', 'Bearer scrape-me-0123456789abcdeX').expect(401);
+    await request(ctx.app).get('/metrics').set('Authorization', `Basic ${TOKEN}`).expect(401);
+    await request(ctx.app).get('/metrics').set('Authorization', `Bearer ${TOKEN}x`).expect(401);
+  });
+
+  it('answers a scraper that names the instance by its address, in Prometheus text, with Node\u2019s own figures', async () => {
+    const res = await request(ctx.app).get('/metrics').set('Host', '10.0.0.5:3000').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+    expect(res.type).toBe('text/plain');
+    for (const name of ['process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds', 'frontdesk_event_streams_open']) expect(res.text).toMatch(new RegExp(`^${name} \\d`, 'm'));
+    expect(res.text.includes('frontdesk_db_pool_connections{state="max"} 10')).toBe(testEngine() === 'postgres');
+  });
+
+  it('labels requests by their route pattern and status, never by the address asked for', async () => {
+    const before = await scrape();
+    const series = 'frontdesk_http_requests_total{method="GET",route="/api/pt/stalls/:id",status="404"}';
+    await request(ctx.app).get('/api/pt/stalls/9876501').expect(404);
+    await request(ctx.app).get('/api/pt/stalls/9876502').expect(404);
+    await request(ctx.app).get('/api/no-such-thing-5f3a9c').expect(404);
+    const after = await scrape();
+    expect(valueOf(after, series) - valueOf(before, series)).toBe(2);
+    expect(after).toMatch(/^frontdesk_http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/api\/pt\/stalls\/:id",status="404"\} \d/m);
+    expect(after).toContain('route="(other /api)",status="404"');
+    expect(after).not.toMatch(/9876501|9876502|5f3a9c/);
+  });
+
+  it('counts orders placed (a replayed submit once) and chat messages posted', async () => {
+    const staff = await ctx.loginAs('staff');
+    const stall = (await staff.post('/api/pt/stalls').send({ name: 'Metered', cuisine: 'Test', description: 'A test stall' }).expect(201)).body as { id: number };
+    const item = (await staff.post(`/api/pt/stalls/${stall.id}/items`).send({ name: 'Soup', priceCents: 450 }).expect(201)).body as { id: number };
+    const channel = (await (await ctx.loginAs('admin')).post('/api/chat/channels').send({ name: 'Metered', runnersMayJoin: false }).expect(201)).body as { id: number };
+    const before = await scrape();
+    const order = () => request(ctx.app).post('/api/pt/order').set('Idempotency-Key', 'metered-order-1').send({ table: 3, cart: [{ itemId: item.id, quantity: 1 }] });
+    expect((await order()).status).toBe(201);
+    expect((await order()).status).toBeLessThan(300);
+    await staff.post(`/api/chat/channels/${channel.id}/messages`).send({ body: 'Soup is up' }).expect(201);
+    const after = await scrape();
+    expect(valueOf(after, 'frontdesk_orders_placed_total') - valueOf(before, 'frontdesk_orders_placed_total')).toBe(1);
+    expect(valueOf(after, 'frontdesk_chat_messages_posted_total') - valueOf(before, 'frontdesk_chat_messages_posted_total')).toBe(1);
+  });
+});
