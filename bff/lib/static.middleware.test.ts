@@ -83,7 +83,6 @@ describe('the first load of a page, from the HTML', () => {
     fs.writeFileSync(
       path.join(built, 'first-load.json'),
       JSON.stringify({
-        common: { scripts: ['assets/root-layout-1.js'], styles: [] },
         pages: { '/pieces': { scripts: ['assets/pieces-list.route-1.js'], styles: ['assets/catalogue-1.css'] }, '/': { scripts: ['assets/home.route-1.js'], styles: [] } },
       }),
     );
@@ -96,12 +95,11 @@ describe('the first load of a page, from the HTML', () => {
 
   const head = (html: string) => html.slice(0, html.indexOf('</head>'));
 
-  it("names the page's own chunks, the layout's and the session read in the head, so the browser fetches them beside the entry", async () => {
+  it("names the page's own chunks and styles and the session read in the head, so the browser fetches them beside the entry", async () => {
     const res = await request(app.app).get('/pieces?q=brick').expect(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     const links = head(res.text);
     expect(links).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/session">');
-    expect(links).toContain('<link rel="modulepreload" crossorigin href="/assets/root-layout-1.js">');
     expect(links).toContain('<link rel="modulepreload" crossorigin href="/assets/pieces-list.route-1.js">');
     expect(links).toContain('<link rel="stylesheet" crossorigin href="/assets/catalogue-1.css">');
     expect(links).not.toContain('home.route');

@@ -13,7 +13,7 @@ export const indexFileOf = (staticDir: string): string => path.join(path.resolve
 
 /** What the build says each page fetches besides the entry (client/app/first-load.plugin.ts writes it). */
 type Assets = { scripts: string[]; styles: string[] };
-type FirstLoad = { common: Assets; pages: Record<string, Assets> };
+type FirstLoad = { pages: Record<string, Assets> };
 const FIRST_LOAD_FILE = 'first-load.json';
 
 /**
@@ -37,8 +37,8 @@ function pageHtml(index: string, firstLoad: FirstLoad | undefined, pattern: stri
   const link = (attributes: string, href: string) => `    <link ${attributes} href="${escapeAttribute(href)}">\n`;
   const tags = [
     ...EVERY_PAGE_READS.map((url) => link('rel="preload" as="fetch" crossorigin', url)),
-    ...[...firstLoad.common.scripts, ...own.scripts].map((file) => link('rel="modulepreload" crossorigin', `/${file}`)),
-    ...[...firstLoad.common.styles, ...own.styles].map((file) => link('rel="stylesheet" crossorigin', `/${file}`)),
+    ...own.scripts.map((file) => link('rel="modulepreload" crossorigin', `/${file}`)),
+    ...own.styles.map((file) => link('rel="stylesheet" crossorigin', `/${file}`)),
   ].join('');
   return index.slice(0, at) + tags + index.slice(at);
 }
