@@ -14,6 +14,8 @@ export default defineConfig(({ command }) => ({
     alias: [
       { find: '@/', replacement: fromHere('./client/') },
       { find: '@contracts/', replacement: fromHere('./bff/contracts/') },
+      // SWR asks the shim for useSyncExternalStore; React 19 has its own (the shim would hand it over).
+      { find: /^use-sync-external-store\/shim$/, replacement: fromHere('./client/lib/use-sync-external-store-shim.ts') },
       // React Router 7 exports only its development build (react-router#12532, #14102): its warnings
       // switched on, 0.6 kB more for every page. The build takes the production files it ships beside them.
       ...(command === 'build'
