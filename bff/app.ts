@@ -187,7 +187,8 @@ export function createApp(deps: AppDeps): App {
   for (const feature of features) api.use(feature.router);
   api.use(apiNotFound);
   app.use('/api', api);
-  app.use(spaMiddleware(config.STATIC_DIR));
+  // A page names the first reads of its session in its HTML (decision 0075): the HTML knows who asks.
+  app.use(spaMiddleware(config.STATIC_DIR, { userForToken: auth.auth.userForToken }));
   app.use(errorHandler(logger, { isUnavailable: isDatabaseUnavailable }));
 
   return {

@@ -105,6 +105,13 @@ export type CallInput<E extends EndpointDefinition> = ParamsArg<E> & QueryArg<E>
 /** `[]` when the endpoint needs no input, else `[input]`. */
 export type CallArgs<E extends EndpointDefinition> = object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
 
+/**
+ * One read with its input, spelled once where both sides need the same URL: a page's first read is
+ * the client's cache key and the BFF's preload link for that page (bff/contracts/first-reads.contract.ts).
+ */
+export type Read<E extends Endpoint = Endpoint> = { readonly endpoint: E; readonly input: CallInput<E> };
+export const read = <E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): Read<E> => ({ endpoint, input: (input ?? {}) as CallInput<E> });
+
 // ---- building URLs -------------------------------------------------------------------------
 
 type Scalar = string | number | boolean | null | undefined;

@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import express from 'express';
 import request from 'supertest';
+import { authApi, type SessionUser } from '../contracts/auth.contract';
+import { chatReads } from '../contracts/chat.contract';
+import { urlOf } from '../contracts/endpoint.contract';
+import { firstReads, type FirstRead } from '../contracts/first-reads.contract';
 import { pages } from '../contracts/pages.contract';
+import { ptReads } from '../contracts/pt.contract';
+import { spaMiddleware } from './static.middleware';
 import { createTestContext, type TestContext } from '../test-support/test-app';
 
 /**
@@ -83,7 +90,6 @@ describe('the first load of a page, from the HTML', () => {
     fs.writeFileSync(
       path.join(built, 'first-load.json'),
       JSON.stringify({
-        common: { scripts: ['assets/root-layout-1.js'], styles: [] },
         pages: { '/pieces': { scripts: ['assets/pieces-list.route-1.js'], styles: ['assets/catalogue-1.css'] }, '/': { scripts: ['assets/home.route-1.js'], styles: [] } },
       }),
     );
@@ -96,12 +102,11 @@ describe('the first load of a page, from the HTML', () => {
 
   const head = (html: string) => html.slice(0, html.indexOf('</head>'));
 
-  it("names the page's own chunks, the layout's and the session read in the head, so the browser fetches them beside the entry", async () => {
+  it("names the page's own chunks and styles and the session read in the head, so the browser fetches them beside the entry", async () => {
     const res = await request(app.app).get('/pieces?q=brick').expect(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     const links = head(res.text);
     expect(links).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/session">');
-    expect(links).toContain('<link rel="modulepreload" crossorigin href="/assets/root-layout-1.js">');
     expect(links).toContain('<link rel="modulepreload" crossorigin href="/assets/pieces-list.route-1.js">');
     expect(links).toContain('<link rel="stylesheet" crossorigin href="/assets/catalogue-1.css">');
     expect(links).not.toContain('home.route');
@@ -113,5 +118,48 @@ describe('the first load of a page, from the HTML', () => {
     expect(page.headers['cache-control']).toBe('no-cache');
     await request(app.app).get('/pieces').set('If-None-Match', String(page.headers.etag)).expect(304);
     expect((await request(app.app).get('/no/such/page').expect(404)).text).toBe(HTML);
+  });
+});
+
+describe("a page's first reads, in its HTML for the session that may make them", () => {
+  const built = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-spa-reads-'));
+  const HTML = '<!doctype html><html><head></head><body><div id="root"></div></body></html>';
+  const users: Record<string, SessionUser> = {
+    runner: { id: 1, email: 'r@example.com', name: 'Runner', role: 'runner' },
+    staff: { id: 2, email: 's@example.com', name: 'Staff', role: 'staff' },
+  };
+  const app = express().use(spaMiddleware(built, { userForToken: (token) => users[token] }));
+  beforeAll(() => {
+    fs.writeFileSync(path.join(built, 'index.html'), HTML);
+    fs.writeFileSync(path.join(built, 'first-load.json'), JSON.stringify({ pages: {} }));
+  });
+  afterAll(() => fs.rmSync(built, { recursive: true, force: true }));
+
+  const preloads = async (address: string, session?: string) => {
+    const get = request(app).get(address);
+    const res = await (session ? get.set('Cookie', `sid=${session}`) : get).expect(200);
+    expect(res.headers.vary).toMatch(/Cookie/);
+    return [...res.text.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+  };
+  const url = (read: FirstRead['read']) => urlOf(read.endpoint, read.input as Parameters<typeof urlOf>[1]);
+
+  it("gives a visitor the diner's menu at any table, and the session read, and nothing a visitor may not read", async () => {
+    expect(await preloads('/pt/diner/menu?table=12')).toEqual([authApi.session.path, url(ptReads.menu)]);
+    expect(await preloads('/pt/runner')).toEqual([authApi.session.path]);
+    expect(await preloads('/shell/chat')).toEqual([authApi.session.path]);
+    expect(await preloads('/shell/gymowner/users')).toEqual([authApi.session.path]);
+  });
+
+  it("gives a runner the board's reads, but not the desk's members list (a 403 would be logged)", async () => {
+    expect(await preloads('/pt/runner', 'runner')).toEqual([authApi.session.path, ...firstReads.ptRunner!.map(({ read }) => url(read))]);
+    expect(await preloads('/shell/gymowner/users', 'runner')).toEqual([authApi.session.path]);
+    expect(await preloads('/shell/chat', 'runner')).toEqual([authApi.session.path, url(chatReads.channels)]);
+  });
+
+  it("gives the desk the members list's first page only at its bare address (a search or page asks another)", async () => {
+    expect(await preloads('/shell/gymowner/users', 'staff')).toEqual([authApi.session.path, '/api/gym/users?page=0&pageSize=10']);
+    expect(await preloads('/shell/gymowner/users?page=2', 'staff')).toEqual([authApi.session.path]);
+    // A session that has ended is a visitor's.
+    expect(await preloads('/shell/gymowner/users', 'ended')).toEqual([authApi.session.path]);
   });
 });

@@ -3,7 +3,8 @@ import { isApiError } from '@/lib/api-client';
 import { loginRedirectFor } from '@/lib/session';
 import { AppLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
-import { CheckConnection, ERROR_TEXT, FORBIDDEN_TEXT, FallbackScreen, NOT_FOUND_TEXT, tries } from './fallback-screen';
+import { CheckConnection, FallbackScreen, tries } from './fallback-screen';
+import { ERROR_TEXT, FORBIDDEN_TEXT, NOT_FOUND_TEXT } from './error-texts';
 import { BrokenIllustration, LostIllustration } from './illustrations';
 
 export function isForbidden(error: unknown): boolean {
@@ -48,6 +49,17 @@ export function ErrorScreen({ error }: { error: unknown }) {
       tryItems={[tries.refreshPage, tries.mainPage, tries.reloadApp, tries.repeat, <CheckConnection />]}
       error={error}
     />
+  );
+}
+
+/** The layout's own failure (see `RootErrorBoundary`): the error screen page-wide, without the layout's header or the screens' pictures. */
+export function RootErrorScreen({ error }: { error: unknown }) {
+  return (
+    <div className="app-frame">
+      <main id="main" className="main">
+        <FallbackScreen tone="danger" title={ERROR_TEXT} tryItems={[tries.refreshPage, tries.reloadApp, <CheckConnection />]} error={error} />
+      </main>
+    </div>
   );
 }
 

@@ -7,14 +7,9 @@ import { pageReloader } from '@/lib/chunk-reload';
 import { paths } from '@/lib/paths';
 
 /*
- * What every error screen shares. This is in the entry script (the boundaries in
- * `error-boundaries.tsx` use it), so it stays small: the screens for a page's errors (404, 403,
- * the error screen with its pictures) are in `error-screens.tsx`, loaded with the layout.
+ * What every error screen shares (`error-screens.tsx`): loaded, with the screens, only when a
+ * boundary has an error to show.
  */
-
-export const NOT_FOUND_TEXT = 'Page not found.';
-export const FORBIDDEN_TEXT = 'You do not have access to this page.';
-export const ERROR_TEXT = 'An error occured while processing your request.'; // spelling as the spec gives it
 
 /** What the error screens print: every error as plain JSON (an Error alone stringifies to {}). */
 export function serializeError(error: unknown): unknown {

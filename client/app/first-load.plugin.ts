@@ -7,22 +7,17 @@ type OutputChunk = Rolldown.OutputChunk;
 /**
  * What each page's first load fetches besides the entry (docs/decisions/0067), written at build
  * time to `first-load.json` beside index.html: for each page pattern of the route table, the
- * scripts and styles of its lazy route modules (and of what they import), plus the layout's. The
+ * scripts and styles of its lazy route modules (and of what they import; the layout is in the entry). The
  * BFF puts them in the HTML it answers for that address (bff/lib/static.middleware.ts), so the
  * browser fetches them beside the entry instead of after it has run.
  */
 export type FirstLoad = {
-  /** Fetched for every page: the layout and the page error screens (router.tsx starts them at once). */
-  common: Assets;
   /** Per page pattern (`/pieces/:id`), as the pages contract spells them. */
   pages: Record<string, Assets>;
 };
 export type Assets = { scripts: string[]; styles: string[] };
 
 export const FIRST_LOAD_FILE = 'first-load.json';
-
-/** The modules router.tsx starts loading as the router is made, beside the first page's. */
-const STARTED_WITH_THE_ROUTER = ['client/app/root-layout.tsx', 'client/app/error-screens.tsx'];
 
 type LazyRoute = { lazy?: unknown; children?: LazyRoute[] };
 type Leaf = { pattern: string; chain: LazyRoute[] };
@@ -75,15 +70,13 @@ export function firstLoadPlugin(): Plugin {
         };
       };
 
-      const common = assetsOf(STARTED_WITH_THE_ROUTER.map((f) => path.join(root, f)));
       const pages: Record<string, Assets> = {};
       for (const { pattern, chain } of routeLeaves(routes)) {
         if (pattern === '/*') continue; // the not-found catch-all is no page
         const sources = chain.map((r) => lazySpecifier(r.lazy)).filter((s): s is string => !!s).map((s) => sourceOf(root, s));
-        const own = assetsOf(sources);
-        pages[pattern] = { scripts: own.scripts.filter((f) => !common.scripts.includes(f)), styles: own.styles.filter((f) => !common.styles.includes(f)) };
+        pages[pattern] = assetsOf(sources);
       }
-      const table: FirstLoad = { common, pages };
+      const table: FirstLoad = { pages };
       fs.writeFileSync(path.join(outDir, FIRST_LOAD_FILE), JSON.stringify(table, null, 1));
     },
   };

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import type { Location } from 'react-router';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router';
-import { FrameIcon as Icon } from '@/components/frame-icon';
+import { Icon } from '@/components/icon';
 import { AppLink, AppNavLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { SESSION_KEY, fetchSession, signOut } from '@/lib/session';

@@ -1,33 +1,16 @@
-import { Suspense } from 'react';
 import { createBrowserRouter, data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { registerPreloadRoutes } from '@/lib/app-link';
 import { SHELL_ROUTE_ID, requireAdmin, requireRunner, requireStaff, requireUser, runnersAndStaffOnly, shellLoader, staffOnly } from '@/lib/session';
-import { RootErrorBoundary, RouteErrorBoundary, startErrorScreens } from './error-boundaries';
+import { RootErrorBoundary, RouteErrorBoundary } from './error-boundaries';
+import { RootLayout } from './root-layout';
 import { HydrateFallback } from './pending-overlay';
 import { paths } from '@/lib/paths';
-import { preloadedComponent } from '@/lib/preloaded-component';
-
-const rootLayout = preloadedComponent(() => import('./root-layout').then(({ RootLayout }) => RootLayout));
 
 /**
- * The layout's code is not in the entry either: `createAppRouter` starts loading it, and the error
- * screens', beside the first page's (`preloadedComponent`: no Suspense pause when it has arrived by
- * the first render). It is a component that waits for its code rather than a lazy
- * route: the router sends an error of a page's access check to the boundary of the shallowest
- * route still loading, so a lazy root would show a page's 403 without the layout.
- */
-function RootLayout() {
-  return (
-    <Suspense fallback={<HydrateFallback />}>
-      <rootLayout.Component />
-    </Suspense>
-  );
-}
-
-/**
- * The route table. The error boundaries and the pending overlay are static; the layout loads lazily
- * (above), and so does every screen, from `features/<area>/*.route.tsx` (which exports loader/action/Component/handle).
+ * The route table. The layout, the error boundaries and the pending overlay are static (every page
+ * runs them: in the entry they cost no request of their own); every screen loads lazily, from
+ * `features/<area>/*.route.tsx` (which exports loader/action/Component/handle).
  * A new area adds its routes here and its entry in lib/areas.ts (who may open it, whose header lists it).
  */
 export const routes: RouteObject[] = [
@@ -215,9 +198,6 @@ export const routes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
-  // Beside the first page's code; a failed load shows when the layout or an error screen renders.
-  rootLayout.start();
-  startErrorScreens();
   registerPreloadRoutes(routes);
   return createBrowserRouter(routes);
 }

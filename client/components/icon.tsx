@@ -1,11 +1,15 @@
-import { IconFrame, frameShapes } from './frame-icon';
-
 /**
- * A small stroke icon set (24×24, currentColor), decorative unless labelled by the caller. The few
- * the page frame itself draws live in frame-icon.tsx, so the rest loads with the screens that use them.
+ * A small stroke icon set (24×24, currentColor), decorative unless labelled by the caller. One set
+ * for the page frame and the screens: the layout draws it, so it is in the entry, and the home
+ * page's cards, which every first visit to "/" shows, use most of it.
  */
 const shapes = {
-  ...frameShapes,
+  info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z M12 16v-5 M12 8h.01',
+  alert: 'M12 3 2 20h20z M12 10v4 M12 17h.01',
+  logout: 'M15 4h4v16h-4 M10 8l-4 4 4 4 M6 12h10',
+  close: 'M6 6l12 12 M18 6 6 18',
+  check: 'M5 12l5 5 9-10',
+  menu: 'M4 7h16 M4 12h16 M4 17h16',
   shell: 'M4 5h16v14H4z M4 9h16 M8 13h4 M8 16h7',
   test: 'M9 3h6 M10 3v6L5 19a1 1 0 0 0 1 2h12a1 1 0 0 0 1-2l-5-10V3 M7.5 15h9',
   counter: 'M5 12h14 M12 5v14',
@@ -51,6 +55,25 @@ const shapes = {
 
 export type IconName = keyof typeof shapes;
 
+/** One icon of the set, 24×24 in currentColor: decorative unless `label` names it. */
 export function Icon({ name, size = 20, label }: { name: IconName; size?: number; label?: string }) {
-  return <IconFrame d={shapes[name]} size={size} label={label} />;
+  return (
+    <svg
+      className="icon"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      role={label ? 'img' : undefined}
+      aria-label={label}
+      aria-hidden={label ? undefined : true}
+      focusable="false"
+    >
+      <path d={shapes[name]} />
+    </svg>
+  );
 }

@@ -1,8 +1,7 @@
-import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Suspense, createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import { createPortal } from 'react-dom';
 import { useLocation } from 'react-router';
-import { FrameIcon as Icon } from './frame-icon';
+import { preloadedComponent } from '@/lib/preloaded-component';
 
 export type ModalOptions = {
   title: string;
@@ -17,9 +16,16 @@ type ModalApi = { open: (options: ModalOptions) => () => void; close: () => void
 
 const ModalContext = createContext<ModalApi | null>(null);
 
+/**
+ * The dialog itself (modal.tsx) is fetched by the first screen that may open one, as it renders:
+ * there by the time it is asked to open, and no part of a first screen without modals.
+ */
+const modalView = preloadedComponent(() => import('./modal').then(({ Modal }) => Modal));
+
 export function useModal(): ModalApi {
   const modal = useContext(ModalContext);
   if (!modal) throw new Error('useModal() needs a <ModalProvider> above it');
+  void modalView.start();
   return modal;
 }
 
@@ -40,115 +46,12 @@ export function ModalProvider({ children }: { children: ReactNode }) {
   return (
     <ModalContext.Provider value={value}>
       {children}
-      {modal ? <Modal key={modal.id} {...modal} onClose={close} /> : null}
+      {modal ? (
+        <Suspense fallback={null}>
+          <modalView.Component key={modal.id} {...modal} onClose={close} />
+        </Suspense>
+      ) : null}
     </ModalContext.Provider>
   );
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-/** Locks page scroll while at least one caller holds the lock. */
-let scrollLocks = 0;
-let savedOverflow = '';
-let savedPadding = '';
-function lockScroll() {
-  if (scrollLocks++ > 0) return;
-  const body = document.body;
-  const scrollbar = window.innerWidth - document.documentElement.clientWidth;
-  savedOverflow = body.style.overflow;
-  savedPadding = body.style.paddingRight;
-  body.style.overflow = 'hidden';
-  if (scrollbar > 0) body.style.paddingRight = `${scrollbar}px`;
-}
-function unlockScroll() {
-  if (--scrollLocks > 0) return;
-  scrollLocks = 0;
-  document.body.style.overflow = savedOverflow;
-  document.body.style.paddingRight = savedPadding;
-}
-
-function Modal({ title, description, content, variant = 'dialog', onClose }: ModalOptions & { onClose: () => void }) {
-  const dialogRef = useRef<HTMLDivElement>(null);
-  const titleId = useId();
-  const descriptionId = useId();
-  const onCloseRef = useRef(onClose);
-  useEffect(() => {
-    onCloseRef.current = onClose;
-  });
-
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    lockScroll();
-    const dialog = dialogRef.current;
-    const first = dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? dialog)?.focus();
-
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.stopPropagation();
-        onCloseRef.current();
-        return;
-      }
-      if (event.key !== 'Tab' || !dialog) return;
-      const focusable = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)];
-      if (focusable.length === 0) {
-        event.preventDefault();
-        dialog.focus();
-        return;
-      }
-      const firstEl = focusable[0]!;
-      const lastEl = focusable[focusable.length - 1]!;
-      const active = document.activeElement;
-      if (event.shiftKey && (active === firstEl || active === dialog)) {
-        event.preventDefault();
-        lastEl.focus();
-      } else if (!event.shiftKey && active === lastEl) {
-        event.preventDefault();
-        firstEl.focus();
-      } else if (!dialog.contains(active)) {
-        event.preventDefault();
-        firstEl.focus();
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      unlockScroll();
-      // The opener may be gone (the row it deleted): then the page's main region, not the document body.
-      if (opener?.isConnected) opener.focus();
-      else document.querySelector<HTMLElement>('main[tabindex]')?.focus({ preventScroll: true });
-    };
-  }, []);
-
-  return createPortal(
-    <div
-      className={`modal-backdrop modal-${variant}`}
-      data-testid="modal-backdrop"
-      onClick={(event) => {
-        if (event.target === event.currentTarget) onClose();
-      }}
-    >
-      <div
-        ref={dialogRef}
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={description ? descriptionId : undefined}
-        tabIndex={-1}
-      >
-        <div className="modal-header">
-          <div>
-            <h2 id={titleId}>{title}</h2>
-            {description ? <p id={descriptionId} className="muted">{description}</p> : null}
-          </div>
-          <button type="button" className="icon-button" onClick={onClose} aria-label="Close">
-            <Icon name="close" />
-          </button>
-        </div>
-        <div className="modal-body">{typeof content === 'function' ? content(onClose) : content}</div>
-      </div>
-    </div>,
-    document.body,
-  );
-}

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import { FrameIcon as Icon } from './frame-icon';
+import { Icon } from './icon';
 
 /** Toasts vanish on their own after this long (docs/ARCHITECTURE.md "Client conventions"). */
 export const TOAST_LIFETIME_MS = 5000;

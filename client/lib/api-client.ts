@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describeEndpoint, urlOf, type CallArgs, type CallInput, type Endpoint, type EndpointOutput } from '@contracts/endpoint.contract';
+import { describeEndpoint, urlOf, type CallArgs, type CallInput, type Endpoint, type EndpointOutput, type Read } from '@contracts/endpoint.contract';
 import type { Problem } from '@contracts/problem.contract';
 
 /**
@@ -154,6 +154,9 @@ export const keyFor = <E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>)
   const parts = (input ?? {}) as { params?: object; query?: object };
   return [describeEndpoint(endpoint), { params: spelled(parts.params), query: spelled(parts.query) }];
 };
+
+/** The cache key of a read spelled in a contract (`ptReads.menu`): the same URL the BFF preloads for a page's first load. */
+export const keyOf = <E extends Endpoint>({ endpoint, input }: Read<E>): QueryKey => keyFor(endpoint, ...([input] as CallArgs<E>));
 
 /** Like `fetcherFor`, with the response headers (Kisi's lists page by `X-Collection-Range`). */
 export const responseFetcherFor =

@@ -1,13 +1,14 @@
 import * as v from 'valibot';
 import {
   chatApi,
+  chatReads,
   type Channel,
   type ChannelList,
   type ChatEvent,
   type ChatMessage,
   type MessageSlice,
 } from '@contracts/chat.contract';
-import { call, fetcherFor, keyFor, type QueryKey } from '@/lib/api-client';
+import { call, fetcherFor, keyFor, keyOf, type QueryKey } from '@/lib/api-client';
 import { cachedData, invalidate, setQueryData, useQuery } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
 
@@ -24,7 +25,7 @@ export type Thread = MessageSlice;
 // ---- keys and fetchers ------------------------------------------------------------------------
 
 /** The channels every layout lists (active ones): the same key for every role, and for the shell's unread badge. */
-export const CHANNELS_KEY = keyFor(chatApi.listChannels);
+export const CHANNELS_KEY = keyOf(chatReads.channels);
 /** Admins' management list: archived channels too. */
 export const ALL_CHANNELS_KEY = keyFor(chatApi.listChannels, { query: { archived: 'include' } });
 /** The newest slice of a channel's thread, and everything loaded before it. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { gymApi, MEMBER_SORTS, type MemberSort, type Membership } from '@contracts/gym.contract';
+import { GYM_PAGE_SIZE, gymApi, MEMBER_SORTS, type MemberSort, type Membership } from '@contracts/gym.contract';
 import { idText } from '@contracts/common.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { setQueryData } from '@/lib/cache';
@@ -11,7 +11,7 @@ import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
  * with what each one changes.
  */
 export const MEMBERSHIP_VALUES = ['active', 'paused', 'cancelled'] as const satisfies readonly Membership[];
-export const PAGE_SIZE = 10;
+export const PAGE_SIZE = GYM_PAGE_SIZE;
 
 // ---- search params of the list pages (every key falls back silently) -----------------------
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { ptApi } from '@contracts/pt.contract';
+import { ptApi, ptReads } from '@contracts/pt.contract';
 import { urlOf } from '@contracts/endpoint.contract';
-import { fetcherFor, keyFor } from '@/lib/api-client';
+import { fetcherFor, keyFor, keyOf } from '@/lib/api-client';
 import { invalidate } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
@@ -12,10 +12,6 @@ import { paths } from '@/lib/paths';
  * writes with what each one changes.
  */
 export const PAGE_SIZE = 10;
-/** The runner board shows every open order on one screen (the API's largest page). */
-export const BOARD_PAGE_SIZE = 100;
-/** How many served (and cancelled) orders the board keeps within reach of an undo. */
-export const RECENT_SIZE = 6;
 
 // ---- search params (every key falls back silently) ------------------------------------------
 
@@ -52,10 +48,11 @@ export function stallsHref(search: StallsSearch): string {
 export const stallsKey = (search: { page: number; query?: string }) =>
   keyFor(ptApi.listStalls, { query: { page: toApiPage(search.page), pageSize: PAGE_SIZE, query: search.query } });
 export const stallKey = (id: number | string) => keyFor(ptApi.getStall, { params: { id } });
-export const MENU_KEY = keyFor(ptApi.menu);
+export const MENU_KEY = keyOf(ptReads.menu);
 
-export const OPEN_ORDERS_KEY = keyFor(ptApi.listOrders, { query: { status: 'open', page: 0, pageSize: BOARD_PAGE_SIZE } });
-export const recentOrdersKey = (status: 'served' | 'cancelled') => keyFor(ptApi.listOrders, { query: { status, page: 0, pageSize: RECENT_SIZE } });
+// The board's reads are the runner board's first reads, preloaded from its HTML (bff/contracts/first-reads.contract.ts).
+export const OPEN_ORDERS_KEY = keyOf(ptReads.openOrders);
+export const recentOrdersKey = (status: 'served' | 'cancelled') => keyOf(status === 'served' ? ptReads.servedOrders : ptReads.cancelledOrders);
 
 /** The diner's own order as Server-Sent Events (EventSource takes the URL; the token proves it is theirs). */
 export const orderStreamUrl = (id: number, token: string) => urlOf(ptApi.orderStream, { params: { id }, query: { token } });
