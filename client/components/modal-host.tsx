@@ -2,15 +2,10 @@ import { Suspense, createContext, useCallback, useContext, useEffect, useMemo, u
 import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { preloadedComponent } from '@/lib/preloaded-component';
+// The type only (erased in the build): the dialog's code itself is fetched when needed, below.
+import type { ModalOptions } from './modal';
 
-export type ModalOptions = {
-  title: string;
-  description?: string;
-  /** The body; given a `close` function when it needs one. */
-  content: ReactNode | ((close: () => void) => ReactNode);
-  /** A centred dialog (default) or a panel sliding in from the right. */
-  variant?: 'dialog' | 'panel';
-};
+export type { ModalOptions };
 
 type ModalApi = { open: (options: ModalOptions) => () => void; close: () => void };
 

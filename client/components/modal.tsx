@@ -1,7 +1,16 @@
 import { useEffect, useId, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import type { ModalOptions } from './modal-host';
 import { Icon } from './icon';
+
+export type ModalOptions = {
+  title: string;
+  description?: string;
+  /** The body; given a `close` function when it needs one. */
+  content: ReactNode | ((close: () => void) => ReactNode);
+  /** A centred dialog (default) or a panel sliding in from the right. */
+  variant?: 'dialog' | 'panel';
+};
 
 /* The dialog the modal host (modal-host.tsx) shows: focus kept inside, page scroll locked, Escape and a backdrop click close it. */
 
