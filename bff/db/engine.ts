@@ -197,8 +197,11 @@ function connectPostgres(url: string, { poolSize, connectTimeoutMs, schema }: { 
   const searchPath = schema ? { options: `-c search_path=${pg.escapeIdentifier(schema)}` } : {};
   const connectionTimeoutMillis = connectTimeoutMs;
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'frontdesk', connectionTimeoutMillis, ...searchPath });
-  // An idle client losing its server (a restart, a failover) must not crash the process; the pool replaces it.
+  // A client losing its server (a restart, a failover) must not crash the process. An idle one the
+  // pool reports here and replaces; one checked out (between the queries of a request) reports on
+  // itself, and the pool drops it when it comes back unqueryable. Its query in flight fails either way.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const listeners = new Set<() => Promise<void>>();
   /** The listen connections down now (each `listen` is in it from its start until it connects). */
   const listenersDown = new Set<() => Promise<void>>();
