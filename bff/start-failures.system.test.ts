@@ -7,6 +7,7 @@ import { startServer } from './server';
 import { listenFirst, StartError, startFailureLine } from './start-up';
 import { spawnBff, spawnBffToExit, standInClient, type FailedStart } from './test-support/spawn-bff';
 import { createTestDatabase, type TestDatabase } from './test-support/test-database';
+import { freePort } from './test-support/free-port';
 
 /**
  * A start that fails — as `npm start` would, in a process of its own — exits with code 1 and one
@@ -54,13 +55,6 @@ async function takenPort(): Promise<{ port: number; release: () => Promise<void>
   const holder = net.createServer();
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
   return { port: (holder.address() as net.AddressInfo).port, release: () => new Promise((resolve) => holder.close(() => resolve())) };
-}
-
-/** A port nothing listens on (just released). */
-async function freePort(): Promise<number> {
-  const { port, release } = await takenPort();
-  await release();
-  return port;
 }
 
 describe('a start that fails says why in one line and exits 1', () => {

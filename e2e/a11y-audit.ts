@@ -9,12 +9,14 @@ import type { Account, E2eApp, PageProblems } from './harness';
 import { NOT_FOUND_DOCUMENT, routePages, sampleIds, urlFor } from './route-table';
 import type { Access, RoutePage } from './route-table';
 
-export interface AuditSize {
+interface AuditSize {
   name: string;
   viewport: { width: number; height: number };
 }
-export const DESKTOP: AuditSize = { name: '1280', viewport: { width: 1280, height: 800 } };
-export const PHONE: AuditSize = { name: '390', viewport: { width: 390, height: 844 } };
+const SIZES: AuditSize[] = [
+  { name: '1280', viewport: { width: 1280, height: 800 } },
+  { name: '390', viewport: { width: 390, height: 844 } },
+];
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
 /**
  * axe's default rules plus its experimental ones, among them label-content-name-mismatch (a
@@ -95,14 +97,8 @@ function describeViolation(v: Result): string {
   return `  ${v.impact} ${v.id} (${v.nodes.length}): ${v.help}\n${where}`;
 }
 
-/** Audits the page `url` opened as `access`; `pattern` names it in the summary. */
-async function audit(access: Access, url: string, pattern: string, size: AuditSize) {
-  const { page, problems } = await session(access);
-  await page.setViewportSize(size.viewport);
-  problems.messages.length = 0;
-  await page.goto(url);
-  await loaded(page);
-
+/** What is wrong with the page as it is now, at `size`: axe's serious and critical findings, sideways scrolling, page errors. */
+async function check(page: Page, problems: PageProblems, pattern: string, size: AuditSize): Promise<string[]> {
   const failures: string[] = [];
   // Legacy mode runs axe in the page itself: the default opens a blank page per audit to finish the
   // run (for cross-origin frames, which no page here has), and took half of each audit's time. Only
@@ -117,20 +113,45 @@ async function audit(access: Access, url: string, pattern: string, size: AuditSi
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   if (scrollWidth > innerWidth) {
     sideways.push(`${pattern} at ${size.name} (${scrollWidth} px)`);
-    failures.push(`${url} scrolls sideways at ${innerWidth} px: the page is ${scrollWidth} px wide`);
+    failures.push(`${page.url()} scrolls sideways at ${innerWidth} px: the page is ${scrollWidth} px wide`);
   }
-  if (problems.messages.length) failures.push(`page errors:\n${problems.messages.join('\n')}`);
+  if (problems.messages.length) failures.push(`page errors at ${size.name} px:\n${problems.messages.join('\n')}`);
+  problems.messages.length = 0;
+  return failures;
+}
+
+/**
+ * Audits the page `url` opened as `access` at each size, one load: opened at the first, then the
+ * window is resized to the next, as a tablet turned on its side or a narrowed window would do (the
+ * layout is CSS media queries and resize listeners, so it follows without a reload). `pattern`
+ * names the page in the summary.
+ */
+async function audit(access: Access, url: string, pattern: string) {
+  const { page, problems } = await session(access);
+  const [first, ...others] = SIZES;
+  await page.setViewportSize(first!.viewport);
+  problems.messages.length = 0;
+  await page.goto(url);
+  await loaded(page);
+  const failures = await check(page, problems, pattern, first!);
+  for (const size of others) {
+    await page.setViewportSize(size.viewport);
+    await loaded(page);
+    failures.push(...(await check(page, problems, pattern, size)));
+  }
   assert.equal(failures.join('\n'), '');
 }
 
 /**
- * Registers, in the calling test file (one per width), the audit of every page of the route table
- * at `size`, in its loaded state, signed in with the role it needs: axe-core finds no serious or
- * critical violation, and the page never scrolls sideways. The route table is read, not copied, so a new page is audited
- * as soon as it is routed; a new `:param` needs a sample id below.
+ * Registers, in the calling test file, the audit of every page of the route table that `accesses`
+ * open, in its loaded state, signed in with the role it needs, at 1280×800 and at 390×844: axe-core
+ * finds no serious or critical violation, and the page never scrolls sideways. The route table is
+ * read, not copied, so a new page is audited as soon as it is routed; a new `:param` needs a sample
+ * id in route-table.ts. Two files split the pages (visitors' and signed-in staff's) so the two
+ * audits, the longest browser tests, run side by side.
  */
-export function auditEveryPage(size: AuditSize) {
-  const pages: RoutePage[] = routePages();
+export function auditEveryPage(accesses: Access[]) {
+  const pages: RoutePage[] = routePages().filter((p) => accesses.includes(p.access));
 
   before(async () => {
     app = await startApp();
@@ -156,14 +177,14 @@ export function auditEveryPage(size: AuditSize) {
     console.log(`wider than the window: ${sideways.length ? sideways.join(', ') : 'none'}`);
   });
 
-  describe(`every page at ${size.viewport.width}×${size.viewport.height}`, () => {
+  describe(`every page ${accesses.join(' and ')} open, at 1280×800 and 390×844`, () => {
     for (const route of pages) {
-      it(`${route.pattern} (${route.access})`, () => audit(route.access, urlFor(route.pattern, ids), route.pattern, size));
+      it(`${route.pattern} (${route.access})`, () => audit(route.access, urlFor(route.pattern, ids), route.pattern));
     }
     // Not a route of its own: what a staff member gets on an admin page.
-    const adminPage = pages.find((p) => p.access === 'admin' && !p.pattern.includes(':'));
-    if (adminPage) {
-      it(`the 403 screen: ${adminPage.pattern} (staff)`, () => audit('staff', urlFor(adminPage.pattern, ids), `403 ${adminPage.pattern}`, size));
+    const adminPage = routePages().find((p) => p.access === 'admin' && !p.pattern.includes(':'));
+    if (adminPage && accesses.includes('staff')) {
+      it(`the 403 screen: ${adminPage.pattern} (staff)`, () => audit('staff', urlFor(adminPage.pattern, ids), `403 ${adminPage.pattern}`));
     }
   });
 }

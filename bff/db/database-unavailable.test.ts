@@ -8,7 +8,7 @@ import pg from 'pg';
 import request from 'supertest';
 import { errorHandler } from '../lib/error-handler';
 import { createLogger } from '../lib/logger';
-import { freePort } from '../test-support/throwaway-postgres';
+import { freePort } from '../test-support/free-port';
 import { isDatabaseUnavailable } from './engine';
 
 /** The error a call makes, as the driver raises it. */

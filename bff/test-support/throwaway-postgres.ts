@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port';
 
 /**
  * A PostgreSQL cluster for development and tests that lives in a temporary directory: initdb'd
@@ -33,17 +33,6 @@ function findBinDir(): string {
   if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
   throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (Debian), or put initdb and postgres on PATH.');
 }
-
-/** A TCP port nothing listens on right now (the kernel's choice). */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * As root, the programs run as `postgres` (spawned with its uid and gid directly, not through

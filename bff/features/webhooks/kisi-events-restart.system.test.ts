@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { KisiEvent } from '../../contracts/webhook.contract';
 import { spawnBff, type SpawnedBff } from '../../test-support/spawn-bff';
 import { createTestDatabase, type TestDatabase } from '../../test-support/test-database';
-import { freePort } from '../../test-support/throwaway-postgres';
+import { freePort } from '../../test-support/free-port';
 
 /**
  * Issue 17, item 6: no door event is lost while the BFF is down. Kisi (the emulator in a process of

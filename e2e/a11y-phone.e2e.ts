@@ -1,4 +1,0 @@
-import { auditEveryPage, PHONE } from './a11y-audit';
-
-// One file per width, so the two audits (the longest browser tests) run side by side.
-auditEveryPage(PHONE);

@@ -1,0 +1,3 @@
+import { auditEveryPage } from './a11y-audit';
+
+auditEveryPage(['visitor']);
