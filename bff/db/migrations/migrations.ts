@@ -20,6 +20,7 @@ import * as m017 from './017-wait-estimates.migration';
 import * as m018 from './018-order-list-indexes.migration';
 import * as m019 from './019-part-search.migration';
 import * as m020 from './020-waiting-tickets-index.migration';
+import * as m021 from './021-stall-queues.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -46,4 +47,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '018-order-list-indexes': m018,
   '019-part-search': m019,
   '020-waiting-tickets-index': m020,
+  '021-stall-queues': m021,
 };

@@ -7,7 +7,7 @@ import type { Page } from '../../contracts/common.contract';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { Kitchen, KitchenTicket, Menu, Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
-import { orderPageQuery, stallLoadsQueries } from './orders.repository';
+import { orderPageQuery, recentTicketsQuery } from './orders.repository';
 
 let ctx: TestContext;
 let staff: Awaited<ReturnType<TestContext['loginAs']>>;
@@ -497,12 +497,13 @@ describe('waits', () => {
   /** An order of this stall whose ticket was received `received` minutes ago and made ready `ready` minutes ago. */
   async function readyTicket(stall: { id: number; itemIds: number[] }, received: number, ready: number) {
     const placed = await place([stall.itemIds[0]!]);
+    // Moved as the runner would (the stall's queue follows), then its times set back.
+    for (const status of ['preparing', 'ready', 'served']) await runner.patch(`/api/pt/orders/${placed.id}`).send({ status }).expect(200);
     await ctx.database.db
       .updateTable('order_tickets')
-      .set({ status: 'ready', received_at: minutesAgo(received), preparing_at: minutesAgo(received), ready_at: minutesAgo(ready) })
+      .set({ received_at: minutesAgo(received), preparing_at: minutesAgo(received), ready_at: minutesAgo(ready) })
       .where('order_id', '=', placed.id)
       .execute();
-    await ctx.database.db.updateTable('orders').set({ status: 'served' }).where('id', '=', placed.id).execute();
   }
 
   it('says the wait is unknown without enough tickets made ready in the last hour', async () => {
@@ -573,19 +574,61 @@ describe('waits', () => {
     }
   });
 
-  it('reads the waits of every stall through indexes: the last hour by ready time, the queue from the tickets not ready', async () => {
+  it("reads the last hour's ready tickets of every stall through their index", async () => {
     if (ctx.database.engine !== 'sqlite') return;
-    const planOf = async (query: { compile: () => CompiledQuery }) => {
-      const compiled = query.compile();
-      return (await ctx.database.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]))).rows.map((row) => row.detail);
-    };
-    for (const stallIds of [undefined, [1, 2]]) {
-      const { recent, waiting } = stallLoadsQueries(ctx.database.db, minutesAgo(60), stallIds);
-      expect(await planOf(recent)).toEqual([expect.stringMatching(/^SEARCH order_tickets USING (COVERING )?INDEX order_tickets_ready_idx/)]);
-      // The queue: the tickets not ready alone (never the whole tickets table), each order looked up by id.
-      const queue = await planOf(waiting);
-      expect(queue[0]).toMatch(/^(SCAN|SEARCH) t USING (COVERING )?INDEX order_tickets_waiting_idx/);
-      expect(queue).toContainEqual(expect.stringMatching(/^SEARCH orders USING INTEGER PRIMARY KEY/));
+    const compiled = recentTicketsQuery(ctx.database.db, minutesAgo(60)).compile();
+    const plan = (await ctx.database.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]))).rows.map((row) => row.detail);
+    expect(plan).toEqual([expect.stringMatching(/^SEARCH order_tickets USING (COVERING )?INDEX order_tickets_ready_idx/)]);
+  });
+
+  it('keeps each stall’s queue equal to its tickets not ready of open orders, through bumps, undos, the runner’s moves, cancels and reopenings', async () => {
+    const { id: noodles, itemIds: [noodle] } = await stallWith([{ priceCents: 900 }]);
+    const { id: grill, itemIds: [skewer] } = await stallWith([{ priceCents: 700 }]);
+    const placed: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const cart = i % 3 === 0 ? [{ itemId: noodle!, quantity: 1 }] : [{ itemId: noodle!, quantity: 1 }, { itemId: skewer!, quantity: 1 }];
+      placed.push(((await order({ table: 1 + i, cart }).expect(201)).body as PlacedOrder).id);
     }
+    const counted = async () => {
+      const rows = await ctx.database.db
+        .selectFrom('order_tickets as t')
+        .innerJoin('orders', 'orders.id', 't.order_id')
+        .select(['t.stall_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('t.status', '!=', 'ready')
+        .where('orders.status', 'in', ['received', 'preparing', 'ready'])
+        .where('t.stall_id', 'in', [noodles, grill])
+        .groupBy('t.stall_id')
+        .execute();
+      return { [noodles]: 0, [grill]: 0, ...Object.fromEntries(rows.map((r) => [r.stall_id, Number(r.n)])) };
+    };
+    const kept = async () => {
+      const rows = await ctx.database.db.selectFrom('stall_queues').selectAll().where('stall_id', 'in', [noodles, grill]).execute();
+      return { [noodles]: 0, [grill]: 0, ...Object.fromEntries(rows.map((r) => [r.stall_id, r.waiting])) };
+    };
+    const menuAhead = async () => {
+      const menu = (await request(ctx.app).get('/api/pt/menu').expect(200)).body as Menu;
+      return Object.fromEntries(menu.stalls.filter((s) => s.id === noodles || s.id === grill).map((s) => [s.id, s.wait.ticketsAhead]));
+    };
+    expect(await kept()).toEqual({ [noodles]: 6, [grill]: 4 });
+
+    // A fixed pseudo-random walk: every move the screens and the runner can make, right or refused.
+    let seed = 20261127;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const ticketSteps: Array<[string, string]> = [['received', 'preparing'], ['preparing', 'ready'], ['ready', 'preparing'], ['preparing', 'received']];
+    const orderSteps = ['received', 'preparing', 'ready', 'served', 'cancelled'];
+    const answers = new Set<number>();
+    for (let step = 0; step < 120; step++) {
+      const orderId = placed[next(placed.length)]!;
+      if (next(3) > 0) {
+        const [from, to] = ticketSteps[next(ticketSteps.length)]!;
+        answers.add((await runner.patch(`/api/pt/kitchen/${next(2) ? noodles : grill}/tickets/${orderId}`).send({ from, to })).status);
+      } else {
+        answers.add((await runner.patch(`/api/pt/orders/${orderId}`).send({ status: orderSteps[next(orderSteps.length)] })).status);
+      }
+      expect(await kept()).toEqual(await counted());
+    }
+    // The walk did move things, and was refused too (another screen's step, a closed order).
+    expect([...answers].sort()).toEqual(expect.arrayContaining([200, 409]));
+    expect(await menuAhead()).toEqual(await counted());
   });
 });
