@@ -11,6 +11,7 @@ import { runRevisitBench } from './revisit.bench';
 import { runRushBench } from './rush.bench';
 import { runScaleBench } from './scale.bench';
 import { runSizeBench } from './size.bench';
+import { runSoakBench } from './soak.bench';
 import { runUploadsBench } from './uploads.bench';
 
 // Each benchmark prints its figures and ratios against the targets in docs/ARCHITECTURE.md "Tests and quality bars"; none of them is a test.
@@ -37,6 +38,7 @@ const benches: Bench[] = [
   bench('chat', 'staff chat fan-out to 200 event streams', runChatBench),
   bench('uploads', 'a 200 MB upload over tus against a disk copy', runUploadsBench),
   bench('catalogue', "the catalogue at Rebrickable's size", runCatalogueBench),
+  bench('soak', 'twenty minutes of mixed use: memory', runSoakBench),
 ];
 
 const args = process.argv.slice(2);
