@@ -184,6 +184,34 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     expect(count['frontdesk'] ?? 0).toBeLessThanOrEqual(instances.length * (POOL_SIZE + 4));
   });
 
+  it('a chunk nginx refuses (413) never reaches the app; the upload holds its space until the page ends it, which frees it', async () => {
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname !== '/login');
+    const used = async () => ((await (await page.request.get('/api/uploads/limits')).json()) as { usedBytes: number }).usedBytes;
+    const before = await used();
+    const tus = { 'Tus-Resumable': '1.0.0' };
+    const meta = (text: string) => Buffer.from(text).toString('base64');
+    const created = await page.request.post('/api/uploads/tus', {
+      headers: { ...tus, 'Upload-Length': String(20 * 1024 * 1024), 'Upload-Metadata': `filename ${meta('Too big a chunk.pdf')},filetype ${meta('application/pdf')}` },
+    });
+    expect(created.status()).toBe(201);
+    const location = created.headers()['location']!;
+    expect(await used()).toBe(before + 20 * 1024 * 1024);
+    // More than nginx's client_max_body_size for tus (16 MB) in one PATCH: nginx answers, the app hears nothing.
+    const chunk = await page.request.patch(location, { headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: Buffer.alloc(17 * 1024 * 1024) });
+    expect(chunk.status()).toBe(413);
+    expect(chunk.headers()['content-type']).toMatch(/text\/html/);
+    expect(await used()).toBe(before + 20 * 1024 * 1024);
+    // What the page does with an upload refused for good (client/features/uploads/tus-upload.ts): it ends it.
+    expect((await page.request.delete(location, { headers: tus })).status()).toBe(204);
+    expect(await used()).toBe(before);
+    await page.close();
+  });
+
   it('sign in, watch, upload, lose an instance mid-upload: the pages carry on through the other and nothing acknowledged is lost', async () => {
     const inbox = await context.newPage();
     const pageErrors: string[] = [];
@@ -218,12 +246,14 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
       await board.getByTitle('Live orders: Live').waitFor();
     }
 
+    const menu = (await (await board.request.get('/api/pt/menu')).json()) as { stalls: Array<{ items: Array<{ id: number }> }> };
+    const itemId = menu.stalls[0]!.items[0]!.id;
+    /** A diner's order, from the board's page: its answer is the acknowledgement. */
     const placeOrder = (table: number) =>
-      board.evaluate(async (at) => {
-        const menu = (await (await fetch('/api/pt/menu')).json()) as { stalls: Array<{ items: Array<{ id: number }> }> };
-        const res = await fetch('/api/pt/order', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ table: at, cart: [{ itemId: menu.stalls[0]!.items[0]!.id, quantity: 1 }] }) });
+      board.evaluate(async ([at, item]) => {
+        const res = await fetch('/api/pt/order', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ table: at, cart: [{ itemId: item, quantity: 1 }] }) });
         return { status: res.status, id: ((await res.json()) as { id?: number }).id };
-      }, table);
+      }, [table, itemId] as const);
     const unlock = () =>
       inbox.evaluate(async (email) => {
         const res = await fetch('/api/kisi-emulator/unlocks', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) });
