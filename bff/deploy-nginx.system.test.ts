@@ -1,10 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { freePort } from './test-support/free-port';
 import { spawnBff, type SpawnedBff } from './test-support/spawn-bff';
 import { testEngine } from './test-support/test-database';
@@ -40,7 +41,7 @@ const describeIfNginx = why ? describe.skip : describe;
 jest.setTimeout(60_000);
 
 /** deploy/nginx.conf.template with every {{NAME}} filled; a name left unfilled fails the test. */
-export function renderNginxConf(values: Record<string, string>): string {
+function renderNginxConf(values: Record<string, string>): string {
   const template = fs.readFileSync(path.resolve('deploy/nginx.conf.template'), 'utf8');
   return template.replace(/\{\{([A-Z_]+)\}\}/g, (_m, name: string) => {
     const value = values[name];
@@ -68,8 +69,7 @@ async function startNginx(dir: string, confText: string, port: number) {
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${output}`);
-    const up = await fetch(`http://127.0.0.1:${port}/api/health/live`).then((r) => r.ok, () => false);
-    if (up) break;
+    if ((await get(`http://127.0.0.1:${port}/api/health/live`))?.status === 200) break;
     if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -100,10 +100,21 @@ async function until<T>(what: string | (() => string), check: () => Promise<T | 
   }
 }
 
+/** A GET on a connection of its own (nothing kept alive after the test): its status and text, undefined when refused. */
+const get = (url: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; text: string } | undefined>((resolve) => {
+    const req = http.get(url, { headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => void (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', () => resolve(undefined));
+  });
+
 async function openStreams(instance: string): Promise<number> {
-  const res = await fetch(`${instance}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).catch(() => undefined);
-  if (!res?.ok) return -1;
-  const match = /^frontdesk_event_streams_open (\d+)/m.exec(await res.text());
+  const res = await get(`${instance}/metrics`, { Authorization: `Bearer ${METRICS_TOKEN}` });
+  const match = res?.status === 200 ? /^frontdesk_event_streams_open (\d+)/m.exec(res.text) : null;
   return match ? Number(match[1]) : -1;
 }
 
