@@ -22,6 +22,8 @@ describe('describeTusError', () => {
     expect(describeTusError(response(415, 'not json'))).toEqual({ reason: 'The server refused this file (415).', retryable: false });
     expect(describeTusError(response(500, JSON.stringify({ status: 500, title: 'Internal Server Error', detail: 'The upload could not be stored.' })))).toEqual({ reason: 'The upload could not be stored.', retryable: true });
     expect(describeTusError(response(401, '{}'))).toMatchObject({ retryable: true, reason: expect.stringMatching(/session has ended/) });
+    // nginx's own page, not the app's problem: a proxy in front refused the chunk.
+    expect(describeTusError(response(413, '<html><head><title>413 Request Entity Too Large</title></head></html>'))).toEqual({ reason: expect.stringMatching(/^A server in front of the app refused part of this file as too large \(413\)/), retryable: false });
     expect(describeTusError(new DetailedError('tus: failed', null))).toEqual({ reason: 'Could not reach the server. Retry continues where it stopped.', retryable: true });
   });
 });
@@ -66,6 +68,9 @@ describe('FileUpload', () => {
     await flush();
     expect(refused.snapshot).toMatchObject({ state: 'refused', reason: 'Not a PDF.' });
     expect(dropped.snapshot.state).toBe('failed');
+    // The server lets the refused one go too (its bytes stop counting); the dropped one is kept to go on.
+    await refused.released;
+    expect(FakeUpload.terminatedUrls).toEqual(['http://localhost/api/uploads/tus/r1']);
     expect(await findUnfinishedUploads()).toEqual([
       { key: expect.any(String), url: 'http://localhost/api/uploads/tus/d1', name: 'dropped.pdf', size: 1000, startedAt: '2026-03-01T09:30:00.000Z' },
     ]);
@@ -100,6 +105,30 @@ describe('UploadQueue', () => {
     expect(events).toEqual(['refused', 'failed', 'done']);
     queue.clearFinished();
     expect(queue.getSnapshot().map((s) => s.name)).toEqual(['1.pdf', '3.pdf']);
+  });
+
+  it('tells its watchers of a refusal of an upload the server had once the server has let it go', async () => {
+    const queue = new UploadQueue(2);
+    const events: string[] = [];
+    queue.watch((e) => events.push(`${e.kind} ${e.upload.name}`));
+    queue.choose([file('plan.pdf', 20 * MB)], LIMITS);
+    await flush();
+    FakeUpload.of('plan.pdf').created();
+    let release: () => void = () => undefined;
+    const terminate = jest.spyOn(FakeUpload, 'terminate').mockImplementation((url) => {
+      FakeUpload.terminatedUrls.push(url);
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    // A proxy's 413 on a chunk: the app never saw it, and would hold the upload's 20 MB for a day.
+    FakeUpload.of('plan.pdf').failWith(413, '');
+    await flush();
+    expect(queue.getSnapshot().map((s) => s.state)).toEqual(['refused']);
+    expect(FakeUpload.terminatedUrls).toEqual([queue.getSnapshot()[0]!.uploadUrl]);
+    expect(events).toEqual([]);
+    release();
+    await flush();
+    expect(events).toEqual(['refused plan.pdf']);
+    terminate.mockRestore();
   });
 
   it('tells its watchers of a cancel once the server has answered the termination, and only for uploads the server had', async () => {

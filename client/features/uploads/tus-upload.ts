@@ -56,6 +56,8 @@ export function describeTusError(error: unknown): { reason: string; retryable: b
   } catch {
     detail = '';
   }
+  // A 413 without a problem document is not the app's (it words its own): a proxy in front of it refused a chunk.
+  if (status === 413 && !detail) return { reason: 'A server in front of the app refused part of this file as too large (413). Tell your administrator: its limit must let one upload chunk through.', retryable: false };
   if (status === 401) return { reason: 'Your session has ended. Sign in again (in another tab), then retry.', retryable: true };
   // A limit, a type, or someone else's upload: sending it again changes nothing.
   if ([400, 403, 413, 415].includes(status)) return { reason: detail || `The server refused this file (${status}).`, retryable: false };
@@ -114,6 +116,16 @@ async function forgetStoredUpload(url: string): Promise<void> {
   await Promise.all(stored.filter((u) => u.uploadUrl === url).map((u) => storage.removeUpload(u.urlStorageKey)));
 }
 
+/**
+ * An upload refused for good is given up on the server as well as in this browser. The app forgets an
+ * upload it refused itself, but a refusal from in front of it (a proxy's 413 on a chunk) never reached
+ * it, and the upload would hold its place in the quota until it expires a day later.
+ */
+async function releaseUpload(url: string): Promise<void> {
+  await forgetStoredUpload(url);
+  await tus.Upload.terminate(url, { retryDelays: [0, 1000] }).catch(() => undefined);
+}
+
 /** Gives an unfinished upload up: the server forgets it (and its bytes stop counting), and so does this browser. */
 export async function forgetUnfinishedUpload(upload: UnfinishedUpload): Promise<void> {
   // Already gone on the server (expired, refused, another account's): forgotten all the same.
@@ -129,6 +141,8 @@ export class FileUpload {
   private prepared = false;
   private samples: { at: number; bytes: number }[] = [];
   private listener: (snapshot: UploadSnapshot) => void = () => undefined;
+  /** Settles once the server has forgotten this upload after a refusal for good (at once when it had none). */
+  released: Promise<void> = Promise.resolve();
   /** Bumped whenever a run stops: a start still looking for an earlier upload then stops there. */
   private run = 0;
 
@@ -213,8 +227,8 @@ export class FileUpload {
         if (!sending()) return;
         this.run++;
         const { reason, retryable } = describeTusError(error);
-        // Refused for good: the server has forgotten it, and this browser need not offer to continue it.
-        if (!retryable && this.upload?.url) void forgetStoredUpload(this.upload.url);
+        // Refused for good: nothing will continue it, so neither this browser nor the server keeps it.
+        if (!retryable && this.upload?.url) this.released = releaseUpload(this.upload.url);
         this.set({ state: retryable ? 'failed' : 'refused', reason, speed: null, secondsLeft: null });
       },
     });
@@ -358,7 +372,12 @@ export class UploadQueue {
     if (before !== snapshot.state) {
       if (snapshot.state === 'done') this.emit({ kind: 'done', upload: snapshot });
       if (snapshot.state === 'failed') this.emit({ kind: 'failed', upload: snapshot });
-      if (snapshot.state === 'refused') this.emit({ kind: 'refused', upload: snapshot });
+      if (snapshot.state === 'refused') {
+        // One the server had is announced once the server has let it go (its bytes no longer count), as a cancel is.
+        const upload = this.find(snapshot.id);
+        if (snapshot.uploadUrl && upload) void upload.released.then(() => this.emit({ kind: 'refused', upload: snapshot }));
+        else this.emit({ kind: 'refused', upload: snapshot });
+      }
       this.pump();
     }
   }
