@@ -217,3 +217,17 @@ export function useWhenLiveOpens(state: LiveState, readAgain: () => void): void 
     lastState.current = state;
   }, [state]);
 }
+
+/**
+ * Calls `readAgain` each time the live stream opens again after it was open for this view (a drop,
+ * a refusal, a disconnect): what was stored while it was down is read again. The first open is left
+ * alone: for a page whose list was just loaded and which announces news rather than inserting it
+ * (the door-event inbox), a read at that moment would insert rows the person did not ask for.
+ */
+export function useWhenLiveReopens(state: LiveState, readAgain: () => void): void {
+  const wasOpen = useRef(false);
+  useWhenLiveOpens(state, () => {
+    if (wasOpen.current) readAgain();
+    wasOpen.current = true;
+  });
+}
