@@ -90,6 +90,8 @@ export async function createTestContext(env: Record<string, string> = {}, overri
       return agent;
     },
     async close() {
+      // Jobs are not started in tests, but some are woken by requests (the actor-email resolver): let them end.
+      await Promise.all(built.jobs.map((job) => job.stop()));
       await kisi?.emulator?.settle();
       await kisi?.emulator?.close();
       if (server) {
