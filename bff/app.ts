@@ -103,6 +103,7 @@ export function createApp(deps: AppDeps): App {
   const streams = eventStreams({
     subscribe: (listener) => bus.subscribe(listener),
     replay: liveEvents.after,
+    position: () => bus.handedOut(),
     isSessionAlive: async (token) => !!(await auth.auth.userForToken(token)),
     settings: deps.eventStream,
   });

@@ -1,4 +1,5 @@
-import { ACCESS_MATRIX, CALLERS, type AccessRow, type Caller, type EndpointKey } from './contracts/access.contract';
+import { ACCESS_MATRIX, CALLERS, PROTOCOL_ACCESS_MATRIX, type AccessRow, type Caller, type EndpointKey, type ProtocolKey } from './contracts/access.contract';
+import { UPLOAD_METADATA_KEYS } from './contracts/uploads.contract';
 import { describeEndpoint, type Access, type Endpoint } from './contracts/endpoint.contract';
 import { signBody } from './kisi/signature';
 import { signInPerson } from './test-support/live-client';
@@ -91,6 +92,45 @@ describe('every endpoint as no session, a runner, staff and an admin', () => {
         got[caller] = answer.status === 401 || answer.status === 403 ? `${answer.status}: ${answer.text}` : 'allowed';
       } else {
         const problem = problemOf(answer);
+        expected[caller] = { status: outcome, problem: true };
+        got[caller] = { status: answer.status, problem: 'problem' in problem ? true : problem.wrong };
+      }
+    }
+    expect(got).toEqual(expected);
+  });
+});
+
+/** A tus request that could pass (a one-byte upload, its one byte), as the four callers send it. */
+function tusCall(key: ProtocolKey, caller: Caller): Promise<RawAnswer> {
+  const [method, path] = key.split(' ') as [ProtocolKey extends `${infer M} ${string}` ? M : never, string];
+  const cookie = cookies[caller];
+  const headers: Record<string, string> = { 'Tus-Resumable': '1.0.0', ...(cookie ? { Cookie: cookie } : {}) };
+  let body: Buffer | undefined;
+  if (method === 'POST') {
+    headers['Upload-Length'] = '1';
+    headers['Upload-Metadata'] = `${UPLOAD_METADATA_KEYS.name} ${Buffer.from('matrix.txt').toString('base64')},${UPLOAD_METADATA_KEYS.type} ${Buffer.from('text/plain').toString('base64')}`;
+  }
+  if (method === 'PATCH') {
+    headers['Content-Type'] = 'application/offset+octet-stream';
+    headers['Upload-Offset'] = '0';
+    body = Buffer.from('x');
+  }
+  return rawCall(ctx.url!, { method, url: path.replace(':id', 'no-such-upload'), headers, body });
+}
+
+describe('tus uploads (outside the contracts) as no session, a runner, staff and an admin', () => {
+  it.each(Object.keys(PROTOCOL_ACCESS_MATRIX) as ProtocolKey[])('%s', async (key) => {
+    const got: Partial<Record<Caller, unknown>> = {};
+    const expected: Partial<Record<Caller, unknown>> = {};
+    for (const caller of CALLERS) {
+      const answer = await tusCall(key, caller);
+      const outcome = PROTOCOL_ACCESS_MATRIX[key]![caller];
+      if (outcome === 'allowed') {
+        expected[caller] = 'allowed';
+        got[caller] = answer.status === 401 || answer.status === 403 ? `${answer.status}: ${answer.text}` : 'allowed';
+      } else {
+        // A HEAD answer has no body: its refusal is its status (and the problem's type).
+        const problem = key.startsWith('HEAD ') ? (String(answer.headers['content-type']).startsWith('application/problem+json') ? { problem: true } : { wrong: 'not a problem' }) : problemOf(answer);
         expected[caller] = { status: outcome, problem: true };
         got[caller] = { status: answer.status, problem: 'problem' in problem ? true : problem.wrong };
       }

@@ -84,6 +84,14 @@ const EnvSchema = v.object({
   DATABASE_POOL_SIZE: v.optional(integer('DATABASE_POOL_SIZE', 1, 100), '10'),
   /** PostgreSQL: opening a connection (or waiting for a free one) fails after this long, and the request is answered 503. */
   DATABASE_CONNECT_TIMEOUT_MS: v.optional(integer('DATABASE_CONNECT_TIMEOUT_MS', 100, 120_000), '5000'),
+  /**
+   * PostgreSQL: a statement of a request (or waiting for a lock) is cancelled after this long and the
+   * request answered 503 (0: no limit). SQLite has no statement timeout: its busy timeout (5 s) bounds the wait for the write lock.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: v.optional(
+    v.pipe(integer('DATABASE_STATEMENT_TIMEOUT_MS', 0, 600_000), v.check((ms) => ms === 0 || ms >= 100, 'DATABASE_STATEMENT_TIMEOUT_MS must be 0 (no limit) or a whole number from 100 to 600000')),
+    '15000',
+  ),
   /** On SIGTERM: how long requests in flight may take to finish before their connections are cut. */
   SHUTDOWN_GRACE_MS: v.optional(integer('SHUTDOWN_GRACE_MS', 0, 600_000), '10000'),
   /** Turns `GET /metrics` on, for callers sending `Authorization: Bearer <it>`; unset, /metrics does not exist. */

@@ -102,7 +102,7 @@ interface Start {
 /** The start after listening: opens the database, then takes the start-up turn until ready. */
 async function prepare(start: Start): Promise<RunningServer> {
   const { config, opened } = start;
-  const database = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS }).catch((err: unknown) => {
+  const database = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS }).catch((err: unknown) => {
     throw databaseFailure(err, config.DATABASE_URL);
   });
   opened.push(database.close);

@@ -31,6 +31,13 @@ export const reply = <Body>(body: Body, init: { status?: number; headers?: Recor
 export const refuse = (status: number, body: unknown, contentType = 'application/json'): Reply<never> =>
   new HttpResponse(JSON.stringify(body), { status, headers: { 'Content-Type': contentType } }) as unknown as Reply<never>;
 
+/** The BFF's answer while its database is away (`bff/lib/error-handler.ts`): a 503 problem with Retry-After. */
+export const unavailable = (retryAfterSeconds = 5): Reply<never> =>
+  new HttpResponse(
+    JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'The service is briefly unavailable. Try again in a few seconds.' } satisfies Problem),
+    { status: 503, headers: { 'Content-Type': 'application/problem+json', 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' } },
+  ) as unknown as Reply<never>;
+
 /** The BFF's error shape (RFC 9457), as `bff/lib/problem.ts` writes it. */
 export const problem = (status: number, title: string, detail?: string, errors?: ProblemFieldError[]): Reply<never> =>
   refuse(status, { type: 'about:blank', title, status, ...(detail ? { detail } : {}), ...(errors ? { errors } : {}) } satisfies Problem, 'application/problem+json');

@@ -152,3 +152,20 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   // The emulator's unlock simulation (emulator mode only).
   'POST /api/kisi-emulator/unlocks': adminsOnly,
 };
+
+/** An endpoint of a protocol spoken beside the contracts, whose methods include HEAD and OPTIONS. */
+export type ProtocolKey = `${HttpMethod | 'HEAD' | 'OPTIONS'} /api${string}`;
+
+/**
+ * Endpoints outside the contracts: tus 1.0 uploads (decision 0033) stream bytes under protocol headers,
+ * not JSON under schemas, so no endpoint object describes them. The same callers and outcomes:
+ * `bff/auth-matrix.test.ts` calls each as the four, and `bff/endpoints.fuzz.test.ts` sends each
+ * generated bad tus headers.
+ */
+export const PROTOCOL_ACCESS_MATRIX: Readonly<Record<ProtocolKey, AccessRow>> = {
+  'POST /api/uploads/tus': frontDesk,
+  'OPTIONS /api/uploads/tus': frontDesk,
+  'HEAD /api/uploads/tus/:id': frontDesk,
+  'PATCH /api/uploads/tus/:id': frontDesk,
+  'DELETE /api/uploads/tus/:id': frontDesk,
+};

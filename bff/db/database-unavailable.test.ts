@@ -56,10 +56,10 @@ describe('isDatabaseUnavailable: PostgreSQL', () => {
     }
   });
 
-  it('knows the server going away (SQLSTATE 57P01–57P03, class 08, 53300) and not a query of ours that fails', () => {
-    for (const code of ['57P01', '57P02', '57P03', '08006', '08001', '53300']) expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code }))).toBe(true);
+  it('knows the server going away (SQLSTATE 57P01–57P03, class 08, 53300) a statement cancelled (57014), and not a query of ours that fails', () => {
+    for (const code of ['57P01', '57P02', '57P03', '08006', '08001', '53300', '57014']) expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code }))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    for (const code of ['23505', '42P01', '22P02', '40001', '57014']) expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code }))).toBe(false);
+    for (const code of ['23505', '42P01', '22P02', '40001']) expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('Something else'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
-import { connect, createKysely, type ConnectOptions, type Connection, type Engine } from './engine';
+import { connect, createKysely, isPostgresUrl, type ConnectOptions, type Connection, type Engine } from './engine';
 import { MIGRATIONS, type MigrationModule } from './migrations/migrations';
 import type { DB } from './schema';
 
@@ -34,7 +34,7 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
     await db.destroy();
   };
   try {
-    await connection.exclusively(() => migrateToLatest(db, connection, MIGRATIONS));
+    await connection.exclusively(() => migrateOnce(url, options, db, connection));
   } catch (err) {
     await close();
     throw err;
@@ -42,6 +42,22 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
   const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, optimize, listenersConnected, poolUse } = connection;
   const isMigrated = () => allApplied(db, Object.keys(MIGRATIONS));
   return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, matchesText, refreshTextIndex, optimize, listenersConnected, poolUse, isMigrated, close };
+}
+
+/**
+ * Migrates. A migration may rightly run longer than any request should (an index over a big table):
+ * with a statement timeout on PostgreSQL it runs on a connection of its own without one.
+ */
+async function migrateOnce(url: string, options: ConnectOptions, db: Db, connection: Connection): Promise<void> {
+  if (!isPostgresUrl(url) || !options.statementTimeoutMs) return migrateToLatest(db, connection, MIGRATIONS);
+  const untimed = connect(url, { ...options, statementTimeoutMs: 0, poolSize: 1 });
+  const untimedDb = createKysely<DB>(untimed);
+  try {
+    await migrateToLatest(untimedDb, untimed, MIGRATIONS);
+  } finally {
+    await untimed.close();
+    await untimedDb.destroy();
+  }
 }
 
 /** Whether each of `names` is recorded in Kysely's migrations table (a newer instance may have applied more: that is fine). */

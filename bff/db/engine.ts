@@ -109,6 +109,13 @@ export interface ConnectOptions {
    */
   connectTimeoutMs?: number;
   /**
+   * PostgreSQL: the pool's connections cancel a statement (or a wait for a lock) running longer than
+   * this (`statement_timeout`, SQLSTATE 57014); 0 or unset: no limit. The start-up lock's and the listen
+   * connections are not the pool's and never time out. SQLite has no such setting: its `busy_timeout`
+   * (5 s) bounds the only wait a statement has, the one for the write lock.
+   */
+  statementTimeoutMs?: number;
+  /**
    * PostgreSQL: a store of its own inside the database (the Kisi emulator's), in this schema: its
    * tables are created and found there only, it is created on the first `exclusively` turn, and
    * that turn is its own (not the product's start-up turn, which may be held while it is opened).
@@ -118,7 +125,7 @@ export interface ConnectOptions {
 }
 
 export function connect(url: string, options: ConnectOptions = {}): Connection {
-  return isPostgresUrl(url) ? connectPostgres(url, { poolSize: options.poolSize ?? 10, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, schema: options.schema }) : connectSqlite(url);
+  return isPostgresUrl(url) ? connectPostgres(url, { poolSize: options.poolSize ?? 10, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, statementTimeoutMs: options.statementTimeoutMs ?? 0, schema: options.schema }) : connectSqlite(url);
 }
 
 /** The SQLite file a DATABASE_URL names (`file:<path>`), or `:memory:`. */
@@ -192,11 +199,13 @@ const types = {
 const RECONNECT_MS = { first: 100, max: 5_000 };
 const PROBE_MS = { every: 15_000, timeout: 5_000 };
 
-function connectPostgres(url: string, { poolSize, connectTimeoutMs, schema }: { poolSize: number; connectTimeoutMs: number; schema?: string }): Connection {
+function connectPostgres(url: string, { poolSize, connectTimeoutMs, statementTimeoutMs, schema }: { poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number; schema?: string }): Connection {
   // The search path is the store's schema alone: an unqualified name never reaches another store's table.
   const searchPath = schema ? { options: `-c search_path=${pg.escapeIdentifier(schema)}` } : {};
   const connectionTimeoutMillis = connectTimeoutMs;
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'frontdesk', connectionTimeoutMillis, ...searchPath });
+  // statement_timeout is sent with each connection's start-up: it holds for every statement the pool runs.
+  const statementTimeout = statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {};
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'frontdesk', connectionTimeoutMillis, ...statementTimeout, ...searchPath });
   // A client losing its server (a restart, a failover) must not crash the process. An idle one the
   // pool reports here and replaces; one checked out (between the queries of a request) reports on
   // itself, and the pool drops it when it comes back unqueryable. Its query in flight fails either way.
@@ -341,12 +350,13 @@ export const isUniqueViolation = (err: unknown): boolean => {
  *
  * - PostgreSQL's SQLSTATE classes 08 (connection exception) and 57P (operator intervention: an
  *   administrator's shutdown 57P01, a crash 57P02, "cannot connect now" 57P03 while it starts or
- *   stops), and 53300 (too many connections);
+ *   stops), 53300 (too many connections), and 57014 (a statement cancelled: past the pool's
+ *   `statement_timeout`, stuck behind a lock or a server that stopped answering, or by an operator);
  * - the socket's own errors reaching it (refused, reset, no answer, name not resolved);
  * - node-postgres' connect timeout and lost connection, which carry no code, only these words;
  * - SQLite's busy (another process held the write lock past `busy_timeout`) and I/O errors (the disk went away).
  */
-const POSTGRES_UNAVAILABLE = /^(08...|57P0[1-3]|53300)$/;
+const POSTGRES_UNAVAILABLE = /^(08...|57P0[1-3]|53300|57014)$/;
 const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 const NODE_POSTGRES_UNAVAILABLE = /^(timeout exceeded when trying to connect|Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable)$/;
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|IOERR)(_|$)/;

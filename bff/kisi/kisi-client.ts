@@ -94,9 +94,10 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
       const { body, headers } = await send(kisiApi.listUsers, { query: page });
       return { users: body.map(toSummary), total: parseCollectionRange(headers.get('X-Collection-Range'))?.total };
     },
-    async getUser(id: number): Promise<KisiUserSummary | null> {
+    /** `stop` gives up early, also while waiting for a slot of the rate limit. */
+    async getUser(id: number, stop?: AbortSignal): Promise<KisiUserSummary | null> {
       try {
-        return toSummary(await call(kisiApi.getUser, { params: { id } }));
+        return toSummary((await send(kisiApi.getUser, { params: { id } }, stop)).body);
       } catch (err) {
         if (err instanceof KisiError && err.status === 404) return null;
         throw err;

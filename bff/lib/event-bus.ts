@@ -89,6 +89,12 @@ export class EventBus<Tx = unknown> {
     return () => this.listeners.delete(listener);
   }
 
+  /** The id of the last event handed out (live starts here if it had not): every later one reaches a listener subscribed now. */
+  async handedOut(): Promise<number> {
+    await this.start();
+    return this.lastDelivered;
+  }
+
   get listenerCount(): number {
     return this.listeners.size;
   }

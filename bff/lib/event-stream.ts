@@ -31,7 +31,10 @@ export interface StreamSpec {
    * then made once for every stream that sends it.
    */
   pick?: (event: LiveEvent) => StreamFrame | undefined;
-  /** Last-Event-ID: the stored events after it come first (through `audience` and `pick`). */
+  /**
+   * Last-Event-ID: the stored events after it come first (through `audience` and `pick`). Default:
+   * the request's own (the header EventSource sends on a reconnect), so every stream resumes.
+   */
   resumeAfter?: number;
   /**
    * The frames that open the stream (the state as it is now), read once the stream hears live events
@@ -51,6 +54,11 @@ export interface EventStreamDeps {
   subscribe: (listener: (event: LiveEvent) => void) => () => void;
   /** Stored events after an id, oldest first (the live-event log). */
   replay: (after: number, limit: number) => Promise<LiveEvent[]>;
+  /**
+   * The id of the last event `subscribe` has handed out: every later one reaches a listener
+   * subscribed now. A new stream starts there, and says so in its first message.
+   */
+  position: () => Promise<number>;
   isSessionAlive: (token: string) => Promise<boolean>;
   settings?: Partial<EventStreamSettings>;
 }
@@ -103,7 +111,8 @@ export function eventStreams(deps: EventStreamDeps) {
 
     const pick = spec.pick ?? ((event: LiveEvent) => event);
     const maxBacklogBytes = spec.maxBacklogBytes ?? settings.maxBacklogBytes;
-    let lastSent = spec.resumeAfter ?? -1;
+    const resumeAfter = spec.resumeAfter ?? lastEventIdOf(req);
+    let lastSent = resumeAfter ?? -1;
 
     const write = (frame: StreamFrame) => {
       if (res.writableEnded) return;
@@ -122,7 +131,8 @@ export function eventStreams(deps: EventStreamDeps) {
       lastSent = Number(event.id);
       if (spec.audience && !mayHearLiveEvent(event, spec.audience)) return;
       const frame = pick(event);
-      if (frame) write(frame);
+      // Each frame carries its event's id, so the browser's Last-Event-ID is always where it is.
+      if (frame) write(frame.id === undefined ? { ...frame, id: event.id } : frame);
     };
 
     // Listen before reading, so nothing handed out meanwhile is lost.
@@ -132,8 +142,10 @@ export function eventStreams(deps: EventStreamDeps) {
     let first: StreamFrame[];
     let replayed: LiveEvent[];
     try {
+      // A new stream starts at the events handed out so far: what it sends first is state read after that.
+      if (resumeAfter === undefined) lastSent = await deps.position();
       first = spec.first ? await spec.first() : [];
-      replayed = spec.resumeAfter === undefined ? [] : await deps.replay(spec.resumeAfter, settings.maxReplay);
+      replayed = resumeAfter === undefined ? [] : await deps.replay(resumeAfter, settings.maxReplay);
     } catch (err) {
       unsubscribe();
       throw err;
@@ -144,7 +156,7 @@ export function eventStreams(deps: EventStreamDeps) {
       // through the balancer to an instance that stays.
       unsubscribe();
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' });
-      return void res.end('retry: 3000\n\n');
+      return void res.end(`retry: 3000\nid: ${lastSent}\n\n`);
     }
 
     res.writeHead(200, {
@@ -153,7 +165,9 @@ export function eventStreams(deps: EventStreamDeps) {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    res.write('retry: 3000\n\n');
+    // The first message carries the stream's position as its id: a browser that loses the connection
+    // before any event reconnects with it as Last-Event-ID and hears what it missed, not "from now".
+    res.write(`retry: 3000\nid: ${lastSent}\n\n`);
     const entry: OpenStream = { res, session: spec.session };
     open.add(entry);
     let group: Set<Response> | undefined;

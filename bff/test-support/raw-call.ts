@@ -15,7 +15,8 @@ export interface RawAnswer {
 }
 
 export interface RawCall {
-  method: HttpMethod;
+  /** HEAD and OPTIONS for the protocols spoken beside the contracts (tus). */
+  method: HttpMethod | 'HEAD' | 'OPTIONS';
   /** The path and query exactly as they go on the wire. */
   url: string;
   headers?: Record<string, string>;
@@ -29,7 +30,8 @@ export interface RawCall {
  */
 export async function rawCall(base: string, { method, url, headers = {}, body }: RawCall, timeoutMs = 15_000): Promise<RawAnswer> {
   const client = request(base);
-  let req = method === 'GET' ? client.get(url) : method === 'POST' ? client.post(url) : method === 'PUT' ? client.put(url) : method === 'PATCH' ? client.patch(url) : client.delete(url);
+  const byMethod = { GET: client.get, POST: client.post, PUT: client.put, PATCH: client.patch, DELETE: client.delete, HEAD: client.head, OPTIONS: client.options };
+  let req = byMethod[method].call(client, url);
   req = req.timeout({ response: timeoutMs, deadline: timeoutMs * 2 });
   for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
   let streamed = false;

@@ -44,7 +44,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-test-'));
   const testDatabase = await createTestDatabase(dir);
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: testDatabase.url, STATIC_DIR: path.join(dir, 'static'), UPLOADS_DIR: path.join(dir, 'uploads'), SAMPLES_IMAGE_DIR: path.join(dir, 'sample-images'), CATALOGUE_IMAGE_DIR: path.join(dir, 'catalogue-images'), ...env });
-  const database = await openDatabase(config.DATABASE_URL);
+  const database = await openDatabase(config.DATABASE_URL, { statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS });
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   let webhookUrl: string | undefined;
   let kisi: Kisi | undefined;
@@ -90,6 +90,8 @@ export async function createTestContext(env: Record<string, string> = {}, overri
       return agent;
     },
     async close() {
+      // Jobs are not started in tests, but some are woken by requests (the actor-email resolver): let them end.
+      await Promise.all(built.jobs.map((job) => job.stop()));
       await kisi?.emulator?.settle();
       await kisi?.emulator?.close();
       if (server) {

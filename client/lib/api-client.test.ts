@@ -5,7 +5,7 @@ import { loginApi } from '@contracts/login.contract';
 import { gymApi } from '@contracts/gym.contract';
 import { kisiApi } from '@contracts/kisi.contract';
 import { statusApi } from '@contracts/status.contract';
-import { ApiError, ContractError, NetworkError, call, callWithResponse, errorMessage, fetcherFor, keyFor } from './api-client';
+import { ApiError, ContractError, NetworkError, call, callWithResponse, errorMessage, fetcherFor, isServiceUnavailable, keyFor, unavailableRetryMs } from './api-client';
 
 function replyWith(status: number, body: string, contentType = 'application/json') {
   return jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(status === 204 ? null : body, { status, headers: { 'Content-Type': contentType } }));
@@ -17,6 +17,38 @@ afterEach(() => jest.restoreAllMocks());
 const anything = endpoint({ method: 'GET', path: '/api/anything', summary: 'test', access: 'public', response: v.unknown() });
 
 const OWNER = { id: 7, name: 'Ada', email: 'ada@gym.test', phone: null, gymName: 'North', memberCount: 2, createdAt: '2026-01-01T00:00:00Z' };
+
+describe('a 503 (the service briefly unavailable)', () => {
+  const unavailable = (retryAfter?: string) =>
+    jest.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response('{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"The service is briefly unavailable. Try again in a few seconds."}', {
+        status: 503,
+        headers: { 'Content-Type': 'application/problem+json', ...(retryAfter === undefined ? {} : { 'Retry-After': retryAfter }) },
+      }),
+    );
+
+  it('carries the problem and the Retry-After (seconds or a date) as how long to wait', async () => {
+    unavailable('7');
+    const error = (await call(anything).catch((e: unknown) => e)) as ApiError;
+    expect(isServiceUnavailable(error)).toBe(true);
+    expect(error.retryAfterMs).toBe(7000);
+    expect(unavailableRetryMs(error)).toBe(7000);
+    expect(error.message).toBe('The service is briefly unavailable. Try again in a few seconds.');
+    jest.restoreAllMocks();
+    unavailable(new Date(Date.now() + 30_000).toUTCString());
+    const dated = (await call(anything).catch((e: unknown) => e)) as ApiError;
+    expect(dated.retryAfterMs).toBeGreaterThan(28_000);
+    expect(dated.retryAfterMs).toBeLessThanOrEqual(30_000);
+  });
+
+  it('waits 5 s when the header is missing or unreadable, never less than 1 s nor more than a minute', async () => {
+    for (const [header, wait] of [[undefined, 5000], ['soon', 5000], ['0', 1000], ['3600', 60_000]] as const) {
+      jest.restoreAllMocks();
+      unavailable(header);
+      expect(unavailableRetryMs((await call(anything).catch((e: unknown) => e)) as ApiError)).toBe(wait);
+    }
+  });
+});
 
 describe('call (the spec rules: body as text; not ok throws; ok parses JSON, else text)', () => {
   it('parses a JSON body', async () => {

@@ -15,13 +15,16 @@ export class ApiError extends Error {
   /** The parsed `application/problem+json` body, when it is one. */
   readonly problem?: Problem;
   readonly url: string;
+  /** The server's `Retry-After`, in milliseconds (a 503 while the database is away, a 429): when to try again. */
+  readonly retryAfterMs?: number;
 
-  constructor(status: number, body: string, url: string, problem?: Problem) {
+  constructor(status: number, body: string, url: string, problem?: Problem, retryAfterMs?: number) {
     super(problem?.detail ?? problem?.title ?? (body.trim() || `Request failed with status ${status}`));
     this.status = status;
     this.body = body;
     this.url = url;
     this.problem = problem;
+    this.retryAfterMs = retryAfterMs;
   }
 
   /** What the error screen prints as JSON. */
@@ -43,6 +46,28 @@ export class NetworkError extends Error {
 
 export function isApiError(error: unknown, status?: number): error is ApiError {
   return error instanceof ApiError && (status === undefined || error.status === status);
+}
+
+/** When a 503 does not say (or says something unreadable), a retry waits this long. */
+export const DEFAULT_UNAVAILABLE_RETRY_MS = 5_000;
+
+/**
+ * The service is briefly unavailable (503: the database is away, the instance is stopping): not a
+ * fault to show as one, but a wait; the page says so and tries again by itself after `unavailableRetryMs`.
+ */
+export function isServiceUnavailable(error: unknown): error is ApiError {
+  return isApiError(error, 503);
+}
+
+/** How long to wait before asking again after `error` (a 503's Retry-After, at least 1 s and at most a minute). */
+export const unavailableRetryMs = (error: ApiError): number => Math.min(Math.max(error.retryAfterMs ?? DEFAULT_UNAVAILABLE_RETRY_MS, 1_000), 60_000);
+
+/** Retry-After as seconds or an HTTP date (RFC 9110), in milliseconds from now. */
+function retryAfterOf(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(at - Date.now(), 0);
 }
 
 function asProblem(text: string): Problem | undefined {
@@ -105,7 +130,7 @@ async function send(method: string, url: string, json: unknown, extraHeaders: Re
     throw new NetworkError(url, cause);
   }
   const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, text, url, asProblem(text));
+  if (!response.ok) throw new ApiError(response.status, text, url, asProblem(text), retryAfterOf(response.headers.get('Retry-After')));
   const done = (data: unknown) => ({ data, status: response.status, headers: response.headers });
   if (text === '') return done(undefined);
   try {

@@ -156,7 +156,7 @@ describe('3 retries with backoff from 1 s, doubling', () => {
 
   it('a page’s own read retries with the same backoff', async () => {
     jest.useFakeTimers();
-    const fetcher = failing(503);
+    const fetcher = failing(502);
     renderHook(() => useRead(memberKey(1), fetcher, undefined), { wrapper });
     await act(() => jest.advanceTimersByTimeAsync(0));
     expect(fetcher).toHaveBeenCalledTimes(1);
@@ -164,6 +164,34 @@ describe('3 retries with backoff from 1 s, doubling', () => {
       await act(() => jest.advanceTimersByTimeAsync(wait));
       expect(fetcher).toHaveBeenCalledTimes(calls);
     }
+  });
+});
+
+describe('a 503 (the service briefly unavailable, with Retry-After)', () => {
+  const unavailableFor = (times: number, retryAfterMs: number) => {
+    const fetcher = jest.fn<Promise<string>, [QueryKey]>();
+    for (let i = 0; i < times; i++) fetcher.mockRejectedValueOnce(new ApiError(503, '', '/api/x', undefined, retryAfterMs));
+    return fetcher.mockResolvedValue('Ada');
+  };
+
+  it('a loader read is not retried inside the navigation: the page says so at once (and tries again itself)', async () => {
+    const fetcher = unavailableFor(1, 5000);
+    await expect(loadQuery(memberKey(1), fetcher)).rejects.toMatchObject({ status: 503, retryAfterMs: 5000 });
+    expect(fetcher).toHaveBeenCalledTimes(1);
+  });
+
+  it('a page’s own read asks again after each Retry-After, past the 3 retries, until the service answers', async () => {
+    jest.useFakeTimers();
+    const fetcher = unavailableFor(5, 2000);
+    const { result } = renderHook(() => useRead(memberKey(1), fetcher, undefined), { wrapper });
+    await act(() => jest.advanceTimersByTimeAsync(0));
+    expect(fetcher).toHaveBeenCalledTimes(1);
+    for (const [wait, calls] of [[1999, 1], [1, 2], [2000, 3], [2000, 4], [2000, 5], [1999, 5], [1, 6]] as const) {
+      await act(() => jest.advanceTimersByTimeAsync(wait));
+      expect(fetcher).toHaveBeenCalledTimes(calls);
+    }
+    expect(result.current.data).toBe('Ada');
+    expect(result.current.error).toBeUndefined();
   });
 });
 
@@ -255,7 +283,7 @@ describe('preloads on intent, good for 30 s', () => {
 
   it('a preload tries once; the loader that joins a failed one tries again, with its retries', async () => {
     jest.useFakeTimers();
-    const fetcher = jest.fn<Promise<string>, [QueryKey]>().mockRejectedValueOnce(new ApiError(503, '', '/api/x')).mockResolvedValue('Ada');
+    const fetcher = jest.fn<Promise<string>, [QueryKey]>().mockRejectedValueOnce(new ApiError(502, '', '/api/x')).mockResolvedValue('Ada');
     preloadQuery(memberKey(1), fetcher);
     const loaded = loadQuery(memberKey(1), fetcher);
     await act(() => jest.advanceTimersByTimeAsync(1000));

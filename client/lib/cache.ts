@@ -2,7 +2,7 @@ import { createElement, useEffect, useLayoutEffect, type ReactNode } from 'react
 import useSWR, { SWRConfig, unstable_serialize, useSWRConfig } from 'swr';
 import type { Middleware, ScopedMutator, State, SWRConfiguration, SWRResponse } from 'swr';
 import { describeEndpoint, type EndpointDefinition, type PathParamNames, type QueryValues } from '@contracts/endpoint.contract';
-import { ApiError, isApiError, type QueryKey } from './api-client';
+import { ApiError, isApiError, isServiceUnavailable, unavailableRetryMs, type QueryKey } from './api-client';
 
 /**
  * The route-data cache (docs/ARCHITECTURE.md "Client conventions"). What a route author uses:
@@ -146,7 +146,8 @@ export async function loadQuery<T>(key: QueryKey, fetcher: Fetcher<T>, options?:
     try {
       return await fetchOnce(k, entry, fetcher);
     } catch (error) {
-      if (attempt >= MAX_RETRIES || !shouldRetry(error)) throw error;
+      // A 503 says "briefly unavailable": the page says so at once and tries again after its Retry-After, rather than holding the navigation.
+      if (attempt >= MAX_RETRIES || !shouldRetry(error) || isServiceUnavailable(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)));
     }
   }
@@ -260,7 +261,9 @@ const swrConfig: SWRConfiguration = {
   provider: () => cache,
   use: [trackHooks],
   // The same policy as loaders: 3 retries, 1 s doubling, none for 4xx.
+  // A 503 is retried after its Retry-After for as long as it lasts: the page recovers by itself when the service is back.
   onErrorRetry: (error, _key, _config, revalidate, { retryCount }) => {
+    if (isServiceUnavailable(error)) return void setTimeout(() => void revalidate({ retryCount }), unavailableRetryMs(error));
     if (retryCount > MAX_RETRIES || !shouldRetry(error)) return;
     setTimeout(() => void revalidate({ retryCount }), retryDelay(retryCount - 1));
   },

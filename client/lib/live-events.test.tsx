@@ -101,6 +101,22 @@ describe('the tab’s live stream', () => {
     expect(ids(orders)).toEqual(['6']);
   });
 
+  it('keeps trying a stream refused for long (the database away), says so past the quick retries, and is live again when it opens', () => {
+    jest.useFakeTimers();
+    threeViews();
+    act(() => FakeEventSource.current().open());
+    expect(stateOf('chat')).toBe('open');
+    for (const delay of [...RETRY_DELAYS_MS, 30_000, 30_000]) {
+      act(() => FakeEventSource.current().drop({ closed: true }));
+      // Never "open" while it cannot connect.
+      expect(stateOf('chat')).toBe('reconnecting');
+      act(() => jest.advanceTimersByTime(delay));
+    }
+    expect(FakeEventSource.instances).toHaveLength(RETRY_DELAYS_MS.length + 3);
+    act(() => FakeEventSource.current().open());
+    expect(stateOf('chat')).toBe('open');
+  });
+
   it('reopens a refused stream itself after the last event it saw, and starts afresh once every view has left', async () => {
     jest.useFakeTimers();
     const { unmount } = threeViews();

@@ -19,7 +19,7 @@ export type LiveStatus = {
   reconnects: number;
   /** The id of the last event received (the `Last-Event-ID` a resume starts after). */
   lastEventId: string | null;
-  /** Set when the stream gave up reconnecting (the server kept refusing it). */
+  /** Set when the server kept refusing the stream past the quick retries (it goes on trying every 30 s). */
   error: string | null;
 };
 
@@ -78,35 +78,39 @@ export class LiveEventStream {
     return this.source !== undefined || this.retryTimer !== undefined;
   }
 
-  /** Opens the stream. With `resume`, it starts after the last event seen (nothing missed while away). */
-  connect({ resume = true }: { resume?: boolean } = {}): void {
+  /**
+   * Opens the stream. With `resume`, it starts after the last event seen (nothing missed while away).
+   * `retrying`: our own retry after a refusal, which leaves a "keeps being refused" message up until it opens.
+   */
+  connect({ resume = true, retrying = false }: { resume?: boolean; retrying?: boolean } = {}): void {
     if (this.source) return;
     this.clearRetry();
     const last = resume ? this.status.lastEventId : null;
     // A new EventSource cannot set the Last-Event-ID header; the BFF reads the same position from the query.
     const url = last ? `${this.url}?${new URLSearchParams({ lastEventId: last }).toString()}` : this.url;
-    this.update({ state: this.status.state === 'reconnecting' ? 'reconnecting' : 'connecting', error: null });
+    this.update({ state: this.status.state === 'reconnecting' ? 'reconnecting' : 'connecting', error: retrying ? this.status.error : null });
     const source = new EventSource(url, { withCredentials: true });
     this.source = source;
     source.onopen = () => {
       this.failures = 0;
-      this.update({ state: 'open' });
+      this.update({ state: 'open', error: null });
     };
     source.onerror = () => {
       if (this.source !== source) return;
       // Still CONNECTING: the browser reconnects by itself and sends Last-Event-ID.
       if (source.readyState !== EventSource.CLOSED) return this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1 });
-      // CLOSED: the server answered with an error status; try again ourselves, a little later each time.
+      // CLOSED: the server answered with an error status (a 503 while its database is away, a proxy's
+      // 502 while it restarts); try again ourselves, a little later each time, then every 30 s for as
+      // long as it takes: the page comes back by itself. Past the list, it says so.
       source.close();
       this.source = undefined;
-      if (this.failures >= RETRY_DELAYS_MS.length) {
-        return this.update({ state: 'closed', error: 'The live stream keeps being refused. Reload the page or sign in again.' });
-      }
-      const delay = RETRY_DELAYS_MS[this.failures++]!;
-      this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1 });
+      const delay = RETRY_DELAYS_MS[Math.min(this.failures, RETRY_DELAYS_MS.length - 1)]!;
+      const error = this.failures >= RETRY_DELAYS_MS.length ? 'The live stream keeps being refused. It tries again every 30 seconds; reload the page or sign in again if this lasts.' : this.status.error;
+      this.failures++;
+      this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1, error });
       this.retryTimer = setTimeout(() => {
         this.retryTimer = undefined;
-        this.connect();
+        this.connect({ retrying: true });
       }, delay);
     };
     // Every kind is read, wanted by a view or not, so the last event id stays the true resume point.
@@ -216,4 +220,18 @@ export function useWhenLiveOpens(state: LiveState, readAgain: () => void): void 
     if (lastState.current !== 'open' && state === 'open') handler.current();
     lastState.current = state;
   }, [state]);
+}
+
+/**
+ * Calls `readAgain` each time the live stream opens again after it was open for this view (a drop,
+ * a refusal, a disconnect): what was stored while it was down is read again. The first open is left
+ * alone: for a page whose list was just loaded and which announces news rather than inserting it
+ * (the door-event inbox), a read at that moment would insert rows the person did not ask for.
+ */
+export function useWhenLiveReopens(state: LiveState, readAgain: () => void): void {
+  const wasOpen = useRef(false);
+  useWhenLiveOpens(state, () => {
+    if (wasOpen.current) readAgain();
+    wasOpen.current = true;
+  });
 }

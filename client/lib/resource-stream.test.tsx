@@ -100,7 +100,7 @@ describe('useResourceStream', () => {
     expect(FakeSource.all).toHaveLength(1);
   });
 
-  it('tries a refused stream again later, each wait longer, then gives up', async () => {
+  it('tries a refused stream again later, each wait longer, then every 30 s for as long as it is refused (a 503 while the database is away)', async () => {
     jest.useFakeTimers();
     const whenRefused = jest.fn(async () => {
       throw new ApiError(503, '', '/api/things/1');
@@ -115,9 +115,16 @@ describe('useResourceStream', () => {
       act(() => jest.advanceTimersByTime(1));
       expect(FakeSource.all).toHaveLength(opened + 1);
     }
-    await act(async () => latest().fail({ refused: true }));
-    expect(result.current).toEqual({ state: 'closed', gone: false });
-    expect(whenRefused).toHaveBeenCalledTimes(RETRY_DELAYS_MS.length + 1);
+    for (let more = 0; more < 2; more++) {
+      await act(async () => latest().fail({ refused: true }));
+      expect(result.current).toEqual({ state: 'reconnecting', gone: false });
+      const opened = FakeSource.all.length;
+      act(() => jest.advanceTimersByTime(30_000));
+      expect(FakeSource.all).toHaveLength(opened + 1);
+    }
+    expect(whenRefused).toHaveBeenCalledTimes(RETRY_DELAYS_MS.length + 2);
+    act(() => latest().open());
+    expect(result.current).toEqual({ state: 'open', gone: false });
   });
 
   it('stops when unmounted: the stream closes and an answer still on its way is not news', async () => {

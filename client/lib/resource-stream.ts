@@ -28,8 +28,8 @@ export type ResourceStreamOptions = {
  *
  * A dropped connection is retried by the browser. A refused one (EventSource gives up on HTTP
  * errors) is asked about once through `whenRefused`: a 404 means the resource is `gone` (the
- * stream is closed for good); anything else is tried again after `RETRY_DELAYS_MS`, until those
- * run out. The latest callbacks are always used, so they may close over props.
+ * stream is closed for good); anything else is tried again after `RETRY_DELAYS_MS`, then every
+ * 30 s for as long as it is refused. The latest callbacks are always used, so they may close over props.
  */
 export function useResourceStream({ url, eventName, withCredentials = false, ...callbacks }: ResourceStreamOptions): { state: LiveState; gone: boolean } {
   const [state, setState] = useState<LiveState>('connecting');
@@ -87,9 +87,9 @@ export function useResourceStream({ url, eventName, withCredentials = false, ...
         }
       }
       if (stop.signal.aborted) return;
-      if (failures >= RETRY_DELAYS_MS.length) return setState('closed');
+      // A little later each time, then every 30 s for as long as it takes (a 503 while the database is away): it comes back by itself.
       setState('reconnecting');
-      timer = setTimeout(open, RETRY_DELAYS_MS[failures++]);
+      timer = setTimeout(open, RETRY_DELAYS_MS[Math.min(failures++, RETRY_DELAYS_MS.length - 1)]);
     };
 
     setGone(false);

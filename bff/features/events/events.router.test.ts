@@ -105,6 +105,26 @@ describe('GET /api/events', () => {
     stream.close();
   });
 
+  it('says where it starts in its first message, so a browser that heard nothing yet resumes from there, not from "now"', async () => {
+    const before = await bus.publish('webhook', { seq: 'before' });
+    const stream = openStream();
+    await stream.ready;
+    // The id of the last event handed out: what a reconnect sends as Last-Event-ID.
+    const text = await stream.waitFor(/id: \d+\n\n/);
+    expect(text.startsWith(`retry: 3000\nid: ${before.id}\n\n`)).toBe(true);
+    // The connection drops before any event reached it; two events are published while it is away.
+    stream.close();
+    await streamListenersBecome(0);
+    const missed = [await bus.publish('webhook', { seq: 'missed-1' }), await bus.publish('order', { seq: 'missed-2' })];
+    const back = openStream({ 'Last-Event-ID': before.id });
+    await back.ready;
+    const resumed = await back.waitFor(/missed-2/);
+    expect(resumed).toContain(`id: ${missed[0]!.id}\nevent: webhook\ndata: {"seq":"missed-1"}`);
+    expect(resumed).toContain(`id: ${missed[1]!.id}\nevent: order`);
+    expect(resumed).not.toContain('"seq":"before"');
+    back.close();
+  });
+
   it("sends each person only the events their role may see: a runner hears orders, not door events", async () => {
     await ctx.loginAs('runner', 'runs@frontdesk.test');
     const login = await request(ctx.app).post('/api/auth/login').send({ email: 'runs@frontdesk.test', password: TEST_PASSWORD });
@@ -166,7 +186,7 @@ describe('GET /api/events', () => {
       await jest.advanceTimersByTimeAsync(1);
       expect(await stream.waitFor(/: heartbeat/)).toMatch(/: heartbeat \d{4}-/);
       await jest.advanceTimersByTimeAsync(HEARTBEAT_MS);
-      expect(await stream.waitFor(/: heartbeat[^]*: heartbeat/)).toMatch(/^retry: 3000\n\n: heartbeat \S+\n\n: heartbeat \S+\n\n$/);
+      expect(await stream.waitFor(/: heartbeat[^]*: heartbeat/)).toMatch(/^retry: 3000\nid: \d+\n\n: heartbeat \S+\n\n: heartbeat \S+\n\n$/);
       stream.close();
     } finally {
       jest.useRealTimers();
@@ -221,7 +241,7 @@ describe('GET /api/events and a logout, with the heartbeat a minute away', () =>
     await request(quiet.app).post('/api/auth/logout').set('Cookie', sessionCookie).expect(204);
     await ended;
     // Ended by the logout: no heartbeat came (the first is a minute away) to find the session gone.
-    expect(text).toBe('retry: 3000\n\n');
+    expect(text).toMatch(/^retry: 3000\nid: \d+\n\n$/);
     await agent.get('/api/auth/getAuth').expect(200);
     quiet.endStreams();
     await new Promise((r) => listening.close(r));

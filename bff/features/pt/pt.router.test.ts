@@ -262,8 +262,11 @@ describe("a diner's own order", () => {
       expect(text).toMatch(pattern);
     };
     await waitFor(/"status":"received"/);
+    // Its first message says where it stands, so a reconnect before any change resumes from there.
+    expect(text).toMatch(/^retry: 3000\nid: \d+\n\n/);
     await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'preparing' }).expect(200);
-    await waitFor(/event: order\ndata: \{"id":\d+,"table":5,"status":"preparing"/);
+    // Each change carries its event's id (the browser's Last-Event-ID moves with it).
+    await waitFor(/id: \d+\nevent: order\ndata: \{"id":\d+,"table":5,"status":"preparing"/);
     req.destroy();
     ctx.endStreams();
     await new Promise((r) => server.close(r));

@@ -2,7 +2,7 @@ import type { KisiEvent } from '../../contracts/webhook.contract';
 import type { Db } from '../../db/database';
 import type { EventBus, InTransaction } from '../../lib/event-bus';
 import { parseKisiEvent } from './kisi-event.parse';
-import { kisiEventsRepository, type KisiEventsRepository } from './kisi-events.repository';
+import { KISI_USER_ACTOR, kisiEventsRepository, type KisiEventsRepository } from './kisi-events.repository';
 
 /** Storing a Kisi event: the repository in one transaction, and the live event that announces it. */
 export interface KisiEventWrite {
@@ -24,6 +24,8 @@ export interface ReceiveKisiEventDeps {
   emailOfKisiUser?: (kisiUserId: number) => Promise<string | null>;
   /** Told when that lookup fails (the event is stored without an email). */
   onLookupError?: (err: unknown, uuid: string) => void;
+  /** Told when an event of a Kisi user was stored without the email (the lookup could not be made now): it is filled in later. */
+  onEmailMissing?: () => void;
 }
 
 export type ReceivedKisiEvent = { status: 'stored'; event: KisiEvent } | { status: 'duplicate'; uuid: string };
@@ -40,9 +42,10 @@ export async function receiveKisiEvent(deps: ReceiveKisiEventDeps, body: unknown
   if (await deps.events.exists(parsed.uuid)) return { status: 'duplicate', uuid: parsed.uuid };
 
   const actorId = parsed.actor_id;
-  if (!parsed.actor_email && typeof actorId === 'number' && (parsed.actor_type ?? 'User') === 'User' && deps.emailOfKisiUser) {
+  const lacksEmail = () => !parsed.actor_email && typeof actorId === 'number' && (parsed.actor_type ?? KISI_USER_ACTOR) === KISI_USER_ACTOR;
+  if (lacksEmail() && deps.emailOfKisiUser) {
     try {
-      parsed.actor_email = (await deps.emailOfKisiUser(actorId))?.toLowerCase() ?? null;
+      parsed.actor_email = (await deps.emailOfKisiUser(actorId!))?.toLowerCase() ?? null;
     } catch (err) {
       deps.onLookupError?.(err, parsed.uuid);
     }
@@ -53,5 +56,6 @@ export async function receiveKisiEvent(deps: ReceiveKisiEventDeps, body: unknown
     if (event) tx.announce(event);
     return event;
   });
+  if (stored && lacksEmail()) deps.onEmailMissing?.();
   return stored ? { status: 'stored', event: stored } : { status: 'duplicate', uuid: parsed.uuid };
 }

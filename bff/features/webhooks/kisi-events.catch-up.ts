@@ -61,7 +61,12 @@ export interface KisiEventLogQuery {
 /** One page of Kisi's event log, newest first, and how many events match in all when Kisi says. */
 export type ReadKisiEventLog = (query: KisiEventLogQuery, stop: AbortSignal) => Promise<{ events: unknown[]; total: number | undefined }>;
 
-export interface KisiEventsCatchUpDeps extends Pick<ReceiveKisiEventDeps, 'emailOfKisiUser' | 'inTransaction'> {
+export interface KisiEventsCatchUpDeps extends Pick<ReceiveKisiEventDeps, 'emailOfKisiUser' | 'inTransaction' | 'onEmailMissing'> {
+  /**
+   * Kisi's log names a user's email (its webhooks do not): told each one read, so events already
+   * stored without it (a webhook at Kisi's rate limit) get it without a lookup of their own.
+   */
+  actorEmailSeen?: (kisiUserId: number, email: string) => void;
   events: KisiEventsRepository;
   readLog: ReadKisiEventLog;
   logger: Logger;
@@ -134,6 +139,8 @@ export function kisiEventsCatchUp(deps: KisiEventsCatchUpDeps) {
       for (const entry of log) {
         if (stop.aborted) throw new Error('kisi catch-up stopped');
         newest = Math.max(newest, entry.at);
+        const { actor_id: actorId, actor_email: actorEmail } = entry.body;
+        if (typeof actorId === 'number' && typeof actorEmail === 'string' && actorEmail.includes('@')) deps.actorEmailSeen?.(actorId, actorEmail);
         if (deleted.has(entry.uuid)) continue;
         const raw = Buffer.from(JSON.stringify(entry.body));
         const received = await receiveKisiEvent(
@@ -142,6 +149,7 @@ export function kisiEventsCatchUp(deps: KisiEventsCatchUpDeps) {
             // Stored with the live event that announces it, as the webhook receiver does.
             inTransaction: deps.inTransaction,
             emailOfKisiUser: deps.emailOfKisiUser,
+            onEmailMissing: deps.onEmailMissing,
             onLookupError: (err, uuid) => logger.warn({ err: err instanceof Error ? err.message : String(err), uuid }, 'could not resolve the actor email of a Kisi event'),
           },
           entry.body,
@@ -150,6 +158,8 @@ export function kisiEventsCatchUp(deps: KisiEventsCatchUpDeps) {
         );
         if (received?.status === 'stored') stored++;
       }
+      // Events stored earlier without an email: the emails just read fill them in.
+      deps.onEmailMissing?.();
       await events.setCaughtUpTo(new Date(newest).toISOString());
       // No catch-up reads further back than the new mark's overlap again.
       await events.forgetDeletedBefore(new Date(newest - CATCH_UP_OVERLAP_MS).toISOString());

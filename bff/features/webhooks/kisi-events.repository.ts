@@ -25,6 +25,9 @@ export const toKisiEvent = (row: Selectable<KisiEventsTable>): KisiEvent => ({
   receivedAt: row.received_at,
 });
 
+/** Kisi's actor type of a person (the only actors with an email). */
+export const KISI_USER_ACTOR = 'User';
+
 /** `app_meta` keys of the catch-up with Kisi's event log (kisi-events.catch-up.ts). */
 const CAUGHT_UP_KEY = 'kisi_events.caught_up_to';
 const LEASE_KEY = 'kisi_events.catch_up_lease';
@@ -51,6 +54,36 @@ export function kisiEventsRepository(db: Db) {
   const meta = async (key: string) => (await db.selectFrom('app_meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
   return {
     exists: async (uuid: string) => !!(await db.selectFrom('kisi_events').select('id').where('uuid', '=', uuid).executeTakeFirst()),
+
+    /**
+     * Kisi user ids with events stored without the actor's email (a lookup at Kisi's rate limit that
+     * had to wait), at most `limit`, leaving out `skip` (ids Kisi has no email for). Read off
+     * `kisi_events_actor_email_idx` (the email null).
+     */
+    async actorsWithoutEmail(limit: number, skip: readonly number[] = []): Promise<number[]> {
+      let q = db
+        .selectFrom('kisi_events')
+        .select('actor_id')
+        .distinct()
+        .where('actor_email', 'is', null)
+        .where('actor_id', 'is not', null)
+        .where((eb) => eb.or([eb('actor_type', 'is', null), eb('actor_type', '=', KISI_USER_ACTOR)]));
+      if (skip.length > 0) q = q.where('actor_id', 'not in', skip);
+      return (await q.limit(limit).execute()).map((row) => Number(row.actor_id));
+    },
+
+    /** Gives every event of Kisi user `actorId` stored without an email that email; answers the events it filled. */
+    async fillActorEmail(actorId: number, email: string): Promise<KisiEvent[]> {
+      const rows = await db
+        .updateTable('kisi_events')
+        .set({ actor_email: email })
+        .where('actor_id', '=', actorId)
+        .where('actor_email', 'is', null)
+        .where((eb) => eb.or([eb('actor_type', 'is', null), eb('actor_type', '=', KISI_USER_ACTOR)]))
+        .returningAll()
+        .execute();
+      return rows.map(toKisiEvent).sort((a, b) => a.id - b.id);
+    },
 
     /**
      * Stores the event; undefined when that uuid is already stored (a repeat delivery, even a racing

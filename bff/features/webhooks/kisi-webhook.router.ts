@@ -16,6 +16,8 @@ export interface KisiWebhookDeps {
   secret: string | undefined;
   /** Finds the email of the actor's Kisi user when the event has none. */
   emailOfKisiUser?: (kisiUserId: number) => Promise<string | null>;
+  /** An event of a Kisi user was stored without the email: the resolver fills it in (`kisiActorEmails`). */
+  onEmailMissing?: () => void;
   /** Stores an event with the live event that announces it. */
   inTransaction: InTransaction<KisiEventWrite>;
   logger: Logger;
@@ -26,7 +28,7 @@ export interface KisiWebhookDeps {
  * `POST /api/webhooks/kisi` (docs/ARCHITECTURE.md "Kisi"): public, authenticated by `X-Signature` over the raw body;
  * each event stored once by uuid, with its live event. Mount it before the generic JSON parser.
  */
-export function kisiWebhookRoute({ events, inTransaction, secret, emailOfKisiUser, logger, now = () => new Date().toISOString() }: KisiWebhookDeps) {
+export function kisiWebhookRoute({ events, inTransaction, secret, emailOfKisiUser, onEmailMissing, logger, now = () => new Date().toISOString() }: KisiWebhookDeps) {
   if (!secret) logger.warn('KISI_WEBHOOK_SECRET is not set: Kisi webhooks will be refused');
 
   const rawBody = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
@@ -46,6 +48,7 @@ export function kisiWebhookRoute({ events, inTransaction, secret, emailOfKisiUse
         events,
         inTransaction,
         emailOfKisiUser,
+        onEmailMissing,
         onLookupError: (err, uuid) =>
           (req.log ?? logger).warn({ err: err instanceof Error ? err.message : String(err), uuid }, 'could not resolve the actor email of a Kisi event'),
       },

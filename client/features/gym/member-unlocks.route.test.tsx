@@ -50,6 +50,20 @@ describe('/shell/gymowner/users/:id/unlocks', () => {
     expect(reads.indexOf('/api/gym/users/7')).toBeGreaterThanOrEqual(0);
   });
 
+  it('reads the unlocks again when the live stream reopens after a drop', async () => {
+    const events = [adaUnlock(1, { objectName: 'Main Entrance' })];
+    setup('/shell/gymowner/users/7/unlocks', events);
+    const list = await screen.findByRole('list', { name: 'Unlocks' });
+    act(() => FakeEventSource.current().open());
+    act(() => FakeEventSource.current().drop());
+    expect(screen.getByText('Reconnecting…')).toBeInTheDocument();
+    // Stored while the stream was down: no live event will ever announce it.
+    events.push(adaUnlock(2, { objectName: 'Gym Floor' }));
+    act(() => FakeEventSource.current().open());
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2));
+    expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent('Gym Floor');
+  });
+
   it('adds the member’s new unlocks live, and only theirs', async () => {
     const events = [adaUnlock(1, { objectName: 'Main Entrance' })];
     setup('/shell/gymowner/users/7/unlocks', events);

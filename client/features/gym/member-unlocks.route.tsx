@@ -14,7 +14,7 @@ import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { formatWhenExact } from '@/lib/format';
-import { useLiveEvents } from '@/lib/live-events';
+import { useLiveEvents, useWhenLiveReopens } from '@/lib/live-events';
 import { pageCount } from '@/lib/search-params';
 import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
@@ -61,6 +61,9 @@ export function Component() {
     // announcing it, so the refetch has it.
     void refreshUnlocksOf(member.email);
   });
+
+  // Each time the stream reopens, the unlocks are read again: those stored while it was down show up.
+  useWhenLiveReopens(live.state, () => void refreshUnlocksOf(member.email));
 
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMemberUnlocks(member.id);
   const pages = pageCount(unlocks.total, unlocks.pageSize);

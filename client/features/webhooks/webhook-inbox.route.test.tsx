@@ -136,6 +136,23 @@ describe('/shell/webhook', () => {
     expect(screen.queryByRole('button', { name: /new event/ })).not.toBeInTheDocument();
   });
 
+  it('reads the list again when its live stream reopens after a drop: events stored meanwhile appear', async () => {
+    const events = [kisiEvent(1, { actorName: 'Alice Moreau' })];
+    setup('/shell/webhook', events);
+    await screen.findByRole('table');
+    act(() => FakeEventSource.current().open());
+    expect(screen.getByText('Live')).toBeInTheDocument();
+    act(() => FakeEventSource.current().drop());
+    // While the stream cannot connect the page does not claim to be live.
+    expect(screen.getByText('Reconnecting…')).toBeInTheDocument();
+    expect(screen.queryByText('Live')).not.toBeInTheDocument();
+    events.push(kisiEvent(2, { actorName: 'Bruno Costa' }));
+    act(() => FakeEventSource.current().open());
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(rows()[0]).toHaveTextContent('Bruno Costa');
+    expect(screen.getByText('Live')).toBeInTheDocument();
+  });
+
   it('shows an empty inbox', async () => {
     setup('/shell/webhook', []);
     expect(await screen.findByText('No door events yet')).toBeInTheDocument();

@@ -20,7 +20,7 @@ import { errorMessage } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen, formatWhenExact } from '@/lib/format';
 import { useSetListFilter, type IgnoredParam } from '@/lib/list-filters';
-import { useLiveEvents } from '@/lib/live-events';
+import { useLiveEvents, useWhenLiveReopens } from '@/lib/live-events';
 import { EventFilters } from './components/event-filters';
 import { EventTable } from './components/event-table';
 import { deleteEvent, eventsKey, exportHref, fetchEventPage, inboxHref, isFiltered, matchesSearch, parseInboxSearch, refreshInbox } from './webhooks.api';
@@ -83,6 +83,9 @@ export function Component() {
     if (search.page === 1 && events.items.some((e) => e.id === id)) return;
     setIncoming((ids) => (ids.includes(id) ? ids : [...ids, id]));
   });
+
+  // Each time the stream reopens, the list is read again: what was stored while it was down shows up.
+  useWhenLiveReopens(live.state, () => void refreshInbox());
 
   // Once the first page shows an announced event (a load, or a background refresh), it is no longer new.
   useEffect(() => {
