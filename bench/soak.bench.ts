@@ -64,8 +64,12 @@ async function restingRss(server: ChildServer): Promise<number> {
 function traffic(url: string, cookie: string, menu: Menu, until: () => boolean, tally: Tally) {
   const count = (what: string, ok: boolean, failure?: string) => {
     const entry = tally.get(what) ?? { ok: 0, failed: 0 };
-    if (ok) entry.ok++;
-    else ((entry.failed += 1), (entry.lastFailure = failure));
+    if (ok) {
+      entry.ok++;
+    } else {
+      entry.failed++;
+      entry.lastFailure = failure;
+    }
     tally.set(what, entry);
   };
   const call = async (what: string, pathname: string, init: RequestInit = {}, expect = [200]) => {
