@@ -878,6 +878,11 @@ describe('tus protocol mistakes', () => {
     expectProblem(await patch(staff, location, 5, pdf(95)), 409, /offset/i);
     expectProblem(await create(staff, { name: 'a.pdf', type: 'application/pdf', size: 100 }, { 'Upload-Concat': 'partial' }), 501, /.+/);
     expectProblem(await create(staff, { name: 'a.pdf', type: 'application/pdf', size: 100 }, { 'Upload-Concat': 'nonsense' }), 400, /Upload-Concat/);
+    // An address the server never handed out is no upload (a NUL byte in it would be refused by PostgreSQL itself).
+    for (const id of ['%00', 'not-an-upload', location.split('/').pop()!.toUpperCase()]) {
+      expectProblem(await patch(staff, `${TUS}/${id}`, 0, pdf(100)), 404, /No such upload/);
+      expectProblem(await raw('DELETE', `${TUS}/${id}`, tusHeaders(staff)), 404, /No such upload/);
+    }
     expect(offsetOf(await head(staff, location))).toBe(0);
   });
 });

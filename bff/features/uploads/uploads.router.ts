@@ -4,8 +4,7 @@ import { Server, TUS_RESUMABLE, Uid, type Upload } from '@tus/server';
 import { validateHeader } from '@tus/server/dist/validators/HeaderValidator.js';
 import { TUS_PATH, UPLOAD_METADATA_KEYS, UPLOAD_STORED_HEADER, uploadsApi } from '../../contracts/uploads.contract';
 import { assertAccess, route } from '../../lib/endpoint-router';
-import { HttpError } from '../../lib/http-error';
-import { statusTitle } from '../../lib/http-error';
+import { HttpError, notFound, statusTitle } from '../../lib/http-error';
 import type { Logger } from '../../lib/logger';
 import { RefusedUpload, SniffingFileStore } from './sniffing-file-store';
 import type { UploadsService } from './uploads.service';
@@ -61,6 +60,9 @@ export function uploadRoutes(uploads: UploadsService) {
  * "your own uploads only", every limit at creation, the sniffed type at the first bytes, and the
  * finished file's storage. tus's errors go out as problem documents like every other answer.
  */
+/** The ids `namingFunction` hands out: Uid.rand(), 16 random bytes in hex. */
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
 export function tusUploads(uploads: UploadsService, logger: Logger) {
   const store = new SniffingFileStore(
     { directory: uploads.partsDirectory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS },
@@ -139,7 +141,11 @@ export function tusUploads(uploads: UploadsService, logger: Logger) {
       if (req.headers['x-http-method-override'] !== undefined) throw new HttpError(400, 'X-HTTP-Method-Override is not accepted: send the method itself.');
       assertTusHeaders(req);
       const id = req.params.id;
-      if (typeof id === 'string' && req.method !== 'OPTIONS') await uploads.pendingOf(req.user!, id);
+      if (typeof id === 'string' && req.method !== 'OPTIONS') {
+        // Only ids this server hands out are looked up (PostgreSQL refuses text with a NUL byte outright).
+        if (!UPLOAD_ID.test(id)) throw notFound('No such upload under way.');
+        await uploads.pendingOf(req.user!, id);
+      }
       // tus reads the whole path (it was mounted below /api).
       req.url = req.originalUrl;
       await tus.handle(req, res);
