@@ -12,9 +12,9 @@ const tsJest: Config['transform'] = {
 const esmOnly = ['rettime', 'until-async', '@open-draft/deferred-promise'].join('|');
 
 /**
- * `npm run test:postgres` runs both BFF tiers in one pass, and the system tier's fuzz run (60 requests per
- * endpoint from the same seeds) begins with the everyday tier's 12: that pass sets FULL_FUZZ_ONLY and the
- * everyday copy is left out.
+ * `npm run test:postgres` runs both BFF tiers in one pass, and the system tier's fuzz run begins with the
+ * everyday tier's 12 requests per endpoint (the same seeds): that pass sets FULL_FUZZ_ONLY and the everyday
+ * copy is left out. It also sets FUZZ_RUNS=30: the first 30 of the 60 the SQLite system tier sends.
  */
 const everydayIgnores = ['\\.system\\.test\\.ts$', ...(process.env.FULL_FUZZ_ONLY === '1' ? ['/endpoints\\.fuzz\\.test\\.ts$'] : [])];
 

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Menu, PlacedOrder } from './contracts/pt.contract';
+import { openSseStream } from './test-support/live-client';
 import { spawnBff, type SpawnedBff } from './test-support/spawn-bff';
 import { testEngine } from './test-support/test-database';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './test-support/throwaway-postgres';
@@ -12,6 +14,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from './test-support/t
  * reconnected. Runs under `npm run test:postgres` (it needs PostgreSQL's programs), on a cluster of its own.
  */
 jest.setTimeout(90_000);
+const ADMIN_PASSWORD = 'outage-test-admin-password';
 const onPostgres = testEngine() === 'postgres' ? describe : describe.skip;
 
 onPostgres('a PostgreSQL outage', () => {
@@ -20,8 +23,9 @@ onPostgres('a PostgreSQL outage', () => {
   let bff: SpawnedBff;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-outage-'));
-    postgres = await startThrowawayPostgres();
-    bff = await spawnBff({ DATABASE_URL: postgres.url, DATABASE_CONNECT_TIMEOUT_MS: '1000', UPLOADS_DIR: path.join(dir, 'uploads'), ADMIN_PASSWORD: 'outage-test-admin-password' });
+    // PostgreSQL's own durability settings: what it acknowledged before the stop is what it has after.
+    postgres = await startThrowawayPostgres({ durable: true });
+    bff = await spawnBff({ DATABASE_URL: postgres.url, DATABASE_CONNECT_TIMEOUT_MS: '1000', UPLOADS_DIR: path.join(dir, 'uploads'), ADMIN_PASSWORD, ORDERS_PER_MINUTE: '100000' });
   });
   afterAll(async () => {
     await bff?.stop();
@@ -58,5 +62,62 @@ onPostgres('a PostgreSQL outage', () => {
     expect((await until('/api/health/ready', 200)).status).toBe(200);
     expect((await get('/api/pt/stalls')).status).toBe(200);
     expect(bff.child.exitCode).toBeNull();
+  });
+
+  it('under use: each order placed through the outage is answered 201 and kept, or 503 and safe to send again with its key; the open live stream carries on', async () => {
+    const login = await fetch(`${bff.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@frontdesk.local', password: ADMIN_PASSWORD }) });
+    expect(login.status).toBe(200);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const menu = (await (await get('/api/pt/menu')).json()) as Menu;
+    const items = menu.stalls.flatMap((stall) => stall.items.filter((item) => !item.soldOut).map((item) => item.id));
+    expect(items.length).toBeGreaterThan(0);
+    const order = (key: string, body: string) => fetch(`${bff.url}/api/pt/order`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body });
+    const stream = await openSseStream(`${bff.url}/api/events`, cookie);
+    expect(stream.status).toBe(200);
+
+    // A diner places an order every 50 ms (each with its own key) while PostgreSQL stops and comes back.
+    const answers: Array<{ key: string; body: string; status: number; order?: PlacedOrder }> = [];
+    let placing = true;
+    const placeOrders = (async () => {
+      for (let n = 0; placing; n++) {
+        const key = `outage-${n}`;
+        const body = JSON.stringify({ table: 1 + (n % menu.tables), cart: [{ itemId: items[n % items.length]!, quantity: 1 }] });
+        const res = await order(key, body).catch(() => undefined);
+        answers.push({ key, body, status: res?.status ?? 0, order: res?.status === 201 ? ((await res.json()) as PlacedOrder) : (await res?.text(), undefined) });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    const placedBefore = async (count: number) => {
+      while (answers.filter((a) => a.status === 201).length < count) await new Promise((r) => setTimeout(r, 50));
+    };
+    await placedBefore(5);
+    await postgres.pause();
+    const refusedFrom = answers.length;
+    while (answers.slice(refusedFrom).filter((a) => a.status === 503).length < 5) await new Promise((r) => setTimeout(r, 50));
+    await postgres.resume();
+    expect((await until('/api/health/ready', 200)).status).toBe(200);
+    const afterCount = answers.filter((a) => a.status === 201).length;
+    await placedBefore(afterCount + 5);
+    placing = false;
+    await placeOrders;
+
+    // Every answer was a 201 or a 503 (never a 500, never no answer).
+    expect([...new Set(answers.map((a) => a.status))].sort()).toEqual([201, 503]);
+    const acknowledged = answers.filter((a) => a.status === 201).map((a) => a.order!);
+    // Each acknowledged order is there, as the diner can read it with its token.
+    for (const kept of acknowledged) expect((await get(`/api/pt/orders/${kept.id}?token=${kept.token}`)).status).toBe(200);
+    // A refused one is the diner's to send again, with its key: placed then (a refused write kept nothing;
+    // one whose commit the stop cut off would come back as the same order, never as a second one).
+    for (const refused of answers.filter((a) => a.status === 503).slice(0, 5)) {
+      const again = await order(refused.key, refused.body);
+      expect(again.status).toBe(201);
+      const placed = (await again.json()) as PlacedOrder;
+      expect((await (await order(refused.key, refused.body)).json()) as PlacedOrder).toMatchObject({ id: placed.id, replayed: true });
+    }
+    // The stream that stayed open has the order event of the last order placed after the outage.
+    const last = acknowledged.at(-1)!;
+    await stream.next((frame) => frame.event === 'order' && (frame.data as { id: number }).id === last.id);
+    stream.close();
+    console.log(`database outage under use: ${answers.length} orders sent, ${acknowledged.length} acknowledged (all kept), ${answers.filter((a) => a.status === 503).length} refused with 503 (each placed once when sent again)`);
   });
 });

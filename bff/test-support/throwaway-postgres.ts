@@ -68,7 +68,11 @@ async function waitUntilReady(url: string, server: ChildProcess, logFile: string
   }
 }
 
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+/**
+ * `durable`: PostgreSQL's own durability settings (fsync, synchronous commit, full page writes), for
+ * a test of what survives a stop; by default they are off, since the cluster is thrown away.
+ */
+export async function startThrowawayPostgres({ durable = false }: { durable?: boolean } = {}): Promise<ThrowawayPostgres> {
   const bin = findBinDir();
   const user = runAs();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-pg-'));
@@ -90,8 +94,9 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   }
 
   const port = await freePort();
-  // Durability settings off: this cluster is thrown away, and tests should not wait on fsync.
-  const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${dir}`, 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
+  // Durability settings off unless asked for: this cluster is thrown away, and tests should not wait on fsync.
+  const durability = durable ? [] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+  const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${dir}`, ...durability, 'max_connections=300'];
   const launch = () => {
     const log = fs.openSync(logFile, 'a');
     const started = spawn(path.join(bin, 'postgres'), ['-D', data, ...settings.flatMap((s) => ['-c', s])], { stdio: ['ignore', log, log], cwd: dir, ...user.user });
