@@ -35,6 +35,16 @@ async function silentServer() {
   };
 }
 
+/** What `work` throws (undefined when it does not). */
+function errorOf(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
+
 describe('isDatabaseUnavailable: PostgreSQL', () => {
   it('knows a refused connection and a connect timeout, as node-postgres raises them', async () => {
     const closedPort = await freePort();
@@ -75,24 +85,12 @@ describe('isDatabaseUnavailable: SQLite', () => {
       holder.exec('create table t (id integer primary key)');
       other.pragma('busy_timeout = 0');
       holder.exec('begin immediate');
-      const busy = (() => {
-        try {
-          other.exec('insert into t (id) values (1)');
-        } catch (err) {
-          return err;
-        }
-      })();
+      const busy = errorOf(() => other.exec('insert into t (id) values (1)'));
       expect((busy as { code?: string }).code).toBe('SQLITE_BUSY');
       expect(isDatabaseUnavailable(busy)).toBe(true);
       holder.exec('insert into t (id) values (1)');
       holder.exec('commit');
-      const duplicate = (() => {
-        try {
-          other.exec('insert into t (id) values (1)');
-        } catch (err) {
-          return err;
-        }
-      })();
+      const duplicate = errorOf(() => other.exec('insert into t (id) values (1)'));
       expect(isDatabaseUnavailable(duplicate)).toBe(false);
       expect(isDatabaseUnavailable(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }))).toBe(true);
     } finally {
