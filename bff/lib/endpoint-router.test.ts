@@ -6,7 +6,6 @@ import { endpoint, NoContentSchema } from '../contracts/endpoint.contract';
 import { errorHandler } from './error-handler';
 import { HttpError } from './http-error';
 import { endpointRouter, route } from './endpoint-router';
-import { SerializedJson } from './serialized-json';
 import { createLogger } from './logger';
 
 const Thing = v.object({ id: v.number(), name: v.string() });
@@ -24,11 +23,7 @@ const things = {
   remove: endpoint({ method: 'DELETE', path: '/api/things/:id', summary: 'test', access: 'public', params: IdParamSchema, response: NoContentSchema, status: 204 }),
   broken: endpoint({ method: 'GET', path: '/api/broken', summary: 'test', access: 'public', response: Thing }),
   rename: endpoint({ method: 'PATCH', path: '/api/things/:id', summary: 'test', access: ['staff'], params: IdParamSchema, body: v.object({ name: v.string() }), response: Thing }),
-  kept: endpoint({ method: 'GET', path: '/api/kept', summary: 'test', access: 'public', response: Thing }),
-  keptBroken: endpoint({ method: 'GET', path: '/api/kept-broken', summary: 'test', access: 'public', response: Thing }),
 };
-/** An answer serialized once and sent to many (the open orders' pages are). */
-const KEPT = new SerializedJson({ id: 7, name: 'kept ünïcode' });
 
 function appWith(checkResponses: boolean) {
   const api = endpointRouter(
@@ -38,8 +33,6 @@ function appWith(checkResponses: boolean) {
       route(things.remove, () => undefined),
       // A handler that breaks its contract (a bug the response check exists to catch).
       route(things.broken, () => ({ id: 'one', name: 'x' }) as unknown as { id: number; name: string }),
-      route(things.kept, () => KEPT),
-      route(things.keptBroken, () => new SerializedJson({ id: 'seven' }) as unknown as SerializedJson<{ id: number; name: string }>),
       route(things.rename, ({ params, body }) => ({ id: params.id, name: body.name }), { before: [(req, _res, next) => next(req.headers['x-stop'] ? new HttpError(429, 'Stopped before the body') : undefined)] }),
     ],
     { checkResponses, jsonBody: express.json() },
@@ -134,22 +127,5 @@ describe('endpointRouter', () => {
     expect((await badJson(request(app).patch('/api/things/4').set('Cookie', 'sid=staff').set('X-Stop', '1')).expect(429)).body.detail).toBe('Stopped before the body');
     expect((await badJson(request(app).patch('/api/things/4').set('Cookie', 'sid=staff')).expect(400)).body.detail).toBe('The request body is not valid JSON.');
     await request(app).patch('/api/things/4').set('Cookie', 'sid=staff').send({ name: 'lamp' }).expect(200, { id: 4, name: 'lamp' });
-  });
-});
-
-describe('an answer serialized once', () => {
-  it('is sent as the same JSON with its ETag, and a revisit with that validator gets a 304', async () => {
-    const app = appWith(false);
-    const first = await request(app).get('/api/kept').expect(200);
-    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(first.body).toEqual({ id: 7, name: 'kept ünïcode' });
-    expect(first.headers.etag).toBe(KEPT.etag);
-    await request(app).get('/api/kept').set('If-None-Match', KEPT.etag).expect(304);
-  });
-
-  it('is checked against its contract in tests like any answer', async () => {
-    await request(appWith(true)).get('/api/kept-broken').expect(500);
-    // Production does not pay for the check: the bytes go out as they were made.
-    expect((await request(appWith(false)).get('/api/kept-broken').expect(200)).body).toEqual({ id: 'seven' });
   });
 });

@@ -5,7 +5,6 @@ import { fieldErrorOf, type ProblemFieldError } from '../contracts/problem.contr
 import type { SessionUser } from '../contracts/auth.contract';
 import { badRequest, forbidden, unauthorized } from './http-error';
 import { nameRoute } from './route-name';
-import { SerializedJson } from './serialized-json';
 
 type Part = 'params' | 'query' | 'body';
 
@@ -15,11 +14,8 @@ export interface HandlerContext {
   res: Response;
 }
 
-/**
- * A stream handler writes its own answer, a 204 has none; every other handler returns the response
- * body, or the body serialized once for many requests (`SerializedJson`).
- */
-type HandlerResult<E extends Endpoint> = E['stream'] extends 'sse' | 'file' ? void : E['status'] extends 204 ? void : EndpointOutput<E> | SerializedJson<EndpointOutput<E>>;
+/** A stream handler writes its own answer, a 204 has none; every other handler returns the response body. */
+type HandlerResult<E extends Endpoint> = E['stream'] extends 'sse' | 'file' ? void : E['status'] extends 204 ? void : EndpointOutput<E>;
 export type Handler<E extends Endpoint> = (input: EndpointInput<E>, context: HandlerContext) => HandlerResult<E> | Promise<HandlerResult<E>>;
 
 /** An endpoint with its handler, ready to mount. */
@@ -105,11 +101,9 @@ export function endpointRouter(routes: readonly Route[], { checkResponses = fals
     const answer: RequestHandler = async (req: Request, res: Response) => {
       const body = await handle(parseInput(endpoint, req), { req, res });
       if (endpoint.stream || res.headersSent) return;
-      if (checkResponses) checkResponse(endpoint, body instanceof SerializedJson ? body.value : body);
+      if (checkResponses) checkResponse(endpoint, body);
       if (endpoint.status === 204) return void res.status(204).end();
       res.status(endpoint.status ?? 200);
-      // Express sends a 304 when the request's validator matches the ETag set here.
-      if (body instanceof SerializedJson) return void res.set({ 'Content-Type': 'application/json; charset=utf-8', ETag: body.etag }).send(body.bytes);
       res.json(body);
     };
     const named: RequestHandler = (_req, res, next) => {

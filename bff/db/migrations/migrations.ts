@@ -21,6 +21,7 @@ import * as m018 from './018-order-list-indexes.migration';
 import * as m019 from './019-part-search.migration';
 import * as m020 from './020-waiting-tickets-index.migration';
 import * as m021 from './021-stall-queues.migration';
+import * as m022 from './022-list-indexes.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -48,4 +49,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '019-part-search': m019,
   '020-waiting-tickets-index': m020,
   '021-stall-queues': m021,
+  '022-list-indexes': m022,
 };

@@ -1,5 +1,7 @@
+import { CompiledQuery } from 'kysely';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 import type { AppDeps } from '../../app';
+import { lastVisitOfMember } from './visits.repository';
 
 /**
  * The desk's member list: last visit (newest successful unlock by the member's email), sorting by
@@ -122,6 +124,25 @@ describe('the members list', () => {
       expect(items[0]!.lastVisitAt).toBe('2026-01-08T18:00:00.000Z');
     } finally {
       kisiDown = false;
+    }
+  });
+});
+
+describe('the last visit read', () => {
+  it('walks one member’s unlocks off the email-and-type index, not every unlock of the log, with or without statistics', async () => {
+    if (ctx.database.engine !== 'sqlite') return;
+    const { db } = ctx.database;
+    const compiled = db.selectFrom('gym_users as u').select((eb) => lastVisitOfMember(eb).as('lastVisitAt')).compile();
+    const plan = async () =>
+      (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]))).rows.map((row) => row.detail);
+    for (let i = 0; i < 30; i++) await doorEvent(`regular${i % 3}@desk.test`, `2025-12-0${1 + (i % 9)}T08:00:00.000Z`);
+    expect(await plan()).toContainEqual(expect.stringMatching(/^SEARCH visit USING INDEX kisi_events_actor_idx \(actor_email=\? AND type=\?\)$/));
+    await db.executeQuery(CompiledQuery.raw('analyze'));
+    try {
+      expect(await plan()).toContainEqual(expect.stringMatching(/^SEARCH visit USING INDEX kisi_events_actor_idx \(actor_email=\? AND type=\?\)$/));
+    } finally {
+      await db.executeQuery(CompiledQuery.raw('delete from sqlite_stat1'));
+      await db.executeQuery(CompiledQuery.raw('analyze sqlite_schema'));
     }
   });
 });

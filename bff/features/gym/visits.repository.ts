@@ -12,7 +12,7 @@ import type { DB } from '../../db/schema';
 
 /**
  * The newest successful unlock by the member `u` (emails are stored lower-cased on both sides), as a correlated
- * subquery: off `kisi_events_actor_email_idx` (actor_email, created_at), walked newest first, it
+ * subquery: off `kisi_events_actor_idx` (actor_email, type, created_at), walked newest first, it
  * stops at the first successful unlock instead of reading the person's whole history.
  */
 export const lastVisitOfMember = (eb: ExpressionBuilder<DB & { u: DB['gym_users'] }, 'u'>) =>

@@ -52,26 +52,35 @@ const inLineOrder = (tickets: OrderTicket[], lines: Order['lines']) => {
   return [...tickets].sort((a, b) => firstLine(a.stallId) - firstLine(b.stallId) || a.stallId - b.stallId);
 };
 
-const toOrder = (row: Selectable<OrdersTable>, lineRows: Selectable<OrderLinesTable>[], ticketRows: Selectable<OrderTicketsTable>[]): StoredOrder => {
-  const lines = lineRows
-    .filter((line) => line.order_id === row.id)
-    .map((line) => ({
-      id: line.id,
-      itemId: line.item_id,
-      stallId: line.stall_id,
-      stallName: line.stall_name,
-      name: line.name,
-      unitPriceCents: line.unit_price_cents,
-      quantity: line.quantity,
-      note: line.note,
-    }));
+/** Rows of many orders by their order, in the order read (a page's lines and tickets in one pass, not one scan per order). */
+function byOrder<T extends { order_id: number }>(rows: readonly T[]): Map<number, T[]> {
+  const byId = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = byId.get(row.order_id);
+    if (list) list.push(row);
+    else byId.set(row.order_id, [row]);
+  }
+  return byId;
+}
+
+const toOrder = (row: Selectable<OrdersTable>, lineRows: readonly Selectable<OrderLinesTable>[], ticketRows: readonly Selectable<OrderTicketsTable>[]): StoredOrder => {
+  const lines = lineRows.map((line) => ({
+    id: line.id,
+    itemId: line.item_id,
+    stallId: line.stall_id,
+    stallName: line.stall_name,
+    name: line.name,
+    unitPriceCents: line.unit_price_cents,
+    quantity: line.quantity,
+    note: line.note,
+  }));
   return {
     id: row.id,
     table: row.table_number,
     status: row.status,
     totalCents: row.total_cents,
     lines,
-    tickets: inLineOrder(ticketRows.filter((t) => t.order_id === row.id).map(toTicket), lines),
+    tickets: inLineOrder(ticketRows.map(toTicket), lines),
     wait: row.wait_low_minutes === null || row.wait_high_minutes === null ? null : { low: row.wait_low_minutes, high: row.wait_high_minutes },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -114,9 +123,9 @@ export function ordersRepository(db: Db) {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     // One after the other: inside a transaction both go through its one connection anyway.
-    const lines = await db.selectFrom('order_lines').selectAll().where('order_id', 'in', ids).orderBy('id').execute();
-    const tickets = await db.selectFrom('order_tickets').selectAll().where('order_id', 'in', ids).execute();
-    return rows.map((row) => toOrder(row, lines, tickets));
+    const lines = byOrder(await db.selectFrom('order_lines').selectAll().where('order_id', 'in', ids).orderBy('id').execute());
+    const tickets = byOrder(await db.selectFrom('order_tickets').selectAll().where('order_id', 'in', ids).execute());
+    return rows.map((row) => toOrder(row, lines.get(row.id) ?? [], tickets.get(row.id) ?? []));
   };
   const one = async (rows: Selectable<OrdersTable>[]) => (await withLines(rows))[0];
 

@@ -1,9 +1,5 @@
 import type { Feature, FeatureContext } from '../../feature';
-import type { Page } from '../../contracts/common.contract';
-import type { Order } from '../../contracts/pt.contract';
 import { auditIn } from '../../db/audit-trail';
-import { keptUntilChange } from '../../lib/kept-until-change';
-import type { SerializedJson } from '../../lib/serialized-json';
 import { ordersRepository } from './orders.repository';
 import { ptRoutes } from './pt.router';
 import { ptSeeder } from './pt.seed';
@@ -20,20 +16,13 @@ export interface PtFeatureOptions {
 
 /** `/api/pt`: the food court's stalls and menus, the diners' orders and their streams, the runner board, the day's figures. */
 export function ptFeature({ config, database, bus, streams, mount, counterStore, counters }: FeatureContext, options: PtFeatureOptions = {}): Feature {
-  // Every runner's board and stall screen reads the same oldest open orders, and refills them after
-  // each change: read and serialized once per change (decision 0064). Forgotten as soon as a write
-  // here ends (before its answer goes out) and when another instance's order event arrives.
-  const openOrderAnswers = keptUntilChange<SerializedJson<Page<Order>>>();
-  bus.subscribe((event) => event.type === 'order' && openOrderAnswers.changed());
   const routes = ptRoutes(
     ptService({
       stalls: stallsRepository(database.db, database.transactionLock),
       orders: ordersRepository(database.db),
       // Each write with the live event that announces it and its audit entry, in one transaction.
       inTransaction: (work) =>
-        bus
-          .write((trx, announce) => work({ stalls: stallsRepository(trx, database.transactionLock), orders: ordersRepository(trx), announce: (order) => announce('order', order), audit: auditIn(trx) }))
-          .finally(openOrderAnswers.changed),
+        bus.write((trx, announce) => work({ stalls: stallsRepository(trx, database.transactionLock), orders: ordersRepository(trx), announce: (order) => announce('order', order), audit: auditIn(trx) })),
       venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
       counted: counters,
     }),
@@ -41,7 +30,6 @@ export function ptFeature({ config, database, bus, streams, mount, counterStore,
       counterStore,
       ordersPerMinute: options.ordersPerMinute ?? config.ORDERS_PER_MINUTE,
       streams,
-      openOrderAnswers,
     },
   );
   const reports = reportsRoutes(reportsService({ lines: reportsRepository(database.db), venue: { timeZone: config.VENUE_TIME_ZONE, currency: config.VENUE_CURRENCY } }), config.VENUE_CURRENCY);

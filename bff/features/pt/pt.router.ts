@@ -1,10 +1,7 @@
 import type { Request } from 'express';
-import type { Page } from '../../contracts/common.contract';
 import { IDEMPOTENCY_KEY, ptApi, type Order } from '../../contracts/pt.contract';
 import { route } from '../../lib/endpoint-router';
 import { badRequest } from '../../lib/http-error';
-import type { KeptUntilChange } from '../../lib/kept-until-change';
-import { SerializedJson } from '../../lib/serialized-json';
 import { limitRequests, type CounterStoreFor } from '../../lib/rate-limit';
 import type { EventStreams } from '../../lib/event-stream';
 import type { PtService } from './pt.service';
@@ -15,8 +12,6 @@ export interface PtRouteOptions {
   ordersPerMinute: number;
   /** The app's event streams (the diner's stream picks out their order). */
   streams: EventStreams;
-  /** The open orders' answers, serialized once and kept until an order changes (the feature forgets them: it sees every write). */
-  openOrderAnswers: KeptUntilChange<SerializedJson<Page<Order>>>;
 }
 
 const MAX_STREAMS_PER_ORDER = 5;
@@ -69,9 +64,7 @@ export function ptRoutes(pt: PtService, options: PtRouteOptions) {
         maxBacklogBytes: MAX_BACKLOG_BYTES,
       });
     }),
-    route(ptApi.listOrders, ({ query }) =>
-      query.status === 'open' ? options.openOrderAnswers.read(`${query.page}:${query.pageSize}`, async () => new SerializedJson(await pt.listOrders(query))) : pt.listOrders(query),
-    ),
+    route(ptApi.listOrders, ({ query }) => pt.listOrders(query)),
     route(ptApi.kitchen, ({ params }) => pt.kitchen(params.id)),
     route(ptApi.moveTicket, ({ params, body }) => pt.moveTicket(params.id, params.orderId, body)),
     route(ptApi.updateOrder, ({ params, body }) => pt.moveOrder(params.id, body.status)),

@@ -58,7 +58,7 @@ export function kisiEventsRepository(db: Db) {
     /**
      * Kisi user ids with events stored without the actor's email (a lookup at Kisi's rate limit that
      * had to wait), at most `limit`, leaving out `skip` (ids Kisi has no email for). Read off
-     * `kisi_events_actor_email_idx` (the email null).
+     * `kisi_events_actor_idx` (the email null).
      */
     async actorsWithoutEmail(limit: number, skip: readonly number[] = []): Promise<number[]> {
       let q = db
@@ -138,7 +138,7 @@ export function kisiEventsRepository(db: Db) {
     /**
      * One person's door unlocks, newest first. Emails are stored lower-cased (the webhook parser
      * and the Kisi lookup both do it), so an equality on the lower-cased email uses
-     * `kisi_events_actor_email_idx` (actor_email, created_at, and the rowid id) for filter and order.
+     * `kisi_events_actor_idx` (actor_email, type, created_at, and the rowid id) for filter and order.
      */
     unlocksOf: (email: string, page: PageQuery) => {
       const unlocks = () => db.selectFrom('kisi_events').where('actor_email', '=', email.toLowerCase()).where('type', '=', UNLOCK_EVENT_TYPE);
