@@ -96,6 +96,9 @@ export interface RouterOptions {
  * HEAD as GET, params percent-decoded (a `%ZZ` is the client's 400, see the error handler).
  */
 export function endpointRouter(routes: readonly Route[], { checkResponses = false, jsonBody, prefix = '/api' }: RouterOptions): Router {
+  // A feature's routes sit under the path they share (`/gym`): a request for another feature passes
+  // them with one prefix test instead of trying each of their paths in turn.
+  const shared = sharedSegments(routes.map((r) => r.endpoint.path.slice(prefix.length)));
   const router = express.Router();
   for (const { endpoint, before, handle } of routes) {
     const answer: RequestHandler = async (req: Request, res: Response) => {
@@ -112,7 +115,22 @@ export function endpointRouter(routes: readonly Route[], { checkResponses = fals
     };
     const chain = [named, ...(endpoint.access === 'public' ? [] : [accessGuard(endpoint.access)]), ...before, ...(endpoint.body ? [jsonBody] : []), answer];
     const method = endpoint.method.toLowerCase() as Lowercase<Endpoint['method']>;
-    router[method](endpoint.path.slice(prefix.length) || '/', ...chain);
+    router[method](endpoint.path.slice(prefix.length + shared.length) || '/', ...chain);
   }
-  return router;
+  if (shared === '') return router;
+  const feature = express.Router();
+  feature.use(shared, router);
+  return feature;
+}
+
+/** The whole path segments every one of `paths` starts with (`/gym` of `/gym/users` and `/gym/owners/:id`), up to a parameter. */
+function sharedSegments(paths: readonly string[]): string {
+  if (paths.length === 0) return '';
+  const split = paths.map((path) => path.split('/').slice(1));
+  const shared: string[] = [];
+  for (const [i, segment] of split[0]!.entries()) {
+    if (segment === '' || /[^\w.-]/.test(segment) || split.some((segments) => segments.length <= i + 1 || segments[i] !== segment)) break;
+    shared.push(segment);
+  }
+  return shared.map((segment) => `/${segment}`).join('');
 }

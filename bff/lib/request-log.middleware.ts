@@ -10,12 +10,12 @@ const redactTokens = (url: string) => (url.includes('token=') ? url.replace(/([?
  * One log line per request (pino-http), written when the answer is finished: id, method, URL, status
  * and time, and never a header (cookies, authorization). A refusal is the client's mistake and logs
  * at info, so a flood of bad requests never buries the server's own warnings; a 5xx logs at error.
- * The id is sent back as `X-Request-Id`; `req.log` writes lines that carry it.
+ * The id is sent back as `X-Request-Id`; `req.log` writes lines that carry the request (id, method,
+ * URL): one child logger a request, made once.
  */
 export function requestLog(logger: Logger) {
   return pinoHttp({
     logger,
-    quietReqLogger: true,
     genReqId: (_req, res) => {
       const id = crypto.randomUUID();
       res.setHeader('X-Request-Id', id);
