@@ -20,31 +20,23 @@ export interface CatalogueServiceDeps {
 /** A search uses at most this many words (the rest would only narrow an already narrow answer). */
 const MAX_WORDS = 8;
 
-/** A list read at most once per `ttlMs` (the categories change only with an import). */
-function keptFor<T>(ttlMs: number, now: () => number, read: () => Promise<T[]>) {
-  let kept: { items: T[]; readAt: number } | undefined;
-  return async (): Promise<T[]> => {
-    if (!kept || now() - kept.readAt > ttlMs) kept = { items: await read(), readAt: now() };
-    return kept.items;
-  };
-}
-
-/** Search answers kept at once: about 2 KB each. */
-const KEPT_SEARCHES = 2_000;
+/** Answers kept at once: the category lists and searches, about 2 KB each. */
+const KEPT_ANSWERS = 2_000;
 
 export function catalogueService({ catalogue, matchesText, keptForMs = 60_000, now = Date.now }: CatalogueServiceDeps) {
-  const categoryList = keptFor<Category>(keptForMs, now, catalogue.themes);
-  const partCategoryList = keptFor<PartCategory>(keptForMs, now, catalogue.partCategories);
-  // The words people search for repeat (a brick, a set number): the same search answers from
-  // memory, and searches for the same words at once share one read (decision 0065).
-  const searches = new LRUCache<string, Page<PieceSummary> | Page<PartListItem>, () => Promise<Page<PieceSummary> | Page<PartListItem>>>({
-    max: KEPT_SEARCHES,
+  // The catalogue changes only with an import. The category lists are read for every filter, and
+  // the words people search for repeat (a brick, a set number): the same read answers from memory,
+  // and the same read asked for at once is made once (decision 0065).
+  const answers = new LRUCache<string, object, () => Promise<object>>({
+    max: KEPT_ANSWERS,
     ttl: keptForMs,
     perf: { now },
     ttlResolution: 0,
     fetchMethod: (_key, _stale, { context }) => context(),
   });
-  const kept = async <T extends Page<PieceSummary> | Page<PartListItem>>(key: string, read: () => Promise<T>): Promise<T> => (await searches.fetch(key, { context: read })) as T;
+  const kept = async <T extends object>(key: string, read: () => Promise<T>): Promise<T> => (await answers.fetch(key, { context: read })) as T;
+  const categoryList = () => kept<Category[]>('categories', catalogue.themes);
+  const partCategoryList = () => kept<PartCategory[]>('part categories', catalogue.partCategories);
 
   /**
    * A query's words for the text index, and the query itself for ranking numbers (none without
