@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Response } from 'express';
+import { LRUCache } from 'lru-cache';
 import * as v from 'valibot';
 import { badRequest, HttpError, notFound } from './http-error';
 import type { Logger } from './logger';
@@ -86,6 +87,8 @@ export interface PictureProxyOptions {
   /** For the log and the pruning job's name ("catalogue pictures"). */
   name: string;
   maxBytes?: number;
+  /** How long a picture that could not be had is answered from memory (default a minute). */
+  failureMemoryMs?: number;
 }
 
 export interface StoredPicture {
@@ -95,11 +98,14 @@ export interface StoredPicture {
 }
 
 /** A feature's picture endpoint: a picture of the allowed folders, fetched once and kept on disk. */
-export function pictureProxy({ source, locations, servedAt, upstream, directory, maxFolderBytes, logger, name, maxBytes = MAX_PICTURE_BYTES }: PictureProxyOptions) {
+export function pictureProxy({ source, locations, servedAt, upstream, directory, maxFolderBytes, logger, name, maxBytes = MAX_PICTURE_BYTES, failureMemoryMs = 60_000 }: PictureProxyOptions) {
   const allowlist = pictureAllowlist(locations);
   const root = path.resolve(directory);
   const folder = pictureFolder({ directory: root, maxBytes: maxFolderBytes, logger, name });
   const flights = singleFlight<StoredPicture>();
+  // A page of a catalogue whose picture host is away asks for dozens of pictures, and asks again on
+  // every page: each would wait for the host's time limit. What it answered is kept a while instead.
+  const failures = new LRUCache<string, HttpError>({ max: 10_000, ttl: failureMemoryMs });
   const fileOf = (url: URL) => path.join(root, crypto.createHash('sha256').update(url.href).digest('hex'));
 
   async function stored(file: string): Promise<StoredPicture | undefined> {
@@ -168,7 +174,19 @@ export function pictureProxy({ source, locations, servedAt, upstream, directory,
     const url = allowlist.match(src);
     if (!url) throw badRequest(`Pictures come only from ${source}.`, [{ path: 'query.src', message: `Not a picture of ${allowlist.describe()}` }]);
     const file = fileOf(url);
-    return (await stored(file)) ?? flights(url.href, async () => (await stored(file)) ?? download(url, file));
+    const failed = failures.get(url.href);
+    if (failed) throw failed;
+    return (
+      (await stored(file)) ??
+      flights(url.href, async () => {
+        try {
+          return (await stored(file)) ?? (await download(url, file));
+        } catch (err) {
+          if (err instanceof HttpError) failures.set(url.href, err);
+          throw err;
+        }
+      })
+    );
   }
 
   return {

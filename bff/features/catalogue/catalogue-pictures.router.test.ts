@@ -114,6 +114,18 @@ describe('GET /api/rest/pictures', () => {
     expect([media.setPicture('missing-1'), unreachable].map((src) => fs.existsSync(fileOf(ctx, src)) || fs.existsSync(`${fileOf(ctx, src)}.json`))).toEqual([false, false]);
   });
 
+  it('answers a picture it could not have from memory for a while, without asking the CDN again (a page of an offline catalogue does not wait on each)', async () => {
+    media.broken = true;
+    const away = media.setPicture('6054-1');
+    await problemOf(ctx, ours(away), 502);
+    const asked = media.requests.length;
+    expect(asked).toBeGreaterThan(0);
+    expect((await problemOf(ctx, ours(away), 502)).detail).toMatch(/could not be reached/);
+    media.broken = false;
+    await problemOf(ctx, ours(away), 502);
+    expect(media.requests).toHaveLength(asked);
+  });
+
   it('is in the OpenAPI document', async () => {
     const { paths } = (await get(ctx, '/api/openapi.json').expect(200)).body as { paths: Record<string, unknown> };
     expect(Object.keys(paths)).toContain('/api/rest/pictures');
