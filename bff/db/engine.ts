@@ -44,9 +44,10 @@ export interface Connection {
   exclusively: <T>(work: () => Promise<T>) => Promise<T>;
   /**
    * Inside a transaction: waits until no other transaction holds the lock `name`, and holds it until
-   * this one ends (a rate window, the stalls of an order). SQLite has one writer: nothing to wait for.
+   * this one ends (a rate window, the stalls of an order); true then. SQLite has one writer: nothing to
+   * wait for, and false.
    */
-  transactionLock: (trx: AnyDb, name: string) => Promise<void>;
+  transactionLock: (trx: AnyDb, name: string) => Promise<boolean>;
   /**
    * Appends one row to an append-only log so that ids commit in order and tells `channel` the new id
    * on commit; one round trip. Answers the id. The log's lock is taken before the id is drawn and
@@ -171,7 +172,8 @@ function connectSqlite(url: string): Connection {
       },
     },
     exclusively: (work) => work(),
-    transactionLock: async () => {},
+    // Write transactions already take turns on the one connection: there is nothing to wait for.
+    transactionLock: async () => false,
     // One writer at a time: ids are handed out and committed in order anyway.
     appendToLog: async (db, log, values) => Number((await db.insertInto(log.table).values(values).returning('id').executeTakeFirstOrThrow()).id),
     notify: async () => {},
@@ -306,7 +308,10 @@ function connectPostgres(url: string, { poolSize, connectTimeoutMs, statementTim
         await client.end().catch(() => {});
       }
     },
-    transactionLock: async (trx, name) => void (await sql`select pg_advisory_xact_lock(${lockKey(name)})`.execute(trx)),
+    transactionLock: async (trx, name) => {
+      await sql`select pg_advisory_xact_lock(${lockKey(name)})`.execute(trx);
+      return true;
+    },
     async appendToLog(db, log, values) {
       // The insert reads its row from the lock's CTE, so the lock is taken before the id is drawn, and
       // held (with the notification queued) until the transaction commits.

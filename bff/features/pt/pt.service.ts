@@ -184,8 +184,9 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
       // moment either waits for this order (and then refuses, it has an open order) or is gone before
       // the check (and the line is refused) — never an order whose stall vanished under it.
       const writeOrder = async (tx: PtWrite) => {
-        await tx.stalls.lockStalls((await tx.stalls.itemsForOrder(itemIds)).map((item) => item.stallId));
-        const items = await tx.stalls.itemsForOrder(itemIds);
+        let items = await tx.stalls.itemsForOrder(itemIds);
+        // Read again once the locks are held: a change that committed while this waited shows.
+        if (await tx.stalls.lockStalls(items.map((item) => item.stallId))) items = await tx.stalls.itemsForOrder(itemIds);
         const refused = unorderableLines(input.cart, items);
         if (refused.length > 0) {
           throw new HttpError(409, refused.length === 1 ? 'One line of the order cannot be ordered right now.' : `${refused.length} lines of the order cannot be ordered right now.`, { errors: refused });

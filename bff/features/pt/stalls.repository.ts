@@ -35,11 +35,11 @@ export interface ItemFields {
   allergens?: string[];
 }
 
-/** Takes a lock named `name` until the transaction `db` ends (PostgreSQL; SQLite has one writer anyway). */
-export type TransactionLock = (db: Db, name: string) => Promise<void>;
+/** Takes a lock named `name` until the transaction `db` ends; true when it took one (PostgreSQL; SQLite has one writer anyway). */
+export type TransactionLock = (db: Db, name: string) => Promise<boolean>;
 
 /** Stalls and their menu items. */
-export function stallsRepository(db: Db, lock: TransactionLock = async () => {}) {
+export function stallsRepository(db: Db, lock: TransactionLock = async () => false) {
   const stalls = () =>
     db
       .selectFrom('stalls')
@@ -86,9 +86,12 @@ export function stallsRepository(db: Db, lock: TransactionLock = async () => {})
     /**
      * Inside a transaction: holds these stalls against a delete until it ends (an order being placed
      * and a stall being deleted take turns). In id order, so two orders never wait on each other.
+     * True when a lock was taken, so another transaction may have committed while this one waited.
      */
-    lockStalls: async (ids: number[]) => {
-      for (const id of [...new Set(ids)].sort((a, b) => a - b)) await lock(db, `stall:${id}`);
+    lockStalls: async (ids: number[]): Promise<boolean> => {
+      let waited = false;
+      for (const id of [...new Set(ids)].sort((a, b) => a - b)) waited = (await lock(db, `stall:${id}`)) || waited;
+      return waited;
     },
 
     /**
