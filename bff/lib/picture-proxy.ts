@@ -174,19 +174,19 @@ export function pictureProxy({ source, locations, servedAt, upstream, directory,
     const url = allowlist.match(src);
     if (!url) throw badRequest(`Pictures come only from ${source}.`, [{ path: 'query.src', message: `Not a picture of ${allowlist.describe()}` }]);
     const file = fileOf(url);
+    // The disk first: another instance sharing the folder may have stored it since it failed here.
+    const onDisk = await stored(file);
+    if (onDisk) return onDisk;
     const failed = failures.get(url.href);
     if (failed) throw failed;
-    return (
-      (await stored(file)) ??
-      flights(url.href, async () => {
-        try {
-          return (await stored(file)) ?? (await download(url, file));
-        } catch (err) {
-          if (err instanceof HttpError) failures.set(url.href, err);
-          throw err;
-        }
-      })
-    );
+    return flights(url.href, async () => {
+      try {
+        return (await stored(file)) ?? (await download(url, file));
+      } catch (err) {
+        if (err instanceof HttpError) failures.set(url.href, err);
+        throw err;
+      }
+    });
   }
 
   return {
