@@ -1,0 +1,16 @@
+/**
+ * Runs `task` once the browser has painted the next frame, and answers how to cancel it. For work a
+ * screen starts for later (a dialog's code, data shown below the fold): begun in an effect, it would
+ * go out in the same frame as the first paint and delay it on a slow phone. A frame's animation
+ * callbacks run before its paint; a task queued from one runs after it.
+ */
+export function afterPaint(task: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(task, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
