@@ -154,6 +154,18 @@ export async function loadQuery<T>(key: QueryKey, fetcher: Fetcher<T>, options?:
 }
 
 /**
+ * A fresh answer from the server, whatever the cache holds (joining a fetch of the key under way):
+ * one try, and the answer goes into the cache as a loader's does, so the first hook to show it
+ * within 30 s takes it instead of asking again. For a check that must not trust the cache (who is
+ * signed in, before a protected page's loaders run).
+ */
+export function fetchQuery<T>(key: QueryKey, fetcher: Fetcher<T>): Promise<T> {
+  const [k, entry] = entryOf(key);
+  used(k, entry);
+  return fetchOnce(k, entry, fetcher);
+}
+
+/**
  * Warms a key before a navigation (a route's `handle.preload`): one try, and only when nothing is
  * cached or on its way. A failure is left to the loader, which retries.
  */
