@@ -1,9 +1,9 @@
-import { statusApi, type ServiceStatus } from '@contracts/status.contract';
-import { fetcherFor, keyFor } from '@/lib/api-client';
+import { statusApi, statusReads, type ServiceStatus } from '@contracts/status.contract';
+import { fetcherFor, keyOf } from '@/lib/api-client';
 import { Icon } from './icon';
 
-/** `GET /api`, cached under its URL. */
-export const STATUS_KEY = keyFor(statusApi.status);
+/** `GET /api`, cached under its URL (the home page's HTML preloads it: bff/contracts/first-reads.contract.ts). */
+export const STATUS_KEY = keyOf(statusReads.status);
 export const fetchStatus = fetcherFor(statusApi.status);
 
 export function formatUptime(seconds: number): string {
