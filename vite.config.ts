@@ -17,6 +17,8 @@ const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url))
  */
 const FEATURES = fs.readdirSync(fromHere('./client/features'));
 const CONTRACT_FEATURE: Record<string, string> = { 'pt-reports': 'pt', webhook: 'webhooks' };
+/** Contracts every page of another feature reads, so kit: the chat's, for the unread count on the staff shell's Chat tab. */
+const KIT_CONTRACTS = ['chat'];
 /**
  * Left out of the kit: the home page's status card (the first page of every visitor fetches its few
  * modules, not the kit: DESIGN "JavaScript for `/`"), and the door-access link helpers, which bring
@@ -38,7 +40,7 @@ function sharedChunkOf(id: string): string | null {
   const contract = /\/bff\/contracts\/([^/]+)\.contract\.ts$/.exec(file)?.[1];
   if (contract) {
     const owner = CONTRACT_FEATURE[contract] ?? contract;
-    return FEATURES.includes(owner) ? owner : 'kit';
+    return FEATURES.includes(owner) && !KIT_CONTRACTS.includes(contract) ? owner : 'kit';
   }
   return /\/client\/(components|lib)\//.test(file) ? 'kit' : null;
 }
