@@ -61,7 +61,7 @@ describe('modal host', () => {
     const user = renderHost();
     await user.click(screen.getByText('Open details'));
     await user.click(screen.getByText('Sprung floor'));
-    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
     await user.click(screen.getByTestId('modal-backdrop'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(document.body.style.overflow).toBe('');
