@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -7,6 +8,42 @@ import { firstLoadPlugin } from './client/app/first-load.plugin.ts';
 const bffPort = Number(process.env.PORT ?? 3000);
 
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/**
+ * Which shared chunk a module of a screen goes to (docs/decisions/0083): a feature's own modules, and
+ * its contract, to the feature's (`pt`, `chat`, `gym`…); the shared components, helpers and the other
+ * contracts to the `kit`. Null: the bundler decides (the libraries a screen alone uses, the screens
+ * themselves, each its own chunk).
+ */
+const FEATURES = fs.readdirSync(fromHere('./client/features'));
+const CONTRACT_FEATURE: Record<string, string> = { 'pt-reports': 'pt', webhook: 'webhooks' };
+/** Contracts every page of another feature reads, so kit: the chat's, for the unread count on the staff shell's Chat tab. */
+const KIT_CONTRACTS = ['chat'];
+/**
+ * Left out of the kit: the home page's status card (the first page of every visitor fetches its few
+ * modules, not the kit: DESIGN "JavaScript for `/`"), and the door-access link helpers, which bring
+ * the Kisi contract and serve the gym's and Kisi's pages alone.
+ */
+const NOT_IN_KIT = [
+  '/client/components/service-status.tsx',
+  '/bff/contracts/status.contract.ts',
+  '/client/lib/kisi.ts',
+  '/client/components/created-link.tsx',
+  '/client/components/link-state-badge.tsx',
+];
+
+function sharedChunkOf(id: string): string | null {
+  const file = id.replaceAll('\\', '/');
+  if (file.includes('/node_modules/') || /\.route\.tsx?$/.test(file) || NOT_IN_KIT.some((f) => file.endsWith(f))) return null;
+  const feature = /\/client\/features\/([^/]+)\//.exec(file)?.[1];
+  if (feature) return feature;
+  const contract = /\/bff\/contracts\/([^/]+)\.contract\.ts$/.exec(file)?.[1];
+  if (contract) {
+    const owner = CONTRACT_FEATURE[contract] ?? contract;
+    return FEATURES.includes(owner) && !KIT_CONTRACTS.includes(contract) ? owner : 'kit';
+  }
+  return /\/client\/(components|lib)\//.test(file) ? 'kit' : null;
+}
 
 export default defineConfig(({ command }) => ({
   root: 'client',
@@ -46,10 +83,18 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          // Everything every page runs (the libraries, the data layer, the layout, the route table) in
-          // the entry, one file: left to itself the bundler split what the lazy screens share with it
-          // into a dozen files that each compress on their own (docs/decisions/0074). Screens stay lazy.
-          groups: [{ name: 'app', tags: ['$initial'] }],
+          groups: [
+            // Everything every page runs (the libraries, the data layer, the layout, the route table) in
+            // the entry, one file: left to itself the bundler split what the lazy screens share with it
+            // into a dozen files that each compress on their own (docs/decisions/0074). Screens stay lazy.
+            { name: 'app', tags: ['$initial'], priority: 3 },
+            // What screens share, in a few files instead of one per set of screens sharing it: a page's
+            // first load was 20 to 25 files of 1–2 kB, which a phone on HTTP/1.1 (six connections)
+            // fetched in four or five round trips beside the entry, slowing it (docs/decisions/0083).
+            // The kit first, so a feature's chunk does not take the shared modules it imports.
+            { name: 'kit', test: (id) => sharedChunkOf(id) === 'kit', minShareCount: 2, priority: 2 },
+            { name: (id) => (sharedChunkOf(id) === 'kit' ? null : sharedChunkOf(id)), minShareCount: 2, priority: 1 },
+          ],
         },
       },
     },

@@ -1,8 +1,10 @@
 import type { Read } from './endpoint.contract';
 import type { PageName } from './pages.contract';
+import { catalogueReads } from './catalogue.contract';
 import { chatReads } from './chat.contract';
 import { gymReads } from './gym.contract';
 import { ptReads } from './pt.contract';
+import { statusReads } from './status.contract';
 
 /**
  * What a page's loader reads first, known from its address alone (docs/decisions/0075): the BFF
@@ -19,6 +21,8 @@ export type FirstRead = { readonly read: Read; readonly at: 'any address' | 'bar
 const first = (read: Read<never> | Read, at: FirstRead['at'] = 'any address'): FirstRead => ({ read: read as Read, at });
 
 export const firstReads: Partial<Record<PageName, readonly FirstRead[]>> = {
+  home: [first(statusReads.status)],
+  pieces: [first(catalogueReads.firstPiecesPage, 'bare address'), first(catalogueReads.categories)],
   ptDinerMenu: [first(ptReads.menu)],
   ptRunner: [first(ptReads.openOrders), first(ptReads.servedOrders), first(ptReads.cancelledOrders)],
   chat: [first(chatReads.channels)],

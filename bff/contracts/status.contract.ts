@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { endpoint } from './endpoint.contract';
+import { endpoint, read } from './endpoint.contract';
 
 /** `GET /api`: what the service is and how it runs. */
 export const ServiceStatusSchema = v.object({
@@ -25,3 +25,6 @@ export const statusApi = {
   /** The /bad page shows what a server failure looks like: this fails on purpose. */
   bad: endpoint({ method: 'GET', path: '/api/bad', summary: 'Fails on purpose with a 500 problem (the /bad demo page)', access: 'public', response: v.never(), errors: [500] }),
 };
+
+/** The home page's service status card, whatever its address (bff/contracts/first-reads.contract.ts). */
+export const statusReads = { status: read(statusApi.status) };

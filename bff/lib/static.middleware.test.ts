@@ -4,11 +4,13 @@ import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { authApi, type SessionUser } from '../contracts/auth.contract';
+import { catalogueReads } from '../contracts/catalogue.contract';
 import { chatReads } from '../contracts/chat.contract';
 import { urlOf } from '../contracts/endpoint.contract';
 import { firstReads, type FirstRead } from '../contracts/first-reads.contract';
 import { pages } from '../contracts/pages.contract';
 import { ptReads } from '../contracts/pt.contract';
+import { statusReads } from '../contracts/status.contract';
 import { spaMiddleware } from './static.middleware';
 import { createTestContext, type TestContext } from '../test-support/test-app';
 
@@ -145,6 +147,10 @@ describe("a page's first reads, in its HTML for the session that may make them",
 
   it("gives a visitor the diner's menu at any table, and the session read, and nothing a visitor may not read", async () => {
     expect(await preloads('/pt/diner/menu?table=12')).toEqual([authApi.session.path, url(ptReads.menu)]);
+    expect(await preloads('/')).toEqual([authApi.session.path, url(statusReads.status)]);
+    expect(await preloads('/pieces')).toEqual([authApi.session.path, url(catalogueReads.firstPiecesPage), url(catalogueReads.categories)]);
+    // A search asks another page of pieces; the categories are the same whatever the search.
+    expect(await preloads('/pieces?query=castle')).toEqual([authApi.session.path, url(catalogueReads.categories)]);
     expect(await preloads('/pt/runner')).toEqual([authApi.session.path]);
     expect(await preloads('/shell/chat')).toEqual([authApi.session.path]);
     expect(await preloads('/shell/gymowner/users')).toEqual([authApi.session.path]);

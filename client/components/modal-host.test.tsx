@@ -40,7 +40,8 @@ describe('modal host', () => {
   it('opens a labelled dialog, moves focus into it and locks page scroll', async () => {
     const user = renderHost();
     await user.click(screen.getByText('Open details'));
-    const dialog = screen.getByRole('dialog', { name: 'Studio A' });
+    // A click before the page has painted its first frame comes before the dialog's code: it opens once that has arrived.
+    const dialog = await screen.findByRole('dialog', { name: 'Studio A' });
     expect(dialog).toHaveAttribute('aria-modal', 'true');
     expect(dialog).toContainElement(document.activeElement as HTMLElement);
     expect(document.body.style.overflow).toBe('hidden');
@@ -60,7 +61,7 @@ describe('modal host', () => {
     const user = renderHost();
     await user.click(screen.getByText('Open details'));
     await user.click(screen.getByText('Sprung floor'));
-    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
     await user.click(screen.getByTestId('modal-backdrop'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(document.body.style.overflow).toBe('');

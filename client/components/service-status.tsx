@@ -1,9 +1,9 @@
-import { statusApi, type ServiceStatus } from '@contracts/status.contract';
-import { fetcherFor, keyFor } from '@/lib/api-client';
+import { statusApi, statusReads, type ServiceStatus } from '@contracts/status.contract';
+import { fetcherFor, keyOf } from '@/lib/api-client';
 import { Icon } from './icon';
 
-/** `GET /api`, cached under its URL. */
-export const STATUS_KEY = keyFor(statusApi.status);
+/** `GET /api`, cached under its URL (the home page's HTML preloads it: bff/contracts/first-reads.contract.ts). */
+export const STATUS_KEY = keyOf(statusReads.status);
 export const fetchStatus = fetcherFor(statusApi.status);
 
 export function formatUptime(seconds: number): string {
@@ -17,7 +17,9 @@ export function formatUptime(seconds: number): string {
   return `${s} s`;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// Made when first shown: the home page's compact card shows no date, and the first formatter a page
+// makes costs a phone about 30 ms (locale data). Not lib/on-first-use: this card stays out of the kit (0083).
+let dateTime: Intl.DateTimeFormat | undefined;
 
 /** The service status as a definition list (home page and /shell/api). */
 export function ServiceStatusView({ status, compact = false }: { status: ServiceStatus; compact?: boolean }) {
@@ -28,7 +30,7 @@ export function ServiceStatusView({ status, compact = false }: { status: Service
     ['Door access', status.kisi.mode === 'emulator' ? 'Kisi emulator' : 'Kisi cloud'],
   ];
   if (!compact) {
-    rows.push(['Started', dateTime.format(new Date(status.startedAt))], ['Node.js', status.node]);
+    rows.push(['Started', (dateTime ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })).format(new Date(status.startedAt))], ['Node.js', status.node]);
   }
   return (
     <div className="status-view">

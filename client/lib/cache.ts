@@ -2,6 +2,7 @@ import { createElement, useEffect, useLayoutEffect, type ReactNode } from 'react
 import useSWR, { SWRConfig, unstable_serialize, useSWRConfig } from 'swr';
 import type { Middleware, ScopedMutator, State, SWRConfiguration, SWRResponse } from 'swr';
 import { describeEndpoint, type EndpointDefinition, type PathParamNames, type QueryValues } from '@contracts/endpoint.contract';
+import { useFirstPaintDone } from './after-paint';
 import { ApiError, isApiError, isServiceUnavailable, unavailableRetryMs, type QueryKey } from './api-client';
 
 /**
@@ -154,6 +155,18 @@ export async function loadQuery<T>(key: QueryKey, fetcher: Fetcher<T>, options?:
 }
 
 /**
+ * A fresh answer from the server, whatever the cache holds (joining a fetch of the key under way):
+ * one try, and the answer goes into the cache as a loader's does, so the first hook to show it
+ * within 30 s takes it instead of asking again. For a check that must not trust the cache (who is
+ * signed in, before a protected page's loaders run).
+ */
+export function fetchQuery<T>(key: QueryKey, fetcher: Fetcher<T>): Promise<T> {
+  const [k, entry] = entryOf(key);
+  used(k, entry);
+  return fetchOnce(k, entry, fetcher);
+}
+
+/**
  * Warms a key before a navigation (a route's `handle.preload`): one try, and only when nothing is
  * cached or on its way. A failure is left to the loader, which retries.
  */
@@ -163,7 +176,12 @@ export function preloadQuery<T>(key: QueryKey, fetcher: Fetcher<T>): void {
   if (cache.get(k)?.data === undefined) fetchOnce(k, entry, fetcher).catch(() => undefined);
 }
 
-type QueryOptions = Pick<SWRConfiguration, 'refreshInterval'>;
+/**
+ * `afterFirstPaint`: on the app's first page, a read the cache cannot answer waits until that page
+ * has painted (the hook says `isLoading` meanwhile); on any later page it is asked at once. For what a first screen can show
+ * a moment later: asked as the page renders, the request goes out with its first paint and holds it back.
+ */
+type QueryOptions = Pick<SWRConfiguration, 'refreshInterval'> & { afterFirstPaint?: boolean };
 
 /**
  * The component read: the cached answer (or `loaderData` until the cache has one), revalidated
@@ -174,12 +192,15 @@ type QueryOptions = Pick<SWRConfiguration, 'refreshInterval'>;
 export function useQuery<T>(key: QueryKey, fetcher: Fetcher<T>, loaderData?: T, options?: QueryOptions): SWRResponse<T>;
 export function useQuery<T>(key: QueryKey, fetcher: Fetcher<T>, loaded: Loaded<T>, options: QueryOptions & OutageOption): SWRResponse<T>;
 export function useQuery<T>(key: QueryKey, fetcher: Fetcher<T>, loaded?: T | Loaded<T>, options: QueryOptions & Partial<OutageOption> = {}): SWRResponse<T> {
-  const { outage, ...config } = options;
+  const { outage, afterFirstPaint, ...config } = options;
+  const painted = useFirstPaintDone();
+  // What the cache holds already costs no request: shown at once.
+  const waiting = afterFirstPaint === true && !painted && cache.get(unstable_serialize(key))?.data === undefined;
   const fromLoader = outage ? (loaded as Loaded<T> | undefined) : { data: loaded as T | undefined };
-  const read = useSWR<T>(key, fetcher, { ...config, fallbackData: fromLoader?.data });
-  if (!outage) return read;
+  const read = useSWR<T>(waiting ? null : key, fetcher, { ...config, fallbackData: fromLoader?.data });
+  if (!outage && !waiting) return read;
   const { data, error, isValidating, isLoading, mutate } = read;
-  return { data, error: error ?? (data === undefined ? fromLoader?.error : undefined), isValidating, isLoading, mutate };
+  return { data, error: error ?? (data === undefined ? fromLoader?.error : undefined), isValidating, isLoading: isLoading || waiting, mutate };
 }
 
 /** Which reads of an endpoint: those whose params and query have these values (all when empty). */

@@ -1,19 +1,21 @@
+import { onFirstUse } from './on-first-use';
+
 /** Dates and times in the reader's locale and zone: the app's one way of saying when. */
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const whenExact = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const day = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
-const dayWithYear = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+const when = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+const whenExact = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
+const time = onFirstUse(() => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }));
+const date = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }));
+const day = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' }));
+const dayWithYear = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
 
 /** A UTC ISO timestamp in the reader's locale and zone ("1 Mar 2025, 09:30"); '' for none. */
-export const formatWhen = (iso: string | null | undefined) => (iso ? when.format(new Date(iso)) : '');
+export const formatWhen = (iso: string | null | undefined) => (iso ? when().format(new Date(iso)) : '');
 /** The same with seconds, for event feeds where several things happen in one minute. */
-export const formatWhenExact = (iso: string | null | undefined) => (iso ? whenExact.format(new Date(iso)) : '');
+export const formatWhenExact = (iso: string | null | undefined) => (iso ? whenExact().format(new Date(iso)) : '');
 
 /** The time of day ("09:30" in the reader's locale), as a message shows it. */
-export const formatTime = (iso: string) => time.format(new Date(iso));
+export const formatTime = (iso: string) => time().format(new Date(iso));
 
 /** The reader's local calendar day of a moment, as a sortable key ("2025-03-01"): things of one day share a divider. */
 export function dayKey(at: string | number | Date): string {
@@ -31,7 +33,7 @@ export function formatDay(iso: string, now: number | Date = Date.now()): string 
   yesterday.setDate(today.getDate() - 1);
   if (key === dayKey(yesterday)) return 'Yesterday';
   const date = new Date(iso);
-  return (date.getFullYear() === today.getFullYear() ? day : dayWithYear).format(date);
+  return (date.getFullYear() === today.getFullYear() ? day() : dayWithYear()).format(date);
 }
 
 /** A `datetime-local` input's value (local time, no zone) as ISO-8601; empty is null. */
@@ -62,5 +64,5 @@ export function formatLastVisit(iso: string | null | undefined, now: number | Da
   if (days === 1) return `yesterday ${formatTime(iso)}`;
   if (days < 14) return `${days} days ago`;
   if (days < 60) return `${Math.floor(days / 7)} weeks ago`;
-  return date.format(new Date(iso));
+  return date().format(new Date(iso));
 }

@@ -23,5 +23,7 @@ export function preloadedComponent<P extends object>(load: () => Promise<Compone
     const Ready = Loaded ?? use(start());
     return <Ready {...props} />;
   }
-  return { Component, start };
+  /** Whether the code has arrived: rendering now would not suspend. */
+  const ready = () => Loaded !== undefined;
+  return { Component, start, ready };
 }

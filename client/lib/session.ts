@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs, MiddlewareFunction, RouterContextProvider } fr
 import { authApi, type SessionUser } from '@contracts/auth.contract';
 import type { Role } from '@contracts/endpoint.contract';
 import { call, errorMessage, isApiError, keyFor } from './api-client';
-import { cachedData, invalidate, setQueryData } from './cache';
+import { cachedData, fetchQuery, invalidate, setQueryData } from './cache';
 import { write } from './endpoint-write';
 import { loginPath } from './paths';
 
@@ -54,11 +54,12 @@ export const requireUser: MiddlewareFunction = async ({ request, context }) => {
   const url = new URL(request.url);
   let user: SessionUser | null;
   try {
-    user = await fetchSession();
+    // Into the cache as fresh: the header's session read then shows it without asking a second time
+    // (on a first load that second request went out with the first paint and held it back).
+    user = await fetchQuery(SESSION_KEY, fetchSession);
   } catch (error) {
     throw redirect(loginRedirectFor(url, error));
   }
-  setQueryData(SESSION_KEY, user);
   if (!user) throw redirect(loginRedirectFor(url));
   context.set(userContext, user);
 };

@@ -1,17 +1,19 @@
 import * as v from 'valibot';
 import { idText } from '@contracts/common.contract';
 import {
+  CATALOGUE_PAGE_SIZE,
   MAX_CATALOGUE_QUERY,
   PART_SORTS,
   PIECE_SORTS,
   PartRefParamSchema,
   PieceRefParamSchema,
   catalogueApi,
+  catalogueReads,
   type Category,
   type PartSort,
   type PieceSort,
 } from '@contracts/catalogue.contract';
-import { fetcherFor, isApiError, keyFor } from '@/lib/api-client';
+import { fetcherFor, isApiError, keyFor, keyOf } from '@/lib/api-client';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
@@ -21,7 +23,7 @@ import { paths } from '@/lib/paths';
  */
 
 /** A grid of pieces: 24 fills rows of 2, 3, 4 or 6 cards. */
-export const PIECES_PAGE_SIZE = 24;
+export const PIECES_PAGE_SIZE = CATALOGUE_PAGE_SIZE;
 export const WHERE_USED_PAGE_SIZE = 20;
 
 // ---- search params (every key falls back silently) ------------------------------------------
@@ -167,7 +169,7 @@ export const partsKey = (search: PartsSearch, pageSize = PIECES_PAGE_SIZE) =>
 export const pieceKey = (id: number | string) => keyFor(catalogueApi.getPiece, { params: { id } });
 export const partKey = (id: number | string, page: number) =>
   keyFor(catalogueApi.getPart, { params: { id }, query: { page: toApiPage(page), pageSize: WHERE_USED_PAGE_SIZE } });
-export const CATEGORIES_KEY = keyFor(catalogueApi.listCategories);
+export const CATEGORIES_KEY = keyOf(catalogueReads.categories);
 export const PART_CATEGORIES_KEY = keyFor(catalogueApi.listPartCategories);
 
 export const fetchPiecePage = fetcherFor(catalogueApi.listPieces);

@@ -241,7 +241,7 @@ describe('/shell/chat', () => {
 
     const own = bubbleOf('Doors are open');
     await user.click(within(own).getByRole('button', { name: 'Delete message' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete this message?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this message?' });
     expect(dialog).toHaveTextContent('Doors are open');
     await user.click(within(dialog).getByRole('button', { name: 'Delete message' }));
     await waitFor(() => expect(within(log).getAllByText('This message was deleted')).toHaveLength(2));
@@ -356,7 +356,7 @@ describe('/shell/chat', () => {
     const { user, router, chat } = setup();
     await screen.findByRole('log', { name: 'Messages in Front desk' });
     await user.click(screen.getByRole('button', { name: 'New channel' }));
-    const dialog = screen.getByRole('dialog', { name: 'New channel' });
+    const dialog = await screen.findByRole('dialog', { name: 'New channel' });
     await user.type(within(dialog).getByLabelText('Name'), 'kitchen');
     await user.click(within(dialog).getByRole('button', { name: 'Open channel' }));
     expect(await within(dialog).findByText('A channel named kitchen already exists')).toBeInTheDocument();
@@ -369,7 +369,7 @@ describe('/shell/chat', () => {
     expect(chat.channels.at(-1)).toMatchObject({ name: 'Lost property', runnersMayJoin: true });
 
     await user.click(screen.getByRole('button', { name: 'Manage channels' }));
-    const manage = screen.getByRole('dialog', { name: 'Manage channels' });
+    const manage = await screen.findByRole('dialog', { name: 'Manage channels' });
     await user.click(await within(manage).findByRole('button', { name: 'Archive Managers' }));
     expect(await within(manage).findByRole('button', { name: 'Unarchive Managers' })).toBeInTheDocument();
     await waitFor(() => expect(within(screen.getByRole('navigation', { name: 'Channels' })).queryByRole('link', { name: /Managers/ })).not.toBeInTheDocument());

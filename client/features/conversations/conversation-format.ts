@@ -1,11 +1,12 @@
 import type { ConversationStatus, ConversationSummary } from '@contracts/conversations.contract';
+import { onFirstUse } from '@/lib/on-first-use';
 
 /** Conversations in words: ages in the list, where the guest is (day dividers and times: lib/format). */
 
 export const STATUS_LABELS: Record<ConversationStatus, string> = { open: 'Open', resolved: 'Resolved' };
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-const shortDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const relative = onFirstUse(() => new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
+const shortDate = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }));
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -16,10 +17,10 @@ export function formatRelative(iso: string, now: number): string {
   const at = new Date(iso).getTime();
   const ago = now - at;
   if (ago < MINUTE) return 'just now';
-  if (ago < HOUR) return relative.format(-Math.floor(ago / MINUTE), 'minute');
-  if (ago < DAY) return relative.format(-Math.floor(ago / HOUR), 'hour');
-  if (ago < 7 * DAY) return relative.format(-Math.round(ago / DAY), 'day');
-  return shortDate.format(new Date(at));
+  if (ago < HOUR) return relative().format(-Math.floor(ago / MINUTE), 'minute');
+  if (ago < DAY) return relative().format(-Math.floor(ago / HOUR), 'hour');
+  if (ago < 7 * DAY) return relative().format(-Math.round(ago / DAY), 'day');
+  return shortDate().format(new Date(at));
 }
 
 /** Where to find the guest: "Table 4", their email, or both. */

@@ -76,7 +76,7 @@ describe('/shell/gymowner/users/:id/group_links', () => {
     const { user, api } = setup([]);
     expect(await screen.findByText('No access links')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'New day pass' }));
-    const dialog = screen.getByRole('dialog', { name: 'New day pass' });
+    const dialog = await screen.findByRole('dialog', { name: 'New day pass' });
     expect(within(dialog).getByLabelText('Name')).toHaveValue('Day pass: Ada Lovelace');
     expect(within(dialog).getByLabelText('Email')).toHaveValue('ada@members.example');
     expect(within(dialog).getByLabelText('Valid from (optional)')).toHaveValue('');
@@ -99,7 +99,7 @@ describe('/shell/gymowner/users/:id/group_links', () => {
   it('shows the new pass’s secret and QR code once, with a copy button, then never again', async () => {
     const { user } = setup([]);
     await user.click(await screen.findByRole('button', { name: 'New day pass' }));
-    const dialog = screen.getByRole('dialog', { name: 'New day pass' });
+    const dialog = await screen.findByRole('dialog', { name: 'New day pass' });
     await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
     const created = await within(dialog).findByTestId('created-link');
     expect(created).toHaveTextContent('Shown only once.');
@@ -123,7 +123,7 @@ describe('/shell/gymowner/users/:id/group_links', () => {
   it('says to copy by hand when the browser refuses the clipboard', async () => {
     const { user } = setup([]);
     await user.click(await screen.findByRole('button', { name: 'New day pass' }));
-    const dialog = screen.getByRole('dialog', { name: 'New day pass' });
+    const dialog = await screen.findByRole('dialog', { name: 'New day pass' });
     await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
     const created = await within(dialog).findByTestId('created-link');
     jest.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('Write permission denied.', 'NotAllowedError'));
@@ -136,7 +136,7 @@ describe('/shell/gymowner/users/:id/group_links', () => {
   it('revokes a link after confirming', async () => {
     const { user } = setup([link(1, { name: 'Weekend pass' })]);
     await user.click(await screen.findByRole('button', { name: 'Revoke Weekend pass' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Revoke “Weekend pass”?' })).getByRole('button', { name: 'Revoke link' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Revoke “Weekend pass”?' })).getByRole('button', { name: 'Revoke link' }));
     expect(await screen.findByText('Access link “Weekend pass” revoked. It no longer opens any door.')).toBeInTheDocument();
     expect(await screen.findByText('No access links')).toBeInTheDocument();
   });
@@ -153,13 +153,13 @@ describe('/shell/gymowner/users/:id/group_links', () => {
     await screen.findByText('Weekend pass');
     expect(screen.queryByText(/Only the front desk/)).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'New day pass' }));
-    const dialog = screen.getByRole('dialog', { name: 'New day pass' });
+    const dialog = await screen.findByRole('dialog', { name: 'New day pass' });
     expect(within(dialog).getByLabelText('Valid until')).toHaveValue(endOfToday());
     await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
     expect(await within(dialog).findByTestId('created-link')).toHaveTextContent('secret-abc');
     await user.click(within(dialog).getByRole('button', { name: 'Done' }));
     await user.click(await screen.findByRole('button', { name: 'Revoke Weekend pass' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Revoke “Weekend pass”?' })).getByRole('button', { name: 'Revoke link' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Revoke “Weekend pass”?' })).getByRole('button', { name: 'Revoke link' }));
     await waitFor(() => expect(screen.queryByText('Weekend pass')).not.toBeInTheDocument());
   });
 });

@@ -84,7 +84,7 @@ describe('/shell/gymowner/users', () => {
   it('adds a member with the owner picker and opens their page', async () => {
     const { router, user, api } = setup('/shell/gymowner/users');
     await user.click(await screen.findByRole('button', { name: 'Add member' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add a member' });
+    const dialog = await screen.findByRole('dialog', { name: 'Add a member' });
     await user.type(within(dialog).getByLabelText('Name'), 'Ada Lovelace');
     await user.type(within(dialog).getByLabelText('Email'), 'ada@members.example');
     await within(dialog).findByRole('option', { name: 'Theo Brandt · Northside Strength' });
@@ -101,7 +101,7 @@ describe('/shell/gymowner/users', () => {
     const gym = seeded();
     const { user } = setup('/shell/gymowner/users', gym);
     await user.click(await screen.findByRole('button', { name: 'Add member' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add a member' });
+    const dialog = await screen.findByRole('dialog', { name: 'Add a member' });
     await user.type(within(dialog).getByLabelText('Name'), 'Ada Lovelace');
     await user.type(within(dialog).getByLabelText('Email'), 'ada@members.example');
     await within(dialog).findByRole('option', { name: 'Theo Brandt · Northside Strength' });
@@ -115,7 +115,7 @@ describe('/shell/gymowner/users', () => {
   it('deletes a member after confirming', async () => {
     const { user } = setup('/shell/gymowner/users');
     await user.click(await screen.findByRole('button', { name: 'Delete Member 1' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete Member 1?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Member 1?' });
     expect(dialog).toHaveTextContent('member1@members.example');
     await user.click(within(dialog).getByRole('button', { name: 'Delete member' }));
     expect(await screen.findByText('Member 1 was deleted.')).toBeInTheDocument();
@@ -270,7 +270,7 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
   it('edits the name and owner in a modal', async () => {
     const { user } = setup('/shell/gymowner/users/1');
     await user.click(await screen.findByRole('button', { name: 'Edit' }));
-    const dialog = screen.getByRole('dialog', { name: 'Edit Member 1' });
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Member 1' });
     await user.clear(within(dialog).getByLabelText('Name'));
     await user.type(within(dialog).getByLabelText('Name'), 'Maria Curie');
     await within(dialog).findByRole('option', { name: 'Theo Brandt · Northside Strength' });
@@ -283,7 +283,7 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
   it('deletes the member and goes back to the list', async () => {
     const { router, user } = setup('/shell/gymowner/users/3');
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete member' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete member' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/shell/gymowner/users'));
     expect(await screen.findByText('Member 3 was deleted.')).toBeInTheDocument();
     expect(await screen.findByText('Showing 1–10 of 22 members')).toBeInTheDocument();
@@ -294,10 +294,10 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     await screen.findByRole('option', { name: 'Iron Harbour (Marta Kowalski)' });
     await user.click(screen.getByRole('link', { name: /Member 1 / }));
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete member' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete member' }));
     await screen.findByText('Member 1 was deleted.');
     await user.click(await screen.findByRole('button', { name: 'Add member' }));
-    expect(await within(screen.getByRole('dialog')).findByRole('option', { name: 'Marta Kowalski · Iron Harbour' })).toBeInTheDocument();
+    expect(await within(await screen.findByRole('dialog')).findByRole('option', { name: 'Marta Kowalski · Iron Harbour' })).toBeInTheDocument();
   });
 
   it('shows not found for an unknown member', async () => {

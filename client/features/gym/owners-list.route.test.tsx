@@ -89,7 +89,7 @@ describe('/gymowners/?page: 1-based in the URL, 0-based in the call', () => {
 describe('adding an owner', () => {
   async function openForm(user: ReturnType<typeof userEvent.setup>) {
     await user.click(await screen.findByRole('button', { name: 'Add owner' }));
-    return screen.getByRole('dialog', { name: 'Add a gym owner' });
+    return await screen.findByRole('dialog', { name: 'Add a gym owner' });
   }
 
   it('checks the email with the contract before sending: the message under the field, what was typed kept', async () => {
@@ -162,7 +162,7 @@ describe('deleting an owner', () => {
     const o = owner(1, { name: 'Marta Kowalski', gymName: 'Iron Harbour' });
     const { user, api } = setup('/gymowners/', fakeGym({ owners: [o], members: [member(1, o), member(2, o)] }));
     await user.click(await screen.findByRole('button', { name: 'Delete Marta Kowalski' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete Marta Kowalski?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Marta Kowalski?' });
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Marta Kowalski still has 2 members at Iron Harbour. Move or delete them first: see their members.');
     expect(within(dialog).queryByRole('button', { name: 'Delete owner' })).not.toBeInTheDocument();
     expect(within(dialog).getByRole('link', { name: 'see their members' })).toHaveAttribute('href', '/shell/gymowner/users?ownerId=1');
@@ -174,7 +174,7 @@ describe('deleting an owner', () => {
     const gym = fakeGym({ owners: [o] });
     const { user } = setup('/gymowners/', gym);
     await user.click(await screen.findByRole('button', { name: 'Delete Marta Kowalski' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete Marta Kowalski?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Marta Kowalski?' });
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
     gym.members.push(member(1, o), member(2, o));
     await user.click(within(dialog).getByRole('button', { name: 'Delete owner' }));
@@ -185,7 +185,7 @@ describe('deleting an owner', () => {
   it('deletes an owner without members and takes them off the list', async () => {
     const { user } = setup('/gymowners/', fakeGym({ owners: [owner(1), owner(2, { name: 'Theo Brandt' })] }));
     await user.click(await screen.findByRole('button', { name: 'Delete Theo Brandt' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete owner' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete owner' }));
     expect(await screen.findByText('Theo Brandt was deleted.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('link', { name: /Theo Brandt/ })).not.toBeInTheDocument());
     expect(screen.getByRole('link', { name: /Owner 1/ })).toBeInTheDocument();
@@ -208,7 +208,7 @@ describe('/gymowners/:id', () => {
   it('deletes the owner from their own page, goes back to the list and never asks for them again', async () => {
     const { user, api, router } = setup('/gymowners/2', fakeGym({ owners: [owner(1), owner(2, { name: 'Theo Brandt' })] }));
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete owner' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete owner' }));
     expect(await screen.findByText('Theo Brandt was deleted.')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/gymowners/'));
     await screen.findByRole('link', { name: /Owner 1/ });

@@ -31,7 +31,7 @@ describe('/kisi/groups', () => {
     const { user, api } = setup('/kisi/groups', { groups: [gym] });
     await screen.findByRole('table', { name: 'Kisi groups' });
     await user.click(screen.getByRole('button', { name: 'New group' }));
-    const dialog = screen.getByRole('dialog', { name: 'New group' });
+    const dialog = await screen.findByRole('dialog', { name: 'New group' });
     await user.click(within(dialog).getByRole('button', { name: 'Create group' }));
     expect(await within(dialog).findByText("Name can't be blank")).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
@@ -47,11 +47,11 @@ describe('/kisi/groups', () => {
   it('deletes a group only after the confirmation', async () => {
     const { user, kisi } = setup('/kisi/groups', { groups: [gym, yoga] });
     await user.click(await screen.findByRole('button', { name: 'Delete Yoga Classes' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete “Yoga Classes”?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete “Yoga Classes”?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(kisi.groups).toHaveLength(2);
     await user.click(screen.getByRole('button', { name: 'Delete Yoga Classes' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete group' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete group' }));
     expect(await screen.findByText('Group “Yoga Classes” deleted.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Yoga Classes')).not.toBeInTheDocument());
     expect(kisi.groups.map((g) => g.name)).toEqual(['Gym Members']);
@@ -87,7 +87,7 @@ describe('/kisi/group_links', () => {
     const { api, user } = setup('/kisi/group_links', { links: [] });
     expect(await screen.findByText('No access links')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'New access link' }));
-    const dialog = screen.getByRole('dialog', { name: 'New access link' });
+    const dialog = await screen.findByRole('dialog', { name: 'New access link' });
     await user.type(within(dialog).getByLabelText('Link name'), 'Guest: Sam Lee');
     await user.type(within(dialog).getByLabelText('Email'), 'sam-at-mail');
     await user.click(within(dialog).getByRole('button', { name: 'Create link' }));
@@ -108,7 +108,7 @@ describe('/kisi/group_links', () => {
   it('deletes a link after confirming', async () => {
     const { user } = setup('/kisi/group_links', { links: [harriet] });
     await user.click(await screen.findByRole('button', { name: 'Delete Day pass: Harriet Cole' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Delete “Day pass: Harriet Cole”?' })).getByRole('button', { name: 'Delete link' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Delete “Day pass: Harriet Cole”?' })).getByRole('button', { name: 'Delete link' }));
     expect(await screen.findByText('No access links')).toBeInTheDocument();
   });
 });

@@ -29,7 +29,7 @@ const orderCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => 
 
 async function addFromMenu(user: ReturnType<typeof userEvent.setup>, name: string, quantity = 1, note = '') {
   await user.click(await screen.findByRole('button', { name: `Add ${name}` }));
-  const dialog = screen.getByRole('dialog', { name: `Add ${name}` });
+  const dialog = await screen.findByRole('dialog', { name: `Add ${name}` });
   if (quantity !== 1) {
     await user.clear(within(dialog).getByLabelText('Quantity'));
     await user.type(within(dialog).getByLabelText('Quantity'), String(quantity));
@@ -77,7 +77,7 @@ describe('/pt/diner/menu → cart', () => {
   it('checks a line with the order’s own cart-line schema before it goes in the cart: its words, its limits', async () => {
     const { user } = setup('/pt/diner/menu?table=3');
     await user.click(await screen.findByRole('button', { name: 'Add Laksa' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add Laksa' });
+    const dialog = await screen.findByRole('dialog', { name: 'Add Laksa' });
     const quantity = within(dialog).getByLabelText('Quantity');
     await user.clear(quantity);
     await user.type(quantity, '21');
@@ -86,7 +86,7 @@ describe('/pt/diner/menu → cart', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add to cart' }));
     expect(quantity).toHaveAccessibleDescription('Choose a quantity from 1 to 20');
     expect(within(dialog).getByLabelText('Note for the stall (optional)')).toHaveAccessibleDescription('Use at most 140 characters');
-    expect(screen.getByRole('dialog', { name: 'Add Laksa' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Add Laksa' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /^Cart \d+ item/ })).not.toBeInTheDocument();
   });
 

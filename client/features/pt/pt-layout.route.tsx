@@ -2,11 +2,24 @@ import './pt.css';
 import { Outlet } from 'react-router';
 import { AppNavLink } from '@/lib/app-link';
 import { dinerPages, useAudience } from '@/lib/areas';
+import { cachedData, fetchQuery } from '@/lib/cache';
 import { helpPath, paths } from '@/lib/paths';
+import { SESSION_KEY, fetchSession } from '@/lib/session';
 import { useIsRunner, useIsStaff } from './staff-session';
 import { useCart, useRememberedTable } from './diner-store';
 
 export const handle = { title: 'Food court' };
+
+/**
+ * Who is asking, before the first paint: the tabs are the role's, so they are there when the page
+ * first shows instead of appearing above it a moment later and pushing it down (the HTML has the
+ * session read under way, so a first load waits for nothing more). One try: a failed read is the
+ * header's to show, and the page goes on without a role's tabs rather than wait through retries.
+ */
+export async function loader(): Promise<null> {
+  if (cachedData(SESSION_KEY) === undefined) await fetchQuery(SESSION_KEY, fetchSession).catch(() => undefined);
+  return null;
+}
 
 /**
  * `/pt`: the food court's tabs above each of its pages. A diner (no account) is offered their

@@ -173,14 +173,14 @@ describe('/pt/runner', () => {
     const { user, api } = setup();
     await screen.findByRole('heading', { name: 'Runner board' });
     await user.click(within(ticket(5)).getByRole('button', { name: 'Cancel order 2' }));
-    const dialog = screen.getByRole('dialog', { name: 'Cancel order 2?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel order 2?' });
     expect(within(dialog).getByRole('button', { name: 'Keep order' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Keep order' }));
     expect(patches(api)).toEqual([]);
     expect(ticket(5)).toBeInTheDocument();
 
     await user.click(within(ticket(5)).getByRole('button', { name: 'Cancel order 2' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel order' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel order' }));
     await waitFor(() => expect(screen.queryByRole('article', { name: /^Table 5 ·/ })).not.toBeInTheDocument());
     expect(patches(api)).toEqual([{ path: '/api/pt/orders/2', body: { status: 'cancelled' } }]);
     expect(await within(screen.getByRole('list', { name: 'Served and cancelled recently' })).findByText('Cancelled')).toBeInTheDocument();

@@ -43,7 +43,7 @@ describe('/pt/stalls', () => {
   it('lets staff add a stall in a modal, with the server’s field errors on their fields, then opens it', async () => {
     const { user, router, api } = setup('/pt/stalls', many(), true);
     await user.click(await screen.findByRole('button', { name: 'Add stall' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add a stall' });
+    const dialog = await screen.findByRole('dialog', { name: 'Add a stall' });
     await user.type(within(dialog).getByLabelText('Name'), 'stall 03');
     await user.click(within(dialog).getByRole('button', { name: 'Add stall' }));
     const name = within(dialog).getByLabelText('Name');
@@ -69,7 +69,7 @@ describe('/pt/stalls', () => {
     });
     const { user } = setup('/pt/stalls', pt, true);
     await user.click(await screen.findByRole('button', { name: 'Delete Laksa House' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete Laksa House?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Laksa House?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete stall' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Laksa House still has 1 open order');
     expect(within(dialog).getByRole('link', { name: 'Open the runner board' })).toHaveAttribute('href', '/pt/runner');
@@ -110,7 +110,7 @@ describe('/pt/stalls/:id', () => {
     expect(pt.stalls[0]!.status).toBe('paused');
 
     await user.click(screen.getByRole('button', { name: 'Edit Assam laksa' }));
-    const dialog = screen.getByRole('dialog', { name: 'Edit Assam laksa' });
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Assam laksa' });
     const price = within(dialog).getByLabelText(/^Price/);
     expect(price).toHaveValue('11.50');
     await user.clear(price);
@@ -132,7 +132,7 @@ describe('/pt/stalls/:id', () => {
     const { user, pt } = setup('/pt/stalls/3', fakePt({ stalls: [house], items: [] }), true);
     expect(await screen.findByRole('heading', { name: 'No items on the menu yet' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Add the first item' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add an item to Laksa House' });
+    const dialog = await screen.findByRole('dialog', { name: 'Add an item to Laksa House' });
     await user.type(within(dialog).getByLabelText('Name'), 'Roti canai');
     await user.type(within(dialog).getByLabelText(/^Price/), '4.5');
     await user.type(within(dialog).getByLabelText('Allergens (optional)'), 'gluten, dairy');

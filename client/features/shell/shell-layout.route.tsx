@@ -23,7 +23,8 @@ const fetchChatChannels = fetcherFor(chatApi.listChannels);
 
 export function Component() {
   const user = useShellUser();
-  const unread = useQuery(CHAT_CHANNELS_KEY, fetchChatChannels).data?.totalUnread ?? 0;
+  // A count on a tab can come a moment after the page it frames.
+  const unread = useQuery(CHAT_CHANNELS_KEY, fetchChatChannels, undefined, { afterFirstPaint: true }).data?.totalUnread ?? 0;
   return (
     <div className="stack-lg shell">
       <div className="shell-head">

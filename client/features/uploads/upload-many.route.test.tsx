@@ -260,13 +260,13 @@ describe('/shell/upload/2', () => {
     const { api, user, fake } = await setup('/shell/upload/2', fakeUploads({ files }));
     await screen.findByRole('table');
     await user.click(screen.getByRole('button', { name: 'Delete menu.pdf' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete this file?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this file?' });
     expect(dialog).toHaveTextContent('menu.pdf');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.calls.filter((c) => c.method === 'DELETE')).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Delete menu.pdf' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete file' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete file' }));
     expect(await screen.findByText('menu.pdf was deleted.')).toBeInTheDocument();
     await waitFor(() => expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(2));
     expect(api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/uploads/2']);

@@ -83,14 +83,14 @@ describe('/shell/webhook', () => {
     const { api, user } = setup('/shell/webhook', events);
     await screen.findByRole('table');
     await user.click(screen.getByRole('button', { name: /^Delete event 2 / }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete this event?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this event?' });
     expect(dialog).toHaveTextContent('Bruno Costa');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(inboxCalls(api).filter((c) => c.startsWith('DELETE'))).toEqual([]);
     expect(rows()).toHaveLength(2);
 
     await user.click(screen.getByRole('button', { name: /^Delete event 2 / }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete event' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete event' }));
     expect(await screen.findByText(/^Deleted Bruno Costa’s unlock( at .+)? \(.+\)\.$/)).toBeInTheDocument();
     expect(screen.queryByText(/Event 2/)).not.toBeInTheDocument();
     await waitFor(() => expect(rows()).toHaveLength(1));
@@ -104,8 +104,8 @@ describe('/shell/webhook', () => {
     await screen.findByRole('table');
     events.length = 0; // someone else deleted it meanwhile
     await user.click(screen.getByRole('button', { name: /^Delete event 1 / }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete event' }));
-    expect(await within(screen.getByRole('dialog')).findByText('No Kisi event with id 1.')).toBeInTheDocument();
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete event' }));
+    expect(await within(await screen.findByRole('dialog')).findByText('No Kisi event with id 1.')).toBeInTheDocument();
   });
 
   it('announces events arriving live as “N new events” and loads them in on request', async () => {

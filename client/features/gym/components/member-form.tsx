@@ -7,9 +7,9 @@ import { FormActions, ModalForm, SelectField, TextField } from '@/components/for
 import { MEMBERSHIP_LABELS } from './membership-badge';
 import { useQuery } from '@/lib/cache';
 
-/** The owners to pick from (the API's largest page), shared by the forms and the list filter. */
+/** The owners to pick from (the API's largest page), shared by the forms and the list filter; after the list itself has painted. */
 export function useOwnerChoices() {
-  const { data, error, isLoading } = useQuery(OWNER_CHOICES_KEY, fetchOwnerPage);
+  const { data, error, isLoading } = useQuery(OWNER_CHOICES_KEY, fetchOwnerPage, undefined, { afterFirstPaint: true });
   return { owners: data?.items ?? [], total: data?.total ?? 0, error, isLoading };
 }
 
