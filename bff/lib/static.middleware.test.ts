@@ -169,3 +169,40 @@ describe("a page's first reads, in its HTML for the session that may make them",
     expect(await preloads('/shell/gymowner/users', 'ended')).toEqual([authApi.session.path]);
   });
 });
+
+describe("a page's read that its data decides", () => {
+  const built = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-spa-data-'));
+  let app: TestContext;
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(built, 'index.html'), '<!doctype html><html><head></head><body><div id="root"></div></body></html>');
+    fs.writeFileSync(path.join(built, 'first-load.json'), JSON.stringify({ pages: {} }));
+    app = await createTestContext({ STATIC_DIR: built });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(built, { recursive: true, force: true });
+  });
+
+  const preloads = async (agent: Awaited<ReturnType<TestContext['loginAs']>>, address: string) =>
+    [...(await agent.get(address).expect(200)).text.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
+  const thread = (id: number) => `/api/chat/channels/${id}/messages`;
+  const url = (read: FirstRead['read']) => urlOf(read.endpoint, read.input as Parameters<typeof urlOf>[1]);
+  const channelsOf = async (agent: Awaited<ReturnType<TestContext['loginAs']>>) => ((await agent.get('/api/chat/channels').expect(200)).body as { channels: Array<{ id: number }> }).channels.map((c) => c.id);
+
+  it("preloads the chat's opening thread: the channel the address names when the person may read it, else their first channel", async () => {
+    const admin = await app.loginAs('admin');
+    const open = async (name: string, runnersMayJoin: boolean) => ((await admin.post('/api/chat/channels').send({ name, runnersMayJoin }).expect(201)).body as { id: number }).id;
+    const deskOnly = await open('aaa desk only', false);
+    const kitchen = await open('bbb kitchen', true);
+
+    expect(await preloads(admin, '/shell/chat')).toEqual([authApi.session.path, url(chatReads.channels), thread((await channelsOf(admin))[0]!)]);
+    expect(await preloads(admin, `/shell/chat/grid?channel=${kitchen}`)).toEqual([authApi.session.path, thread(kitchen)]);
+    // A runner's first channel is one runners may join; the desk's own is never theirs to read.
+    const runner = await app.loginAs('runner');
+    const runnersFirst = (await channelsOf(runner))[0]!;
+    expect(await channelsOf(runner)).toContain(kitchen);
+    expect(await channelsOf(runner)).not.toContain(deskOnly);
+    expect(await preloads(runner, `/shell/chat?channel=${deskOnly}`)).toEqual([authApi.session.path, url(chatReads.channels), thread(runnersFirst)]);
+    expect((await request(app.app).get('/shell/chat').expect(200)).text).not.toContain('/messages');
+  });
+});

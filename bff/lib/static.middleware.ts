@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { authApi, type SessionUser } from '../contracts/auth.contract';
-import { urlOf } from '../contracts/endpoint.contract';
+import { urlOf, type Read } from '../contracts/endpoint.contract';
 import { firstReads } from '../contracts/first-reads.contract';
 import { pagePatternOf, pages, type PageName } from '../contracts/pages.contract';
 import { sessionMiddleware } from './auth.middleware';
@@ -88,9 +88,18 @@ function readFirstLoad(root: string): FirstLoad | undefined {
 export type SpaOptions = {
   /** Who a session token belongs to (the auth feature's own read): without it every page is answered as to a visitor. */
   userForToken?: (token: string) => SessionUser | undefined | Promise<SessionUser | undefined>;
+  /**
+   * A page's read that its data decides (the chat's thread: of the channel the address names, else
+   * of the first channel the person may read), found by its feature for the session: preloaded after
+   * the page's first reads. Undefined: none, or it cannot be known now (the page then asks as usual).
+   */
+  dataReads?: DataReads;
 };
 
-export function spaMiddleware(staticDir: string, { userForToken }: SpaOptions = {}) {
+/** A feature's reads that depend on its data, by page (see `SpaOptions.dataReads`). */
+export type DataReads = Partial<Record<PageName, (user: SessionUser, search: URLSearchParams) => Promise<Read | undefined>>>;
+
+export function spaMiddleware(staticDir: string, { userForToken, dataReads = {} }: SpaOptions = {}) {
   const root = path.resolve(staticDir);
   const indexFile = indexFileOf(staticDir);
   const router = Router();
@@ -125,7 +134,15 @@ export function spaMiddleware(staticDir: string, { userForToken }: SpaOptions = 
   // Who is signed in, for the page's first reads (files above never ask).
   if (userForToken) router.use(sessionMiddleware(userForToken));
 
-  router.use((req, res, next) => {
+  /** The page's read its data decides, as a URL, when this session may make it; a read that fails is left to the page. */
+  const dataReadOf = async (pattern: string, user: SessionUser | undefined, search: URLSearchParams): Promise<string[]> => {
+    const find = dataReads[pageNameOf.get(pattern)!];
+    if (!find || !user) return [];
+    const found = await find(user, search).catch(() => undefined);
+    return found && mayRead(found.endpoint.access, user) ? [urlOf(found.endpoint, found.input as Parameters<typeof urlOf>[1])] : [];
+  };
+
+  router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !fs.existsSync(indexFile)) return next();
     // A missing hashed asset is a real 404: answering HTML would hide a stale deploy.
     if (req.path.startsWith('/assets/')) return next();
@@ -133,7 +150,8 @@ export function spaMiddleware(staticDir: string, { userForToken }: SpaOptions = 
     const pattern = pagePatternOf(req.path);
     if (pattern !== undefined) {
       const bare = !req.originalUrl.includes('?');
-      const html = htmlFor(pattern, firstReadsOf(pattern, req.user, bare));
+      const { searchParams } = new URL(req.originalUrl, 'http://page');
+      const html = htmlFor(pattern, [...firstReadsOf(pattern, req.user, bare), ...(await dataReadOf(pattern, req.user, searchParams))]);
       // The head differs by who is signed in; Express gives the answer an ETag: a revisit revalidates it into a 304.
       res.vary('Cookie');
       return res.type('html').send(html);
