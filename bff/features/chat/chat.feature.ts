@@ -1,3 +1,4 @@
+import type { SessionUser } from '../../contracts/auth.contract';
 import { chatApi } from '../../contracts/chat.contract';
 import { read } from '../../contracts/endpoint.contract';
 import type { Feature, FeatureContext } from '../../feature';
@@ -6,7 +7,6 @@ import { chatRepository } from './chat.repository';
 import { chatRoutes } from './chat.router';
 import { chatSeeder } from './chat.seed';
 import { chatService } from './chat.service';
-import type { SessionUser } from '../../contracts/auth.contract';
 
 /** `/api/chat`: staff channels, their messages and read positions, announced live. */
 export function chatFeature({ config, database, bus, mount, counterStore, counters }: FeatureContext, options: { messagesPerMinute?: number } = {}): Feature {
