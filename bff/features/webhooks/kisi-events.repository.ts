@@ -1,9 +1,9 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import type { PageQuery } from '../../contracts/common.contract';
 import { DOOR_OBJECT_TYPE, UNLOCK_EVENT_TYPE, type EventFilter, type EventFilterChoices, type EventListQuery, type KisiEvent } from '../../contracts/webhook.contract';
 import type { Db } from '../../db/database';
 import { containsText } from '../../db/engine';
-import type { KisiEventsTable } from '../../db/schema';
+import type { DB, KisiEventsTable } from '../../db/schema';
 import { paginate } from '../../lib/paginate';
 
 export const toKisiEvent = (row: Selectable<KisiEventsTable>): KisiEvent => ({
@@ -27,6 +27,10 @@ export const toKisiEvent = (row: Selectable<KisiEventsTable>): KisiEvent => ({
 
 /** Kisi's actor type of a person (the only actors with an email). */
 export const KISI_USER_ACTOR = 'User';
+
+/** An event of a Kisi user (or of an actor Kisi gave no type) stored without the actor's email. */
+const userWithoutEmail = (eb: ExpressionBuilder<DB, 'kisi_events'>) =>
+  eb.and([eb('actor_email', 'is', null), eb.or([eb('actor_type', 'is', null), eb('actor_type', '=', KISI_USER_ACTOR)])]);
 
 /** `app_meta` keys of the catch-up with Kisi's event log (kisi-events.catch-up.ts). */
 const CAUGHT_UP_KEY = 'kisi_events.caught_up_to';
@@ -65,9 +69,8 @@ export function kisiEventsRepository(db: Db) {
         .selectFrom('kisi_events')
         .select('actor_id')
         .distinct()
-        .where('actor_email', 'is', null)
-        .where('actor_id', 'is not', null)
-        .where((eb) => eb.or([eb('actor_type', 'is', null), eb('actor_type', '=', KISI_USER_ACTOR)]));
+        .where(userWithoutEmail)
+        .where('actor_id', 'is not', null);
       if (skip.length > 0) q = q.where('actor_id', 'not in', skip);
       return (await q.limit(limit).execute()).map((row) => Number(row.actor_id));
     },
@@ -78,8 +81,7 @@ export function kisiEventsRepository(db: Db) {
         .updateTable('kisi_events')
         .set({ actor_email: email })
         .where('actor_id', '=', actorId)
-        .where('actor_email', 'is', null)
-        .where((eb) => eb.or([eb('actor_type', 'is', null), eb('actor_type', '=', KISI_USER_ACTOR)]))
+        .where(userWithoutEmail)
         .returningAll()
         .execute();
       return rows.map(toKisiEvent).sort((a, b) => a.id - b.id);
