@@ -28,6 +28,8 @@ export type LiveEventOf<T extends LiveEventType> = LiveEvent & { type: T };
 
 /** Waits between our own reconnects when the server refuses the stream (EventSource gives up on HTTP errors). */
 export const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000, 30000];
+/** The wait before trying a refused stream again after `failures` refusals: longer each time, then the last for as long as it lasts. */
+export const refusedRetryDelay = (failures: number): number => RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length - 1)]!;
 
 const INITIAL_STATUS: LiveStatus = { state: 'closed', reconnects: 0, lastEventId: null, error: null };
 
@@ -104,7 +106,7 @@ export class LiveEventStream {
       // long as it takes: the page comes back by itself. Past the list, it says so.
       source.close();
       this.source = undefined;
-      const delay = RETRY_DELAYS_MS[Math.min(this.failures, RETRY_DELAYS_MS.length - 1)]!;
+      const delay = refusedRetryDelay(this.failures);
       const error = this.failures >= RETRY_DELAYS_MS.length ? 'The live stream keeps being refused. It tries again every 30 seconds; reload the page or sign in again if this lasts.' : this.status.error;
       this.failures++;
       this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1, error });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from './api-client';
-import { RETRY_DELAYS_MS, type LiveState } from './live-events';
+import { refusedRetryDelay, type LiveState } from './live-events';
 
 export type ResourceStreamOptions = {
   /** The stream of one resource (`/api/…/:id/stream`); another URL opens another stream. */
@@ -28,7 +28,7 @@ export type ResourceStreamOptions = {
  *
  * A dropped connection is retried by the browser. A refused one (EventSource gives up on HTTP
  * errors) is asked about once through `whenRefused`: a 404 means the resource is `gone` (the
- * stream is closed for good); anything else is tried again after `RETRY_DELAYS_MS`, then every
+ * stream is closed for good); anything else is tried again after `refusedRetryDelay`: longer each time, then every
  * 30 s for as long as it is refused. The latest callbacks are always used, so they may close over props.
  */
 export function useResourceStream({ url, eventName, withCredentials = false, ...callbacks }: ResourceStreamOptions): { state: LiveState; gone: boolean } {
@@ -89,7 +89,7 @@ export function useResourceStream({ url, eventName, withCredentials = false, ...
       if (stop.signal.aborted) return;
       // A little later each time, then every 30 s for as long as it takes (a 503 while the database is away): it comes back by itself.
       setState('reconnecting');
-      timer = setTimeout(open, RETRY_DELAYS_MS[Math.min(failures++, RETRY_DELAYS_MS.length - 1)]);
+      timer = setTimeout(open, refusedRetryDelay(failures++));
     };
 
     setGone(false);
