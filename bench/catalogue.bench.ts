@@ -867,7 +867,7 @@ export async function runCatalogueBench(): Promise<Figure[]> {
     console.log(`  Search hits (total) per query: ${SEARCH_KINDS.map((kind) => `${kind} ${generated.queries[kind].map((q) => `"${q}" ${fmt(hits[q]!)}`).join(', ')}`).join('; ')}`);
     console.log(`  Part search hits: ${PART_SEARCH_KINDS.map((kind) => `${kind} ${generated.partQueries[kind].map((q) => `"${q}" ${fmt(hits[`part ${q}`]!)}`).join(', ')}`).join('; ')}`);
     const rng = prng(SEED + 1);
-    console.log(`  One request at a time on SQLite (no queue: what each kind costs), ms from sending to the whole body, median / p90 / max of up to ${SOLO_REQUESTS} (a search asked again is answered from the searches the BFF keeps; (f) and (g) below read every one from the database):`);
+    console.log(`  One request at a time on SQLite (no queue: what each kind costs), ms from sending to the whole body, median / p90 / max of up to ${SOLO_REQUESTS}:`);
     for (const probe of probes(generated, imported, rng)) {
       const { ms, bytes } = await solo(bff.url, probe.paths);
       console.log(`    ${probe.label.padEnd(62)}${f2(quantile(ms, 0.5)).padStart(7)} ${f2(quantile(ms, 0.9)).padStart(7)} ${f2(ms[ms.length - 1]!).padStart(7)}   ~${fmt(bytes / 1024, 1)} KB`);

@@ -2,12 +2,18 @@ import { sql } from 'kysely';
 import type { CatalogueRepository } from './catalogue.repository';
 import { catalogueService } from './catalogue.service';
 
-/** A repository that counts the searches it is asked for (the database's part is tested in catalogue.router.test.ts). */
+/** A repository that counts what it is asked for (the database's part is tested in catalogue.router.test.ts). */
 function countingCatalogue() {
   const asked: string[] = [];
   const catalogue = {
-    themes: async () => [],
-    partCategories: async () => [{ id: 11, name: 'Bricks', partCount: 1 }],
+    themes: async () => {
+      asked.push('themes');
+      return [{ id: 1, name: 'Town', parentId: null, pieceCount: 1 }];
+    },
+    partCategories: async () => {
+      asked.push('part categories');
+      return [{ id: 11, name: 'Bricks', partCount: 1 }];
+    },
     searchPieces: async () => {
       asked.push('pieces');
       return { items: [], total: asked.length };
@@ -20,32 +26,43 @@ function countingCatalogue() {
   return { catalogue, asked };
 }
 
-describe('the catalogue service keeps searches', () => {
-  it('answers the same search again from memory until keptForMs has passed, and each different search from the database', async () => {
+describe('the catalogue service', () => {
+  it('reads every search from the database, the same search again too (decision 0085)', async () => {
+    const { catalogue, asked } = countingCatalogue();
+    const service = catalogueService({ catalogue, matchesText: () => sql<boolean>`1 = 1` });
+    const parts = (query: string) => service.listParts({ query, page: 0, pageSize: 24, sort: 'relevance' });
+    await parts('brick');
+    await Promise.all([parts('brick'), parts('brick')]);
+    await service.listPieces({ query: 'brick', page: 0, pageSize: 24, sort: 'relevance' });
+    expect(asked).toEqual(['parts', 'parts', 'parts', 'pieces']);
+  });
+
+  it('keeps the category lists a filter checks until keptForMs has passed, one read for those asked at once', async () => {
     const { catalogue, asked } = countingCatalogue();
     let now = 1_000;
     const service = catalogueService({ catalogue, matchesText: () => sql<boolean>`1 = 1`, keptForMs: 60_000, now: () => now });
-    const parts = (query: string) => service.listParts({ query, page: 0, pageSize: 24, sort: 'relevance' });
-    const first = await parts('brick');
-    expect(await Promise.all([parts('brick'), parts('brick')])).toEqual([first, first]);
-    expect(asked).toEqual(['parts']);
-    await parts('plate');
-    await service.listPieces({ query: 'brick', page: 0, pageSize: 24, sort: 'relevance' });
-    expect(asked).toEqual(['parts', 'parts', 'pieces']);
-    // An import (another process) shows within keptForMs.
+    const filtered = () =>
+      Promise.all([
+        service.listParts({ query: 'brick', category: 11, page: 0, pageSize: 24, sort: 'relevance' }),
+        service.listPieces({ query: 'brick', category: 1, page: 0, pageSize: 24, sort: 'relevance' }),
+      ]);
+    await Promise.all([filtered(), filtered()]);
+    expect(asked.filter((what) => what.includes('categor') || what === 'themes')).toEqual(['part categories', 'themes']);
+    // An import (another process) shows in the filters within keptForMs.
     now += 60_001;
-    expect((await parts('brick')).total).toBe(4);
+    await filtered();
+    expect(asked.filter((what) => what.includes('categor') || what === 'themes')).toEqual(['part categories', 'themes', 'part categories', 'themes']);
   });
 
-  it('shares one read among the same searches at once, and keeps no failed one', async () => {
+  it('keeps no failed read of a category list', async () => {
     const { catalogue, asked } = countingCatalogue();
     let fail = true;
-    const flaky = { ...catalogue, searchParts: async () => (fail ? Promise.reject(new Error('database away')) : catalogue.searchParts({} as never)) } as CatalogueRepository;
+    const flaky = { ...catalogue, partCategories: async () => (fail ? Promise.reject(new Error('database away')) : catalogue.partCategories()) } as CatalogueRepository;
     const service = catalogueService({ catalogue: flaky, matchesText: () => sql<boolean>`1 = 1` });
-    const parts = () => service.listParts({ query: 'brick', page: 0, pageSize: 24, sort: 'relevance' });
-    await expect(Promise.all([parts(), parts()])).rejects.toThrow('database away');
+    const parts = () => service.listParts({ query: 'brick', category: 11, page: 0, pageSize: 24, sort: 'relevance' });
+    await expect(parts()).rejects.toThrow('database away');
     fail = false;
-    expect((await parts()).total).toBe(1);
-    expect(asked).toEqual(['parts']);
+    await parts();
+    expect(asked).toEqual(['part categories', 'parts']);
   });
 });

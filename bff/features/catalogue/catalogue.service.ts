@@ -10,8 +10,8 @@ export interface CatalogueServiceDeps {
   catalogue: CatalogueRepository;
   matchesText: Database['matchesText'];
   /**
-   * How long the category lists and search answers are kept before they are read again: the
-   * catalogue changes only with an import (another process), which the pages then show within this.
+   * How long the category lists are kept before they are read again: the catalogue changes only
+   * with an import (another process), which the filters then show within this.
    */
   keptForMs?: number;
   now?: () => number;
@@ -20,21 +20,21 @@ export interface CatalogueServiceDeps {
 /** A search uses at most this many words (the rest would only narrow an already narrow answer). */
 const MAX_WORDS = 8;
 
-/** Answers kept at once: the category lists and searches, about 2 KB each. */
-const KEPT_ANSWERS = 2_000;
+/** The lists kept: the categories of pieces and of parts. */
+const KEPT_LISTS = 2;
 
 export function catalogueService({ catalogue, matchesText, keptForMs = 60_000, now = Date.now }: CatalogueServiceDeps) {
-  // The catalogue changes only with an import. The category lists are read for every filter, and
-  // the words people search for repeat (a brick, a set number): the same read answers from memory,
-  // and the same read asked for at once is made once (decision 0065).
-  const answers = new LRUCache<string, object, () => Promise<object>>({
-    max: KEPT_ANSWERS,
+  // The catalogue changes only with an import, and every filtered search checks its category against
+  // the whole list (with the categories below it): the lists are kept, the same read asked for at
+  // once is made once. Searches are read from the database each time (decision 0085).
+  const lists = new LRUCache<string, object, () => Promise<object>>({
+    max: KEPT_LISTS,
     ttl: keptForMs,
     perf: { now },
     ttlResolution: 0,
     fetchMethod: (_key, _stale, { context }) => context(),
   });
-  const kept = async <T extends object>(key: string, read: () => Promise<T>): Promise<T> => (await answers.fetch(key, { context: read })) as T;
+  const kept = async <T extends object>(key: string, read: () => Promise<T>): Promise<T> => (await lists.fetch(key, { context: read })) as T;
   const categoryList = () => kept<Category[]>('categories', catalogue.themes);
   const partCategoryList = () => kept<PartCategory[]>('part categories', catalogue.partCategories);
 
@@ -89,14 +89,14 @@ export function catalogueService({ catalogue, matchesText, keptForMs = 60_000, n
   return {
     async listPieces(query: PieceListQuery): Promise<Page<PieceSummary>> {
       const themeIds = query.category !== undefined ? await categoryAndBelow(query.category) : undefined;
-      return kept(`pieces ${JSON.stringify(query)}`, () => searchPieces(query, themeIds));
+      return searchPieces(query, themeIds);
     },
 
     async listParts(query: PartListQuery): Promise<Page<PartListItem>> {
       if (query.category !== undefined && !(await partCategoryList()).some((c) => c.id === query.category)) {
         throw badRequest(`There is no part category ${query.category}.`, [{ path: 'query.category', message: `No part category with id ${query.category}; GET /api/rest/part-categories lists them` }]);
       }
-      return kept(`parts ${JSON.stringify(query)}`, () => searchParts(query));
+      return searchParts(query);
     },
 
     async piece(ref: string): Promise<PieceDetail> {
