@@ -69,10 +69,13 @@ export const PageQuerySchema = v.object({
 });
 export type PageQuery = v.InferOutput<typeof PageQuerySchema>;
 
-/** The envelope of every paged list response. */
+/**
+ * The envelope of every paged list response. `total` is how many there are; with `totalIsLowerBound`
+ * there are at least that many: a search that matches a great many stops counting past its page.
+ */
 export const pageOf = <TItem extends v.GenericSchema>(item: TItem) =>
-  v.object({ items: v.array(item), page: v.number(), pageSize: v.number(), total: v.number() });
-export type Page<T> = { items: T[]; page: number; pageSize: number; total: number };
+  v.object({ items: v.array(item), page: v.number(), pageSize: v.number(), total: v.number(), totalIsLowerBound: v.optional(v.boolean()) });
+export type Page<T> = { items: T[]; page: number; pageSize: number; total: number; totalIsLowerBound?: boolean };
 
 /**
  * `?src=` of a picture endpoint (`GET /api/samples/images`, `GET /api/rest/pictures`): the picture's

@@ -2,7 +2,7 @@ import { EventEmitter, once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest, openDatabase } from './database';
 import { connect, createKysely } from './engine';
@@ -109,7 +109,7 @@ describe('database', () => {
 
     const database = await openDatabase(target.url);
     const found = async (...words: string[]) =>
-      (await database.db.selectFrom('parts').select('number').where(() => database.matchesText('parts', 'search_text', words)).orderBy('number').execute()).map((row) => row.number);
+      (await database.db.selectFrom('parts').select('number').where(() => sql<SqlBool>`search_rank in ${database.textHits('parts', 'search_text', 'search_rank', words)}`).orderBy('number').execute()).map((row) => row.number);
     expect(await found('3001')).toEqual(['3001', '3001pr0001']);
     expect(await found('brick', 'print')).toEqual(['3001pr0001']);
     expect(await found('plate')).toEqual(['3023']);

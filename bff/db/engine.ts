@@ -21,10 +21,23 @@ export interface EngineDdl {
    * over the rows already in the table.
    */
   textIndex: (db: AnyDb, table: string, column: string) => Promise<void>;
+  /**
+   * Replaces {@link textIndex}'s index with one whose matches come out in the order of `rank`, a
+   * unique integer column (1 = first): a search then reads its matches best first and stops at its
+   * page. SQLite: the FTS5 table is keyed by the rank, with prefix indexes up to 8 characters (a
+   * typed word's start is read as one list, not merged from every word it starts with); PostgreSQL: the
+   * GIN index stays, and the rank's own index gives the order.
+   */
+  rankedTextIndex: (db: AnyDb, table: string, column: string, rank: string) => Promise<void>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the helpers below work on any schema, inside or outside a transaction
 type AnyDb = Kysely<any>;
+
+/** A row found by {@link Connection.textHits}: its rank in its table. */
+export interface TextHit {
+  rank: number;
+}
 
 export interface ChannelHandlers {
   /** A notification's payload, in commit order. */
@@ -65,10 +78,11 @@ export interface Connection {
   /** The database server's clock in epoch milliseconds: one clock for every instance. */
   serverNowMs: RawBuilder<number>;
   /**
-   * Rows of `table` whose `column` (under {@link EngineDdl.textIndex}) holds every one of `words`,
-   * each as a word or the start of one; answered from the index, never a scan of the table.
+   * The rows of `table` whose `column` (under {@link EngineDdl.rankedTextIndex}) holds every one of
+   * `words`, each as a word or the start of one: a derived table of their `rank`, to join to `table`
+   * on its `rank` column and read in that order. Answered from the index, never a scan of the table.
    */
-  matchesText: (table: string, column: string, words: readonly string[]) => Expression<SqlBool>;
+  textHits: (table: string, column: string, rank: string, words: readonly string[]) => RawBuilder<TextHit>;
   /** After bulk writes to `table`, inside their transaction: brings its text index up to date (PostgreSQL's keeps itself). */
   refreshTextIndex: (trx: AnyDb, table: string) => Promise<void>;
   /**
@@ -170,6 +184,11 @@ function connectSqlite(url: string): Connection {
         // An external-content index starts empty: it is built from the rows already there.
         await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(db);
       },
+      rankedTextIndex: async (db, table, column, rank) => {
+        await sql`drop table if exists ${sql.table(`${table}_text`)}`.execute(db);
+        await sql`create virtual table ${sql.table(`${table}_text`)} using fts5(${sql.ref(column)}, content=${sql.lit(table)}, content_rowid=${sql.lit(rank)}, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4 5 6 7 8')`.execute(db);
+        await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(db);
+      },
     },
     exclusively: (work) => work(),
     // Write transactions already take turns on the one connection: there is nothing to wait for.
@@ -178,10 +197,11 @@ function connectSqlite(url: string): Connection {
     appendToLog: async (db, log, values) => Number((await db.insertInto(log.table).values(values).returning('id').executeTakeFirstOrThrow()).id),
     notify: async () => {},
     serverNowMs: sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000) as integer)`,
-    matchesText: (table, column, words) => {
+    textHits: (table, _column, _rank, words) => {
       // FTS5 query syntax: each word quoted (nothing in it is an operator), `*` for "starts with", spaces for AND.
       const query = words.map((word) => `"${word.replace(/"/g, '""')}"*`).join(' ');
-      return sql<SqlBool>`${sql.ref(`${table}.id`)} in (select rowid from ${sql.table(`${table}_text`)} where ${sql.table(`${table}_text`)} match ${query})`;
+      // The index's rowid is the rank: it hands its matches back in rank order, so a page read from it stops early.
+      return sql<TextHit>`(select rowid as rank from ${sql.table(`${table}_text`)} where ${sql.table(`${table}_text`)} match ${query})`;
     },
     refreshTextIndex: async (trx, table) => void (await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(trx)),
     optimize: async () => void sqlite.pragma('optimize'),
@@ -190,6 +210,12 @@ function connectSqlite(url: string): Connection {
     listenersConnected: () => true,
   };
 }
+
+/**
+ * PostgreSQL's words of a ranked text index: a generated column of the table (`parts_words`), engine
+ * storage like SQLite's FTS5 tables, so neither is declared in schema.ts.
+ */
+export const textVector = (table: string) => `${table}_words`;
 
 /** Keys of PostgreSQL advisory locks (one 64-bit number per purpose, the same in every instance). */
 const STARTUP_LOCK = 0x46_44_00_01;
@@ -291,6 +317,14 @@ function connectPostgres(url: string, { poolSize, connectTimeoutMs, statementTim
       textIndex: async (db, table, column) =>
         // fastupdate off: rows written in bulk go into the index itself, not a pending list every search would scan until a vacuum.
         void (await sql`create index ${sql.ref(`${table}_${column}_text_idx`)} on ${sql.table(table)} using gin (to_tsvector('simple', ${sql.ref(column)})) with (fastupdate = off)`.execute(db)),
+      // The words are kept as a tsvector column beside the text: a prefix match (`'brick':*`) is rechecked
+      // on every row the GIN index hands back, and reading a page in rank order tests row after row; computing
+      // to_tsvector for each cost 5–20 ms a search. The rank column's own index (the migration's) gives the order.
+      rankedTextIndex: async (db, table, column) => {
+        await sql`alter table ${sql.table(table)} add column ${sql.ref(textVector(table))} tsvector generated always as (to_tsvector('simple', ${sql.ref(column)})) stored`.execute(db);
+        await sql`drop index if exists ${sql.ref(`${table}_${column}_text_idx`)}`.execute(db);
+        await sql`create index ${sql.ref(`${table}_words_idx`)} on ${sql.table(table)} using gin (${sql.ref(textVector(table))}) with (fastupdate = off)`.execute(db);
+      },
     },
     async exclusively(work) {
       // A session lock on a connection of its own, so the work may use the pool freely meanwhile.
@@ -329,10 +363,10 @@ function connectPostgres(url: string, { poolSize, connectTimeoutMs, statementTim
     notify: async (trx, channel, payload) => void (await sql`select pg_notify(${channel}, ${payload})`.execute(trx)),
     listen,
     serverNowMs: sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`,
-    matchesText: (table, column, words) => {
+    textHits: (table, _column, rank, words) => {
       // tsquery syntax: each word quoted as a lexeme, `:*` for "starts with", `&` for AND.
       const query = words.map((word) => `'${word.replace(/'/g, "''")}':*`).join(' & ');
-      return sql<SqlBool>`to_tsvector('simple', ${sql.ref(`${table}.${column}`)}) @@ to_tsquery('simple', ${query})`;
+      return sql<TextHit>`(select ${sql.ref(rank)} as rank from ${sql.table(table)} where ${sql.ref(textVector(table))} @@ to_tsquery('simple', ${query}))`;
     },
     refreshTextIndex: async () => {},
     optimize: async () => {},

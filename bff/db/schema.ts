@@ -272,6 +272,8 @@ export interface PartsTable {
   piece_count: Generated<number>;
   /** The number's and the name's words, for the text index (migration 019). */
   search_text: Generated<string>;
+  /** The order a search reads its matches in, 1 first: the most used (migration 023; the importer keeps it). */
+  search_rank: Generated<number>;
 }
 export interface PiecesTable {
   id: Generated<number>;
@@ -282,6 +284,8 @@ export interface PiecesTable {
   part_count: Generated<number>;
   image_url: string | null;
   search_text: string;
+  /** The order a search reads its matches in, 1 first: the newest (migration 023; the importer keeps it). */
+  search_rank: Generated<number>;
 }
 export interface CatalogueInventoriesTable {
   id: number;

@@ -19,8 +19,9 @@ const BOOKKEEPING = new Set(['kysely_migration', 'kysely_migration_lock', 'kisi_
  * The tables the store's migrations made, each with its columns in order, as the engine itself
  * reports them: SQLite's `pragma_table_list` and `pragma_table_info`, PostgreSQL's
  * `information_schema` for the store's own schema (the first of its search path). Not the
- * migrators' bookkeeping, nor SQLite's full-text index tables (virtual and shadow tables that
- * `EngineDdl.textIndex` keeps beside a table; PostgreSQL's text index is an index, not a table).
+ * migrators' bookkeeping, nor the text indexes' own storage: SQLite's full-text index tables (virtual
+ * and shadow tables that `EngineDdl.textIndex` keeps beside a table) and PostgreSQL's tsvector
+ * columns (`EngineDdl.rankedTextIndex`'s words, generated from the text).
  * A primary key counts as NOT NULL: PostgreSQL makes it so, and SQLite's one exception (NULL in a
  * key that is not an integer) is a bug it keeps for compatibility, never something a row here holds.
  */
@@ -39,7 +40,7 @@ export async function storedTables<T>(store: Store<T>): Promise<Map<string, Stor
     select c.table_name, c.column_name, c.is_nullable
     from information_schema.columns c
     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
-    where c.table_schema = current_schema() and t.table_type = 'BASE TABLE'
+    where c.table_schema = current_schema() and t.table_type = 'BASE TABLE' and c.data_type <> 'tsvector'
     order by c.table_name, c.ordinal_position`.execute(store.db);
   for (const row of rows) {
     if (BOOKKEEPING.has(row.table_name)) continue;

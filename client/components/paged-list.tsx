@@ -12,6 +12,7 @@ export function PagedList({
   page,
   pageSize,
   total,
+  totalIsLowerBound,
   count,
   hrefFor,
   label,
@@ -22,6 +23,8 @@ export function PagedList({
   page: number;
   pageSize: number;
   total: number;
+  /** There are at least `total` (a search stopped counting there). */
+  totalIsLowerBound?: boolean;
   /** How many rows this page has. */
   count: number;
   hrefFor: (page: number) => string;
@@ -54,7 +57,7 @@ export function PagedList({
           )}
         </section>
       )}
-      <Pagination page={page} pageSize={pageSize} total={total} hrefFor={hrefFor} label={label} noun={noun} />
+      <Pagination page={page} pageSize={pageSize} total={total} totalIsLowerBound={totalIsLowerBound} hrefFor={hrefFor} label={label} noun={noun} />
     </>
   );
 }

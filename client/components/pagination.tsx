@@ -9,6 +9,7 @@ export function Pagination({
   page,
   pageSize,
   total,
+  totalIsLowerBound = false,
   hrefFor,
   label,
   noun = 'items',
@@ -16,6 +17,8 @@ export function Pagination({
   page: number;
   pageSize: number;
   total: number;
+  /** There are at least `total`: "of 1000+", "Page 1 of 42+", and a next page past the last counted. */
+  totalIsLowerBound?: boolean;
   hrefFor: (page: number) => string;
   label: string;
   noun?: string;
@@ -24,10 +27,11 @@ export function Pagination({
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
   const pastTheEnd = total > 0 && first > total;
+  const more = totalIsLowerBound ? '+' : '';
   return (
     <nav className="pagination" aria-label={label}>
       <p className="pagination-count muted small">
-        {total === 0 ? `No ${noun}` : pastTheEnd ? `Past the end of ${total} ${noun}` : `Showing ${first}–${last} of ${total} ${noun}`}
+        {total === 0 ? `No ${noun}` : pastTheEnd ? `Past the end of ${total} ${noun}` : `Showing ${first}–${last} of ${total}${more} ${noun}`}
       </p>
       <div className="pagination-controls">
         {page > 1 ? (
@@ -40,9 +44,9 @@ export function Pagination({
           </span>
         )}
         <span className="pagination-page tabular" aria-current="page">
-          {pastTheEnd ? `${pages} ${pages === 1 ? 'page' : 'pages'} in all` : `Page ${page} of ${pages}`}
+          {pastTheEnd ? `${pages} ${pages === 1 ? 'page' : 'pages'} in all` : `Page ${page} of ${pages}${more}`}
         </span>
-        {page < pages ? (
+        {page < pages || (totalIsLowerBound && !pastTheEnd) ? (
           <AppLink className="btn btn-small" to={hrefFor(page + 1)} rel="next">
             Next
           </AppLink>

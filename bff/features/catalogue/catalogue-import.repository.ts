@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database';
 
 /** The catalogue's bulk writes, each batch one statement; every one re-runnable (an upsert by its natural key). */
@@ -162,6 +162,11 @@ export function catalogueImportRepository(db: Db) {
         .execute();
     },
 
+    /** Ranks the parts for search: the most used first, the order a search without a number reads them in. */
+    rankParts: () => rankForSearch(db, 'parts', sql`piece_count desc, id`),
+    /** Ranks the pieces for search: the newest first. */
+    rankPieces: () => rankForSearch(db, 'pieces', sql`year desc nulls last, id desc`),
+
     /** Brings the planner's statistics of the catalogue's tables up to date (the same word on both engines). */
     analyze: async () => {
       for (const table of ['pieces', 'parts', 'piece_parts', 'part_usage', 'part_colours']) await sql`analyze ${sql.table(table)}`.execute(db);
@@ -169,5 +174,11 @@ export function catalogueImportRepository(db: Db) {
 
     pieceCount: async () => Number((await db.selectFrom('pieces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
   };
+}
+/** Numbers a table's `search_rank` 1, 2, 3… in `order` (the text index is then rebuilt: its rows are keyed by it). */
+async function rankForSearch(db: Db, table: 'parts' | 'pieces', order: RawBuilder<unknown>): Promise<void> {
+  await sql`update ${sql.table(table)} set search_rank = ranked.rank
+    from (select id, row_number() over (order by ${order}) as rank from ${sql.table(table)}) ranked
+    where ${sql.ref(`${table}.id`)} = ranked.id`.execute(db);
 }
 export type CatalogueImportRepository = ReturnType<typeof catalogueImportRepository>;

@@ -23,6 +23,6 @@ export function catalogueFeature({ config, database, logger, mount }: FeatureCon
     maxFolderBytes: config.CATALOGUE_IMAGE_DIR_MAX_MB * 1024 * 1024,
     logger,
   });
-  const catalogue = catalogueService({ catalogue: catalogueRepository(database.db), matchesText: database.matchesText });
+  const catalogue = catalogueService({ catalogue: catalogueRepository(database.db), textHits: database.textHits });
   return { ...mount(catalogueRoutes(catalogue, pictures)), jobs: [pictures.job] };
 }

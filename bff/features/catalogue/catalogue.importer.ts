@@ -211,7 +211,10 @@ function handlersFor(refreshTextIndex: ImportOptions['refreshTextIndex']): { [F 
         };
       },
       write: (rows, ctx) => ctx.repo.upsertParts(rows).then(() => undefined),
-      end: (_ctx, trx) => refreshTextIndex(trx, 'parts'),
+      end: async (ctx, trx) => {
+        await ctx.repo.rankParts();
+        await refreshTextIndex(trx, 'parts');
+      },
     }),
     sets: handler<PieceRow>({
       begin: async (ctx) => void (ctx.themes = await ctx.repo.themeIds()),
@@ -231,7 +234,10 @@ function handlersFor(refreshTextIndex: ImportOptions['refreshTextIndex']): { [F 
         };
       },
       write: (rows, ctx) => ctx.repo.upsertPieces(rows).then(() => undefined),
-      end: (_ctx, trx) => refreshTextIndex(trx, 'pieces'),
+      end: async (ctx, trx) => {
+        await ctx.repo.rankPieces();
+        await refreshTextIndex(trx, 'pieces');
+      },
     }),
     inventories: handler<InventoryRow>({
       row: (r) => ({ id: wholeNumber(r.id, 'id', 1), version: wholeNumber(r.version, 'version', 1), piece_number: catalogueNumber(r.set_num, 'set_num') }),
@@ -270,7 +276,12 @@ function handlersFor(refreshTextIndex: ImportOptions['refreshTextIndex']): { [F 
         }
         await ctx.repo.addPieceParts([...summed.values()]);
       },
-      end: (ctx) => ctx.repo.rebuildUsage(),
+      // Parts are ranked by how many pieces use them: ranked again once that is counted.
+      end: async (ctx, trx) => {
+        await ctx.repo.rebuildUsage();
+        await ctx.repo.rankParts();
+        await refreshTextIndex(trx, 'parts');
+      },
     }),
   };
 }

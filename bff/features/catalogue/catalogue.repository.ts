@@ -1,16 +1,25 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Category, Colour, PartCategory, PartListItem, PartSort, PartSummary, PieceLine, PieceSummary, WhereUsed } from '../../contracts/catalogue.contract';
 import type { Db } from '../../db/database';
+import type { TextHit } from '../../db/engine';
 
 /** The catalogue's reads, as plain objects. */
 
 export type PieceOrder = 'relevance' | 'number' | 'name' | 'year-desc' | 'year' | 'parts-desc';
 
+/** The words of a search, found in the text index. */
+export interface TextSearch {
+  /** The rows holding every word (as a word or its start), in rank order (the engine's `textHits`). */
+  hits: RawBuilder<TextHit>;
+  /**
+   * The query as typed, when it could be a number: that number first (the piece `10270-1` for
+   * `10270` too), then the numbers that start with it, then the rest.
+   */
+  number?: string;
+}
+
 export interface PieceSearch {
-  /** Rows the text index matched (every word, as a word or its start), or none to list all. */
-  textMatch?: Expression<SqlBool>;
-  /** The query as typed, lower-cased: an exact number match ranks first, then numbers that start with it. */
-  exactNumber?: string;
+  text?: TextSearch;
   themeIds?: readonly number[];
   order: PieceOrder;
   limit: number;
@@ -18,25 +27,75 @@ export interface PieceSearch {
 }
 
 export interface PartSearch {
-  /** Rows the text index matched (every word, as a word or its start), or none to list all. */
-  textMatch?: Expression<SqlBool>;
-  /** The query as typed, lower-cased: an exact number match ranks first, then numbers that start with it. */
-  exactNumber?: string;
+  text?: TextSearch;
   categoryId?: number;
   order: Exclude<PartSort, 'relevance'> | 'relevance';
   limit: number;
   offset: number;
 }
 
+/** What a search found: one page, and how many in all (or at least, when it stopped counting). */
+export interface Found<T> {
+  items: T[];
+  total: number;
+  totalIsLowerBound?: true;
+}
+
 /**
- * Relevance by number: 0 for the number itself (and each of `alsoExact`), 1 for a number that starts
- * with the query, 2 for the rest (found by a word of the name).
+ * A search counts its matches up to the next thousand past its page, then says "at least": a common
+ * word matches 24,000 parts, and counting them all cost more than finding the page.
  */
-const numberRank = (column: string, query: string, alsoExact: string[] = []) => {
-  const prefix = `${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const exact = [query, ...alsoExact].map((q) => sql`lower(${sql.ref(column)}) = ${q}`);
-  return sql`case when ${sql.join(exact, sql` or `)} then 0 when lower(${sql.ref(column)}) like ${prefix} escape '\\' then 1 else 2 end`;
-};
+const COUNTED_IN_STEPS_OF = 1_000;
+
+type Searched = 'parts' | 'pieces';
+
+/** A search's hits joined to their rows (as `t`), with the filter. */
+const hitRows = (table: Searched, hits: RawBuilder<TextHit>, filter: RawBuilder<SqlBool> | undefined) =>
+  sql`${hits} as hit join ${sql.table(table)} as t on t.search_rank = hit.rank${filter ? sql` where ${filter}` : sql``}`;
+
+/**
+ * How many hits a search has, counted no further than the next step past its page. A page that
+ * ends before it is full says so itself: then nothing is counted.
+ */
+async function countHits(db: Db, table: Searched, text: TextSearch, filter: RawBuilder<SqlBool> | undefined, limit: number, offset: number, onPage: number): Promise<Omit<Found<never>, 'items'>> {
+  if (onPage > 0 && onPage < limit) return { total: offset + onPage };
+  const upTo = Math.ceil((offset + limit) / COUNTED_IN_STEPS_OF) * COUNTED_IN_STEPS_OF;
+  const from = filter ? hitRows(table, text.hits, filter) : sql`${text.hits} as hit`;
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 as one from ${from} limit ${upTo + 1}) as counted`.execute(db);
+  const n = Number(rows[0]!.n);
+  return n > upTo ? { total: upTo, totalIsLowerBound: true } : { total: n };
+}
+
+/**
+ * One page of a search's hits, best first, as `(id, tier, rank)`: read in rank order from the
+ * index and stopped at the page, never all of them sorted. A number is ranked first (tier 0), then
+ * the numbers that start with it (1), then the rest (2); each tier reads no further than the page.
+ */
+function rankedPage(table: Searched, text: TextSearch, filter: RawBuilder<SqlBool> | undefined, limit: number, offset: number) {
+  const and = (condition: RawBuilder<SqlBool>) => (filter ? sql<SqlBool>`${condition} and ${filter}` : condition);
+  const tier = (n: number, condition: RawBuilder<SqlBool>) =>
+    sql`select * from (select t.id, ${sql.lit(n)} as tier, hit.rank from ${hitRows(table, text.hits, and(condition))} order by hit.rank limit ${offset + limit}) as ${sql.ref(`tier${n}`)}`;
+  if (text.number === undefined) {
+    return sql<RankedHit>`(select t.id, 0 as tier, hit.rank from ${hitRows(table, text.hits, filter)} order by hit.rank limit ${limit} offset ${offset})`;
+  }
+  const typed = text.number;
+  const lowered = typed.toLowerCase();
+  // A piece's number is its set number and version: `10270` is the set `10270-1`.
+  const exact = [...new Set([typed, lowered, ...(table === 'pieces' ? [`${lowered}-1`] : [])])];
+  const prefix = `${lowered.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const startsWith = sql<SqlBool>`lower(t.number) like ${prefix} escape '\\'`;
+  const exactly = sql<SqlBool>`t.number in (${sql.join(exact)})`;
+  return sql<RankedHit>`(select id, tier, rank from (
+    select t.id, 0 as tier, t.search_rank as rank from ${sql.table(table)} as t where ${and(exactly)}
+    union all ${tier(1, sql<SqlBool>`${startsWith} and not ${exactly}`)}
+    union all ${tier(2, sql<SqlBool>`not ${startsWith}`)}
+  ) as tiers order by tier, rank limit ${limit} offset ${offset})`;
+}
+interface RankedHit {
+  id: number;
+  tier: number;
+  rank: number;
+}
 
 /** A number first; digits only that are no number: an id (addresses from before numbers were used). */
 const byNumberOrId = async <Row>(ref: string, byNumber: (number: string) => Promise<Row | undefined>, byId: (id: number) => Promise<Row | undefined>) =>
@@ -96,27 +155,23 @@ export function catalogueRepository(db: Db) {
       .select(['parts.id', 'parts.number', 'parts.name', 'parts.material', 'parts.image_url', 'parts.category_id', 'part_categories.name as category_name', 'parts.piece_count']);
 
   return {
-    async searchPieces(search: PieceSearch): Promise<{ items: PieceSummary[]; total: number }> {
+    async searchPieces(search: PieceSearch): Promise<Found<PieceSummary>> {
+      const { text, themeIds, limit, offset } = search;
+      const filter = themeIds && sql<SqlBool>`t.theme_id in (${sql.join(themeIds)})`;
+      // Newest first is the ranks' own order; relevance puts a number first, then the same.
+      if (text && (search.order === 'relevance' || search.order === 'year-desc')) {
+        const page = rankedPage('pieces', search.order === 'relevance' ? text : { hits: text.hits }, filter, limit, offset).as('page');
+        const items = await pieces().innerJoin(page, 'page.id', 'pieces.id').orderBy('page.tier').orderBy('page.rank').execute();
+        return { items: items.map(toPiece), ...(await countHits(db, 'pieces', text, filter, limit, offset, items.length)) };
+      }
       let count = db.selectFrom('pieces').select((eb) => eb.fn.countAll<number>().as('n'));
       let rows = pieces();
-      if (search.textMatch) {
-        const match = search.textMatch;
-        count = count.where(() => match);
-        rows = rows.where(() => match);
-      }
-      if (search.themeIds) {
-        const themes = search.themeIds;
-        count = count.where('pieces.theme_id', 'in', themes);
-        rows = rows.where('pieces.theme_id', 'in', themes);
+      if (text) rows = rows.where(() => sql<SqlBool>`pieces.search_rank in ${text.hits}`);
+      if (themeIds) {
+        count = count.where('pieces.theme_id', 'in', themeIds);
+        rows = rows.where('pieces.theme_id', 'in', themeIds);
       }
       switch (search.order) {
-        case 'relevance':
-          if (search.exactNumber !== undefined) {
-            // An exact number first (`10270` finds `10270-1` as exact too), then numbers that start with the query, then the rest.
-            rows = rows.orderBy(numberRank('pieces.number', search.exactNumber, [`${search.exactNumber}-1`]));
-          }
-          rows = rows.orderBy('pieces.year', (ob) => ob.desc().nullsLast()).orderBy('pieces.id', 'desc');
-          break;
         case 'number':
           rows = rows.orderBy('pieces.number').orderBy('pieces.id');
           break;
@@ -126,6 +181,7 @@ export function catalogueRepository(db: Db) {
         case 'year':
           rows = rows.orderBy('pieces.year', (ob) => ob.asc().nullsLast()).orderBy('pieces.id');
           break;
+        case 'relevance':
         case 'year-desc':
           rows = rows.orderBy('pieces.year', (ob) => ob.desc().nullsLast()).orderBy('pieces.id', 'desc');
           break;
@@ -133,7 +189,11 @@ export function catalogueRepository(db: Db) {
           rows = rows.orderBy('pieces.part_count', 'desc').orderBy('pieces.id', 'desc');
           break;
       }
-      const [{ n }, items] = await Promise.all([count.executeTakeFirstOrThrow(), rows.limit(search.limit).offset(search.offset).execute()]);
+      if (text) {
+        const items = await rows.limit(limit).offset(offset).execute();
+        return { items: items.map(toPiece), ...(await countHits(db, 'pieces', text, filter, limit, offset, items.length)) };
+      }
+      const [{ n }, items] = await Promise.all([count.executeTakeFirstOrThrow(), rows.limit(limit).offset(offset).execute()]);
       return { items: items.map(toPiece), total: Number(n) };
     },
 
@@ -189,23 +249,24 @@ export function catalogueRepository(db: Db) {
       return row && toListedPart(row);
     },
 
-    async searchParts(search: PartSearch): Promise<{ items: PartListItem[]; total: number }> {
+    async searchParts(search: PartSearch): Promise<Found<PartListItem>> {
+      const { text, categoryId, limit, offset } = search;
+      const filter = categoryId !== undefined ? sql<SqlBool>`t.category_id = ${categoryId}` : undefined;
+      // The most used first is the ranks' own order; relevance puts a number first, then the same.
+      if (text && (search.order === 'relevance' || search.order === 'used-desc')) {
+        const page = rankedPage('parts', search.order === 'relevance' ? text : { hits: text.hits }, filter, limit, offset).as('page');
+        const items = await parts().innerJoin(page, 'page.id', 'parts.id').orderBy('page.tier').orderBy('page.rank').execute();
+        return { items: items.map(toListedPart), ...(await countHits(db, 'parts', text, filter, limit, offset, items.length)) };
+      }
       let count = db.selectFrom('parts').select((eb) => eb.fn.countAll<number>().as('n'));
       let rows = parts();
-      if (search.textMatch) {
-        const match = search.textMatch;
-        count = count.where(() => match);
-        rows = rows.where(() => match);
-      }
-      if (search.categoryId !== undefined) {
-        count = count.where('parts.category_id', '=', search.categoryId);
-        rows = rows.where('parts.category_id', '=', search.categoryId);
+      if (text) rows = rows.where(() => sql<SqlBool>`parts.search_rank in ${text.hits}`);
+      if (categoryId !== undefined) {
+        count = count.where('parts.category_id', '=', categoryId);
+        rows = rows.where('parts.category_id', '=', categoryId);
       }
       switch (search.order) {
         case 'relevance':
-          if (search.exactNumber !== undefined) rows = rows.orderBy(numberRank('parts.number', search.exactNumber));
-          rows = rows.orderBy('parts.piece_count', 'desc').orderBy('parts.id');
-          break;
         case 'used-desc':
           rows = rows.orderBy('parts.piece_count', 'desc').orderBy('parts.id');
           break;
@@ -216,7 +277,11 @@ export function catalogueRepository(db: Db) {
           rows = rows.orderBy('parts.name').orderBy('parts.id');
           break;
       }
-      const [{ n }, items] = await Promise.all([count.executeTakeFirstOrThrow(), rows.limit(search.limit).offset(search.offset).execute()]);
+      if (text) {
+        const items = await rows.limit(limit).offset(offset).execute();
+        return { items: items.map(toListedPart), ...(await countHits(db, 'parts', text, filter, limit, offset, items.length)) };
+      }
+      const [{ n }, items] = await Promise.all([count.executeTakeFirstOrThrow(), rows.limit(limit).offset(offset).execute()]);
       return { items: items.map(toListedPart), total: Number(n) };
     },
 

@@ -29,7 +29,7 @@ function countingCatalogue() {
 describe('the catalogue service', () => {
   it('reads every search from the database, the same search again too (decision 0085)', async () => {
     const { catalogue, asked } = countingCatalogue();
-    const service = catalogueService({ catalogue, matchesText: () => sql<boolean>`1 = 1` });
+    const service = catalogueService({ catalogue, textHits: () => sql`(select 1 as rank)` });
     const parts = (query: string) => service.listParts({ query, page: 0, pageSize: 24, sort: 'relevance' });
     await parts('brick');
     await Promise.all([parts('brick'), parts('brick')]);
@@ -40,7 +40,7 @@ describe('the catalogue service', () => {
   it('keeps the category lists a filter checks until keptForMs has passed, one read for those asked at once', async () => {
     const { catalogue, asked } = countingCatalogue();
     let now = 1_000;
-    const service = catalogueService({ catalogue, matchesText: () => sql<boolean>`1 = 1`, keptForMs: 60_000, now: () => now });
+    const service = catalogueService({ catalogue, textHits: () => sql`(select 1 as rank)`, keptForMs: 60_000, now: () => now });
     const filtered = () =>
       Promise.all([
         service.listParts({ query: 'brick', category: 11, page: 0, pageSize: 24, sort: 'relevance' }),
@@ -58,7 +58,7 @@ describe('the catalogue service', () => {
     const { catalogue, asked } = countingCatalogue();
     let fail = true;
     const flaky = { ...catalogue, partCategories: async () => (fail ? Promise.reject(new Error('database away')) : catalogue.partCategories()) } as CatalogueRepository;
-    const service = catalogueService({ catalogue: flaky, matchesText: () => sql<boolean>`1 = 1` });
+    const service = catalogueService({ catalogue: flaky, textHits: () => sql`(select 1 as rank)` });
     const parts = () => service.listParts({ query: 'brick', category: 11, page: 0, pageSize: 24, sort: 'relevance' });
     await expect(parts()).rejects.toThrow('database away');
     fail = false;

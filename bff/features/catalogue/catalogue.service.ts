@@ -1,14 +1,14 @@
 import { LRUCache } from 'lru-cache';
-import type { Category, PartCategory, PartDetail, PartListItem, PartListQuery, PieceDetail, PieceListQuery, PieceSummary } from '../../contracts/catalogue.contract';
+import { CATALOGUE_NUMBER, type Category, type PartCategory, type PartDetail, type PartListItem, type PartListQuery, type PieceDetail, type PieceListQuery, type PieceSummary } from '../../contracts/catalogue.contract';
 import type { Page, PageQuery } from '../../contracts/common.contract';
 import type { Database } from '../../db/database';
 import { badRequest, notFound } from '../../lib/http-error';
 import { searchWords } from './catalogue.importer';
-import type { CatalogueRepository } from './catalogue.repository';
+import type { CatalogueRepository, TextSearch } from './catalogue.repository';
 
 export interface CatalogueServiceDeps {
   catalogue: CatalogueRepository;
-  matchesText: Database['matchesText'];
+  textHits: Database['textHits'];
   /**
    * How long the category lists are kept before they are read again: the catalogue changes only
    * with an import (another process), which the filters then show within this.
@@ -23,7 +23,7 @@ const MAX_WORDS = 8;
 /** The lists kept: the categories of pieces and of parts. */
 const KEPT_LISTS = 2;
 
-export function catalogueService({ catalogue, matchesText, keptForMs = 60_000, now = Date.now }: CatalogueServiceDeps) {
+export function catalogueService({ catalogue, textHits, keptForMs = 60_000, now = Date.now }: CatalogueServiceDeps) {
   // The catalogue changes only with an import, and every filtered search checks its category against
   // the whole list (with the categories below it): the lists are kept, the same read asked for at
   // once is made once. Searches are read from the database each time (decision 0085).
@@ -39,14 +39,14 @@ export function catalogueService({ catalogue, matchesText, keptForMs = 60_000, n
   const partCategoryList = () => kept<PartCategory[]>('part categories', catalogue.partCategories);
 
   /**
-   * A query's words for the text index, and the query itself for ranking numbers (none without
-   * words). A part's number has a digit in it: words alone (`brick`) are not ranked as numbers.
+   * A query's words found in the text index, and the query itself when it could be a number (one
+   * word with a digit in it, as every piece and part number has): none without words.
    */
-  const textSearch = (table: 'pieces' | 'parts', query: string | undefined) => {
+  const textSearch = (table: 'pieces' | 'parts', query: string | undefined): TextSearch | undefined => {
     const words = searchWords(query ?? '').slice(0, MAX_WORDS);
-    if (words.length === 0) return {};
-    const typed = query!.trim().toLowerCase();
-    return { textMatch: matchesText(table, 'search_text', words), exactNumber: table === 'parts' && !/[0-9]/.test(typed) ? undefined : typed };
+    if (words.length === 0) return undefined;
+    const typed = query!.trim();
+    return { hits: textHits(table, 'search_text', 'search_rank', words), number: CATALOGUE_NUMBER.test(typed) && /[0-9]/.test(typed) ? typed : undefined };
   };
 
   /** A category and every category below it. */
@@ -62,28 +62,28 @@ export function catalogueService({ catalogue, matchesText, keptForMs = 60_000, n
 
   async function searchPieces(query: PieceListQuery, themeIds: number[] | undefined): Promise<Page<PieceSummary>> {
     const text = textSearch('pieces', query.query);
-    const { items, total } = await catalogue.searchPieces({
-      ...text,
+    const found = await catalogue.searchPieces({
+      text,
       themeIds,
       // Without words there is nothing to rank by: the newest first.
-      order: query.sort === 'relevance' && !text.textMatch ? 'year-desc' : query.sort,
+      order: query.sort === 'relevance' && !text ? 'year-desc' : query.sort,
       limit: query.pageSize,
       offset: query.page * query.pageSize,
     });
-    return { items, page: query.page, pageSize: query.pageSize, total };
+    return { ...found, page: query.page, pageSize: query.pageSize };
   }
 
   async function searchParts(query: PartListQuery): Promise<Page<PartListItem>> {
     const text = textSearch('parts', query.query);
-    const { items, total } = await catalogue.searchParts({
-      ...text,
+    const found = await catalogue.searchParts({
+      text,
       categoryId: query.category,
       // Without words there is nothing to rank by: the most used first.
-      order: query.sort === 'relevance' && !text.textMatch ? 'used-desc' : query.sort,
+      order: query.sort === 'relevance' && !text ? 'used-desc' : query.sort,
       limit: query.pageSize,
       offset: query.page * query.pageSize,
     });
-    return { items, page: query.page, pageSize: query.pageSize, total };
+    return { ...found, page: query.page, pageSize: query.pageSize };
   }
 
   return {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { idText } from '@contracts/common.contract';
+import { idText, type Page } from '@contracts/common.contract';
 import {
   CATALOGUE_PAGE_SIZE,
   MAX_CATALOGUE_QUERY,
@@ -237,3 +237,13 @@ export function cssColour(rgb: string): string | undefined {
 const count = new Intl.NumberFormat();
 export const formatCount = (n: number) => count.format(n);
 export const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+/** How many a list has: `total`, or at least that many. */
+export type Found = Pick<Page<unknown>, 'total' | 'totalIsLowerBound'>;
+/** How many a search found: "24", or "1,000+" when it stopped counting there. */
+export const foundCount = (found: Found) => `${formatCount(found.total)}${found.totalIsLowerBound ? '+' : ''}`;
+const foundOne = (found: Found) => found.total === 1 && !found.totalIsLowerBound;
+/** "1 part", "24 parts", "1,000+ parts". */
+export const foundPlural = (found: Found, one: string, many: string) => `${foundCount(found)} ${foundOne(found) ? one : many}`;
+/** "1 part matches", "24 parts match". */
+export const foundMatching = (found: Found, one: string, many: string) =>
+  `${foundPlural(found, one, many)} ${foundOne(found) ? 'matches' : 'match'}`;

@@ -81,6 +81,11 @@ export const LINES: FakeLine[] = [
 ];
 
 const page = <T>(items: T[], { page: p, pageSize: size }: { page: number; pageSize: number }) => ({ items: items.slice(p * size, p * size + size), page: p, pageSize: size, total: items.length });
+/** A search's page as the BFF counts it: up to the next thousand past the page, then "at least" (decision 0086). */
+const searchPage = <T>(items: T[], query: { page: number; pageSize: number; query?: string }) => {
+  const upTo = Math.ceil(((query.page + 1) * query.pageSize) / 1000) * 1000;
+  return query.query && items.length > upTo ? { ...page(items, query), total: upTo, totalIsLowerBound: true } : page(items, query);
+};
 
 /** A piece or part by its ref as the BFF looks it up: its number first, then digits only as an id. */
 const byRef = <T extends { id: number; number: string }>(list: T[], ref: string) => list.find((x) => x.number === ref) ?? (/^[1-9][0-9]*$/.test(ref) ? list.find((x) => x.id === Number(ref)) : undefined);
@@ -134,7 +139,7 @@ export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSumma
         year: (a, b) => (a.year ?? 0) - (b.year ?? 0),
         'parts-desc': (a, b) => b.partCount - a.partCount,
       };
-      return page([...found].sort(compare[query.sort]), query);
+      return searchPage([...found].sort(compare[query.sort]), query);
     }),
 
     served(catalogueApi.listPartCategories, () => ({
@@ -158,7 +163,7 @@ export function fakeCatalogue(init: { pieces?: PieceSummary[]; parts?: PartSumma
         name: (a, b) => a.name.localeCompare(b.name),
         'used-desc': (a, b) => b.pieceCount - a.pieceCount || a.id - b.id,
       };
-      return page([...found].sort(compare[query.sort]), query);
+      return searchPage([...found].sort(compare[query.sort]), query);
     }),
 
     served(catalogueApi.getPiece, ({ params: { id: ref } }) => {

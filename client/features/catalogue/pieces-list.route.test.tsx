@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeBff, renderApp } from '@/test-utils';
-import { fakeCatalogue, ourPicture, piece, type FakeCatalogue } from './catalogue.fake-api';
+import { fakeCatalogue, ourPicture, part, piece, type FakeCatalogue } from './catalogue.fake-api';
 
 afterEach(() => {
   jest.useRealTimers();
@@ -189,5 +189,21 @@ describe('/pieces?kind=parts', () => {
     await user.type(screen.getByRole('searchbox', { name: 'Search parts' }), 'brick');
     expect(await screen.findByRole('heading', { name: 'No parts match' })).toBeInTheDocument();
     expect(screen.getByText('Nothing matches “brick” in Plates. Try a part number such as 3001, or a word of its name.')).toBeInTheDocument();
+  });
+
+  it('says "1,000+" for a word that matches more than the BFF counts, and pages on past it', async () => {
+    const tiles = Array.from({ length: 1_200 }, (_, i) => part(100 + i, { number: `7${String(i).padStart(4, '0')}`, name: `Tile 1 x ${i} with Groove` }));
+    const { user, router } = setup('/pieces?kind=parts&query=groove', fakeCatalogue({ parts: tiles }));
+    await waitFor(() => expect(status()).toHaveTextContent('1,000+ parts match “groove”'));
+    expect(within(tabs()).getByRole('link', { name: 'Parts 1,000+' })).toHaveAttribute('aria-current', 'page');
+    const pages = screen.getByRole('navigation', { name: 'Part pages' });
+    expect(pages).toHaveTextContent('Showing 1–24 of 1000+ parts');
+    expect(pages).toHaveTextContent('Page 1 of 42+');
+    await user.click(within(pages).getByRole('link', { name: 'Next' }));
+    await waitFor(() => expect(screen.getByRole('navigation', { name: 'Part pages' })).toHaveTextContent('Page 2 of 42+'));
+    // Past the first thousand the count goes on, here to all of them.
+    await act(() => router.navigate('/pieces?kind=parts&query=groove&page=42'));
+    await waitFor(() => expect(screen.getByRole('navigation', { name: 'Part pages' })).toHaveTextContent('Showing 985–1008 of 1200 parts'));
+    expect(status()).toHaveTextContent('1,200 parts match “groove”');
   });
 });

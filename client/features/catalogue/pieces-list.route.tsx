@@ -16,7 +16,7 @@ import {
   fetchPartCategories,
   fetchPartPage,
   fetchPiecePage,
-  formatCount,
+  foundCount,
   parseCatalogueSearch,
   partsHref,
   partsKey,
@@ -26,6 +26,7 @@ import {
   type Attempt,
   type CatalogueLinkState,
   type CatalogueSearch,
+  type Found,
 } from './catalogue.api';
 import { PartResults } from './components/part-results';
 import { PieceResults } from './components/piece-results';
@@ -33,14 +34,14 @@ import { PieceResults } from './components/piece-results';
 type PiecesData = { search: Extract<CatalogueSearch, { kind: 'pieces' }>; pieces: Attempt<Page<PieceSummary>>; categories: Attempt<{ items: Category[] }> };
 type PartsData = { search: Extract<CatalogueSearch, { kind: 'parts' }>; parts: Attempt<Page<PartListItem>>; categories: Attempt<{ items: PartCategory[] }> };
 /** `otherTotal`: with a query, how many of the other kind match it (the tab says so, and its first page is then in the cache). */
-type Data = (PiecesData | PartsData) & { otherTotal?: number };
+type Data = (PiecesData | PartsData) & { otherTotal?: Found };
 
 /** With words typed, how many of the other kind match them (its first page, its own filters at their defaults: then in the cache). */
-async function otherTotal(search: CatalogueSearch): Promise<number | undefined> {
+async function otherTotal(search: CatalogueSearch): Promise<Found | undefined> {
   if (!search.query) return undefined;
   const first = { page: 1, query: search.query, category: 0, sort: 'relevance' } as const;
   const read = await attempt(async (): Promise<Page<unknown>> => (search.kind === 'pieces' ? loadQuery(partsKey(first), fetchPartPage) : loadQuery(piecesKey(first), fetchPiecePage)));
-  return read.data?.total;
+  return read.data;
 }
 
 /**
@@ -82,9 +83,12 @@ const LEDES = {
 /** Pieces or parts for the same words; with words typed, each tab says how many it finds. */
 function KindTabs({ data }: { data: Data }) {
   const { search } = data;
-  const shown = search.kind === 'pieces' ? (data as PiecesData).pieces.data?.total : (data as PartsData).parts.data?.total;
+  const shown: Found | undefined = search.kind === 'pieces' ? (data as PiecesData).pieces.data : (data as PartsData).parts.data;
   const totals = search.kind === 'pieces' ? { pieces: shown, parts: data.otherTotal } : { pieces: data.otherTotal, parts: shown };
-  const counted = (kind: 'pieces' | 'parts') => (search.query && totals[kind] !== undefined ? <span className="tab-count">{formatCount(totals[kind])}</span> : null);
+  const counted = (kind: 'pieces' | 'parts') => {
+    const found = totals[kind];
+    return search.query && found !== undefined ? <span className="tab-count">{foundCount(found)}</span> : null;
+  };
   return (
     <nav className="tabs cat-kinds" aria-label="Search the catalogue for">
       <AppLink to={piecesHref({ query: search.query })} className="tab" aria-current={search.kind === 'pieces' ? 'page' : undefined}>

@@ -4,15 +4,15 @@ import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { useQuery } from '@/lib/cache';
-import { PART_CATEGORIES_KEY, PART_SORT_LABELS, fetchPartCategories, fetchPartPage, formatCount, partHref, partsHref, partsKey, plural, type Attempt, type CatalogueLinkState, type PartsSearch } from '../catalogue.api';
+import { PART_CATEGORIES_KEY, PART_SORT_LABELS, fetchPartCategories, fetchPartPage, formatCount, foundMatching, foundPlural, partHref, partsHref, partsKey, plural, type Attempt, type CatalogueLinkState, type PartsSearch } from '../catalogue.api';
 import { CatalogueImage } from './catalogue-image';
 import { CatalogueResults, CategoryLoadError, FilterSelect } from './catalogue-results';
 
 /** "3 parts match “3001” in Bricks", said politely when it changes. */
-function resultSummary(total: number, search: PartsSearch, categoryName: string | undefined): string {
+function resultSummary(found: Page<unknown>, search: PartsSearch, categoryName: string | undefined): string {
   const where = search.category ? ` in ${categoryName ?? `part category ${search.category}`}` : '';
-  if (search.query) return `${plural(total, 'part', 'parts')} ${total === 1 ? 'matches' : 'match'} “${search.query}”${where}`;
-  return `${plural(total, 'part', 'parts')}${where}`;
+  if (search.query) return `${foundMatching(found, 'part', 'parts')} “${search.query}”${where}`;
+  return `${foundPlural(found, 'part', 'parts')}${where}`;
 }
 
 function PartCard({ part, state }: { part: PartListItem; state: CatalogueLinkState }) {
@@ -73,13 +73,14 @@ export function PartResults(props: { search: PartsSearch; loaded: { parts: Attem
       what="parts"
       clearTo={partsHref({ sort: search.sort })}
       filtered={filtered}
-      summary={parts ? resultSummary(parts.total, search, categoryName) : ''}
+      summary={parts ? resultSummary(parts, search, categoryName) : ''}
     >
       {parts ? (
         <PagedList
           page={search.page}
           pageSize={parts.pageSize}
           total={parts.total}
+          totalIsLowerBound={parts.totalIsLowerBound}
           count={parts.items.length}
           hrefFor={(page) => partsHref({ ...search, page })}
           label="Part pages"

@@ -5,15 +5,15 @@ import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { CATEGORIES_KEY, SORT_LABELS, categoryTree, fetchCategories, fetchPiecePage, formatCount, piecesHref, piecesKey, plural, type Attempt, type CatalogueLinkState, type PiecesSearch } from '../catalogue.api';
+import { CATEGORIES_KEY, SORT_LABELS, categoryTree, fetchCategories, fetchPiecePage, formatCount, foundMatching, foundPlural, piecesHref, piecesKey, plural, type Attempt, type CatalogueLinkState, type PiecesSearch } from '../catalogue.api';
 import { CatalogueImage } from './catalogue-image';
 import { CatalogueResults, CategoryLoadError, FilterSelect } from './catalogue-results';
 
 /** "12 pieces match “house” in Town", said politely when it changes. */
-function resultSummary(total: number, search: PiecesSearch, categoryName: string | undefined): string {
+function resultSummary(found: Page<unknown>, search: PiecesSearch, categoryName: string | undefined): string {
   const where = search.category ? ` in ${categoryName ?? `category ${search.category}`}` : '';
-  if (search.query) return `${plural(total, 'piece', 'pieces')} ${total === 1 ? 'matches' : 'match'} “${search.query}”${where}`;
-  return `${plural(total, 'piece', 'pieces')}${where}`;
+  if (search.query) return `${foundMatching(found, 'piece', 'pieces')} “${search.query}”${where}`;
+  return `${foundPlural(found, 'piece', 'pieces')}${where}`;
 }
 
 function PieceCard({ piece, state }: { piece: PieceSummary; state: CatalogueLinkState }) {
@@ -74,13 +74,14 @@ export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: At
       what="pieces"
       clearTo={piecesHref({ sort: search.sort })}
       filtered={filtered}
-      summary={pieces ? resultSummary(pieces.total, search, categoryName) : ''}
+      summary={pieces ? resultSummary(pieces, search, categoryName) : ''}
     >
       {pieces ? (
         <PagedList
           page={search.page}
           pageSize={pieces.pageSize}
           total={pieces.total}
+          totalIsLowerBound={pieces.totalIsLowerBound}
           count={pieces.items.length}
           hrefFor={(page) => piecesHref({ ...search, page })}
           label="Piece pages"
