@@ -1,4 +1,5 @@
 import { AppLink } from '@/lib/app-link';
+import { formatCount } from '@/lib/format';
 import { pageCount } from '@/lib/search-params';
 
 /**
@@ -17,7 +18,7 @@ export function Pagination({
   page: number;
   pageSize: number;
   total: number;
-  /** There are at least `total`: "of 1000+", "Page 1 of 42+", and a next page past the last counted. */
+  /** There are at least `total`: "of 1,000+", "Page 1 of 42+", and a next page past the last counted. */
   totalIsLowerBound?: boolean;
   hrefFor: (page: number) => string;
   label: string;
@@ -31,7 +32,7 @@ export function Pagination({
   return (
     <nav className="pagination" aria-label={label}>
       <p className="pagination-count muted small">
-        {total === 0 ? `No ${noun}` : pastTheEnd ? `Past the end of ${total} ${noun}` : `Showing ${first}–${last} of ${total}${more} ${noun}`}
+        {total === 0 ? `No ${noun}` : pastTheEnd ? `Past the end of ${formatCount(total)} ${noun}` : `Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(total)}${more} ${noun}`}
       </p>
       <div className="pagination-controls">
         {page > 1 ? (
@@ -44,7 +45,7 @@ export function Pagination({
           </span>
         )}
         <span className="pagination-page tabular" aria-current="page">
-          {pastTheEnd ? `${pages} ${pages === 1 ? 'page' : 'pages'} in all` : `Page ${page} of ${pages}${more}`}
+          {pastTheEnd ? `${formatCount(pages)} ${pages === 1 ? 'page' : 'pages'} in all` : `Page ${formatCount(page)} of ${formatCount(pages)}${more}`}
         </span>
         {page < pages || (totalIsLowerBound && !pastTheEnd) ? (
           <AppLink className="btn btn-small" to={hrefFor(page + 1)} rel="next">

@@ -8,6 +8,10 @@ const time = onFirstUse(() => new Intl.DateTimeFormat(undefined, { timeStyle: 's
 const date = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }));
 const day = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' }));
 const dayWithYear = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
+const count = onFirstUse(() => new Intl.NumberFormat());
+
+/** A count in the reader's locale: 1234 → "1,234". */
+export const formatCount = (n: number) => count().format(n);
 
 /** A UTC ISO timestamp in the reader's locale and zone ("1 Mar 2025, 09:30"); '' for none. */
 export const formatWhen = (iso: string | null | undefined) => (iso ? when().format(new Date(iso)) : '');

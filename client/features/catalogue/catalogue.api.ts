@@ -15,6 +15,7 @@ import {
 } from '@contracts/catalogue.contract';
 import { fetcherFor, isApiError, keyFor, keyOf } from '@/lib/api-client';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { formatCount } from '@/lib/format';
 import { paths } from '@/lib/paths';
 
 /**
@@ -233,9 +234,6 @@ export function cssColour(rgb: string): string | undefined {
   return /^[0-9a-f]{6}$/i.test(rgb) ? `#${rgb}` : undefined;
 }
 
-/** 1234 → "1,234" in the reader's locale. */
-const count = new Intl.NumberFormat();
-export const formatCount = (n: number) => count.format(n);
 export const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 /** How many a list has: `total`, or at least that many. */
 export type Found = Pick<Page<unknown>, 'total' | 'totalIsLowerBound'>;

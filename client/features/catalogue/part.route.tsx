@@ -6,11 +6,12 @@ import { EmptyState } from '@/components/empty-state';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { formatCount } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { ColourSwatch } from './components/colour-swatch';
 import { CatalogueHeader } from './components/catalogue-header';
 import { CatalogueImage } from './components/catalogue-image';
-import { backFrom, fetchPart, formatCount, isPartRef, linkState, parseWhereUsedSearch, partHref, partKey, plural } from './catalogue.api';
+import { backFrom, fetchPart, isPartRef, linkState, parseWhereUsedSearch, partHref, partKey, plural } from './catalogue.api';
 
 type Data = { id: string; page: number; part: PartDetail };
 

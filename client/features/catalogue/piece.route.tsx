@@ -5,11 +5,12 @@ import type { PieceDetail } from '@contracts/catalogue.contract';
 import { EmptyState } from '@/components/empty-state';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { formatCount } from '@/lib/format';
+import { paths } from '@/lib/paths';
 import { ColourSwatch } from './components/colour-swatch';
 import { CatalogueHeader } from './components/catalogue-header';
 import { CatalogueImage } from './components/catalogue-image';
-import { paths } from '@/lib/paths';
-import { backFrom, fetchPiece, formatCount, isPieceRef, linkState, partHref, pieceKey, piecesHref, plural } from './catalogue.api';
+import { backFrom, fetchPiece, isPieceRef, linkState, partHref, pieceKey, piecesHref, plural } from './catalogue.api';
 
 type Data = { id: string; piece: PieceDetail };
 

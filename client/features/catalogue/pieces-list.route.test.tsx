@@ -197,13 +197,13 @@ describe('/pieces?kind=parts', () => {
     await waitFor(() => expect(status()).toHaveTextContent('1,000+ parts match “groove”'));
     expect(within(tabs()).getByRole('link', { name: 'Parts 1,000+' })).toHaveAttribute('aria-current', 'page');
     const pages = screen.getByRole('navigation', { name: 'Part pages' });
-    expect(pages).toHaveTextContent('Showing 1–24 of 1000+ parts');
+    expect(pages).toHaveTextContent('Showing 1–24 of 1,000+ parts');
     expect(pages).toHaveTextContent('Page 1 of 42+');
     await user.click(within(pages).getByRole('link', { name: 'Next' }));
     await waitFor(() => expect(screen.getByRole('navigation', { name: 'Part pages' })).toHaveTextContent('Page 2 of 42+'));
     // Past the first thousand the count goes on, here to all of them.
     await act(() => router.navigate('/pieces?kind=parts&query=groove&page=42'));
-    await waitFor(() => expect(screen.getByRole('navigation', { name: 'Part pages' })).toHaveTextContent('Showing 985–1008 of 1200 parts'));
+    await waitFor(() => expect(screen.getByRole('navigation', { name: 'Part pages' })).toHaveTextContent('Showing 985–1,008 of 1,200 parts'));
     expect(status()).toHaveTextContent('1,200 parts match “groove”');
   });
 });

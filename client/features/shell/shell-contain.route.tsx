@@ -4,7 +4,7 @@ import { webhookApi } from '@contracts/webhook.contract';
 import { Icon } from '@/components/icon';
 import { errorMessage, fetcherFor, isApiError, keyFor, type QueryKey } from '@/lib/api-client';
 import { useQuery, type Fetcher } from '@/lib/cache';
-import { startOfTodayIso } from '@/lib/format';
+import { formatCount, startOfTodayIso } from '@/lib/format';
 import './shell-contain.css';
 
 export const handle = { title: 'Container layout' };
@@ -25,7 +25,6 @@ function metrics(): Metric[] {
   ];
 }
 
-const count = new Intl.NumberFormat();
 
 /** One figure: loading, the number, or why it is missing (with a retry). */
 function MetricTile({ metric }: { metric: Metric }) {
@@ -34,7 +33,7 @@ function MetricTile({ metric }: { metric: Metric }) {
   return (
     <div className="metric" aria-busy={isLoading}>
       <span className="metric-label">{metric.label}</span>
-      <span className="metric-value">{data ? count.format(data.total) : isLoading ? <span className="metric-loading">…<span className="visually-hidden">Loading</span></span> : '—'}</span>
+      <span className="metric-value">{data ? formatCount(data.total) : isLoading ? <span className="metric-loading">…<span className="visually-hidden">Loading</span></span> : '—'}</span>
       {error && !data ? (
         <span className="metric-trend metric-error">
           {refused ? 'Not for your role' : <>Could not load: {errorMessage(error)} </>}

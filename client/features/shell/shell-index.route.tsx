@@ -5,7 +5,7 @@ import { errorMessage, fetcherFor, keyFor } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
 import { areas, areasFor, samples, type Area } from '@/lib/areas';
 import { useQuery } from '@/lib/cache';
-import { startOfTodayIso } from '@/lib/format';
+import { formatCount, startOfTodayIso } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
 import { useNow } from '@/lib/use-now';
@@ -15,7 +15,6 @@ export const handle = { title: 'Overview' };
 
 // Through the contract, not the gym area's module: features stay apart.
 const fetchVisitCount = fetcherFor(gymApi.countVisits);
-const count = new Intl.NumberFormat();
 
 /**
  * Today's visits (successful door unlocks) for the desk. "Today" starts at this browser's local
@@ -32,7 +31,7 @@ function TodayVisits() {
       </h2>
       {/* A figure, not a heading: a div, so it is not read as a styled paragraph heading. */}
       <div className="visits-count" aria-busy={isLoading}>
-        {data ? count.format(data.count) : isLoading ? '…' : '—'}
+        {data ? formatCount(data.count) : isLoading ? '…' : '—'}
       </div>
       <p className="muted">{error && !data ? `Could not count them: ${errorMessage(error)}` : 'Members and staff let in by the doors since midnight.'}</p>
       <AppLink to={paths.shellWebhook}>See the door events</AppLink>

@@ -4,7 +4,8 @@ import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { useQuery } from '@/lib/cache';
-import { PART_CATEGORIES_KEY, PART_SORT_LABELS, fetchPartCategories, fetchPartPage, formatCount, foundMatching, foundPlural, partHref, partsHref, partsKey, plural, type Attempt, type CatalogueLinkState, type PartsSearch } from '../catalogue.api';
+import { formatCount } from '@/lib/format';
+import { PART_CATEGORIES_KEY, PART_SORT_LABELS, fetchPartCategories, fetchPartPage, foundMatching, foundPlural, partHref, partsHref, partsKey, plural, type Attempt, type CatalogueLinkState, type PartsSearch } from '../catalogue.api';
 import { CatalogueImage } from './catalogue-image';
 import { CatalogueResults, CategoryLoadError, FilterSelect } from './catalogue-results';
 

@@ -5,7 +5,8 @@ import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { CATEGORIES_KEY, SORT_LABELS, categoryTree, fetchCategories, fetchPiecePage, formatCount, foundMatching, foundPlural, piecesHref, piecesKey, plural, type Attempt, type CatalogueLinkState, type PiecesSearch } from '../catalogue.api';
+import { formatCount } from '@/lib/format';
+import { CATEGORIES_KEY, SORT_LABELS, categoryTree, fetchCategories, fetchPiecePage, foundMatching, foundPlural, piecesHref, piecesKey, plural, type Attempt, type CatalogueLinkState, type PiecesSearch } from '../catalogue.api';
 import { CatalogueImage } from './catalogue-image';
 import { CatalogueResults, CategoryLoadError, FilterSelect } from './catalogue-results';
 
