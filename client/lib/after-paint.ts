@@ -36,7 +36,7 @@ export function afterPaint(task: () => void): () => void {
 }
 
 /** Whether the first contentful paint is on screen, or cannot be known (no paint timing: then only the next frame is waited for). */
-function firstContentfulPaintShown(): boolean {
+export function firstContentfulPaintShown(): boolean {
   if (typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) return true;
   return performance.getEntriesByName('first-contentful-paint').length > 0;
 }

@@ -136,4 +136,47 @@ describe('the tab’s live stream', () => {
     expect(FakeEventSource.instances).toHaveLength(3);
     expect(FakeEventSource.current().url).toBe('/api/events'); // a new view shows what happens from now on
   });
+
+  it('on the app’s first page, opens once that page has painted, and not at all for a view gone before', async () => {
+    jest.useFakeTimers();
+    // Paint timing as a browser has it: no first contentful paint yet, then one.
+    const painted: PerformanceEntry[] = [];
+    const observers: PerformanceObserverCallback[] = [];
+    class PaintObserver {
+      static supportedEntryTypes = ['paint'];
+      constructor(callback: PerformanceObserverCallback) {
+        observers.push(callback);
+      }
+      observe() {}
+      disconnect() {}
+    }
+    const realObserver = globalThis.PerformanceObserver;
+    globalThis.PerformanceObserver = PaintObserver as unknown as typeof PerformanceObserver;
+    const realEntries = Object.getOwnPropertyDescriptor(performance, 'getEntriesByName');
+    Object.defineProperty(performance, 'getEntriesByName', { configurable: true, value: (name: string) => (name === 'first-contentful-paint' ? painted : []) });
+    const paint = () =>
+      act(() => {
+        painted.push({ name: 'first-contentful-paint' } as PerformanceEntry);
+        for (const observer of observers) observer({ getEntriesByName: () => painted } as unknown as PerformanceObserverEntryList, {} as PerformanceObserver);
+        jest.advanceTimersByTime(50);
+      });
+    try {
+      const gone = render(<LiveView name="board" types={['order']} heard={[]} />);
+      expect(stateOf('board')).toBe('connecting');
+      gone.unmount();
+      await endOfTask();
+
+      render(<LiveView name="chat" types={['chat']} heard={[]} />);
+      expect(FakeEventSource.instances).toHaveLength(0);
+      expect(stateOf('chat')).toBe('connecting');
+      paint();
+      expect(FakeEventSource.instances).toHaveLength(1);
+      act(() => FakeEventSource.current().open());
+      expect(stateOf('chat')).toBe('open');
+    } finally {
+      globalThis.PerformanceObserver = realObserver;
+      if (realEntries) Object.defineProperty(performance, 'getEntriesByName', realEntries);
+      else delete (performance as Partial<Performance>).getEntriesByName;
+    }
+  });
 });

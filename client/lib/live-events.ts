@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { urlOf } from '@contracts/endpoint.contract';
 import { LIVE_EVENT_TYPES, eventsApi, type LiveEvent, type LiveEventType } from '@contracts/events.contract';
+import { afterPaint, firstContentfulPaintShown } from './after-paint';
 
 /**
  * The one client of `GET /api/events` (Server-Sent Events) in a tab: a single `EventSource` shared
@@ -41,6 +42,8 @@ export class LiveEventStream {
   private readonly statusListeners = new Set<() => void>();
   private readonly subscribers = new Set<Subscriber>();
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels an opening that waits for the page's paint. */
+  private cancelOpening: (() => void) | undefined;
   private failures = 0;
 
   constructor(private readonly url: string = EVENTS_URL) {}
@@ -60,8 +63,17 @@ export class LiveEventStream {
     const subscriber: Subscriber = { types: new Set(types), listener };
     this.subscribers.add(subscriber);
     // A view shows what happens from now on (its own data came from the API), so a stream it starts
-    // does not replay what happened while nobody listened.
-    if (!this.running) this.connect({ resume: false });
+    // does not replay what happened while nobody listened. On the app's first page it opens once that
+    // page has painted: a connection that stays open takes one of the six a phone has for the page's
+    // files and data. A view reads its data again when the stream opens (useWhenLiveOpens): nothing is missed.
+    if (!this.running && firstContentfulPaintShown()) this.connect({ resume: false });
+    else if (!this.running) {
+      this.update({ state: 'connecting', error: null });
+      this.cancelOpening = afterPaint(() => {
+        this.cancelOpening = undefined;
+        this.connect({ resume: false });
+      });
+    }
     return () => {
       this.subscribers.delete(subscriber);
       if (this.subscribers.size > 0) return;
@@ -75,9 +87,9 @@ export class LiveEventStream {
     };
   }
 
-  /** Connected, connecting, or waiting to retry. */
+  /** Connected, connecting, waiting for the page's paint, or waiting to retry. */
   private get running(): boolean {
-    return this.source !== undefined || this.retryTimer !== undefined;
+    return this.source !== undefined || this.retryTimer !== undefined || this.cancelOpening !== undefined;
   }
 
   /**
@@ -144,6 +156,8 @@ export class LiveEventStream {
   private clearRetry() {
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    this.cancelOpening?.();
+    this.cancelOpening = undefined;
   }
 
   private receive(type: LiveEventType, message: MessageEvent<string>) {
