@@ -109,7 +109,7 @@ describe('database', () => {
 
     const database = await openDatabase(target.url);
     const found = async (...words: string[]) =>
-      (await database.db.selectFrom('parts').select('number').where(() => sql<SqlBool>`search_rank in ${database.textHits('parts', 'search_text', 'search_rank', words)}`).orderBy('number').execute()).map((row) => row.number);
+      (await database.db.selectFrom('parts').select('number').where(() => sql<SqlBool>`search_rank in ${database.textHits('parts', 'search_rank', words)}`).orderBy('number').execute()).map((row) => row.number);
     expect(await found('3001')).toEqual(['3001', '3001pr0001']);
     expect(await found('brick', 'print')).toEqual(['3001pr0001']);
     expect(await found('plate')).toEqual(['3023']);

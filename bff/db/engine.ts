@@ -26,7 +26,8 @@ export interface EngineDdl {
    * unique integer column (1 = first): a search then reads its matches best first and stops at its
    * page. SQLite: the FTS5 table is keyed by the rank, with prefix indexes up to 8 characters (a
    * typed word's start is read as one list, not merged from every word it starts with); PostgreSQL: the
-   * GIN index stays, and the rank's own index gives the order.
+   * words kept as a generated tsvector column ({@link textVector}) under a GIN index, and the rank's own
+   * index (the caller's) gives the order.
    */
   rankedTextIndex: (db: AnyDb, table: string, column: string, rank: string) => Promise<void>;
 }
@@ -78,11 +79,12 @@ export interface Connection {
   /** The database server's clock in epoch milliseconds: one clock for every instance. */
   serverNowMs: RawBuilder<number>;
   /**
-   * The rows of `table` whose `column` (under {@link EngineDdl.rankedTextIndex}) holds every one of
-   * `words`, each as a word or the start of one: a derived table of their `rank`, to join to `table`
-   * on its `rank` column and read in that order. Answered from the index, never a scan of the table.
+   * The rows of `table` whose text (under {@link EngineDdl.rankedTextIndex}) holds every one of
+   * `words`, each as a word or the start of one: a derived table of their `rank` (the index's `rank`
+   * column), to join to `table` on that column and read in that order. Answered from the index, never
+   * a scan of the table.
    */
-  textHits: (table: string, column: string, rank: string, words: readonly string[]) => RawBuilder<TextHit>;
+  textHits: (table: string, rank: string, words: readonly string[]) => RawBuilder<TextHit>;
   /** After bulk writes to `table`, inside their transaction: brings its text index up to date (PostgreSQL's keeps itself). */
   refreshTextIndex: (trx: AnyDb, table: string) => Promise<void>;
   /**
@@ -197,7 +199,7 @@ function connectSqlite(url: string): Connection {
     appendToLog: async (db, log, values) => Number((await db.insertInto(log.table).values(values).returning('id').executeTakeFirstOrThrow()).id),
     notify: async () => {},
     serverNowMs: sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000) as integer)`,
-    textHits: (table, _column, _rank, words) => {
+    textHits: (table, _rank, words) => {
       // FTS5 query syntax: each word quoted (nothing in it is an operator), `*` for "starts with", spaces for AND.
       const query = words.map((word) => `"${word.replace(/"/g, '""')}"*`).join(' ');
       // The index's rowid is the rank: it hands its matches back in rank order, so a page read from it stops early.
@@ -363,7 +365,7 @@ function connectPostgres(url: string, { poolSize, connectTimeoutMs, statementTim
     notify: async (trx, channel, payload) => void (await sql`select pg_notify(${channel}, ${payload})`.execute(trx)),
     listen,
     serverNowMs: sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`,
-    textHits: (table, _column, rank, words) => {
+    textHits: (table, rank, words) => {
       // tsquery syntax: each word quoted as a lexeme, `:*` for "starts with", `&` for AND.
       const query = words.map((word) => `'${word.replace(/'/g, "''")}':*`).join(' & ');
       return sql<TextHit>`(select ${sql.ref(rank)} as rank from ${sql.table(table)} where ${sql.ref(textVector(table))} @@ to_tsquery('simple', ${query}))`;

@@ -46,7 +46,7 @@ export function catalogueService({ catalogue, textHits, keptForMs = 60_000, now 
     const words = searchWords(query ?? '').slice(0, MAX_WORDS);
     if (words.length === 0) return undefined;
     const typed = query!.trim();
-    return { hits: textHits(table, 'search_text', 'search_rank', words), number: CATALOGUE_NUMBER.test(typed) && /[0-9]/.test(typed) ? typed : undefined };
+    return { hits: textHits(table, 'search_rank', words), number: CATALOGUE_NUMBER.test(typed) && /[0-9]/.test(typed) ? typed : undefined };
   };
 
   /** A category and every category below it. */
