@@ -33,7 +33,11 @@ onPostgres('a PostgreSQL outage', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const get = (route: string) => fetch(`${bff.url}${route}`);
+  // A refused connection is the instance gone: its own words say why.
+  const get = (route: string) =>
+    fetch(`${bff.url}${route}`).catch((err: unknown) => {
+      throw new Error(`GET ${route} failed (${String((err as Error).cause ?? err)}); the instance ${bff.child.exitCode === null && bff.child.signalCode === null ? 'still runs' : `exited (${bff.child.exitCode ?? bff.child.signalCode})`}; its output:\n${bff.output()}`);
+    });
   async function until(route: string, status: number) {
     const deadline = Date.now() + 20_000;
     for (;;) {
