@@ -137,7 +137,7 @@ describe('the tab’s live stream', () => {
     expect(FakeEventSource.current().url).toBe('/api/events'); // a new view shows what happens from now on
   });
 
-  it('on the app’s first page, opens once that page has painted, and not at all for a view gone before', async () => {
+  it('on the app’s first page, opens once that page has painted (or is hidden), and not at all for a view gone before', async () => {
     jest.useFakeTimers();
     // Paint timing as a browser has it: no first contentful paint yet, then one.
     const painted: PerformanceEntry[] = [];
@@ -166,15 +166,26 @@ describe('the tab’s live stream', () => {
       gone.unmount();
       await endOfTask();
 
-      render(<LiveView name="chat" types={['chat']} heard={[]} />);
+      const chat = render(<LiveView name="chat" types={['chat']} heard={[]} />);
       expect(FakeEventSource.instances).toHaveLength(0);
       expect(stateOf('chat')).toBe('connecting');
       paint();
       expect(FakeEventSource.instances).toHaveLength(1);
       act(() => FakeEventSource.current().open());
       expect(stateOf('chat')).toBe('open');
+      chat.unmount();
+      await endOfTask();
+
+      // A tab sent to the background before it painted paints nothing until shown: it opens at once.
+      painted.length = 0;
+      render(<LiveView name="board" types={['order']} heard={[]} />);
+      expect(FakeEventSource.instances).toHaveLength(1);
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      act(() => void document.dispatchEvent(new Event('visibilitychange')));
+      expect(FakeEventSource.instances).toHaveLength(2);
     } finally {
       globalThis.PerformanceObserver = realObserver;
+      delete (document as { hidden?: boolean }).hidden;
       if (realEntries) Object.defineProperty(performance, 'getEntriesByName', realEntries);
       else delete (performance as Partial<Performance>).getEntriesByName;
     }
