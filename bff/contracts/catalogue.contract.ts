@@ -12,13 +12,13 @@ import { endpoint, read } from './endpoint.contract';
 
 export const MAX_CATALOGUE_QUERY = 100;
 
+/** What a piece or part number looks like (`10270-1`, `3001pr0001`); an id is digits only. */
+export const CATALOGUE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 /**
  * A piece or part in a path: its number (`10270-1`, `3001`, `3001pr0001`: what people know, share
  * and type), or its id. The number is looked up first; an address with digits only that is no
  * number is an id (links from before numbers were used), and the page then moves to the number.
  */
-/** What a piece or part number looks like (`10270-1`, `3001pr0001`); an id is digits only. */
-export const CATALOGUE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 export const catalogueRef = (what: string) =>
   v.pipe(v.string(), v.regex(CATALOGUE_NUMBER, `Expected a ${what} number such as ${what === 'piece' ? '10270-1' : '3001 or 3001pr0001'}, or a ${what} id`));
 

@@ -66,8 +66,7 @@ export class LiveEventStream {
     // does not replay what happened while nobody listened. On the app's first page it opens once that
     // page has painted: a connection that stays open takes one of the six a phone has for the page's
     // files and data. A view reads its data again when the stream opens (useWhenLiveOpens): nothing is missed.
-    if (!this.running && (firstContentfulPaintShown() || document.hidden)) this.connect({ resume: false });
-    else if (!this.running) this.openAfterFirstPaint();
+    if (!this.running) this.openAfterFirstPaint();
     return () => {
       this.subscribers.delete(subscriber);
       if (this.subscribers.size > 0) return;
@@ -82,14 +81,15 @@ export class LiveEventStream {
   }
 
   /**
-   * Opens the stream once the first page has painted, or at once when the page is hidden before it
-   * has: a tab opened in the background paints nothing (and runs no animation frame) until it is
-   * shown, and its chat should still bring notifications.
+   * Opens the stream once the first page has painted (at once on any later page), or at once when
+   * the page is hidden before it has: a tab opened in the background paints nothing (and runs no
+   * animation frame) until it is shown, and its chat should still bring notifications.
    */
   private openAfterFirstPaint(): void {
-    this.update({ state: 'connecting', error: null });
-    // connect() cancels what is left of the waiting (clearRetry).
+    // connect() cancels what is left of any waiting (clearRetry).
     const open = () => this.connect({ resume: false });
+    if (firstContentfulPaintShown() || document.hidden) return open();
+    this.update({ state: 'connecting', error: null });
     const onHidden = () => {
       if (document.hidden) open();
     };

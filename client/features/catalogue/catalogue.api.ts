@@ -14,9 +14,9 @@ import {
   type PieceSort,
 } from '@contracts/catalogue.contract';
 import { fetcherFor, isApiError, keyFor, keyOf } from '@/lib/api-client';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 import { formatCount } from '@/lib/format';
 import { paths } from '@/lib/paths';
+import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
  * The catalogue's data layer (read only, public): the search params of its pages, the keys and
