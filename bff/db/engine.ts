@@ -146,6 +146,10 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
   return isPostgresUrl(url) ? connectPostgres(url, { poolSize: options.poolSize ?? 10, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, statementTimeoutMs: options.statementTimeoutMs ?? 0, schema: options.schema }) : connectSqlite(url);
 }
 
+/** Builds an external-content FTS5 index (`<table>_text`) again from its table's rows. */
+const rebuildTextIndex = async (db: AnyDb, table: string): Promise<void> =>
+  void (await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(db));
+
 /** The SQLite file a DATABASE_URL names (`file:<path>`), or `:memory:`. */
 export const sqliteFileOf = (url: string): string => (url === ':memory:' ? ':memory:' : url.replace(/^file:/, ''));
 
@@ -184,12 +188,12 @@ function connectSqlite(url: string): Connection {
         // Prefix indexes for 1–3 characters: a short word's `"1"*` (the `-1` of every set number) would otherwise walk every token that starts with it.
         await sql`create virtual table ${sql.table(`${table}_text`)} using fts5(${sql.ref(column)}, content=${sql.lit(table)}, content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='1 2 3')`.execute(db);
         // An external-content index starts empty: it is built from the rows already there.
-        await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(db);
+        await rebuildTextIndex(db, table);
       },
       rankedTextIndex: async (db, table, column, rank) => {
         await sql`drop table if exists ${sql.table(`${table}_text`)}`.execute(db);
         await sql`create virtual table ${sql.table(`${table}_text`)} using fts5(${sql.ref(column)}, content=${sql.lit(table)}, content_rowid=${sql.lit(rank)}, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4 5 6 7 8')`.execute(db);
-        await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(db);
+        await rebuildTextIndex(db, table);
       },
     },
     exclusively: (work) => work(),
@@ -205,7 +209,7 @@ function connectSqlite(url: string): Connection {
       // The index's rowid is the rank: it hands its matches back in rank order, so a page read from it stops early.
       return sql<TextHit>`(select rowid as rank from ${sql.table(`${table}_text`)} where ${sql.table(`${table}_text`)} match ${query})`;
     },
-    refreshTextIndex: async (trx, table) => void (await sql`insert into ${sql.table(`${table}_text`)} (${sql.ref(`${table}_text`)}) values ('rebuild')`.execute(trx)),
+    refreshTextIndex: rebuildTextIndex,
     optimize: async () => void sqlite.pragma('optimize'),
     close: async () => {},
     // No listen connections: one process hears its own events.
