@@ -170,6 +170,8 @@ describe('/shell/upload/2', () => {
     fake.files.push(menu);
     drive(() => FakeUpload.of('menu.pdf').succeed(menu));
     await waitFor(() => expect(space()).toHaveTextContent('330 MB of 2 GB used'));
+    // Said once things settle (news within 50 ms is said together): the menu's, before the cancel's.
+    expect(await screen.findByText('menu.pdf is uploaded.')).toBeInTheDocument();
 
     big.holdTermination = true;
     const readsBefore = limitReads(api);
