@@ -125,6 +125,20 @@ describe('SQLite file', () => {
     expect(fs.existsSync(`${file}-wal`)).toBe(true);
     await database.close();
   });
+
+  it('writes a page\'s LIMIT and OFFSET into the SQL as integers (a bound one has SQLite plan the statement at every run), and reads the right page', async () => {
+    const database = await openDatabase(`file:${path.join(dir, 'pages.db')}`);
+    await database.db.insertInto('app_meta').values(['a', 'b', 'c', 'd', 'e'].map((key) => ({ key, value: key }))).execute();
+    const page = database.db.selectFrom('app_meta').select('key').where('key', '<', 'z').orderBy('key').limit(2).offset(1);
+    expect(page.compile().sql).toMatch(/ limit 2 offset 1$/);
+    expect(page.compile().parameters).toEqual(['z']);
+    expect(await page.execute()).toEqual([{ key: 'b' }, { key: 'c' }]);
+    // A bound that is not a plain integer stays a parameter.
+    const computed = database.db.selectFrom('app_meta').select('key').orderBy('key').limit(sql<number>`${3} - 1`);
+    expect(computed.compile().sql).toMatch(/ limit \? - 1$/);
+    expect(await computed.execute()).toEqual([{ key: 'a' }, { key: 'b' }]);
+    await database.close();
+  });
 });
 
 onPostgres('PostgreSQL', () => {

@@ -3,7 +3,22 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { LRUCache } from 'lru-cache';
-import { Kysely, PostgresDialect, sql, SqliteDialect, type ColumnDefinitionBuilder, type Dialect, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  sql,
+  SqliteDialect,
+  SqliteQueryCompiler,
+  ValueNode,
+  type ColumnDefinitionBuilder,
+  type Dialect,
+  type Expression,
+  type LimitNode,
+  type OffsetNode,
+  type OperationNode,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
 
 /**
  * The only engine-specific code: how to connect, the few DDL and SQL spellings that differ, and
@@ -153,6 +168,35 @@ const rebuildTextIndex = async (db: AnyDb, table: string): Promise<void> =>
 /** The SQLite file a DATABASE_URL names (`file:<path>`), or `:memory:`. */
 export const sqliteFileOf = (url: string): string => (url === ':memory:' ? ':memory:' : url.replace(/^file:/, ''));
 
+/**
+ * SQLite plans a statement again at every run when its LIMIT or OFFSET is a bound parameter (it may
+ * choose its plan by the value), so the statement cache below saved nothing for any paged read: a
+ * page's bounds are written into its SQL as integers instead (docs/decisions/0087). The same page
+ * then spells the same text, and the cache keeps its plan.
+ */
+class PageBoundsAsLiterals extends SqliteQueryCompiler {
+  protected override visitLimit(node: LimitNode): void {
+    this.append('limit ');
+    this.visitPageBound(node.limit);
+  }
+
+  protected override visitOffset(node: OffsetNode): void {
+    this.append('offset ');
+    this.visitPageBound(node.offset);
+  }
+
+  private visitPageBound(node: OperationNode): void {
+    if (ValueNode.is(node) && Number.isSafeInteger(node.value)) this.append(String(node.value));
+    else this.visitNode(node);
+  }
+}
+
+class SqliteDialectWithPageLiterals extends SqliteDialect {
+  override createQueryCompiler() {
+    return new PageBoundsAsLiterals();
+  }
+}
+
 function connectSqlite(url: string): Connection {
   const file = sqliteFileOf(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -181,7 +225,7 @@ function connectSqlite(url: string): Connection {
   };
   return {
     engine: 'sqlite',
-    dialect: new SqliteDialect({ database }),
+    dialect: new SqliteDialectWithPageLiterals({ database }),
     ddl: {
       id: (col) => col.primaryKey().autoIncrement(),
       textIndex: async (db, table, column) => {

@@ -55,13 +55,14 @@ const hitRows = (table: Searched, hits: RawBuilder<TextHit>, filter: RawBuilder<
 
 /**
  * How many hits a search has, counted no further than the next step past its page. A page that
- * ends before it is full says so itself: then nothing is counted.
+ * ends before it is full says so itself: then nothing is counted. (Its LIMIT is an integer in the
+ * text, as {@link rankedPage}'s bounds are.)
  */
 async function countHits(db: Db, table: Searched, text: TextSearch, filter: RawBuilder<SqlBool> | undefined, limit: number, offset: number, onPage: number): Promise<Omit<Found<never>, 'items'>> {
   if (onPage > 0 && onPage < limit) return { total: offset + onPage };
   const upTo = Math.ceil((offset + limit) / COUNTED_IN_STEPS_OF) * COUNTED_IN_STEPS_OF;
   const from = filter ? hitRows(table, text.hits, filter) : sql`${text.hits} as hit`;
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 as one from ${from} limit ${upTo + 1}) as counted`.execute(db);
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 as one from ${from} limit ${sql.lit(upTo + 1)}) as counted`.execute(db);
   const n = Number(rows[0]!.n);
   return n > upTo ? { total: upTo, totalIsLowerBound: true } : { total: n };
 }
@@ -70,26 +71,29 @@ async function countHits(db: Db, table: Searched, text: TextSearch, filter: RawB
  * One page of a search's hits, best first, as `(id, tier, rank)`: read in rank order from the
  * index and stopped at the page, never all of them sorted. A number is ranked first (tier 0), then
  * the numbers that start with it (1), then the rest (2); each tier reads no further than the page.
+ * Its bounds are written as integers, as the query builder's are on SQLite (bff/db/engine.ts): a
+ * bound LIMIT has SQLite plan the statement again at every run.
  */
 function rankedPage(table: Searched, text: TextSearch, filter: RawBuilder<SqlBool> | undefined, limit: number, offset: number) {
   const and = (condition: RawBuilder<SqlBool>) => (filter ? sql<SqlBool>`${condition} and ${filter}` : condition);
   const tier = (n: number, condition: RawBuilder<SqlBool>) =>
-    sql`select * from (select t.id, ${sql.lit(n)} as tier, hit.rank from ${hitRows(table, text.hits, and(condition))} order by hit.rank limit ${offset + limit}) as ${sql.ref(`tier${n}`)}`;
+    sql`select * from (select t.id, ${sql.lit(n)} as tier, hit.rank from ${hitRows(table, text.hits, and(condition))} order by hit.rank limit ${sql.lit(offset + limit)}) as ${sql.ref(`tier${n}`)}`;
   if (text.number === undefined) {
-    return sql<RankedHit>`(select t.id, 0 as tier, hit.rank from ${hitRows(table, text.hits, filter)} order by hit.rank limit ${limit} offset ${offset})`;
+    return sql<RankedHit>`(select t.id, 0 as tier, hit.rank from ${hitRows(table, text.hits, filter)} order by hit.rank limit ${sql.lit(limit)} offset ${sql.lit(offset)})`;
   }
   const typed = text.number;
   const lowered = typed.toLowerCase();
   // A piece's number is its set number and version: `10270` is the set `10270-1`.
   const exact = [...new Set([typed, lowered, ...(table === 'pieces' ? [`${lowered}-1`] : [])])];
-  const prefix = `${lowered.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const startsWith = sql<SqlBool>`lower(t.number) like ${prefix} escape '\\'`;
+  // Compared as the number's first characters, not with LIKE: SQLite plans a statement again at every
+  // run when a LIKE pattern is a bound parameter.
+  const startsWith = sql<SqlBool>`substr(lower(t.number), 1, ${sql.lit([...lowered].length)}) = ${lowered}`;
   const exactly = sql<SqlBool>`t.number in (${sql.join(exact)})`;
   return sql<RankedHit>`(select id, tier, rank from (
     select t.id, 0 as tier, t.search_rank as rank from ${sql.table(table)} as t where ${and(exactly)}
     union all ${tier(1, sql<SqlBool>`${startsWith} and not ${exactly}`)}
     union all ${tier(2, sql<SqlBool>`not ${startsWith}`)}
-  ) as tiers order by tier, rank limit ${limit} offset ${offset})`;
+  ) as tiers order by tier, rank limit ${sql.lit(limit)} offset ${sql.lit(offset)})`;
 }
 interface RankedHit {
   id: number;
