@@ -10,6 +10,8 @@ import {
   SqliteDialect,
   SqliteQueryCompiler,
   ValueNode,
+  OperatorNode,
+  type BinaryOperationNode,
   type ColumnDefinitionBuilder,
   type Dialect,
   type Expression,
@@ -169,12 +171,16 @@ const rebuildTextIndex = async (db: AnyDb, table: string): Promise<void> =>
 export const sqliteFileOf = (url: string): string => (url === ':memory:' ? ':memory:' : url.replace(/^file:/, ''));
 
 /**
- * SQLite plans a statement again at every run when its LIMIT or OFFSET is a bound parameter (it may
- * choose its plan by the value), so the statement cache below saved nothing for any paged read: a
- * page's bounds are written into its SQL as integers instead (docs/decisions/0087). The same page
- * then spells the same text, and the cache keeps its plan.
+ * SQLite plans a statement again at its next run whenever a parameter whose value may change the
+ * plan is bound, even to the value it had (docs/decisions/0087), so the statement cache below would
+ * save nothing for most of a request's reads. The two shapes that do it on our paths are compiled so
+ * that no bound value is looked at while planning:
+ * - a plain integer LIMIT or OFFSET is written into the SQL (the same page then spells the same text);
+ * - an equality with a bound value on its right (`x = ?`, `x is ?`) binds it as `+?`: the same value,
+ *   the same index, but not a value SQLite re-plans for (it did for every such read with an ORDER
+ *   BY, and for a correlated subquery).
  */
-class PageBoundsAsLiterals extends SqliteQueryCompiler {
+class PlannedOnceCompiler extends SqliteQueryCompiler {
   protected override visitLimit(node: LimitNode): void {
     this.append('limit ');
     this.visitPageBound(node.limit);
@@ -185,15 +191,26 @@ class PageBoundsAsLiterals extends SqliteQueryCompiler {
     this.visitPageBound(node.offset);
   }
 
+  protected override visitBinaryOperation(node: BinaryOperationNode): void {
+    if (OperatorNode.is(node.operator) && EQUALITIES.has(node.operator.operator) && ValueNode.is(node.rightOperand) && !node.rightOperand.immediate) {
+      this.visitNode(node.leftOperand);
+      this.append(` ${node.operator.operator} +`);
+      this.visitNode(node.rightOperand);
+    } else {
+      super.visitBinaryOperation(node);
+    }
+  }
+
   private visitPageBound(node: OperationNode): void {
     if (ValueNode.is(node) && Number.isSafeInteger(node.value)) this.append(String(node.value));
     else this.visitNode(node);
   }
 }
+const EQUALITIES = new Set(['=', '==', 'is']);
 
-class SqliteDialectWithPageLiterals extends SqliteDialect {
+class SqliteDialectPlannedOnce extends SqliteDialect {
   override createQueryCompiler() {
-    return new PageBoundsAsLiterals();
+    return new PlannedOnceCompiler();
   }
 }
 
@@ -225,7 +242,7 @@ function connectSqlite(url: string): Connection {
   };
   return {
     engine: 'sqlite',
-    dialect: new SqliteDialectWithPageLiterals({ database }),
+    dialect: new SqliteDialectPlannedOnce({ database }),
     ddl: {
       id: (col) => col.primaryKey().autoIncrement(),
       textIndex: async (db, table, column) => {
