@@ -126,7 +126,7 @@ describe('SQLite file', () => {
     await database.close();
   });
 
-  it('compiles reads SQLite plans once: a page\'s LIMIT and OFFSET as integers, a compared value as `+?`; the right rows, through the same index', async () => {
+  it('compiles a read so that SQLite plans it once: a page\'s LIMIT and OFFSET as integers, a compared value as `+?`; the same rows, through the same index', async () => {
     const database = await openDatabase(`file:${path.join(dir, 'pages.db')}`);
     await database.db.insertInto('app_meta').values(['a', 'b', 'c', 'd', 'e'].map((key) => ({ key, value: key }))).execute();
     const page = database.db.selectFrom('app_meta').select('key').where('key', '<', 'z').orderBy('key').limit(2).offset(1);
@@ -142,7 +142,8 @@ describe('SQLite file', () => {
     expect(equal.compile().sql).toContain('where "key" = +? and "value" is +? order by');
     expect(await equal.execute()).toEqual([{ value: 'c' }]);
     const { sql: text, parameters } = equal.compile();
-    const plan = await sql.raw<{ detail: string }>(`explain query plan ${text.replaceAll('?', () => `'${String(parameters.shift())}'`)}`).execute(database.db);
+    const values = [...parameters];
+    const plan = await sql.raw<{ detail: string }>(`explain query plan ${text.replaceAll('?', () => `'${String(values.shift())}'`)}`).execute(database.db);
     expect(plan.rows.map((row) => row.detail)).toEqual([expect.stringMatching(/^SEARCH app_meta USING INDEX \S+ \(key=\?\)$/)]);
     await database.close();
   });

@@ -9,8 +9,8 @@ import {
   sql,
   SqliteDialect,
   SqliteQueryCompiler,
-  ValueNode,
   OperatorNode,
+  ValueNode,
   type BinaryOperationNode,
   type ColumnDefinitionBuilder,
   type Dialect,
@@ -180,6 +180,8 @@ export const sqliteFileOf = (url: string): string => (url === ':memory:' ? ':mem
  *   the same index, but not a value SQLite re-plans for (it did for every such read with an ORDER
  *   BY, and for a correlated subquery).
  */
+const EQUALITIES = new Set(['=', '==', 'is']);
+
 class PlannedOnceCompiler extends SqliteQueryCompiler {
   protected override visitLimit(node: LimitNode): void {
     this.append('limit ');
@@ -206,7 +208,6 @@ class PlannedOnceCompiler extends SqliteQueryCompiler {
     else this.visitNode(node);
   }
 }
-const EQUALITIES = new Set(['=', '==', 'is']);
 
 class SqliteDialectPlannedOnce extends SqliteDialect {
   override createQueryCompiler() {
