@@ -170,6 +170,9 @@ const rebuildTextIndex = async (db: AnyDb, table: string): Promise<void> =>
 /** The SQLite file a DATABASE_URL names (`file:<path>`), or `:memory:`. */
 export const sqliteFileOf = (url: string): string => (url === ':memory:' ? ':memory:' : url.replace(/^file:/, ''));
 
+/** The comparisons whose bound right-hand value {@link PlannedOnceCompiler} writes as `+?`. */
+const EQUALITIES = new Set(['=', '==', 'is']);
+
 /**
  * SQLite plans a statement again at its next run whenever a parameter whose value may change the
  * plan is bound, even to the value it had (docs/decisions/0087), so the statement cache below would
@@ -180,8 +183,6 @@ export const sqliteFileOf = (url: string): string => (url === ':memory:' ? ':mem
  *   the same index, but not a value SQLite re-plans for (it did for every such read with an ORDER
  *   BY, and for a correlated subquery).
  */
-const EQUALITIES = new Set(['=', '==', 'is']);
-
 class PlannedOnceCompiler extends SqliteQueryCompiler {
   protected override visitLimit(node: LimitNode): void {
     this.append('limit ');
