@@ -28,11 +28,10 @@ export function Pagination({
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
   const pastTheEnd = total > 0 && first > total;
-  const more = totalIsLowerBound ? '+' : '';
   return (
     <nav className="pagination" aria-label={label}>
       <p className="pagination-count muted small">
-        {total === 0 ? `No ${noun}` : pastTheEnd ? `Past the end of ${formatCount(total)} ${noun}` : `Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(total)}${more} ${noun}`}
+        {total === 0 ? `No ${noun}` : pastTheEnd ? `Past the end of ${formatCount(total)} ${noun}` : `Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(total, totalIsLowerBound)} ${noun}`}
       </p>
       <div className="pagination-controls">
         {page > 1 ? (
@@ -45,7 +44,7 @@ export function Pagination({
           </span>
         )}
         <span className="pagination-page tabular" aria-current="page">
-          {pastTheEnd ? `${formatCount(pages)} ${pages === 1 ? 'page' : 'pages'} in all` : `Page ${formatCount(page)} of ${formatCount(pages)}${more}`}
+          {pastTheEnd ? `${formatCount(pages)} ${pages === 1 ? 'page' : 'pages'} in all` : `Page ${formatCount(page)} of ${formatCount(pages, totalIsLowerBound)}`}
         </span>
         {page < pages || (totalIsLowerBound && !pastTheEnd) ? (
           <AppLink className="btn btn-small" to={hrefFor(page + 1)} rel="next">

@@ -10,8 +10,8 @@ const day = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long
 const dayWithYear = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
 const count = onFirstUse(() => new Intl.NumberFormat());
 
-/** A count in the reader's locale: 1234 → "1,234". */
-export const formatCount = (n: number) => count().format(n);
+/** A count in the reader's locale: 1234 → "1,234"; at least that many: "1,000+" (a search that stopped counting). */
+export const formatCount = (n: number, atLeast = false) => `${count().format(n)}${atLeast ? '+' : ''}`;
 
 /** A UTC ISO timestamp in the reader's locale and zone ("1 Mar 2025, 09:30"); '' for none. */
 export const formatWhen = (iso: string | null | undefined) => (iso ? when().format(new Date(iso)) : '');

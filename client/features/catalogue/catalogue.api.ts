@@ -238,7 +238,7 @@ export const plural = (n: number, one: string, many: string) => `${formatCount(n
 /** How many a list has: `total`, or at least that many. */
 export type Found = Pick<Page<unknown>, 'total' | 'totalIsLowerBound'>;
 /** How many a search found: "24", or "1,000+" when it stopped counting there. */
-export const foundCount = (found: Found) => `${formatCount(found.total)}${found.totalIsLowerBound ? '+' : ''}`;
+export const foundCount = (found: Found) => formatCount(found.total, found.totalIsLowerBound);
 const foundOne = (found: Found) => found.total === 1 && !found.totalIsLowerBound;
 /** "1 part", "24 parts", "1,000+ parts". */
 export const foundPlural = (found: Found, one: string, many: string) => `${foundCount(found)} ${foundOne(found) ? one : many}`;
