@@ -170,17 +170,21 @@ for (const [i, viewport] of [
 }
 
 describe('focus in dialogs and live updates', () => {
-  async function signedIn(path: string) {
+  /**
+   * Signs in and lands on `path`, whose heading is `heading`: the URL changes before the new page has
+   * rendered, and until it has, the login's own heading and field (with the focus) are still there.
+   */
+  async function signedIn(path: string, heading: string) {
     const { page, context, problems } = await app.newPage();
     await page.goto(`/login?redirect=${encodeURIComponent(path)}`);
     await typeCredentials(page);
     await page.waitForURL((url) => url.pathname + url.search === path);
-    await arrived(page, page.getByRole('heading', { level: 1 }).first());
+    await arrived(page, page.getByRole('heading', { name: heading, level: 1 }));
     return { page, context, problems };
   }
 
   it('a dialog takes the focus, keeps Tab and Shift+Tab inside, and gives the focus back on Escape', async () => {
-    const { page, context, problems } = await signedIn('/gymowners');
+    const { page, context, problems } = await signedIn('/gymowners', 'Gym owners');
     const add = page.getByRole('button', { name: 'Add owner' });
     await tabTo(page, add);
     await press(page, 'Enter');
@@ -204,7 +208,7 @@ describe('focus in dialogs and live updates', () => {
   });
 
   it('the inbox announces new events politely; loading them moves the focus to the events, not the body', async () => {
-    const { page, context, problems } = await signedIn('/shell/webhook');
+    const { page, context, problems } = await signedIn('/shell/webhook', 'Door events');
     await page.getByText('Live', { exact: true }).waitFor();
     // The live region is in the page before anything arrives (one that appears with its news is not announced).
     const slot = page.locator('.new-events-slot[aria-live="polite"]');
