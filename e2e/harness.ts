@@ -72,6 +72,8 @@ export function watchProblems(page: Page, extraExpected: ExpectedFailure[] = [])
 /** `env`: settings added to (or overriding) the test server's, e.g. `{ UPLOAD_MAX_FILE_MB: '32' }`. */
 export async function startApp({ env = {} }: { env?: Record<string, string> } = {}): Promise<E2eApp> {
   if (!existsSync('dist/client/index.html')) throw new Error('dist/client is missing: run `npm run build` first');
+  // The browser first: when it cannot start (not installed), nothing else is left running to keep the test process alive.
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-e2e-'));
   const databaseUrl = `file:${join(dir, 'e2e.db')}`;
   // The sample pages' upstreams: local fakes with the real shapes and quirks (no test reaches the internet).
@@ -93,7 +95,6 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
     },
     () => undefined,
   );
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   return {
     url: server.url,
     browser,
