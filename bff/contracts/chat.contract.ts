@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { IdParamSchema, idNumber, idText, optionalText, requiredText } from './common.contract';
-import { endpoint, NoContentSchema, read } from './endpoint.contract';
+import { IdParamSchema, NoContentSchema, idNumber, idText, optionalText, requiredText } from './common.contract';
+import { endpoint, read } from './endpoint.contract';
 import { MessageAuthorSchema, SendMessageSchema } from './message.contract';
 
 /**

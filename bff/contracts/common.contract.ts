@@ -1,5 +1,8 @@
 import * as v from 'valibot';
 
+/** The empty answer of a 204. */
+export const NoContentSchema = v.undefined();
+
 /** Ids are positive integers that fit the databases' integer columns (PostgreSQL's `integer` ends at 2³¹ − 1); anything else in a path is a 400. */
 export const MAX_ID = 2_147_483_647;
 const ID_TEXT = /^[1-9]\d{0,9}$/;

@@ -1,4 +1,4 @@
-import * as v from 'valibot';
+import type * as v from 'valibot';
 
 /**
  * An endpoint is a value: its method, path, who may call it, and the valibot schemas of its
@@ -61,8 +61,17 @@ export const endpoint = <const D extends EndpointDefinition>(definition: D): End
 export const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value && 'access' in value;
 
-/** The empty answer of a 204. */
-export const NoContentSchema = v.undefined();
+/**
+ * Where an endpoint answers, and nothing else: a call in production needs no more (the client trusts
+ * the answers of the server it was built with: client/lib/api-client.ts), and an address builds no
+ * schema. The first screen calls its endpoints by these, so a first visit loads no valibot
+ * (first-screen.contract.ts, docs/decisions/0088). `E` types the call's input and answer.
+ */
+export type Address<E extends Endpoint = Endpoint> = { readonly method: E['method']; readonly path: E['path']; readonly [addressed]?: E };
+declare const addressed: unique symbol;
+
+/** The address of `E`, from the method and path its definition spreads in (the compiler holds them to each other). */
+export const addressOf = <E extends Endpoint>(route: { method: E['method']; path: E['path'] }): Address<E> => route;
 
 // ---- typed inputs and outputs -------------------------------------------------------------
 

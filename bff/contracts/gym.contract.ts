@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { EmailSchema, IdParamSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText } from './common.contract';
-import { endpoint, NoContentSchema, read } from './endpoint.contract';
+import { EmailSchema, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText } from './common.contract';
+import { endpoint, read } from './endpoint.contract';
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
 

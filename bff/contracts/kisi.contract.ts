@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { EmailSchema, IdParamSchema, idNumber } from './common.contract';
-import { endpoint, NoContentSchema } from './endpoint.contract';
+import { EmailSchema, IdParamSchema, NoContentSchema, idNumber } from './common.contract';
+import { endpoint } from './endpoint.contract';
 import { KisiWebhookBodySchema } from './webhook.contract';
 
 /**

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { IdParamSchema, PageQuerySchema, idNumber, idText, optionalText, pageOf, requiredText } from './common.contract';
-import { endpoint, NoContentSchema, read } from './endpoint.contract';
+import { IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, optionalText, pageOf, requiredText } from './common.contract';
+import { endpoint, read } from './endpoint.contract';
 
 /**
  * The food court (`/api/pt`): stalls and their menus (kept by staff), diners ordering from their

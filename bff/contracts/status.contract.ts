@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { endpoint, read } from './endpoint.contract';
+import { firstScreenRoutes } from './first-screen.contract';
 
 /** `GET /api`: what the service is and how it runs. */
 export const ServiceStatusSchema = v.object({
@@ -21,7 +22,7 @@ export const ServiceStatusSchema = v.object({
 export type ServiceStatus = v.InferOutput<typeof ServiceStatusSchema>;
 
 export const statusApi = {
-  status: endpoint({ method: 'GET', path: '/api', summary: 'What the service is and how it runs', access: 'public', response: ServiceStatusSchema }),
+  status: endpoint({ ...firstScreenRoutes.status, summary: 'What the service is and how it runs', access: 'public', response: ServiceStatusSchema }),
   /** The /bad page shows what a server failure looks like: this fails on purpose. */
   bad: endpoint({ method: 'GET', path: '/api/bad', summary: 'Fails on purpose with a 500 problem (the /bad demo page)', access: 'public', response: v.never(), errors: [500] }),
 };

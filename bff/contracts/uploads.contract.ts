@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { IdParamSchema, PageQuerySchema, pageOf } from './common.contract';
-import { endpoint, NoContentSchema } from './endpoint.contract';
+import { IdParamSchema, NoContentSchema, PageQuerySchema, pageOf } from './common.contract';
+import { endpoint } from './endpoint.contract';
 
 /**
  * Uploads (`/api/uploads`): staff and admins send files over tus 1.0 (resumable: a dropped

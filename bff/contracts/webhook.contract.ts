@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { EmailSchema, IdParamSchema, PageQuerySchema, atMost, idText, isoInstant, pageOf } from './common.contract';
-import { endpoint, NoContentSchema } from './endpoint.contract';
+import { EmailSchema, IdParamSchema, NoContentSchema, PageQuerySchema, atMost, idText, isoInstant, pageOf } from './common.contract';
+import { endpoint } from './endpoint.contract';
 
 /**
  * A Kisi event as the BFF stored it from a signed webhook (`kisi_events`), and as it is announced

@@ -1,8 +1,8 @@
 import express from 'express';
 import request from 'supertest';
 import * as v from 'valibot';
-import { IdParamSchema, PageQuerySchema } from '../contracts/common.contract';
-import { endpoint, NoContentSchema } from '../contracts/endpoint.contract';
+import { IdParamSchema, NoContentSchema, PageQuerySchema } from '../contracts/common.contract';
+import { endpoint } from '../contracts/endpoint.contract';
 import { errorHandler } from './error-handler';
 import { HttpError } from './http-error';
 import { endpointRouter, route } from './endpoint-router';

@@ -1,10 +1,11 @@
-import { statusApi, statusReads, type ServiceStatus } from '@contracts/status.contract';
-import { fetcherFor, keyOf } from '@/lib/api-client';
+import { firstScreenApi } from '@contracts/first-screen.contract';
+import type { ServiceStatus } from '@contracts/status.contract';
+import { fetcherFor, keyFor } from '@/lib/api-client';
 import { Icon } from './icon';
 
 /** `GET /api`, cached under its URL (the home page's HTML preloads it: bff/contracts/first-reads.contract.ts). */
-export const STATUS_KEY = keyOf(statusReads.status);
-export const fetchStatus = fetcherFor(statusApi.status);
+export const STATUS_KEY = keyFor(firstScreenApi.status);
+export const fetchStatus = fetcherFor(firstScreenApi.status);
 
 export function formatUptime(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));

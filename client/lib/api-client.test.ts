@@ -5,7 +5,8 @@ import { loginApi } from '@contracts/login.contract';
 import { gymApi } from '@contracts/gym.contract';
 import { kisiApi } from '@contracts/kisi.contract';
 import { statusApi } from '@contracts/status.contract';
-import { ApiError, ContractError, NetworkError, call, callWithResponse, errorMessage, fetcherFor, isServiceUnavailable, keyFor, unavailableRetryMs } from './api-client';
+import { ContractError } from './answer-check';
+import { ApiError, NetworkError, call, callWithResponse, errorMessage, fetcherFor, isServiceUnavailable, keyFor, unavailableRetryMs } from './api-client';
 
 function replyWith(status: number, body: string, contentType = 'application/json') {
   return jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(status === 204 ? null : body, { status, headers: { 'Content-Type': contentType } }));

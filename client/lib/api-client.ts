@@ -1,5 +1,4 @@
-import * as v from 'valibot';
-import { describeEndpoint, urlOf, type CallArgs, type CallInput, type Endpoint, type EndpointOutput, type Read } from '@contracts/endpoint.contract';
+import { describeEndpoint, urlOf, type Address, type CallArgs, type CallInput, type Endpoint, type EndpointOutput, type Read } from '@contracts/endpoint.contract';
 import type { Problem } from '@contracts/problem.contract';
 
 /**
@@ -83,26 +82,19 @@ function asProblem(text: string): Problem | undefined {
   return undefined;
 }
 
-/** The response did not match the endpoint's contract (checked in development and tests). */
-export class ContractError extends Error {
-  override readonly name = 'ContractError';
-  constructor(readonly endpoint: string, readonly issues: { path: string; message: string }[]) {
-    super(`${endpoint} answered a body its contract does not allow: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+/**
+ * The answer, checked against the endpoint's schema in development and tests (client/lib/answer-check.ts).
+ * Production trusts the server it is built with and skips the check, and the check is loaded only where
+ * it runs: a static import of valibot here would put it on every first screen (docs/decisions/0088).
+ * (Vite replaces process.env.NODE_ENV at build time, so the branch leaves the bundle.) An address has no
+ * schema: the first screen's answers are checked where the BFF's tests check every answer.
+ */
+async function checked<E extends Endpoint>(endpoint: E | Address<E>, data: unknown): Promise<EndpointOutput<E>> {
+  if (process.env.NODE_ENV !== 'production' && 'response' in endpoint && endpoint.status !== 204) {
+    const { checkAnswer } = await import('./answer-check');
+    checkAnswer(endpoint, data);
   }
-}
-
-// Production trusts the server it is built with and skips the parse; development and tests check
-// every answer. (Vite replaces process.env.NODE_ENV at build time, so the check is dropped from the bundle.)
-const checkAnswers = process.env.NODE_ENV !== 'production';
-
-function checked<E extends Endpoint>(endpoint: E, data: unknown): EndpointOutput<E> {
-  if (!checkAnswers || endpoint.status === 204) return data as EndpointOutput<E>;
-  const result = v.safeParse(endpoint.response, data);
-  if (result.success) return result.output as EndpointOutput<E>;
-  throw new ContractError(
-    describeEndpoint(endpoint),
-    result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '(body)', message: issue.message })),
-  );
+  return data as EndpointOutput<E>;
 }
 
 /** An ok answer with what a caller may need beside the body (Kisi pages over `X-Collection-Range`). */
@@ -141,9 +133,9 @@ async function send(method: string, url: string, json: unknown, extraHeaders: Re
 }
 
 /** Calls an endpoint: its URL from the params and query, the body as JSON, the answer parsed with its schema. */
-async function sendChecked<E extends Endpoint>(endpoint: E, url: string, body?: unknown, headers?: RequestHeaders): Promise<ApiResponse<EndpointOutput<E>>> {
+async function sendChecked<E extends Endpoint>(endpoint: E | Address<E>, url: string, body?: unknown, headers?: RequestHeaders): Promise<ApiResponse<EndpointOutput<E>>> {
   const answer = await send(endpoint.method, url, body, headers);
-  return { ...answer, data: checked(endpoint, answer.data) };
+  return { ...answer, data: await checked(endpoint, answer.data) };
 }
 
 /** A call's input (params, query, body as the endpoint describes them) plus any `headers` of its own. */
@@ -151,12 +143,12 @@ export type CallOptions<E extends Endpoint> = object extends CallInput<E>
   ? [input?: CallInput<E> & { headers?: RequestHeaders }]
   : [input: CallInput<E> & { headers?: RequestHeaders }];
 
-export async function callWithResponse<E extends Endpoint>(endpoint: E, ...[input]: CallOptions<E>): Promise<ApiResponse<EndpointOutput<E>>> {
+export async function callWithResponse<E extends Endpoint>(endpoint: E | Address<E>, ...[input]: CallOptions<E>): Promise<ApiResponse<EndpointOutput<E>>> {
   const parts = input as { body?: unknown; headers?: RequestHeaders } | undefined;
   return sendChecked(endpoint, urlOf(endpoint, input as Parameters<typeof urlOf>[1]), parts?.body, parts?.headers);
 }
 
-export async function call<E extends Endpoint>(endpoint: E, ...args: CallOptions<E>): Promise<EndpointOutput<E>> {
+export async function call<E extends Endpoint>(endpoint: E | Address<E>, ...args: CallOptions<E>): Promise<EndpointOutput<E>> {
   return (await callWithResponse(endpoint, ...args)).data;
 }
 
@@ -175,7 +167,7 @@ const spelled = (values: object = {}): Record<string, string> =>
       .map(([name, value]) => [name, String(value)]),
   );
 
-export const keyFor = <E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): QueryKey => {
+export const keyFor = <E extends Endpoint>(endpoint: E | Address<E>, ...[input]: CallArgs<E>): QueryKey => {
   const parts = (input ?? {}) as { params?: object; query?: object };
   return [describeEndpoint(endpoint), { params: spelled(parts.params), query: spelled(parts.query) }];
 };
@@ -185,12 +177,12 @@ export const keyOf = <E extends Endpoint>({ endpoint, input }: Read<E>): QueryKe
 
 /** Like `fetcherFor`, with the response headers (Kisi's lists page by `X-Collection-Range`). */
 export const responseFetcherFor =
-  <E extends Endpoint>(endpoint: E) =>
+  <E extends Endpoint>(endpoint: E | Address<E>) =>
   ([, input]: QueryKey): Promise<ApiResponse<EndpointOutput<E>>> =>
     sendChecked(endpoint, urlOf(endpoint, input));
 
 /** The fetcher of keys made by `keyFor` of the same endpoint. */
-export const fetcherFor = <E extends Endpoint>(endpoint: E) => {
+export const fetcherFor = <E extends Endpoint>(endpoint: E | Address<E>) => {
   const fetchWithHeaders = responseFetcherFor(endpoint);
   return async (key: QueryKey): Promise<EndpointOutput<E>> => (await fetchWithHeaders(key)).data;
 };

@@ -1,7 +1,7 @@
 import { createElement, useEffect, useLayoutEffect, type ReactNode } from 'react';
 import useSWR, { SWRConfig, unstable_serialize, useSWRConfig } from 'swr';
 import type { Middleware, ScopedMutator, State, SWRConfiguration, SWRResponse } from 'swr';
-import { describeEndpoint, type EndpointDefinition, type PathParamNames, type QueryValues } from '@contracts/endpoint.contract';
+import { describeEndpoint, type Address, type EndpointDefinition, type PathParamNames, type QueryValues } from '@contracts/endpoint.contract';
 import { useFirstPaintDone } from './after-paint';
 import { ApiError, isApiError, isServiceUnavailable, unavailableRetryMs, type QueryKey } from './api-client';
 
@@ -219,7 +219,7 @@ const sameValues = (values: Readonly<Record<string, string>>, wanted: object = {
  * old answer. `gone` (after a delete): nothing reads them again, the ones on screen show their
  * loader's data until the page goes. Resolves once the reads on screen have answered.
  */
-export async function invalidate<E extends EndpointDefinition>(endpoint: E, filter: ReadFilter<E> = {}, { gone = false } = {}): Promise<void> {
+export async function invalidate<E extends EndpointDefinition>(endpoint: E | Address, filter: ReadFilter<E> = {}, { gone = false } = {}): Promise<void> {
   const id = describeEndpoint(endpoint);
   const matches = (key: unknown) => isQueryKey(key) && key[0] === id && sameValues(key[1].params, filter.params) && sameValues(key[1].query, filter.query);
   const hidden: string[] = [];

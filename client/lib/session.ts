@@ -1,6 +1,7 @@
 import { createContext, data, redirect, useRouteLoaderData } from 'react-router';
 import type { LoaderFunctionArgs, MiddlewareFunction, RouterContextProvider } from 'react-router';
-import { authApi, type SessionUser } from '@contracts/auth.contract';
+import type { SessionUser } from '@contracts/auth.contract';
+import { firstScreenApi } from '@contracts/first-screen.contract';
 import type { Role } from '@contracts/endpoint.contract';
 import { call, errorMessage, isApiError, keyFor } from './api-client';
 import { cachedData, fetchQuery, invalidate, setQueryData } from './cache';
@@ -12,10 +13,10 @@ import { loginPath } from './paths';
  * which answers a visitor `{ user: null }`: a 401 would be an error in the console of every public page
  * (docs/decisions/0066).
  */
-export const SESSION_KEY = keyFor(authApi.session);
+export const SESSION_KEY = keyFor(firstScreenApi.session);
 
 export async function fetchSession(): Promise<SessionUser | null> {
-  return (await call(authApi.session)).user;
+  return (await call(firstScreenApi.session)).user;
 }
 
 /** The cache knows nobody is signed in (the header's session read said nobody). */
@@ -48,7 +49,7 @@ export const requireUser: MiddlewareFunction = async ({ request, context }) => {
   const known = cachedData(SESSION_KEY) as SessionUser | null | undefined;
   if (known) {
     context.set(userContext, known);
-    void invalidate(authApi.session);
+    void invalidate(firstScreenApi.session);
     return;
   }
   const url = new URL(request.url);
@@ -121,9 +122,9 @@ export const runnersAndStaffOnly = roleLoader(['runner', 'staff'], 'runners and 
 export const adminsOnly = roleLoader([], 'admins');
 
 /** Nobody is signed in now: the header and /shell's check see it at once (docs/decisions/0001-one-way-to-write.md). */
-export const signOut = write(authApi.logout, {
+export const signOut = write(firstScreenApi.logout, {
   apply: async () => {
     setQueryData(SESSION_KEY, null);
-    await invalidate(authApi.session);
+    await invalidate(firstScreenApi.session);
   },
 });
