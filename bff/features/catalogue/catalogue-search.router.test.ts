@@ -18,6 +18,10 @@ const PIECES = 40;
 /** Tile n is used by (n mod PIECES) pieces: tiles 39, 79, 119… are the most used. */
 const usedBy = (tile: number) => tile % PIECES;
 
+// The 1,500 parts are imported before the tests (and one test imports them again): on PostgreSQL,
+// beside CI's other test files on two cores, that took longer than jest's 5 s.
+jest.setTimeout(30_000);
+
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestContext();
