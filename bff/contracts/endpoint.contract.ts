@@ -65,7 +65,7 @@ export const isEndpoint = (value: unknown): value is Endpoint =>
  * Where an endpoint answers, and nothing else: a call in production needs no more (the client trusts
  * the answers of the server it was built with: client/lib/api-client.ts), and an address builds no
  * schema. The first screen calls its endpoints by these, so a first visit loads no valibot
- * (first-screen.contract.ts, docs/decisions/0088). `E` types the call's input and answer.
+ * (client/lib/first-screen-api.ts, docs/decisions/0088). `E` types the call's input and answer.
  */
 export type Address<E extends Endpoint = Endpoint> = { readonly method: E['method']; readonly path: E['path']; readonly [addressed]?: E };
 declare const addressed: unique symbol;

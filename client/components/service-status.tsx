@@ -1,4 +1,4 @@
-import { firstScreenApi } from '@contracts/first-screen.contract';
+import { firstScreenApi } from '@/lib/first-screen-api';
 import type { ServiceStatus } from '@contracts/status.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { Icon } from './icon';
