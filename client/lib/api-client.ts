@@ -132,7 +132,7 @@ async function send(method: string, url: string, json: unknown, extraHeaders: Re
   }
 }
 
-/** Calls an endpoint: its URL from the params and query, the body as JSON, the answer parsed with its schema. */
+/** Calls an endpoint (or its address): its URL from the params and query, the body as JSON, the answer checked in development. */
 async function sendChecked<E extends Endpoint>(endpoint: E | Address<E>, url: string, body?: unknown, headers?: RequestHeaders): Promise<ApiResponse<EndpointOutput<E>>> {
   const answer = await send(endpoint.method, url, body, headers);
   return { ...answer, data: await checked(endpoint, answer.data) };

@@ -1,11 +1,11 @@
 import { createContext, data, redirect, useRouteLoaderData } from 'react-router';
 import type { LoaderFunctionArgs, MiddlewareFunction, RouterContextProvider } from 'react-router';
 import type { SessionUser } from '@contracts/auth.contract';
-import { firstScreenApi } from './first-screen-api';
 import type { Role } from '@contracts/endpoint.contract';
 import { call, errorMessage, isApiError, keyFor } from './api-client';
 import { cachedData, fetchQuery, invalidate, setQueryData } from './cache';
 import { write } from './endpoint-write';
+import { firstScreenApi } from './first-screen-api';
 import { loginPath } from './paths';
 
 /**
