@@ -12,6 +12,7 @@ import { RouterPendingOverlay } from './pending-overlay';
 import { ToastProvider, useToast } from '@/components/toast-host';
 import { loginPath, paths } from '@/lib/paths';
 import { useQuery } from '@/lib/cache';
+import { useNoteFirstPaint } from '@/lib/after-paint';
 import { useUnreadTotal, withUnread } from '@/lib/unread-title';
 
 /** Route handles may carry a `title`; the deepest one names the browser tab, after the unread count pages report. */
@@ -52,6 +53,7 @@ const scrollKey = (location: Location) => (location.key === 'default' ? location
 
 export function RootLayout() {
   useDocumentTitle();
+  useNoteFirstPaint();
   const mainRef = useRef<HTMLElement>(null);
   useFocusAfterNavigation(mainRef);
   return (

@@ -47,15 +47,27 @@ let firstPaintDone = false;
  * False until the app's first page has painted, then true (at once for every component mounted after
  * that). For reads a first screen can show a moment later (a count on a tab, the choices of a filter):
  * asked as the page first renders, they go out with its first paint and hold it back on a slow phone.
+ * Only a component that `waits` renders again when the paint is done: every read of the first page
+ * asked this (`useQuery`), and each of them rendered its screen a second time right after the first
+ * paint, on the main thread a phone's first seconds are short of.
  */
-export function useFirstPaintDone(): boolean {
+export function useFirstPaintDone(waits = true): boolean {
   const [done, setDone] = useState(firstPaintDone);
   useEffect(() => {
-    if (done) return;
+    if (done || !waits) return;
     return afterPaint(() => {
       firstPaintDone = true;
       setDone(true);
     });
-  }, [done]);
-  return done;
+  }, [done, waits]);
+  return done || firstPaintDone;
+}
+
+/**
+ * Notes the app's first paint for the components mounted after it (`useFirstPaintDone` is then true at
+ * once), without rendering anything again. The root layout runs it: on a first page where nothing
+ * waits for the paint, nothing else would note it.
+ */
+export function useNoteFirstPaint(): void {
+  useEffect(() => (firstPaintDone ? undefined : afterPaint(() => void (firstPaintDone = true))), []);
 }

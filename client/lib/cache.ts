@@ -193,7 +193,7 @@ export function useQuery<T>(key: QueryKey, fetcher: Fetcher<T>, loaderData?: T, 
 export function useQuery<T>(key: QueryKey, fetcher: Fetcher<T>, loaded: Loaded<T>, options: QueryOptions & OutageOption): SWRResponse<T>;
 export function useQuery<T>(key: QueryKey, fetcher: Fetcher<T>, loaded?: T | Loaded<T>, options: QueryOptions & Partial<OutageOption> = {}): SWRResponse<T> {
   const { outage, afterFirstPaint, ...config } = options;
-  const painted = useFirstPaintDone();
+  const painted = useFirstPaintDone(afterFirstPaint === true);
   // What the cache holds already costs no request: shown at once.
   const waiting = afterFirstPaint === true && !painted && cache.get(unstable_serialize(key))?.data === undefined;
   const fromLoader = outage ? (loaded as Loaded<T> | undefined) : { data: loaded as T | undefined };
