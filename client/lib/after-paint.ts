@@ -47,9 +47,9 @@ let firstPaintDone = false;
  * False until the app's first page has painted, then true (at once for every component mounted after
  * that). For reads a first screen can show a moment later (a count on a tab, the choices of a filter):
  * asked as the page first renders, they go out with its first paint and hold it back on a slow phone.
- * Only a component that `waits` renders again when the paint is done: every read of the first page
- * asked this (`useQuery`), and each of them rendered its screen a second time right after the first
- * paint, on the main thread a phone's first seconds are short of.
+ * Only a component that `waits` renders again when the paint is done. (Every `useQuery` once did, so
+ * each screen rendered a second time right after its first paint, on the main thread a phone's first
+ * seconds are short of.)
  */
 export function useFirstPaintDone(waits = true): boolean {
   const [done, setDone] = useState(firstPaintDone);
