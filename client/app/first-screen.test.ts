@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -19,7 +19,7 @@ function resolveModule(from: string, specifier: string): string | undefined {
   const alias = ALIASES.find(([prefix]) => specifier.startsWith(prefix));
   const base = alias ? join(ROOT, alias[1], specifier.slice(alias[0].length)) : specifier.startsWith('.') ? resolve(dirname(from), specifier) : undefined;
   if (base === undefined) return undefined; // a package
-  return ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((ending) => base + ending).find((file) => existsSync(file) && !file.endsWith('/'));
+  return ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((ending) => base + ending).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
 }
 
 /** The specifiers a module imports at run time (type-only imports and dynamic imports left out). */
