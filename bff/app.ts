@@ -32,6 +32,7 @@ import { sessionMiddleware } from './lib/auth.middleware';
 import { endpointRouter, route } from './lib/endpoint-router';
 import { apiNotFound, errorHandler } from './lib/error-handler';
 import { EventBus } from './lib/event-bus';
+import { livePosition } from './lib/live-position.middleware';
 import { eventStreams, type EventStreamSettings } from './lib/event-stream';
 import { periodicJob, type Job } from './lib/jobs';
 import { refuseDeepJson } from './lib/json-depth';
@@ -185,6 +186,7 @@ export function createApp(deps: AppDeps): App {
   const api = express.Router();
   api.use(csrfGuard(origins));
   api.use(sessionMiddleware(auth.auth.userForToken));
+  api.use(livePosition(() => bus.handedOut()));
   for (const feature of features) api.use(feature.router);
   api.use(apiNotFound);
   app.use('/api', api);

@@ -150,3 +150,9 @@ export function urlOf(endpoint: { path: string }, input: { params?: Record<strin
 
 /** `GET /api/gym/users/:id` for messages. */
 export const describeEndpoint = (endpoint: Pick<EndpointDefinition, 'method' | 'path'>) => `${endpoint.method} ${endpoint.path}`;
+
+/**
+ * Every GET answer of the API names the live-event position read before it was made (decision
+ * 0089): a live stream opened from there hears every event the answer may not show yet.
+ */
+export const LIVE_POSITION_HEADER = 'Live-Event-Position';

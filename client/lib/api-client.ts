@@ -1,4 +1,4 @@
-import { describeEndpoint, urlOf, type Address, type CallArgs, type CallInput, type Endpoint, type EndpointOutput, type Read } from '@contracts/endpoint.contract';
+import { LIVE_POSITION_HEADER, describeEndpoint, urlOf, type Address, type CallArgs, type CallInput, type Endpoint, type EndpointOutput, type Read } from '@contracts/endpoint.contract';
 import type { Problem } from '@contracts/problem.contract';
 
 /**
@@ -106,6 +106,22 @@ export type ApiResponse<T> = { data: T; status: number; headers: Headers };
  */
 export type RequestHeaders = Readonly<Record<string, string>>;
 
+/** Reads sent and not yet answered, and the lowest live-event position the answers named (decision 0089). */
+let readsOnTheirWay = 0;
+let lowestReadPosition: number | undefined;
+
+function notePosition(response: Response) {
+  const position = Number(response.headers.get(LIVE_POSITION_HEADER) ?? NaN);
+  if (Number.isSafeInteger(position) && position >= 0) lowestReadPosition = Math.min(lowestReadPosition ?? position, position);
+}
+
+/**
+ * Where a live stream can start and hear everything the tab's reads so far may not show: the lowest
+ * position their answers named. None while a read is still on its way (its answer may be older than
+ * that), nor when no answer named one.
+ */
+export const positionOfReads = (): string | undefined => (readsOnTheirWay === 0 && lowestReadPosition !== undefined ? String(lowestReadPosition) : undefined);
+
 /** The one fetch (the spec's rules): body read as text; not ok → ApiError; else JSON, falling back to the text. */
 async function send(method: string, url: string, json: unknown, extraHeaders: RequestHeaders = {}): Promise<ApiResponse<unknown>> {
   const headers: Record<string, string> = { ...extraHeaders, Accept: 'application/json' };
@@ -114,14 +130,20 @@ async function send(method: string, url: string, json: unknown, extraHeaders: Re
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(json);
   }
+  const reading = method === 'GET';
+  if (reading) readsOnTheirWay++;
   let response: Response;
+  let text: string;
   try {
     response = await fetch(url, { method, headers, body, credentials: 'same-origin' });
+    text = await response.text();
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new NetworkError(url, cause);
+  } finally {
+    if (reading) readsOnTheirWay--;
   }
-  const text = await response.text();
+  if (reading) notePosition(response);
   if (!response.ok) throw new ApiError(response.status, text, url, asProblem(text), retryAfterOf(response.headers.get('Retry-After')));
   const done = (data: unknown) => ({ data, status: response.status, headers: response.headers });
   if (text === '') return done(undefined);

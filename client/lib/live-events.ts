@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { urlOf } from '@contracts/endpoint.contract';
 import { LIVE_EVENT_TYPES, eventsApi, type LiveEvent, type LiveEventType } from '@contracts/events.contract';
 import { afterPaint, firstContentfulPaintShown } from './after-paint';
+import { positionOfReads } from './api-client';
 
 /**
  * The one client of `GET /api/events` (Server-Sent Events) in a tab: a single `EventSource` shared
@@ -22,6 +23,12 @@ export type LiveStatus = {
   lastEventId: string | null;
   /** Set when the server kept refusing the stream past the quick retries (it goes on trying every 30 s). */
   error: string | null;
+  /**
+   * The stream started where the tab's reads ended (decision 0089): everything since they answered
+   * comes as events, so the views that showed those reads need not read again when it opens. False
+   * once it has had to reconnect.
+   */
+  fromReads: boolean;
 };
 
 /** One live event of a kind a view asked for (its `type` narrowed to those kinds). */
@@ -32,7 +39,7 @@ export const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000, 30000];
 /** The wait before trying a refused stream again after `failures` refusals: longer each time, then the last for as long as it lasts. */
 export const refusedRetryDelay = (failures: number): number => RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length - 1)]!;
 
-const INITIAL_STATUS: LiveStatus = { state: 'closed', reconnects: 0, lastEventId: null, error: null };
+const INITIAL_STATUS: LiveStatus = { state: 'closed', reconnects: 0, lastEventId: null, error: null, fromReads: false };
 
 type Subscriber = { types: ReadonlySet<LiveEventType>; listener: (event: LiveEvent) => void };
 
@@ -65,7 +72,8 @@ export class LiveEventStream {
     // A view shows what happens from now on (its own data came from the API), so a stream it starts
     // does not replay what happened while nobody listened. On the app's first page it opens once that
     // page has painted: a connection that stays open takes one of the six a phone has for the page's
-    // files and data. A view reads its data again when the stream opens (useWhenLiveOpens): nothing is missed.
+    // files and data. It starts where the page's reads ended when they have all answered; otherwise a
+    // view reads its data again when the stream opens (useWhenLiveOpens): nothing is missed.
     if (!this.running) this.openAfterFirstPaint();
     return () => {
       this.subscribers.delete(subscriber);
@@ -87,7 +95,7 @@ export class LiveEventStream {
    */
   private openAfterFirstPaint(): void {
     // connect() cancels what is left of any waiting (clearRetry).
-    const open = () => this.connect({ resume: false });
+    const open = () => this.connect({ resume: false, from: positionOfReads() });
     if (firstContentfulPaintShown() || document.hidden) return open();
     this.update({ state: 'connecting', error: null });
     const onHidden = () => {
@@ -107,16 +115,17 @@ export class LiveEventStream {
   }
 
   /**
-   * Opens the stream. With `resume`, it starts after the last event seen (nothing missed while away).
-   * `retrying`: our own retry after a refusal, which leaves a "keeps being refused" message up until it opens.
+   * Opens the stream. With `resume`, it starts after the last event seen (nothing missed while away);
+   * `from`, after that position of the tab's reads (the first open). `retrying`: our own retry after
+   * a refusal, which leaves a "keeps being refused" message up until it opens.
    */
-  connect({ resume = true, retrying = false }: { resume?: boolean; retrying?: boolean } = {}): void {
+  connect({ resume = true, retrying = false, from }: { resume?: boolean; retrying?: boolean; from?: string } = {}): void {
     if (this.source) return;
     this.clearRetry();
-    const last = resume ? this.status.lastEventId : null;
+    const last = from ?? (resume ? this.status.lastEventId : null);
     // A new EventSource cannot set the Last-Event-ID header; the BFF reads the same position from the query.
     const url = last ? `${this.url}?${new URLSearchParams({ lastEventId: last }).toString()}` : this.url;
-    this.update({ state: this.status.state === 'reconnecting' ? 'reconnecting' : 'connecting', error: retrying ? this.status.error : null });
+    this.update({ state: this.status.state === 'reconnecting' ? 'reconnecting' : 'connecting', error: retrying ? this.status.error : null, fromReads: from !== undefined });
     const source = new EventSource(url, { withCredentials: true });
     this.source = source;
     source.onopen = () => {
@@ -126,7 +135,7 @@ export class LiveEventStream {
     source.onerror = () => {
       if (this.source !== source) return;
       // Still CONNECTING: the browser reconnects by itself and sends Last-Event-ID.
-      if (source.readyState !== EventSource.CLOSED) return this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1 });
+      if (source.readyState !== EventSource.CLOSED) return this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1, fromReads: false });
       // CLOSED: the server answered with an error status (a 503 while its database is away, a proxy's
       // 502 while it restarts); try again ourselves, a little later each time, then every 30 s for as
       // long as it takes: the page comes back by itself. Past the list, it says so.
@@ -135,7 +144,7 @@ export class LiveEventStream {
       const delay = refusedRetryDelay(this.failures);
       const error = this.failures >= RETRY_DELAYS_MS.length ? 'The live stream keeps being refused. It tries again every 30 seconds; reload the page or sign in again if this lasts.' : this.status.error;
       this.failures++;
-      this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1, error });
+      this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1, error, fromReads: false });
       this.retryTimer = setTimeout(() => {
         this.retryTimer = undefined;
         this.connect({ retrying: true });
@@ -238,7 +247,9 @@ export function useLiveEvents<T extends LiveEventType>(types: readonly T[], onEv
  * Calls `readAgain` each time a live stream becomes open for this view: after connecting, after
  * being away, or at once when the view mounts on a stream another view already opened. What the
  * page read before that, or what happened while the stream was down, is read again (nothing goes
- * missing). The latest `readAgain` is always used, so it may close over state.
+ * missing). One open is left alone: the first, for a view that was there before it, when the stream
+ * started where the tab's reads ended (they are its data, and what came after arrives as events).
+ * The latest `readAgain` is always used, so it may close over state.
  */
 export function useWhenLiveOpens(state: LiveState, readAgain: () => void): void {
   const handler = useRef(readAgain);
@@ -247,8 +258,11 @@ export function useWhenLiveOpens(state: LiveState, readAgain: () => void): void 
   });
   const lastState = useRef<LiveState | null>(null);
   useEffect(() => {
-    if (lastState.current !== 'open' && state === 'open') handler.current();
+    const opened = lastState.current !== 'open' && state === 'open';
+    // The view was there before the stream opened, and the stream began where its reads ended.
+    const caughtUp = lastState.current !== null && liveEventStream().getStatus().fromReads;
     lastState.current = state;
+    if (opened && !caughtUp) handler.current();
   }, [state]);
 }
 
@@ -262,6 +276,9 @@ export function useWhenLiveReopens(state: LiveState, readAgain: () => void): voi
   const wasOpen = useRef(false);
   useWhenLiveOpens(state, () => {
     if (wasOpen.current) readAgain();
-    wasOpen.current = true;
   });
+  // After the hook above has seen this state (effects run in order): an open it left alone counts too.
+  useEffect(() => {
+    if (state === 'open') wasOpen.current = true;
+  }, [state]);
 }

@@ -159,6 +159,23 @@ describe('GET /api/events', () => {
     stream.close();
   });
 
+  it('names on a signed-in read where the live stream stands, and a stream opened from there hears what came after the read', async () => {
+    const before = await bus.publish('webhook', { n: 'before the read' });
+    await bus.idle();
+    const read = await request(ctx.app).get('/api/auth/session').set('Cookie', cookie);
+    expect(read.headers['live-event-position']).toBe(before.id);
+    // A visitor is not told how busy the venue is.
+    expect((await request(ctx.app).get('/api/auth/session')).headers['live-event-position']).toBeUndefined();
+
+    const after = await bus.publish('webhook', { n: 'after the read' });
+    // The client opens it with ?lastEventId=, read like the header a browser sends on its own reconnect.
+    const resumed = openStream({ 'Last-Event-ID': read.headers['live-event-position']! });
+    const text = await resumed.waitFor(/after the read/);
+    expect(text).toContain(`id: ${after.id}`);
+    expect(text).not.toContain('before the read');
+    resumed.close();
+  });
+
   it('replays at most maxReplay stored events, then ends with the last id, so the reconnect goes on from there', async () => {
     const stored = [];
     for (let n = 1; n <= 7; n++) stored.push(await bus.publish('webhook', { batch: n }));
