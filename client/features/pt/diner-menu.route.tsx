@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { useLoaderData, useNavigate, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { useLoaderData, useNavigate, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import type { Menu, MenuItem, MenuStall } from '@contracts/pt.contract';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
@@ -19,9 +19,19 @@ import { DinerPageHeader } from './components/diner-page-header';
 
 type Data = { menu: Menu };
 
-/** `/pt/diner/menu?table=12&stall=3`: the open stalls' menus for a diner, the table from the QR code. */
-export async function loader(): Promise<Data> {
-  return { menu: await loadQuery(MENU_KEY, fetchMenu) };
+/** A table the venue has: numbered 1 to `tables`. */
+const isTable = (n: number | null, tables: number): n is number => n !== null && n >= 1 && n <= tables;
+
+/**
+ * `/pt/diner/menu?table=12&stall=3`: the open stalls' menus for a diner, the table from the QR code.
+ * The QR code's table is remembered here, before the page renders, so the cart (and a later visit
+ * without the QR) knows it, and the menu is not drawn a second time when it is.
+ */
+export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
+  const menu = await loadQuery(MENU_KEY, fetchMenu);
+  const { tableGiven, table } = parseDinerSearch(url.searchParams);
+  if (tableGiven && isTable(table, menu.tables)) rememberTable(table);
+  return { menu };
 }
 
 export const handle = { title: 'Menu', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
@@ -35,14 +45,8 @@ export function Component() {
   const search = parseDinerSearch(params);
   const remembered = useRememberedTable();
   const [added, setAdded] = useState('');
-  const inRange = (n: number | null) => n !== null && n >= 1 && n <= menu.tables;
-  const badTable = search.tableGiven && !inRange(search.table);
-  const table = search.tableGiven ? (badTable ? null : search.table) : inRange(remembered) ? remembered : null;
-
-  // The QR code's table is remembered, so the cart (and a later visit without the QR) knows it.
-  useEffect(() => {
-    if (search.tableGiven && !badTable) rememberTable(search.table);
-  }, [search.tableGiven, search.table, badTable]);
+  const badTable = search.tableGiven && !isTable(search.table, menu.tables);
+  const table = search.tableGiven ? (badTable ? null : search.table) : isTable(remembered, menu.tables) ? remembered : null;
 
   const hrefWith = (changes: { table?: number | null; stall?: number }) =>
     dinerMenuPath({ table: changes.table === undefined ? table : changes.table, stall: changes.stall === undefined ? search.stall : changes.stall });
