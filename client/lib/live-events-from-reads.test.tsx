@@ -5,17 +5,18 @@ import { statusApi } from '@contracts/status.contract';
 import { handle, reply, server } from '../test-server';
 import { FakeEventSource, SERVICE_STATUS, fakeEventSourceEachTest, holdRequests } from '../test-utils';
 import { call } from './api-client';
-import { useLiveEvents, useWhenLiveOpens } from './live-events';
+import { useLiveEvents, useLiveStatus, useWhenLiveOpens } from './live-events';
 
 // Its own file: the positions the fetch helper has noted are the tab's, from its first read on.
 fakeEventSourceEachTest();
 
 function LiveView({ name, heard, onOpen }: { name: string; heard: LiveEvent[]; onOpen: () => void }) {
-  const live = useLiveEvents(['order'], (event) => heard.push(event));
-  useWhenLiveOpens(live.state, onOpen);
+  useLiveEvents(['order'], (event) => heard.push(event));
+  useWhenLiveOpens(onOpen);
+  const state = useLiveStatus((status) => status.state);
   return (
     <section aria-label={name}>
-      <p>{live.state}</p>
+      <p>{state}</p>
     </section>
   );
 }

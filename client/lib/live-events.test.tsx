@@ -1,18 +1,19 @@
 import { act, render, screen } from '@testing-library/react';
 import type { LiveEvent, LiveEventType } from '@contracts/events.contract';
 import { FakeEventSource, fakeEventSourceEachTest } from '../test-utils';
-import { RETRY_DELAYS_MS, useLiveEvents, useWhenLiveOpens } from './live-events';
+import { RETRY_DELAYS_MS, useLiveEvents, useLiveStatus, useWhenLiveOpens } from './live-events';
 
 fakeEventSourceEachTest();
 afterEach(() => jest.useRealTimers());
 
 /** A live view as the pages have one: the stream's state (the pages show it as a badge), and what it heard. */
 function LiveView({ name, types, heard, onOpen }: { name: string; types: LiveEventType[]; heard: LiveEvent[]; onOpen?: () => void }) {
-  const live = useLiveEvents(types, (event) => heard.push(event));
-  useWhenLiveOpens(live.state, () => onOpen?.());
+  useLiveEvents(types, (event) => heard.push(event));
+  useWhenLiveOpens(() => onOpen?.());
+  const state = useLiveStatus((status) => status.state);
   return (
     <section aria-label={name}>
-      <p>{live.state}</p>
+      <p>{state}</p>
     </section>
   );
 }
@@ -67,6 +68,26 @@ describe('the tab’s live stream', () => {
     await endOfTask();
     expect(source.readyState).toBe(FakeEventSource.CLOSED);
     expect(FakeEventSource.instances).toHaveLength(1);
+  });
+
+  it('does not draw a live page again when the stream connects, opens or moves on: only what shows its state does', async () => {
+    let pageRenders = 0;
+    const heard: LiveEvent[] = [];
+    function Page() {
+      pageRenders++;
+      useLiveEvents(['order'], (event) => heard.push(event));
+      useWhenLiveOpens(() => {});
+      return <LiveView name="badge" types={[]} heard={[]} />;
+    }
+    const { unmount } = render(<Page />);
+    const source = FakeEventSource.current();
+    act(() => source.open());
+    act(() => source.emit('order', { id: 1 }, '31'));
+    expect(stateOf('badge')).toBe('open');
+    expect(ids(heard)).toEqual(['31']);
+    expect(pageRenders).toBe(1);
+    unmount();
+    await endOfTask();
   });
 
   it('stays open while one view remains; a view that left hears nothing more', async () => {

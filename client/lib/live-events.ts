@@ -223,11 +223,12 @@ export type LiveConnection = LiveStatus & {
 /**
  * Listens to the tab's live stream while the component is mounted, calling `onEvent` for each
  * event of the given `types` (and no other). The latest `onEvent` is always used, so it may close
- * over state. The state shown is the shared stream's.
+ * over state. The component does not render again when the stream's state changes (it changes as
+ * the page first paints, and with every event): what shows it reads it itself
+ * (`useLiveStatus`, `useLiveConnection`, the `LiveConnection*` components).
  */
-export function useLiveEvents<T extends LiveEventType>(types: readonly T[], onEvent?: (event: LiveEventOf<T>) => void): LiveConnection {
+export function useLiveEvents<T extends LiveEventType>(types: readonly T[], onEvent?: (event: LiveEventOf<T>) => void): void {
   const stream = liveEventStream();
-  const status = useSyncExternalStore(stream.subscribeStatus, stream.getStatus, stream.getStatus);
   const handler = useRef(onEvent);
   useEffect(() => {
     handler.current = onEvent;
@@ -238,9 +239,52 @@ export function useLiveEvents<T extends LiveEventType>(types: readonly T[], onEv
     const kinds = (wanted ? wanted.split(' ') : []) as T[];
     return stream.subscribe(kinds, (event) => handler.current?.(event as LiveEventOf<T>));
   }, [stream, wanted]);
+}
+
+/** One part of the tab's stream status, picked as a plain value: the component renders again only when that value changes. */
+export function useLiveStatus<T extends string | number | boolean | null>(pick: (status: LiveStatus) => T): T {
+  const stream = liveEventStream();
+  const picked = () => pick(stream.getStatus());
+  return useSyncExternalStore(stream.subscribeStatus, picked, picked);
+}
+
+/** The tab's stream as a whole, and its controls (the stream viewer shows every field). */
+export function useLiveConnection(): LiveConnection {
+  const stream = liveEventStream();
+  const status = useSyncExternalStore(stream.subscribeStatus, stream.getStatus, stream.getStatus);
   const connect = useCallback(() => stream.connect(), [stream]);
   const disconnect = useCallback(() => stream.disconnect(), [stream]);
   return { ...status, connect, disconnect };
+}
+
+/**
+ * Calls `onOpen` each time the tab's stream becomes open while the component is mounted, or at once
+ * when it mounts on a stream already open; `first` is true for the first it sees, and `caughtUp`
+ * when the component was there before that open and the stream started where the tab's reads ended
+ * (decision 0089). Heard from the stream itself: nothing renders again.
+ */
+function useOpens(onOpen: (open: { first: boolean; caughtUp: boolean }) => void): void {
+  const handler = useRef(onOpen);
+  useEffect(() => {
+    handler.current = onOpen;
+  });
+  const lastState = useRef<LiveState | null>(null);
+  const seenOpen = useRef(false);
+  useEffect(() => {
+    const stream = liveEventStream();
+    const check = () => {
+      const { state, fromReads } = stream.getStatus();
+      const opened = lastState.current !== 'open' && state === 'open';
+      const caughtUp = lastState.current !== null && fromReads;
+      lastState.current = state;
+      if (!opened) return;
+      const first = !seenOpen.current;
+      seenOpen.current = true;
+      handler.current({ first, caughtUp });
+    };
+    check();
+    return stream.subscribeStatus(check);
+  }, []);
 }
 
 /**
@@ -251,19 +295,10 @@ export function useLiveEvents<T extends LiveEventType>(types: readonly T[], onEv
  * started where the tab's reads ended (they are its data, and what came after arrives as events).
  * The latest `readAgain` is always used, so it may close over state.
  */
-export function useWhenLiveOpens(state: LiveState, readAgain: () => void): void {
-  const handler = useRef(readAgain);
-  useEffect(() => {
-    handler.current = readAgain;
+export function useWhenLiveOpens(readAgain: () => void): void {
+  useOpens(({ caughtUp }) => {
+    if (!caughtUp) readAgain();
   });
-  const lastState = useRef<LiveState | null>(null);
-  useEffect(() => {
-    const opened = lastState.current !== 'open' && state === 'open';
-    // The view was there before the stream opened, and the stream began where its reads ended.
-    const caughtUp = lastState.current !== null && liveEventStream().getStatus().fromReads;
-    lastState.current = state;
-    if (opened && !caughtUp) handler.current();
-  }, [state]);
 }
 
 /**
@@ -272,13 +307,8 @@ export function useWhenLiveOpens(state: LiveState, readAgain: () => void): void 
  * alone: for a page whose list was just loaded and which announces news rather than inserting it
  * (the door-event inbox), a read at that moment would insert rows the person did not ask for.
  */
-export function useWhenLiveReopens(state: LiveState, readAgain: () => void): void {
-  const wasOpen = useRef(false);
-  useWhenLiveOpens(state, () => {
-    if (wasOpen.current) readAgain();
+export function useWhenLiveReopens(readAgain: () => void): void {
+  useOpens(({ first }) => {
+    if (!first) readAgain();
   });
-  // After the hook above has seen this state (effects run in order): an open it left alone counts too.
-  useEffect(() => {
-    if (state === 'open') wasOpen.current = true;
-  }, [state]);
 }

@@ -1,7 +1,7 @@
 import { useLoaderData, useNavigate } from 'react-router';
 import type { ChannelList } from '@contracts/chat.contract';
+import { LiveConnectionError } from '@/components/live-connection';
 import { EmptyState } from '@/components/empty-state';
-import { LiveStreamError } from '@/components/live-stream-error';
 import { LoadError } from '@/components/load-error';
 import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
@@ -41,18 +41,18 @@ export function Component() {
   const navigate = useNavigate();
   const { data, error, isValidating, mutate } = useChannels(loaded.channels);
   const list = data ?? loaded.channels;
-  const live = useChatLive(me.id);
+  useChatLive(me.id);
   useUnreadTitle(list.totalUnread);
 
   return (
     <div className="stack-lg chat-page">
-      <ChatHeader total={list.totalUnread} liveState={live.state} user={me} onCreated={(id) => void navigate(chatHref(paths.chat, id))} />
+      <ChatHeader total={list.totalUnread} user={me} onCreated={(id) => void navigate(chatHref(paths.chat, id))} />
       {error ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>
           Could not refresh the channels: {errorMessage(error)}
         </LoadError>
       ) : null}
-      <LiveStreamError error={live.error} onReconnect={live.connect} />
+      <LiveConnectionError />
       {list.channels.length === 0 ? (
         <section className="card">
           <EmptyState icon="inbox" title="No channels yet">

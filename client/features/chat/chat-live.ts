@@ -26,14 +26,14 @@ function noticeOf(event: ChatEvent, me: number): Notice | undefined {
 
 /**
  * The chat pages' live events: each `chat` event goes into the caches at once (threads, unread
- * counts); the list is checked against the server a little later. When the stream (re)opens,
+ * counts); the list is checked against the server a little later. When the stream opens again,
  * everything is read again, since events may have been missed while it was down. News from others
  * chimes and, in a hidden tab, shows a notification, as far as this device opted in.
  */
-export function useChatLive(me: number) {
+export function useChatLive(me: number): void {
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const notify = useNotify();
-  const live = useLiveEvents(['chat'], (event) => {
+  useLiveEvents(['chat'], (event) => {
     // The event's `audience` is the server's business; valibot's object leaves it out.
     const parsed = v.safeParse(ChatEventSchema, event.data);
     if (!parsed.success) return;
@@ -46,6 +46,5 @@ export function useChatLive(me: number) {
   });
   useEffect(() => () => clearTimeout(refreshTimer.current), []);
 
-  useWhenLiveOpens(live.state, () => void refreshChat());
-  return live;
+  useWhenLiveOpens(() => void refreshChat());
 }

@@ -2,8 +2,8 @@ import type { CSSProperties } from 'react';
 import { useLoaderData, useNavigate } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { ChannelList } from '@contracts/chat.contract';
+import { LiveConnectionError } from '@/components/live-connection';
 import { EmptyState } from '@/components/empty-state';
-import { LiveStreamError } from '@/components/live-stream-error';
 import { LoadError } from '@/components/load-error';
 import { errorMessage } from '@/lib/api-client';
 import { cachedData, loadQuery, preloadQuery } from '@/lib/cache';
@@ -63,12 +63,12 @@ export function ChatWorkspace({ layout, basePath }: { layout: 'list' | 'split'; 
   const { data, error, isValidating, mutate } = useChannels(loaded.channels);
   const list = data ?? loaded.channels;
   const selected = selectChannel(list.channels, loaded.search.channel);
-  const live = useChatLive(me.id);
+  useChatLive(me.id);
   const [width, setWidth] = useListWidth();
   useUnreadTitle(list.totalUnread);
 
   const header = (
-    <ChatHeader total={list.totalUnread} liveState={live.state} user={me} channelId={selected?.id} onCreated={(id) => void navigate(chatHref(basePath, id))} />
+    <ChatHeader total={list.totalUnread} user={me} channelId={selected?.id} onCreated={(id) => void navigate(chatHref(basePath, id))} />
   );
 
   return (
@@ -79,7 +79,7 @@ export function ChatWorkspace({ layout, basePath }: { layout: 'list' | 'split'; 
           Could not refresh the channels: {errorMessage(error)}
         </LoadError>
       ) : null}
-      <LiveStreamError error={live.error} onReconnect={live.connect} />
+      <LiveConnectionError />
       {!selected ? (
         <section className="card">
           <EmptyState icon="inbox" title="No channels yet">

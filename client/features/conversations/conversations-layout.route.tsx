@@ -6,9 +6,8 @@ import * as v from 'valibot';
 import type { SessionUser } from '@contracts/auth.contract';
 import { isIdText, type Page } from '@contracts/common.contract';
 import { ConversationEventSchema, type ConversationSummary } from '@contracts/conversations.contract';
+import { LiveConnectionBadge, LiveConnectionError } from '@/components/live-connection';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
-import { LiveStatusBadge } from '@/components/live-status';
-import { LiveStreamError } from '@/components/live-stream-error';
 import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
@@ -84,7 +83,7 @@ export function Component() {
   const filtered = search.status !== DEFAULT_SEARCH.status || search.assignee !== DEFAULT_SEARCH.assignee || Boolean(search.query);
 
   // One stream for the list and the open thread: a message goes into the thread's cache (once), and the list reads again.
-  const live = useLiveEvents(['conversation'], (event) => {
+  useLiveEvents(['conversation'], (event) => {
     const parsed = v.safeParse(ConversationEventSchema, event.data);
     if (!parsed.success) return;
     const { conversation, message } = parsed.output;
@@ -103,7 +102,7 @@ export function Component() {
   });
 
   // The list and thread were read before the stream opened (or while it was away): read them again once it is open.
-  useWhenLiveOpens(live.state, () => {
+  useWhenLiveOpens(() => {
     void refreshConversationList();
     if (activeId) void refreshConversation(activeId);
   });
@@ -113,14 +112,14 @@ export function Component() {
 
   return (
     <div className="stack-lg conversations">
-      <PageHeader eyebrow="Front desk" title="Guest conversations" actions={<LiveStatusBadge state={live.state} label="Live conversations" />}>
+      <PageHeader eyebrow="Front desk" title="Guest conversations" actions={<LiveConnectionBadge label="Live conversations" />}>
         <p>Guests ask for help from their table or the help page. Pick a conversation to answer it; new messages arrive live.</p>
       </PageHeader>
 
       <p className="visually-hidden" role="status" aria-live="polite">
         {announcement}
       </p>
-      <LiveStreamError error={live.error} onReconnect={live.connect} />
+      <LiveConnectionError />
 
       <div className={`conv-split${activeId ? ' has-thread' : ''}`}>
         <section className="conv-list-pane stack" aria-label="Conversation list">

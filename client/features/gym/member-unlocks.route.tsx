@@ -4,10 +4,10 @@ import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
 import type { GymMember } from '@contracts/gym.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
+import { LiveConnectionBadge } from '@/components/live-connection';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
-import { LiveStatusBadge } from '@/components/live-status';
 import { Pagination } from '@/components/pagination';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
@@ -44,7 +44,7 @@ export function Component() {
   const [announcement, setAnnouncement] = useState('');
   const [newer, setNewer] = useState(0);
 
-  const live = useLiveEvents(['webhook'], (event) => {
+  useLiveEvents(['webhook'], (event) => {
     const unlock = event.data as KisiEvent;
     if (!isUnlockOf(unlock, member.email)) return;
     setAnnouncement(`${unlock.success ? 'New unlock' : 'Refused unlock'} at ${unlock.objectName ?? 'a door'}.`);
@@ -63,7 +63,7 @@ export function Component() {
   });
 
   // Each time the stream reopens, the unlocks are read again: those stored while it was down show up.
-  useWhenLiveReopens(live.state, () => void refreshUnlocksOf(member.email));
+  useWhenLiveReopens(() => void refreshUnlocksOf(member.email));
 
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMemberUnlocks(member.id);
   const pages = pageCount(unlocks.total, unlocks.pageSize);
@@ -74,7 +74,7 @@ export function Component() {
         <h2 id="unlocks-title" className="card-heading">
           <Icon name="door" /> Unlocks
         </h2>
-        <LiveStatusBadge state={live.state} />
+        <LiveConnectionBadge />
       </div>
       <p className="muted">Doors {member.email} opened (or was refused at) with Kisi, newest first. New ones appear as they happen.</p>
       <p className="visually-hidden" aria-live="polite">

@@ -7,7 +7,7 @@ import { JsonView } from '@/components/json-view';
 import { LiveStatusBadge } from '@/components/live-status';
 import { PageHeader } from '@/components/page-header';
 import { formatWhenExact } from '@/lib/format';
-import { EVENTS_URL, useLiveEvents } from '@/lib/live-events';
+import { EVENTS_URL, useLiveConnection, useLiveEvents } from '@/lib/live-events';
 
 export const handle = { title: 'Live stream' };
 
@@ -41,12 +41,15 @@ export function Component() {
   const [received, setReceived] = useState(0);
 
   // Every kind: this page shows the raw stream.
-  const live = useLiveEvents(LIVE_EVENT_TYPES, (event) => {
+  useLiveEvents(LIVE_EVENT_TYPES, (event) => {
     const item: Received = { ...event, seq: ++seq, receivedAt: new Date().toISOString() };
     setReceived((n) => n + 1);
     if (paused) setWaiting((list) => [...list, item]);
     else setShown((list) => [item, ...list].slice(0, MAX_SHOWN));
   });
+
+  // The page shows the connection's every field and its controls.
+  const live = useLiveConnection();
 
   const resume = () => {
     setShown((list) => [...[...waiting].reverse(), ...list].slice(0, MAX_SHOWN));

@@ -4,9 +4,9 @@ import * as v from 'valibot';
 import { isIdText } from '@contracts/common.contract';
 import { NEXT_TICKET_STATUS, OPEN_ORDER_STATUSES, OrderSchema, PREVIOUS_TICKET_STATUS, kitchenTicketOf, ptApi, type Kitchen, type KitchenTicket, type OrderStatus, type TicketStatus } from '@contracts/pt.contract';
 import { AppLink } from '@/lib/app-link';
+import { LiveConnectionBadge } from '@/components/live-connection';
 import { AsyncButton } from '@/components/async-button';
 import { Icon } from '@/components/icon';
-import { LiveStatusBadge } from '@/components/live-status';
 import { LoadError } from '@/components/load-error';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
@@ -111,7 +111,7 @@ export function Component() {
     return outcome;
   };
 
-  const live = useLiveEvents(['order'], (event) => {
+  useLiveEvents(['order'], (event) => {
     const parsed = v.safeParse(OrderSchema, event.data);
     if (!parsed.success) return;
     const ticket = kitchenTicketOf(parsed.output, stallId);
@@ -131,7 +131,7 @@ export function Component() {
     void sendAll().then(async (outcome) => {
       if (outcome === 'sent') await invalidate(ptApi.kitchen, { params: { id: stallId } });
     });
-  useWhenLiveOpens(live.state, catchUp);
+  useWhenLiveOpens(catchUp);
   useEffect(() => {
     window.addEventListener('online', catchUp);
     return () => window.removeEventListener('online', catchUp);
@@ -174,7 +174,7 @@ export function Component() {
           <button type="button" className="btn" aria-pressed={soundOn} onClick={toggleSound}>
             <Icon name="chime" /> Sound {soundOn ? 'on' : 'off'}
           </button>
-          <LiveStatusBadge state={live.state} label="Live tickets" />
+          <LiveConnectionBadge label="Live tickets" />
         </div>
       </header>
 

@@ -3,11 +3,10 @@ import { useLoaderData } from 'react-router';
 import * as v from 'valibot';
 import type { Page } from '@contracts/common.contract';
 import { OPEN_ORDER_STATUSES, OrderSchema, PREVIOUS_ORDER_STATUS, ptApi, type Order, type OrderStatus } from '@contracts/pt.contract';
+import { LiveConnectionBadge, LiveConnectionError } from '@/components/live-connection';
 import { AsyncButton } from '@/components/async-button';
 import { EmptyState } from '@/components/empty-state';
-import { LiveStreamError } from '@/components/live-stream-error';
 import { Icon } from '@/components/icon';
-import { LiveStatusBadge } from '@/components/live-status';
 import { LoadError } from '@/components/load-error';
 import { useModal } from '@/components/modal-host';
 import { PageHeader } from '@/components/page-header';
@@ -120,7 +119,7 @@ export function Component() {
     if (!isOpen(order.status) || recent) void refreshRecent();
   };
 
-  const live = useLiveEvents(['order'], (event) => {
+  useLiveEvents(['order'], (event) => {
     const parsed = v.safeParse(OrderSchema, event.data);
     if (!parsed.success) return;
     const order = parsed.output;
@@ -134,7 +133,7 @@ export function Component() {
 
   // The board was read before the stream opened, and the stream may have been lost since: whatever
   // happened in between is read again once the stream is open (a ticket must never go missing).
-  useWhenLiveOpens(live.state, () => void refreshBoard());
+  useWhenLiveOpens(() => void refreshBoard());
 
   // "New" marks fade after a minute (checked with the age tick).
   useEffect(() => {
@@ -181,7 +180,7 @@ export function Component() {
 
   return (
     <div className="stack-lg runner-board">
-      <PageHeader eyebrow="Food court" title="Runner board" actions={<LiveStatusBadge state={live.state} label="Live orders" />}>
+      <PageHeader eyebrow="Food court" title="Runner board" actions={<LiveConnectionBadge label="Live orders" />}>
         <p>Open orders, oldest first. New orders appear as diners place them; bump a ticket when it moves on.</p>
       </PageHeader>
 
@@ -194,7 +193,7 @@ export function Component() {
           Could not refresh the board: {errorMessage(error)}
         </LoadError>
       ) : null}
-      <LiveStreamError error={live.error} onReconnect={live.connect} />
+      <LiveConnectionError />
       {open.total > open.items.length ? (
         <p className="banner banner-info">
           Showing the oldest {open.items.length} of {open.total} open orders; the next ones come in as these are served.

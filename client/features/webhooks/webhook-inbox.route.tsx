@@ -4,14 +4,13 @@ import { useLoaderData, useNavigate, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
+import { LiveConnectionBadge, LiveConnectionError } from '@/components/live-connection';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { ExportCsvLink } from '@/components/export-csv-link';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { IgnoredParamsBanner } from '@/components/list-filter-fields';
-import { LiveStreamError } from '@/components/live-stream-error';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
-import { LiveStatusBadge } from '@/components/live-status';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { useToast } from '@/components/toast-host';
@@ -74,7 +73,7 @@ export function Component() {
     if (!document.activeElement || document.activeElement === document.body) tableRef.current?.focus();
   }, [incoming, fresh]);
 
-  const live = useLiveEvents(['webhook'], (event) => {
+  useLiveEvents(['webhook'], (event) => {
     const kisiEvent = event.data as KisiEvent;
     const id = kisiEvent.id;
     // An event the filters leave out would not appear in this list: it is not news here.
@@ -85,7 +84,7 @@ export function Component() {
   });
 
   // Each time the stream reopens, the list is read again: what was stored while it was down shows up.
-  useWhenLiveReopens(live.state, () => void refreshInbox());
+  useWhenLiveReopens(() => void refreshInbox());
 
   // Once the first page shows an announced event (a load, or a background refresh), it is no longer new.
   useEffect(() => {
@@ -144,7 +143,7 @@ export function Component() {
         title="Door events"
         actions={
           <>
-            <LiveStatusBadge state={live.state} />
+            <LiveConnectionBadge />
             <ExportCsvLink href={exportHref(search)} />
           </>
         }
@@ -169,7 +168,7 @@ export function Component() {
           Could not refresh the events: {errorMessage(error)}
         </LoadError>
       ) : null}
-      <LiveStreamError error={live.error} onReconnect={live.connect} />
+      <LiveConnectionError />
 
       <PagedList
         page={search.page}

@@ -1,8 +1,7 @@
 import type { SessionUser } from '@contracts/auth.contract';
-import { LiveStatusBadge } from '@/components/live-status';
+import { LiveConnectionBadge } from '@/components/live-connection';
 import { PageHeader } from '@/components/page-header';
 import { AppNavLink } from '@/lib/app-link';
-import type { LiveState } from '@/lib/live-events';
 import { paths } from '@/lib/paths';
 import { chatHref } from '@/features/chat/chat.api';
 import { ChannelAdminActions } from './channel-admin';
@@ -17,7 +16,7 @@ const LAYOUTS = [
  * The head of every chat layout: the total unread, the live state, the admin's channel buttons,
  * and the switch between the three layouts (which keeps the selected channel).
  */
-export function ChatHeader({ total, liveState, user, channelId, onCreated }: { total: number; liveState: LiveState; user: SessionUser; channelId?: number; onCreated?: (id: number) => void }) {
+export function ChatHeader({ total, user, channelId, onCreated }: { total: number; user: SessionUser; channelId?: number; onCreated?: (id: number) => void }) {
   return (
     <PageHeader
       eyebrow="Staff chat"
@@ -31,7 +30,7 @@ export function ChatHeader({ total, liveState, user, channelId, onCreated }: { t
               </AppNavLink>
             ))}
           </nav>
-          <LiveStatusBadge state={liveState} label="Live messages" />
+          <LiveConnectionBadge label="Live messages" />
           {user.role === 'admin' ? <ChannelAdminActions onCreated={onCreated} /> : null}
         </>
       }
