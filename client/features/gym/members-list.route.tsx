@@ -57,7 +57,6 @@ export function Component() {
   const navigate = useNavigate();
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
-  const { owners, total: ownerTotal } = useOwnerChoices();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMembers;
   const filtered = Boolean(search.query || search.ownerId || search.membership);
 
@@ -96,13 +95,7 @@ export function Component() {
           <label className="field-inline">
             <span>Owner</span>
             <select value={search.ownerId ? String(search.ownerId) : ''} onChange={(e) => setFilter('ownerId', e.target.value)}>
-              <option value="">All owners</option>
-              {search.ownerId && !owners.some((o) => o.id === search.ownerId) ? <option value={search.ownerId}>Owner #{search.ownerId}</option> : null}
-              {owners.map((owner) => (
-                <option key={owner.id} value={owner.id}>
-                  {owner.gymName} ({owner.name})
-                </option>
-              ))}
+              <OwnerFilterOptions selected={search.ownerId} />
             </select>
           </label>
           <label className="field-inline">
@@ -128,7 +121,7 @@ export function Component() {
           </label>
         </div>
       </div>
-      {ownerTotal > owners.length ? <p className="muted small">The owner filter lists the first {owners.length} of {ownerTotal} owners.</p> : null}
+      <OwnerFilterNote />
 
       <PagedList
         page={search.page}
@@ -162,4 +155,29 @@ export function Component() {
       </PagedList>
     </div>
   );
+}
+
+/*
+ * The owner filter's choices come after the list has painted (useOwnerChoices): these two read them
+ * themselves, so their arrival redraws the filter and its note, not the whole list.
+ */
+
+function OwnerFilterOptions({ selected }: { selected: number | undefined }) {
+  const { owners } = useOwnerChoices();
+  return (
+    <>
+      <option value="">All owners</option>
+      {selected && !owners.some((o) => o.id === selected) ? <option value={selected}>Owner #{selected}</option> : null}
+      {owners.map((owner) => (
+        <option key={owner.id} value={owner.id}>
+          {owner.gymName} ({owner.name})
+        </option>
+      ))}
+    </>
+  );
+}
+
+function OwnerFilterNote() {
+  const { owners, total } = useOwnerChoices();
+  return total > owners.length ? <p className="muted small">The owner filter lists the first {owners.length} of {total} owners.</p> : null;
 }
