@@ -101,7 +101,8 @@ export function Component() {
     }
   });
 
-  // The list and thread were read before the stream opened (or while it was away): read them again once it is open.
+  // The list and thread were read before the stream opened (or while it was away): read them again once
+  // it is open, unless it began where those reads ended and brings what came after as events (decision 0089).
   useWhenLiveOpens(() => {
     void refreshConversationList();
     if (activeId) void refreshConversation(activeId);

@@ -132,7 +132,8 @@ export function Component() {
   });
 
   // The board was read before the stream opened, and the stream may have been lost since: whatever
-  // happened in between is read again once the stream is open (a ticket must never go missing).
+  // happened in between is read again once the stream is open (a ticket must never go missing), unless
+  // the stream began where the board's reads ended and brings it as events (decision 0089).
   useWhenLiveOpens(() => void refreshBoard());
 
   // "New" marks fade after a minute (checked with the age tick).
