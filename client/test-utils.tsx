@@ -182,6 +182,42 @@ export function fakeEventSourceEachTest() {
   });
 }
 
+/**
+ * Paint timing as a browser has it on the app's first page: no first contentful paint yet until
+ * `paint()` (which also runs the frame and the task `afterPaint` waits for: fake timers needed);
+ * `unpaint()` forgets it again; `restore()` puts jsdom's own back.
+ */
+export function fakePaintTiming() {
+  const painted: PerformanceEntry[] = [];
+  const observers: PerformanceObserverCallback[] = [];
+  class PaintObserver {
+    static supportedEntryTypes = ['paint'];
+    constructor(callback: PerformanceObserverCallback) {
+      observers.push(callback);
+    }
+    observe() {}
+    disconnect() {}
+  }
+  const realObserver = globalThis.PerformanceObserver;
+  globalThis.PerformanceObserver = PaintObserver as unknown as typeof PerformanceObserver;
+  const realEntries = Object.getOwnPropertyDescriptor(performance, 'getEntriesByName');
+  Object.defineProperty(performance, 'getEntriesByName', { configurable: true, value: (name: string) => (name === 'first-contentful-paint' ? painted : []) });
+  return {
+    paint: () =>
+      act(() => {
+        painted.push({ name: 'first-contentful-paint' } as PerformanceEntry);
+        for (const observer of observers) observer({ getEntriesByName: () => painted } as unknown as PerformanceObserverEntryList, {} as PerformanceObserver);
+        jest.advanceTimersByTime(50);
+      }),
+    unpaint: () => void (painted.length = 0),
+    restore: () => {
+      globalThis.PerformanceObserver = realObserver;
+      if (realEntries) Object.defineProperty(performance, 'getEntriesByName', realEntries);
+      else delete (performance as Partial<Performance>).getEntriesByName;
+    },
+  };
+}
+
 /** A browser notification a page showed (through the faked Notification API), and its click. */
 export type ShownNotification = { title: string; body: string | undefined; tag: string | undefined; click: () => void };
 

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import type { LiveEvent, LiveEventType } from '@contracts/events.contract';
-import { FakeEventSource, fakeEventSourceEachTest } from '../test-utils';
+import { FakeEventSource, fakeEventSourceEachTest, fakePaintTiming } from '../test-utils';
 import { RETRY_DELAYS_MS, useLiveEvents, useLiveStatus, useWhenLiveOpens } from './live-events';
 
 fakeEventSourceEachTest();
@@ -160,27 +160,7 @@ describe('the tab’s live stream', () => {
 
   it('on the app’s first page, opens once that page has painted (or is hidden), and not at all for a view gone before', async () => {
     jest.useFakeTimers();
-    // Paint timing as a browser has it: no first contentful paint yet, then one.
-    const painted: PerformanceEntry[] = [];
-    const observers: PerformanceObserverCallback[] = [];
-    class PaintObserver {
-      static supportedEntryTypes = ['paint'];
-      constructor(callback: PerformanceObserverCallback) {
-        observers.push(callback);
-      }
-      observe() {}
-      disconnect() {}
-    }
-    const realObserver = globalThis.PerformanceObserver;
-    globalThis.PerformanceObserver = PaintObserver as unknown as typeof PerformanceObserver;
-    const realEntries = Object.getOwnPropertyDescriptor(performance, 'getEntriesByName');
-    Object.defineProperty(performance, 'getEntriesByName', { configurable: true, value: (name: string) => (name === 'first-contentful-paint' ? painted : []) });
-    const paint = () =>
-      act(() => {
-        painted.push({ name: 'first-contentful-paint' } as PerformanceEntry);
-        for (const observer of observers) observer({ getEntriesByName: () => painted } as unknown as PerformanceObserverEntryList, {} as PerformanceObserver);
-        jest.advanceTimersByTime(50);
-      });
+    const { paint, unpaint, restore } = fakePaintTiming();
     try {
       const gone = render(<LiveView name="board" types={['order']} heard={[]} />);
       expect(stateOf('board')).toBe('connecting');
@@ -198,17 +178,15 @@ describe('the tab’s live stream', () => {
       await endOfTask();
 
       // A tab sent to the background before it painted paints nothing until shown: it opens at once.
-      painted.length = 0;
+      unpaint();
       render(<LiveView name="board" types={['order']} heard={[]} />);
       expect(FakeEventSource.instances).toHaveLength(1);
       Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
       act(() => void document.dispatchEvent(new Event('visibilitychange')));
       expect(FakeEventSource.instances).toHaveLength(2);
     } finally {
-      globalThis.PerformanceObserver = realObserver;
+      restore();
       delete (document as { hidden?: boolean }).hidden;
-      if (realEntries) Object.defineProperty(performance, 'getEntriesByName', realEntries);
-      else delete (performance as Partial<Performance>).getEntriesByName;
     }
   });
 });

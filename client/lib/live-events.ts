@@ -72,7 +72,7 @@ export class LiveEventStream {
     // A view shows what happens from now on (its own data came from the API), so a stream it starts
     // does not replay what happened while nobody listened. On the app's first page it opens once that
     // page has painted: a connection that stays open takes one of the six a phone has for the page's
-    // files and data. It starts where the page's reads ended when they have all answered; otherwise a
+    // files and data, and starts where that page's reads ended when they have all answered; otherwise a
     // view reads its data again when the stream opens (useWhenLiveOpens): nothing is missed.
     if (!this.running) this.openAfterFirstPaint();
     return () => {
@@ -95,13 +95,17 @@ export class LiveEventStream {
    */
   private openAfterFirstPaint(): void {
     // connect() cancels what is left of any waiting (clearRetry).
-    const open = () => this.connect({ resume: false, from: positionOfReads() });
+    const open = () => this.connect({ resume: false });
     if (firstContentfulPaintShown() || document.hidden) return open();
     this.update({ state: 'connecting', error: null });
+    // Every read so far was the first page's: the stream starts where they ended (decision 0089). On a
+    // later page the lowest position can be an earlier page's, far older than this one's data: its
+    // replay would bring old news (an order long served announced as new). That page opens from now.
+    const openFromReads = () => this.connect({ resume: false, from: positionOfReads() });
     const onHidden = () => {
-      if (document.hidden) open();
+      if (document.hidden) openFromReads();
     };
-    const cancelPaint = afterPaint(open);
+    const cancelPaint = afterPaint(openFromReads);
     document.addEventListener('visibilitychange', onHidden);
     this.cancelOpening = () => {
       cancelPaint();
