@@ -238,9 +238,25 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
 
     const board = await context.newPage();
     board.on('pageerror', (error) => pageErrors.push(error.message));
+    // What the board's page asked of its stream and heard, for the message when its badge never says Live.
+    const boardStreams: string[] = [];
+    board.on('response', (res) => {
+      if (new URL(res.url()).pathname === '/api/events') boardStreams.push(`${res.status()} ${res.url()}`);
+    });
+    board.on('requestfailed', (req) => {
+      if (new URL(req.url()).pathname === '/api/events') boardStreams.push(`failed (${req.failure()?.errorText}) ${req.url()}`);
+    });
+    const boardIsLive = async () => {
+      try {
+        await board.getByTitle('Live orders: Live').waitFor();
+      } catch (err) {
+        const badge = await board.locator('.live-status').first().getAttribute('title', { timeout: 1000 }).catch(() => 'no badge');
+        throw new Error(`the board never said Live (its badge: ${badge}; its streams: ${boardStreams.join('; ') || 'none'}; page errors: ${pageErrors.join('; ') || 'none'})`, { cause: err });
+      }
+    };
     await board.goto('/pt/runner');
     await board.getByRole('heading', { name: 'Runner board', level: 1 }).waitFor();
-    await board.getByTitle('Live orders: Live').waitFor();
+    await boardIsLive();
 
     const uploader = await context.newPage();
     uploader.on('pageerror', (error) => pageErrors.push(error.message));
@@ -254,7 +270,7 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
       if (counts.every((n) => n > 0)) break;
       if (attempt === 8) throw new Error(`the event streams did not spread over both instances: ${counts.join(', ')}`);
       await board.reload();
-      await board.getByTitle('Live orders: Live').waitFor();
+      await boardIsLive();
     }
 
     const menu = (await (await board.request.get('/api/pt/menu')).json()) as { stalls: Array<{ items: Array<{ id: number }> }> };
