@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { PartDetail, PartListItem, PieceDetail, PieceSummary } from '../bff/contracts/catalogue.contract';
 import type { Page } from '../bff/contracts/common.contract';
 import { openDatabase } from '../bff/db/database';
+import { importProgressReporter } from '../bff/features/catalogue/catalogue-import-progress';
 import { importCatalogue, type FileReport } from '../bff/features/catalogue/catalogue.importer';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../bff/test-support/throwaway-postgres';
 import { startBenchBff } from './bench-fixtures';
@@ -528,14 +529,18 @@ async function importInto(databaseUrl: string, dir: string): Promise<Imported> {
   const database = await openDatabase(databaseUrl);
   try {
     const reports: FileReport[] = [];
+    // The importer's own progress lines: rewritten in place on a terminal, a plain line now and then in a log.
+    const progress = importProgressReporter(process.stderr);
     const started = performance.now();
     await importCatalogue(database.db, dir, {
       refreshTextIndex: database.refreshTextIndex,
-      onProgress: ({ file, rows }) => process.stderr.write(`  importing ${file}: ${fmt(rows)} rows…\r`),
-      onFileDone: (report) => reports.push(report),
+      onProgress: progress.onProgress,
+      onFileDone: (report) => {
+        reports.push(report);
+        progress.onFileDone(report);
+      },
     });
     const seconds = (performance.now() - started) / 1000;
-    process.stderr.write(`${' '.repeat(60)}\r`);
     const { db } = database;
     const count = async (table: 'pieces' | 'parts' | 'piece_parts' | 'part_usage' | 'part_colours') =>
       Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
