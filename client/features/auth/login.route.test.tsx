@@ -66,6 +66,12 @@ describe('/login', () => {
     expect(await within(header).findByText('Administrator')).toBeInTheDocument();
   });
 
+  it('puts the focus in the email box once the page has painted', async () => {
+    setup('/login');
+    const email = await screen.findByLabelText('Email');
+    await waitFor(() => expect(email).toHaveFocus());
+  });
+
   it('ignores a redirect to another origin and goes to /shell', async () => {
     const { router, user } = setup('/login?redirect=%2F%2Fevil.example%2Fsteal');
     await signIn(user, ADMIN_USER.email, PASSWORD);
