@@ -52,6 +52,9 @@ const thread = (name: string) => screen.getByRole('log', { name: `Messages in ${
 const bubbleOf = (text: string) => screen.getByText(text).closest('li')!;
 const posts = (api: ReturnType<typeof fakeBff>, suffix: string) => api.calls.filter((c) => c.method === 'POST' && c.path.endsWith(suffix)).map((c) => ({ path: c.path, body: c.body }));
 
+/** Resolves after the next animation frame's callbacks: the thread's first scroll has run (as in a browser before its first paint). */
+const nextFrame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+
 /** The log as a browser lays it out: 2000 px of messages (or `perMessage` each) in a 400 px box, scrolled to the end. */
 function layOut(log: HTMLElement, { height: fixed = 2000, client = 400, perMessage = 0 } = {}) {
   // With `perMessage`, the log is as tall as its messages (older ones put in above make it taller).
@@ -263,9 +266,21 @@ describe('/shell/chat', () => {
     expect(api.calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([{ body: 'Doors open at 7' }]);
   });
 
+  it('opens the thread at its newest message (the end of the log)', async () => {
+    const scrolled = jest.spyOn(Element.prototype, 'scrollTop', 'set');
+    jest.spyOn(Element.prototype, 'scrollHeight', 'get').mockImplementation(function (this: Element) {
+      return this.getAttribute('role') === 'log' ? 2000 : 0;
+    });
+    setup();
+    const log = await screen.findByRole('log', { name: 'Messages in Front desk' });
+    await waitFor(() => expect(scrolled).toHaveBeenCalledWith(2000));
+    expect(scrolled.mock.contexts[scrolled.mock.calls.findIndex(([top]) => top === 2000)]).toBe(log);
+  });
+
   it('follows live messages at the bottom; scrolled back, it offers a jump to the new ones instead', async () => {
     const { user, chat } = setup();
     const log = await screen.findByRole('log', { name: 'Messages in Front desk' });
+    await nextFrame();
     const box = layOut(log);
     const stream = FakeEventSource.current();
 
@@ -320,6 +335,7 @@ describe('/shell/chat', () => {
     const log = await screen.findByRole('log', { name: 'Messages in Front desk' });
     expect(within(log).getAllByRole('listitem')).toHaveLength(30);
     expect(within(log).queryByText('Note 15')).not.toBeInTheDocument();
+    await nextFrame();
     const box = layOut(log, { perMessage: 60 });
     box.scrollTo(40);
     expect(await within(log).findByText('Note 15')).toBeInTheDocument();
