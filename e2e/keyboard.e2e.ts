@@ -75,6 +75,8 @@ async function press(page: Page, key: string) {
 async function typeCredentials(page: Page) {
   const email = page.getByLabel('Email');
   await email.waitFor();
+  // The field takes the focus once the page has painted (a frame after it shows).
+  await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'email', null, { timeout: 5_000 }).catch(() => undefined);
   assert.ok(await hasFocus(email), 'the login form starts in its Email field');
   await page.keyboard.type(ADMIN.email);
   await press(page, 'Tab');

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type { ComponentPropsWithRef, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import type { FormBinding } from '@/lib/form-state';
 
 type Common = { label: string; error?: string; hint?: ReactNode };
@@ -28,8 +28,8 @@ function Field({ label, error, hint, control }: Common & { control: (props: Cont
   );
 }
 
-/** A labelled input whose error is announced and tied to it (aria-describedby). */
-export function TextField({ label, error, hint, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+/** A labelled input whose error is announced and tied to it (aria-describedby); a `ref` reaches the input itself. */
+export function TextField({ label, error, hint, ...input }: Common & ComponentPropsWithRef<'input'>) {
   return <Field label={label} error={error} hint={hint} control={(props) => <input {...props} {...input} />} />;
 }
 

@@ -66,10 +66,15 @@ describe('/login', () => {
     expect(await within(header).findByText('Administrator')).toBeInTheDocument();
   });
 
-  it('puts the focus in the email box once the page has painted', async () => {
-    setup('/login');
+  it('puts the focus in the email box once the page has painted, opened directly or from a link', async () => {
+    const { user } = setup('/login');
     const email = await screen.findByLabelText('Email');
     await waitFor(() => expect(email).toHaveFocus());
+
+    await user.click(screen.getByRole('link', { name: 'Frontdesk' }));
+    await user.click((await screen.findAllByRole('link', { name: 'Sign in' }))[0]!);
+    const again = await screen.findByLabelText('Email');
+    await waitFor(() => expect(again).toHaveFocus());
   });
 
   it('ignores a redirect to another origin and goes to /shell', async () => {
