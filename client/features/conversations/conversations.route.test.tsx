@@ -264,9 +264,22 @@ describe('/shell/nuhs/basic (staff)', () => {
     expect(within(log('Ana Lima')).getByText('Quick one')).toBeInTheDocument();
   });
 
+  it('opens a conversation at its newest message (the end of the thread)', async () => {
+    const scrolled = jest.spyOn(Element.prototype, 'scrollTop', 'set');
+    jest.spyOn(Element.prototype, 'scrollHeight', 'get').mockImplementation(function (this: Element) {
+      return this.getAttribute('role') === 'log' ? 1000 : 0;
+    });
+    setup('/shell/nuhs/basic/1');
+    await screen.findByRole('heading', { name: 'Ana Lima', level: 2 });
+    await waitFor(() => expect(scrolled).toHaveBeenCalledWith(1000));
+    expect(scrolled.mock.contexts[scrolled.mock.calls.findIndex(([top]) => top === 1000)]).toBe(log('Ana Lima'));
+  });
+
   it('keeps the reader’s place when scrolled up and offers a jump to the new messages', async () => {
     const { fake } = setup('/shell/nuhs/basic/1');
     await screen.findByRole('heading', { name: 'Ana Lima', level: 2 });
+    // The thread's first scroll to its end runs in the next frame (before the browser's first paint).
+    await act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
     const thread = log('Ana Lima');
     let top = 0;
     Object.defineProperty(thread, 'scrollHeight', { configurable: true, get: () => 1000 });

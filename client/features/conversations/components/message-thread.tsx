@@ -50,8 +50,19 @@ export function MessageThread({
     atBottom.current = true;
   };
 
+  // The first showing goes to the newest message in the next frame, before it paints: read in a
+  // layout effect, the thread's height would lay the page out inside the first render's task (the
+  // staff chat's thread does the same).
+  const shown = useRef(false);
   // A newer message: follow it when the reader was at the end or wrote it; otherwise it waits, counted.
   useLayoutEffect(() => {
+    if (!shown.current) {
+      const frame = requestAnimationFrame(() => {
+        shown.current = true;
+        scrollToNewest();
+      });
+      return () => cancelAnimationFrame(frame);
+    }
     const { newest: last, isMine: mine, seenUpTo: seen } = latest.current;
     if (atBottom.current || (last && last.id > seen && mine(last))) {
       scrollToNewest();
