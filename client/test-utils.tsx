@@ -182,6 +182,9 @@ export function fakeEventSourceEachTest() {
   });
 }
 
+/** Resolves after the next animation frame's callbacks have run (what a page does there, a browser does before that frame paints). */
+export const nextFrame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+
 /**
  * Paint timing as a browser has it on the app's first page: no first contentful paint yet until
  * `paint()` (which also runs the frame and the task `afterPaint` waits for: fake timers needed);

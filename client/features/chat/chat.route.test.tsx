@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { chatApi } from '@contracts/chat.contract';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, installFormDataShim, nextFrame, renderApp, signedInAs } from '@/test-utils';
 import { handle, passOn, problem } from '@/test-server';
 import { channel, fakeChat, message, type FakeChat } from './chat.fake-api';
 
@@ -51,9 +51,6 @@ const channelLink = (name: string) => within(screen.getByRole('navigation', { na
 const thread = (name: string) => screen.getByRole('log', { name: `Messages in ${name}` });
 const bubbleOf = (text: string) => screen.getByText(text).closest('li')!;
 const posts = (api: ReturnType<typeof fakeBff>, suffix: string) => api.calls.filter((c) => c.method === 'POST' && c.path.endsWith(suffix)).map((c) => ({ path: c.path, body: c.body }));
-
-/** Resolves after the next animation frame's callbacks: the thread's first scroll has run (as in a browser before its first paint). */
-const nextFrame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
 
 /** The log as a browser lays it out: 2000 px of messages (or `perMessage` each) in a 400 px box, scrolled to the end. */
 function layOut(log: HTMLElement, { height: fixed = 2000, client = 400, perMessage = 0 } = {}) {
@@ -280,6 +277,7 @@ describe('/shell/chat', () => {
   it('follows live messages at the bottom; scrolled back, it offers a jump to the new ones instead', async () => {
     const { user, chat } = setup();
     const log = await screen.findByRole('log', { name: 'Messages in Front desk' });
+    // The thread's first scroll to its end runs in the next frame (before the browser's first paint).
     await nextFrame();
     const box = layOut(log);
     const stream = FakeEventSource.current();
@@ -335,6 +333,7 @@ describe('/shell/chat', () => {
     const log = await screen.findByRole('log', { name: 'Messages in Front desk' });
     expect(within(log).getAllByRole('listitem')).toHaveLength(30);
     expect(within(log).queryByText('Note 15')).not.toBeInTheDocument();
+    // The thread's first scroll to its end runs in the next frame (before the browser's first paint).
     await nextFrame();
     const box = layOut(log, { perMessage: 60 });
     box.scrollTo(40);

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, renderApp } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, nextFrame, renderApp } from '@/test-utils';
 import { SAM, conversation, fakeConversations, message, type FakeConversations } from './conversations.fake-api';
 
 fakeEventSourceEachTest();
@@ -279,7 +279,7 @@ describe('/shell/nuhs/basic (staff)', () => {
     const { fake } = setup('/shell/nuhs/basic/1');
     await screen.findByRole('heading', { name: 'Ana Lima', level: 2 });
     // The thread's first scroll to its end runs in the next frame (before the browser's first paint).
-    await act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+    await nextFrame();
     const thread = log('Ana Lima');
     let top = 0;
     Object.defineProperty(thread, 'scrollHeight', { configurable: true, get: () => 1000 });
