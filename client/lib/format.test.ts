@@ -1,4 +1,4 @@
-import { dayKey, endOfTodayLocalInput, formatDay, formatLastVisit, formatTime, isoFromLocalInput, startOfTodayIso } from './format';
+import { byInstant, dayKey, endOfTodayLocalInput, formatDay, formatLastVisit, formatTime, isoFromLocalInput, startOfTodayIso } from './format';
 
 /** A local time (the test runner's zone), as the API's UTC ISO text. */
 const local = (year: number, month: number, day: number, hours = 12, minutes = 0) => new Date(year, month - 1, day, hours, minutes).toISOString();
@@ -32,6 +32,14 @@ describe('days and times', () => {
     const text = formatTime(local(2025, 3, 1, 9, 30));
     expect(text).toMatch(/9.30|09.30/);
     expect(text).not.toContain('2025');
+  });
+});
+
+describe('byInstant: things in the order they happened', () => {
+  it('sorts UTC timestamps earliest first, whether or not they carry milliseconds', () => {
+    const times = ['2026-11-27T20:00:01Z', '2026-11-27T20:00:00.500Z', '2026-11-26T23:59:59.999Z', '2026-11-27T20:00:00Z'];
+    expect([...times].sort(byInstant)).toEqual(['2026-11-26T23:59:59.999Z', '2026-11-27T20:00:00Z', '2026-11-27T20:00:00.500Z', '2026-11-27T20:00:01Z']);
+    expect(byInstant('2026-11-27T20:00:00Z', '2026-11-27T20:00:00.000Z')).toBe(0);
   });
 });
 

@@ -21,6 +21,13 @@ export const formatWhenExact = (iso: string | null | undefined) => (iso ? whenEx
 /** The time of day ("09:30" in the reader's locale), as a message shows it. */
 export const formatTime = (iso: string) => time().format(new Date(iso));
 
+/**
+ * Earlier first, for sorting by UTC ISO timestamps: compared as the instants they name. Text order
+ * (`localeCompare`) builds the browser's collator on first use, a first render's cost on a phone,
+ * and puts "…:00.500Z" before "…:00Z".
+ */
+export const byInstant = (a: string, b: string): number => Date.parse(a) - Date.parse(b);
+
 /** The reader's local calendar day of a moment, as a sortable key ("2025-03-01"): things of one day share a divider. */
 export function dayKey(at: string | number | Date): string {
   const d = new Date(at);

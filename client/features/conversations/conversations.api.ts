@@ -10,6 +10,7 @@ import {
 } from '@contracts/conversations.contract';
 import { urlOf } from '@contracts/endpoint.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
+import { byInstant } from '@/lib/format';
 import { invalidate, setQueryData } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
@@ -72,7 +73,7 @@ export const fetchConversation = fetcherFor(conversationsApi.get);
 /** The thread with this message in it, once (an answer and its live event both bring it), oldest first. */
 export function withMessage(conversation: Conversation, message: ConversationMessage): Conversation {
   if (message.conversationId !== conversation.id || conversation.messages.some((m) => m.id === message.id)) return conversation;
-  const messages = [...conversation.messages, message].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+  const messages = [...conversation.messages, message].sort((a, b) => byInstant(a.createdAt, b.createdAt) || a.id - b.id);
   return { ...conversation, messages };
 }
 

@@ -12,6 +12,7 @@ import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { playChime, wakeAudio } from '@/lib/chime-sound';
+import { byInstant } from '@/lib/format';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { useNotify } from '@/lib/notify';
 import { paths } from '@/lib/paths';
@@ -55,7 +56,7 @@ const BUMP_WORDS: Record<TicketStatus, string | null> = { received: 'Start', pre
 const STEP_WORDS: Record<TicketStatus, string> = { received: 'new', preparing: 'preparing', ready: 'ready' };
 
 const isOpen = (status: OrderStatus) => (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status);
-const oldestFirst = (a: KitchenTicket, b: KitchenTicket) => a.orderCreatedAt.localeCompare(b.orderCreatedAt) || a.orderId - b.orderId;
+const oldestFirst = (a: KitchenTicket, b: KitchenTicket) => byInstant(a.orderCreatedAt, b.orderCreatedAt) || a.orderId - b.orderId;
 
 /** The screen with one ticket's news in it: added, moved, or gone (the order was served or cancelled). */
 function mergeTicket(kitchen: Kitchen, ticket: KitchenTicket): Kitchen {

@@ -13,7 +13,7 @@ import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { cachedData, invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
-import { formatWhen } from '@/lib/format';
+import { byInstant, formatWhen } from '@/lib/format';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { useNotify } from '@/lib/notify';
 import { paths } from '@/lib/paths';
@@ -49,7 +49,7 @@ const AGE_TICK_MS = 20_000;
 const FRESH_MS = 60_000;
 
 const isOpen = (status: OrderStatus) => (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status);
-const oldestFirst = (a: Order, b: Order) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id;
+const oldestFirst = (a: Order, b: Order) => byInstant(a.createdAt, b.createdAt) || a.id - b.id;
 
 /**
  * The open list with one order's news in it: added, moved, or gone (served, cancelled). Older news
@@ -177,7 +177,7 @@ export function Component() {
 
   const error = openQuery.error ?? servedQuery.error ?? cancelledQuery.error;
   const retrying = openQuery.isValidating || servedQuery.isValidating || cancelledQuery.isValidating;
-  const recent = [...served.items, ...cancelled.items].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const recent = [...served.items, ...cancelled.items].sort((a, b) => byInstant(b.updatedAt, a.updatedAt));
 
   return (
     <div className="stack-lg runner-board">
