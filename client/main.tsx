@@ -6,7 +6,6 @@ import { Providers } from './app/providers';
 import { createAppRouter } from './app/router';
 import './app/styles.css';
 
-
 /** Errors are reported once here; the screens themselves show them to the user. */
 function reportError(error: unknown, info: { location: { pathname: string } }) {
   if (isRouteErrorResponse(error) && error.status === 404) return;

@@ -10,9 +10,9 @@ import {
 } from '@contracts/conversations.contract';
 import { urlOf } from '@contracts/endpoint.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
-import { byInstant } from '@/lib/format';
 import { invalidate, setQueryData } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
+import { byInstant } from '@/lib/format';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
