@@ -257,9 +257,25 @@ describe('gym front desk', () => {
       await row.getByText('Enabled').waitFor();
       assert.equal(await page.getByText(secret).count(), 0);
       await screenshot(page, `day-pass-list-${size}`);
+      // What the revoke asked of the API, for the message if it is never confirmed (one CI run waited 30 s in vain).
+      const deletes: string[] = [];
+      const started = Date.now();
+      page.on('requestfinished', (req) => {
+        if (req.method() === 'DELETE') void req.response().then((res) => deletes.push(`${res?.status()} ${new URL(req.url()).pathname} after ${Date.now() - started} ms`));
+      });
+      page.on('requestfailed', (req) => {
+        if (req.method() === 'DELETE') deletes.push(`failed (${req.failure()?.errorText}) ${new URL(req.url()).pathname} after ${Date.now() - started} ms`);
+      });
       await page.getByRole('button', { name: `Revoke ${name}` }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Revoke link' }).click();
-      await page.getByText(`Access link “${name}” revoked. It no longer opens any door.`).waitFor();
+      await page
+        .getByText(`Access link “${name}” revoked. It no longer opens any door.`)
+        .waitFor()
+        .catch(async (err: unknown) => {
+          const dialogs = await page.getByRole('dialog').allTextContents();
+          const toasts = await page.getByRole('status').allTextContents();
+          throw new Error(`the revoke was never confirmed (open dialogs: ${JSON.stringify(dialogs)}; status messages: ${JSON.stringify(toasts)}; DELETE requests: ${deletes.join('; ') || 'none'})`, { cause: err });
+        });
       await list.getByText(name).waitFor({ state: 'detached' });
       assert.deepEqual(problems.messages, []);
       await context.close();
