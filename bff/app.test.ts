@@ -6,7 +6,7 @@ import os from 'node:os';
 import request from 'supertest';
 import { stopWallClock } from './test-support/clock';
 import { listenOnAnyPort, signInPerson } from './test-support/live-client';
-import { createTestContext, type TestContext } from './test-support/test-app';
+import { createTestContext, withTestContext, type TestContext } from './test-support/test-app';
 import { testEngine } from './test-support/test-database';
 
 let ctx: TestContext;
@@ -48,13 +48,10 @@ describe('service status', () => {
 
   it('GET /api names the public address (the first of PUBLIC_ORIGIN) for links that leave the building, and null without one', async () => {
     expect((await request(ctx.app).get('/api').expect(200)).body).toMatchObject({ publicOrigin: null });
-    const configured = await createTestContext({ PUBLIC_ORIGIN: 'https://Venue.Example.com/, http://10.0.0.5:3000' });
-    try {
+    await withTestContext({ env: { PUBLIC_ORIGIN: 'https://Venue.Example.com/, http://10.0.0.5:3000' } }, async (configured) => {
       const res = await request(configured.app).get('/api').set('Host', 'venue.example.com').expect(200);
       expect(res.body).toMatchObject({ publicOrigin: 'https://venue.example.com' });
-    } finally {
-      await configured.close();
-    }
+    });
   });
 
   it('GET /api/bad fails on purpose with a 500 problem and no stack trace', async () => {
@@ -125,15 +122,12 @@ describe('CSRF rule and origins', () => {
   it('accepts a request from the app\'s own origin: loopback by default, the configured ones with PUBLIC_ORIGIN', async () => {
     const agent = await ctx.loginAs('staff');
     await agent.post('/api/auth/logout').set('Origin', 'http://localhost:5173').expect(204);
-    const configured = await createTestContext({ PUBLIC_ORIGIN: 'https://desk.example.com, http://frontdesk.test' });
-    try {
+    await withTestContext({ env: { PUBLIC_ORIGIN: 'https://desk.example.com, http://frontdesk.test' } }, async (configured) => {
       const desk = await configured.loginAs('staff');
       await desk.post('/api/auth/logout').set('Host', 'desk.example.com').set('Origin', 'http://desk.example.com').expect(403);
       await desk.get('/api/auth/getAuth').set('Host', 'desk.example.org').expect(421);
       await desk.post('/api/auth/logout').set('Host', 'frontdesk.test').set('Origin', 'http://frontdesk.test').expect(204);
-    } finally {
-      await configured.close();
-    }
+    });
   });
 });
 

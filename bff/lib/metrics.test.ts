@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestContext, type TestContext } from '../test-support/test-app';
+import { createTestContext, withTestContext, type TestContext } from '../test-support/test-app';
 import { testEngine } from '../test-support/test-database';
 
 const TOKEN = 'scrape-me-0123456789abcdef';
@@ -15,14 +15,11 @@ const valueOf = (text: string, series: string) => Number(text.split('\n').find((
 
 describe('GET /metrics', () => {
   it('does not exist without METRICS_TOKEN', async () => {
-    const off = await createTestContext();
-    try {
+    await withTestContext({}, async (off) => {
       const res = await request(off.app).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
       expect(res.status).toBe(404);
       expect(res.text).not.toContain('process_resident_memory_bytes');
-    } finally {
-      await off.close();
-    }
+    });
   });
 
   it('wants the token as a bearer token', async () => {

@@ -104,3 +104,20 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     },
   };
 }
+
+/** What {@link withTestContext} builds its context from: {@link createTestContext}'s arguments, by name. */
+export interface TestContextSetup {
+  env?: Record<string, string>;
+  overrides?: Partial<AppDeps>;
+  options?: TestContextOptions;
+}
+
+/** A context for one test (other settings than the file's): built, handed to `test`, and closed whatever `test` ends with. */
+export async function withTestContext<T>(setup: TestContextSetup, test: (context: TestContext) => Promise<T>): Promise<T> {
+  const context = await createTestContext(setup.env, setup.overrides, setup.options);
+  try {
+    return await test(context);
+  } finally {
+    await context.close();
+  }
+}

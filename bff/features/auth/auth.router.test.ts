@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
+import { createTestContext, withTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
 import type { LoginLimits } from './login-throttle';
 
 let ctx: TestContext;
@@ -47,14 +47,11 @@ describe('auth', () => {
   });
 
   it('marks the cookie Secure behind HTTPS', async () => {
-    const secure = await createTestContext({ TRUST_PROXY: '1' });
-    try {
+    await withTestContext({ env: { TRUST_PROXY: '1' } }, async (secure) => {
       const agent = await secure.loginAs('staff');
       const res = await agent.post('/api/auth/login').set('X-Forwarded-Proto', 'https').send({ email: 'staff1@frontdesk.test', password: TEST_PASSWORD }).expect(200);
       expect(sidCookie(res)).toMatch(/Secure/);
-    } finally {
-      await secure.close();
-    }
+    });
   });
 
   it('gives one generic 401 for a wrong password and for an unknown email', async () => {

@@ -7,7 +7,7 @@ import type { PartDetail, PieceDetail, PieceSummary } from '../../contracts/cata
 import type { Page } from '../../contracts/common.contract';
 import { FAKE_JPEG, FAKE_PNG } from '../../test-support/sample-upstreams';
 import { startRebrickableMedia, type RebrickableMedia } from '../../test-support/rebrickable-media';
-import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 import { seedCatalogueIfEmpty } from './catalogue.seed';
 
 /**
@@ -147,8 +147,7 @@ describe('the picture folder', () => {
   };
 
   it('is pruned to CATALOGUE_IMAGE_DIR_MAX_MB after a picture is stored, the least recently used first', async () => {
-    const small = await createTestContext({ ...media.env, CATALOGUE_IMAGE_DIR_MAX_MB: '1' });
-    try {
+    await withTestContext({ env: { ...media.env, CATALOGUE_IMAGE_DIR_MAX_MB: '1' } }, async (small) => {
       // Three pictures of 300 kB: 0.9 MB, under the limit of 1 MB.
       const names = ['a-300kb', 'b-300kb', 'c-300kb'];
       for (const name of names) await get(small, ours(media.setPicture(name))).expect(200);
@@ -170,29 +169,27 @@ describe('the picture folder', () => {
       await get(small, ours(media.setPicture('c-300kb'))).expect(200);
       await get(small, ours(media.setPicture('b-300kb'))).expect(200);
       expect(media.requests).toEqual(['/media/sets/b-300kb.jpg']);
-    } finally {
-      await small.close();
-    }
+    });
   });
 
   it('is pruned by the hourly job too, which also runs at start: a folder another instance filled, or a limit lowered since', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-catalogue-pictures-'));
     // Two instances sharing one folder: the first with room to spare, the second with 1 MB.
-    const roomy = await createTestContext({ ...media.env, CATALOGUE_IMAGE_DIR: folder });
-    const tight = await createTestContext({ ...media.env, CATALOGUE_IMAGE_DIR: folder, CATALOGUE_IMAGE_DIR_MAX_MB: '1' });
     try {
-      const names = ['e-400kb', 'f-400kb', 'g-400kb'];
-      for (const name of names) await get(roomy, ours(media.setPicture(name))).expect(200);
-      names.forEach((name, i) => lastUsed(roomy, name, 3 - i));
-      expect(kept(tight, names)).toEqual(names); // 1.2 MB: nothing the second stored told it so
+      await withTestContext({ env: { ...media.env, CATALOGUE_IMAGE_DIR: folder } }, (roomy) =>
+        withTestContext({ env: { ...media.env, CATALOGUE_IMAGE_DIR: folder, CATALOGUE_IMAGE_DIR_MAX_MB: '1' } }, async (tight) => {
+          const names = ['e-400kb', 'f-400kb', 'g-400kb'];
+          for (const name of names) await get(roomy, ours(media.setPicture(name))).expect(200);
+          names.forEach((name, i) => lastUsed(roomy, name, 3 - i));
+          expect(kept(tight, names)).toEqual(names); // 1.2 MB: nothing the second stored told it so
 
-      const job = tight.jobs.find((j) => j.name === 'catalogue pictures pruning')!;
-      job.start();
-      await job.stop();
-      expect(kept(tight, names)).toEqual(['f-400kb', 'g-400kb']);
+          const job = tight.jobs.find((j) => j.name === 'catalogue pictures pruning')!;
+          job.start();
+          await job.stop();
+          expect(kept(tight, names)).toEqual(['f-400kb', 'g-400kb']);
+        }),
+      );
     } finally {
-      await roomy.close();
-      await tight.close();
       fs.rmSync(folder, { recursive: true, force: true });
     }
   });

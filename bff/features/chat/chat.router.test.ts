@@ -3,7 +3,7 @@ import type { ChannelList, ChatEvent, ChatMessage, MessageSlice, ReadState } fro
 import type { Role } from '../../contracts/endpoint.contract';
 import { stopWallClock } from '../../test-support/clock';
 import { listenOnAnyPort, newestLiveEventId, openSseStream, signInPerson, whileLiveEventLogIsDown, type Frame, type Person } from '../../test-support/live-client';
-import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
 let server: Awaited<ReturnType<typeof listenOnAnyPort>>;
@@ -401,8 +401,7 @@ describe('unread counts', () => {
 
 describe('rate limit', () => {
   it('answers the 6th message within a minute with a 429 and Retry-After when the limit is 5, stores nothing for it, and leaves other senders alone', async () => {
-    const limited = await createTestContext({}, { messagesPerMinute: 5 });
-    try {
+    await withTestContext({ overrides: { messagesPerMinute: 5 } }, async (limited) => {
       const fast = await signIn(limited, 'staff');
       const other = await signIn(limited, 'staff');
       const { channels } = (await fast.agent.get('/api/chat/channels').expect(200)).body as ChannelList;
@@ -418,9 +417,7 @@ describe('rate limit', () => {
       expect(stored.items.map((m) => m.body)).toEqual(['burst 5', 'burst 4', 'burst 3', 'burst 2', 'burst 1']);
       // Counted per account: a colleague behind the same IP still sends.
       await other.agent.post(`/api/chat/channels/${id}/messages`).send({ body: 'I can still talk' }).expect(201);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 });
 

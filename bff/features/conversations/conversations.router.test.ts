@@ -5,7 +5,7 @@ import type { Conversation, ConversationEvent, ConversationMessage, Conversation
 import type { Role } from '../../contracts/endpoint.contract';
 import { stopWallClock } from '../../test-support/clock';
 import { listenOnAnyPort, openSseStream, signInPerson, whileLiveEventLogIsDown, type Frame, type Person } from '../../test-support/live-client';
-import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 
 type Agent = Person['agent'];
 interface Guest {
@@ -455,8 +455,7 @@ describe('live', () => {
 
 describe('rate limits', () => {
   it('answers a third help request within the hour with a 429 when the limit is 2, stores nothing for it, and throttles a fast guest’s replies', async () => {
-    const limited = await createTestContext({}, { helpRequestsPerHour: 2, messagesPerMinute: 5 });
-    try {
+    await withTestContext({ overrides: { helpRequestsPerHour: 2, messagesPerMinute: 5 } }, async (limited) => {
       const desk = await signIn(limited, 'staff');
       const device = request.agent(limited.app);
       const ask = (name: string) => device.post('/api/conversations').send({ name, table: 1, body: 'Help' });
@@ -479,8 +478,6 @@ describe('rate limits', () => {
       expect(conversation.messages.map((m) => m.body)).toEqual(['Help', 'again 1', 'again 2', 'again 3', 'again 4', 'again 5']);
       // The front desk answers regardless.
       await desk.agent.post(`/api/conversations/${id}/messages`).send({ body: 'We hear you' }).expect(201);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import request from 'supertest';
-import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 import { testEngine } from '../../test-support/test-database';
 import { healthService } from './health.service';
 
@@ -71,16 +71,13 @@ describe('readiness checks', () => {
 
 describe('stopping', () => {
   it('is not ready once the instance drains, stays live, and closes each connection after its answer', async () => {
-    const stopping = await createTestContext();
-    try {
+    await withTestContext({}, async (stopping) => {
       stopping.drain();
       const ready = await request(stopping.app).get('/api/health/ready').expect(503);
       expect(ready.body.errors).toEqual([expect.objectContaining({ path: 'stopping' })]);
       const live = await request(stopping.app).get('/api/health/live').expect(200);
       expect(live.headers.connection).toBe('close');
       expect((await request(stopping.app).get('/api')).headers.connection).toBe('close');
-    } finally {
-      await stopping.close();
-    }
+    });
   });
 });

@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { Page } from '../../contracts/common.contract';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { Kitchen, KitchenTicket, Menu, Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
-import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 import { matchingOrders, orderPageQuery, recentTicketsQuery } from './orders.repository';
 
 let ctx: TestContext;
@@ -216,16 +216,13 @@ describe('POST /api/pt/order', () => {
   });
 
   it('is rate limited per client, generously, with a clear 429', async () => {
-    const limited = await createTestContext({}, { ordersPerMinute: 3 });
-    try {
+    await withTestContext({ overrides: { ordersPerMinute: 3 } }, async (limited) => {
       const body = JSON.stringify({ table: 1, cart: [{ itemId: 999999, quantity: 1 }] });
       for (let i = 0; i < 3; i++) await request(limited.app).post('/api/pt/order').set('Content-Type', 'application/json').send(body).expect(409);
       const res = await request(limited.app).post('/api/pt/order').set('Content-Type', 'application/json').send(body).expect(429);
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
       expect(res.body.detail).toContain('nothing was ordered twice');
-    } finally {
-      await limited.close();
-    }
+    });
   });
 });
 

@@ -7,7 +7,7 @@ import { createApp } from '../../app';
 import { createLogger } from '../../lib/logger';
 import { stopWallClock } from '../../test-support/clock';
 import { FAKE_JPEG, FAKE_PICTURE_FIXTURES, FAKE_PNG, startSampleUpstreams, type SampleUpstreams } from '../../test-support/sample-upstreams';
-import { createTestContext, NO_KISI_DOOR, type TestContext } from '../../test-support/test-app';
+import { createTestContext, withTestContext, NO_KISI_DOOR, type TestContext } from '../../test-support/test-app';
 
 /**
  * The sample proxy against local fakes of PokeAPI, Rick and Morty and JSONPlaceholder (real HTTP on
@@ -224,16 +224,13 @@ describe('when an upstream misbehaves', () => {
 
   it('makes one upstream call for identical requests in flight', async () => {
     // The default timeout: a 150 ms answer came after this file's 300 ms once, on a busy machine (a 504 for all eight).
-    const patient = await createTestContext({ ...fakes.env, SAMPLES_CACHE_SECONDS: '0' });
-    try {
+    await withTestContext({ env: { ...fakes.env, SAMPLES_CACHE_SECONDS: '0' } }, async (patient) => {
       await fakes.set('pokeapi', { delayMs: 150 });
       const answers = await Promise.all(Array.from({ length: 8 }, () => get(patient, '/api/samples/pokemon/4')));
       expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
       expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
       expect(fakes.requests.pokeapi).toEqual(['/api/v2/pokemon/4']);
-    } finally {
-      await patient.close();
-    }
+    });
   });
 });
 
@@ -360,19 +357,15 @@ describe('GET /api/samples/images', () => {
 
   it('refuses a picture over 5 MB (streamed without a length) as a 502, and keeps none of it', async () => {
     // The default timeout: reading 5 MB may take longer than this file's 300 ms on a busy machine.
-    const patient = await createTestContext(fakes.env);
-    try {
+    await withTestContext({ env: fakes.env }, async (patient) => {
       const origin = fakes.urls.pokeapi.replace('/api/v2', '');
       expect((await problem(patient, imageOf(`${origin}${FAKE_PICTURE_FIXTURES.huge}`), 502)).detail).toMatch(/more than 5 MB/);
       expect(keptPictures(patient, origin, [FAKE_PICTURE_FIXTURES.huge])).toEqual([[FAKE_PICTURE_FIXTURES.huge, false]]);
-    } finally {
-      await patient.close();
-    }
+    });
   });
 
   it('keeps the folder under SAMPLES_IMAGE_DIR_MAX_MB: its hourly job removes the pictures used least recently', async () => {
-    const small = await createTestContext({ ...fakes.env, SAMPLES_IMAGE_DIR_MAX_MB: '1' });
-    try {
+    await withTestContext({ env: { ...fakes.env, SAMPLES_IMAGE_DIR_MAX_MB: '1' } }, async (small) => {
       const recent = artwork(5);
       await get(small, imageOf(recent)).expect(200);
       // Two pictures of 600 kB last used eight and seven days ago (as a proxy writes them: the bytes and their description).
@@ -389,9 +382,7 @@ describe('GET /api/samples/images', () => {
       await job.stop();
       const file = path.join(folder, crypto.createHash('sha256').update(recent).digest('hex'));
       expect([file, ...old].map((f) => fs.existsSync(f))).toEqual([true, false, true]);
-    } finally {
-      await small.close();
-    }
+    });
   });
 
   it('answers 504 when the picture host does not answer in time', async () => {

@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { Role } from '../../contracts/endpoint.contract';
 import type { StoredUpload, UploadLimits } from '../../contracts/uploads.contract';
 import { listenOnAnyPort, signInPerson, type Person } from '../../test-support/live-client';
-import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 
 /**
  * Uploads as a person at the front desk meets them: files go up over tus (raw HTTP here, as the
@@ -833,14 +833,11 @@ describe('the limits the page shows', () => {
   });
 
   it('follow UPLOAD_TYPES when it narrows the accepted types', async () => {
-    const narrow = await createTestContext({ UPLOAD_TYPES: 'application/pdf, image/png' });
-    try {
+    await withTestContext({ env: { UPLOAD_TYPES: 'application/pdf, image/png' } }, async (narrow) => {
       const agent = await narrow.loginAs('staff');
       const limits = (await agent.get('/api/uploads/limits').expect(200)).body as UploadLimits;
       expect(limits.allowedTypes).toEqual({ 'application/pdf': ['pdf'], 'image/png': ['png'] });
-    } finally {
-      await narrow.close();
-    }
+    });
   });
 });
 

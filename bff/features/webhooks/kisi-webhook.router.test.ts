@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { KisiEvent } from '../../contracts/webhook.contract';
 import { signBody } from '../../kisi/signature';
-import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
 let secret: string;
@@ -184,15 +184,12 @@ describe('unlocks in the emulator deliver signed webhooks back to the BFF', () =
 
 describe('without the emulator', () => {
   it('has no control endpoint, and refuses every webhook when no secret is configured', async () => {
-    const plain = await createTestContext();
-    try {
+    await withTestContext({}, async (plain) => {
       const admin = await plain.loginAs('admin');
       await admin.post('/api/kisi-emulator/unlocks').send({ email: 'alice.moreau@mail.example' }).expect(404);
       await admin.get('/api/kisi/users').expect(503);
       const body = JSON.stringify(unlockEvent());
       await request(plain.app).post('/api/webhooks/kisi').set('Content-Type', 'application/json').set('X-Signature', signBody(body, 'anything-at-all-here')).send(body).expect(401);
-    } finally {
-      await plain.close();
-    }
+    });
   });
 });
