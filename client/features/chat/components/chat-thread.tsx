@@ -1,17 +1,16 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import type { SessionUser } from '@contracts/auth.contract';
 import type { Channel, ChatMessage } from '@contracts/chat.contract';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
 import { errorMessage } from '@/lib/api-client';
+import { useFollowNewest } from '@/lib/follow-newest';
 import { loadOlderMessages, markRead, startReading, useThread, type Thread } from '@/features/chat/chat.api';
 import { continuesFrom, countLabel, groupByDay } from '@/features/chat/chat-format';
 import { Composer } from './composer';
 import { MessageItem } from './message-item';
 
-/** Within this many pixels of the end counts as "at the newest message". */
-export const AT_BOTTOM_PX = 48;
 /** Older messages load once the reader scrolls this close to the top. */
 export const LOAD_OLDER_PX = 160;
 
@@ -42,8 +41,6 @@ function usePageVisible(): boolean {
   return visible;
 }
 
-const isAtBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight <= AT_BOTTOM_PX;
-
 /**
  * A channel's messages and its composer. The log follows new messages only while the reader is at
  * the newest one; scrolled back, a "N new messages" button counts what arrived and jumps there.
@@ -52,35 +49,15 @@ const isAtBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clie
  */
 export function ChatThread({ channel, me, fallback, compact = false }: { channel: Channel; me: SessionUser; fallback?: Thread; compact?: boolean }) {
   const { data: thread, error, isValidating, mutate } = useThread(channel.id, fallback);
-  const logRef = useRef<HTMLDivElement>(null);
-  const atBottomRef = useRef(true);
-  const [atBottom, setAtBottom] = useState(true);
-  const [missed, setMissed] = useState(0);
   const [olderPending, setOlderPending] = useState(false);
   const [olderError, setOlderError] = useState<string>();
   const olderLoading = useRef(false);
-  /** The messages and the log's height at the last commit (what a change is measured against). */
-  const seen = useRef<{ newestId: number; oldestId: number; height: number } | null>(null);
-  const onScreen = useOnScreen(logRef);
-  const pageVisible = usePageVisible();
   const mine = useCallback((m: ChatMessage) => m.author.kind === 'staff' && m.author.accountId === me.id, [me.id]);
-
   const items = useMemo(() => thread?.items ?? [], [thread]);
-  const newestId = items[0]?.id ?? 0;
-  const oldestId = items.at(-1)?.id ?? 0;
+  const log = useFollowNewest({ entries: items, isMine: mine, counts: (m) => !m.deleted });
+  const onScreen = useOnScreen(log.ref);
+  const pageVisible = usePageVisible();
   const days = useMemo(() => groupByDay([...items].reverse()), [items]);
-
-  /** The jump button: to the newest message, focus on the log (the button goes away with the count). */
-  const jumpToLatest = () => {
-    const el = logRef.current;
-    if (el) {
-      el.scrollTop = el.scrollHeight;
-      el.focus({ preventScroll: true });
-    }
-    atBottomRef.current = true;
-    setAtBottom(true);
-    setMissed(0);
-  };
 
   const loadOlder = async () => {
     if (!thread || thread.older === null || olderLoading.current) return;
@@ -98,66 +75,12 @@ export function ChatThread({ channel, me, fallback, compact = false }: { channel
   };
 
   const onScroll = () => {
-    const el = logRef.current;
-    if (!el) return;
-    if (seen.current) seen.current.height = el.scrollHeight;
-    const bottom = isAtBottom(el);
-    atBottomRef.current = bottom;
-    setAtBottom(bottom);
-    if (bottom) setMissed(0);
-    if (el.scrollTop <= LOAD_OLDER_PX && !olderError) void loadOlder();
+    const el = log.onScroll();
+    if (el && el.scrollTop <= LOAD_OLDER_PX && !olderError) void loadOlder();
   };
 
-  // After each change of the messages, before the browser paints: follow new ones (or count
-  // them), and keep the reader's place when older ones were put in above.
-  useLayoutEffect(() => {
-    const el = logRef.current;
-    if (!el) return;
-    const before = seen.current;
-    if (!before) {
-      // The first showing goes to the newest message in the next frame, before it paints. Read here,
-      // the log's height would lay the page out inside React's commit: 49 ms of the chat's first
-      // render (57 ms in all) on a slow machine, traced in Chromium, in one task with the render.
-      const frame = requestAnimationFrame(() => {
-        el.scrollTop = el.scrollHeight;
-        seen.current = { newestId, oldestId, height: el.scrollHeight };
-      });
-      return () => cancelAnimationFrame(frame);
-    }
-    if (oldestId < before.oldestId && before.oldestId !== 0) el.scrollTop += el.scrollHeight - before.height;
-    if (newestId > before.newestId) {
-      const arrived = items.filter((m) => m.id > before.newestId);
-      if (atBottomRef.current || arrived.some(mine)) {
-        el.scrollTop = el.scrollHeight;
-        atBottomRef.current = true;
-        setAtBottom(true);
-        setMissed(0);
-      } else {
-        const theirs = arrived.filter((m) => !mine(m) && !m.deleted).length;
-        if (theirs) setMissed((count) => count + theirs);
-      }
-    }
-    seen.current = { newestId, oldestId, height: el.scrollHeight };
-  }, [items, newestId, oldestId, mine]);
-  // Every commit, not only when the messages change: the height a change is measured against must be the latest.
-  useLayoutEffect(() => {
-    if (seen.current && logRef.current) seen.current.height = logRef.current.scrollHeight;
-  });
-
-  // The log's box changes size (the composer grows, an error shows, the window turns): a reader
-  // at the newest message stays there.
-  useEffect(() => {
-    const el = logRef.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      if (atBottomRef.current) el.scrollTop = el.scrollHeight;
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
   // Read while the newest message is in view: news arriving then is not counted as unread.
-  const reading = atBottom && onScreen && pageVisible && thread !== undefined;
+  const reading = log.atNewest && onScreen && pageVisible && thread !== undefined;
   useEffect(() => (reading ? startReading(channel.id) : undefined), [reading, channel.id]);
 
   const newestTheirs = items.find((m) => !mine(m) && !m.deleted)?.id ?? 0;
@@ -187,7 +110,7 @@ export function ChatThread({ channel, me, fallback, compact = false }: { channel
         </LoadError>
       ) : null}
       <div className="chat-log-wrap">
-        <div ref={logRef} className="chat-log" role="log" aria-live="polite" aria-label={logLabel} aria-busy={olderPending || undefined} tabIndex={0} onScroll={onScroll}>
+        <div ref={log.ref} className="chat-log" role="log" aria-live="polite" aria-label={logLabel} aria-busy={olderPending || undefined} tabIndex={0} onScroll={onScroll}>
           {!thread ? (
             // A first read that failed says so above (with a retry): it is not loading any more.
             error ? null : (
@@ -235,9 +158,9 @@ export function ChatThread({ channel, me, fallback, compact = false }: { channel
             </>
           )}
         </div>
-        {missed > 0 ? (
-          <button type="button" className="btn btn-primary btn-small chat-jump" onClick={jumpToLatest}>
-            <Icon name="arrow" size={16} /> {countLabel(missed, 'new message')}
+        {log.unseen > 0 ? (
+          <button type="button" className="btn btn-primary btn-small chat-jump" onClick={log.jumpToNewest}>
+            <Icon name="arrow" size={16} /> {countLabel(log.unseen, 'new message')}
           </button>
         ) : null}
       </div>
