@@ -10,7 +10,7 @@ import { AppLink } from '@/lib/app-link';
 import { NetworkError, errorMessage, isApiError } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath } from '@/lib/paths';
-import { OrderConfirmation } from './components/order-progress';
+import { OrderConfirmation, OtherOrders } from './components/order-progress';
 import { TablePicker } from './components/table-picker';
 import {
   clearCart,
@@ -203,15 +203,7 @@ export function Component() {
       ) : null}
 
       {shown ? <OrderConfirmation key={shown.order.id} tracked={shown} currency={currency} placedNow={placedId === shown.order.id} /> : null}
-      {earlier.length ? (
-        <nav className="chips" aria-label="Your other orders">
-          {earlier.map((t) => (
-            <button key={t.order.id} type="button" className="chip" onClick={() => setShownId(t.order.id)}>
-              Order {t.order.id}
-            </button>
-          ))}
-        </nav>
-      ) : null}
+      <OtherOrders orders={earlier} onShow={setShownId} />
 
       {cart.length === 0 ? (
         <section className="card">

@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/empty-state';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath } from '@/lib/paths';
-import { OrderConfirmation } from './components/order-progress';
+import { OrderConfirmation, OtherOrders } from './components/order-progress';
 import { useRememberedTable, useTrackedOrders } from './diner-store';
 import { MENU_KEY, fetchMenu } from './pt.api';
 import { DinerPageHeader } from './components/diner-page-header';
@@ -60,15 +60,7 @@ export function Component() {
           </EmptyState>
         </section>
       )}
-      {earlier.length ? (
-        <nav className="chips" aria-label="Your other orders">
-          {earlier.map((t) => (
-            <button key={t.order.id} type="button" className="chip" onClick={() => setShownId(t.order.id)}>
-              Order {t.order.id}
-            </button>
-          ))}
-        </nav>
-      ) : null}
+      <OtherOrders orders={earlier} onShow={setShownId} />
     </div>
   );
 }

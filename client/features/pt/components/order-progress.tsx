@@ -121,3 +121,17 @@ export function OrderConfirmation({ tracked, currency, placedNow = false }: { tr
     </section>
   );
 }
+
+/** The diner's other orders on this device, one chip each: a press shows that one in place of the one shown. */
+export function OtherOrders({ orders, onShow }: { orders: readonly TrackedOrder[]; onShow: (orderId: number) => void }) {
+  if (orders.length === 0) return null;
+  return (
+    <nav className="chips" aria-label="Your other orders">
+      {orders.map((t) => (
+        <button key={t.order.id} type="button" className="chip" onClick={() => onShow(t.order.id)}>
+          Order {t.order.id}
+        </button>
+      ))}
+    </nav>
+  );
+}
