@@ -188,6 +188,25 @@ describe('placing the order', () => {
     expect(screen.queryByText('Laksa', { selector: '.cart-line-name' })).not.toBeInTheDocument();
   });
 
+  it('with only sold-out dishes left, offers no order: the button is off and says why, and a sold-out dish cannot be added to', async () => {
+    const { user, api, pt } = await cartWithLaksaAndPizza();
+    pt.items.find((i) => i.id === margherita.id)!.soldOut = true;
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    await user.click(await screen.findByRole('button', { name: /Place order without the marked dish/ }));
+    await screen.findByRole('heading', { name: 'Order 1 is placed' });
+
+    const place = screen.getByRole('button', { name: 'Place order' });
+    expect(place).toBeDisabled();
+    expect(place).toHaveAccessibleDescription('None of these dishes can be ordered right now. Remove them, or pick others from the menu.');
+    expect(within(cartLine('Margherita')).getByRole('button', { name: 'One more Margherita' })).toBeDisabled();
+    const sent = orderCalls(api).length;
+    await user.click(place);
+    expect(orderCalls(api)).toHaveLength(sent);
+
+    await user.click(within(cartLine('Margherita')).getByRole('button', { name: 'Remove Margherita' }));
+    expect(await screen.findByText('Want anything else?')).toBeInTheDocument();
+  });
+
   it('sends an Idempotency-Key and sends the same one again when the diner retries after a lost answer', async () => {
     const { user, api, pt } = await cartWithLaksaAndPizza();
     pt.failNextOrder = 'lost'; // stored by the server, but the answer never arrives
@@ -327,5 +346,12 @@ describe('placing the order', () => {
     const again = (await screen.findByRole('heading', { name: 'Order 1' })).closest('section')!;
     expect(within(again).getByRole('listitem', { current: 'step' })).toHaveTextContent('Ready');
     expect(FakeEventSource.current().url).toBe('/api/pt/orders/1/stream?token=token-1');
+
+    const reopened = FakeEventSource.current();
+    act(() => reopened.open());
+    act(() => reopened.emit('order', { ...placed, token: undefined, key: undefined, status: 'served', updatedAt: new Date(Date.now() + 180_000).toISOString() }, ''));
+    // Served is the end: every step done, none still current.
+    expect(within(again).queryByRole('listitem', { current: 'step' })).not.toBeInTheDocument();
+    expect(within(again).getByText('Served', { selector: '.order-step-label' })).toHaveTextContent('Served (done)');
   });
 });

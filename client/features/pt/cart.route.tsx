@@ -89,6 +89,9 @@ export function Component() {
   // What will be ordered: the lines that can be; the others stay in the cart, marked, out of the total.
   const orderable = cart.filter((line) => !unavailable(line));
   const leftOut = cart.length - orderable.length;
+  /** Every dish in the cart is marked: there is nothing to order until one is removed or others are added. */
+  const nothingOrderable = cart.length > 0 && orderable.length === 0;
+  const NOTHING_ORDERABLE = 'None of these dishes can be ordered right now. Remove them, or pick others from the menu.';
   const total = orderable.reduce((sum, line) => sum + line.quantity * priceOf(line), 0);
   const count = orderable.reduce((sum, line) => sum + line.quantity, 0);
   const shown = tracked.find((t) => t.order.id === shownId) ?? tracked[0];
@@ -98,7 +101,7 @@ export function Component() {
     event.preventDefault();
     if (placing) return;
     // The menu's state, which no schema knows: every dish left is sold out or off the menu.
-    if (cart.length > 0 && orderable.length === 0) return setFormError('None of these dishes can be ordered right now. Remove them, or pick others from the menu.');
+    if (nothingOrderable) return setFormError(NOTHING_ORDERABLE);
     const sent = orderable;
     const checked = v.safeParse(placeOrder.endpoint.body, { table: table ?? undefined, cart: sent.map((line) => ({ itemId: line.itemId, quantity: line.quantity, note: line.note })) });
     // The order's own contract (a table chosen, a cart that is not empty), in its words.
@@ -273,13 +276,14 @@ export function Component() {
                     <span className="stepper-value tabular" aria-live="polite">
                       {line.quantity}
                     </span>
-                    <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity + 1)} disabled={line.quantity >= MAX_QUANTITY || placing} aria-label={`One more ${line.name}`}>
+                    <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity + 1)} disabled={line.quantity >= MAX_QUANTITY || placing || warning !== undefined} aria-label={`One more ${line.name}`}>
                       <Icon name="plus" size={18} />
                     </button>
                   </div>
                   <span className="cart-line-price tabular">{formatMoney(line.quantity * priceOf(line), currency)}</span>
                   <button type="button" className="btn btn-small danger-hover" onClick={() => removeLine(key)} disabled={placing}>
-                    <Icon name="trash" size={16} /> Remove<span className="visually-hidden"> {line.name}</span>
+                    <Icon name="trash" size={16} /> <span className="cart-remove-word">Remove</span>
+                    <span className="visually-hidden"> {line.name}</span>
                   </button>
                 </li>
               );
@@ -298,12 +302,26 @@ export function Component() {
             <div className="banner banner-danger" role="alert">
               {formError}
             </div>
+          ) : nothingOrderable ? (
+            <p className="banner banner-warning" id="cart-nothing-orderable">
+              {NOTHING_ORDERABLE}
+            </p>
           ) : null}
 
           <div className="cart-actions">
-            <button type="submit" className="btn btn-primary btn-big" disabled={placing} aria-busy={placing}>
+            <button
+              type="submit"
+              className="btn btn-primary btn-big"
+              disabled={placing || nothingOrderable}
+              aria-busy={placing}
+              aria-describedby={nothingOrderable && !formError ? 'cart-nothing-orderable' : undefined}
+            >
               {placing ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
-              {placing ? 'Placing order…' : `${leftOut ? `Place order without ${leftOut === 1 ? 'the marked dish' : `${leftOut} marked dishes`}` : 'Place order'} · ${formatMoney(total, currency)}`}
+              {placing
+                ? 'Placing order…'
+                : nothingOrderable
+                  ? 'Place order'
+                  : `${leftOut ? `Place order without ${leftOut === 1 ? 'the marked dish' : `${leftOut} marked dishes`}` : 'Place order'} · ${formatMoney(total, currency)}`}
             </button>
           </div>
           <p className="muted small">Prices are confirmed by the stalls when the order is placed.</p>

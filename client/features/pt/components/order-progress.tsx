@@ -17,9 +17,12 @@ const STEP_HINTS: Record<OrderStatus, string> = {
   cancelled: 'This order was cancelled. Please ask at the counter if that is a surprise.',
 };
 
-/** received → preparing → ready → served as steps, the current one marked for sight and for screen readers. */
+/**
+ * received → preparing → ready → served as steps, the current one marked for sight and for screen
+ * readers. A served order has no step left: every one is done.
+ */
 export function OrderSteps({ status }: { status: OrderStatus }) {
-  const at = STEPS.indexOf(status as (typeof STEPS)[number]);
+  const at = status === 'served' ? STEPS.length : STEPS.indexOf(status as (typeof STEPS)[number]);
   return (
     <ol className="order-steps">
       {STEPS.map((step, i) => {
@@ -74,7 +77,8 @@ export function OrderConfirmation({ tracked, currency, placedNow = false }: { tr
     <section className="card stack order-confirmation" aria-labelledby={headingId}>
       <div className="card-head">
         <h2 id={headingId} className="card-heading" tabIndex={-1} ref={headingRef}>
-          <Icon name="check" /> {placedNow ? `Order ${order.id} is placed` : `Order ${order.id}`}
+          {/* A tick says "this went through"; a cancelled order does not get one. */}
+          <Icon name={cancelled ? 'cross' : 'check'} /> {placedNow ? `Order ${order.id} is placed` : `Order ${order.id}`}
         </h2>
         <LiveStatusBadge state={live.state} label="Order updates" />
       </div>
