@@ -19,15 +19,35 @@ export function EmptyState({ icon = 'inbox', title, children, action, level = 2 
 }
 
 /** A search (or filter) that found nothing, with a link back to the whole list. */
-export function NoMatchState({ title, clearTo, clearLabel = 'Clear the search', children }: { title: string; clearTo: string; clearLabel?: string; children: ReactNode }) {
+export function NoMatchState({
+  title,
+  clearTo,
+  clearLabel = 'Clear the search',
+  elsewhere,
+  children,
+}: {
+  title: string;
+  clearTo: string;
+  clearLabel?: string;
+  /** Where the same search does find something (the catalogue's other tab): the first way out. */
+  elsewhere?: { to: string; label: string };
+  children: ReactNode;
+}) {
   return (
     <EmptyState
       icon="search"
       title={title}
       action={
-        <AppLink to={clearTo} className="btn">
-          {clearLabel}
-        </AppLink>
+        <div className="empty-actions">
+          {elsewhere ? (
+            <AppLink to={elsewhere.to} className="btn btn-primary">
+              {elsewhere.label}
+            </AppLink>
+          ) : null}
+          <AppLink to={clearTo} className="btn">
+            {clearLabel}
+          </AppLink>
+        </div>
       }
     >
       {children}

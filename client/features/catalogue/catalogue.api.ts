@@ -237,6 +237,8 @@ export function cssColour(rgb: string): string | undefined {
 export const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 /** How many a list has: `total`, or at least that many. */
 export type Found = Pick<Page<unknown>, 'total' | 'totalIsLowerBound'>;
+/** The other tab of the catalogue's search, when the same words find something there: how many, and its address. */
+export type Elsewhere = { found: Found; to: string };
 /** How many a search found: "24", or "1,000+" when it stopped counting there. */
 export const foundCount = (found: Found) => formatCount(found.total, found.totalIsLowerBound);
 const foundOne = (found: Found) => found.total === 1 && !found.totalIsLowerBound;

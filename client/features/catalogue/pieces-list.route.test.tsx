@@ -163,7 +163,10 @@ describe('/pieces?kind=parts', () => {
     const { user, router } = setup('/pieces?query=3001');
     await waitFor(() => expect(status()).toHaveTextContent('0 pieces match “3001”'));
     expect(within(tabs()).getByRole('link', { name: 'Pieces 0' })).toHaveAttribute('aria-current', 'page');
-    await user.click(within(tabs()).getByRole('link', { name: 'Parts 2' }));
+    expect(within(tabs()).getByRole('link', { name: 'Parts 2' })).toHaveAttribute('href', '/pieces?kind=parts&query=3001');
+    // The empty pieces tab points to where the number is found, first of its ways out.
+    expect(screen.getByText('Nothing matches “3001” here, but 2 parts match it.')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Show 2 parts' }));
     await waitFor(() => expect(router.state.location.search).toBe('?kind=parts&query=3001'));
     expect(await screen.findByRole('heading', { name: 'Parts', level: 1 })).toBeInTheDocument();
     expect(partCards()).toEqual(['3001 Brick 2 x 4', '3001pr0001 Brick 2 x 4 with Bookshop print']);

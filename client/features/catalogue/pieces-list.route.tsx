@@ -26,6 +26,7 @@ import {
   type Attempt,
   type CatalogueLinkState,
   type CatalogueSearch,
+  type Elsewhere,
   type Found,
 } from './catalogue.api';
 import { PartResults } from './components/part-results';
@@ -101,6 +102,9 @@ function KindTabs({ data }: { data: Data }) {
   );
 }
 
+/** The other tab, when it finds something for the same words: an empty tab points there (a part number typed among the pieces). */
+const elsewhere = (found: Found | undefined, to: string): Elsewhere | undefined => (found && found.total > 0 ? { found, to } : undefined);
+
 export function Component() {
   const data = useLoaderData<typeof loader>();
   const { search } = data;
@@ -117,9 +121,9 @@ export function Component() {
       </PageHeader>
       <KindTabs data={data} />
       {search.kind === 'parts' ? (
-        <PartResults search={search} loaded={data as PartsData} busy={busy} state={state} />
+        <PartResults search={search} loaded={data as PartsData} busy={busy} state={state} elsewhere={elsewhere(data.otherTotal, piecesHref({ query: search.query }))} />
       ) : (
-        <PieceResults search={search} loaded={data as PiecesData} busy={busy} state={state} />
+        <PieceResults search={search} loaded={data as PiecesData} busy={busy} state={state} elsewhere={elsewhere(data.otherTotal, partsHref({ query: search.query }))} />
       )}
     </div>
   );

@@ -5,7 +5,7 @@ import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { useQuery } from '@/lib/cache';
 import { formatCount } from '@/lib/format';
-import { PART_CATEGORIES_KEY, PART_SORT_LABELS, fetchPartCategories, fetchPartPage, foundMatching, foundPlural, partHref, partsHref, partsKey, plural, type Attempt, type CatalogueLinkState, type PartsSearch } from '../catalogue.api';
+import { PART_CATEGORIES_KEY, PART_SORT_LABELS, fetchPartCategories, fetchPartPage, foundMatching, foundPlural, partHref, partsHref, partsKey, plural, type Attempt, type CatalogueLinkState, type Elsewhere, type PartsSearch } from '../catalogue.api';
 import { CatalogueImage } from './catalogue-image';
 import { CatalogueResults, CategoryLoadError, FilterSelect } from './catalogue-results';
 
@@ -32,8 +32,8 @@ function PartCard({ part, state }: { part: PartListItem; state: CatalogueLinkSta
 }
 
 /** The parts tab of `/pieces?kind=parts`: the search by number or name, the part category filter and sort, and the grid of parts. */
-export function PartResults(props: { search: PartsSearch; loaded: { parts: Attempt<Page<PartListItem>>; categories: Attempt<{ items: PartCategory[] }> }; busy: boolean; state: CatalogueLinkState }) {
-  const { search, loaded, busy, state } = props;
+export function PartResults(props: { search: PartsSearch; loaded: { parts: Attempt<Page<PartListItem>>; categories: Attempt<{ items: PartCategory[] }> }; busy: boolean; state: CatalogueLinkState; elsewhere?: Elsewhere }) {
+  const { search, loaded, busy, state, elsewhere } = props;
   const list = useQuery(partsKey(search), fetchPartPage, loaded.parts.data);
   const parts = list.data ?? loaded.parts.data;
   const categoryRead = useQuery(PART_CATEGORIES_KEY, fetchPartCategories, loaded.categories.data);
@@ -92,9 +92,10 @@ export function PartResults(props: { search: PartsSearch; loaded: { parts: Attem
                 title="No parts match"
                 clearTo={partsHref({ sort: search.sort })}
                 clearLabel={search.query && search.category ? 'Clear the search and filter' : search.query ? 'Clear the search' : 'Show every part category'}
+                elsewhere={search.query && elsewhere ? { to: elsewhere.to, label: `Show ${foundPlural(elsewhere.found, 'piece', 'pieces')}` } : undefined}
               >
                 {search.query
-                  ? `Nothing matches “${search.query}”${search.category ? ` in ${categoryName ?? 'this part category'}` : ''}. Try a part number such as 3001, or a word of its name.`
+                  ? `Nothing matches “${search.query}”${search.category ? ` in ${categoryName ?? 'this part category'}` : ''}${elsewhere ? ` here, but ${foundMatching(elsewhere.found, 'piece', 'pieces')} it.` : '. Try a part number such as 3001, or a word of its name.'}`
                   : `There are no parts in ${categoryName ?? 'this part category'}.`}
               </NoMatchState>
             ) : (

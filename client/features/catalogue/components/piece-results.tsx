@@ -6,7 +6,7 @@ import { AppLink } from '@/lib/app-link';
 import { useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
 import { formatCount } from '@/lib/format';
-import { CATEGORIES_KEY, SORT_LABELS, categoryTree, fetchCategories, fetchPiecePage, foundMatching, foundPlural, piecesHref, piecesKey, plural, type Attempt, type CatalogueLinkState, type PiecesSearch } from '../catalogue.api';
+import { CATEGORIES_KEY, SORT_LABELS, categoryTree, fetchCategories, fetchPiecePage, foundMatching, foundPlural, piecesHref, piecesKey, plural, type Attempt, type CatalogueLinkState, type Elsewhere, type PiecesSearch } from '../catalogue.api';
 import { CatalogueImage } from './catalogue-image';
 import { CatalogueResults, CategoryLoadError, FilterSelect } from './catalogue-results';
 
@@ -33,8 +33,8 @@ function PieceCard({ piece, state }: { piece: PieceSummary; state: CatalogueLink
 }
 
 /** The pieces tab of `/pieces`: the search, the category (theme) filter and sort, and the grid of pieces. */
-export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: Attempt<Page<PieceSummary>>; categories: Attempt<{ items: Category[] }> }; busy: boolean; state: CatalogueLinkState }) {
-  const { search, loaded, busy, state } = props;
+export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: Attempt<Page<PieceSummary>>; categories: Attempt<{ items: Category[] }> }; busy: boolean; state: CatalogueLinkState; elsewhere?: Elsewhere }) {
+  const { search, loaded, busy, state, elsewhere } = props;
   const list = useQuery(piecesKey(search), fetchPiecePage, loaded.pieces.data);
   const pieces = list.data ?? loaded.pieces.data;
   const categoryRead = useQuery(CATEGORIES_KEY, fetchCategories, loaded.categories.data);
@@ -93,9 +93,10 @@ export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: At
                 title="No pieces match"
                 clearTo={piecesHref({ sort: search.sort })}
                 clearLabel={search.query && search.category ? 'Clear the search and filter' : search.query ? 'Clear the search' : 'Show every category'}
+                elsewhere={search.query && elsewhere ? { to: elsewhere.to, label: `Show ${foundPlural(elsewhere.found, 'part', 'parts')}` } : undefined}
               >
                 {search.query
-                  ? `Nothing matches “${search.query}”${search.category ? ` in ${categoryName ?? 'this category'}` : ''}. Try a set number such as 10270-1, or a word of its name.`
+                  ? `Nothing matches “${search.query}”${search.category ? ` in ${categoryName ?? 'this category'}` : ''}${elsewhere ? ` here, but ${foundMatching(elsewhere.found, 'part', 'parts')} it.` : '. Try a set number such as 10270-1, or a word of its name.'}`
                   : `There are no pieces in ${categoryName ?? 'this category'}.`}
               </NoMatchState>
             ) : (
