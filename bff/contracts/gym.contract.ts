@@ -157,7 +157,7 @@ export const GymMemberRowSchema = v.object({
 export type GymMemberRow = v.InferOutput<typeof GymMemberRowSchema>;
 export const GymMemberPageSchema = pageOf(GymMemberRowSchema);
 
-/** "Today's visits": `since` is the start of the venue's day as the desk's clock says it (its local midnight). */
+/** "Today's visits", the people let in, each once: `since` is the start of the venue's day as the desk's clock says it (its local midnight). */
 export const VisitCountQuerySchema = v.object({ since: isoInstant() });
 export type VisitCountQuery = v.InferOutput<typeof VisitCountQuerySchema>;
 export const VisitCountSchema = v.object({ since: v.string(), count: v.number() });
@@ -232,7 +232,7 @@ export const gymApi = {
   countVisits: endpoint({
     method: 'GET',
     path: '/api/gym/visits/count',
-    summary: 'How many visits (successful door unlocks) there have been since `since`',
+    summary: 'How many people the doors let in since `since` (successful unlocks, each person once)',
     access: staff,
     query: VisitCountQuerySchema,
     response: VisitCountSchema,

@@ -216,7 +216,7 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
     syncDoorAccess,
 
     /** Visits (successful unlocks) since the start of the desk's day. */
-    countVisits: async ({ since }: VisitCountQuery): Promise<VisitCount> => ({ since, count: await visits.countSince(since) }),
+    countVisits: async ({ since }: VisitCountQuery): Promise<VisitCount> => ({ since, count: await visits.countVisitorsSince(since) }),
 
     async doorAccess(id: number): Promise<MemberDoorAccess> {
       const member = await memberOr404(id);

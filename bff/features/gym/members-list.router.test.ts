@@ -148,10 +148,11 @@ describe('the last visit read', () => {
 });
 
 describe('today’s visits', () => {
-  it('counts successful unlocks at or after `since` (the desk’s local midnight, any offset)', async () => {
+  it('counts the people let in at or after `since` (the desk’s local midnight, any offset), each once however many doors they opened', async () => {
     const since = '2026-02-01T00:00:00+01:00'; // 2026-01-31T23:00Z
     await doorEvent('ada@desk.test', '2026-01-31T22:59:59.999Z');
     await doorEvent('ada@desk.test', '2026-01-31T23:00:00.000Z');
+    await doorEvent('ada@desk.test', '2026-02-01T09:00:00.000Z'); // the locker room after the entrance: still one visit
     await doorEvent('ben@desk.test', '2026-02-01T10:00:00.000Z');
     await doorEvent('someone@else.test', '2026-02-01T11:00:00.000Z');
     await doorEvent('ben@desk.test', '2026-02-01T12:00:00.000Z', { success: false });

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { UNLOCK_EVENT_TYPE } from '../../contracts/webhook.contract';
 import type { Db } from '../../db/database';
 import type { DB } from '../../db/schema';
@@ -27,13 +27,17 @@ export const lastVisitOfMember = (eb: ExpressionBuilder<DB & { u: DB['gym_users'
 
 export function visitsRepository(db: Db) {
   return {
-    /** Successful unlocks that happened (Kisi's clock) at or after `since`, a range of `kisi_events_created_idx`. */
-    countSince: async (since: string): Promise<number> =>
+    /**
+     * The people the doors let in (Kisi's clock) at or after `since`, each once however many doors
+     * they opened: a range of `kisi_events_created_idx`. A person is their email; an unlock with none
+     * (a remote unlock by the integration) is its actor, and failing that the event itself.
+     */
+    countVisitorsSince: async (since: string): Promise<number> =>
       Number(
         (
           await db
             .selectFrom('kisi_events')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .select((eb) => eb.fn.count<number>(sql`coalesce(actor_email, actor_type || ':' || actor_id, uuid)`).distinct().as('n'))
             .where('created_at', '>=', since)
             .where('type', '=', UNLOCK_EVENT_TYPE)
             .where('success', '=', 1)

@@ -17,7 +17,7 @@ export const handle = { title: 'Overview' };
 const fetchVisitCount = fetcherFor(gymApi.countVisits);
 
 /**
- * Today's visits (successful door unlocks) for the desk. "Today" starts at this browser's local
+ * Today's visits (the people the doors let in, each once) for the desk. "Today" starts at this browser's local
  * midnight, sent as an instant: the desk's clock is the venue's. Past midnight the key changes and
  * the count starts again.
  */
@@ -33,7 +33,7 @@ function TodayVisits() {
       <div className="visits-count" aria-busy={isLoading}>
         {data ? formatCount(data.count) : isLoading ? '…' : '—'}
       </div>
-      <p className="muted">{error && !data ? `Could not count them: ${errorMessage(error)}` : 'Members and staff let in by the doors since midnight.'}</p>
+      <p className="muted">{error && !data ? `Could not count them: ${errorMessage(error)}` : 'Members and staff the doors let in since midnight, each counted once.'}</p>
       <AppLink to={paths.shellWebhook}>See the door events</AppLink>
     </section>
   );
