@@ -15,6 +15,8 @@ export const formatCount = (n: number, atLeast = false) => `${count().format(n)}
 
 /** A UTC ISO timestamp in the reader's locale and zone ("1 Mar 2025, 09:30"); '' for none. */
 export const formatWhen = (iso: string | null | undefined) => (iso ? when().format(new Date(iso)) : '');
+/** The day alone ("1 Mar 2025"), for what a time of day would say nothing about: the day a member joined. */
+export const formatDate = (iso: string | null | undefined) => (iso ? date().format(new Date(iso)) : '');
 /** The same with seconds, for event feeds where several things happen in one minute. */
 export const formatWhenExact = (iso: string | null | undefined) => (iso ? whenExact().format(new Date(iso)) : '');
 
@@ -75,5 +77,5 @@ export function formatLastVisit(iso: string | null | undefined, now: number | Da
   if (days === 1) return `yesterday ${formatTime(iso)}`;
   if (days < 14) return `${days} days ago`;
   if (days < 60) return `${Math.floor(days / 7)} weeks ago`;
-  return date().format(new Date(iso));
+  return formatDate(iso);
 }

@@ -16,6 +16,16 @@ const OWNERS = [
 /** Every eighth member paused and every fifteenth cancelled, so filters and door access have something to show. */
 const membershipFor = (i: number): Membership => (i % 15 === 14 ? 'cancelled' : i % 8 === 7 ? 'paused' : 'active');
 
+const DAY_MS = 86_400_000;
+/**
+ * When a demo member joined: between 35 days and a little over a year ago, spread by their place in
+ * the list, so every member joined before the demo's door history starts (four weeks back) and a
+ * member's page never says they joined after their first visit.
+ */
+const joinedDaysAgo = (i: number) => 35 + ((i * 37) % 370);
+/** The owners signed up before any of their members joined. */
+const OWNERS_DAYS_AGO = 420;
+
 export interface GymSeedPerson {
   name: string;
   email: string;
@@ -29,12 +39,13 @@ export function gymSeeder(people: GymSeedPerson[] = [], generated = 300): Seeder
   return {
     name: 'gym',
     async run(db) {
-      const now = new Date().toISOString();
+      const now = Date.now();
+      const daysAgo = (days: number) => new Date(now - days * DAY_MS).toISOString();
       const ownerIds: number[] = [];
       for (const owner of OWNERS) {
         const row = await db
           .insertInto('gym_owners')
-          .values({ name: owner.name, email: owner.email, phone: owner.phone, gym_name: owner.gymName, created_at: now })
+          .values({ name: owner.name, email: owner.email, phone: owner.phone, gym_name: owner.gymName, created_at: daysAgo(OWNERS_DAYS_AGO) })
           .returning('id')
           .executeTakeFirstOrThrow();
         ownerIds.push(row.id);
@@ -55,8 +66,8 @@ export function gymSeeder(people: GymSeedPerson[] = [], generated = 300): Seeder
         owner_id: ownerIds[i % ownerIds.length] ?? 1,
         // The Kisi organisation's people are active members, so their doors open in the demo.
         membership: i < wanted - generated ? ('active' as const) : membershipFor(i),
-        created_at: now,
-        updated_at: now,
+        created_at: daysAgo(joinedDaysAgo(i)),
+        updated_at: daysAgo(joinedDaysAgo(i)),
       }));
       for (let i = 0; i < rows.length; i += 200) await db.insertInto('gym_users').values(rows.slice(i, i + 200)).execute();
     },

@@ -9,7 +9,7 @@ import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { loadQuery } from '@/lib/cache';
 import { DoorAccessCard } from './components/door-access';
-import { formatWhen } from '@/lib/format';
+import { formatDate, formatWhen } from '@/lib/format';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
 import { MEMBERSHIP_VALUES, fetchDoorAccess, memberAccessKey, updateMember } from './gym.api';
 import { useMember } from './member';
@@ -156,7 +156,7 @@ export function Component() {
           </div>
           <div>
             <dt>Member since</dt>
-            <dd>{formatWhen(member.createdAt)}</dd>
+            <dd>{formatDate(member.createdAt)}</dd>
           </div>
           <div>
             <dt>Last change</dt>
