@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { auditApi, type AuditEntry } from '@contracts/audit.contract';
 import { fakeBff, renderApp, signedInAs } from '@/test-utils';
 import { handle } from '@/test-server';
+import { formatWhen } from '@/lib/format';
 
 const pause: AuditEntry = {
   id: 7,
@@ -15,6 +16,7 @@ const pause: AuditEntry = {
   changes: [{ field: 'membership', before: 'active', after: 'paused' }],
 };
 const doorOff: AuditEntry = { ...pause, id: 8, kind: 'door_access', action: 'switched off', changes: [{ field: 'accessEnabled', before: true, after: false }] };
+const dayPass: AuditEntry = { ...pause, id: 9, kind: 'access_link', action: 'created', subject: 'Day pass: Ada Lovelace', changes: [{ field: 'valid_until', before: null, after: '2026-11-26T23:59:00.000Z' }] };
 
 function setup(path: string, entries: AuditEntry[], extra = [] as Parameters<typeof fakeBff>[0]) {
   const api = fakeBff(
@@ -44,6 +46,14 @@ describe('/shell/audit', () => {
     expect(second).toHaveTextContent('Member paused');
     expect(second).toHaveTextContent('Ada Lovelace <ada@members.example>');
     expect(second).toHaveTextContent('membership: active → paused');
+  });
+
+  it('says a stored instant in the reader’s zone, as the rest of the page does', async () => {
+    setup('/shell/audit', [dayPass]);
+    const table = await screen.findByRole('table', { name: /audit trail/i });
+    const [row] = within(table).getAllByRole('row').slice(1);
+    expect(row).toHaveTextContent(`valid until: ${formatWhen('2026-11-26T23:59:00.000Z')}`);
+    expect(row).not.toHaveTextContent('2026-11-26T23:59');
   });
 
   it('keeps its filters in the URL, sends days as local midnights, and exports what it shows', async () => {

@@ -13,7 +13,7 @@ import { SearchBox } from '@/components/search-box';
 import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { formatWhenExact } from '@/lib/format';
+import { formatWhen, formatWhenExact } from '@/lib/format';
 import { useSetListFilter, type IgnoredParam } from '@/lib/list-filters';
 import { paths } from '@/lib/paths';
 import { adminsOnly } from '@/lib/session';
@@ -32,8 +32,12 @@ export const handle = {
   preload: ({ url }: { url: URL }) => preloadQuery(auditKey(parseAuditSearch(url)), fetchAuditPage),
 };
 
-/** A stored value in words: none is a dash, yes/no for a switch. */
-const valueText = (value: AuditValue) => (value === null || value === '' ? '—' : value === true ? 'yes' : value === false ? 'no' : String(value));
+/** A stored instant (a pass's end, say), as the API writes every one. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A stored value in words: none is a dash, yes/no for a switch, an instant in the reader's zone. */
+const valueText = (value: AuditValue) =>
+  value === null || value === '' ? '—' : value === true ? 'yes' : value === false ? 'no' : typeof value === 'string' && INSTANT.test(value) ? formatWhen(value) : String(value);
 /** `accessEnabled` → "access enabled", `gym_name` → "gym name". */
 const fieldText = (field: string) => field.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
