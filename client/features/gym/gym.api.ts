@@ -4,6 +4,7 @@ import { idText } from '@contracts/common.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { setQueryData } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
+import { paths } from '@/lib/paths';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
 /**
@@ -31,6 +32,25 @@ export const OwnerPageSearchSchema = v.object({ page: pageParam });
 
 export const parseOwnersSearch = (url: URL | URLSearchParams) => parseSearch(OwnersSearchSchema, url);
 export const parseMembersSearch = (url: URL | URLSearchParams) => parseSearch(MembersSearchSchema, url);
+
+/** The members list's address for a search: its query, owner, membership, sort and page (the defaults left out). */
+export function membersHref(search: MembersSearch): string {
+  const params = new URLSearchParams();
+  if (search.query) params.set('query', search.query);
+  if (search.ownerId) params.set('ownerId', String(search.ownerId));
+  if (search.membership) params.set('membership', search.membership);
+  if (search.sort !== 'name') params.set('sort', search.sort);
+  if (search.page > 1) params.set('page', String(search.page));
+  const query = params.toString();
+  return query ? `${paths.gymMembers}?${query}` : paths.gymMembers;
+}
+
+/** The members list as the desk last had it (search, filters, page): where a member's page goes back to, through its tabs too. */
+let lastMembersList: string = paths.gymMembers;
+export const rememberMembersList = (href: string) => {
+  lastMembersList = href;
+};
+export const membersListToGoBackTo = () => lastMembersList;
 
 // ---- keys and fetchers -----------------------------------------------------------------------
 

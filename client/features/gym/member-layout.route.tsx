@@ -11,12 +11,11 @@ import { GymNav } from './components/gym-nav';
 import { memberDelete } from './components/gym-deletes';
 import { EditMemberForm } from './components/member-form';
 import { MembershipBadge } from './components/membership-badge';
-import { fetchMember, memberKey } from './gym.api';
+import { fetchMember, memberKey, membersListToGoBackTo } from './gym.api';
 import { useMember } from './member';
 
 /** `/shell/gymowner/users/:id` loads the member once for all tabs (see `member.ts`, where its tabs read it). */
 export { loader } from './member';
-
 
 export const handle = {
   title: 'Gym member',
@@ -45,12 +44,12 @@ export function Component() {
       content: (close) => <EditMemberForm member={member} onCancel={close} onDone={close} />,
     });
 
-  const openDelete = () => confirmDelete({ ...memberDelete(member), afterDelete: () => navigate(paths.gymMembers, { replace: true }) });
+  const openDelete = () => confirmDelete({ ...memberDelete(member), afterDelete: () => navigate(membersListToGoBackTo(), { replace: true }) });
 
   return (
     <div className="stack-lg gym">
       <GymNav />
-      <AppLink to={paths.gymMembers} className="back-link">
+      <AppLink to={membersListToGoBackTo()} className="back-link">
         ← All members
       </AppLink>
       <header className="page-header member-head">

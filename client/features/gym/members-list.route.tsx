@@ -1,4 +1,5 @@
 import './gym.css';
+import { useEffect } from 'react';
 import { useLoaderData, useNavigate, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
@@ -18,8 +19,7 @@ import { memberDelete } from './components/gym-deletes';
 import { MemberRows } from './components/member-rows';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
 import { SearchBox } from '@/components/search-box';
-import { MEMBERSHIP_VALUES, fetchMemberPage, membersKey, parseMembersSearch } from './gym.api';
-import type { MembersSearch } from './gym.api';
+import { MEMBERSHIP_VALUES, fetchMemberPage, membersHref, membersKey, parseMembersSearch, rememberMembersList, type MembersSearch } from './gym.api';
 
 type Data = { search: MembersSearch; members: Page<GymMemberRow> };
 
@@ -37,17 +37,6 @@ export const handle = {
   preload: ({ url }: { url: URL }) => preloadQuery(membersKey(parseMembersSearch(url)), fetchMemberPage),
 };
 
-export function membersHref(search: MembersSearch): string {
-  const params = new URLSearchParams();
-  if (search.query) params.set('query', search.query);
-  if (search.ownerId) params.set('ownerId', String(search.ownerId));
-  if (search.membership) params.set('membership', search.membership);
-  if (search.sort !== 'name') params.set('sort', search.sort);
-  if (search.page > 1) params.set('page', String(search.page));
-  const query = params.toString();
-  return query ? `${paths.gymMembers}?${query}` : paths.gymMembers;
-}
-
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const { search } = loaded;
@@ -58,6 +47,8 @@ export function Component() {
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMembers;
+  const here = membersHref(search);
+  useEffect(() => rememberMembersList(here), [here]);
   const filtered = Boolean(search.query || search.ownerId || search.membership);
 
   /** Changes one filter (or the order): back to page 1; typing a search replaces the history entry. By name is the default, kept out of the URL. */

@@ -1,7 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SEARCH_DEBOUNCE_MS } from '@/components/search-box';
+import { webhookApi } from '@contracts/webhook.contract';
 import { fakeBff, holdRequests, renderApp } from '@/test-utils';
+import { handle } from '@/test-server';
 import { fakeGym, member, owner } from './gym.fake-api';
 import type { FakeGym } from './gym.fake-api';
 
@@ -51,6 +53,22 @@ describe('/shell/gymowner/users', () => {
     await user.selectOptions(screen.getByLabelText('Owner'), '2');
     await waitFor(() => expect(router.state.location.search).toBe('?query=member&ownerId=2'));
     expect(await screen.findByText('Showing 1–10 of 11 members')).toBeInTheDocument();
+  });
+
+  it('a member’s page goes back to the list as it was left, from any of its tabs', async () => {
+    const gym = seeded();
+    fakeBff([...gym.handlers, handle(webhookApi.unlocksOf, ({ query }) => ({ items: [], page: query.page, pageSize: query.pageSize, total: 0 }))], { signedIn: true });
+    const { router } = renderApp('/shell/gymowner/users?query=member&ownerId=2');
+    const user = userEvent.setup();
+    const list = await screen.findByRole('list', { name: 'Members' });
+    await user.click(within(list).getByRole('link', { name: /^Member 2\b/ }));
+    expect(await screen.findByRole('heading', { name: 'Member 2', level: 1 })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Unlocks' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/shell/gymowner/users/2/unlocks'));
+    await user.click(screen.getByRole('link', { name: '← All members' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/shell/gymowner/users'));
+    expect(router.state.location.search).toBe('?query=member&ownerId=2');
+    expect(await screen.findByRole('searchbox', { name: 'Search members' })).toHaveValue('member');
   });
 
   it('searches as you type, debounced, and says when nobody matches', async () => {
