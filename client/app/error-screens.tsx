@@ -34,7 +34,7 @@ export function ForbiddenScreen({ error }: { error: unknown }) {
       title={FORBIDDEN_TEXT}
       detail={reason}
       illustration={<LostIllustration />}
-      tryItems={[tries.mainPage, <AppLink to={paths.shell}>Go to the staff shell</AppLink>, 'Ask an admin for access, or sign in with an admin account']}
+      tryItems={[tries.mainPage, <AppLink to={paths.shell}>Go to the staff shell</AppLink>, 'Ask an admin for access, or sign in with an account that has it']}
       error={error}
       jsonOpen={false}
     />

@@ -69,7 +69,6 @@ export const routes: RouteObject[] = [
                   { path: 'api', lazy: () => import('@/features/shell/shell-api.route') },
                   { path: 'empty', lazy: () => import('@/features/shell/shell-empty.route') },
                   { path: 'contain', lazy: () => import('@/features/shell/shell-contain.route') },
-                  { path: 'webhook', lazy: () => import('@/features/webhooks/webhook-inbox.route') },
                   // Who changed what (admins): its loader says 403 to anyone else before it asks the API.
                   { path: 'audit', lazy: () => import('@/features/audit/audit-trail.route') },
                   { path: 'sse', lazy: () => import('@/features/live/sse-viewer.route') },
@@ -84,10 +83,12 @@ export const routes: RouteObject[] = [
                     ],
                   },
                   {
-                    // Files for the front desk: one with a progress bar, or many by drag-and-drop; resumable over tus.
-                    // Pathless, so /shell/upload itself is no page (with a path it would match, an empty shell).
+                    // Staff pages whose API is the desk's: anyone else gets the shell's 403 screen before it asks.
+                    // The door events; files for the front desk, one with a progress bar, or many by drag-and-drop,
+                    // resumable over tus. Pathless, so /shell/upload itself is no page (with a path it would match, an empty shell).
                     loader: staffOnly,
                     children: [
+                      { path: 'webhook', lazy: () => import('@/features/webhooks/webhook-inbox.route') },
                       { path: 'upload/1', lazy: () => import('@/features/uploads/upload-one.route') },
                       { path: 'upload/2', lazy: () => import('@/features/uploads/upload-many.route') },
                     ],
@@ -119,6 +120,7 @@ export const routes: RouteObject[] = [
                   },
                   {
                     path: 'gymowner/users',
+                    loader: staffOnly,
                     children: [
                       { index: true, lazy: () => import('@/features/gym/members-list.route') },
                       {
