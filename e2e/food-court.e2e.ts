@@ -283,13 +283,13 @@ describe('food court', () => {
     // The runner sees the order with a chip per stall; each stall's Ready ticks its own.
     const onBoard = board.getByRole('article', { name: `Table 12 · Order ${id}` });
     const chips = onBoard.getByRole('list', { name: `Stalls of order ${id}` });
-    for (const dish of DISHES) await chips.getByText(`${dish.stall} …`).waitFor();
+    for (const dish of DISHES) await chips.getByText(`${dish.stall} · Received`).waitFor();
     for (const [i, screen] of screens.entries()) {
       await screen.page.getByRole('button', { name: `Start (order ${id})` }).click();
       await screen.page.getByRole('list', { name: 'Preparing tickets' }).getByRole('article', { name: `Table 12 · Order ${id}` }).waitFor();
       await screen.page.getByRole('button', { name: `Ready (order ${id})` }).click();
       await screen.page.getByRole('list', { name: 'Ready tickets' }).getByRole('article', { name: `Table 12 · Order ${id}` }).waitFor();
-      await chips.getByText(`${DISHES[i]!.stall} ✓`).waitFor();
+      await chips.getByText(`${DISHES[i]!.stall} · ✓ Ready`).waitFor();
     }
     // Both stalls ready: the order is ready for the runner and for the diner.
     await board.getByRole('list', { name: 'Ready orders' }).getByRole('article', { name: `Table 12 · Order ${id}` }).waitFor();

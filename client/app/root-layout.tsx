@@ -44,6 +44,21 @@ function useFocusAfterNavigation(main: RefObject<HTMLElement | null>) {
 }
 
 /**
+ * A row of tabs too wide for a phone scrolls sideways (styles.css): after each navigation the current
+ * tab is brought into its row's view, so the page's own tab is never the one cut off at the edge.
+ */
+function useCurrentTabsInView() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    for (const row of document.querySelectorAll<HTMLElement>('.tabs')) {
+      if (row.scrollWidth <= row.clientWidth) continue;
+      const current = row.querySelector<HTMLElement>('[aria-current="page"]');
+      if (current) row.scrollLeft += current.getBoundingClientRect().left - row.getBoundingClientRect().left - (row.clientWidth - current.offsetWidth) / 2;
+    }
+  }, [pathname]);
+}
+
+/**
  * Where a page's scroll position is kept. Each history entry has its own key, except a page's first
  * load, whose key is always "default": every address typed in the tab shared it, so a new page opened
  * scrolled to where the last typed one was left. A first load keys by its address instead (a reload
@@ -56,6 +71,7 @@ export function RootLayout() {
   useNoteFirstPaint();
   const mainRef = useRef<HTMLElement>(null);
   useFocusAfterNavigation(mainRef);
+  useCurrentTabsInView();
   return (
     <ToastProvider>
       <ModalProvider>

@@ -63,7 +63,7 @@ describe('/pt/runner', () => {
     setup(fakePt({ orders: [twoStalls, order(8, { table: 4 })] }));
     await screen.findByRole('heading', { name: 'Runner board' });
     const chips = within(ticket(3)).getByRole('list', { name: 'Stalls of order 7' });
-    expect(within(chips).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Laksa House ✓ ready', 'Grill … preparing']);
+    expect(within(chips).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Laksa House · ✓ Ready', 'Grill · Preparing']);
     // One stall only: nothing to tell apart.
     expect(within(ticket(4)).queryByRole('list', { name: /^Stalls/ })).not.toBeInTheDocument();
   });

@@ -53,8 +53,7 @@ export function OrderTicket({ order, now, fresh, move, onCancel }: { order: Orde
         <ul className="ticket-stalls" aria-label={`Stalls of order ${order.id}`}>
           {order.tickets.map((t) => (
             <li key={t.stallId} className={`stall-chip${t.status === 'ready' ? ' stall-chip-done' : ''}`}>
-              {t.stallName} {t.status === 'ready' ? '✓' : '…'}
-              <span className="visually-hidden">{t.status === 'ready' ? ' ready' : ` ${t.status}`}</span>
+              {t.stallName} · {t.status === 'ready' ? '✓ Ready' : STATUS_LABELS[t.status]}
             </li>
           ))}
         </ul>
