@@ -58,11 +58,12 @@ describe('/shell/webhook', () => {
     const [first, second] = rows();
     expect(first).toHaveTextContent('Kofi Mensah');
     expect(first).toHaveTextContent('Gym Floor');
-    expect(within(first!).getByText('Failed')).toBeInTheDocument();
+    expect(within(first!).getByText('Denied')).toBeInTheDocument();
     expect(first).toHaveTextContent('Access denied: no role on this place');
     expect(second).toHaveTextContent('Alice Moreau');
     expect(second).toHaveTextContent('alice.moreau@mail.example');
-    expect(within(second!).getByText('Success')).toBeInTheDocument();
+    expect(within(second!).getByText('Granted')).toBeInTheDocument();
+    expect(second).toHaveTextContent('Unlock');
     expect(screen.getByText('Showing 1–2 of 2 events')).toBeInTheDocument();
   });
 

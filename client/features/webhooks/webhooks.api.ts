@@ -78,6 +78,12 @@ export function matchesSearch(event: KisiEvent, search: InboxSearch): boolean {
 export const eventsKey = (search: InboxSearch) => keyFor(webhookApi.listEvents, { query: { page: toApiPage(search.page), pageSize: search.pageSize, ...eventFilterOf(search) } });
 export const fetchEventPage = fetcherFor(webhookApi.listEvents);
 
+/** Kisi's event types a desk meets, in words; any other keeps Kisi's own name. */
+const EVENT_TYPE_LABELS: Record<string, string> = { 'lock.unlock': 'Unlock', 'lock.lockdown': 'Lockdown' };
+export const eventTypeLabel = (type: string): string => EVENT_TYPE_LABELS[type] ?? type;
+/** An event's result in the words of the Result filter. */
+export const RESULT_LABELS = { granted: 'Granted', denied: 'Denied' } as const satisfies Record<(typeof EVENT_RESULTS)[number], string>;
+
 export const FILTER_CHOICES_KEY = keyFor(webhookApi.filterChoices);
 export const fetchFilterChoices = fetcherFor(webhookApi.filterChoices);
 

@@ -3,9 +3,8 @@ import { DayRangeFields, PageSizeField } from '@/components/list-filter-fields';
 import { SearchBox } from '@/components/search-box';
 import { AppLink } from '@/lib/app-link';
 import { useQuery } from '@/lib/cache';
-import { FILTER_CHOICES_KEY, fetchFilterChoices, isFiltered, type InboxFilterName, type InboxSearch } from '../webhooks.api';
+import { FILTER_CHOICES_KEY, RESULT_LABELS, eventTypeLabel, fetchFilterChoices, isFiltered, type InboxFilterName, type InboxSearch } from '../webhooks.api';
 
-const RESULT_LABELS = { granted: 'Granted', denied: 'Denied' } as const satisfies Record<(typeof EVENT_RESULTS)[number], string>;
 
 /**
  * The inbox's filters, each one a search param of the page. The door is a select of the doors seen
@@ -58,10 +57,10 @@ export function EventFilters({
           <span>Type</span>
           <select value={search.type} onChange={(e) => onChange('type', e.target.value)}>
             <option value="">Any type</option>
-            {search.type && !types.includes(search.type) ? <option value={search.type}>{search.type}</option> : null}
+            {search.type && !types.includes(search.type) ? <option value={search.type}>{eventTypeLabel(search.type)}</option> : null}
             {types.map((type) => (
               <option key={type} value={type}>
-                {type}
+                {eventTypeLabel(type)}
               </option>
             ))}
           </select>

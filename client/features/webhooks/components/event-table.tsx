@@ -2,6 +2,7 @@ import type { Ref } from 'react';
 import type { KisiEvent } from '@contracts/webhook.contract';
 import { DeleteButton } from '@/components/confirm-delete';
 import { formatWhenExact } from '@/lib/format';
+import { RESULT_LABELS, eventTypeLabel } from '../webhooks.api';
 
 /** The refusal in words: Kisi's message, else its code. */
 export const refusal = (event: KisiEvent) => event.errorMessage ?? (event.errorCode ? `Kisi error ${event.errorCode}` : 'Refused');
@@ -43,7 +44,7 @@ export function EventTable({
               <tr key={event.id} className={fresh.has(event.id) ? 'event-fresh' : undefined}>
                 <td data-label="Event">
                   <div>
-                    <code className="event-type">{event.type}</code>
+                    {eventTypeLabel(event.type) === event.type ? <code className="event-type">{event.type}</code> : <span className="event-type">{eventTypeLabel(event.type)}</span>}
                     {fresh.has(event.id) ? <span className="badge badge-accent event-new-tag">New</span> : null}
                   </div>
                 </td>
@@ -56,10 +57,10 @@ export function EventTable({
                 <td data-label="Door">{event.objectName ?? (event.objectId ? `${event.objectType ?? 'Object'} #${event.objectId}` : '—')}</td>
                 <td data-label="Result">
                   {event.success ? (
-                    <span className="badge badge-ok">Success</span>
+                    <span className="badge badge-ok">{RESULT_LABELS.granted}</span>
                   ) : (
                     <span className="event-failed">
-                      <span className="badge badge-bad">Failed</span>
+                      <span className="badge badge-bad">{RESULT_LABELS.denied}</span>
                       <span className="event-sub">{refusal(event)}</span>
                     </span>
                   )}
