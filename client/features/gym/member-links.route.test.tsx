@@ -4,6 +4,7 @@ import type { RequestHandler } from 'msw';
 import { kisiApi, type KisiGroupLink } from '@contracts/kisi.contract';
 import { fakeBff, kisiLink, renderApp, signedInAs } from '@/test-utils';
 import { handle, problem, refuse } from '@/test-server';
+import { formatTime } from '@/lib/format';
 import { fakeGym, member, owner } from './gym.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
@@ -70,6 +71,25 @@ describe('/shell/gymowner/users/:id/group_links', () => {
     expect(rowOf('Yesterday’s pass')).not.toHaveTextContent('Enabled');
     expect(rowOf('Weekend pass')).toHaveTextContent('Enabled');
     expect(rowOf('Paused pass')).toHaveTextContent('Disabled');
+  });
+
+  it('says how soon a day pass ends when issued late, and when its end has passed', async () => {
+    // 23:17 by the desk's clock: "tonight at 23:59" is a 42-minute pass.
+    const late = new Date();
+    late.setHours(23, 17, 0, 0);
+    jest.useFakeTimers({ now: late, advanceTimers: true });
+    try {
+      const { user } = setup([]);
+      await user.click(await screen.findByRole('button', { name: 'New day pass' }));
+      const dialog = await screen.findByRole('dialog', { name: 'New day pass' });
+      const until = within(dialog).getByLabelText('Valid until');
+      expect(until).toHaveAccessibleDescription(`Ends in 42 min, at ${formatTime(new Date(endOfToday()).toISOString())}: pick a later end for a longer pass.`);
+      await user.clear(until);
+      await user.type(until, `${endOfToday().slice(0, 10)}T08:00`);
+      expect(until).toHaveAccessibleDescription('That time has passed: the pass would open no door. Pick a later end.');
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('creates a day pass ending tonight at 23:59, prefilled with the member’s email, showing Kisi’s field errors', async () => {

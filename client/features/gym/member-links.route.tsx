@@ -12,7 +12,7 @@ import { Spinner } from '@/components/spinner';
 import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { loadQuery, useQuery } from '@/lib/cache';
-import { endOfTodayLocalInput, formatWhen, isoFromLocalInput } from '@/lib/format';
+import { endOfTodayLocalInput, formatTime, formatWhen, isoFromLocalInput } from '@/lib/format';
 import { hasRole, useShellUser } from '@/lib/session';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { LinkStateBadge } from '@/components/link-state-badge';
@@ -28,6 +28,22 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export const handle = { title: 'Access links' };
+
+/** A pass ending this soon says so: issued late in the evening, "tonight at 23:59" is a short pass. */
+const SHORT_PASS_MS = 3 * 3_600_000;
+
+/** What the end of a day pass means for the member: the default, how soon it ends when that is soon, or that it has passed. */
+function validUntilHint(local: string, now = Date.now()): string {
+  const until = local ? Date.parse(local) : NaN;
+  if (Number.isNaN(until)) return local ? 'Pick a day and a time, or leave it empty for no end.' : 'No end: the pass works until it is revoked.';
+  const left = until - now;
+  if (left <= 0) return 'That time has passed: the pass would open no door. Pick a later end.';
+  if (left < SHORT_PASS_MS) {
+    const minutes = Math.ceil(left / 60_000);
+    return `Ends in ${minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`}, at ${formatTime(new Date(until).toISOString())}: pick a later end for a longer pass.`;
+  }
+  return local === endOfTodayLocalInput(now) ? 'Tonight at 23:59 unless you change it; empty for no end.' : `Ends ${formatWhen(new Date(until).toISOString())}; empty for no end.`;
+}
 
 /**
  * A day pass: an access link for the member that ends tonight (23:59 by the desk's clock) unless
@@ -58,7 +74,7 @@ function DayPassForm({ member, onClose }: { member: GymMember; onClose: () => vo
       <TextField label="Name" {...form.field('name')} data-autofocus />
       <TextField label="Email" type="email" {...form.field('email')} hint="Kisi also sends the link and QR code to this address." />
       <TextField label="Valid from (optional)" type="datetime-local" {...form.field('validFrom')} hint="Leave empty for a pass that works at once." />
-      <TextField label="Valid until" type="datetime-local" {...form.field('validUntil')} hint="Tonight at 23:59 unless you change it; empty for no end." />
+      <TextField label="Valid until" type="datetime-local" {...form.field('validUntil')} hint={validUntilHint(form.values.validUntil)} />
       <FormActions pending={form.pending} submitLabel="Create day pass" pendingLabel="Creating…" onCancel={onClose} />
     </ModalForm>
   );
