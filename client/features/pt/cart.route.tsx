@@ -239,7 +239,6 @@ export function Component() {
             <TablePicker
               tables={menu.tables}
               current={table}
-              submitLabel="Set table"
               onPick={(n) => {
                 rememberTable(n);
                 setChangingTable(false);

@@ -3,7 +3,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { SelectField } from '@/components/form-fields';
 
 /** Choosing the table by hand (no QR code, or a number the venue does not have): 1 to `tables`. */
-export function TablePicker({ tables, current, onPick, submitLabel = 'Use this table', children }: { tables: number; current: number | null; onPick: (table: number) => void; submitLabel?: string; children?: ReactNode }) {
+export function TablePicker({ tables, current, onPick, children }: { tables: number; current: number | null; onPick: (table: number) => void; children?: ReactNode }) {
   const [value, setValue] = useState(current && current <= tables ? String(current) : '');
   const [error, setError] = useState<string>();
   const onSubmit = (event: FormEvent) => {
@@ -25,7 +25,7 @@ export function TablePicker({ tables, current, onPick, submitLabel = 'Use this t
           ))}
         </SelectField>
         <button type="submit" className="btn btn-primary">
-          {submitLabel}
+          Use this table
         </button>
       </div>
     </form>
