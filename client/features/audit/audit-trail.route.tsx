@@ -95,7 +95,7 @@ export function Component() {
           <ExportCsvLink href={auditExportHref(search)} />
         }
       >
-        <p>Every change staff and admins make to members, door access, stalls, menus, channels and accounts, newest first: who, when, and each field before and after. Orders moving through the kitchens are the crew’s work and are not listed. Nobody can edit or delete it.</p>
+        <p>Every change staff and admins make to members, owners, door access, stalls, menus, channels and accounts, and every sign-in, newest first: who, when, and each field before and after. Orders moving through the kitchens are the crew’s work and are not listed. Nobody can edit or delete it.</p>
       </PageHeader>
 
       <div className="toolbar">
