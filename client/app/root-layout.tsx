@@ -43,18 +43,26 @@ function useFocusAfterNavigation(main: RefObject<HTMLElement | null>) {
   }, [pathname, main]);
 }
 
+/** The width below which a row of tabs scrolls sideways instead of wrapping (styles.css). */
+const SCROLLING_TABS = '(max-width: 600px)';
+
 /**
- * A row of tabs too wide for a phone scrolls sideways (styles.css): after each navigation the current
- * tab is brought into its row's view, so the page's own tab is never the one cut off at the edge.
+ * A row of tabs too wide for a phone scrolls sideways: after each navigation the current tab is
+ * brought into its row's view, so the page's own tab is never the one cut off at the edge. Measured
+ * in the next frame, with the layout the browser makes for it anyway: read in the effect, the first
+ * layout of a page (the longest there is on a phone) would run inside React's task.
  */
 function useCurrentTabsInView() {
   const { pathname } = useLocation();
   useEffect(() => {
-    for (const row of document.querySelectorAll<HTMLElement>('.tabs')) {
-      if (row.scrollWidth <= row.clientWidth) continue;
-      const current = row.querySelector<HTMLElement>('[aria-current="page"]');
-      if (current) row.scrollLeft += current.getBoundingClientRect().left - row.getBoundingClientRect().left - (row.clientWidth - current.offsetWidth) / 2;
-    }
+    if (!window.matchMedia?.(SCROLLING_TABS).matches) return;
+    const frame = requestAnimationFrame(() => {
+      for (const row of document.querySelectorAll<HTMLElement>('.tabs')) {
+        const current = row.querySelector<HTMLElement>('[aria-current="page"]');
+        if (current && row.scrollWidth > row.clientWidth) row.scrollLeft += current.getBoundingClientRect().left - row.getBoundingClientRect().left - (row.clientWidth - current.offsetWidth) / 2;
+      }
+    });
+    return () => cancelAnimationFrame(frame);
   }, [pathname]);
 }
 
