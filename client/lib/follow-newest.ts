@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 /** Within this many pixels of the end counts as "at the newest entry". */
 export const AT_NEWEST_PX = 48;
@@ -21,7 +21,7 @@ export interface FollowNewestOptions<T extends LogEntry> {
 
 export interface FollowedLog {
   /** The scrolling element (the log). */
-  ref: React.RefObject<HTMLDivElement | null>;
+  ref: RefObject<HTMLDivElement | null>;
   /** Its scroll handler; returns the element, for what else a scroll does (loading older entries). */
   onScroll: () => HTMLDivElement | undefined;
   /** The reader is at the newest entry. */

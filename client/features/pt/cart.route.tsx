@@ -34,6 +34,9 @@ import { DinerPageHeader } from './components/diner-page-header';
 
 type Data = { menu: Menu | null; menuError?: string };
 
+/** Why a cart of marked dishes cannot be ordered, and what to do. */
+const NOTHING_ORDERABLE = 'None of these dishes can be ordered right now. Remove them, or pick others from the menu.';
+
 /**
  * `/pt/diner/cart`. The menu brings the currency, the number of tables and today's prices; when it
  * cannot be read the cart still works (the server prices the order anyway).
@@ -91,7 +94,6 @@ export function Component() {
   const leftOut = cart.length - orderable.length;
   /** Every dish in the cart is marked: there is nothing to order until one is removed or others are added. */
   const nothingOrderable = cart.length > 0 && orderable.length === 0;
-  const NOTHING_ORDERABLE = 'None of these dishes can be ordered right now. Remove them, or pick others from the menu.';
   const total = orderable.reduce((sum, line) => sum + line.quantity * priceOf(line), 0);
   const count = orderable.reduce((sum, line) => sum + line.quantity, 0);
   const shown = tracked.find((t) => t.order.id === shownId) ?? tracked[0];
