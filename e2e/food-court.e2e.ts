@@ -94,7 +94,7 @@ async function addDish(page: Page, name: string, { quantity = 1, note = '' } = {
 async function openCart(page: Page) {
   await page.getByRole('link', { name: 'View cart' }).click();
   await page.waitForURL((url) => url.pathname === '/pt/diner/cart');
-  const cart = page.getByRole('form', { name: 'Cart' });
+  const cart = page.getByRole('region', { name: 'Cart' });
   await cart.waitFor();
   return cart;
 }

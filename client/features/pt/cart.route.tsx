@@ -225,7 +225,8 @@ export function Component() {
           </EmptyState>
         </section>
       ) : (
-        <form className="card stack cart" aria-labelledby="cart-title" onSubmit={(e) => void onSubmit(e)} noValidate>
+        // The table picker is a form of its own: it stands beside the order's form, not in it.
+        <section className="card stack cart" aria-labelledby="cart-title">
           <h2 id="cart-title" className="card-heading">
             <Icon name="cart" /> Cart
           </h2>
@@ -251,82 +252,84 @@ export function Component() {
             </TablePicker>
           ) : null}
 
-          <ul className="cart-lines" aria-label="Dishes in your cart">
-            {cart.map((line) => {
-              const key = lineKey(line);
-              const failure = failures[key];
-              const warning = failure ? undefined : warningOf(line);
-              return (
-                <li key={key} className={`cart-line${failure ? ' has-error' : ''}${failure || warning ? ' is-left-out' : ''}`}>
-                  <div className="cart-line-main">
-                    <span className="cart-line-name">{line.name}</span>
-                    <span className="muted small">{line.stallName}</span>
-                    {line.note ? <span className="order-line-note">“{line.note}”</span> : null}
-                    {failure ? (
-                      <span className="field-error cart-line-error">
-                        <Icon name="alert" size={16} /> {failure}
+          <form className="stack" aria-label="Your order" onSubmit={(e) => void onSubmit(e)} noValidate>
+            <ul className="cart-lines" aria-label="Dishes in your cart">
+              {cart.map((line) => {
+                const key = lineKey(line);
+                const failure = failures[key];
+                const warning = failure ? undefined : warningOf(line);
+                return (
+                  <li key={key} className={`cart-line${failure ? ' has-error' : ''}${failure || warning ? ' is-left-out' : ''}`}>
+                    <div className="cart-line-main">
+                      <span className="cart-line-name">{line.name}</span>
+                      <span className="muted small">{line.stallName}</span>
+                      {line.note ? <span className="order-line-note">“{line.note}”</span> : null}
+                      {failure ? (
+                        <span className="field-error cart-line-error">
+                          <Icon name="alert" size={16} /> {failure}
+                        </span>
+                      ) : warning ? (
+                        <span className="cart-line-warning">{warning}</span>
+                      ) : null}
+                    </div>
+                    <div className="stepper" role="group" aria-label={`Quantity of ${line.name}`}>
+                      <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity - 1)} disabled={line.quantity <= 1 || placing} aria-label={`One fewer ${line.name}`}>
+                        <Icon name="minus" size={18} />
+                      </button>
+                      <span className="stepper-value tabular" aria-live="polite">
+                        {line.quantity}
                       </span>
-                    ) : warning ? (
-                      <span className="cart-line-warning">{warning}</span>
-                    ) : null}
-                  </div>
-                  <div className="stepper" role="group" aria-label={`Quantity of ${line.name}`}>
-                    <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity - 1)} disabled={line.quantity <= 1 || placing} aria-label={`One fewer ${line.name}`}>
-                      <Icon name="minus" size={18} />
+                      <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity + 1)} disabled={line.quantity >= MAX_QUANTITY || placing || warning !== undefined} aria-label={`One more ${line.name}`}>
+                        <Icon name="plus" size={18} />
+                      </button>
+                    </div>
+                    <span className="cart-line-price tabular">{formatMoney(line.quantity * priceOf(line), currency)}</span>
+                    <button type="button" className="btn btn-small danger-hover" onClick={() => removeLine(key)} disabled={placing}>
+                      <Icon name="trash" size={16} /> <span className="cart-remove-word">Remove</span>
+                      <span className="visually-hidden"> {line.name}</span>
                     </button>
-                    <span className="stepper-value tabular" aria-live="polite">
-                      {line.quantity}
-                    </span>
-                    <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity + 1)} disabled={line.quantity >= MAX_QUANTITY || placing || warning !== undefined} aria-label={`One more ${line.name}`}>
-                      <Icon name="plus" size={18} />
-                    </button>
-                  </div>
-                  <span className="cart-line-price tabular">{formatMoney(line.quantity * priceOf(line), currency)}</span>
-                  <button type="button" className="btn btn-small danger-hover" onClick={() => removeLine(key)} disabled={placing}>
-                    <Icon name="trash" size={16} /> <span className="cart-remove-word">Remove</span>
-                    <span className="visually-hidden"> {line.name}</span>
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
+                  </li>
+                );
+              })}
+            </ul>
 
-          <p className="order-total">
-            <span>
-              Total for {count} {count === 1 ? 'item' : 'items'}
-              {leftOut ? <span className="muted small"> (without {leftOut === 1 ? 'the marked dish' : `the ${leftOut} marked dishes`})</span> : null}
-            </span>{' '}
-            <strong className="tabular">{formatMoney(total, currency)}</strong>
-          </p>
-
-          {formError ? (
-            <div className="banner banner-danger" role="alert">
-              {formError}
-            </div>
-          ) : nothingOrderable ? (
-            <p className="banner banner-warning" id="cart-nothing-orderable">
-              {NOTHING_ORDERABLE}
+            <p className="order-total">
+              <span>
+                Total for {count} {count === 1 ? 'item' : 'items'}
+                {leftOut ? <span className="muted small"> (without {leftOut === 1 ? 'the marked dish' : `the ${leftOut} marked dishes`})</span> : null}
+              </span>{' '}
+              <strong className="tabular">{formatMoney(total, currency)}</strong>
             </p>
-          ) : null}
 
-          <div className="cart-actions">
-            <button
-              type="submit"
-              className="btn btn-primary btn-big"
-              disabled={placing || nothingOrderable}
-              aria-busy={placing}
-              aria-describedby={nothingOrderable && !formError ? 'cart-nothing-orderable' : undefined}
-            >
-              {placing ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
-              {placing
-                ? 'Placing order…'
-                : nothingOrderable
-                  ? 'Place order'
-                  : `${leftOut ? `Place order without ${leftOut === 1 ? 'the marked dish' : `${leftOut} marked dishes`}` : 'Place order'} · ${formatMoney(total, currency)}`}
-            </button>
-          </div>
-          <p className="muted small">Prices are confirmed by the stalls when the order is placed.</p>
-        </form>
+            {formError ? (
+              <div className="banner banner-danger" role="alert">
+                {formError}
+              </div>
+            ) : nothingOrderable ? (
+              <p className="banner banner-warning" id="cart-nothing-orderable">
+                {NOTHING_ORDERABLE}
+              </p>
+            ) : null}
+
+            <div className="cart-actions">
+              <button
+                type="submit"
+                className="btn btn-primary btn-big"
+                disabled={placing || nothingOrderable}
+                aria-busy={placing}
+                aria-describedby={nothingOrderable && !formError ? 'cart-nothing-orderable' : undefined}
+              >
+                {placing ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
+                {placing
+                  ? 'Placing order…'
+                  : nothingOrderable
+                    ? 'Place order'
+                    : `${leftOut ? `Place order without ${leftOut === 1 ? 'the marked dish' : `${leftOut} marked dishes`}` : 'Place order'} · ${formatMoney(total, currency)}`}
+              </button>
+            </div>
+            <p className="muted small">Prices are confirmed by the stalls when the order is placed.</p>
+          </form>
+        </section>
       )}
     </div>
   );
