@@ -1,8 +1,9 @@
 import './audit.css';
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
+import * as v from 'valibot';
 import { AUDIT_KINDS, AUDIT_KIND_LABELS, type AuditEntry, type AuditValue } from '@contracts/audit.contract';
-import type { Page } from '@contracts/common.contract';
+import { isoInstant, type Page } from '@contracts/common.contract';
 import { ExportCsvLink } from '@/components/export-csv-link';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { DayRangeFields, IgnoredParamsBanner, PageSizeField } from '@/components/list-filter-fields';
@@ -32,12 +33,12 @@ export const handle = {
   preload: ({ url }: { url: URL }) => preloadQuery(auditKey(parseAuditSearch(url)), fetchAuditPage),
 };
 
-/** A stored instant (a pass's end, say), as the API writes every one. */
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+/** A stored instant (a pass's end, say): the contracts' own ISO time rule. */
+const INSTANT = isoInstant();
 
 /** A stored value in words: none is a dash, yes/no for a switch, an instant in the reader's zone. */
 const valueText = (value: AuditValue) =>
-  value === null || value === '' ? '—' : value === true ? 'yes' : value === false ? 'no' : typeof value === 'string' && INSTANT.test(value) ? formatWhen(value) : String(value);
+  value === null || value === '' ? '—' : value === true ? 'yes' : value === false ? 'no' : typeof value === 'string' && v.is(INSTANT, value) ? formatWhen(value) : String(value);
 /** `accessEnabled` → "access enabled", `gym_name` → "gym name". */
 const fieldText = (field: string) => field.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
