@@ -60,15 +60,18 @@ export function gymSeeder(people: GymSeedPerson[] = [], generated = 300): Seeder
         add(`${first} ${last}`, `${first}.${last}${i >= FIRST.length * LAST.length ? i : ''}@members.example`);
       }
       const members = [...byEmail.values()];
-      const rows = members.map((m, i) => ({
-        email: m.email,
-        name: m.name,
-        owner_id: ownerIds[i % ownerIds.length] ?? 1,
-        // The Kisi organisation's people are active members, so their doors open in the demo.
-        membership: i < wanted - generated ? ('active' as const) : membershipFor(i),
-        created_at: daysAgo(joinedDaysAgo(i)),
-        updated_at: daysAgo(joinedDaysAgo(i)),
-      }));
+      const rows = members.map((m, i) => {
+        const joined = daysAgo(joinedDaysAgo(i));
+        return {
+          email: m.email,
+          name: m.name,
+          owner_id: ownerIds[i % ownerIds.length] ?? 1,
+          // The Kisi organisation's people are active members, so their doors open in the demo.
+          membership: i < wanted - generated ? ('active' as const) : membershipFor(i),
+          created_at: joined,
+          updated_at: joined,
+        };
+      });
       for (let i = 0; i < rows.length; i += 200) await db.insertInto('gym_users').values(rows.slice(i, i + 200)).execute();
     },
   };
