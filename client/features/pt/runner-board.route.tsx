@@ -201,38 +201,39 @@ export function Component() {
         </p>
       ) : null}
 
+      {/* An empty board says so once, without three empty columns below. */}
       {open.items.length === 0 ? (
         <section className="card">
           <EmptyState icon="food" title="No open orders">
             New orders appear here as diners place them; keep this page open.
           </EmptyState>
         </section>
-      ) : null}
-
-      <div className="board-columns">
-        {COLUMNS.map((column) => {
-          const tickets = open.items.filter((o) => o.status === column.status);
-          const headingId = `column-${column.status}`;
-          return (
-            <section key={column.status} className={`board-column column-${column.status}`} aria-labelledby={headingId}>
-              <h2 id={headingId} className="board-column-title">
-                {column.title} <span className="board-count tabular">{tickets.length}</span>
-              </h2>
-              {tickets.length ? (
-                <ul className="board-tickets" aria-label={`${column.title} orders`}>
-                  {tickets.map((order) => (
-                    <li key={order.id}>
-                      <OrderTicket order={order} now={now} fresh={fresh.has(order.id)} move={move} onCancel={openCancel} />
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p className="muted board-empty">{column.empty}</p>
-              )}
-            </section>
-          );
-        })}
-      </div>
+      ) : (
+        <div className="board-columns">
+          {COLUMNS.map((column) => {
+            const tickets = open.items.filter((o) => o.status === column.status);
+            const headingId = `column-${column.status}`;
+            return (
+              <section key={column.status} className={`board-column column-${column.status}`} aria-labelledby={headingId}>
+                <h2 id={headingId} className="board-column-title">
+                  {column.title} <span className="board-count tabular">{tickets.length}</span>
+                </h2>
+                {tickets.length ? (
+                  <ul className="board-tickets" aria-label={`${column.title} orders`}>
+                    {tickets.map((order) => (
+                      <li key={order.id}>
+                        <OrderTicket order={order} now={now} fresh={fresh.has(order.id)} move={move} onCancel={openCancel} />
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="muted board-empty">{column.empty}</p>
+                )}
+              </section>
+            );
+          })}
+        </div>
+      )}
 
       <section className="card stack" aria-labelledby="recent-title">
         <h2 id="recent-title" className="card-heading">
