@@ -83,7 +83,8 @@ async function addDish(page: Page, name: string, { quantity = 1, note = '' } = {
   const price = await cents(menuItem(page, name).locator('.menu-item-price'));
   await page.getByRole('button', { name: `Add ${name}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: `Add ${name}` });
-  await dialog.getByLabel('Quantity').fill(String(quantity));
+  for (let n = 1; n < quantity; n++) await dialog.getByRole('button', { name: `One more ${name}`, exact: true }).click();
+  assert.equal(await dialog.getByLabel('Quantity', { exact: true }).inputValue(), String(quantity));
   if (note) await dialog.getByLabel('Note for the stall (optional)').fill(note);
   await dialog.getByRole('button', { name: 'Add to cart' }).click();
   await dialog.waitFor({ state: 'detached' });

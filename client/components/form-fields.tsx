@@ -6,8 +6,12 @@ type Common = { label: string; error?: string; hint?: ReactNode };
 
 type ControlProps = { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
 
-/** The frame of a field: label, the control, hint and error; the control gets the ids that tie them together. */
-function Field({ label, error, hint, control }: Common & { control: (props: ControlProps) => ReactNode }) {
+/**
+ * The frame of a field: label, the control, hint and error; the control gets the ids that tie them
+ * together. The fields below are this frame around one element; a control of one's own (an input
+ * between two buttons) uses it directly.
+ */
+export function Field({ label, error, hint, control }: Common & { control: (props: ControlProps) => ReactNode }) {
   const id = useId();
   const describedBy = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (

@@ -30,10 +30,7 @@ const orderCalls = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => 
 async function addFromMenu(user: ReturnType<typeof userEvent.setup>, name: string, quantity = 1, note = '') {
   await user.click(await screen.findByRole('button', { name: `Add ${name}` }));
   const dialog = await screen.findByRole('dialog', { name: `Add ${name}` });
-  if (quantity !== 1) {
-    await user.clear(within(dialog).getByLabelText('Quantity'));
-    await user.type(within(dialog).getByLabelText('Quantity'), String(quantity));
-  }
+  for (let n = 1; n < quantity; n++) await user.click(within(dialog).getByRole('button', { name: `One more ${name}` }));
   if (note) await user.type(within(dialog).getByLabelText('Note for the stall (optional)'), note);
   await user.click(within(dialog).getByRole('button', { name: 'Add to cart' }));
   await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -50,6 +47,14 @@ describe('/pt/diner/menu → cart', () => {
     const satayRow = screen.getByRole('heading', { name: 'Satay' }).closest('li')!;
     expect(within(satayRow).getByText('Sold out')).toBeInTheDocument();
     expect(within(satayRow).queryByRole('button')).not.toBeInTheDocument();
+
+    // The dialog opens on "One more", not on the typed count: a phone's keyboard would cover the dialog.
+    await user.click(screen.getByRole('button', { name: 'Add Laksa' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Laksa' });
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'One more Laksa' })).toHaveFocus());
+    expect(within(dialog).getByRole('button', { name: 'One fewer Laksa' })).toBeDisabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     await addFromMenu(user, 'Laksa', 2, 'no chilli');
     expect(await screen.findByText('Added 2 × Laksa to your cart.', { selector: '[role="status"]' })).toBeInTheDocument();
@@ -81,6 +86,7 @@ describe('/pt/diner/menu → cart', () => {
     const quantity = within(dialog).getByLabelText('Quantity');
     await user.clear(quantity);
     await user.type(quantity, '21');
+    expect(within(dialog).getByRole('button', { name: 'One more Laksa' })).toBeDisabled();
     await user.click(within(dialog).getByLabelText('Note for the stall (optional)'));
     await user.paste('x'.repeat(141));
     await user.click(within(dialog).getByRole('button', { name: 'Add to cart' }));

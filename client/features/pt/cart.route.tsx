@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useLoaderData } from 'react-router';
 import * as v from 'valibot';
-import { MAX_QUANTITY, PlaceOrderSchema, type Menu, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
+import { PlaceOrderSchema, type Menu, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
@@ -11,6 +11,7 @@ import { NetworkError, errorMessage, isApiError } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath } from '@/lib/paths';
 import { OrderConfirmation, OtherOrders } from './components/order-progress';
+import { QuantityStepper } from './components/quantity-stepper';
 import { TablePicker } from './components/table-picker';
 import {
   clearCart,
@@ -272,17 +273,11 @@ export function Component() {
                         <span className="cart-line-warning">{warning}</span>
                       ) : null}
                     </div>
-                    <div className="stepper" role="group" aria-label={`Quantity of ${line.name}`}>
-                      <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity - 1)} disabled={line.quantity <= 1 || placing} aria-label={`One fewer ${line.name}`}>
-                        <Icon name="minus" size={18} />
-                      </button>
+                    <QuantityStepper dish={line.name} quantity={line.quantity} onChange={(quantity) => changeQuantity(line, quantity)} disabled={placing} noMore={warning !== undefined}>
                       <span className="stepper-value tabular" aria-live="polite">
                         {line.quantity}
                       </span>
-                      <button type="button" className="icon-button" onClick={() => changeQuantity(line, line.quantity + 1)} disabled={line.quantity >= MAX_QUANTITY || placing || warning !== undefined} aria-label={`One more ${line.name}`}>
-                        <Icon name="plus" size={18} />
-                      </button>
-                    </div>
+                    </QuantityStepper>
                     <span className="cart-line-price tabular">{formatMoney(line.quantity * priceOf(line), currency)}</span>
                     <button type="button" className="btn btn-small danger-hover" onClick={() => removeLine(key)} disabled={placing}>
                       <Icon name="trash" size={16} /> <span className="cart-remove-word">Remove</span>

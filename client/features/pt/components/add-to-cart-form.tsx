@@ -1,8 +1,9 @@
 import { CartLineSchema, MAX_QUANTITY, type MenuItem, type Stall } from '@contracts/pt.contract';
-import { FormActions, ModalForm, TextField } from '@/components/form-fields';
+import { Field, FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { errorMessage } from '@/lib/api-client';
 import { useForm } from '@/lib/form-state';
 import { addToCart } from '@/features/pt/diner-store';
+import { QuantityStepper } from './quantity-stepper';
 
 /**
  * "Add to cart" for one dish: how many and a note for the stall. Nothing is sent until the order is
@@ -22,9 +23,20 @@ export function AddToCartForm({ stall, item, onDone, onCancel }: { stall: Pick<S
     },
     failed: (error) => ({ fields: {}, form: errorMessage(error) }),
   });
+  const quantity = form.field('quantity');
+  // What the buttons step from: the typed count, or 1 while the field holds no number.
+  const typed = Number(quantity.value) || 1;
   return (
     <ModalForm form={form}>
-      <TextField label="Quantity" name="quantity" type="number" inputMode="numeric" min={1} max={MAX_QUANTITY} step={1} {...form.field('quantity')} data-autofocus />
+      <Field
+        label="Quantity"
+        error={quantity.error}
+        control={(props) => (
+          <QuantityStepper dish={item.name} quantity={typed} onChange={(next) => quantity.onChange({ target: { value: String(next) } })} focusMore>
+            <input {...props} className="stepper-input tabular" name="quantity" type="number" inputMode="numeric" min={1} max={MAX_QUANTITY} step={1} value={quantity.value} onChange={quantity.onChange} />
+          </QuantityStepper>
+        )}
+      />
       <TextField label="Note for the stall (optional)" name="note" autoComplete="off" placeholder="No chilli, please" {...form.field('note')} />
       <FormActions pending={form.pending} submitLabel="Add to cart" pendingLabel="Adding…" onCancel={onCancel} />
     </ModalForm>
