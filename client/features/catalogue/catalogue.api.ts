@@ -15,6 +15,7 @@ import {
 } from '@contracts/catalogue.contract';
 import { fetcherFor, isApiError, keyFor, keyOf } from '@/lib/api-client';
 import { formatCount } from '@/lib/format';
+import { lastListAddress } from '@/lib/last-list';
 import { paths } from '@/lib/paths';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
@@ -112,11 +113,8 @@ export function partHref(number: string, page = 1): string {
  */
 export type CatalogueLinkState = { list: string; from?: { href: string; label: string } };
 
-let lastList: string = paths.pieces;
-/** The list page says which list it shows. */
-export function rememberList(href: string): void {
-  lastList = href;
-}
+/** The list this tab showed last, for a piece or part opened without one in its link. */
+export const lastList = lastListAddress(paths.pieces);
 
 const isListHref = (href: unknown): href is string => typeof href === 'string' && (href === paths.pieces || href.startsWith(`${paths.pieces}?`));
 /** A piece's or part's page (only our own paths are followed back). */
@@ -125,7 +123,7 @@ const isDetailHref = (href: unknown): href is string => typeof href === 'string'
 /** The list to go back to: the one in the history state, when it is a list URL; else the last one shown. */
 export function listFrom(state: unknown): string {
   const list = (state as Partial<CatalogueLinkState> | null | undefined)?.list;
-  return isListHref(list) ? list : lastList;
+  return isListHref(list) ? list : lastList.get();
 }
 
 /** Where "back" goes, what it says, and the state it carries (the same list, so the way back from there still finds it). */

@@ -17,12 +17,12 @@ import {
   fetchPartPage,
   fetchPiecePage,
   foundCount,
+  lastList,
   parseCatalogueSearch,
   partsHref,
   partsKey,
   piecesHref,
   piecesKey,
-  rememberList,
   type Attempt,
   type CatalogueLinkState,
   type CatalogueSearch,
@@ -112,7 +112,7 @@ export function Component() {
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.pieces;
   const here = search.kind === 'parts' ? partsHref(search) : piecesHref(search);
   const state: CatalogueLinkState = { list: here };
-  useEffect(() => rememberList(here), [here]);
+  useEffect(() => lastList.remember(here), [here]);
 
   return (
     <div className="stack-lg catalogue">

@@ -4,6 +4,7 @@ import { idText } from '@contracts/common.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { setQueryData } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
+import { lastListAddress } from '@/lib/last-list';
 import { paths } from '@/lib/paths';
 import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
@@ -46,11 +47,7 @@ export function membersHref(search: MembersSearch): string {
 }
 
 /** The members list as the desk last had it (search, filters, page): where a member's page goes back to, through its tabs too. */
-let lastMembersList: string = paths.gymMembers;
-export const rememberMembersList = (href: string) => {
-  lastMembersList = href;
-};
-export const membersListToGoBackTo = () => lastMembersList;
+export const lastMembersList = lastListAddress(paths.gymMembers);
 
 // ---- keys and fetchers -----------------------------------------------------------------------
 

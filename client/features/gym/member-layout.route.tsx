@@ -11,7 +11,7 @@ import { GymNav } from './components/gym-nav';
 import { memberDelete } from './components/gym-deletes';
 import { EditMemberForm } from './components/member-form';
 import { MembershipBadge } from './components/membership-badge';
-import { fetchMember, memberKey, membersListToGoBackTo } from './gym.api';
+import { fetchMember, memberKey, lastMembersList } from './gym.api';
 import { useMember } from './member';
 
 /** `/shell/gymowner/users/:id` loads the member once for all tabs (see `member.ts`, where its tabs read it). */
@@ -44,12 +44,12 @@ export function Component() {
       content: (close) => <EditMemberForm member={member} onCancel={close} onDone={close} />,
     });
 
-  const openDelete = () => confirmDelete({ ...memberDelete(member), afterDelete: () => navigate(membersListToGoBackTo(), { replace: true }) });
+  const openDelete = () => confirmDelete({ ...memberDelete(member), afterDelete: () => navigate(lastMembersList.get(), { replace: true }) });
 
   return (
     <div className="stack-lg gym">
       <GymNav />
-      <AppLink to={membersListToGoBackTo()} className="back-link">
+      <AppLink to={lastMembersList.get()} className="back-link">
         ← All members
       </AppLink>
       <header className="page-header member-head">

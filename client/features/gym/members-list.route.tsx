@@ -19,7 +19,7 @@ import { memberDelete } from './components/gym-deletes';
 import { MemberRows } from './components/member-rows';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
 import { SearchBox } from '@/components/search-box';
-import { MEMBERSHIP_VALUES, fetchMemberPage, membersHref, membersKey, parseMembersSearch, rememberMembersList, type MembersSearch } from './gym.api';
+import { MEMBERSHIP_VALUES, fetchMemberPage, membersHref, membersKey, parseMembersSearch, lastMembersList, type MembersSearch } from './gym.api';
 
 type Data = { search: MembersSearch; members: Page<GymMemberRow> };
 
@@ -48,7 +48,7 @@ export function Component() {
   const confirmDelete = useConfirmDelete();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMembers;
   const here = membersHref(search);
-  useEffect(() => rememberMembersList(here), [here]);
+  useEffect(() => lastMembersList.remember(here), [here]);
   const filtered = Boolean(search.query || search.ownerId || search.membership);
 
   /** Changes one filter (or the order): back to page 1; typing a search replaces the history entry. By name is the default, kept out of the URL. */
