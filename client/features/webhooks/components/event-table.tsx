@@ -44,7 +44,7 @@ export function EventTable({
               <tr key={event.id} className={fresh.has(event.id) ? 'event-fresh' : undefined}>
                 <td data-label="Event">
                   <div>
-                    {eventTypeLabel(event.type) === event.type ? <code className="event-type">{event.type}</code> : <span className="event-type">{eventTypeLabel(event.type)}</span>}
+                    <EventType type={event.type} />
                     {fresh.has(event.id) ? <span className="badge badge-accent event-new-tag">New</span> : null}
                   </div>
                 </td>
@@ -78,4 +78,10 @@ export function EventTable({
       </div>
     </div>
   );
+}
+
+/** An event's type in words where it has some ("Unlock"), else as Kisi spells it, set as code. */
+function EventType({ type }: { type: string }) {
+  const label = eventTypeLabel(type);
+  return label === type ? <code className="event-type">{type}</code> : <span className="event-type">{label}</span>;
 }
