@@ -9,7 +9,6 @@ import { formatCount, startOfTodayIso } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
 import { useNow } from '@/lib/use-now';
-import { ROLE_DESCRIPTIONS } from './shell-user';
 
 export const handle = { title: 'Overview' };
 
@@ -91,7 +90,6 @@ export function Component() {
               <dd className="tabular">{user.id}</dd>
             </div>
           </dl>
-          <p className="muted">Your role gives you: {ROLE_DESCRIPTIONS[user.role]}</p>
         </section>
         {hasRole(user, ['staff']) ? <TodayVisits /> : null}
         <NotifySettings />
