@@ -94,6 +94,9 @@ describe('/pt/diner/menu → cart', () => {
     expect(within(dialog).getByLabelText('Note for the stall (optional)')).toHaveAccessibleDescription('Use at most 140 characters');
     expect(await screen.findByRole('dialog', { name: 'Add Laksa' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /^Cart \d+ item/ })).not.toBeInTheDocument();
+    // From a typed count past the limit, “One fewer” steps down from the limit.
+    await user.click(within(dialog).getByRole('button', { name: 'One fewer Laksa' }));
+    expect(quantity).toHaveValue(19);
   });
 
   it('edits quantities (1 to 20) and removes lines, keeping the total right', async () => {

@@ -39,7 +39,8 @@ export const useCart = () => useStored(cartStore);
 /** A line is one item with one note: the same dish "no chilli" and "extra chilli" are two lines. */
 export const lineKey = (line: Pick<CartLine, 'itemId' | 'note'>) => `${line.itemId}:${line.note ?? ''}`;
 
-const clampQuantity = (n: number) => Math.min(MAX_QUANTITY, Math.max(1, Math.round(n)));
+/** A count a line can hold: whole, 1 to MAX_QUANTITY. */
+export const clampQuantity = (n: number) => Math.min(MAX_QUANTITY, Math.max(1, Math.round(n)));
 
 /** Adds an item; the same item with the same note adds to that line (never past the maximum). */
 export function addToCart(stall: Pick<Stall, 'id' | 'name'>, item: MenuItem, quantity: number, note: string | null): CartLine {

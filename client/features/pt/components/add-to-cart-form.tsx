@@ -2,7 +2,7 @@ import { CartLineSchema, MAX_QUANTITY, type MenuItem, type Stall } from '@contra
 import { Field, FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { errorMessage } from '@/lib/api-client';
 import { useForm } from '@/lib/form-state';
-import { addToCart } from '@/features/pt/diner-store';
+import { addToCart, clampQuantity } from '@/features/pt/diner-store';
 import { QuantityStepper } from './quantity-stepper';
 
 /**
@@ -24,8 +24,8 @@ export function AddToCartForm({ stall, item, onDone, onCancel }: { stall: Pick<S
     failed: (error) => ({ fields: {}, form: errorMessage(error) }),
   });
   const quantity = form.field('quantity');
-  // What the buttons step from: the typed count, or 1 while the field holds no number.
-  const typed = Number(quantity.value) || 1;
+  // What the buttons step from: the typed count within a line's limits (a typed 25 steps down to 19), or 1 while it is no number.
+  const typed = clampQuantity(Number(quantity.value) || 1);
   return (
     <ModalForm form={form}>
       <Field
