@@ -12,7 +12,14 @@ describe('/shell for each role', () => {
     expect(await screen.findByText('You do not have access to this page.')).toBeInTheDocument();
     const tabs = within(screen.getByRole('navigation', { name: 'Staff shell' }));
     expect(tabs.getAllByRole('link').map((link) => link.textContent)).toEqual(['Overview', 'Chat']);
-    expect(screen.getByText('Hello, Rita')).toBeInTheDocument();
+    // The greeting is the overview's; a work page starts with its tabs and its own title.
+    expect(screen.queryByText('Hello, Rita')).not.toBeInTheDocument();
+  });
+
+  it('greets on the overview', async () => {
+    fakeBff([asRunner], { signedIn: true });
+    renderApp('/shell');
+    expect(await screen.findByText('Hello, Rita')).toBeInTheDocument();
   });
 
   it('offers staff the desk’s work in the header, members first, and no demo page', async () => {

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router';
+import { Outlet, useMatch } from 'react-router';
 import { chatApi } from '@contracts/chat.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { AppNavLink } from '@/lib/app-link';
@@ -25,13 +25,17 @@ export function Component() {
   const user = useShellUser();
   // A count on a tab can come a moment after the page it frames.
   const unread = useQuery(CHAT_CHANNELS_KEY, fetchChatChannels, undefined, { afterFirstPaint: true }).data?.totalUnread ?? 0;
+  // The greeting is the overview's: on the work pages the header's menu says who is signed in, and the page's own title comes first.
+  const onOverview = useMatch({ path: paths.shell, end: true }) !== null;
   return (
     <div className="stack-lg shell">
       <div className="shell-head">
-        <div>
-          <p className="eyebrow">Staff shell</p>
-          <p className="shell-hello">Hello, {user.name.split(' ')[0]}</p>
-        </div>
+        {onOverview ? (
+          <div>
+            <p className="eyebrow">Staff shell</p>
+            <p className="shell-hello">Hello, {user.name.split(' ')[0]}</p>
+          </div>
+        ) : null}
         <nav className="tabs" aria-label="Staff shell">
           {TABS.filter((tab) => !tab.staffOnly || hasRole(user, ['staff'])).map((tab) => (
             <AppNavLink key={tab.to} to={tab.to} end={tab.end} className="tab">
