@@ -545,6 +545,33 @@ describe('guest help', () => {
     await guest.context.close();
   });
 
+  it('a guest with a long name: the desk’s list cuts it short on a phone, its time and unread count still in sight', { timeout: 60_000 }, async () => {
+    const longName = 'Bartholomew-Maximilian-Fitzgerald-Worthington';
+    const guest = await newContext(PHONE);
+    await guest.page.goto('/help?table=4');
+    const form = guest.page.getByRole('form', { name: 'Ask the front desk' });
+    await form.getByLabel('Your name').fill(longName);
+    await form.getByLabel('How can we help?').fill('Could we have the bill, please?');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await guest.page.getByRole('region', { name: 'We have your request' }).waitFor();
+
+    const staff = await signedIn(DANA, '/shell/nuhs/basic/');
+    const desk = staff.page;
+    await desk.setViewportSize(PHONE);
+    const row = desk.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: new RegExp(`^${longName}`) });
+    await row.getByText('1 unread').waitFor({ state: 'attached' });
+    const { pageWidth, viewport } = await desk.evaluate(() => ({ pageWidth: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    assert.ok(pageWidth <= viewport, `the page is ${pageWidth} px wide in a ${viewport} px window`);
+    const rowBox = (await row.boundingBox())!;
+    for (const part of [row.locator('time'), row.locator('.conv-unread')]) {
+      const box = (await part.boundingBox())!;
+      assert.ok(box.x + box.width <= rowBox.x + rowBox.width, `“${await part.textContent()}” ends at ${box.x + box.width} px, past the row’s ${rowBox.x + rowBox.width} px`);
+    }
+    assert.deepEqual(guest.problems.messages, [], 'guest');
+    assert.deepEqual(staff.problems.messages, [], 'front desk');
+    await Promise.all([guest.context.close(), staff.context.close()]);
+  });
+
   it('another guest cannot open that conversation: the API answers 404', { timeout: 60_000 }, async () => {
     assert.ok(conversationId, 'the previous test started a conversation');
     const other = await newContext(PHONE, [{ path: `/api/conversations/${conversationId}`, status: 404 }]);
