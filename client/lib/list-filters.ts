@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { useSetSearchParam } from './search-params';
+import { useSetSearchParams } from './search-params';
 
 /**
  * What filtered lists with a day range and a page size share (door events, the audit trail): the
@@ -84,8 +84,8 @@ export function filteredHref<S extends { page: number; pageSize: number }>(path:
 /** Filters a person types (a name, a day): each key press replaces the history entry rather than adding one. */
 const TYPED_FILTERS: ReadonlySet<string> = new Set(['person', 'from', 'to']);
 
-/** Changes one filter of a filtered list and goes back to page 1 (`''` clears it). */
-export function useSetListFilter<Name extends string>(): (name: Name, value: string) => void {
-  const setSearchParam = useSetSearchParam();
-  return (name, value) => setSearchParam(name, value, { replace: TYPED_FILTERS.has(name) });
+/** Changes filters of a filtered list in one navigation and goes back to page 1 (`''` clears one). */
+export function useSetListFilter<Name extends string>(): (changes: Partial<Record<Name, string>>) => void {
+  const setSearchParams = useSetSearchParams();
+  return (changes) => setSearchParams(changes as Record<string, string>, { replace: Object.keys(changes).some((name) => TYPED_FILTERS.has(name)) });
 }

@@ -52,23 +52,31 @@ export function usePendingNavigation(): { leaving: boolean; pendingSearch: strin
 }
 
 /**
- * Changes one search param of the current URL (empty: removed) and goes back to page 1, keeping
- * the scroll position. `replace` for typing in a search box: each keystroke is not history. A change
- * made while the previous one still loads builds on that one, not on the URL still shown: two quick
- * filter changes keep both.
+ * Changes search params of the current URL in one navigation (an empty value removes its param)
+ * and goes back to page 1, keeping the scroll position. `replace` for typing in a search box: each
+ * keystroke is not history. A change made while the previous one still loads builds on that one,
+ * not on the URL still shown: two quick filter changes keep both.
  */
-export function useSetSearchParam() {
+export function useSetSearchParams() {
   const [, setSearchParams] = useSearchParams();
   const { pendingSearch } = usePendingNavigation();
-  return (name: string, value: string, { replace = false }: { replace?: boolean } = {}) =>
+  return (changes: Record<string, string>, { replace = false }: { replace?: boolean } = {}) =>
     setSearchParams(
       (params) => {
         const next = new URLSearchParams(pendingSearch ?? params);
-        if (value) next.set(name, value);
-        else next.delete(name);
+        for (const [name, value] of Object.entries(changes)) {
+          if (value) next.set(name, value);
+          else next.delete(name);
+        }
         next.delete('page');
         return next;
       },
       { replace, preventScrollReset: true },
     );
+}
+
+/** Changes one search param (see `useSetSearchParams`). */
+export function useSetSearchParam() {
+  const setSearchParams = useSetSearchParams();
+  return (name: string, value: string, options?: { replace?: boolean }) => setSearchParams({ [name]: value }, options);
 }

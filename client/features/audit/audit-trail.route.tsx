@@ -100,11 +100,11 @@ export function Component() {
       </PageHeader>
 
       <div className="toolbar">
-        <SearchBox value={search.person} onSearch={(q) => setFilter('person', q)} label="Search by person" placeholder="Who: name or email" busy={busy} />
+        <SearchBox value={search.person} onSearch={(q) => setFilter({ person: q })} label="Search by person" placeholder="Who: name or email" busy={busy} />
         <div className="toolbar-filters">
           <label className="field-inline">
             <span>Kind</span>
-            <select value={search.kind} onChange={(e) => setFilter('kind', e.target.value)}>
+            <select value={search.kind} onChange={(e) => setFilter({ kind: e.target.value })}>
               <option value="">All changes</option>
               {AUDIT_KINDS.map((kind) => (
                 <option key={kind} value={kind}>
@@ -114,7 +114,7 @@ export function Component() {
             </select>
           </label>
           <DayRangeFields from={search.from} to={search.to} onChange={setFilter} />
-          <PageSizeField value={search.pageSize} onChange={(value) => setFilter('pageSize', value)} />
+          <PageSizeField value={search.pageSize} onChange={(value) => setFilter({ pageSize: value })} />
         </div>
         {filtered ? (
           <AppLink to={clearHref} className="btn">

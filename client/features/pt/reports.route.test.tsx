@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ptReportsApi, type Report, type ReportFigures } from '@contracts/pt-reports.contract';
 import { handle, problem } from '@/test-server';
@@ -86,6 +86,20 @@ describe('/pt/reports', () => {
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/pt/reports/export.csv?from=2026-03-09&to=2026-03-10');
     expect(screen.getByLabelText('To')).toHaveValue('2026-03-10');
     expect(screen.getByRole('link', { name: 'Today' })).toHaveAttribute('href', '/pt/reports');
+  });
+
+  it('widens today’s report to a range when a first day is chosen, and keeps a typed range a range', async () => {
+    const api = fakeBff([handle(ptReportsApi.report, ({ query }) => reportFor(query.from ?? '2026-03-10', query.to ?? query.from ?? '2026-03-10'))], { signedIn: true });
+    const { router } = renderApp('/pt/reports');
+    expect(await screen.findByLabelText('To')).toHaveValue('2026-03-10');
+    // The last day was only shown (the server's today): it goes in the address with the chosen first day.
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-03' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?from=2026-03-03&to=2026-03-10'));
+    await waitFor(() => expect(api.calls.some((c) => c.path === '/api/pt/reports?from=2026-03-03&to=2026-03-10')).toBe(true));
+    // A last day typed before the first takes the first along: one day, and no warning about a link.
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-03-01' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?from=2026-03-01&to=2026-03-01'));
+    expect(screen.queryByText(/could not use/)).not.toBeInTheDocument();
   });
 
   it('says so when a day has no orders: no charts, no tables, the export still offered', async () => {

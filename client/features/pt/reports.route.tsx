@@ -12,7 +12,7 @@ import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { useSetSearchParam } from '@/lib/search-params';
+import { useSetSearchParams } from '@/lib/search-params';
 import { BarChart, type Bar } from './components/bar-chart';
 import { formatMoney } from './pt-format';
 import { fetchReport, parseReportsSearch, reportExportHref, reportKey, reportsHref } from './reports.api';
@@ -122,7 +122,7 @@ export function Component() {
   const report = data ?? loaded.report;
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.ptReports;
-  const setSearchParam = useSetSearchParam();
+  const setSearchParams = useSetSearchParams();
   const [metric, setMetric] = useState<Metric>('revenueCents');
   const { currency } = report;
   const hours = busyHours(report);
@@ -145,7 +145,8 @@ export function Component() {
 
       <div className="toolbar">
         <div className="toolbar-filters">
-          <DayRangeFields from={search.from || report.from} to={search.to || report.to} onChange={(name, value) => setSearchParam(name, value, { replace: true })} />
+          {/* Both days go in the address: a day the page only showed (the answer's) would otherwise fall back to a one-day report. */}
+          <DayRangeFields from={search.from || report.from} to={search.to || report.to} onChange={(range) => setSearchParams(range, { replace: true })} />
         </div>
         {chosen ? (
           <AppLink to={reportsHref({ from: '', to: '' })} className="btn">

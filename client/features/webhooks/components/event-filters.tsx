@@ -19,7 +19,7 @@ export function EventFilters({
 }: {
   search: InboxSearch;
   busy: boolean;
-  onChange: (name: InboxFilterName | 'pageSize', value: string) => void;
+  onChange: (changes: Partial<Record<InboxFilterName | 'pageSize', string>>) => void;
   clearHref: string;
 }) {
   const choices = useQuery(FILTER_CHOICES_KEY, fetchFilterChoices).data;
@@ -28,11 +28,11 @@ export function EventFilters({
 
   return (
     <div className="toolbar inbox-filters">
-      <SearchBox value={search.person} onSearch={(q) => onChange('person', q)} label="Search by person" placeholder="Person: name or email" busy={busy} />
+      <SearchBox value={search.person} onSearch={(q) => onChange({ person: q })} label="Search by person" placeholder="Person: name or email" busy={busy} />
       <div className="toolbar-filters">
         <label className="field-inline">
           <span>Door</span>
-          <select value={search.doorId ? String(search.doorId) : ''} onChange={(e) => onChange('doorId', e.target.value)}>
+          <select value={search.doorId ? String(search.doorId) : ''} onChange={(e) => onChange({ doorId: e.target.value })}>
             <option value="">All doors</option>
             {search.doorId && !doors.some((d) => d.id === search.doorId) ? <option value={search.doorId}>Door #{search.doorId}</option> : null}
             {doors.map((door) => (
@@ -44,7 +44,7 @@ export function EventFilters({
         </label>
         <label className="field-inline">
           <span>Result</span>
-          <select value={search.result} onChange={(e) => onChange('result', e.target.value)}>
+          <select value={search.result} onChange={(e) => onChange({ result: e.target.value })}>
             <option value="">Any</option>
             {EVENT_RESULTS.map((result) => (
               <option key={result} value={result}>
@@ -55,7 +55,7 @@ export function EventFilters({
         </label>
         <label className="field-inline">
           <span>Type</span>
-          <select value={search.type} onChange={(e) => onChange('type', e.target.value)}>
+          <select value={search.type} onChange={(e) => onChange({ type: e.target.value })}>
             <option value="">Any type</option>
             {search.type && !types.includes(search.type) ? <option value={search.type}>{eventTypeLabel(search.type)}</option> : null}
             {types.map((type) => (
@@ -66,7 +66,7 @@ export function EventFilters({
           </select>
         </label>
         <DayRangeFields from={search.from} to={search.to} onChange={onChange} />
-        <PageSizeField value={search.pageSize} onChange={(value) => onChange('pageSize', value)} />
+        <PageSizeField value={search.pageSize} onChange={(value) => onChange({ pageSize: value })} />
       </div>
       {isFiltered(search) ? (
         <AppLink to={clearHref} className="btn">
