@@ -429,9 +429,17 @@ export class UploadQueue {
 
   /** Takes rows that are over (done, cancelled, refused) off the list; `id` one row, else all of them. */
   clearFinished(id?: string) {
-    const over = (u: FileUpload) => ['done', 'cancelled', 'refused'].includes(u.snapshot.state) && (id === undefined || u.snapshot.id === id);
-    if (!this.uploads.some(over)) return;
-    this.uploads = this.uploads.filter((u) => !over(u));
+    this.drop((u) => ['done', 'cancelled', 'refused'].includes(u.snapshot.state) && (id === undefined || u.snapshot.id === id));
+  }
+
+  /** Takes off the rows of a stored file deleted since: their Download would find nothing. */
+  forgetStored(storedId: number) {
+    this.drop((u) => u.snapshot.state === 'done' && u.snapshot.stored?.id === storedId);
+  }
+
+  private drop(gone: (upload: FileUpload) => boolean) {
+    if (!this.uploads.some(gone)) return;
+    this.uploads = this.uploads.filter((u) => !gone(u));
     this.publish();
   }
 

@@ -275,6 +275,24 @@ describe('/shell/upload/2', () => {
     expect(fake.files.map((f) => f.name)).toEqual(['old.pdf']);
   });
 
+  it('takes a file off the sending list once it is deleted, so no Download of nothing stays', async () => {
+    const { user, fake } = await setup();
+    await choose(user, file('red.png', 1000, 'image/png'), file('blue.png', 1000, 'image/png'));
+    const red = storedUpload(7, { name: 'red.png', type: 'image/png', size: 1000 });
+    const blue = storedUpload(8, { name: 'blue.png', type: 'image/png', size: 1000 });
+    fake.files.push(red, blue);
+    drive(() => FakeUpload.of('red.png').succeed(red));
+    drive(() => FakeUpload.of('blue.png').succeed(blue));
+    expect(within(rowOf('red.png')).getByRole('link', { name: 'Download red.png' })).toBeInTheDocument();
+
+    const table = await screen.findByRole('table');
+    await user.click(await within(table).findByRole('button', { name: 'Delete red.png' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete file' }));
+    expect(await screen.findByText('red.png was deleted.')).toBeInTheDocument();
+    expect(chosen().queryByText('red.png')).not.toBeInTheDocument();
+    expect(within(rowOf('blue.png')).getByRole('link', { name: 'Download blue.png' })).toBeInTheDocument();
+  });
+
   it('offers staff the delete of their own files only', async () => {
     const files = [storedUpload(1, { name: 'mine.pdf' }), storedUpload(2, { name: 'sams.pdf', uploadedBy: SAM })];
     await setup('/shell/upload/2', fakeUploads({ files, role: 'staff' }));

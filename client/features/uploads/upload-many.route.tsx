@@ -22,7 +22,7 @@ import { UnfinishedUploads } from './components/unfinished-uploads';
 import { StoredFiles } from './components/stored-files';
 import { UploadItem } from './components/upload-item';
 import type { UploadSnapshot } from './tus-upload';
-import { MAX_PARALLEL, batchQueue, useAnnouncements, useLeaveGuard, useQueue, useUnfinishedUploads } from './upload-queues';
+import { MAX_PARALLEL, batchQueue, singleQueue, useAnnouncements, useLeaveGuard, useQueue, useUnfinishedUploads } from './upload-queues';
 import { acceptAttribute, formatBytes } from './upload-rules';
 import { deleteUpload, fetchLimits, fetchStoredPage, limitsKey, parseStoredSearch, storedHref, storedKey, type StoredSearch } from './uploads.api';
 
@@ -96,6 +96,8 @@ export function Component() {
       deleted: `${file.name} was deleted.`,
       afterDelete: (close) => {
         close();
+        // Its row under "Sending" (here, or on the one-file page) would still offer a download of nothing.
+        for (const queue of [batchQueue, singleQueue]) queue.forgetStored(file.id);
         // The last row of a later page: the page before still has rows.
         if (files.items.length === 1 && search.page > 1) void navigate(storedHref(search.page - 1), { replace: true });
       },
