@@ -147,7 +147,8 @@ export function Component() {
 
   const move = async (ticket: KitchenTicket, from: TicketStatus, to: TicketStatus) => {
     queueMove({ stallId, orderId: ticket.orderId, from, to });
-    if ((await sendAll()) === 'sent') toast.show({ tone: 'success', message: `Order ${ticket.orderId} (table ${ticket.table}) is ${STEP_WORDS[to]}.` });
+    // Said, not toasted: the ticket moving is what a cook sees, and toasts stacked by quick taps would cover the next tickets' buttons.
+    if ((await sendAll()) === 'sent') setAnnouncement(`Order ${ticket.orderId} (table ${ticket.table}) is ${STEP_WORDS[to]}.`);
   };
 
   const toggleSound = () => {
