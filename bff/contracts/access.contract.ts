@@ -95,6 +95,7 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'POST /api/conversations/:id/messages': everyone,
   'GET /api/conversations/:id/stream': everyone,
   'GET /api/conversations': frontDesk,
+  'GET /api/conversations/waiting': frontDesk,
   'PATCH /api/conversations/:id': frontDesk,
   'POST /api/conversations/:id/read': frontDesk,
 

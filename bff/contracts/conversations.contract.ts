@@ -109,6 +109,10 @@ export const ConversationEventSchema = v.object({
 });
 export type ConversationEvent = v.InferOutput<typeof ConversationEventSchema>;
 
+/** What waits for the front desk reader: guest messages in open conversations they have not read. */
+export const WaitingSchema = v.object({ unread: v.number() });
+export type Waiting = v.InferOutput<typeof WaitingSchema>;
+
 const frontDesk = ['staff'] as const;
 
 export const conversationsApi = {
@@ -129,6 +133,13 @@ export const conversationsApi = {
     access: frontDesk,
     query: ConversationListQuerySchema,
     response: ConversationPageSchema,
+  }),
+  waiting: endpoint({
+    method: 'GET',
+    path: '/api/conversations/waiting',
+    summary: 'Guest messages in open conversations this reader has not read: the count on the front desk’s Guest help tab',
+    access: frontDesk,
+    response: WaitingSchema,
   }),
   get: endpoint({
     method: 'GET',

@@ -88,6 +88,16 @@ export function conversationsRepository(db: Db) {
       return id;
     },
 
+    /** Guest messages in open conversations after `reader`'s position in each. */
+    unreadInOpen: async (reader: number): Promise<number> => {
+      const perConversation = db.selectFrom('conversations').where('conversations.status', '=', 'open').select(unreadFor(reader).as('unread')).as('open_conversations');
+      const { total } = await db
+        .selectFrom(perConversation)
+        .select(sql<number | string>`coalesce(sum(open_conversations.unread), 0)`.as('total'))
+        .executeTakeFirstOrThrow();
+      return Number(total);
+    },
+
     /** Newest activity first; `query` matches the guest's name or email or any message. */
     list: (reader: number, query: ConversationListQuery) => {
       const matching = () => {

@@ -366,6 +366,24 @@ describe('the front desk', () => {
     // The guest is never told of unread messages of the front desk.
     expect((await open(guest, guest.id)).unread).toBe(0);
   });
+
+  it('counts what waits for each staff reader across open conversations: reading or resolving takes it off, a runner gets 403', async () => {
+    const reader = await signIn(ctx, 'staff');
+    const waiting = async (who: Person) => ((await who.agent.get('/api/conversations/waiting').expect(200)).body as { unread: number }).unread;
+    const before = await waiting(reader);
+    const guest = await askForHelp({ name: 'Wanda' });
+    await write(guest, guest.id, 'Still there?');
+    expect(await waiting(reader)).toBe(before + 2);
+
+    await reader.agent.post(`/api/conversations/${guest.id}/read`).send({}).expect(200);
+    expect(await waiting(reader)).toBe(before);
+    await write(guest, guest.id, 'One more thing');
+    expect(await waiting(reader)).toBe(before + 1);
+    // A resolved conversation waits for no one.
+    await reader.agent.patch(`/api/conversations/${guest.id}`).send({ status: 'resolved' }).expect(200);
+    expect(await waiting(reader)).toBe(before);
+    await runner.agent.get('/api/conversations/waiting').expect(403);
+  });
 });
 
 describe('live', () => {

@@ -80,6 +80,8 @@ export function conversationRoutes(conversations: ConversationsService, options:
     ),
     // Staff only (the access guard): the session's account.
     route(conversationsApi.list, ({ query }, { req }) => conversations.list(req.user!, query)),
+    // Before `/:id`, which would take "waiting" for an id.
+    route(conversationsApi.waiting, (_input, { req }) => conversations.waiting(req.user!)),
     route(conversationsApi.get, ({ params }, { req }) => conversations.get(viewerOf(req), params.id)),
     route(conversationsApi.reply, ({ params, body }, { req }) => conversations.reply(viewerOf(req, body.as), params.id, body.body), { before: [replyLimiter] }),
     route(conversationsApi.update, ({ params, body }, { req }) => conversations.update(req.user!, params.id, body)),

@@ -9,6 +9,7 @@ import type {
   ConversationSummary,
   StartConversation,
   UpdateConversation,
+  Waiting,
 } from '../../contracts/conversations.contract';
 import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, HttpError, notFound } from '../../lib/http-error';
@@ -67,6 +68,7 @@ export function conversationsService({ conversations, inTransaction, venue, now 
     },
 
     list: (user: SessionUser, query: ConversationListQuery): Promise<Page<ConversationSummary>> => conversations.list(user.id, query),
+    waiting: async (user: SessionUser): Promise<Waiting> => ({ unread: await conversations.unreadInOpen(user.id) }),
 
     async get(viewer: Viewer, id: number): Promise<Conversation> {
       await assertMayRead(viewer, id);
