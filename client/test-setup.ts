@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
+import { FakeEventSource } from './test-event-source';
 import { server, stopRecording } from './test-server';
 
 // A route's first render compiles its lazy module: on a busy CI machine that alone took over the
@@ -27,6 +28,12 @@ if (typeof document !== 'undefined' && typeof (document as { startViewTransition
     },
   });
 }
+
+/**
+ * jsdom has no EventSource, and every staff shell page listens for live events (its tabs' counts):
+ * a stream that never opens, unless a test drives it (`fakeEventSourceEachTest`).
+ */
+(globalThis as { EventSource?: unknown }).EventSource ??= FakeEventSource;
 
 /**
  * The fake BFF (client/test-server.ts): every request a test does not answer is an error, so a

@@ -6,6 +6,7 @@ import { http, type RequestHandler } from 'msw';
 import { authApi, type SessionUser } from '@contracts/auth.contract';
 import { gymApi } from '@contracts/gym.contract';
 import { chatApi } from '@contracts/chat.contract';
+import { conversationsApi } from '@contracts/conversations.contract';
 import type { KisiGroupLink } from '@contracts/kisi.contract';
 import { statusApi, type ServiceStatus } from '@contracts/status.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
@@ -15,6 +16,9 @@ import { registerPreloadRoutes } from './lib/app-link';
 import { resetCache } from './lib/cache';
 import { notifyChoices } from './lib/notify';
 import { handle, recordRequests, server } from './test-server';
+import { FakeEventSource } from './test-event-source';
+
+export { FakeEventSource };
 
 export const ADMIN_USER = { id: 1, email: 'admin@frontdesk.test', name: 'Administrator', role: 'admin' as const };
 
@@ -47,6 +51,8 @@ export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: b
     }),
     // Every staff page reads the chat's channels for the unread badge on its Chat tab: none unless a test's chat says.
     handle(chatApi.listChannels, () => ({ channels: [], totalUnread: 0 })),
+    // And what waits in guest help, for the count on its tab: nothing unless a test's guest help says.
+    handle(conversationsApi.waiting, () => ({ unread: 0 })),
     // The staff shell's home counts today's visits: none unless a test's count says.
     handle(gymApi.countVisits, ({ query }) => ({ since: query.since, count: 0 })),
   );
@@ -108,66 +114,6 @@ export function installFormDataShim() {
     }
   }
   globalThis.FormData = FormDataFromForm as typeof FormData;
-}
-
-type MessageListener = (event: MessageEvent<string>) => void;
-
-/**
- * A stand-in for the browser's EventSource (jsdom has none), for tests only: each instance is
- * recorded; the test opens it, sends named events with ids, or drops it, as the server would.
- */
-export class FakeEventSource {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  static instances: FakeEventSource[] = [];
-  readyState = FakeEventSource.CONNECTING;
-  onopen: ((event: Event) => void) | null = null;
-  onerror: ((event: Event) => void) | null = null;
-  private readonly listeners = new Map<string, Set<MessageListener>>();
-
-  constructor(
-    readonly url: string,
-    readonly init?: EventSourceInit,
-  ) {
-    FakeEventSource.instances.push(this);
-  }
-
-  /** The newest stream that is not closed. */
-  static current(): FakeEventSource {
-    const source = FakeEventSource.instances.filter((s) => s.readyState !== FakeEventSource.CLOSED).at(-1);
-    if (!source) throw new Error('No open EventSource');
-    return source;
-  }
-
-  addEventListener(type: string, listener: MessageListener) {
-    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
-    this.listeners.get(type)!.add(listener);
-  }
-
-  removeEventListener(type: string, listener: MessageListener) {
-    this.listeners.get(type)?.delete(listener);
-  }
-
-  close() {
-    this.readyState = FakeEventSource.CLOSED;
-  }
-
-  open() {
-    this.readyState = FakeEventSource.OPEN;
-    this.onopen?.(new Event('open'));
-  }
-
-  emit(type: string, data: unknown, id: string) {
-    const message = new MessageEvent<string>(type, { data: JSON.stringify(data), lastEventId: id });
-    for (const listener of this.listeners.get(type) ?? []) listener(message);
-  }
-
-  /** The connection drops; the browser would retry by itself (`closed`: the server refused, no retry). */
-  drop({ closed = false }: { closed?: boolean } = {}) {
-    this.readyState = closed ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
-    this.onerror?.(new Event('error'));
-  }
 }
 
 /** FakeEventSource is the global EventSource in each test of the calling file (a fresh list of instances each time). */

@@ -110,17 +110,17 @@ export const startConversation = write(conversationsApi.start);
  */
 export const sendMessage = write(conversationsApi.reply, {
   apply: (message) => updateThread(message.conversationId, (c) => withMessage(c, message)),
-  stale: ({ params }) => [conversationsApi.list, [conversationsApi.get, { params }]],
+  stale: ({ params }) => [conversationsApi.list, conversationsApi.waiting, [conversationsApi.get, { params }]],
 });
 
 /** Resolve, reopen, assign or unassign (staff). */
 export const updateConversation = write(conversationsApi.update, {
   apply: (summary) => updateThread(summary.id, (c) => withSummary(c, summary)),
-  stale: [conversationsApi.list],
+  stale: [conversationsApi.list, conversationsApi.waiting],
 });
 
 /** This staff reader has read the conversation up to its newest message: its unread badge goes. */
 export const markConversationRead = write(conversationsApi.markRead, {
   apply: (summary) => updateThread(summary.id, (c) => withSummary(c, summary)),
-  stale: [conversationsApi.list],
+  stale: [conversationsApi.list, conversationsApi.waiting],
 });

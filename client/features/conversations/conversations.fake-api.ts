@@ -146,6 +146,11 @@ export function fakeConversations(init: { conversations?: Conversation[]; viewer
       return { items: found.slice(page * pageSize, page * pageSize + pageSize), page, pageSize, total: found.length };
     }),
 
+    handle(conversationsApi.waiting, () => {
+      if (fake.viewer !== 'staff') return unauthorized();
+      return { unread: fake.conversations.filter((c) => c.status === 'open').reduce((sum, c) => sum + c.unread, 0) };
+    }),
+
     handle(conversationsApi.start, ({ body }) => {
       const id = Math.max(0, ...fake.conversations.map((c) => c.id)) + 1;
       const at = now();

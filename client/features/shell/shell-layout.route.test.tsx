@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import { conversationsApi } from '@contracts/conversations.contract';
 import { webhookApi } from '@contracts/webhook.contract';
 import { handle, problem } from '@/test-server';
-import { fakeBff, renderApp, signedInAs } from '@/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-utils';
 
 const asRunner = signedInAs({ id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' });
 
@@ -54,5 +55,30 @@ describe('/shell for each role', () => {
     expect(cards('Samples')).not.toEqual(expect.arrayContaining(['Windphony']));
     expect(cards('Samples')).toEqual(expect.arrayContaining(['Rick and Morty', 'Pokémon']));
     expect(within(screen.getByRole('navigation', { name: 'Footer' })).getAllByRole('link').map((link) => link.textContent)).toEqual(['About']);
+  });
+});
+
+describe('/shell: what waits behind a tab', () => {
+  fakeEventSourceEachTest();
+
+  it('counts the guest messages waiting on the Guest help tab, and counts again when a guest writes', async () => {
+    let unread = 2;
+    fakeBff([signedInAs({ role: 'staff', name: 'Sam Staff' }), handle(conversationsApi.waiting, () => ({ unread }))], { signedIn: true });
+    renderApp('/shell');
+    const tabs = within(await screen.findByRole('navigation', { name: 'Staff shell' }));
+    expect(await tabs.findByRole('link', { name: 'Guest help 2 unread' })).toHaveAttribute('href', '/shell/nuhs/basic/');
+
+    unread = 3;
+    act(() => FakeEventSource.current().open());
+    act(() => FakeEventSource.current().emit('conversation', { kind: 'message' }, '41'));
+    expect(await tabs.findByRole('link', { name: 'Guest help 3 unread' })).toBeInTheDocument();
+  });
+
+  it('asks a runner nothing of guest help: they have no such tab', async () => {
+    const { calls } = fakeBff([asRunner], { signedIn: true });
+    renderApp('/shell');
+    await screen.findByRole('navigation', { name: 'Staff shell' });
+    await screen.findByText('Hello, Rita');
+    expect(calls.some((c) => c.path === '/api/conversations/waiting')).toBe(false);
   });
 });

@@ -1,10 +1,12 @@
 import { Outlet, useMatch } from 'react-router';
 import { chatApi } from '@contracts/chat.contract';
+import { conversationsApi } from '@contracts/conversations.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
 import { useQuery } from '@/lib/cache';
+import { useLiveEvents } from '@/lib/live-events';
 
 export const handle = { title: 'Staff shell' };
 
@@ -20,6 +22,30 @@ const TABS: Array<{ to: string; label: string; end?: boolean; staffOnly?: boolea
 /** The chat's channel list (the key the chat pages read and keep live), for the unread count on the Chat tab. */
 const CHAT_CHANNELS_KEY = keyFor(chatApi.listChannels);
 const fetchChatChannels = fetcherFor(chatApi.listChannels);
+/** What waits for this reader in guest help, for the count on its tab. */
+const GUEST_WAITING_KEY = keyFor(conversationsApi.waiting);
+const fetchGuestWaiting = fetcherFor(conversationsApi.waiting);
+
+/** A tab's count of unread messages (99+ past that). */
+function UnreadCount({ unread }: { unread: number }) {
+  if (!unread) return null;
+  return (
+    <span className="badge badge-accent tabular">
+      {unread > 99 ? '99+' : unread}
+      <span className="visually-hidden"> unread</span>
+    </span>
+  );
+}
+
+/**
+ * The Guest help tab's count, kept live on every shell page: a guest who writes while the desk is
+ * on another page is seen at once (the front desk only: a runner has no such tab).
+ */
+function GuestHelpWaiting() {
+  const { data, mutate } = useQuery(GUEST_WAITING_KEY, fetchGuestWaiting, undefined, { afterFirstPaint: true });
+  useLiveEvents(['conversation'], () => void mutate());
+  return <UnreadCount unread={data?.unread ?? 0} />;
+}
 
 export function Component() {
   const user = useShellUser();
@@ -40,12 +66,8 @@ export function Component() {
           {TABS.filter((tab) => !tab.staffOnly || hasRole(user, ['staff'])).map((tab) => (
             <AppNavLink key={tab.to} to={tab.to} end={tab.end} className="tab">
               {tab.label}
-              {tab.to === paths.chat && unread ? (
-                <span className="badge badge-accent tabular">
-                  {unread > 99 ? '99+' : unread}
-                  <span className="visually-hidden"> unread</span>
-                </span>
-              ) : null}
+              {tab.to === paths.chat ? <UnreadCount unread={unread} /> : null}
+              {tab.to === paths.conversations ? <GuestHelpWaiting /> : null}
             </AppNavLink>
           ))}
         </nav>
