@@ -1,4 +1,5 @@
 import type { authApi } from '@contracts/auth.contract';
+import type { conversationsApi } from '@contracts/conversations.contract';
 import { addressOf } from '@contracts/endpoint.contract';
 import { firstScreenRoutes } from '@contracts/first-screen.contract';
 import type { statusApi } from '@contracts/status.contract';
@@ -11,4 +12,5 @@ export const firstScreenApi = {
   session: addressOf<typeof authApi.session>(firstScreenRoutes.session),
   logout: addressOf<typeof authApi.logout>(firstScreenRoutes.logout),
   status: addressOf<typeof statusApi.status>(firstScreenRoutes.status),
+  guestHelpWaiting: addressOf<typeof conversationsApi.waiting>(firstScreenRoutes.guestHelpWaiting),
 };

@@ -1,7 +1,7 @@
 import { Outlet, useMatch } from 'react-router';
 import { chatApi } from '@contracts/chat.contract';
-import { conversationsApi } from '@contracts/conversations.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
+import { firstScreenApi } from '@/lib/first-screen-api';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
@@ -22,9 +22,9 @@ const TABS: Array<{ to: string; label: string; end?: boolean; staffOnly?: boolea
 /** The chat's channel list (the key the chat pages read and keep live), for the unread count on the Chat tab. */
 const CHAT_CHANNELS_KEY = keyFor(chatApi.listChannels);
 const fetchChatChannels = fetcherFor(chatApi.listChannels);
-/** What waits for this reader in guest help, for the count on its tab. */
-const GUEST_WAITING_KEY = keyFor(conversationsApi.waiting);
-const fetchGuestWaiting = fetcherFor(conversationsApi.waiting);
+/** What waits for this reader in guest help, for the count on its tab (by its address: the contract would bring the guest help's chunk to every shell page). */
+const GUEST_WAITING_KEY = keyFor(firstScreenApi.guestHelpWaiting);
+const fetchGuestWaiting = fetcherFor(firstScreenApi.guestHelpWaiting);
 
 /** A tab's count of unread messages (99+ past that). */
 function UnreadCount({ unread }: { unread: number }) {
