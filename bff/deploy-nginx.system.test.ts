@@ -344,8 +344,8 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     // The streams the killed instance held were cut (nginx logs a stream when it ends) and opened again on the survivor.
     expect(streamsCut).toBeGreaterThan(0);
     expect(nginxLog().filter((l) => l.path.startsWith('/api/events') && l.upstreams.at(-1) === address(doomed)).length).toBeGreaterThan(0);
-    // The inbox and the board (the upload page holds no stream).
-    expect(await openStreams(urls[survivor]!)).toBe(2);
+    // The inbox, the board and the upload page (the staff shell's Guest help count listens on every shell page, decision 0090).
+    expect(await openStreams(urls[survivor]!)).toBe(3);
     expect(pageErrors).toEqual([]);
 
     // The instance comes back on its port and nginx sends it requests again.
