@@ -22,7 +22,7 @@ export type DayRange = { from: string; to: string };
  * The range with one end chosen anew; an end typed past the other (a date field's min and max do
  * not stop typing) moves the other along, so what the person chose stays a range.
  */
-export function rangeWith(range: DayRange, end: keyof DayRange, day: string): DayRange {
+function rangeWith(range: DayRange, end: keyof DayRange, day: string): DayRange {
   const next = { ...range, [end]: day };
   return next.from && next.to && next.to < next.from ? { from: day, to: day } : next;
 }

@@ -87,5 +87,5 @@ const TYPED_FILTERS: ReadonlySet<string> = new Set(['person', 'from', 'to']);
 /** Changes filters of a filtered list in one navigation and goes back to page 1 (`''` clears one). */
 export function useSetListFilter<Name extends string>(): (changes: Partial<Record<Name, string>>) => void {
   const setSearchParams = useSetSearchParams();
-  return (changes) => setSearchParams(changes as Record<string, string>, { replace: Object.keys(changes).some((name) => TYPED_FILTERS.has(name)) });
+  return (changes) => setSearchParams(changes, { replace: Object.keys(changes).some((name) => TYPED_FILTERS.has(name)) });
 }

@@ -52,21 +52,21 @@ export function usePendingNavigation(): { leaving: boolean; pendingSearch: strin
 }
 
 /**
- * Changes search params of the current URL in one navigation (an empty value removes its param)
- * and goes back to page 1, keeping the scroll position. `replace` for typing in a search box: each
- * keystroke is not history. A change made while the previous one still loads builds on that one,
- * not on the URL still shown: two quick filter changes keep both.
+ * Changes search params of the current URL in one navigation (an empty value removes its param, a
+ * param left out stays) and goes back to page 1, keeping the scroll position. `replace` for typing
+ * in a search box: each keystroke is not history. A change made while the previous one still loads
+ * builds on that one, not on the URL still shown: two quick filter changes keep both.
  */
 export function useSetSearchParams() {
   const [, setSearchParams] = useSearchParams();
   const { pendingSearch } = usePendingNavigation();
-  return (changes: Record<string, string>, { replace = false }: { replace?: boolean } = {}) =>
+  return (changes: Readonly<Partial<Record<string, string>>>, { replace = false }: { replace?: boolean } = {}) =>
     setSearchParams(
       (params) => {
         const next = new URLSearchParams(pendingSearch ?? params);
         for (const [name, value] of Object.entries(changes)) {
           if (value) next.set(name, value);
-          else next.delete(name);
+          else if (value === '') next.delete(name);
         }
         next.delete('page');
         return next;

@@ -13,7 +13,7 @@ import { CHANNELS_KEY, chatHref, fetchChannels, fetchThread, threadKey, useChann
 import { useChatLive } from './chat-live';
 import { ChatHeader } from './components/chat-header';
 import { ChatThread } from './components/chat-thread';
-import { UnreadBadge } from './components/unread-badge';
+import { UnreadCount } from '@/components/unread-count';
 import './chat.css';
 
 type Data = { channels: ChannelList; threads: Record<number, Thread | undefined> };
@@ -71,7 +71,7 @@ export function Component() {
                     </span>
                     {channel.name}
                   </h2>
-                  <UnreadBadge count={channel.unread} />
+                  <UnreadCount count={channel.unread} className="chat-unread" />
                   <AppLink to={chatHref(paths.chat, channel.id)} className="btn btn-small btn-ghost chat-tile-open">
                     Open<span className="visually-hidden"> {channel.name}</span>
                   </AppLink>

@@ -2,6 +2,7 @@ import { Outlet, useMatch } from 'react-router';
 import { chatApi } from '@contracts/chat.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { firstScreenApi } from '@/lib/first-screen-api';
+import { UnreadCount } from '@/components/unread-count';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
@@ -26,17 +27,6 @@ const fetchChatChannels = fetcherFor(chatApi.listChannels);
 const GUEST_WAITING_KEY = keyFor(firstScreenApi.guestHelpWaiting);
 const fetchGuestWaiting = fetcherFor(firstScreenApi.guestHelpWaiting);
 
-/** A tab's count of unread messages (99+ past that). */
-function UnreadCount({ unread }: { unread: number }) {
-  if (!unread) return null;
-  return (
-    <span className="badge badge-accent tabular">
-      {unread > 99 ? '99+' : unread}
-      <span className="visually-hidden"> unread</span>
-    </span>
-  );
-}
-
 /**
  * The Guest help tab's count, kept live on every shell page: a guest who writes while the desk is
  * on another page is seen at once (the front desk only: a runner has no such tab).
@@ -44,7 +34,7 @@ function UnreadCount({ unread }: { unread: number }) {
 function GuestHelpWaiting() {
   const { data, mutate } = useQuery(GUEST_WAITING_KEY, fetchGuestWaiting, undefined, { afterFirstPaint: true });
   useLiveEvents(['conversation'], () => void mutate());
-  return <UnreadCount unread={data?.unread ?? 0} />;
+  return <UnreadCount count={data?.unread ?? 0} className="badge badge-accent" />;
 }
 
 export function Component() {
@@ -66,7 +56,7 @@ export function Component() {
           {TABS.filter((tab) => !tab.staffOnly || hasRole(user, ['staff'])).map((tab) => (
             <AppNavLink key={tab.to} to={tab.to} end={tab.end} className="tab">
               {tab.label}
-              {tab.to === paths.chat ? <UnreadCount unread={unread} /> : null}
+              {tab.to === paths.chat ? <UnreadCount count={unread} className="badge badge-accent" /> : null}
               {tab.to === paths.conversations ? <GuestHelpWaiting /> : null}
             </AppNavLink>
           ))}

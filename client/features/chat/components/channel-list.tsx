@@ -2,7 +2,7 @@ import type { Channel } from '@contracts/chat.contract';
 import { AppLink } from '@/lib/app-link';
 import { chatHref } from '@/features/chat/chat.api';
 import { formatListTime, previewOf } from '@/features/chat/chat-format';
-import { UnreadBadge } from './unread-badge';
+import { UnreadCount } from '@/components/unread-count';
 
 /**
  * The channels as links (`?channel=<id>` of this layout), each with its unread count and latest
@@ -31,7 +31,7 @@ export function ChannelList({ channels, selectedId, basePath, me, id }: { channe
                     {channel.name}
                   </span>
                   {channel.lastMessage ? <span className="chat-channel-time muted">{formatListTime(channel.lastMessage.createdAt)}</span> : null}
-                  <UnreadBadge count={channel.unread} />
+                  <UnreadCount count={channel.unread} className="chat-unread" />
                 </span>
                 <span className="chat-channel-preview">{previewOf(channel.lastMessage, me)}</span>
               </AppLink>

@@ -1,5 +1,6 @@
 import type { ConversationSummary } from '@contracts/conversations.contract';
 import { Icon } from '@/components/icon';
+import { UnreadCount } from '@/components/unread-count';
 import { AppNavLink } from '@/lib/app-link';
 import { formatWhen } from '@/lib/format';
 import { STATUS_LABELS, formatRelative, guestWhere } from '../conversation-format';
@@ -47,12 +48,7 @@ export function ConversationRow({ conversation, to, meId, now, active }: { conve
               'Unassigned'
             )}
           </span>
-          {showUnread ? (
-            <span className="conv-unread tabular">
-              {unread}
-              <span className="visually-hidden"> unread</span>
-            </span>
-          ) : null}
+          {showUnread ? <UnreadCount count={unread} className="conv-unread" /> : null}
         </span>
       </AppNavLink>
     </li>
