@@ -5,7 +5,6 @@ import { AppLink } from '@/lib/app-link';
 import { useQuery } from '@/lib/cache';
 import { FILTER_CHOICES_KEY, RESULT_LABELS, eventTypeLabel, fetchFilterChoices, isFiltered, type InboxFilterName, type InboxSearch } from '../webhooks.api';
 
-
 /**
  * The inbox's filters, each one a search param of the page. The door is a select of the doors seen
  * in events (by lock id): a desk knows its few doors by name, a pick cannot be mistyped, and a
