@@ -115,8 +115,12 @@ describe('kisi admin pages', () => {
     await page.getByRole('searchbox', { name: 'Search access links' }).fill(email);
     await page.waitForURL((url) => url.searchParams.get('query') === email);
     const table = page.getByRole('table', { name: 'Access links' });
+    // The new link is in the unfiltered list too: wait for the searched list to replace it.
+    await page.waitForFunction(() => {
+      const searched = document.querySelector('table[aria-label="Access links"]:not([aria-busy="true"])');
+      return searched?.querySelectorAll('tr').length === 2; // the header and the one match
+    });
     await table.getByText('Day pass: E2E Guest').waitFor();
-    assert.equal(await table.getByRole('row').count(), 2); // the header and the one match
     // The valid-until went to Kisi and came back: the row shows it, and the link is not expired.
     const row = table.getByRole('row').filter({ hasText: 'Day pass: E2E Guest' });
     await row.getByText(/2031/).waitFor();
