@@ -1,16 +1,20 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type IgnoredParam } from '@/lib/list-filters';
 
-/** From and to days of a filtered list (the last day included), for the house toolbar. */
-export function DayRangeFields({ from, to, onChange }: { from: string; to: string; onChange: (range: DayRange) => void }) {
+/**
+ * From and to days of a filtered list (the last day included), for the house toolbar. `maxDays`:
+ * the longest range the list allows; choosing an end further off brings the other end along.
+ */
+export function DayRangeFields({ from, to, maxDays, onChange }: { from: string; to: string; maxDays?: number; onChange: (range: DayRange) => void }) {
+  const choose = (end: keyof DayRange, day: string) => onChange(rangeWith({ from, to }, end, day, maxDays));
   return (
     <>
       <label className="field-inline">
         <span>From</span>
-        <input type="date" value={from} max={to || undefined} onChange={(e) => onChange(rangeWith({ from, to }, 'from', e.target.value))} />
+        <input type="date" value={from} max={to || undefined} onChange={(e) => choose('from', e.target.value)} />
       </label>
       <label className="field-inline">
         <span>To</span>
-        <input type="date" value={to} min={from || undefined} onChange={(e) => onChange(rangeWith({ from, to }, 'to', e.target.value))} />
+        <input type="date" value={to} min={from || undefined} onChange={(e) => choose('to', e.target.value)} />
       </label>
     </>
   );
@@ -18,13 +22,21 @@ export function DayRangeFields({ from, to, onChange }: { from: string; to: strin
 
 export type DayRange = { from: string; to: string };
 
+const DAY_MS = 86_400_000;
+const dayAfter = (day: string, days: number) => new Date(Date.parse(day) + days * DAY_MS).toISOString().slice(0, 10);
+
 /**
- * The range with one end chosen anew; an end typed past the other (a date field's min and max do
- * not stop typing) moves the other along, so what the person chose stays a range.
+ * The range with one end chosen anew. An end typed past the other (a date field's min and max do
+ * not stop typing) moves the other along, so what the person chose stays a range; so does an end
+ * more than `maxDays` off, so the range stays one the list can show.
  */
-function rangeWith(range: DayRange, end: keyof DayRange, day: string): DayRange {
+function rangeWith(range: DayRange, end: keyof DayRange, day: string, maxDays = Infinity): DayRange {
   const next = { ...range, [end]: day };
-  return next.from && next.to && next.to < next.from ? { from: day, to: day } : next;
+  if (!next.from || !next.to) return next;
+  if (next.to < next.from) return { from: day, to: day };
+  const days = (Date.parse(next.to) - Date.parse(next.from)) / DAY_MS + 1;
+  if (days <= maxDays) return next;
+  return end === 'to' ? { from: dayAfter(day, 1 - maxDays), to: day } : { from: day, to: dayAfter(day, maxDays - 1) };
 }
 
 /** How many rows a page shows; the default is left out of the URL. */

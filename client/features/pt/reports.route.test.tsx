@@ -88,7 +88,7 @@ describe('/pt/reports', () => {
     expect(screen.getByRole('link', { name: 'Today' })).toHaveAttribute('href', '/pt/reports');
   });
 
-  it('widens today’s report to a range when a first day is chosen, and keeps a typed range a range', async () => {
+  it('widens today’s report to a range when a first day is chosen, and keeps a typed range a range of at most 31 days', async () => {
     const api = fakeBff([handle(ptReportsApi.report, ({ query }) => reportFor(query.from ?? '2026-03-10', query.to ?? query.from ?? '2026-03-10'))], { signedIn: true });
     const { router } = renderApp('/pt/reports');
     expect(await screen.findByLabelText('To')).toHaveValue('2026-03-10');
@@ -100,6 +100,13 @@ describe('/pt/reports', () => {
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-03-01' } });
     await waitFor(() => expect(router.state.location.search).toBe('?from=2026-03-01&to=2026-03-01'));
     expect(screen.queryByText(/could not use/)).not.toBeInTheDocument();
+    // A day chosen more than 31 days off takes the other end along, so the range stays one report.
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-04-15' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?from=2026-03-16&to=2026-04-15'));
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-01' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?from=2026-01-01&to=2026-01-31'));
+    expect(screen.queryByText(/could not use/)).not.toBeInTheDocument();
+    expect(screen.getByText('Up to 31 days')).toBeInTheDocument();
   });
 
   it('says so when a day has no orders: no charts, no tables, the export still offered', async () => {

@@ -2,7 +2,7 @@ import './reports.css';
 import { useState } from 'react';
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import type { Report, ReportFigures } from '@contracts/pt-reports.contract';
+import { MAX_REPORT_DAYS, type Report, type ReportFigures } from '@contracts/pt-reports.contract';
 import { ExportCsvLink } from '@/components/export-csv-link';
 import { EmptyState } from '@/components/empty-state';
 import { DayRangeFields, IgnoredParamsBanner } from '@/components/list-filter-fields';
@@ -146,7 +146,8 @@ export function Component() {
       <div className="toolbar">
         <div className="toolbar-filters">
           {/* Both days go in the address: a day the page only showed (the answer's) would otherwise fall back to a one-day report. */}
-          <DayRangeFields from={search.from || report.from} to={search.to || report.to} onChange={(range) => setSearchParams(range, { replace: true })} />
+          <DayRangeFields from={search.from || report.from} to={search.to || report.to} maxDays={MAX_REPORT_DAYS} onChange={(range) => setSearchParams(range, { replace: true })} />
+          <span className="muted">Up to {MAX_REPORT_DAYS} days</span>
         </div>
         {chosen ? (
           <AppLink to={reportsHref({ from: '', to: '' })} className="btn">
