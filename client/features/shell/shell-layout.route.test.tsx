@@ -1,4 +1,5 @@
 import { act, screen, within } from '@testing-library/react';
+import { chatApi } from '@contracts/chat.contract';
 import { conversationsApi } from '@contracts/conversations.contract';
 import { webhookApi } from '@contracts/webhook.contract';
 import { handle, problem } from '@/test-server';
@@ -72,6 +73,25 @@ describe('/shell: what waits behind a tab', () => {
     act(() => FakeEventSource.current().open());
     act(() => FakeEventSource.current().emit('conversation', { kind: 'message' }, '41'));
     expect(await tabs.findByRole('link', { name: 'Guest help 3 unread' })).toBeInTheDocument();
+  });
+
+  it('counts the unread chat messages on the Chat tab on every shell page, and counts again when a message comes or the stream opens again', async () => {
+    let totalUnread = 1;
+    fakeBff([asRunner, handle(chatApi.listChannels, () => ({ channels: [], totalUnread }))], { signedIn: true });
+    renderApp('/shell');
+    const tabs = within(await screen.findByRole('navigation', { name: 'Staff shell' }));
+    expect(await tabs.findByRole('link', { name: 'Chat 1 unread' })).toBeInTheDocument();
+
+    totalUnread = 2;
+    act(() => FakeEventSource.current().open());
+    act(() => FakeEventSource.current().emit('chat', { kind: 'posted' }, '7'));
+    expect(await tabs.findByRole('link', { name: 'Chat 2 unread' })).toBeInTheDocument();
+
+    // A message that came while the stream was down is counted when it opens again.
+    totalUnread = 3;
+    act(() => FakeEventSource.current().drop());
+    act(() => FakeEventSource.current().open());
+    expect(await tabs.findByRole('link', { name: 'Chat 3 unread' })).toBeInTheDocument();
   });
 
   it('asks a runner nothing of guest help: they have no such tab', async () => {

@@ -1,13 +1,14 @@
 import { Outlet, useMatch } from 'react-router';
 import { chatApi } from '@contracts/chat.contract';
-import { fetcherFor, keyFor } from '@/lib/api-client';
+import type { LiveEventType } from '@contracts/events.contract';
+import { fetcherFor, keyFor, type QueryKey } from '@/lib/api-client';
 import { firstScreenApi } from '@/lib/first-screen-api';
 import { UnreadCount } from '@/components/unread-count';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
-import { useQuery } from '@/lib/cache';
-import { useLiveEvents } from '@/lib/live-events';
+import { useQuery, type Fetcher } from '@/lib/cache';
+import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 
 export const handle = { title: 'Staff shell' };
 
@@ -28,19 +29,21 @@ const GUEST_WAITING_KEY = keyFor(firstScreenApi.guestHelpWaiting);
 const fetchGuestWaiting = fetcherFor(firstScreenApi.guestHelpWaiting);
 
 /**
- * The Guest help tab's count, kept live on every shell page: a guest who writes while the desk is
- * on another page is seen at once (the front desk only: a runner has no such tab).
+ * A tab's count, kept live on every shell page: read again on each live event of its kind, and
+ * when the stream opens again (what came while it was down). A count comes a moment after the page
+ * it frames. `keptLiveByPage`: the page on screen writes the events into this read itself.
  */
-function GuestHelpWaiting() {
-  const { data, mutate } = useQuery(GUEST_WAITING_KEY, fetchGuestWaiting, undefined, { afterFirstPaint: true });
-  useLiveEvents(['conversation'], () => void mutate());
-  return <UnreadCount count={data?.unread ?? 0} className="badge badge-accent" />;
+function LiveTabCount<T>({ cacheKey, fetcher, countOf, events, keptLiveByPage = false }: { cacheKey: QueryKey; fetcher: Fetcher<T>; countOf: (data: T) => number; events: LiveEventType[]; keptLiveByPage?: boolean }) {
+  const { data, mutate } = useQuery(cacheKey, fetcher, undefined, { afterFirstPaint: true });
+  const readAgain = () => void (keptLiveByPage || mutate());
+  useLiveEvents(events, readAgain);
+  useWhenLiveOpens(readAgain);
+  return <UnreadCount count={data === undefined ? 0 : countOf(data)} className="badge badge-accent" />;
 }
 
 export function Component() {
   const user = useShellUser();
-  // A count on a tab can come a moment after the page it frames.
-  const unread = useQuery(CHAT_CHANNELS_KEY, fetchChatChannels, undefined, { afterFirstPaint: true }).data?.totalUnread ?? 0;
+  const onChat = useMatch(`${paths.chat}/*`) !== null;
   // The greeting is the overview's: on the work pages the header's menu says who is signed in, and the page's own title comes first.
   const onOverview = useMatch({ path: paths.shell, end: true }) !== null;
   return (
@@ -56,8 +59,11 @@ export function Component() {
           {TABS.filter((tab) => !tab.staffOnly || hasRole(user, ['staff'])).map((tab) => (
             <AppNavLink key={tab.to} to={tab.to} end={tab.end} className="tab">
               {tab.label}
-              {tab.to === paths.chat ? <UnreadCount count={unread} className="badge badge-accent" /> : null}
-              {tab.to === paths.conversations ? <GuestHelpWaiting /> : null}
+              {tab.to === paths.chat ? (
+                <LiveTabCount cacheKey={CHAT_CHANNELS_KEY} fetcher={fetchChatChannels} countOf={(list) => list.totalUnread} events={['chat']} keptLiveByPage={onChat} />
+              ) : null}
+              {/* The front desk's only: a runner has no such tab. */}
+              {tab.to === paths.conversations ? <LiveTabCount cacheKey={GUEST_WAITING_KEY} fetcher={fetchGuestWaiting} countOf={(waiting) => waiting.unread} events={['conversation']} /> : null}
             </AppNavLink>
           ))}
         </nav>
