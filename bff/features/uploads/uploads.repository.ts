@@ -84,14 +84,26 @@ export function uploadsRepository(db: Db) {
       await db.deleteFrom('pending_uploads').where('created_at', '<', iso).execute();
     },
 
-    /** The finished upload replaces its pending row, in the caller's transaction. */
+    /**
+     * The finished upload replaces its pending row, in the caller's transaction. A file this account
+     * stored before (the same name and bytes) stays one row, dated now: sent again, it is not listed twice.
+     */
     insertFinished: async (pending: PendingUpload, sha256: string, uploadedBy: string, now: string): Promise<StoredUpload> => {
       await db.deleteFrom('pending_uploads').where('tus_id', '=', pending.tusId).execute();
-      const row = await db
-        .insertInto('uploads')
-        .values({ name: pending.name, type: pending.type, size: pending.size, sha256, account_id: pending.accountId, uploaded_by: uploadedBy, batch: pending.batch, created_at: now })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const before = await db
+        .selectFrom('uploads')
+        .select('id')
+        .where('account_id', '=', pending.accountId)
+        .where('name', '=', pending.name)
+        .where('sha256', '=', sha256)
+        .executeTakeFirst();
+      const row = before
+        ? await db.updateTable('uploads').set({ uploaded_by: uploadedBy, batch: pending.batch, created_at: now }).where('id', '=', before.id).returningAll().executeTakeFirstOrThrow()
+        : await db
+            .insertInto('uploads')
+            .values({ name: pending.name, type: pending.type, size: pending.size, sha256, account_id: pending.accountId, uploaded_by: uploadedBy, batch: pending.batch, created_at: now })
+            .returningAll()
+            .executeTakeFirstOrThrow();
       return toUpload(row);
     },
 

@@ -538,6 +538,26 @@ describe('the same bytes twice', () => {
   });
 });
 
+describe('the same file sent again', () => {
+  it('by the same person is one file in the list, dated anew, and counted once', async () => {
+    const staff = await signIn();
+    const bytes = pdf(30_000);
+    const first = await upload(staff, 'weekly menu.pdf', 'application/pdf', bytes);
+    const again = await upload(staff, 'weekly menu.pdf', 'application/pdf', bytes);
+
+    expect(again.id).toBe(first.id);
+    expect(again.createdAt >= first.createdAt).toBe(true);
+    expect((await limitsOf(staff)).usedBytes).toBe(bytes.length);
+    const page = (await staff.agent.get('/api/uploads?pageSize=100').expect(200)).body as { items: StoredUpload[] };
+    expect(page.items.filter((u) => u.name === 'weekly menu.pdf')).toHaveLength(1);
+    expect(page.items[0]?.id).toBe(first.id);
+
+    // Other bytes under the same name are another file.
+    const changed = await upload(staff, 'weekly menu.pdf', 'application/pdf', pdf(31_000));
+    expect(changed.id).not.toBe(first.id);
+  });
+});
+
 describe('downloads', () => {
   let staff: Person;
   let stored: StoredUpload;
