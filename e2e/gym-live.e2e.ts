@@ -108,4 +108,21 @@ describe('door events live', () => {
     assert.deepEqual(problems.messages, []);
     await context.close();
   });
+
+  it('on a phone, the inbox’s filters sit three to a row and its days side by side, so the newest event is on the first screen', async () => {
+    const { page, context, problems } = await app.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`/login?redirect=${encodeURIComponent('/shell/webhook')}`);
+    await signIn(page);
+    await page.waitForURL((url) => url.pathname === '/shell/webhook');
+    const top = async (label: string) => (await page.getByLabel(label, { exact: true }).boundingBox())?.y;
+    await page.getByLabel('Door', { exact: true }).waitFor();
+    assert.deepEqual(await Promise.all(['Result', 'Type'].map(top)), [await top('Door'), await top('Door')]);
+    assert.equal(await top('To'), await top('From'));
+    const newest = page.getByRole('table').getByRole('row').nth(1);
+    await newest.waitFor();
+    const box = await newest.boundingBox();
+    assert.ok(box && box.y < 844, `the newest event starts ${box?.y} px down a 844 px screen`);
+    assert.deepEqual(problems.messages, []);
+    await context.close();
+  });
 });

@@ -147,8 +147,8 @@ export function Component() {
         <div className="toolbar-filters">
           {/* Both days go in the address: a day the page only showed (the answer's) would otherwise fall back to a one-day report. */}
           <DayRangeFields from={search.from || report.from} to={search.to || report.to} maxDays={MAX_REPORT_DAYS} onChange={(range) => setSearchParams(range, { replace: true })} />
-          <span className="muted">Up to {MAX_REPORT_DAYS} days</span>
         </div>
+        <span className="muted">Up to {MAX_REPORT_DAYS} days</span>
         {chosen ? (
           <AppLink to={reportsHref({ from: '', to: '' })} className="btn">
             Today
