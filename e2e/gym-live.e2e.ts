@@ -114,8 +114,10 @@ describe('door events live', () => {
     await page.goto(`/login?redirect=${encodeURIComponent('/shell/webhook')}`);
     await signIn(page);
     await page.waitForURL((url) => url.pathname === '/shell/webhook');
-    const top = async (label: string) => (await page.getByLabel(label, { exact: true }).boundingBox())?.y;
-    await page.getByLabel('Door', { exact: true }).waitFor();
+    // A select's name takes its chosen option's words too ("Door All doors").
+    const field = (label: string) => page.locator('.toolbar-filters label').filter({ has: page.getByText(label, { exact: true }) });
+    const top = async (label: string) => (await field(label).boundingBox())?.y;
+    await field('Door').waitFor();
     assert.deepEqual(await Promise.all(['Result', 'Type'].map(top)), [await top('Door'), await top('Door')]);
     assert.equal(await top('To'), await top('From'));
     const newest = page.getByRole('table').getByRole('row').nth(1);
