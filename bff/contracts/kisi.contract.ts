@@ -198,8 +198,13 @@ export function parseCollectionRange(header: string | null | undefined): { start
 export const KISI_PROXY_PREFIX = '/api/kisi';
 
 const count = v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'Expected a whole number'), v.transform(Number));
-/** Kisi's paging and search of every list (it clamps `limit` to the list's maximum). */
-const KisiListQuerySchema = v.object({ limit: v.optional(count), offset: v.optional(count), query: v.optional(v.string()) });
+/** Kisi's paging and search of every list (it clamps `limit` to the list's maximum); `ids` picks items by id, comma-separated. */
+const KisiListQuerySchema = v.object({
+  limit: v.optional(count),
+  offset: v.optional(count),
+  query: v.optional(v.string()),
+  ids: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}(,\d{1,9})*$/, 'Expected ids separated by commas'))),
+});
 const KisiUserListQuerySchema = v.object({ ...KisiListQuerySchema.entries, email: v.optional(v.string()) });
 /**
  * The event log's filters (docs/kisi-api.md §4 and the emulator's GET /events): `type` a

@@ -94,6 +94,15 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
       const { body, headers } = await send(kisiApi.listUsers, { query: page });
       return { users: body.map(toSummary), total: parseCollectionRange(headers.get('X-Collection-Range'))?.total };
     },
+    /**
+     * How the audit trail names one access link, lock or group (its name, and a link's email): read
+     * before a write changes or removes it. Null when Kisi has none with that id.
+     */
+    async labelOf(list: typeof kisiApi.listGroupLinks | typeof kisiApi.listLocks | typeof kisiApi.listGroups, id: number): Promise<string | null> {
+      const items: Array<{ id: number; name: string; email?: string | null }> = await call(list, { query: { ids: String(id) } });
+      const item = items.find((i) => i.id === id);
+      return item ? `${item.name}${item.email ? ` <${item.email}>` : ''}` : null;
+    },
     /** `stop` gives up early, also while waiting for a slot of the rate limit. */
     async getUser(id: number, stop?: AbortSignal): Promise<KisiUserSummary | null> {
       try {

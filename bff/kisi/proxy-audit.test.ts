@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { AuditActor, AuditRecord } from '../db/audit-trail';
 import { createLogger } from '../lib/logger';
 import { startStubServer, type StubServer } from '../test-support/stub-server';
+import { kisiApi } from '../contracts/kisi.contract';
 import { kisiProxy } from './proxy';
 
 /** The proxy's audit of Kisi writes, with an audit trail the test holds back. */
@@ -30,7 +31,15 @@ function proxiedApp(audit: (actor: AuditActor, record: AuditRecord) => Promise<v
       settings: { mode: 'remote', baseUrl: stub.url, apiKey: 'stub-key', groupId: 7, timeoutMs: 2000 },
       limiter: { acquire: async () => {}, queued: 0, unlimited: true },
       logger: createLogger('silent'),
-      client: { getUser: async (id) => ({ id, name: 'Ada', email: 'ada@members.example', accessEnabled: true }) },
+      client: {
+        getUser: async (id) => ({ id, name: 'Ada', email: 'ada@members.example', accessEnabled: true }),
+        // Kisi's lists by `ids`: lock 3 and link 40 are there, link 41 cannot be read.
+        labelOf: async (list, id) => {
+          if (list === kisiApi.listLocks && id === 3) return 'Main Entrance';
+          if (list === kisiApi.listGroupLinks && id === 40) return 'Day pass: Ada <ada@members.example>';
+          throw new Error('Kisi did not answer');
+        },
+      },
       audit,
     }),
   );
@@ -60,7 +69,18 @@ describe('the Kisi proxy’s audit', () => {
     const res = await answer;
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Unlocked!' });
-    expect(recorded).toEqual([{ kind: 'unlock', action: 'unlocked remotely', subjectId: '3', subject: 'Kisi lock 3' }]);
+    expect(recorded).toEqual([{ kind: 'unlock', action: 'unlocked remotely', subjectId: '3', subject: 'Main Entrance' }]);
+  });
+
+  it('names a revoked access link as Kisi had it just before, or by its id when it could not be read', async () => {
+    const recorded: AuditRecord[] = [];
+    const app = proxiedApp(async (_actor, record) => void recorded.push(record));
+    await request(app).delete('/api/kisi/group_links/40').expect(200);
+    await request(app).delete('/api/kisi/group_links/41').expect(200);
+    expect(recorded).toEqual([
+      { kind: 'access_link', action: 'revoked', subjectId: '40', subject: 'Day pass: Ada <ada@members.example>' },
+      { kind: 'access_link', action: 'revoked', subjectId: '41', subject: 'Kisi access link 41' },
+    ]);
   });
 
   it('records a user switch with the user as Kisi had them before, and nothing for a read', async () => {

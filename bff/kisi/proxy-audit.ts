@@ -3,12 +3,16 @@ import type { Endpoint } from '../contracts/endpoint.contract';
 import { changesOf, type AuditRecord } from '../db/audit-trail';
 import type { KisiUserSummary } from './kisi-client';
 
-/** A Kisi write as the proxy admitted it: its endpoint, the path's id, the body sent, and the user before a switch. */
+/**
+ * A Kisi write as the proxy admitted it: its endpoint, the path's id, the body sent, the user before
+ * a switch, and the name of the link, group or lock the write removes or opens, read just before.
+ */
 export interface KisiWrite {
   endpoint: Endpoint;
   id: string | null;
   body: Record<string, unknown> | undefined;
   before?: KisiUserSummary | null;
+  label?: string | null;
 }
 const LINK_FIELDS = ['name', 'email', 'valid_from', 'valid_until', 'quick_response_code_type'] as const;
 /** A person named in a request body or a Kisi answer, where the name or the email may be missing. */
@@ -19,16 +23,16 @@ const labelFromBody = (name: unknown, email: unknown) => `${typeof name === 'str
  * Kisi, so its entry is written once Kisi answered 2xx (it cannot share Kisi's transaction). `before`
  * is the Kisi user as read just before a switch, so the trail has both sides.
  */
-export function kisiWriteRecord({ endpoint, id, body, before }: KisiWrite): AuditRecord | undefined {
+export function kisiWriteRecord({ endpoint, id, body, before, label }: KisiWrite): AuditRecord | undefined {
   switch (endpoint) {
     case kisiApi.unlockLock:
-      return { kind: 'unlock', action: 'unlocked remotely', subjectId: id, subject: `Kisi lock ${id}` };
+      return { kind: 'unlock', action: 'unlocked remotely', subjectId: id, subject: label ?? `Kisi lock ${id}` };
     case kisiApi.createGroupLink: {
       const link = (body?.group_link ?? {}) as Record<(typeof LINK_FIELDS)[number], unknown>;
       return { kind: 'access_link', action: 'created', subject: labelFromBody(link.name, link.email), changes: changesOf(null, link, LINK_FIELDS) };
     }
     case kisiApi.deleteGroupLink:
-      return { kind: 'access_link', action: 'revoked', subjectId: id, subject: `Kisi access link ${id}` };
+      return { kind: 'access_link', action: 'revoked', subjectId: id, subject: label ?? `Kisi access link ${id}` };
     case kisiApi.updateUser: {
       const patch = (body?.user ?? {}) as { access_enabled?: boolean };
       return {
@@ -44,7 +48,7 @@ export function kisiWriteRecord({ endpoint, id, body, before }: KisiWrite): Audi
       return { kind: 'kisi', action: 'group created', subject: typeof group.name === 'string' ? group.name : 'Kisi group', changes: changesOf(null, group, ['name']) };
     }
     case kisiApi.deleteGroup:
-      return { kind: 'kisi', action: 'group deleted', subjectId: id, subject: `Kisi group ${id}` };
+      return { kind: 'kisi', action: 'group deleted', subjectId: id, subject: label ?? `Kisi group ${id}` };
     default:
       return undefined;
   }

@@ -14,6 +14,13 @@ import type { KisiClient, KisiSettings } from './kisi-client';
 import { kisiWriteRecord, type KisiWrite } from './proxy-audit';
 import type { RateLimiter } from './rate-limiter';
 
+/** The list that names what a write by id removes or opens, for its audit entry. */
+const LIST_NAMING = new Map<Endpoint, typeof kisiApi.listGroupLinks | typeof kisiApi.listLocks | typeof kisiApi.listGroups>([
+  [kisiApi.deleteGroupLink, kisiApi.listGroupLinks],
+  [kisiApi.unlockLock, kisiApi.listLocks],
+  [kisiApi.deleteGroup, kisiApi.listGroups],
+]);
+
 /** Browser headers that must never reach Kisi. */
 const STRIPPED_HEADERS = ['cookie', 'authorization', 'proxy-authorization', 'origin', 'referer', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip'];
 
@@ -21,8 +28,8 @@ export interface KisiProxyDeps {
   settings: KisiSettings;
   limiter: RateLimiter;
   logger: Logger;
-  /** Reads a Kisi user before a switch, for the audit trail's before. */
-  client: Pick<KisiClient, 'getUser'>;
+  /** Reads a Kisi user before a switch, and what a write removes or opens by its name, for the audit trail. */
+  client: Pick<KisiClient, 'getUser' | 'labelOf'>;
   /** The audit trail: every write Kisi accepted, as the signed-in account's. */
   audit: Audit;
   /** Told of every change to a Kisi user that Kisi accepted (the gym's memory of Kisi users forgets it). */
@@ -112,10 +119,14 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
   };
   router.use(allowlist);
 
-  // A switch of a Kisi user is audited with the user's state before it; a read that fails leaves the before unknown.
+  // A switch of a Kisi user is audited with the user's state before it, and a link revoked, a group
+  // deleted or a door opened by its name (Kisi has no read of one link by id: its list picks it by
+  // `ids`). A read that fails leaves the trail with the id.
   router.use(async (req, _res, next) => {
     const write = writes.get(req);
+    const list = write && LIST_NAMING.get(write.endpoint);
     if (write?.endpoint === kisiApi.updateUser && write.id) write.before = await client.getUser(Number(write.id)).catch(() => null);
+    else if (write?.id && list) write.label = await client.labelOf(list, Number(write.id)).catch(() => null);
     next();
   });
 

@@ -62,11 +62,16 @@ describe('the audit trail', () => {
 
     expect(await newest({ kind: 'session', person: 'desk.audit' })).toMatchObject({ action: 'signed in', subject: expect.stringContaining('desk.audit@frontdesk.test') });
 
-    const locks = (await admin.get('/api/kisi/locks').expect(200)).body as Array<{ id: number; locked_down?: boolean; online?: boolean }>;
+    const locks = (await admin.get('/api/kisi/locks').expect(200)).body as Array<{ id: number; name: string; locked_down?: boolean; online?: boolean }>;
     const lock = locks.find((l) => !l.locked_down && l.online !== false)!;
     await admin.post(`/api/kisi/locks/${lock.id}/unlock`).expect(200);
-    // A Kisi write is audited once Kisi accepted it, and its answer ends once the entry is stored.
-    expect(await newest({ kind: 'unlock' })).toMatchObject({ action: 'unlocked remotely', subjectId: String(lock.id), actor: { email: 'boss.audit@frontdesk.test' } });
+    // A Kisi write is audited once Kisi accepted it, and its answer ends once the entry is stored; what
+    // it opens or removes is named as Kisi had it just before.
+    expect(await newest({ kind: 'unlock' })).toMatchObject({ action: 'unlocked remotely', subjectId: String(lock.id), subject: lock.name, actor: { email: 'boss.audit@frontdesk.test' } });
+
+    const link = (await staff.post('/api/kisi/group_links').send({ group_link: { name: 'Day pass: Trail Guest', email: 'trail.guest@mail.example' } }).expect(200)).body as { id: number };
+    await staff.delete(`/api/kisi/group_links/${link.id}`).expect(204);
+    expect(await newest({ kind: 'access_link' })).toMatchObject({ action: 'revoked', subjectId: String(link.id), subject: 'Day pass: Trail Guest <trail.guest@mail.example>' });
   });
 
   it('filters by person, kind and time, and refuses what is not a filter', async () => {
