@@ -4,6 +4,7 @@ import type { SessionUser } from '@contracts/auth.contract';
 import type { Role } from '@contracts/endpoint.contract';
 import { call, errorMessage, isApiError, keyFor } from './api-client';
 import { cachedData, fetchQuery, invalidate, setQueryData } from './cache';
+import { forgetDrafts } from './drafts';
 import { write } from './endpoint-write';
 import { firstScreenApi } from './first-screen-api';
 import { loginPath } from './paths';
@@ -121,9 +122,13 @@ export const staffOnly = roleLoader(['staff'], 'staff');
 export const runnersAndStaffOnly = roleLoader(['runner', 'staff'], 'runners and staff');
 export const adminsOnly = roleLoader([], 'admins');
 
-/** Nobody is signed in now: the header and /shell's check see it at once (docs/decisions/0001-one-way-to-write.md). */
+/**
+ * Nobody is signed in now: the header and /shell's check see it at once (docs/decisions/0001-one-way-to-write.md),
+ * and the tab's half-written messages go with the person.
+ */
 export const signOut = write(firstScreenApi.logout, {
   apply: async () => {
+    forgetDrafts();
     setQueryData(SESSION_KEY, null);
     await invalidate(firstScreenApi.session);
   },

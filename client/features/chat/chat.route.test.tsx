@@ -134,6 +134,17 @@ describe('/shell/chat', () => {
     expect(screen.getByLabelText('Message')).toHaveValue('half a thought');
   });
 
+  it('keeps a draft for the person who typed it: the next account on the tab finds an empty box, and signing out takes it', async () => {
+    // Sam (account 7) left a half-written message in Front desk on this tab.
+    sessionStorage.setItem('frontdesk.draft.7.chat.1', 'PRIVATE: rota swap');
+    const { user } = setup();
+    const box = await screen.findByLabelText('Message');
+    expect(box).toHaveValue('');
+    await user.type(box, 'My own note');
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(Object.keys(sessionStorage).filter((key) => key.startsWith('frontdesk.draft.'))).toEqual([]));
+  });
+
   it('sends with Enter (Shift+Enter is a new line) and shows the message once, even when its live event follows', async () => {
     const { user, api, chat } = setup();
     const box = await screen.findByLabelText('Message');
@@ -189,7 +200,7 @@ describe('/shell/chat', () => {
     await held.release();
     expect(await within(thread('Front desk')).findByText('On my way')).toBeInTheDocument();
     await waitFor(() => expect(box).toHaveValue('Bringing the keys'));
-    expect(sessionStorage.getItem('frontdesk.chat.draft.1')).toBe('Bringing the keys');
+    expect(sessionStorage.getItem('frontdesk.draft.1.chat.1')).toBe('Bringing the keys');
     expect(posts(api, '/messages')).toEqual([{ path: '/api/chat/channels/1/messages', body: { body: 'On my way' } }]);
   });
 

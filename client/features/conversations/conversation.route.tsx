@@ -147,7 +147,12 @@ function StaffThread({ conversation, me }: { conversation: Conversation; me: Ses
       />
 
       {status === 'resolved' ? <p className="muted small">Resolved. The guest reopens it by writing again; you can still answer.</p> : null}
-      <ReplyComposer label={`Reply to ${conversation.guestName}`} send={(body) => sendMessage({ params: { id }, body: { body, as: 'staff' } })} />
+      <ReplyComposer
+        key={id}
+        label={`Reply to ${conversation.guestName}`}
+        draft={{ owner: me.id, place: `conversation.${id}` }}
+        send={(body) => sendMessage({ params: { id }, body: { body, as: 'staff' } })}
+      />
     </>
   );
 }

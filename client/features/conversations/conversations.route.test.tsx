@@ -6,7 +6,10 @@ import { SAM, conversation, fakeConversations, message, type FakeConversations }
 fakeEventSourceEachTest();
 const notifications = fakeNotificationsEachTest();
 middayEachTest();
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  jest.restoreAllMocks();
+  sessionStorage.clear(); // drafts
+});
 
 const ME = { id: 1, name: 'Administrator' };
 
@@ -188,6 +191,17 @@ describe('/shell/nuhs/basic (staff)', () => {
     expect(await within(log('Ben Okafor')).findByText('Let me check')).toBeInTheDocument();
     await waitFor(() => expect(box).toHaveValue('One moment please'));
     expect(writes(api, 'POST').filter((c) => c.path.endsWith('/messages'))).toEqual([{ path: '/api/conversations/2/messages', body: { body: 'Let me check', as: 'staff' } }]);
+  });
+
+  it('keeps each conversation’s half-written reply through another conversation and another page', async () => {
+    const { user, router } = setup('/shell/nuhs/basic/2');
+    await screen.findByRole('heading', { name: 'Ben Okafor', level: 2 });
+    await user.type(screen.getByRole('textbox', { name: 'Reply to Ben Okafor' }), 'The lockers are');
+    await user.click(row('Ana Lima'));
+    expect(await screen.findByRole('textbox', { name: 'Reply to Ana Lima' })).toHaveValue('');
+    await act(() => router.navigate('/shell'));
+    await act(() => router.navigate('/shell/nuhs/basic/2'));
+    expect(await screen.findByRole('textbox', { name: 'Reply to Ben Okafor' })).toHaveValue('The lockers are');
   });
 
   it('shows what a sender wrote as text: HTML stays literal, only web links are links', async () => {

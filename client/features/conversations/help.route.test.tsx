@@ -9,7 +9,10 @@ import { SAM, conversation, fakeConversations, message, type FakeConversations }
 
 fakeEventSourceEachTest();
 beforeEach(() => window.localStorage.clear());
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  jest.restoreAllMocks();
+  sessionStorage.clear(); // drafts
+});
 
 function setup(path = '/help?table=4', fake: FakeConversations = fakeConversations({ viewer: 'guest' }), extra: RequestHandler[] = []) {
   const api = fakeBff([...fake.handlers, ...extra]);
@@ -104,6 +107,16 @@ describe('/help (guests)', () => {
     expect(api.calls.filter((c) => c.method === 'POST' && c.path === '/api/conversations/1/messages').map((c) => c.body)).toEqual([{ body: 'One more thing', as: 'guest' }]);
     // Writing reopened it (the thread reads its state again).
     expect(await screen.findByText('Open', { selector: '.guest-status .badge' })).toBeInTheDocument();
+  });
+
+  it('keeps a half-written follow-up when the guest looks at another page and comes back', async () => {
+    const { user, router } = setup();
+    await ask(user);
+    await screen.findByRole('heading', { name: 'We have your request' });
+    await user.type(screen.getByRole('textbox', { name: 'Write to the front desk' }), 'Also a high chair');
+    await act(() => router.navigate('/about'));
+    await act(() => router.navigate('/help'));
+    expect(await screen.findByRole('textbox', { name: 'Write to the front desk' })).toHaveValue('Also a high chair');
   });
 
   it('shows the remembered conversation again after a reload, and starts a new request on demand', async () => {

@@ -275,7 +275,13 @@ function GuestConversation({
         </LoadError>
       ) : null}
       <MessageThread messages={conversation.messages} outgoing="guest" isMine={(m) => m.author.kind === 'guest'} label="Messages with the front desk" />
-      <ReplyComposer label="Write to the front desk" placeholder="Write a message" send={(body) => sendMessage({ params: { id }, body: { body, as: 'guest' } })} />
+      <ReplyComposer
+        key={id}
+        label="Write to the front desk"
+        placeholder="Write a message"
+        draft={{ owner: 'guest', place: `help.${id}` }}
+        send={(body) => sendMessage({ params: { id }, body: { body, as: 'guest' } })}
+      />
       <div className="guest-actions">
         <button type="button" className="btn btn-small" onClick={onNew}>
           <Icon name="plus" size={16} /> Start a new request

@@ -5,32 +5,13 @@ import * as v from 'valibot';
 import type { Channel } from '@contracts/chat.contract';
 import { Icon } from '@/components/icon';
 import { errorMessage } from '@/lib/api-client';
+import { useDraft } from '@/lib/drafts';
 import { withoutSent } from '@/lib/form-state';
+import { useShellUser } from '@/lib/session';
 import { sendMessage } from '@/features/chat/chat.api';
 
 /** The counter shows from here on, before the limit is reached. */
 export const COUNTER_FROM = MAX_MESSAGE_LENGTH - 200;
-
-/**
- * Drafts by channel, for this tab's session: switching channel (or layout), or reloading, finds
- * the half-written message where it was left.
- */
-const draftKey = (channelId: number) => `frontdesk.chat.draft.${channelId}`;
-function readDraft(channelId: number): string {
-  try {
-    return sessionStorage.getItem(draftKey(channelId)) ?? '';
-  } catch {
-    return ''; // storage refused: drafts last as long as the composer
-  }
-}
-function keepDraft(channelId: number, text: string) {
-  try {
-    if (text) sessionStorage.setItem(draftKey(channelId), text);
-    else sessionStorage.removeItem(draftKey(channelId));
-  } catch {
-    // storage refused: nothing kept
-  }
-}
 
 /**
  * Writes a message: Enter sends, Shift+Enter starts a new line. Send stays disabled while the
@@ -38,9 +19,9 @@ function keepDraft(channelId: number, text: string) {
  * draft stays in it.
  */
 export function Composer({ channel, compact = false }: { channel: Channel; compact?: boolean }) {
-  const [text, setTextState] = useState(() => readDraft(channel.id));
-  /** The text in the box now, for a send that finishes after more was typed. */
-  const latest = useRef(text);
+  const me = useShellUser();
+  // Switching channel, layout or page, or reloading, finds the half-written message where it was left.
+  const { text, setText, latest } = useDraft({ owner: me.id, place: `chat.${channel.id}` });
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
   const sending = useRef(false);
@@ -50,12 +31,6 @@ export function Composer({ channel, compact = false }: { channel: Channel; compa
   const sendable = v.is(sendMessage.endpoint.body, { body: text });
   const over = length > MAX_MESSAGE_LENGTH;
   const showCounter = length >= COUNTER_FROM;
-
-  const setText = (value: string) => {
-    latest.current = value;
-    setTextState(value);
-    keepDraft(channel.id, value);
-  };
 
   const send = async () => {
     if (sending.current || !sendable) return;

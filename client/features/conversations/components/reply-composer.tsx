@@ -1,8 +1,9 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import { conversationsApi } from '@contracts/conversations.contract';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
 import { Icon } from '@/components/icon';
+import { useDraft, type DraftPlace } from '@/lib/drafts';
 import { checkInput, withoutSent } from '@/lib/form-state';
 import { firstKeyIn, formErrors } from '@/lib/problem-fields';
 
@@ -12,17 +13,11 @@ const COUNT_FROM = MAX_MESSAGE_LENGTH - 200;
 /**
  * The reply box under a thread: Enter sends, Shift+Enter starts a new line (and Enter while an
  * input method is composing a character is left to it). The text stays when sending fails, with
- * the reason under it.
+ * the reason under it, and is kept as a `draft` while it is not sent.
  */
-export function ReplyComposer({ label, placeholder, send }: { label: string; placeholder?: string; send: (body: string) => Promise<unknown> }) {
+export function ReplyComposer({ label, placeholder, draft, send }: { label: string; placeholder?: string; draft: DraftPlace; send: (body: string) => Promise<unknown> }) {
   const id = useId();
-  const [text, setTextState] = useState('');
-  /** The text in the box now, for a send that finishes after more was typed. */
-  const latest = useRef(text);
-  const setText = (value: string) => {
-    latest.current = value;
-    setTextState(value);
-  };
+  const { text, setText, latest } = useDraft(draft);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
 
