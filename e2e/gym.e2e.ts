@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { signIn, startApp } from './harness';
 import type { Account, E2eApp } from './harness';
 
@@ -189,6 +189,28 @@ describe('gym front desk', () => {
     // The access links tab asks Kisi through the proxy.
     await page.getByRole('link', { name: 'Access links' }).click();
     await page.getByText('No access links').waitFor();
+    assert.deepEqual(problems.messages, []);
+    await context.close();
+  });
+
+  it('an owner stays chosen when the owner list arrives after the page: the list’s filter from the address, and a member’s Edit dialog after a reload', async () => {
+    const { page, context, problems } = await signedIn('/shell/gymowner/users');
+    const owners = ((await (await page.request.get('/api/gym/owners?pageSize=100')).json()) as { items: Array<{ id: number; name: string; gymName: string; memberCount: number }> }).items;
+    // Not the first owner of the list: a select that lost its choice falls back to the first option.
+    const owner = owners.filter((o) => o.memberCount > 0).at(-1)!;
+    await page.goto(`/shell/gymowner/users?ownerId=${owner.id}`);
+    const chosen = (select: Locator) => select.evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
+    const filter = page.locator('.toolbar-filters label').filter({ hasText: 'Owner' }).locator('select');
+    await filter.locator(`option[value="${owner.id}"]`, { hasText: owner.name }).waitFor({ state: 'attached' });
+    assert.equal(await chosen(filter), `${owner.gymName} (${owner.name})`);
+
+    await page.getByRole('list', { name: 'Members' }).getByRole('link').first().click();
+    await page.waitForURL(/\/shell\/gymowner\/users\/\d+$/);
+    await page.reload();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const ownerField = page.getByRole('dialog').getByLabel('Owner');
+    await ownerField.locator('option', { hasText: 'Choose an owner' }).waitFor({ state: 'attached' });
+    assert.equal(await chosen(ownerField), `${owner.name} · ${owner.gymName}`);
     assert.deepEqual(problems.messages, []);
     await context.close();
   });

@@ -83,12 +83,7 @@ export function Component() {
       <div className="toolbar">
         <SearchBox value={search.query} onSearch={(q) => setFilter('query', q)} label="Search members" placeholder="Search by name or email" busy={busy} />
         <div className="toolbar-filters">
-          <label className="field-inline">
-            <span>Owner</span>
-            <select value={search.ownerId ? String(search.ownerId) : ''} onChange={(e) => setFilter('ownerId', e.target.value)}>
-              <OwnerFilterOptions selected={search.ownerId} />
-            </select>
-          </label>
+          <OwnerFilter selected={search.ownerId} onChange={(value) => setFilter('ownerId', value)} />
           <label className="field-inline">
             <span>Membership</span>
             <select value={search.membership} onChange={(e) => setFilter('membership', e.target.value)}>
@@ -150,21 +145,25 @@ export function Component() {
 
 /*
  * The owner filter's choices come after the list has painted (useOwnerChoices): these two read them
- * themselves, so their arrival redraws the filter and its note, not the whole list.
+ * themselves, so their arrival redraws the filter and its note, not the whole list. The filter's
+ * select is drawn again with its options, so the owner in the address stays chosen (see OwnerSelect).
  */
 
-function OwnerFilterOptions({ selected }: { selected: number | undefined }) {
+function OwnerFilter({ selected, onChange }: { selected: number | undefined; onChange: (value: string) => void }) {
   const { owners } = useOwnerChoices();
   return (
-    <>
-      <option value="">All owners</option>
-      {selected && !owners.some((o) => o.id === selected) ? <option value={selected}>Owner #{selected}</option> : null}
-      {owners.map((owner) => (
-        <option key={owner.id} value={owner.id}>
-          {owner.gymName} ({owner.name})
-        </option>
-      ))}
-    </>
+    <label className="field-inline">
+      <span>Owner</span>
+      <select value={selected ? String(selected) : ''} onChange={(e) => onChange(e.target.value)}>
+        <option value="">All owners</option>
+        {selected && !owners.some((o) => o.id === selected) ? <option value={selected}>Owner #{selected}</option> : null}
+        {owners.map((owner) => (
+          <option key={owner.id} value={owner.id}>
+            {owner.gymName} ({owner.name})
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -292,6 +292,9 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     await user.clear(within(dialog).getByLabelText('Name'));
     await user.type(within(dialog).getByLabelText('Name'), 'Maria Curie');
     await within(dialog).findByRole('option', { name: 'Theo Brandt · Northside Strength' });
+    // The member's owner stays chosen when the list of owners arrives (opened before it had).
+    const owner = within(dialog).getByLabelText('Owner') as HTMLSelectElement;
+    expect(owner.selectedOptions[0]?.textContent).toBe('Marta Kowalski · Iron Harbour');
     await user.selectOptions(within(dialog).getByLabelText('Owner'), '2');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('heading', { name: 'Maria Curie', level: 1 })).toBeInTheDocument();

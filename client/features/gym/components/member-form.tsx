@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import type { GymMember, Membership } from '@contracts/gym.contract';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
@@ -13,12 +14,17 @@ export function useOwnerChoices() {
   return { owners: data?.items ?? [], total: data?.total ?? 0, error, isLoading };
 }
 
-function OwnerOptions({ placeholder, current }: { placeholder: string; current?: { id: number; name: string; gymName: string } }) {
+/**
+ * The owner picker. Its choices come after the page has painted, and the select is drawn again with
+ * them: options redrawn on their own would leave a chosen owner that moved in the list unchosen (the
+ * browser picks the first option, and React sets a select's value only when it draws the select).
+ */
+function OwnerSelect({ placeholder, current, ...field }: ComponentProps<typeof SelectField> & { placeholder: string; current?: { id: number; name: string; gymName: string } }) {
   const { owners, isLoading, error } = useOwnerChoices();
   // The member's own owner is always a choice, even before (or beyond) the loaded list.
   const missing = current && !owners.some((o) => o.id === current.id) ? current : undefined;
   return (
-    <>
+    <SelectField {...field}>
       <option value="">{isLoading ? 'Loading owners…' : error ? `Could not load owners: ${errorMessage(error)}` : placeholder}</option>
       {missing ? (
         <option value={missing.id}>
@@ -30,7 +36,7 @@ function OwnerOptions({ placeholder, current }: { placeholder: string; current?:
           {owner.name} · {owner.gymName}
         </option>
       ))}
-    </>
+    </SelectField>
   );
 }
 
@@ -56,9 +62,7 @@ export function CreateMemberForm({ defaultOwnerId, onDone, onCancel }: { default
     <ModalForm form={form}>
       <TextField label="Name" autoComplete="off" {...form.field('name')} data-autofocus />
       <TextField label="Email" type="email" autoComplete="off" {...form.field('email')} />
-      <SelectField label="Owner" {...form.field('ownerId')}>
-        <OwnerOptions placeholder="Choose an owner" />
-      </SelectField>
+      <OwnerSelect label="Owner" placeholder="Choose an owner" {...form.field('ownerId')} />
       <SelectField label="Membership" {...form.field('membership')} hint="Only active members can open the doors.">
         {MEMBERSHIP_VALUES.map((m) => (
           <option key={m} value={m}>
@@ -92,9 +96,7 @@ export function EditMemberForm({ member, onDone, onCancel }: { member: GymMember
     <ModalForm form={form}>
       <TextField label="Name" autoComplete="off" {...form.field('name')} data-autofocus />
       <TextField label="Email" value={member.email} readOnly disabled hint="The email links the member to their Kisi account and cannot change." />
-      <SelectField label="Owner" {...form.field('ownerId')}>
-        <OwnerOptions placeholder="Choose an owner" current={{ id: member.ownerId, name: member.ownerName, gymName: member.gymName }} />
-      </SelectField>
+      <OwnerSelect label="Owner" placeholder="Choose an owner" current={{ id: member.ownerId, name: member.ownerName, gymName: member.gymName }} {...form.field('ownerId')} />
       <FormActions pending={form.pending} submitLabel="Save" pendingLabel="Saving…" onCancel={onCancel} />
     </ModalForm>
   );
