@@ -168,6 +168,55 @@ for (const [i, viewport] of [
       assert.deepEqual(problems.messages, []);
       await context.close();
     });
+
+    it('a diner adds a dish, tabs on through the menu clear of the cart bar, and steps the count down to 1 keeping the focus', async () => {
+      const { page, context, problems } = await app.newPage({ viewport });
+      await page.goto('/pt/diner/menu?table=6');
+      const firstAdd = page.getByRole('button', { name: /^Add / }).first();
+      await firstAdd.waitFor();
+      const dish = ((await firstAdd.textContent()) ?? '').replace(/^\s*Add\s*/, '').trim();
+      await tabTo(page, firstAdd);
+      await press(page, 'Enter');
+      const dialog = page.getByRole('dialog');
+      await tabTo(page, dialog.getByRole('button', { name: 'Add to cart' }));
+      await press(page, 'Enter');
+      const bar = page.locator('.cart-bar');
+      await bar.waitFor();
+      await dialog.waitFor({ state: 'detached' });
+
+      // The bar floats over the page's foot: nothing that takes the focus may sit under it.
+      const covered: string[] = [];
+      for (let step = 0; step < 25; step++) {
+        await press(page, 'Tab');
+        await page.evaluate(() => new Promise(requestAnimationFrame));
+        const under = await page.evaluate(() => {
+          const el = document.activeElement;
+          const over = document.querySelector('.cart-bar');
+          if (!el || !over || over.contains(el)) return null;
+          const box = el.getBoundingClientRect();
+          const b = over.getBoundingClientRect();
+          return box.bottom > b.top && box.top < b.bottom ? (el.textContent ?? '').trim() : null;
+        });
+        if (under) covered.push(under);
+      }
+      assert.deepEqual(covered, [], 'focused under the cart bar');
+
+      await tabTo(page, bar.getByRole('link', { name: 'View cart' }));
+      await press(page, 'Enter');
+      const more = page.getByRole('button', { name: `One more ${dish}` });
+      const fewer = page.getByRole('button', { name: `One fewer ${dish}` });
+      await more.waitFor();
+      await tabTo(page, more);
+      await press(page, 'Enter');
+      await tabTo(page, fewer, { back: true });
+      await press(page, 'Enter');
+      await page.getByRole('group', { name: `Quantity of ${dish}` }).getByText('1', { exact: true }).waitFor();
+      assert.ok(await hasFocus(fewer), `at 1, focus is on ${(await focusState(page)).where}`);
+      await press(page, 'Enter'); // off at 1: nothing changes
+      assert.equal(await fewer.getAttribute('aria-disabled'), 'true');
+      assert.deepEqual(problems.messages, []);
+      await context.close();
+    });
   });
 }
 

@@ -310,7 +310,9 @@ export function Component() {
               <button
                 type="submit"
                 className="btn btn-primary btn-big"
-                disabled={placing || nothingOrderable}
+                // While placing, the button keeps the focus (aria-disabled): after a failure Enter tries again.
+                disabled={nothingOrderable}
+                aria-disabled={placing || undefined}
                 aria-busy={placing}
                 aria-describedby={nothingOrderable && !formError ? 'cart-nothing-orderable' : undefined}
               >

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLoaderData, useNavigate, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import type { Menu, MenuItem, MenuStall } from '@contracts/pt.contract';
 import { EmptyState } from '@/components/empty-state';
@@ -206,6 +206,24 @@ function CartBar({ menu, added }: { menu: Menu; added: string }) {
   const count = orderable.reduce((sum, line) => sum + line.quantity, 0);
   const total = orderable.reduce((sum, line) => sum + line.quantity * available.get(line.itemId)!, 0);
   const leftOut = cart.length - orderable.length;
+  const bar = useRef<HTMLDivElement>(null);
+  // What takes focus under the bar (a keyboard's Tab, focus back from the add dialog) is scrolled
+  // above it. The browser brings it just into the window, where the bar floats over it; the bar's
+  // height changes with its text (two rows on a phone), so it is measured once the browser has scrolled.
+  useEffect(() => {
+    const clear = (event: FocusEvent) => {
+      const target = event.target;
+      if (!(target instanceof Element)) return;
+      requestAnimationFrame(() => {
+        const over = bar.current?.getBoundingClientRect();
+        if (!over || bar.current!.contains(target)) return;
+        const box = target.getBoundingClientRect();
+        if (box.bottom > over.top && box.top < over.bottom) window.scrollBy({ top: box.bottom - over.top + 8 });
+      });
+    };
+    document.addEventListener('focusin', clear);
+    return () => document.removeEventListener('focusin', clear);
+  }, []);
   return (
     <>
       {/* Always in the page, so a screen reader hears each addition (a region that appears with its text is often not read). */}
@@ -213,7 +231,7 @@ function CartBar({ menu, added }: { menu: Menu; added: string }) {
         {added}
       </p>
       {cart.length > 0 ? (
-        <div className="cart-bar">
+        <div className="cart-bar" ref={bar}>
           <span className="cart-bar-text">
             <span className="tabular">
               {count} {count === 1 ? 'item' : 'items'} · {formatMoney(total, currency)}

@@ -26,17 +26,21 @@ export function QuantityStepper({
   focusMore?: boolean;
   children: ReactNode;
 }) {
+  // Off, but still focusable (aria-disabled): a button that went off under the keyboard's focus
+  // (stepping down to 1, or while the order is placed) would drop the focus to the top of the page.
+  const fewerOff = disabled || quantity <= 1;
+  const moreOff = disabled || noMore || quantity >= MAX_QUANTITY;
   return (
     <div className="stepper" role="group" aria-label={`Quantity of ${dish}`}>
-      <button type="button" className="icon-button" onClick={() => onChange(quantity - 1)} disabled={disabled || quantity <= 1} aria-label={`One fewer ${dish}`}>
+      <button type="button" className="icon-button" onClick={() => fewerOff || onChange(quantity - 1)} aria-disabled={fewerOff || undefined} aria-label={`One fewer ${dish}`}>
         <Icon name="minus" size={18} />
       </button>
       {children}
       <button
         type="button"
         className="icon-button"
-        onClick={() => onChange(quantity + 1)}
-        disabled={disabled || noMore || quantity >= MAX_QUANTITY}
+        onClick={() => moreOff || onChange(quantity + 1)}
+        aria-disabled={moreOff || undefined}
         aria-label={`One more ${dish}`}
         data-autofocus={focusMore || undefined}
       >
