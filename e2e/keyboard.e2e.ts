@@ -192,7 +192,7 @@ for (const [i, viewport] of [
         const under = await page.evaluate(() => {
           const el = document.activeElement;
           const over = document.querySelector('.cart-bar');
-          if (!el || !over || over.contains(el)) return null;
+          if (!el || el === document.body || !over || over.contains(el)) return null;
           const box = el.getBoundingClientRect();
           const b = over.getBoundingClientRect();
           return box.bottom > b.top && box.top < b.bottom ? (el.textContent ?? '').trim() : null;
