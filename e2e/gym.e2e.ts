@@ -193,6 +193,24 @@ describe('gym front desk', () => {
     await context.close();
   });
 
+  it('a member named with one long word and a long email: their page stays as wide as a phone', async () => {
+    const { page, context, problems } = await signedIn('/shell/gymowner/users', STAFF, { width: 390, height: 844 });
+    const word = 'Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswessenschafewarenwohlgepflegt';
+    const email = `${'w'.repeat(30)}.${Date.now()}@${'averylongdomainpart'.repeat(4)}.example`;
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a member' });
+    await dialog.getByLabel('Name', { exact: true }).fill(word);
+    await dialog.getByLabel('Email', { exact: true }).fill(email);
+    await dialog.getByLabel('Owner').selectOption({ index: 1 });
+    await dialog.getByRole('button', { name: 'Add member' }).click();
+    await page.getByRole('heading', { name: word, level: 1 }).waitFor();
+    await page.getByText(/so there was no door access to switch|Doors open for them|None with this email/).first().waitFor();
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    assert.ok(scrollWidth <= innerWidth, `the page is ${scrollWidth}px wide in a ${innerWidth}px window`);
+    assert.deepEqual(problems.messages, []);
+    await context.close();
+  });
+
   it('an owner stays chosen when the owner list arrives after the page: the list’s filter from the address, and a member’s Edit dialog after a reload', async () => {
     const { page, context, problems } = await signedIn('/shell/gymowner/users');
     const owners = ((await (await page.request.get('/api/gym/owners?pageSize=100')).json()) as { items: Array<{ id: number; name: string; gymName: string; memberCount: number }> }).items;
