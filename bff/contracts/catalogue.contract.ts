@@ -13,6 +13,8 @@ import { endpoint, read } from './endpoint.contract';
 export const MAX_CATALOGUE_QUERY = 100;
 
 /** What a piece or part number looks like (`10270-1`, `3001pr0001`); an id is digits only. */
+/** The piece number the pages give as an example of what to type: a piece of the catalogue shipped with the app. */
+export const EXAMPLE_PIECE_NUMBER = '10109-1';
 export const CATALOGUE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 /**
  * A piece or part in a path: its number (`10270-1`, `3001`, `3001pr0001`: what people know, share
@@ -147,7 +149,7 @@ export const catalogueApi = {
   getPiece: endpoint({
     method: 'GET',
     path: '/api/rest/pieces/:id',
-    summary: 'A piece (by number such as 10270-1, or by id) with its parts grouped by category, and totals',
+    summary: `A piece (by number such as ${EXAMPLE_PIECE_NUMBER}, or by id) with its parts grouped by category, and totals`,
     access: 'public',
     params: PieceRefParamSchema,
     response: PieceDetailSchema,

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { CategoryListSchema, PartCategory, PartDetail, PartListItem, PieceDetail, PieceSummary } from '../../contracts/catalogue.contract';
+import { EXAMPLE_PIECE_NUMBER, type CategoryListSchema, type PartCategory, type PartDetail, type PartListItem, type PieceDetail, type PieceSummary } from '../../contracts/catalogue.contract';
 import type { Page } from '../../contracts/common.contract';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 import type * as v from 'valibot';
@@ -24,6 +24,8 @@ const problemOf = async (url: string, status: number) => {
 
 it(`seeds the shipped catalogue once (${CATALOGUE_SEED_DIR}), and never over one that is there`, async () => {
   expect((await list('')).total).toBe(327);
+  // The number the pages give as an example finds a piece.
+  expect((await list(`query=${EXAMPLE_PIECE_NUMBER}`)).items[0]?.number).toBe(EXAMPLE_PIECE_NUMBER);
   expect(await seedCatalogueIfEmpty(ctx.database)).toBe(false);
   expect((await list('')).total).toBe(327);
 });

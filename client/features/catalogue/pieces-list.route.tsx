@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
-import type { Category, PartCategory, PartListItem, PieceSummary } from '@contracts/catalogue.contract';
+import { EXAMPLE_PIECE_NUMBER, type Category, type PartCategory, type PartListItem, type PieceSummary } from '@contracts/catalogue.contract';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery } from '@/lib/cache';
@@ -77,7 +77,7 @@ export const handle = {
 };
 
 const LEDES = {
-  pieces: 'Every set in the catalogue. Find one by its number (such as 10270-1) or its name, then open it to see the parts it is made of.',
+  pieces: `Every set in the catalogue. Find one by its number (such as ${EXAMPLE_PIECE_NUMBER}) or its name, then open it to see the parts it is made of.`,
   parts: 'Every part the pieces are made of. Find one by its number (such as 3001) or a word of its name, then see the pieces it is used in.',
 };
 

@@ -1,5 +1,5 @@
 import type { Page } from '@contracts/common.contract';
-import { PIECE_SORTS, type Category, type PieceSort, type PieceSummary } from '@contracts/catalogue.contract';
+import { EXAMPLE_PIECE_NUMBER, PIECE_SORTS, type Category, type PieceSort, type PieceSummary } from '@contracts/catalogue.contract';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
@@ -45,7 +45,7 @@ export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: At
   return (
     <CatalogueResults
       searchLabel="Search pieces"
-      placeholder="Search by number (10270-1) or name"
+      placeholder={`Search by number (${EXAMPLE_PIECE_NUMBER}) or name`}
       query={search.query}
       busy={busy}
       filters={
@@ -96,7 +96,7 @@ export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: At
                 elsewhere={search.query && elsewhere ? { to: elsewhere.to, label: `Show ${foundPlural(elsewhere.found, 'part', 'parts')}` } : undefined}
               >
                 {search.query
-                  ? `Nothing matches “${search.query}”${search.category ? ` in ${categoryName ?? 'this category'}` : ''}${elsewhere ? ` here, but ${foundMatching(elsewhere.found, 'part', 'parts')} it.` : '. Try a set number such as 10270-1, or a word of its name.'}`
+                  ? `Nothing matches “${search.query}”${search.category ? ` in ${categoryName ?? 'this category'}` : ''}${elsewhere ? ` here, but ${foundMatching(elsewhere.found, 'part', 'parts')} it.` : `. Try a set number such as ${EXAMPLE_PIECE_NUMBER}, or a word of its name.`}`
                   : `There are no pieces in ${categoryName ?? 'this category'}.`}
               </NoMatchState>
             ) : (
