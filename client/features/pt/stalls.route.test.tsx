@@ -117,6 +117,11 @@ describe('/pt/stalls/:id', () => {
     await user.type(price, '1200.5');
     await user.click(within(dialog).getByRole('button', { name: 'Save item' }));
     expect(await within(dialog).findByText('A price can be at most 1000.00')).toBeInTheDocument();
+    // A price with more digits than any price has is still a price: too high, not unreadable.
+    await user.clear(price);
+    await user.type(price, '99999999');
+    await user.click(within(dialog).getByRole('button', { name: 'Save item' }));
+    expect(await within(dialog).findByText('A price can be at most 1000.00')).toBeInTheDocument();
     await user.clear(price);
     await user.type(price, '7.505');
     await user.click(within(dialog).getByRole('button', { name: 'Save item' }));

@@ -11,9 +11,10 @@ type Values = { name: string; priceCents: string; category: string; allergens: s
 
 /**
  * A typed price in cents for the contract to judge: "7.50" is 750; "7.505" stays fractional cents,
- * which the contract refuses as more than two decimals; anything else is none, and it asks for a price.
+ * which the contract refuses as more than two decimals; "99999999" is a number too, which it refuses
+ * as over the highest price; anything else is none, and it asks for a price.
  */
-const centsOf = (text: string) => parsePrice(text) ?? (/^\d+[.,]\d{3,}$/.test(text.trim()) ? Number(text.trim().replace(',', '.')) * 100 : undefined);
+const centsOf = (text: string) => parsePrice(text) ?? (/^\d+([.,]\d+)?$/.test(text.trim()) ? Number(text.trim().replace(',', '.')) * 100 : undefined);
 
 /** The typed text as the body's parts: the price in cents, allergens as a list. */
 const toParts = (values: Values) => ({
