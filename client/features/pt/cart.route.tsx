@@ -50,7 +50,7 @@ export async function loader(): Promise<Data> {
   }
 }
 
-export const handle = { title: 'Your order', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
+export const handle = { title: 'Your cart', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
 
 /** Messages of a refused order, by the cart line they name (`body.cart.N…`), and the rest. */
 function refusedLines(error: unknown, sent: CartLine[]): { lines: Record<string, string>; other: string[] } {
@@ -194,7 +194,7 @@ export function Component() {
 
   return (
     <div className="stack-lg">
-      <DinerPageHeader table={table} title="Your order">
+      <DinerPageHeader table={table} title="Your cart">
         <p>One cart for every stall. Place the order and follow it here until it reaches your table.</p>
       </DinerPageHeader>
 
@@ -253,7 +253,7 @@ export function Component() {
             </TablePicker>
           ) : null}
 
-          <form className="stack" aria-label="Your order" onSubmit={(e) => void onSubmit(e)} noValidate>
+          <form className="stack" aria-label="Your cart" onSubmit={(e) => void onSubmit(e)} noValidate>
             <ul className="cart-lines" aria-label="Dishes in your cart">
               {cart.map((line) => {
                 const key = lineKey(line);
