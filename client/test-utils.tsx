@@ -14,6 +14,7 @@ import { Providers } from './app/providers';
 import { routes as appRoutes } from './app/router';
 import { registerPreloadRoutes } from './lib/app-link';
 import { resetCache } from './lib/cache';
+import { resetSessionEnded } from './lib/session';
 import { notifyChoices } from './lib/notify';
 import { handle, recordRequests, server } from './test-server';
 import { FakeEventSource } from './test-event-source';
@@ -81,6 +82,7 @@ export function holdRequests(matches: (method: string, path: string) => boolean)
 /** Renders the app's real route table (or given routes) in a memory router at `path`. */
 export function renderApp(path: string, routes: RouteObject[] = appRoutes) {
   resetCache();
+  resetSessionEnded();
   registerPreloadRoutes(routes);
   jest.spyOn(window, 'scrollTo').mockImplementation(() => undefined); // ScrollRestoration; jsdom lacks it
   const router = createMemoryRouter(routes, { initialEntries: [path] });

@@ -5,7 +5,7 @@ import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 
 import { Icon } from '@/components/icon';
 import { AppLink, AppNavLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { SESSION_KEY, fetchSession, signOut } from '@/lib/session';
+import { SESSION_KEY, fetchSession, signOut, useSessionEnded } from '@/lib/session';
 import { navFor, useAudience } from '@/lib/areas';
 import { ModalProvider } from '@/components/modal-host';
 import { RouterPendingOverlay } from './pending-overlay';
@@ -89,6 +89,7 @@ export function RootLayout() {
           </a>
           <SiteHeader />
           <main id="main" className="main" tabIndex={-1} ref={mainRef}>
+            <SessionEndedBanner />
             <Outlet />
           </main>
           <SiteFooter />
@@ -218,6 +219,25 @@ function SessionMenu() {
         {leaving ? 'Signing out…' : 'Sign out'}
       </button>
     </div>
+  );
+}
+
+/**
+ * Said above the page when its session ended under it (lib/session.ts `useSessionEnded`): signing in
+ * again in a new tab brings this one back as it was, nothing typed lost; leaving would lose it.
+ */
+function SessionEndedBanner() {
+  const ended = useSessionEnded();
+  const location = useLocation();
+  if (!ended) return null;
+  return (
+    <p className="banner banner-warning session-ended" role="alert">
+      You are signed out: in another tab, or your session ran out.{' '}
+      <a href={loginPath({ redirect: location.pathname + location.search })} target="_blank" rel="noopener">
+        Sign in again in a new tab
+      </a>
+      , then carry on here: what you typed on this page is kept.
+    </p>
   );
 }
 

@@ -123,6 +123,9 @@ function notePosition(response: Response) {
 export const positionOfReads = (): string | undefined => (readsOnTheirWay === 0 && lowestReadPosition !== undefined ? String(lowestReadPosition) : undefined);
 
 /** The one fetch (the spec's rules): body read as text; not ok → ApiError; else JSON, falling back to the text. */
+/** Told of every 401: the session a page was shown with may be gone (lib/session.ts says so on the page). */
+export const sessionRefused = new EventTarget();
+
 async function send(method: string, url: string, json: unknown, extraHeaders: RequestHeaders = {}): Promise<ApiResponse<unknown>> {
   const headers: Record<string, string> = { ...extraHeaders, Accept: 'application/json' };
   let body: string | undefined;
@@ -144,6 +147,7 @@ async function send(method: string, url: string, json: unknown, extraHeaders: Re
     if (reading) readsOnTheirWay--;
   }
   if (reading) notePosition(response);
+  if (response.status === 401) sessionRefused.dispatchEvent(new Event('refused'));
   if (!response.ok) throw new ApiError(response.status, text, url, asProblem(text), retryAfterOf(response.headers.get('Retry-After')));
   const done = (data: unknown) => ({ data, status: response.status, headers: response.headers });
   if (text === '') return done(undefined);

@@ -1,8 +1,9 @@
+import { useSyncExternalStore } from 'react';
 import { createContext, data, redirect, useRouteLoaderData } from 'react-router';
 import type { LoaderFunctionArgs, MiddlewareFunction, RouterContextProvider } from 'react-router';
 import type { SessionUser } from '@contracts/auth.contract';
 import type { Role } from '@contracts/endpoint.contract';
-import { call, errorMessage, isApiError, keyFor } from './api-client';
+import { call, errorMessage, isApiError, keyFor, sessionRefused } from './api-client';
 import { cachedData, fetchQuery, invalidate, setQueryData } from './cache';
 import { forgetDrafts } from './drafts';
 import { write } from './endpoint-write';
@@ -123,12 +124,52 @@ export const runnersAndStaffOnly = roleLoader(['runner', 'staff'], 'runners and 
 export const adminsOnly = roleLoader([], 'admins');
 
 /**
+ * Whether the session this page was shown with ended under it: signed out in another tab of this
+ * browser (the tabs share the cookie, not the page), or refused by the server (a 401 to a write).
+ * The page stays as it is, typed text and all, until the person signs in again (in another tab,
+ * which says so here) or leaves.
+ */
+let sessionEnded = false;
+const endedListeners = new Set<() => void>();
+function setSessionEnded(ended: boolean) {
+  if (ended === sessionEnded) return;
+  sessionEnded = ended;
+  endedListeners.forEach((listener) => listener());
+}
+const endedIfSignedIn = () => setSessionEnded(Boolean(cachedData(SESSION_KEY)));
+const sessionNews = typeof BroadcastChannel === 'function' ? new BroadcastChannel('frontdesk.session') : undefined;
+// (Node's channel, in the client tests, would keep the test process alive; a browser's has no unref.)
+(sessionNews as { unref?: () => void } | undefined)?.unref?.();
+sessionNews?.addEventListener('message', (event: MessageEvent) => {
+  if (event.data !== 'signed-in') return endedIfSignedIn();
+  setSessionEnded(false);
+  void invalidate(firstScreenApi.session);
+});
+sessionRefused.addEventListener('refused', endedIfSignedIn);
+
+export const useSessionEnded = () =>
+  useSyncExternalStore(
+    (listener) => (endedListeners.add(listener), () => void endedListeners.delete(listener)),
+    () => sessionEnded,
+  );
+
+/** For tests: a new page starts with its session. */
+export const resetSessionEnded = () => setSessionEnded(false);
+
+/** Signed in on this tab: the others that lost their session carry on. */
+export function announceSignIn() {
+  setSessionEnded(false);
+  sessionNews?.postMessage('signed-in');
+}
+
+/**
  * Nobody is signed in now: the header and /shell's check see it at once (docs/decisions/0001-one-way-to-write.md),
- * and the tab's half-written messages go with the person.
+ * the tab's half-written messages go with the person, and the browser's other tabs are told.
  */
 export const signOut = write(firstScreenApi.logout, {
   apply: async () => {
     forgetDrafts();
+    sessionNews?.postMessage('signed-out');
     setQueryData(SESSION_KEY, null);
     await invalidate(firstScreenApi.session);
   },

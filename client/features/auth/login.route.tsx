@@ -13,14 +13,19 @@ import type { LoginSearch } from '@/lib/search-params';
 import { afterPaint } from '@/lib/after-paint';
 import { AppLink } from '@/lib/app-link';
 import { safeRedirect } from '@/lib/paths';
-import { SESSION_KEY, fetchSession } from '@/lib/session';
+import { SESSION_KEY, announceSignIn, fetchSession } from '@/lib/session';
 
 /**
  * Signing in is a write like any other (docs/decisions/0001-one-way-to-write.md): the user it
  * answers goes into the session's cache entry, so the header shows them on the next screen. It lives
  * here, not in lib/session, so the app's first screen does not carry the login form's checks.
  */
-const signIn = write(loginApi.login, { apply: ({ user }) => setQueryData(SESSION_KEY, user) });
+const signIn = write(loginApi.login, {
+  apply: ({ user }) => {
+    setQueryData(SESSION_KEY, user);
+    announceSignIn();
+  },
+});
 
 /** Why sign-in failed, in words: the server's field messages on their fields, the rest above the form. */
 function signInFailed(error: unknown) {

@@ -145,6 +145,32 @@ describe('/shell/chat', () => {
     await waitFor(() => expect(Object.keys(sessionStorage).filter((key) => key.startsWith('frontdesk.draft.'))).toEqual([]));
   });
 
+  it('says so when the session ended under the page (a 401 to a send): sign in again in a new tab, the text kept', async () => {
+    const { user, chat } = setup();
+    chat.failNextPost = 401;
+    const box = await screen.findByLabelText('Message');
+    await user.type(box, 'Still here?{Enter}');
+    const banner = await screen.findByText(/You are signed out: in another tab, or your session ran out/);
+    const again = within(banner).getByRole('link', { name: 'Sign in again in a new tab' });
+    expect(again).toHaveAttribute('target', '_blank');
+    expect(again).toHaveAttribute('href', '/login?redirect=%2Fshell%2Fchat');
+    expect(box).toHaveValue('Still here?');
+  });
+
+  it('hears of a sign-out in another tab of the browser, and of the sign-in that brings the page back', async () => {
+    setup();
+    await screen.findByLabelText('Message');
+    const otherTab = new BroadcastChannel('frontdesk.session');
+    try {
+      otherTab.postMessage('signed-out');
+      expect(await screen.findByText(/You are signed out/)).toBeInTheDocument();
+      otherTab.postMessage('signed-in');
+      await waitFor(() => expect(screen.queryByText(/You are signed out/)).not.toBeInTheDocument());
+    } finally {
+      otherTab.close();
+    }
+  });
+
   it('sends with Enter (Shift+Enter is a new line) and shows the message once, even when its live event follows', async () => {
     const { user, api, chat } = setup();
     const box = await screen.findByLabelText('Message');
