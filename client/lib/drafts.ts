@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { DRAFT_KEY_PREFIX } from './session';
 
 /**
  * Where a half-written message belongs: whose it is (a signed-in account's id, or a guest on the
@@ -6,8 +7,7 @@ import { useRef, useState } from 'react';
  */
 export type DraftPlace = { owner: number | 'guest'; place: string };
 
-const PREFIX = 'frontdesk.draft.';
-const keyOf = ({ owner, place }: DraftPlace) => `${PREFIX}${owner}.${place}`;
+const keyOf = ({ owner, place }: DraftPlace) => `${DRAFT_KEY_PREFIX}${owner}.${place}`;
 
 function readDraft(place: DraftPlace): string {
   try {
@@ -30,8 +30,9 @@ function keepDraft(place: DraftPlace, text: string) {
  * A message box's text, kept for this tab's session (sessionStorage): switching channel or
  * conversation, going to another page and back, or reloading finds the text where it was left.
  * Kept under its owner, so whoever signs in next on this tab never finds someone else's words in
- * the box (or sends them under their own name). `latest` is the text in the box now, for a send
- * that finishes after more was typed. The box must be keyed by its place (a new place, a new box).
+ * the box (or sends them under their own name); signing out forgets them all (`signOut`). `latest`
+ * is the text in the box now, for a send that finishes after more was typed. The box must be keyed
+ * by its place (a new place, a new box).
  */
 export function useDraft(place: DraftPlace) {
   const [text, setTextState] = useState(() => readDraft(place));
@@ -42,14 +43,4 @@ export function useDraft(place: DraftPlace) {
     keepDraft(place, value);
   };
   return { text, setText, latest };
-}
-
-/** Signing out takes every draft of this tab with it: the desk's next person starts with empty boxes. */
-export function forgetDrafts() {
-  try {
-    const keys = Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i)).filter((key): key is string => key?.startsWith(PREFIX) ?? false);
-    for (const key of keys) sessionStorage.removeItem(key);
-  } catch {
-    // storage refused: nothing was kept
-  }
 }

@@ -5,7 +5,6 @@ import type { SessionUser } from '@contracts/auth.contract';
 import type { Role } from '@contracts/endpoint.contract';
 import { call, errorMessage, isApiError, keyFor, sessionRefused } from './api-client';
 import { cachedData, fetchQuery, invalidate, setQueryData } from './cache';
-import { forgetDrafts } from './drafts';
 import { write } from './endpoint-write';
 import { firstScreenApi } from './first-screen-api';
 import { loginPath } from './paths';
@@ -122,6 +121,16 @@ export const requireRunner = requireRole(['runner', 'staff'], 'runners and staff
 export const staffOnly = roleLoader(['staff'], 'staff');
 export const runnersAndStaffOnly = roleLoader(['runner', 'staff'], 'runners and staff');
 export const adminsOnly = roleLoader([], 'admins');
+
+/** Where the tab keeps half-written messages (lib/drafts.ts), each under its owner: signing out forgets them all. */
+export const DRAFT_KEY_PREFIX = 'frontdesk.draft.';
+function forgetDrafts() {
+  try {
+    for (const key of Object.keys(sessionStorage)) if (key.startsWith(DRAFT_KEY_PREFIX)) sessionStorage.removeItem(key);
+  } catch {
+    // storage refused: nothing was kept
+  }
+}
 
 /**
  * Whether the session this page was shown with ended under it: signed out in another tab of this
