@@ -39,6 +39,25 @@ async function addFromMenu(user: ReturnType<typeof userEvent.setup>, name: strin
 const cartLine = (name: string) => within(screen.getByRole('list', { name: 'Dishes in your cart' })).getByText(name, { selector: '.cart-line-name' }).closest('li')!;
 
 describe('/pt/diner/menu → cart', () => {
+  it('checks the dish against the menu as it is now before adding it: sold out, or its stall paused, since the page loaded', async () => {
+    const { user, pt } = setup('/pt/diner/menu?table=12');
+    await user.click(await screen.findByRole('button', { name: 'Add Laksa' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Laksa' });
+    pt.items.find((i) => i.name === 'Laksa')!.soldOut = true; // the stall marks it while the diner chooses
+    await user.click(within(dialog).getByRole('button', { name: 'Add to cart' }));
+    expect(await within(dialog).findByText('Laksa has just sold out.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    // The menu behind it now says so too, and the cart is as it was.
+    expect(within(screen.getByRole('heading', { name: 'Laksa' }).closest('li')!).getByText('Sold out')).toBeInTheDocument();
+    expect(window.localStorage.getItem('frontdesk.pt.cart')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Add Margherita' }));
+    const pizzaDialog = await screen.findByRole('dialog', { name: 'Add Margherita' });
+    pt.stalls.find((s) => s.name === 'Forno')!.status = 'paused';
+    await user.click(within(pizzaDialog).getByRole('button', { name: 'Add to cart' }));
+    expect(await within(pizzaDialog).findByText('Forno has just stopped taking orders, so Margherita cannot be added.')).toBeInTheDocument();
+  });
+
   it('remembers the QR code’s table, shows sold-out dishes without an Add button, and adds with quantity and note', async () => {
     const { user, router } = setup('/pt/diner/menu?table=12');
     expect(await screen.findByText(/You are ordering for/)).toHaveTextContent('You are ordering for table 12.');

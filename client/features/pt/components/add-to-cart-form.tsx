@@ -1,8 +1,10 @@
-import { CartLineSchema, MAX_QUANTITY, type MenuItem, type Stall } from '@contracts/pt.contract';
+import { CartLineSchema, MAX_QUANTITY, ptReads, type Menu, type MenuItem, type Stall } from '@contracts/pt.contract';
 import { Field, FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { errorMessage } from '@/lib/api-client';
+import { cachedData, invalidate } from '@/lib/cache';
 import { useForm } from '@/lib/form-state';
 import { addToCart, clampQuantity } from '@/features/pt/diner-store';
+import { MENU_KEY } from '@/features/pt/pt.api';
 import { QuantityStepper } from './quantity-stepper';
 
 /**
@@ -18,6 +20,16 @@ export function AddToCartForm({ stall, item, onDone, onCancel }: { stall: Pick<S
     // Text that is no number becomes NaN, which the contract refuses with its own words.
     toInput: (values) => ({ itemId: item.id, quantity: Number(values.quantity), note: values.note }),
     send: async (line) => {
+      // The menu on screen may be older than a sold-out dish or a paused stall: it is read again (the
+      // page shows the answer), and the dish added only if it is still there. Offline, it is added as
+      // shown, and the cart says what it cannot order.
+      const now = await invalidate(ptReads.menu.endpoint).then(
+        () => cachedData(MENU_KEY) as Menu | undefined,
+        () => undefined,
+      );
+      const stallNow = now?.stalls.find((s) => s.id === stall.id);
+      if (now && !stallNow) throw new Error(`${stall.name} has just stopped taking orders, so ${item.name} cannot be added.`);
+      if (stallNow && !stallNow.items.some((i) => i.id === item.id && !i.soldOut)) throw new Error(`${item.name} has just sold out.`);
       const added = addToCart(stall, item, line.quantity, line.note ?? null);
       onDone(`Added ${line.quantity} × ${item.name} to your cart${added.quantity > line.quantity ? ` (${added.quantity} in all)` : ''}.`);
     },
