@@ -9,7 +9,7 @@ function Page() {
   const navigate = useNavigate();
   return (
     <>
-      <button type="button" onClick={() => modal.open({ title: 'Studio A', content: (close) => <><p>Sprung floor</p><button type="button">Book</button><button type="button" onClick={close}>Done</button></> })}>
+      <button type="button" onClick={() => modal.open({ title: 'Studio A', content: (close) => <><p>Sprung floor</p><button type="button">Book</button><input aria-label="Note" /><button type="button" onClick={close}>Done</button></> })}>
         Open details
       </button>
       <button type="button" onClick={() => navigate('/elsewhere')}>Leave</button>
@@ -67,13 +67,24 @@ describe('modal host', () => {
     expect(document.body.style.overflow).toBe('');
   });
 
+  it('stays open on a click beside it once something was typed in it; Escape still closes it', async () => {
+    const user = renderHost();
+    await user.click(screen.getByText('Open details'));
+    await user.type(await screen.findByRole('textbox', { name: 'Note' }), 'Mats by the door');
+    await user.click(screen.getByTestId('modal-backdrop'));
+    expect(screen.getByRole('textbox', { name: 'Note' })).toHaveValue('Mats by the door');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('keeps Tab inside the dialog', async () => {
     const user = renderHost();
     await user.click(screen.getByText('Open details'));
     const close = screen.getByRole('button', { name: 'Close' });
     const done = screen.getByRole('button', { name: 'Done' });
     expect(close).toHaveFocus();
-    await user.tab();
+    await user.tab(); // Book
+    await user.tab(); // Note
     await user.tab();
     expect(done).toHaveFocus();
     await user.tab();

@@ -12,7 +12,7 @@ export type ModalOptions = {
   variant?: 'dialog' | 'panel';
 };
 
-/* The dialog the modal host (modal-host.tsx) shows: focus kept inside, page scroll locked, Escape and a backdrop click close it. */
+/* The dialog the modal host (modal-host.tsx) shows: focus kept inside, page scroll locked, Escape and a backdrop click close it (the backdrop not once something was typed in it). */
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -89,13 +89,17 @@ export function Modal({ title, description, content, variant = 'dialog', onClose
     };
   }, []);
 
+  // Once something was typed in it, a tap beside the dialog (easily made on a phone) leaves it
+  // open: only Escape, Close or Cancel, chosen on purpose, throw the typing away.
+  const typedIn = useRef(false);
   return createPortal(
     <div
       className={`modal-backdrop modal-${variant}`}
       data-testid="modal-backdrop"
       onClick={(event) => {
-        if (event.target === event.currentTarget) onClose();
+        if (event.target === event.currentTarget && !typedIn.current) onClose();
       }}
+      onInput={() => (typedIn.current = true)}
     >
       <div
         ref={dialogRef}
