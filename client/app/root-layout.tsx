@@ -229,7 +229,8 @@ function SessionMenu() {
 function SessionEndedBanner() {
   const ended = useSessionEnded();
   const location = useLocation();
-  if (!ended) return null;
+  // The login page is where a page whose reads were refused goes: signing in there is the way on.
+  if (!ended || location.pathname === paths.login) return null;
   return (
     <p className="banner banner-warning session-ended" role="alert">
       You are signed out: in another tab, or your session ran out.{' '}

@@ -122,10 +122,10 @@ function notePosition(response: Response) {
  */
 export const positionOfReads = (): string | undefined => (readsOnTheirWay === 0 && lowestReadPosition !== undefined ? String(lowestReadPosition) : undefined);
 
-/** The one fetch (the spec's rules): body read as text; not ok → ApiError; else JSON, falling back to the text. */
 /** Told of every 401: the session a page was shown with may be gone (lib/session.ts says so on the page). */
 export const sessionRefused = new EventTarget();
 
+/** The one fetch (the spec's rules): body read as text; not ok → ApiError; else JSON, falling back to the text. */
 async function send(method: string, url: string, json: unknown, extraHeaders: RequestHeaders = {}): Promise<ApiResponse<unknown>> {
   const headers: Record<string, string> = { ...extraHeaders, Accept: 'application/json' };
   let body: string | undefined;
