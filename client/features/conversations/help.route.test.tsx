@@ -109,6 +109,21 @@ describe('/help (guests)', () => {
     expect(await screen.findByText('Open', { selector: '.guest-status .badge' })).toBeInTheDocument();
   });
 
+  it('keeps a half-written first message when the guest looks at another page and comes back, and not once it is sent', async () => {
+    const { user, router } = setup();
+    await user.type(await screen.findByLabelText('Your name'), 'Ana Lima');
+    await user.type(screen.getByLabelText('How can we help?'), 'Could we get');
+    await act(() => router.navigate('/about'));
+    await act(() => router.navigate('/help?table=4'));
+    expect(await screen.findByLabelText('How can we help?')).toHaveValue('Could we get');
+    await user.type(screen.getByLabelText('How can we help?'), ' more napkins?');
+    await user.type(screen.getByLabelText('Your name'), 'Ana Lima');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await screen.findByRole('heading', { name: 'We have your request' });
+    await user.click(screen.getByRole('button', { name: 'Start a new request' }));
+    expect(screen.getByLabelText('How can we help?')).toHaveValue('');
+  });
+
   it('keeps a half-written follow-up when the guest looks at another page and comes back', async () => {
     const { user, router } = setup();
     await ask(user);

@@ -13,6 +13,7 @@ import { Spinner } from '@/components/spinner';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
+import { useDraft } from '@/lib/drafts';
 import { useForm } from '@/lib/form-state';
 import { MessageThread } from './components/message-thread';
 import { ReplyComposer } from './components/reply-composer';
@@ -146,6 +147,8 @@ function HelpForm({
   useEffect(() => {
     if (takeFocus) headingRef.current?.focus();
   }, [takeFocus]);
+  // The message is kept while it is not sent: a look at the menu for the table number, or a reload, finds it.
+  const draft = useDraft({ owner: 'guest', place: 'help.new' });
   const form = useForm({
     schema: startConversation.endpoint.body,
     initial: {
@@ -153,17 +156,19 @@ function HelpForm({
       // The table the link (or the QR code) names wins over the one remembered from an earlier visit.
       table: table ? String(table) : guest?.table ? String(guest.table) : '',
       email: guest?.email ?? '',
-      body: '',
+      body: draft.text,
     },
     toInput: (values) => ({ name: values.name, table: tableOf(values.table), email: values.email.trim() || null, body: values.body }),
     send: async (body) => {
       const started = await startConversation({ body });
       rememberConversation(started.id);
       rememberGuest({ name: body.name, table: body.table ?? null, email: body.email ?? null });
+      draft.setText('');
       onStarted(started.id);
     },
   });
 
+  const message = form.field('body');
   return (
     <form ref={form.ref} className="card help-form" noValidate onSubmit={form.onSubmit} aria-labelledby="help-form-title">
       <h2 id="help-form-title" className="card-heading" tabIndex={-1} ref={headingRef}>
@@ -185,7 +190,7 @@ function HelpForm({
           <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
         </div>
       </fieldset>
-      <TextAreaField label="How can we help?" rows={4} maxLength={MAX_MESSAGE_LENGTH} {...form.field('body')} />
+      <TextAreaField label="How can we help?" rows={4} maxLength={MAX_MESSAGE_LENGTH} {...message} onChange={(event) => (message.onChange(event), draft.setText(event.target.value))} />
       <div className="form-actions">
         {onBack ? (
           <button type="button" className="btn" onClick={onBack}>
