@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type IgnoredParam } from '@/lib/list-filters';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, dayAfter, daysInRange, type IgnoredParam } from '@/lib/list-filters';
 
 /**
  * From and to days of a filtered list (the last day included), for the house toolbar. `maxDays`:
@@ -22,9 +22,6 @@ export function DayRangeFields({ from, to, maxDays, onChange }: { from: string; 
 
 export type DayRange = { from: string; to: string };
 
-const DAY_MS = 86_400_000;
-const dayAfter = (day: string, days: number) => new Date(Date.parse(day) + days * DAY_MS).toISOString().slice(0, 10);
-
 /**
  * The range with one end chosen anew. An end typed past the other (a date field's min and max do
  * not stop typing) moves the other along, so what the person chose stays a range; so does an end
@@ -34,8 +31,7 @@ function rangeWith(range: DayRange, end: keyof DayRange, day: string, maxDays = 
   const next = { ...range, [end]: day };
   if (!next.from || !next.to) return next;
   if (next.to < next.from) return { from: day, to: day };
-  const days = (Date.parse(next.to) - Date.parse(next.from)) / DAY_MS + 1;
-  if (days <= maxDays) return next;
+  if (daysInRange(next) <= maxDays) return next;
   return end === 'to' ? { from: dayAfter(day, 1 - maxDays), to: day } : { from: day, to: dayAfter(day, maxDays - 1) };
 }
 

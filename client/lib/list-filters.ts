@@ -46,6 +46,12 @@ export const dayRange = ({ from, to }: { from: string; to: string }) => ({
   before: to ? startOf(to, 1).toISOString() : undefined,
 });
 
+const DAY_MS = 86_400_000;
+/** How many days a range of `dayParam` days holds, both ends included (they parse as UTC midnights: whole days). */
+export const daysInRange = ({ from, to }: { from: string; to: string }) => (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+/** The day `days` after `day` (before, for a negative count). */
+export const dayAfter = (day: string, days: number) => new Date(Date.parse(day) + days * DAY_MS).toISOString().slice(0, 10);
+
 /** A param of the URL the page could not use, said back to the person (a hand-typed or old link). */
 export type IgnoredParam = { name: string; value: string; reason: string };
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { MAX_REPORT_DAYS, ptReportsApi } from '@contracts/pt-reports.contract';
 import { urlOf } from '@contracts/endpoint.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
-import { DAY_REASON, dayParam, ignoredParams, type IgnoredParam } from '@/lib/list-filters';
+import { DAY_REASON, dayParam, daysInRange, ignoredParams, type IgnoredParam } from '@/lib/list-filters';
 import { parseSearch } from '@/lib/search-params';
 import { paths } from '@/lib/paths';
 
@@ -14,14 +14,12 @@ import { paths } from '@/lib/paths';
 export const ReportsSearchSchema = v.object({ from: dayParam, to: dayParam });
 export type ReportsSearch = v.InferOutput<typeof ReportsSearchSchema>;
 
-const daysIn = ({ from, to }: ReportsSearch) => (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
-
 /** Bad days fall back as on every list page, and the page names them; so does a range longer than the API counts (its last day is dropped). */
 export function parseReportsSearch(url: URL | URLSearchParams): ReportsSearch & { ignored: IgnoredParam[] } {
   const params = url instanceof URL ? url.searchParams : url;
   const search = parseSearch(ReportsSearchSchema, params);
   const ignored = ignoredParams(params, search, { from: DAY_REASON, to: DAY_REASON });
-  if (search.from && search.to && daysIn(search) > MAX_REPORT_DAYS) {
+  if (search.from && search.to && daysInRange(search) > MAX_REPORT_DAYS) {
     ignored.push({ name: 'to', value: search.to, reason: `a report covers at most ${MAX_REPORT_DAYS} days` });
     search.to = '';
   }
