@@ -34,6 +34,9 @@ export interface KisiUserSummary {
   accessEnabled: boolean;
 }
 
+/** Kisi's lists whose items the audit trail names (`labelOf`): access links, locks, groups. */
+export type KisiNamedList = typeof kisiApi.listGroupLinks | typeof kisiApi.listLocks | typeof kisiApi.listGroups;
+
 const toSummary = (u: KisiUser): KisiUserSummary => ({ id: u.id, name: u.name, email: u.email, accessEnabled: u.access_enabled });
 
 /** What Kisi said when it refused: its `{error}` text when the body is Kisi's error shape. */
@@ -98,7 +101,7 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
      * How the audit trail names one access link, lock or group (its name, and a link's email): read
      * before a write changes or removes it. Null when Kisi has none with that id.
      */
-    async labelOf(list: typeof kisiApi.listGroupLinks | typeof kisiApi.listLocks | typeof kisiApi.listGroups, id: number): Promise<string | null> {
+    async labelOf(list: KisiNamedList, id: number): Promise<string | null> {
       const items: Array<{ id: number; name: string; email?: string | null }> = await call(list, { query: { ids: String(id) } });
       const item = items.find((i) => i.id === id);
       return item ? `${item.name}${item.email ? ` <${item.email}>` : ''}` : null;

@@ -10,12 +10,12 @@ import { badRequest, forbidden, notFound, unauthorized } from '../lib/http-error
 import type { Logger } from '../lib/logger';
 import { sendProblem } from '../lib/problem';
 import { nameRoute } from '../lib/route-name';
-import type { KisiClient, KisiSettings } from './kisi-client';
+import type { KisiClient, KisiNamedList, KisiSettings } from './kisi-client';
 import { kisiWriteRecord, type KisiWrite } from './proxy-audit';
 import type { RateLimiter } from './rate-limiter';
 
 /** The list that names what a write by id removes or opens, for its audit entry. */
-const LIST_NAMING = new Map<Endpoint, typeof kisiApi.listGroupLinks | typeof kisiApi.listLocks | typeof kisiApi.listGroups>([
+const LIST_NAMING = new Map<Endpoint, KisiNamedList>([
   [kisiApi.deleteGroupLink, kisiApi.listGroupLinks],
   [kisiApi.unlockLock, kisiApi.listLocks],
   [kisiApi.deleteGroup, kisiApi.listGroups],
