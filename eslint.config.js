@@ -16,6 +16,8 @@ const elements = [
   { type: 'client-components', pattern: 'client/components' },
   { type: 'client-lib', pattern: 'client/lib' },
   { type: 'client-entry', pattern: 'client/*.{ts,tsx}', partialMatch: false },
+  // The client tests' fake BFF, fakes and helpers: the tests and it alone import it, production code never.
+  { type: 'client-test-support', pattern: 'client/test-support' },
   { type: 'bff-feature', pattern: 'bff/features/*', capture: ['feature'] },
   { type: 'bff-kisi', pattern: 'bff/kisi' },
   { type: 'bff-db', pattern: 'bff/db' },
@@ -33,6 +35,9 @@ const policies = [
   { from: { element: { type: 'client-feature' } }, allow: [sameFeature('client-feature'), to('client-components', 'client-lib', 'client-entry', 'contracts')] },
   { from: { element: { type: 'client-components' } }, allow: to('client-components', 'client-lib', 'contracts') },
   { from: { element: { type: 'client-lib' } }, allow: to('client-lib', 'contracts') },
+  // The test support serves the tests (*.test.ts(x), each beside the code it tests, under its folder's arrows besides); no production file imports it.
+  { from: { file: { path: 'client/**/*.test.{ts,tsx}' } }, allow: to('client-test-support') },
+  { from: { element: { type: 'client-test-support' } }, allow: to('client-test-support', 'client-app', 'client-feature', 'client-components', 'client-lib', 'client-entry', 'contracts') },
   { from: { element: { type: 'contracts' } }, allow: to('contracts') },
   { from: { element: { type: 'bff-app' } }, allow: to('bff-app', 'bff-test-support', 'bff-feature', 'bff-kisi', 'bff-db', 'bff-lib', 'contracts') },
   { from: { element: { type: 'bff-test-support' } }, allow: to('bff-app', 'bff-test-support', 'bff-feature', 'bff-kisi', 'bff-db', 'bff-lib', 'contracts') },

@@ -51,9 +51,9 @@ const config: Config = {
         [`/node_modules/(${esmOnly})/.+\\.m?js$`]: ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node', allowJs: true, isolatedModules: true } }],
       },
       transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
-      setupFilesAfterEnv: ['<rootDir>/client/test-setup.ts'],
+      setupFilesAfterEnv: ['<rootDir>/client/test-support/test-setup.ts'],
       moduleNameMapper: {
-        '\\.(css|png|svg|jpg|webp)$': '<rootDir>/client/test-asset-stub.ts',
+        '\\.(css|png|svg|jpg|webp)$': '<rootDir>/client/test-support/test-asset-stub.ts',
         '^@/(.*)$': '<rootDir>/client/$1',
         '^@contracts/(.*)$': '<rootDir>/bff/contracts/$1',
       },

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
-import { firstLoadPlugin } from './client/app/first-load.plugin.ts';
+import { firstLoadPlugin } from './build/first-load.plugin.ts';
 
 const bffPort = Number(process.env.PORT ?? 3000);
 

@@ -15,7 +15,7 @@ const NEVER_CACHE = 'no-cache';
 /** The built client's entry page in `staticDir`. */
 export const indexFileOf = (staticDir: string): string => path.join(path.resolve(staticDir), 'index.html');
 
-/** What the build says each page fetches besides the entry (client/app/first-load.plugin.ts writes it). */
+/** What the build says each page fetches besides the entry (build/first-load.plugin.ts writes it). */
 type Assets = { scripts: string[]; styles: string[] };
 type FirstLoad = { pages: Record<string, Assets> };
 const FIRST_LOAD_FILE = 'first-load.json';

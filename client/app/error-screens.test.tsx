@@ -6,8 +6,8 @@ import { render } from '@testing-library/react';
 import { ApiError } from '@/lib/api-client';
 import { pageReloader } from '@/lib/chunk-reload';
 import { statusApi } from '@contracts/status.contract';
-import { fakeBff, renderApp } from '@/test-utils';
-import { handle, problem } from '@/test-server';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { handle, problem } from '@/test-support/test-server';
 import { RouteErrorBoundary } from './error-boundaries';
 
 afterEach(() => {

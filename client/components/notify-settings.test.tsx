@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { NotifySettings } from './notify-settings';
 import { notifyChoices } from '@/lib/notify';
-import { fakeAudioEachTest, fakeNotificationApiEachTest } from '@/test-utils';
+import { fakeAudioEachTest, fakeNotificationApiEachTest } from '@/test-support/test-utils';
 
 const notices = fakeNotificationApiEachTest();
 const audio = fakeAudioEachTest();

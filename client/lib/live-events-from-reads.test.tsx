@@ -2,8 +2,8 @@ import { act, render, screen } from '@testing-library/react';
 import { LIVE_POSITION_HEADER } from '@contracts/endpoint.contract';
 import type { LiveEvent } from '@contracts/events.contract';
 import { statusApi } from '@contracts/status.contract';
-import { handle, reply, server } from '../test-server';
-import { FakeEventSource, SERVICE_STATUS, fakeEventSourceEachTest, fakePaintTiming, holdRequests } from '../test-utils';
+import { handle, reply, server } from '@/test-support/test-server';
+import { FakeEventSource, SERVICE_STATUS, fakeEventSourceEachTest, fakePaintTiming, holdRequests } from '@/test-support/test-utils';
 import { call } from './api-client';
 import { useLiveEvents, useLiveStatus, useWhenLiveOpens } from './live-events';
 

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import type { LiveEvent, LiveEventType } from '@contracts/events.contract';
-import { FakeEventSource, fakeEventSourceEachTest, fakePaintTiming } from '../test-utils';
+import { FakeEventSource, fakeEventSourceEachTest, fakePaintTiming } from '@/test-support/test-utils';
 import { RETRY_DELAYS_MS, useLiveEvents, useLiveStatus, useWhenLiveOpens } from './live-events';
 
 fakeEventSourceEachTest();

@@ -1,4 +1,4 @@
-import { fakeAudioEachTest, fakeNotificationApiEachTest } from '@/test-utils';
+import { fakeAudioEachTest, fakeNotificationApiEachTest } from '@/test-support/test-utils';
 import { notifyChoices, showNotice, type Notice } from './notify';
 
 const notices = fakeNotificationApiEachTest();

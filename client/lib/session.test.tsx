@@ -1,5 +1,5 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { fakeBff, holdRequests, renderApp } from '../test-utils';
+import { fakeBff, holdRequests, renderApp } from '@/test-support/test-utils';
 import { paths } from './paths';
 
 /** /shell asks the server who is signed in, but only waits for the answer when the app does not know yet. */

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
 
 afterEach(() => jest.restoreAllMocks());
 

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { auditApi, type AuditEntry } from '@contracts/audit.contract';
-import { fakeBff, renderApp, signedInAs } from '@/test-utils';
-import { handle } from '@/test-server';
+import { fakeBff, renderApp, signedInAs } from '@/test-support/test-utils';
+import { handle } from '@/test-support/test-server';
 import { formatWhen } from '@/lib/format';
 
 const pause: AuditEntry = {

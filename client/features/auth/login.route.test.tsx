@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loginApi } from '@contracts/login.contract';
-import { ADMIN_USER, fakeBff, installFormDataShim, renderApp } from '@/test-utils';
-import { handle, problem, server } from '@/test-server';
+import { ADMIN_USER, fakeBff, installFormDataShim, renderApp } from '@/test-support/test-utils';
+import { handle, problem, server } from '@/test-support/test-server';
 
 installFormDataShim();
 afterEach(() => jest.restoreAllMocks());

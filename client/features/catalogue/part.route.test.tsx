@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
-import { COLOURS, PARTS, fakeCatalogue, piece, type FakeCatalogue, type FakeLine } from './catalogue.fake-api';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { COLOURS, PARTS, fakeCatalogue, piece, type FakeCatalogue, type FakeLine } from '@/test-support/catalogue.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

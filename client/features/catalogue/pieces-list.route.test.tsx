@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
-import { fakeCatalogue, ourPicture, part, piece, type FakeCatalogue } from './catalogue.fake-api';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { fakeCatalogue, ourPicture, part, piece, type FakeCatalogue } from '@/test-support/catalogue.fake-api';
 
 afterEach(() => {
   jest.useRealTimers();

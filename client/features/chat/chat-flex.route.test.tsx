@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-utils';
-import { channel, fakeChat, message } from './chat.fake-api';
+import { fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-support/test-utils';
+import { channel, fakeChat, message } from '@/test-support/chat.fake-api';
 import { LIST_WIDTH_KEY } from './components/split-handle';
 
 fakeEventSourceEachTest();

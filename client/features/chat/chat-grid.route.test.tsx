@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-utils';
-import { channel, fakeChat, message, type FakeChat } from './chat.fake-api';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-support/test-utils';
+import { channel, fakeChat, message, type FakeChat } from '@/test-support/chat.fake-api';
 
 fakeEventSourceEachTest();
 afterEach(() => {

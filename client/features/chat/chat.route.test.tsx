@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { chatApi } from '@contracts/chat.contract';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, installFormDataShim, nextFrame, renderApp, signedInAs } from '@/test-utils';
-import { handle, passOn, problem } from '@/test-server';
-import { channel, fakeChat, message, type FakeChat } from './chat.fake-api';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, installFormDataShim, nextFrame, renderApp, signedInAs } from '@/test-support/test-utils';
+import { handle, passOn, problem } from '@/test-support/test-server';
+import { channel, fakeChat, message, type FakeChat } from '@/test-support/chat.fake-api';
 
 fakeEventSourceEachTest();
 const notifications = fakeNotificationsEachTest();

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, nextFrame, renderApp } from '@/test-utils';
-import { SAM, conversation, fakeConversations, message, type FakeConversations } from './conversations.fake-api';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, nextFrame, renderApp } from '@/test-support/test-utils';
+import { SAM, conversation, fakeConversations, message, type FakeConversations } from '@/test-support/conversations.fake-api';
 
 fakeEventSourceEachTest();
 const notifications = fakeNotificationsEachTest();

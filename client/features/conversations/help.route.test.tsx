@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import type { RequestHandler } from 'msw';
 import { conversationsApi } from '@contracts/conversations.contract';
 import { ptApi } from '@contracts/pt.contract';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-utils';
-import { fieldProblem, handle, problem, server } from '@/test-server';
-import { SAM, conversation, fakeConversations, message, type FakeConversations } from './conversations.fake-api';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-support/test-utils';
+import { fieldProblem, handle, problem, server } from '@/test-support/test-server';
+import { SAM, conversation, fakeConversations, message, type FakeConversations } from '@/test-support/conversations.fake-api';
 
 fakeEventSourceEachTest();
 beforeEach(() => window.localStorage.clear());

@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
 import { resetCounter } from './counter-store';
 
 afterEach(() => {

@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RequestHandler } from 'msw';
 import { kisiApi, type KisiGroupLink } from '@contracts/kisi.contract';
-import { fakeBff, kisiLink, renderApp, signedInAs } from '@/test-utils';
-import { handle, problem, refuse } from '@/test-server';
+import { fakeBff, kisiLink, renderApp, signedInAs } from '@/test-support/test-utils';
+import { handle, problem, refuse } from '@/test-support/test-server';
 import { formatTime } from '@/lib/format';
-import { fakeGym, member, owner } from './gym.fake-api';
+import { fakeGym, member, owner } from '@/test-support/gym.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

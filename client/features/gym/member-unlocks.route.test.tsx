@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { webhookApi, type KisiEvent } from '@contracts/webhook.contract';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
-import { handle } from '@/test-server';
-import { fakeGym, member, owner } from './gym.fake-api';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-support/test-utils';
+import { handle } from '@/test-support/test-server';
+import { fakeGym, member, owner } from '@/test-support/gym.fake-api';
 
 fakeEventSourceEachTest();
 afterEach(() => jest.restoreAllMocks());

@@ -2,10 +2,10 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SEARCH_DEBOUNCE_MS } from '@/components/search-box';
 import { webhookApi } from '@contracts/webhook.contract';
-import { fakeBff, holdRequests, renderApp } from '@/test-utils';
-import { handle } from '@/test-server';
-import { fakeGym, member, owner } from './gym.fake-api';
-import type { FakeGym } from './gym.fake-api';
+import { fakeBff, holdRequests, renderApp } from '@/test-support/test-utils';
+import { handle } from '@/test-support/test-server';
+import { fakeGym, member, owner } from '@/test-support/gym.fake-api';
+import type { FakeGym } from '@/test-support/gym.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

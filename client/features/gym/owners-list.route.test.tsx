@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
-import { fakeGym, member, owner } from './gym.fake-api';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { fakeGym, member, owner } from '@/test-support/gym.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

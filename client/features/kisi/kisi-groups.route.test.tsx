@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
-import { kisiLink } from '@/test-utils';
-import { fakeKisi, kisiGroup } from './kisi.fake-api';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { kisiLink } from '@/test-support/test-utils';
+import { fakeKisi, kisiGroup } from '@/test-support/kisi.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
-import { fakeKisi, kisiLock } from './kisi.fake-api';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { fakeKisi, kisiLock } from '@/test-support/kisi.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

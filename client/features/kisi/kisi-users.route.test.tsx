@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RequestHandler } from 'msw';
-import { fakeBff, renderApp, signedInAs } from '@/test-utils';
-import { fakeKisi, kisiRole, kisiUser } from './kisi.fake-api';
+import { fakeBff, renderApp, signedInAs } from '@/test-support/test-utils';
+import { fakeKisi, kisiRole, kisiUser } from '@/test-support/kisi.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

@@ -1,8 +1,8 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { webhookApi } from '@contracts/webhook.contract';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
-import { handle } from '@/test-server';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-support/test-utils';
+import { handle } from '@/test-support/test-server';
 
 fakeEventSourceEachTest();
 afterEach(() => jest.restoreAllMocks());

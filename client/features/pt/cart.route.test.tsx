@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-utils';
-import { fakePt, menuItem, stall, stallWait, type FakePt } from './pt.fake-api';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-support/test-utils';
+import { fakePt, menuItem, stall, stallWait, type FakePt } from '@/test-support/pt.fake-api';
 import { formatTime } from '@/lib/format';
 import { formatMoney } from './pt-format';
 

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { ptApi } from '@contracts/pt.contract';
-import { fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-utils';
-import { handle, unavailable } from '@/test-server';
-import { fakePt, menuItem, stall } from './pt.fake-api';
+import { fakeBff, fakeEventSourceEachTest, renderApp } from '@/test-support/test-utils';
+import { handle, unavailable } from '@/test-support/test-server';
+import { fakePt, menuItem, stall } from '@/test-support/pt.fake-api';
 
 jest.setTimeout(15_000);
 fakeEventSourceEachTest();

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeAudioEachTest, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-utils';
-import { fakePt, order, stall, type FakePt } from './pt.fake-api';
+import { FakeEventSource, fakeAudioEachTest, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-support/test-utils';
+import { fakePt, order, stall, type FakePt } from '@/test-support/pt.fake-api';
 
 fakeEventSourceEachTest();
 const audio = fakeAudioEachTest();

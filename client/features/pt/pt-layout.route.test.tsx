@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-utils';
-import { fakePt, order } from './pt.fake-api';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-support/test-utils';
+import { fakePt, order } from '@/test-support/pt.fake-api';
 
 fakeEventSourceEachTest();
 beforeEach(() => window.localStorage.clear());

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ptReportsApi, type Report, type ReportFigures } from '@contracts/pt-reports.contract';
-import { handle, problem } from '@/test-server';
-import { fakeBff, renderApp, signedInAs } from '@/test-utils';
+import { handle, problem } from '@/test-support/test-server';
+import { fakeBff, renderApp, signedInAs } from '@/test-support/test-utils';
 
 afterEach(() => jest.restoreAllMocks());
 

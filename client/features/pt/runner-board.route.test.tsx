@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, installFormDataShim, renderApp, signedInAs } from '@/test-utils';
-import { fakePt, order, type FakePt } from './pt.fake-api';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, installFormDataShim, renderApp, signedInAs } from '@/test-support/test-utils';
+import { fakePt, order, type FakePt } from '@/test-support/pt.fake-api';
 
 fakeEventSourceEachTest();
 const notifications = fakeNotificationsEachTest();

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, installFormDataShim, renderApp } from '@/test-utils';
-import { fakePt, menuItem, order, stall, type FakePt } from './pt.fake-api';
+import { fakeBff, installFormDataShim, renderApp } from '@/test-support/test-utils';
+import { fakePt, menuItem, order, stall, type FakePt } from '@/test-support/pt.fake-api';
 import { formatMoney } from './pt-format';
 
 installFormDataShim();

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { statusApi } from '@contracts/status.contract';
-import { SERVICE_STATUS, fakeBff, renderApp, signedInAs } from '@/test-utils';
-import { handle } from '@/test-server';
-import { fakePt } from './pt.fake-api';
+import { SERVICE_STATUS, fakeBff, renderApp, signedInAs } from '@/test-support/test-utils';
+import { handle } from '@/test-support/test-server';
+import { fakePt } from '@/test-support/pt.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

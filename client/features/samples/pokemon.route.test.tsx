@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
-import { artwork, fakeSamples, pokemon, type FakeSamples } from './samples.fake-api';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { artwork, fakeSamples, pokemon, type FakeSamples } from '@/test-support/samples.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
 

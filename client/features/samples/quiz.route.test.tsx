@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
 import { QUIZ_SCORE_KEY } from './quiz-score';
-import { fakeSamples, type FakeSamples } from './samples.fake-api';
+import { fakeSamples, type FakeSamples } from '@/test-support/samples.fake-api';
 
 beforeEach(() => window.localStorage.clear());
 afterEach(() => jest.restoreAllMocks());

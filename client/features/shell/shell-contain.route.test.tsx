@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { gymApi } from '@contracts/gym.contract';
 import { ptApi } from '@contracts/pt.contract';
 import { webhookApi } from '@contracts/webhook.contract';
-import { fakeBff, renderApp } from '@/test-utils';
-import { handle, passOn, problem, type Reply } from '@/test-server';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { handle, passOn, problem, type Reply } from '@/test-support/test-server';
 
 afterEach(() => jest.restoreAllMocks());
 

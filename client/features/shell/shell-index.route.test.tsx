@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { gymApi } from '@contracts/gym.contract';
-import { handle } from '@/test-server';
-import { fakeBff, renderApp, signedInAs } from '@/test-utils';
+import { handle } from '@/test-support/test-server';
+import { fakeBff, renderApp, signedInAs } from '@/test-support/test-utils';
 
 afterEach(() => jest.restoreAllMocks());
 

@@ -2,8 +2,8 @@ import { act, screen, within } from '@testing-library/react';
 import { chatApi } from '@contracts/chat.contract';
 import { conversationsApi } from '@contracts/conversations.contract';
 import { webhookApi } from '@contracts/webhook.contract';
-import { handle, problem } from '@/test-server';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-utils';
+import { handle, problem } from '@/test-support/test-server';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-support/test-utils';
 
 const asRunner = signedInAs({ id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' });
 

@@ -4,8 +4,8 @@ import { gymApi } from '@contracts/gym.contract';
 import { samplesApi } from '@contracts/samples.contract';
 import { uploadsApi } from '@contracts/uploads.contract';
 import { webhookApi } from '@contracts/webhook.contract';
-import { fakeBff, renderApp, signedInAs } from '@/test-utils';
-import { handle, problem } from '@/test-server';
+import { fakeBff, renderApp, signedInAs } from '@/test-support/test-utils';
+import { handle, problem } from '@/test-support/test-server';
 
 const asRunner = signedInAs({ id: 9, email: 'rita@frontdesk.test', name: 'Rita Runner', role: 'runner' });
 const asStaff = signedInAs({ id: 4, email: 'sam@frontdesk.test', name: 'Sam Staff', role: 'staff' });

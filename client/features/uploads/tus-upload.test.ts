@@ -1,9 +1,9 @@
 import { UPLOAD_STORED_HEADER } from '@contracts/uploads.contract';
-import { DetailedError, Upload as FakeUpload } from './tus.fake-api';
+import { DetailedError, Upload as FakeUpload } from '@/test-support/tus.fake-api';
 import { FileUpload, UploadQueue, describeTusError, findUnfinishedUploads, storedFromHeader, type QueueEvent } from './tus-upload';
-import { LIMITS, MB, storedUpload } from './uploads.fake-api';
+import { LIMITS, MB, storedUpload } from '@/test-support/uploads.fake-api';
 
-jest.mock('tus-js-client', () => jest.requireActual('./tus.fake-api'));
+jest.mock('tus-js-client', () => jest.requireActual('@/test-support/tus.fake-api'));
 
 afterEach(() => FakeUpload.reset());
 

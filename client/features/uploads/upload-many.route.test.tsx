@@ -1,13 +1,13 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { uploadsApi } from '@contracts/uploads.contract';
-import { fakeBff, renderApp } from '@/test-utils';
-import { handle, problem, server } from '@/test-server';
-import { Upload as FakeUpload } from './tus.fake-api';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { handle, problem, server } from '@/test-support/test-server';
+import { Upload as FakeUpload } from '@/test-support/tus.fake-api';
 import { batchQueue } from './upload-queues';
-import { MB, SAM, fakeUploads, sizedFile, storedUpload, type FakeUploads } from './uploads.fake-api';
+import { MB, SAM, fakeUploads, sizedFile, storedUpload, type FakeUploads } from '@/test-support/uploads.fake-api';
 
-jest.mock('tus-js-client', () => jest.requireActual('./tus.fake-api'));
+jest.mock('tus-js-client', () => jest.requireActual('@/test-support/tus.fake-api'));
 
 afterEach(() => {
   batchQueue.reset();

@@ -1,11 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-utils';
-import { Upload as FakeUpload } from './tus.fake-api';
+import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { Upload as FakeUpload } from '@/test-support/tus.fake-api';
 import { singleQueue } from './upload-queues';
-import { MB, fakeUploads, sizedFile, storedUpload } from './uploads.fake-api';
+import { MB, fakeUploads, sizedFile, storedUpload } from '@/test-support/uploads.fake-api';
 
-jest.mock('tus-js-client', () => jest.requireActual('./tus.fake-api'));
+jest.mock('tus-js-client', () => jest.requireActual('@/test-support/tus.fake-api'));
 
 afterEach(() => {
   singleQueue.reset();

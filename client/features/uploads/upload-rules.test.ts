@@ -1,6 +1,6 @@
 import { DEFAULT_ALLOWED_TYPES } from '@contracts/uploads.contract';
 import { acceptAttribute, checkBatch, checkFile, formatBytes, formatTimeLeft, kindOf } from './upload-rules';
-import { LIMITS, MB } from './uploads.fake-api';
+import { LIMITS, MB } from '@/test-support/uploads.fake-api';
 
 const file = (name: string, size: number, type = '') => ({ name, size, type });
 

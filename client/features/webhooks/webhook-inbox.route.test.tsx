@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { webhookApi, type KisiEvent } from '@contracts/webhook.contract';
-import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-utils';
-import { handle, problem } from '@/test-server';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-support/test-utils';
+import { handle, problem } from '@/test-support/test-server';
 
 fakeEventSourceEachTest();
 afterEach(() => jest.restoreAllMocks());

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw';
 import { doorStateOf, gymApi, type GymMember, type GymMemberRow, type GymOwner } from '@contracts/gym.contract';
 import type { Page } from '@contracts/common.contract';
-import { fieldProblem, handle, problem } from '@/test-server';
+import { fieldProblem, handle, problem } from './test-server';
 
 /**
  * Test support: an in-memory gym API behaving like `bff/features/gym` (paging, search, filters,

@@ -14,7 +14,7 @@ import {
   type TicketStatus,
   type WaitRange,
 } from '@contracts/pt.contract';
-import { fieldProblem, handle, offline, problem } from '@/test-server';
+import { fieldProblem, handle, offline, problem } from './test-server';
 
 /**
  * Test support: an in-memory food court behaving like `bff/features/pt` as its contract describes

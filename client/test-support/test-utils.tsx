@@ -10,12 +10,12 @@ import { conversationsApi } from '@contracts/conversations.contract';
 import type { KisiGroupLink } from '@contracts/kisi.contract';
 import { statusApi, type ServiceStatus } from '@contracts/status.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
-import { Providers } from './app/providers';
-import { routes as appRoutes } from './app/router';
-import { registerPreloadRoutes } from './lib/app-link';
-import { resetCache } from './lib/cache';
-import { resetSessionEnded } from './lib/session';
-import { notifyChoices } from './lib/notify';
+import { Providers } from '@/app/providers';
+import { routes as appRoutes } from '@/app/router';
+import { registerPreloadRoutes } from '@/lib/app-link';
+import { resetCache } from '@/lib/cache';
+import { resetSessionEnded } from '@/lib/session';
+import { notifyChoices } from '@/lib/notify';
 import { handle, recordRequests, server } from './test-server';
 import { FakeEventSource } from './test-event-source';
 

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw';
 import { DEFAULT_ALLOWED_TYPES, uploadsApi, type StoredUpload, type UploadLimits } from '@contracts/uploads.contract';
-import { ADMIN_USER, signedInAs } from '@/test-utils';
-import { handle, problem } from '@/test-server';
+import { ADMIN_USER, signedInAs } from './test-utils';
+import { handle, problem } from './test-server';
 
 /**
  * Test support: `/api/uploads` behaving like `bff/features/uploads` as its contract describes it

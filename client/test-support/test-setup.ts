@@ -36,7 +36,7 @@ if (typeof document !== 'undefined' && typeof (document as { startViewTransition
 (globalThis as { EventSource?: unknown }).EventSource ??= FakeEventSource;
 
 /**
- * The fake BFF (client/test-server.ts): every request a test does not answer is an error, so a
+ * The fake BFF (client/test-support/test-server.ts): every request a test does not answer is an error, so a
  * page calling an endpoint its test forgot fails loudly instead of waiting on a real network.
  * Handlers a test adds with `server.use` and the requests it saw end with the test.
  */

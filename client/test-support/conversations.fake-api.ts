@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw';
 import { conversationsApi, type Conversation, type ConversationEvent, type ConversationMessage, type ConversationSummary } from '@contracts/conversations.contract';
-import { ADMIN_USER } from '@/test-utils';
-import { handle, problem } from '@/test-server';
+import { ADMIN_USER } from './test-utils';
+import { handle, problem } from './test-server';
 
 /**
  * Test support: in-memory guest conversations behaving like `bff/features/conversations` as its

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw';
 import { catalogueApi, type Category, type Colour, type PartListItem, type PartSummary, type PieceSummary } from '@contracts/catalogue.contract';
 import type { Endpoint } from '@contracts/endpoint.contract';
-import { fieldProblem, handle, problem, type Answer, type FakeInput } from '@/test-server';
+import { fieldProblem, handle, problem, type Answer, type FakeInput } from './test-server';
 
 /**
  * Test support: an in-memory catalogue behaving like `bff/features/catalogue` as its contract

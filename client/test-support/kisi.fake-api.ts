@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'msw';
 import type { Endpoint } from '@contracts/endpoint.contract';
 import { kisiApi, type KisiGroup, type KisiGroupLink, type KisiLock, type KisiMember, type KisiRoleAssignment, type KisiUser } from '@contracts/kisi.contract';
-import { kisiLink } from '@/test-utils';
-import { handle, problem, refuse, reply, type Answer, type FakeInput } from '@/test-server';
+import { kisiLink } from './test-utils';
+import { handle, problem, refuse, reply, type Answer, type FakeInput } from './test-server';
 
 /**
  * Test support: the BFF's Kisi proxy as Kisi answers it (bare arrays with X-Collection-Range,

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw';
 import { chatApi, type Channel, type ChatMessage } from '@contracts/chat.contract';
-import { ADMIN_USER } from '@/test-utils';
-import { fieldProblem, handle, problem } from '@/test-server';
+import { ADMIN_USER } from './test-utils';
+import { fieldProblem, handle, problem } from './test-server';
 
 /**
  * Test support: an in-memory staff chat behaving like `bff/features/chat` as its contract

@@ -2,7 +2,7 @@ import type { StoredUpload } from '@contracts/uploads.contract';
 import { UPLOAD_STORED_HEADER } from '@contracts/uploads.contract';
 
 /**
- * Test support: a stand-in for `tus-js-client` (jest.mock('tus-js-client', () => require('./tus.fake-api'))).
+ * Test support: a stand-in for `tus-js-client` (jest.mock('tus-js-client', () => jest.requireActual('@/test-support/tus.fake-api'))).
  * Each `Upload` is recorded; the test drives it as the server would: created, progress, the
  * finished file (its last answer carrying `Upload-Stored`), or an error answer (a 413 problem).
  */

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw';
 import type { Endpoint } from '@contracts/endpoint.contract';
 import { RICK_PAGE_SIZE, SAMPLE_PAGE_SIZE, samplesApi, type Character, type Freshness, type Pokemon, type PokemonSummary, type Post } from '@contracts/samples.contract';
-import { handle, problem, type Answer, type FakeInput } from '@/test-server';
+import { handle, problem, type Answer, type FakeInput } from './test-server';
 
 /**
  * Test support: the BFF's `/api/samples` as its contract describes it, in memory: Rick and Morty's
