@@ -56,6 +56,7 @@ const config: Config = {
         '\\.(css|png|svg|jpg|webp)$': '<rootDir>/client/test-support/test-asset-stub.ts',
         '^@/(.*)$': '<rootDir>/client/$1',
         '^@contracts/(.*)$': '<rootDir>/bff/contracts/$1',
+        '^@pages/(.*)$': '<rootDir>/pages/$1',
       },
     },
   ],

@@ -51,6 +51,7 @@ export default defineConfig(({ command }) => ({
     alias: [
       { find: '@/', replacement: fromHere('./client/') },
       { find: '@contracts/', replacement: fromHere('./bff/contracts/') },
+      { find: '@pages/', replacement: fromHere('./pages/') },
       // SWR asks the shim for useSyncExternalStore; React 19 has its own (the shim would hand it over).
       { find: /^use-sync-external-store\/shim$/, replacement: fromHere('./client/lib/use-sync-external-store-shim.ts') },
       // React Router 7 exports only its development build (react-router#12532, #14102): its warnings

@@ -191,7 +191,7 @@ export function createApp(deps: AppDeps): App {
   api.use(apiNotFound);
   app.use('/api', api);
   // A page names the first reads of its session in its HTML (decision 0075): the HTML knows who asks.
-  app.use(spaMiddleware(config.STATIC_DIR, { userForToken: auth.auth.userForToken, dataReads: Object.assign({}, ...features.map((f) => f.dataReads)) }));
+  app.use(spaMiddleware(config.STATIC_DIR, { userForToken: auth.auth.userForToken }));
   app.use(errorHandler(logger, { isUnavailable: isDatabaseUnavailable }));
 
   return {

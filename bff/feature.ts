@@ -9,7 +9,6 @@ import type { EventStreams } from './lib/event-stream';
 import type { Job } from './lib/jobs';
 import type { CounterStoreFor } from './lib/rate-limit';
 import type { Logger } from './lib/logger';
-import type { DataReads } from './lib/static.middleware';
 import type { Counters } from './lib/metrics';
 
 /**
@@ -23,8 +22,6 @@ export interface Feature {
   jobs?: readonly Job[];
   /** Demo data for a brand-new database, in the order the app lists the features. */
   seeders?: readonly Seeder[];
-  /** Reads of its pages that its data decides, for the page's HTML to preload (the chat's thread). */
-  dataReads?: DataReads;
 }
 
 /** What every feature is built from. */

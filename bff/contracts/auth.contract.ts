@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { NoContentSchema } from './common.contract';
 import { endpoint, ROLES } from './endpoint.contract';
-import { firstScreenRoutes } from './first-screen.contract';
 
 /**
  * The session every screen asks about. Signing in is in login.contract.ts, so the app's first screen
@@ -26,8 +25,8 @@ export type AuthResponse = v.InferOutput<typeof AuthResponseSchema>;
 export const SessionResponseSchema = v.object({ user: v.nullable(SessionUserSchema) });
 
 export const authApi = {
-  logout: endpoint({ ...firstScreenRoutes.logout, summary: 'Sign out: ends the session and clears its cookie', access: 'public', response: NoContentSchema, status: 204 }),
+  logout: endpoint({ method: 'POST', path: '/api/auth/logout', summary: 'Sign out: ends the session and clears its cookie', access: 'public', response: NoContentSchema, status: 204 }),
   getAuth: endpoint({ method: 'GET', path: '/api/auth/getAuth', summary: 'Who is signed in (401 when nobody)', access: 'user', response: AuthResponseSchema }),
   /** What the app asks (docs/decisions/0066): a visitor's page asks it on every first load, and a 401 there is a console error in every browser. */
-  session: endpoint({ ...firstScreenRoutes.session, summary: 'Who is signed in (user null when nobody)', access: 'public', response: SessionResponseSchema }),
+  session: endpoint({ method: 'GET', path: '/api/auth/session', summary: 'Who is signed in (user null when nobody)', access: 'public', response: SessionResponseSchema }),
 };

@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { EmailSchema, IdParamSchema, PageQuerySchema, idNumber, pageOf, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
 import { MessageAuthorSchema, MessageBodySchema, SendMessageSchema } from './message.contract';
-import { firstScreenRoutes } from './first-screen.contract';
 
 /**
  * Guest conversations (`/api/conversations`): a diner at a table or a gym member at the desk asks
@@ -136,7 +135,8 @@ export const conversationsApi = {
     response: ConversationPageSchema,
   }),
   waiting: endpoint({
-    ...firstScreenRoutes.guestHelpWaiting,
+    method: 'GET',
+    path: '/api/conversations/waiting',
     summary: 'Guest messages in open conversations this reader has not read: the count on the front desk’s Guest help tab',
     access: frontDesk,
     response: WaitingSchema,

@@ -61,18 +61,6 @@ export const endpoint = <const D extends EndpointDefinition>(definition: D): End
 export const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value && 'access' in value;
 
-/**
- * Where an endpoint answers, and nothing else: a call in production needs no more (the client trusts
- * the answers of the server it was built with: client/lib/api-client.ts), and an address builds no
- * schema. The first screen calls its endpoints by these, so a first visit loads no valibot
- * (client/lib/first-screen-api.ts, docs/decisions/0088). `E` types the call's input and answer.
- */
-export type Address<E extends Endpoint = Endpoint> = { readonly method: E['method']; readonly path: E['path']; readonly [addressed]?: E };
-declare const addressed: unique symbol;
-
-/** The address of `E`, from the method and path its definition spreads in (the compiler holds them to each other). */
-export const addressOf = <E extends Endpoint>(route: { method: E['method']; path: E['path'] }): Address<E> => route;
-
 // ---- typed inputs and outputs -------------------------------------------------------------
 
 /** `'/api/gym/users/:id/access'` → `'id'`. */
@@ -116,7 +104,7 @@ export type CallArgs<E extends EndpointDefinition> = object extends CallInput<E>
 
 /**
  * One read with its input, spelled once where both sides need the same URL: a page's first read is
- * the client's cache key and the BFF's preload link for that page (bff/contracts/first-reads.contract.ts).
+ * the client's cache key and the BFF's preload link for that page (pages/reads.ts).
  */
 export type Read<E extends Endpoint = Endpoint> = { readonly endpoint: E; readonly input: CallInput<E> };
 export const read = <E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): Read<E> => ({ endpoint, input: (input ?? {}) as CallInput<E> });

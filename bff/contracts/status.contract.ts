@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { endpoint, read } from './endpoint.contract';
-import { firstScreenRoutes } from './first-screen.contract';
 
 /** `GET /api`: what the service is and how it runs. */
 export const ServiceStatusSchema = v.object({
@@ -22,10 +21,7 @@ export const ServiceStatusSchema = v.object({
 export type ServiceStatus = v.InferOutput<typeof ServiceStatusSchema>;
 
 export const statusApi = {
-  status: endpoint({ ...firstScreenRoutes.status, summary: 'What the service is and how it runs', access: 'public', response: ServiceStatusSchema }),
+  status: endpoint({ method: 'GET', path: '/api', summary: 'What the service is and how it runs', access: 'public', response: ServiceStatusSchema }),
   /** The /bad page shows what a server failure looks like: this fails on purpose. */
   bad: endpoint({ method: 'GET', path: '/api/bad', summary: 'Fails on purpose with a 500 problem (the /bad demo page)', access: 'public', response: v.never(), errors: [500] }),
 };
-
-/** The home page's service status card, whatever its address (bff/contracts/first-reads.contract.ts). */
-export const statusReads = { status: read(statusApi.status) };

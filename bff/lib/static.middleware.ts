@@ -3,9 +3,10 @@ import path from 'node:path';
 import { Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { authApi, type SessionUser } from '../contracts/auth.contract';
-import { urlOf, type Read } from '../contracts/endpoint.contract';
-import { firstReads } from '../contracts/first-reads.contract';
-import { pagePatternOf, pages, type PageName } from '../contracts/pages.contract';
+import { LRUCache } from 'lru-cache';
+import { urlOf } from '../contracts/endpoint.contract';
+import { firstReads } from '../../pages/first-reads';
+import { matchPage, mayOpen } from '../../pages/pages';
 import { sessionMiddleware } from './auth.middleware';
 import { assertAccess } from './endpoint-router';
 
@@ -29,8 +30,6 @@ const EVERY_PAGE_READS = [authApi.session.path];
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
-const pageNameOf = new Map(Object.entries(pages).map(([name, pattern]) => [pattern as string, name as PageName]));
-
 /** Whether `user` may make the read: the same check the API makes, so a preload never fails (a failed one is a console error). */
 function mayRead(access: Parameters<typeof assertAccess>[0], user: SessionUser | undefined): boolean {
   try {
@@ -42,16 +41,17 @@ function mayRead(access: Parameters<typeof assertAccess>[0], user: SessionUser |
 }
 
 /**
- * The page's first reads (bff/contracts/first-reads.contract.ts) this request may make: those its
- * session's role may make, and those that need the bare address only when it is bare. As URLs, in
- * the order the page asks them.
+ * The first reads of the page at `pathname`, from its route's own declaration (pages/first-reads.ts),
+ * as URLs in the order the page asks them: none when the session may not open the page, and only
+ * those its role may make (a preload that fails is an error in the console).
  */
-function firstReadsOf(pattern: string, user: SessionUser | undefined, bare: boolean): string[] {
-  const name = pageNameOf.get(pattern);
-  const reads = (name && firstReads[name]) || [];
-  return reads
-    .filter(({ read, at }) => (at === 'any address' || bare) && mayRead(read.endpoint.access, user))
-    .map(({ read }) => urlOf(read.endpoint, read.input as Parameters<typeof urlOf>[1]));
+function firstReadsOf(pathname: string, search: URLSearchParams, user: SessionUser | undefined): string[] {
+  const found = matchPage(pathname);
+  const declare = found && firstReads[found.name];
+  if (!declare || !mayOpen(found.page, user?.role ?? 'visitor')) return [];
+  return Object.values(declare({ params: found.params, search }))
+    .filter((read) => read !== undefined && mayRead(read.endpoint.access, user))
+    .map((read) => urlOf(read!.endpoint, read!.input as Parameters<typeof urlOf>[1]));
 }
 
 /**
@@ -88,27 +88,18 @@ function readFirstLoad(root: string): FirstLoad | undefined {
 export type SpaOptions = {
   /** Who a session token belongs to (the auth feature's own read): without it every page is answered as to a visitor. */
   userForToken?: (token: string) => SessionUser | undefined | Promise<SessionUser | undefined>;
-  /**
-   * A page's read that its data decides (the chat's thread: of the channel the address names, else
-   * of the first channel the person may read), found by its feature for the session: preloaded after
-   * the page's first reads. Undefined: none, or it cannot be known now (the page then asks as usual).
-   */
-  dataReads?: DataReads;
 };
 
-/** A feature's reads that depend on its data, by page (see `SpaOptions.dataReads`). */
-export type DataReads = Partial<Record<PageName, (user: SessionUser, search: URLSearchParams) => Promise<Read | undefined>>>;
-
-export function spaMiddleware(staticDir: string, { userForToken, dataReads = {} }: SpaOptions = {}) {
+export function spaMiddleware(staticDir: string, { userForToken }: SpaOptions = {}) {
   const root = path.resolve(staticDir);
   const indexFile = indexFileOf(staticDir);
   const router = Router();
   // The build read again when it changed (a new build under a running server); each page's HTML made
-  // once per build and per set of first reads (the reads differ by role and by a bare address).
-  let built: { stamp: number; index: string; firstLoad: FirstLoad | undefined; pages: Map<string, string> } | undefined;
+  // once per build and per set of first reads (the reads differ by role and by address), the most asked kept.
+  let built: { stamp: number; index: string; firstLoad: FirstLoad | undefined; pages: LRUCache<string, string> } | undefined;
   const htmlFor = (pattern: string, reads: string[]) => {
     const stamp = fs.statSync(indexFile).mtimeMs;
-    if (built?.stamp !== stamp) built = { stamp, index: fs.readFileSync(indexFile, 'utf8'), firstLoad: readFirstLoad(root), pages: new Map() };
+    if (built?.stamp !== stamp) built = { stamp, index: fs.readFileSync(indexFile, 'utf8'), firstLoad: readFirstLoad(root), pages: new LRUCache({ max: 500 }) };
     const key = [pattern, ...reads].join(' ');
     let html = built.pages.get(key);
     if (html === undefined) built.pages.set(key, (html = pageHtml(built.index, built.firstLoad, pattern, reads)));
@@ -134,24 +125,15 @@ export function spaMiddleware(staticDir: string, { userForToken, dataReads = {} 
   // Who is signed in, for the page's first reads (files above never ask).
   if (userForToken) router.use(sessionMiddleware(userForToken));
 
-  /** The page's read its data decides, as a URL, when this session may make it; a read that fails is left to the page. */
-  const dataReadOf = async (pattern: string, user: SessionUser | undefined, search: URLSearchParams): Promise<string[]> => {
-    const find = dataReads[pageNameOf.get(pattern)!];
-    if (!find || !user) return [];
-    const found = await find(user, search).catch(() => undefined);
-    return found && mayRead(found.endpoint.access, user) ? [urlOf(found.endpoint, found.input as Parameters<typeof urlOf>[1])] : [];
-  };
-
   router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !fs.existsSync(indexFile)) return next();
     // A missing hashed asset is a real 404: answering HTML would hide a stale deploy.
     if (req.path.startsWith('/assets/')) return next();
     res.setHeader('Cache-Control', NEVER_CACHE);
-    const pattern = pagePatternOf(req.path);
-    if (pattern !== undefined) {
-      const bare = !req.originalUrl.includes('?');
+    const found = matchPage(req.path);
+    if (found !== undefined) {
       const { searchParams } = new URL(req.originalUrl, 'http://page');
-      const html = htmlFor(pattern, [...firstReadsOf(pattern, req.user, bare), ...(await dataReadOf(pattern, req.user, searchParams))]);
+      const html = htmlFor(found.page.path, firstReadsOf(req.path, searchParams, req.user));
       // The head differs by who is signed in; Express gives the answer an ETag: a revisit revalidates it into a 304.
       res.vary('Cookie');
       return res.type('html').send(html);

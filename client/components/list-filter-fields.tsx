@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, dayAfter, daysInRange, type IgnoredParam } from '@/lib/list-filters';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, dayAfter, daysInRange, type IgnoredParam } from '@pages/search-params';
 
 /**
  * From and to days of a filtered list (the last day included), for the house toolbar. `maxDays`:

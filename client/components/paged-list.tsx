@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { AppLink } from '@/lib/app-link';
-import { pageCount } from '@/lib/search-params';
+import { pageCount } from '@pages/search-params';
 import { EmptyState } from './empty-state';
 import { Pagination } from './pagination';
 

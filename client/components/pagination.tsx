@@ -1,6 +1,6 @@
 import { AppLink } from '@/lib/app-link';
 import { formatCount } from '@/lib/format';
-import { pageCount } from '@/lib/search-params';
+import { pageCount } from '@pages/search-params';
 
 /**
  * "Showing 11–20 of 57 · Previous · Page 2 of 6 · Next" for a paged list. `page` is the 1-based

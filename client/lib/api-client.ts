@@ -1,4 +1,4 @@
-import { LIVE_POSITION_HEADER, describeEndpoint, urlOf, type Address, type CallArgs, type CallInput, type Endpoint, type EndpointOutput, type Read } from '@contracts/endpoint.contract';
+import { LIVE_POSITION_HEADER, describeEndpoint, urlOf, type CallArgs, type CallInput, type Endpoint, type EndpointOutput } from '@contracts/endpoint.contract';
 import type { Problem } from '@contracts/problem.contract';
 
 /**
@@ -84,13 +84,11 @@ function asProblem(text: string): Problem | undefined {
 
 /**
  * The answer, checked against the endpoint's schema in development and tests (client/lib/answer-check.ts).
- * Production trusts the server it is built with and skips the check, and the check is loaded only where
- * it runs: a static import of valibot here would put it on every first screen (docs/decisions/0088).
- * (Vite replaces process.env.NODE_ENV at build time, so the branch leaves the bundle.) An address has no
- * schema: the first screen's answers are checked where the BFF's tests check every answer.
+ * Production trusts the server it is built with and skips the check (Vite replaces process.env.NODE_ENV
+ * at build time, so the branch leaves the bundle).
  */
-async function checked<E extends Endpoint>(endpoint: E | Address<E>, data: unknown): Promise<EndpointOutput<E>> {
-  if (process.env.NODE_ENV !== 'production' && 'response' in endpoint && endpoint.status !== 204) {
+async function checked<E extends Endpoint>(endpoint: E, data: unknown): Promise<EndpointOutput<E>> {
+  if (process.env.NODE_ENV !== 'production' && endpoint.status !== 204) {
     const { checkAnswer } = await import('./answer-check');
     checkAnswer(endpoint, data);
   }
@@ -158,8 +156,8 @@ async function send(method: string, url: string, json: unknown, extraHeaders: Re
   }
 }
 
-/** Calls an endpoint (or its address): its URL from the params and query, the body as JSON, the answer checked in development. */
-async function sendChecked<E extends Endpoint>(endpoint: E | Address<E>, url: string, body?: unknown, headers?: RequestHeaders): Promise<ApiResponse<EndpointOutput<E>>> {
+/** Calls an endpoint: its URL from the params and query, the body as JSON, the answer checked in development. */
+async function sendChecked<E extends Endpoint>(endpoint: E, url: string, body?: unknown, headers?: RequestHeaders): Promise<ApiResponse<EndpointOutput<E>>> {
   const answer = await send(endpoint.method, url, body, headers);
   return { ...answer, data: await checked(endpoint, answer.data) };
 }
@@ -169,12 +167,12 @@ export type CallOptions<E extends Endpoint> = object extends CallInput<E>
   ? [input?: CallInput<E> & { headers?: RequestHeaders }]
   : [input: CallInput<E> & { headers?: RequestHeaders }];
 
-export async function callWithResponse<E extends Endpoint>(endpoint: E | Address<E>, ...[input]: CallOptions<E>): Promise<ApiResponse<EndpointOutput<E>>> {
+export async function callWithResponse<E extends Endpoint>(endpoint: E, ...[input]: CallOptions<E>): Promise<ApiResponse<EndpointOutput<E>>> {
   const parts = input as { body?: unknown; headers?: RequestHeaders } | undefined;
   return sendChecked(endpoint, urlOf(endpoint, input as Parameters<typeof urlOf>[1]), parts?.body, parts?.headers);
 }
 
-export async function call<E extends Endpoint>(endpoint: E | Address<E>, ...args: CallOptions<E>): Promise<EndpointOutput<E>> {
+export async function call<E extends Endpoint>(endpoint: E, ...args: CallOptions<E>): Promise<EndpointOutput<E>> {
   return (await callWithResponse(endpoint, ...args)).data;
 }
 
@@ -193,22 +191,19 @@ const spelled = (values: object = {}): Record<string, string> =>
       .map(([name, value]) => [name, String(value)]),
   );
 
-export const keyFor = <E extends Endpoint>(endpoint: E | Address<E>, ...[input]: CallArgs<E>): QueryKey => {
+export const keyFor = <E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): QueryKey => {
   const parts = (input ?? {}) as { params?: object; query?: object };
   return [describeEndpoint(endpoint), { params: spelled(parts.params), query: spelled(parts.query) }];
 };
 
-/** The cache key of a read spelled in a contract (`ptReads.menu`): the same URL the BFF preloads for a page's first load. */
-export const keyOf = <E extends Endpoint>({ endpoint, input }: Read<E>): QueryKey => keyFor(endpoint, ...([input] as CallArgs<E>));
-
 /** Like `fetcherFor`, with the response headers (Kisi's lists page by `X-Collection-Range`). */
 export const responseFetcherFor =
-  <E extends Endpoint>(endpoint: E | Address<E>) =>
+  <E extends Endpoint>(endpoint: E) =>
   ([, input]: QueryKey): Promise<ApiResponse<EndpointOutput<E>>> =>
     sendChecked(endpoint, urlOf(endpoint, input));
 
 /** The fetcher of keys made by `keyFor` of the same endpoint. */
-export const fetcherFor = <E extends Endpoint>(endpoint: E | Address<E>) => {
+export const fetcherFor = <E extends Endpoint>(endpoint: E) => {
   const fetchWithHeaders = responseFetcherFor(endpoint);
   return async (key: QueryKey): Promise<EndpointOutput<E>> => (await fetchWithHeaders(key)).data;
 };

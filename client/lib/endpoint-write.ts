@@ -1,6 +1,6 @@
-import type { Address, CallInput, Endpoint, EndpointDefinition, EndpointOutput } from '@contracts/endpoint.contract';
+import type { CallInput, Endpoint, EndpointDefinition, EndpointOutput } from '@contracts/endpoint.contract';
 import { call, isApiError, type CallOptions } from './api-client';
-import { invalidate, type ReadFilter } from './cache';
+import { invalidate, type ReadFilter } from './reads';
 
 /**
  * The one way the app writes (docs/decisions/0001-one-way-to-write.md): an area's api file declares
@@ -31,11 +31,8 @@ export type WriteEffects<E extends Endpoint> = {
   staleWhenRefused?: readonly Stale[];
 };
 
-/**
- * A declared write: call it with the endpoint's input (and any `headers`); `endpoint` is there for forms
- * to check bodies with (`T`: an address for the first screen's sign-out, which has no body to check).
- */
-export type Write<E extends Endpoint, T extends E | Address<E> = E> = ((...args: CallOptions<E>) => Promise<EndpointOutput<E>>) & { readonly endpoint: T };
+/** A declared write: call it with the endpoint's input (and any `headers`); `endpoint` is there for forms to check bodies with. */
+export type Write<E extends Endpoint> = ((...args: CallOptions<E>) => Promise<EndpointOutput<E>>) & { readonly endpoint: E };
 
 const parts = (read: Stale): readonly [EndpointDefinition, ReadFilter<EndpointDefinition>] => ('path' in read ? [read, {}] : read);
 
@@ -44,9 +41,7 @@ const refresh = (reads: readonly Stale[]) => Promise.all(reads.map((read) => inv
 const drop = (reads: readonly Stale[]) => Promise.all(reads.map((read) => invalidate(...parts(read), { gone: true })));
 
 /** Declares a write of `endpoint` and what it changes; see `WriteEffects` for the order things happen in. */
-export function write<E extends Endpoint>(endpoint: E, effects?: WriteEffects<E>): Write<E>;
-export function write<E extends Endpoint>(endpoint: Address<E>, effects?: WriteEffects<E>): Write<E, Address<E>>;
-export function write<E extends Endpoint>(endpoint: E | Address<E>, effects: WriteEffects<E> = {}): Write<E, E | Address<E>> {
+export function write<E extends Endpoint>(endpoint: E, effects: WriteEffects<E> = {}): Write<E> {
   const run = async (...args: CallOptions<E>): Promise<EndpointOutput<E>> => {
     const input = (args[0] ?? {}) as WriteInput<E>;
     let answer: EndpointOutput<E>;

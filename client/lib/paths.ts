@@ -1,10 +1,13 @@
 import { fillPath, type PathParamNames } from '@contracts/endpoint.contract';
-import { pages, type PageName } from '@contracts/pages.contract';
+import { pages, type PageName } from '@pages/pages';
 
 type Id = string | number;
 
 /** A page without parameters is its path; a page with a `:param` needs a builder (the compiler checks each has one). */
-type Links = { [K in PageName]: [PathParamNames<(typeof pages)[K]>] extends [never] ? string : (id: Id) => string };
+type Links = { [K in PageName]: [PathParamNames<(typeof pages)[K]['path']>] extends [never] ? string : (id: Id) => string };
+
+/** Each page's pattern by name. */
+const patterns = Object.fromEntries(Object.entries(pages).map(([name, { path }]) => [name, path])) as { [K in PageName]: (typeof pages)[K]['path'] };
 
 /**
  * Every page's link, from its pattern in the pages contract (the one list of the app's pages, which
@@ -12,23 +15,23 @@ type Links = { [K in PageName]: [PathParamNames<(typeof pages)[K]>] extends [nev
  * with these, never with string literals.
  */
 export const paths = {
-  ...pages,
-  arco: (id: Id) => fillPath(pages.arco, { id }),
-  gymOwner: (id: Id) => fillPath(pages.gymOwner, { id }),
-  gymMember: (id: Id) => fillPath(pages.gymMember, { id }),
-  gymMemberLinks: (id: Id) => fillPath(pages.gymMemberLinks, { id }),
-  gymMemberUnlocks: (id: Id) => fillPath(pages.gymMemberUnlocks, { id }),
-  kisiUser: (id: Id) => fillPath(pages.kisiUser, { user_id: id }),
-  ptStall: (id: Id) => fillPath(pages.ptStall, { id }),
-  ptKitchen: (stallId: Id) => fillPath(pages.ptKitchen, { stallId }),
+  ...patterns,
+  arco: (id: Id) => fillPath(pages.arco.path, { id }),
+  gymOwner: (id: Id) => fillPath(pages.gymOwner.path, { id }),
+  gymMember: (id: Id) => fillPath(pages.gymMember.path, { id }),
+  gymMemberLinks: (id: Id) => fillPath(pages.gymMemberLinks.path, { id }),
+  gymMemberUnlocks: (id: Id) => fillPath(pages.gymMemberUnlocks.path, { id }),
+  kisiUser: (id: Id) => fillPath(pages.kisiUser.path, { user_id: id }),
+  ptStall: (id: Id) => fillPath(pages.ptStall.path, { id }),
+  ptKitchen: (stallId: Id) => fillPath(pages.ptKitchen.path, { stallId }),
   // The spec writes the list with its trailing slash; the router matches it either way.
-  conversations: `${pages.conversations}/`,
-  conversation: (id: Id) => fillPath(pages.conversation, { conversationId: id }),
-  piece: (id: Id) => fillPath(pages.piece, { id }),
-  part: (id: Id) => fillPath(pages.part, { id }),
-  pokemon: (idOrName: Id) => fillPath(pages.pokemon, { idOrName }),
-  post: (id: Id) => fillPath(pages.post, { postId: id }),
-  postDeep: (id: Id) => fillPath(pages.postDeep, { postId: id }),
+  conversations: `${pages.conversations.path}/`,
+  conversation: (id: Id) => fillPath(pages.conversation.path, { conversationId: id }),
+  piece: (id: Id) => fillPath(pages.piece.path, { id }),
+  part: (id: Id) => fillPath(pages.part.path, { id }),
+  pokemon: (idOrName: Id) => fillPath(pages.pokemon.path, { idOrName }),
+  post: (id: Id) => fillPath(pages.post.path, { postId: id }),
+  postDeep: (id: Id) => fillPath(pages.postDeep.path, { postId: id }),
 } as const satisfies Links;
 
 /** `/login?flash=…&redirect=…` (only non-empty params are written). */

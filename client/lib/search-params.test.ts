@@ -1,4 +1,4 @@
-import { LoginSearchSchema, PageSearchSchema, ZeroBasedPageSearchSchema, pageCount, parseSearch, toApiPage, toUrlPage } from './search-params';
+import { LoginSearchSchema, PageSearchSchema, ZeroBasedPageSearchSchema, pageCount, parseSearch, toApiPage, toUrlPage } from '@pages/search-params';
 
 describe('search params fall back silently', () => {
   it.each([

@@ -1,24 +1,20 @@
 import { useSyncExternalStore } from 'react';
-import { createContext, data, redirect, useRouteLoaderData } from 'react-router';
-import type { LoaderFunctionArgs, MiddlewareFunction, RouterContextProvider } from 'react-router';
-import type { SessionUser } from '@contracts/auth.contract';
+import { createContext, useRouteLoaderData } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import { authApi, type SessionUser } from '@contracts/auth.contract';
 import type { Role } from '@contracts/endpoint.contract';
-import { call, errorMessage, isApiError, keyFor, sessionRefused } from './api-client';
-import { cachedData, fetchQuery, invalidate, setQueryData } from './cache';
+import { errorMessage, fetcherFor, isApiError, keyFor, sessionRefused } from './api-client';
+import { cachedData, invalidate, setQueryData, type Query } from './reads';
 import { write } from './endpoint-write';
-import { firstScreenApi } from './first-screen-api';
 import { loginPath } from './paths';
 
 /**
  * Who is signed in, as the header and /shell see it (null: nobody). Read from `GET /api/auth/session`,
- * which answers a visitor `{ user: null }`: a 401 would be an error in the console of every public page
- * (docs/decisions/0066).
+ * which answers a visitor `{ user: null }`: a 401 would be an error in the console of every public page.
  */
-export const SESSION_KEY = keyFor(firstScreenApi.session);
-
-export async function fetchSession(): Promise<SessionUser | null> {
-  return (await call(firstScreenApi.session)).user;
-}
+export const SESSION_KEY = keyFor(authApi.session);
+const fetchSessionAnswer = fetcherFor(authApi.session);
+export const sessionRead: Query<SessionUser | null> = { key: SESSION_KEY, fetcher: async (key) => (await fetchSessionAnswer(key)).user };
 
 /** The cache knows nobody is signed in (the header's session read said nobody). */
 export const isSignedOut = () => cachedData(SESSION_KEY) === null;
@@ -35,41 +31,10 @@ export function loginRedirectFor(url: { pathname: string; search: string; hash: 
   return loginPath({ flash: signInFlash(error), redirect: url.pathname + url.search + url.hash });
 }
 
-/**
- * Route middleware of /shell: asks the server who the user is before any loader runs. On failure
- * it redirects to /login carrying the error and the wanted href; on success the user goes into the
- * route context (and the header's cache).
- *
- * When the header's cache already knows a signed-in user, that answer is used at once and the
- * check runs in the background: waiting for it held every move inside /shell for a round trip (a
- * revisit of a cached list took 30–80 ms instead of one frame). The server still refuses a page's
- * reads without a session (401 → the login redirect), and a background answer of "nobody" empties
- * the cache, so the next navigation waits for the check again.
- */
-export const requireUser: MiddlewareFunction = async ({ request, context }) => {
-  const known = cachedData(SESSION_KEY) as SessionUser | null | undefined;
-  if (known) {
-    context.set(userContext, known);
-    void invalidate(firstScreenApi.session);
-    return;
-  }
-  const url = new URL(request.url);
-  let user: SessionUser | null;
-  try {
-    // Into the cache as fresh: the header's session read then shows it without asking a second time
-    // (on a first load that second request went out with the first paint and held it back).
-    user = await fetchQuery(SESSION_KEY, fetchSession);
-  } catch (error) {
-    throw redirect(loginRedirectFor(url, error));
-  }
-  if (!user) throw redirect(loginRedirectFor(url));
-  context.set(userContext, user);
-};
-
 /** The id of the /shell route: its loader hands every page below it the signed-in user. */
 export const SHELL_ROUTE_ID = 'shell';
 
-/** The /shell route's loader: the user `requireUser` put in the context. */
+/** The /shell route's loader: the user the session gate put in the context. */
 export const shellLoader = ({ context }: LoaderFunctionArgs) => ({ user: context.get(userContext) });
 
 /** The signed-in user, for pages under /shell (from `shellLoader`, so its type is the loader's). */
@@ -79,48 +44,8 @@ export function useShellUser(): SessionUser {
   return loaded.user;
 }
 
-/**
- * The 403 screen's answer unless the signed-in user (put in the context by `requireUser`) has one of
- * the roles; admins have every role. `who` names the roles in words ("admins", "staff").
- */
-function assertRole(context: Readonly<RouterContextProvider>, roles: readonly Role[], who: string): void {
-  const user = context.get(userContext);
-  if (!hasRole(user, roles)) throw data(`This page is for ${who}. You are signed in as ${user.email} with the ${user.role} role.`, { status: 403, statusText: 'Forbidden' });
-}
-
-/**
- * Route middleware after `requireUser` for areas of some roles (/kisi, the runner board): anyone else
- * gets the 403 screen before any loader asks the API (which would refuse with 403 anyway).
- */
-export const requireRole =
-  (roles: readonly Role[], who: string): MiddlewareFunction =>
-  ({ context }) =>
-    assertRole(context, roles, who);
-
-/**
- * The same check as a loader, for pages inside /shell: a middleware that throws stops every loader,
- * the shell's too, so its 403 would replace the shell; a loader's renders inside it, tabs kept.
- */
-export const roleLoader =
-  (roles: readonly Role[], who: string) =>
-  ({ context }: { context: Readonly<RouterContextProvider> }) => {
-    assertRole(context, roles, who);
-    return null;
-  };
-
-export const requireAdmin = requireRole([], 'admins');
-
 /** Does this account have one of the roles (admins have every role)? */
 export const hasRole = (user: SessionUser | null | undefined, roles: readonly Role[]): boolean => !!user && (user.role === 'admin' || roles.includes(user.role));
-
-/** Pages for the front desk's staff (and admins). */
-export const requireStaff = requireRole(['staff'], 'staff');
-/** The food court's runner board: runners, staff and admins. */
-export const requireRunner = requireRole(['runner', 'staff'], 'runners and staff');
-/** The same checks for pages inside /shell (see `roleLoader`). */
-export const staffOnly = roleLoader(['staff'], 'staff');
-export const runnersAndStaffOnly = roleLoader(['runner', 'staff'], 'runners and staff');
-export const adminsOnly = roleLoader([], 'admins');
 
 /** Where the tab keeps half-written messages (lib/drafts.ts), each under its owner: signing out forgets them all. */
 export const DRAFT_KEY_PREFIX = 'frontdesk.draft.';
@@ -152,7 +77,7 @@ const sessionNews = typeof BroadcastChannel === 'function' ? new BroadcastChanne
 sessionNews?.addEventListener('message', (event: MessageEvent) => {
   if (event.data !== 'signed-in') return endedIfSignedIn();
   setSessionEnded(false);
-  void invalidate(firstScreenApi.session);
+  void invalidate(authApi.session);
 });
 sessionRefused.addEventListener('refused', endedIfSignedIn);
 
@@ -175,11 +100,11 @@ export function announceSignIn() {
  * Nobody is signed in now: the header and /shell's check see it at once (docs/decisions/0001-one-way-to-write.md),
  * the tab's half-written messages go with the person, and the browser's other tabs are told.
  */
-export const signOut = write(firstScreenApi.logout, {
+export const signOut = write(authApi.logout, {
   apply: async () => {
     forgetDrafts();
     sessionNews?.postMessage('signed-out');
     setQueryData(SESSION_KEY, null);
-    await invalidate(firstScreenApi.session);
+    await invalidate(authApi.session);
   },
 });

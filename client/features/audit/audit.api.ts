@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { AUDIT_KINDS, auditApi } from '@contracts/audit.contract';
 import { urlOf } from '@contracts/endpoint.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
-import { DAY_REASON, PAGE_SIZE_REASON, dayParam, dayRange, filteredHref, ignoredParams, pageSizeParam, type IgnoredParam } from '@/lib/list-filters';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { DAY_REASON, PAGE_SIZE_REASON, dayParam, dayRange, filteredHref, ignoredParams, pageSizeParam, type IgnoredParam } from '@pages/search-params';
+import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 import { paths } from '@/lib/paths';
 
 /** `/shell/audit?page&pageSize&person&kind&from&to`: every key falls back; the page names what it ignored. */

@@ -17,7 +17,7 @@ import { fetcherFor, isApiError, keyFor, keyOf } from '@/lib/api-client';
 import { formatCount } from '@/lib/format';
 import { lastListAddress } from '@/lib/last-list';
 import { paths } from '@/lib/paths';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 
 /**
  * The catalogue's data layer (read only, public): the search params of its pages, the keys and

@@ -7,7 +7,7 @@ import { EmptyState } from '@/components/empty-state';
 import { LoadError } from '@/components/load-error';
 import { errorMessage } from '@/lib/api-client';
 import { cachedData, loadQuery, preloadQuery } from '@/lib/cache';
-import { parseSearch } from '@/lib/search-params';
+import { parseSearch } from '@pages/search-params';
 import { useShellUser } from '@/lib/session';
 import { useUnreadTitle } from '@/lib/unread-title';
 import {

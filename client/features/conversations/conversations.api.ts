@@ -13,7 +13,7 @@ import { fetcherFor, keyFor } from '@/lib/api-client';
 import { invalidate, setQueryData } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
 import { byInstant } from '@/lib/format';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 
 /**
  * Guest conversations' data layer: the staff list's search params, the keys and fetchers of the

@@ -1,38 +1,14 @@
-import * as v from 'valibot';
-import { GYM_PAGE_SIZE, gymApi, MEMBER_SORTS, type MemberSort, type Membership } from '@contracts/gym.contract';
-import { idText } from '@contracts/common.contract';
-import { fetcherFor, keyFor } from '@/lib/api-client';
-import { setQueryData } from '@/lib/cache';
+import { GYM_PAGE_SIZE, gymApi } from '@contracts/gym.contract';
+import type { MembersSearch } from '@pages/gym.reads';
+import { memberRead } from '@pages/gym.reads';
+import { queryOf } from '@/lib/route-reads';
+import { setQueryData } from '@/lib/reads';
 import { write } from '@/lib/endpoint-write';
 import { lastListAddress } from '@/lib/last-list';
 import { paths } from '@/lib/paths';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
 
-/**
- * The gym area's data layer: keys and fetchers of its reads (keys name the endpoint and its input), and the writes
- * with what each one changes.
- */
-export const MEMBERSHIP_VALUES = ['active', 'paused', 'cancelled'] as const satisfies readonly Membership[];
+/** The gym area's writes, with what each one changes (its reads are declared in pages/gym.reads.ts). */
 export const PAGE_SIZE = GYM_PAGE_SIZE;
-
-// ---- search params of the list pages (every key falls back silently) -----------------------
-
-const ownerIdParam = v.fallback(idText(), 0);
-const membershipParam = v.fallback(v.picklist(['', ...MEMBERSHIP_VALUES]), '');
-const queryParam = v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), '');
-/** `?sort=` of the member list: the contract's orders, by name when absent or unknown. */
-const sortParam = v.fallback(v.picklist(MEMBER_SORTS), 'name');
-
-export const OwnersSearchSchema = v.object({ page: pageParam, query: queryParam });
-export type OwnersSearch = v.InferOutput<typeof OwnersSearchSchema>;
-
-export const MembersSearchSchema = v.object({ page: pageParam, query: queryParam, ownerId: ownerIdParam, membership: membershipParam, sort: sortParam });
-export type MembersSearch = v.InferOutput<typeof MembersSearchSchema>;
-
-export const OwnerPageSearchSchema = v.object({ page: pageParam });
-
-export const parseOwnersSearch = (url: URL | URLSearchParams) => parseSearch(OwnersSearchSchema, url);
-export const parseMembersSearch = (url: URL | URLSearchParams) => parseSearch(MembersSearchSchema, url);
 
 /** The members list's address for a search: its query, owner, membership, sort and page (the defaults left out). */
 export function membersHref(search: MembersSearch): string {
@@ -49,38 +25,7 @@ export function membersHref(search: MembersSearch): string {
 /** The members list as the desk last had it (search, filters, page): where a member's page goes back to, through its tabs too. */
 export const lastMembersList = lastListAddress(paths.gymMembers);
 
-// ---- keys and fetchers -----------------------------------------------------------------------
-
-/** `GET /api/gym/owners?page=<0-based>…` for a 1-based URL page. */
-export const ownersKey = (search: { page: number; query?: string }, pageSize = PAGE_SIZE) =>
-  keyFor(gymApi.listOwners, { query: { page: toApiPage(search.page), pageSize, query: search.query } });
-
-/** Every owner (up to the API's maximum page), for pickers and filters. */
-export const OWNER_CHOICES_KEY = keyFor(gymApi.listOwners, { query: { page: 0, pageSize: 100 } });
-
-export const ownerKey = (id: number | string) => keyFor(gymApi.getOwner, { params: { id } });
-
-export const membersKey = (search: { page: number; query?: string; ownerId?: number; membership?: Membership | ''; sort?: MemberSort }) =>
-  keyFor(gymApi.listMembers, {
-    query: {
-      page: toApiPage(search.page),
-      pageSize: PAGE_SIZE,
-      query: search.query,
-      ownerId: search.ownerId || undefined,
-      membership: search.membership || undefined,
-      // The default order stays out of the key: the same page by name is one cache entry however it was asked for.
-      sort: search.sort === 'name' ? undefined : search.sort,
-    },
-  });
-
-export const memberKey = (id: number | string) => keyFor(gymApi.getMember, { params: { id } });
-export const memberAccessKey = (id: number | string) => keyFor(gymApi.doorAccess, { params: { id } });
-
-export const fetchOwnerPage = fetcherFor(gymApi.listOwners);
-export const fetchOwner = fetcherFor(gymApi.getOwner);
-export const fetchMemberPage = fetcherFor(gymApi.listMembers);
-export const fetchMember = fetcherFor(gymApi.getMember);
-export const fetchDoorAccess = fetcherFor(gymApi.doorAccess);
+const memberKey = (id: number) => queryOf(memberRead(id)).key;
 
 // ---- writes (docs/decisions/0001-one-way-to-write.md) -------------------------------------------
 

@@ -15,7 +15,7 @@ import { errorMessage } from '@/lib/api-client';
 import { loadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { formatWhenExact } from '@/lib/format';
 import { useLiveEvents, useWhenLiveReopens } from '@/lib/live-events';
-import { pageCount } from '@/lib/search-params';
+import { pageCount } from '@pages/search-params';
 import { fetchMember, memberKey } from './gym.api';
 import { useMember } from './member';
 import { fetchUnlockPage, isUnlockOf, parseUnlocksSearch, refreshUnlocksOf, unlocksKey } from './unlocks.api';

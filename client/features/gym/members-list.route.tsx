@@ -1,17 +1,16 @@
 import './gym.css';
 import { useEffect } from 'react';
-import { useLoaderData, useNavigate, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { Page } from '@contracts/common.contract';
-import type { GymMember, GymMemberRow, MemberSort } from '@contracts/gym.contract';
+import { useNavigate, useNavigation } from 'react-router';
+import type { GymMember, MemberSort } from '@contracts/gym.contract';
+import { MEMBERSHIP_VALUES, membersListReads, parseMembersSearch } from '@pages/gym.reads';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { useSetSearchParam } from '@/lib/search-params';
+import { routeReads } from '@/lib/route-reads';
+import { useSearch, useSetSearchParam } from '@/lib/search-params';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { CreateMemberForm, useOwnerChoices } from './components/member-form';
@@ -19,28 +18,19 @@ import { memberDelete } from './components/gym-deletes';
 import { MemberRows } from './components/member-rows';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
 import { SearchBox } from '@/components/search-box';
-import { MEMBERSHIP_VALUES, fetchMemberPage, membersHref, membersKey, parseMembersSearch, lastMembersList, type MembersSearch } from './gym.api';
-
-type Data = { search: MembersSearch; members: Page<GymMemberRow> };
+import { membersHref, lastMembersList } from './gym.api';
 
 /** The list's orders, as the Sort picker names them. */
 const SORT_LABELS: Record<MemberSort, string> = { name: 'Name', '-last_visit': 'Last visit, newest first', last_visit: 'Last visit, oldest first' };
 
 /** `/shell/gymowner/users?page&query&ownerId&membership&sort`: every param falls back silently. */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parseMembersSearch(url);
-  return { search, members: await loadQuery(membersKey(search), fetchMemberPage) };
-}
-
-export const handle = {
-  title: 'Gym members',
-  preload: ({ url }: { url: URL }) => preloadQuery(membersKey(parseMembersSearch(url)), fetchMemberPage),
-};
+const reads = routeReads(membersListReads);
+export const { loader } = reads;
+export const handle = { title: 'Gym members', ...reads.handle };
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { search } = loaded;
-  const members = useQuery(membersKey(search), fetchMemberPage, loaded.members).data ?? loaded.members;
+  const { members } = reads.useReads();
+  const search = useSearch(parseMembersSearch);
   const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();
   const navigate = useNavigate();

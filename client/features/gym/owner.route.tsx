@@ -12,7 +12,7 @@ import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { parseSearch } from '@/lib/search-params';
+import { parseSearch } from '@pages/search-params';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { formatWhen } from '@/lib/format';
 import { ownerDelete } from './components/gym-deletes';

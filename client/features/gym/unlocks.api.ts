@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { UNLOCK_EVENT_TYPE, webhookApi, type KisiEvent } from '@contracts/webhook.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { invalidate } from '@/lib/cache';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 import { PAGE_SIZE } from './gym.api';
 
 export const UnlocksSearchSchema = v.object({ page: pageParam });

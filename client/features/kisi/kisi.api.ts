@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { kisiApi } from '@contracts/kisi.contract';
 import { keyFor } from '@/lib/api-client';
 import { kisiPageFetcher } from '@/lib/kisi';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 
 /**
  * The /kisi pages' own part of the data layer: their search params, page sizes and the key of each

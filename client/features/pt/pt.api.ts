@@ -4,7 +4,7 @@ import { urlOf } from '@contracts/endpoint.contract';
 import { fetcherFor, keyFor, keyOf } from '@/lib/api-client';
 import { invalidate } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 import { paths } from '@/lib/paths';
 
 /**

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { MAX_REPORT_DAYS, ptReportsApi } from '@contracts/pt-reports.contract';
 import { urlOf } from '@contracts/endpoint.contract';
 import { fetcherFor, keyFor } from '@/lib/api-client';
-import { DAY_REASON, dayParam, daysInRange, ignoredParams, type IgnoredParam } from '@/lib/list-filters';
-import { parseSearch } from '@/lib/search-params';
+import { DAY_REASON, dayParam, daysInRange, ignoredParams, type IgnoredParam } from '@pages/search-params';
+import { parseSearch } from '@pages/search-params';
 import { paths } from '@/lib/paths';
 
 /**

@@ -9,7 +9,7 @@ import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { toApiPage } from '@/lib/search-params';
+import { toApiPage } from '@pages/search-params';
 import { CardSkeletons, useListLoading } from './components/card-skeletons';
 import { SampleFailure } from './components/sample-failure';
 import { StaleNotice } from './components/stale-notice';

@@ -3,7 +3,7 @@ import { PokemonRefParamSchema, RICK_STATUSES, samplesApi, type Character, type 
 import { ApiError, NetworkError, errorMessage, fetcherFor, keyFor } from '@/lib/api-client';
 import { loadQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { pageParam, parseSearch, toApiPage, zeroBasedPageParam } from '@/lib/search-params';
+import { pageParam, parseSearch, toApiPage, zeroBasedPageParam } from '@pages/search-params';
 
 /**
  * The sample pages' data layer (Rick and Morty, PokeAPI and JSONPlaceholder, all through the BFF's

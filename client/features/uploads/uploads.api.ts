@@ -5,7 +5,7 @@ import { fetcherFor, keyFor } from '@/lib/api-client';
 import { invalidate } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
 import { paths } from '@/lib/paths';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 
 /** Uploads' data: the limits, the stored files' pages (keys name the endpoint and its input), downloads and deletes. */
 export const PAGE_SIZE = 10;

@@ -5,8 +5,8 @@ import { DOOR_OBJECT_TYPE, EVENT_RESULTS, webhookApi, type KisiEvent } from '@co
 import { fetcherFor, keyFor } from '@/lib/api-client';
 import { invalidate } from '@/lib/cache';
 import { write } from '@/lib/endpoint-write';
-import { DAY_REASON, PAGE_SIZE_REASON, dayParam, dayRange, filteredHref, ignoredParams, pageSizeParam, type IgnoredParam } from '@/lib/list-filters';
-import { pageParam, parseSearch, toApiPage } from '@/lib/search-params';
+import { DAY_REASON, PAGE_SIZE_REASON, dayParam, dayRange, filteredHref, ignoredParams, pageSizeParam, type IgnoredParam } from '@pages/search-params';
+import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 import { paths } from '@/lib/paths';
 
 /** The webhook inbox's data: its search params, the keys and fetchers of its pages, its export link. */

@@ -1,0 +1,85 @@
+import * as v from 'valibot';
+import { isIdText, idText } from '../bff/contracts/common.contract';
+import { read } from '../bff/contracts/endpoint.contract';
+import { GYM_PAGE_SIZE, gymApi, MEMBER_SORTS, type MemberSort, type Membership } from '../bff/contracts/gym.contract';
+import { inPage, type AreaReads, type PageAddress } from './reads';
+import { pageParam, parseSearch, toApiPage } from './search-params';
+
+/** The gym's pages: their search params (every key falls back silently) and the reads they start with. */
+
+export const MEMBERSHIP_VALUES = ['active', 'paused', 'cancelled'] as const satisfies readonly Membership[];
+
+const ownerIdParam = v.fallback(idText(), 0);
+const membershipParam = v.fallback(v.picklist(['', ...MEMBERSHIP_VALUES]), '');
+const queryParam = v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), '');
+/** `?sort=` of the member list: the contract's orders, by name when absent or unknown. */
+const sortParam = v.fallback(v.picklist(MEMBER_SORTS), 'name');
+
+const OwnersSearchSchema = v.object({ page: pageParam, query: queryParam });
+export type OwnersSearch = v.InferOutput<typeof OwnersSearchSchema>;
+const MembersSearchSchema = v.object({ page: pageParam, query: queryParam, ownerId: ownerIdParam, membership: membershipParam, sort: sortParam });
+export type MembersSearch = v.InferOutput<typeof MembersSearchSchema>;
+const OwnerPageSearchSchema = v.object({ page: pageParam });
+
+export const parseOwnersSearch = (search: URLSearchParams) => parseSearch(OwnersSearchSchema, search);
+export const parseMembersSearch = (search: URLSearchParams) => parseSearch(MembersSearchSchema, search);
+export const parseOwnerPageSearch = (search: URLSearchParams) => parseSearch(OwnerPageSearchSchema, search);
+
+/** `GET /api/gym/owners?page=<0-based>…` for a 1-based URL page. */
+export const ownersRead = (search: { page: number; query?: string }) => read(gymApi.listOwners, { query: { page: toApiPage(search.page), pageSize: GYM_PAGE_SIZE, query: search.query } });
+
+/** Every owner (up to the API's maximum page), for pickers and filters. */
+export const ownerChoicesRead = read(gymApi.listOwners, { query: { page: 0, pageSize: 100 } });
+
+export const membersRead = (search: { page: number; query?: string; ownerId?: number; membership?: Membership | ''; sort?: MemberSort }) =>
+  read(gymApi.listMembers, {
+    query: {
+      page: toApiPage(search.page),
+      pageSize: GYM_PAGE_SIZE,
+      query: search.query,
+      ownerId: search.ownerId || undefined,
+      membership: search.membership || undefined,
+      // The default order stays out of the key: the same page by name is one cache entry however it was asked for.
+      sort: search.sort === 'name' ? undefined : search.sort,
+    },
+  });
+
+export const memberRead = (id: number | string) => read(gymApi.getMember, { params: { id } });
+/** The member's door access: Kisi's live state, so an outage of Kisi shows inside the page. */
+export const doorAccessRead = (id: number | string) => inPage(read(gymApi.doorAccess, { params: { id } }));
+
+const validId = ({ params }: PageAddress, name = 'id') => (isIdText(params[name]) ? Number(params[name]) : undefined);
+
+// ---- each route's reads, and each page's (a page behind the member layout reads the member too) ----
+
+export const ownersListReads = ({ search }: PageAddress) => ({ owners: ownersRead(parseOwnersSearch(search)) });
+
+export const ownerReads = (address: PageAddress) => {
+  const id = validId(address);
+  return {
+    owner: id === undefined ? undefined : read(gymApi.getOwner, { params: { id } }),
+    members: id === undefined ? undefined : membersRead({ page: parseOwnerPageSearch(address.search).page, ownerId: id }),
+  };
+};
+
+export const membersListReads = ({ search }: PageAddress) => ({ members: membersRead(parseMembersSearch(search)) });
+
+/** The member layout's read, for every tab. */
+export const memberLayoutReads = (address: PageAddress) => {
+  const id = validId(address);
+  return { member: id === undefined ? undefined : memberRead(id) };
+};
+
+export const memberProfileReads = (address: PageAddress) => {
+  const id = validId(address);
+  return { access: id === undefined ? undefined : doorAccessRead(id) };
+};
+
+export const gymReads = {
+  gymOwners: ownersListReads,
+  gymOwner: ownerReads,
+  gymMembers: membersListReads,
+  gymMember: (address) => ({ ...memberLayoutReads(address), ...memberProfileReads(address) }),
+  gymMemberUnlocks: memberLayoutReads,
+  gymMemberLinks: memberLayoutReads,
+} satisfies AreaReads;
