@@ -41,14 +41,18 @@ describe('kisiDoorAccess.findUsers', () => {
 
   it('asks again once the memory is older than its limit, and shows a switch or a live read at once', async () => {
     const kisi = fakeKisi(3);
-    const door = kisiDoorAccess(kisi.client, { maxAgeMs: 5 });
+    let now = Date.parse('2026-11-20T09:00:00Z'); // the memory's clock, moved by the test
+    const door = kisiDoorAccess(kisi.client, { maxAgeMs: 30_000, now: () => now });
     await door.findUsers(['user1@kisi.test', 'user2@kisi.test']);
     await door.setAccess(1, false);
     expect((await door.findUsers(['user1@kisi.test', 'user2@kisi.test'])).get('user1@kisi.test')?.accessEnabled).toBe(false);
     kisi.users[1]!.accessEnabled = false; // changed in Kisi's dashboard
     await door.findUser('user2@kisi.test');
     expect((await door.findUsers(['user1@kisi.test', 'user2@kisi.test'])).get('user2@kisi.test')?.accessEnabled).toBe(false);
-    await new Promise((r) => setTimeout(r, 10));
+    now += 30_000; // as old as the limit: still used
+    await door.findUsers(['user1@kisi.test', 'user2@kisi.test']);
+    expect(kisi.calls.filter((c) => c.startsWith('list'))).toHaveLength(1);
+    now += 1; // older than it: read again
     await door.findUsers(['user1@kisi.test', 'user2@kisi.test']);
     expect(kisi.calls.filter((c) => c.startsWith('list'))).toHaveLength(2);
   });

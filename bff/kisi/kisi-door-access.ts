@@ -24,8 +24,12 @@ type Known = { user: KisiUserSummary | null };
  * card just did. Each BFF instance keeps its own memory; at worst a list is `maxAgeMs` behind a
  * change made in Kisi's own dashboard.
  */
-export function kisiDoorAccess(client: Pick<KisiClient, 'findUserByEmail' | 'listUsers' | 'setAccess'>, { maxAgeMs = KISI_USERS_MAX_AGE_MS } = {}) {
-  const known = new LRUCache<string, Known>({ max: MAX_CACHED_USERS, ttl: maxAgeMs });
+export function kisiDoorAccess(
+  client: Pick<KisiClient, 'findUserByEmail' | 'listUsers' | 'setAccess'>,
+  { maxAgeMs = KISI_USERS_MAX_AGE_MS, now }: { maxAgeMs?: number; now?: () => number } = {},
+) {
+  // `now` (tests) is the clock the memory ages by; read at every look (the cache's 1 ms reuse of a reading is off then).
+  const known = new LRUCache<string, Known>({ max: MAX_CACHED_USERS, ttl: maxAgeMs, ...(now ? { perf: { now }, ttlResolution: 0 } : {}) });
   const directoryRead = singleFlight<boolean>();
   const remember = (email: string, user: KisiUserSummary | null) => known.set(email.toLowerCase(), { user });
 

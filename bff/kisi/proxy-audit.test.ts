@@ -18,10 +18,31 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-function proxiedApp(audit: (actor: AuditActor, record: AuditRecord) => Promise<void>) {
+/**
+ * Calls `ended` with the answer each time something ends it: the proxy passing Kisi's answer on (it
+ * ends the answer as its copy of Kisi's comes to an end), and any layer the proxy put over `end`.
+ */
+function watchEnd(res: express.Response, ended: (res: express.Response) => void) {
+  let current = res.end;
+  // Whoever reads `end` gets the one in place now, watched; whoever sets it replaces that one.
+  Object.defineProperty(res, 'end', {
+    configurable: true,
+    get: () => {
+      const end = current;
+      return function (this: unknown, ...args: unknown[]) {
+        ended(res);
+        return (end as (...a: unknown[]) => unknown).apply(this, args);
+      };
+    },
+    set: (end: express.Response['end']) => void (current = end),
+  });
+}
+
+function proxiedApp(audit: (actor: AuditActor, record: AuditRecord) => Promise<void>, { onEnd }: { onEnd?: (res: express.Response) => void } = {}) {
   const app = express();
-  app.use((req, _res, next) => {
+  app.use((req, res, next) => {
     req.user = { id: 5, email: 'boss@frontdesk.test', name: 'Boss', role: 'admin' };
+    if (onEnd) watchEnd(res, onEnd);
     next();
   });
   app.use(
@@ -52,18 +73,24 @@ describe('the Kisi proxy’s audit', () => {
     const recorded: AuditRecord[] = [];
     let called!: () => void;
     const auditCalled = new Promise<void>((resolve) => (called = resolve));
-    const app = proxiedApp((_actor, record) => {
-      recorded.push(record);
-      called();
-      return new Promise<void>((resolve) => (store = resolve));
-    });
+    // The proxy has passed all of Kisi's answer on when it ends ours: what went out by then is what would reach the caller.
+    let passedOn!: (sent: { headers: boolean; ended: boolean }) => void;
+    const kisiAnswerPassedOn = new Promise<{ headers: boolean; ended: boolean }>((resolve) => (passedOn = resolve));
+    const app = proxiedApp(
+      (_actor, record) => {
+        recorded.push(record);
+        called();
+        return new Promise<void>((resolve) => (store = resolve));
+      },
+      { onEnd: (res) => queueMicrotask(() => passedOn({ headers: res.headersSent, ended: res.writableEnded })) },
+    );
     let answered = false;
     const answer = request(app)
       .post('/api/kisi/locks/3/unlock')
       .then((res) => ((answered = true), res));
     await auditCalled;
-    // Kisi has answered and the entry is on its way: the caller hears nothing yet.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Kisi has answered and the entry is on its way: nothing of the answer has gone to the caller yet.
+    expect(await kisiAnswerPassedOn).toEqual({ headers: false, ended: false });
     expect(answered).toBe(false);
     store();
     const res = await answer;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import fsPromises from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from './logger';
@@ -73,15 +74,20 @@ it('prunes after a store only once the folder may be over its limit, counting wh
   const folder = folderOf(400);
   picture(1, 200, 3);
   await folder.prune(); // counted: 200 kB
-  picture(2, 150, 2);
-  folder.stored(150 * KB); // 350 kB: under the limit, nothing to do
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(present()).toHaveLength(4);
-  picture(3, 100, 1);
-  folder.stored(100 * KB); // 450 kB: pruned in the background
-  for (let waited = 0; present().includes(keyOf(1)); waited += 10) {
-    if (waited > 5000) throw new Error('not pruned within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  // A pruning starts by reading the folder, in the call that starts it: a store that starts none reads nothing.
+  const readFolder = jest.spyOn(fsPromises, 'readdir');
+  try {
+    picture(2, 150, 2);
+    folder.stored(150 * KB); // 350 kB: under the limit, nothing to do
+    expect(readFolder).not.toHaveBeenCalled();
+    picture(3, 100, 1);
+    folder.stored(100 * KB); // 450 kB: pruned in the background
+    expect(readFolder).toHaveBeenCalledTimes(1);
+    // A prune asked for while one runs shares it: this waits for the one in the background, and starts none.
+    await folder.prune();
+    expect(readFolder).toHaveBeenCalledTimes(1);
+  } finally {
+    readFolder.mockRestore();
   }
   expect(present()).toEqual([2, 3].flatMap((n) => [keyOf(n), `${keyOf(n)}.json`]));
 });

@@ -22,8 +22,8 @@ export type UpstreamMode = 'normal' | 'slow' | 'down' | 'changed';
 
 export interface UpstreamSwitches {
   mode?: UpstreamMode;
-  /** Every answer waits this long first (0: none). */
-  delayMs?: number;
+  /** Every answer waits until `release` is called (requests are still taken and recorded). */
+  held?: boolean;
 }
 
 export interface SampleUpstreams {
@@ -35,7 +35,9 @@ export interface SampleUpstreams {
   /** Requests to `provider` whose path (with query) starts with `prefix`. */
   count: (provider: SampleProvider, prefix?: string) => number;
   set: (provider: SampleProvider | 'all', switches: UpstreamSwitches) => Promise<void>;
-  /** Every fake back to normal, without delay, request logs emptied. */
+  /** Sends the answers `held` kept back, and answers at once again. */
+  release: (provider: SampleProvider | 'all') => void;
+  /** Every fake back to normal, nothing held, request logs emptied. */
   reset: () => Promise<void>;
   close: () => Promise<void>;
 }
@@ -323,6 +325,8 @@ interface Fake {
   base: string;
   switches: Required<UpstreamSwitches>;
   requests: string[];
+  /** The answers `held` keeps back, sent by `release`. */
+  heldAnswers: Array<() => void>;
   listening: boolean;
 }
 
@@ -339,10 +343,10 @@ function send(res: http.ServerResponse, answer: Answer) {
 
 async function startFake(provider: SampleProvider): Promise<Fake> {
   const { handler, basePath } = HANDLERS[provider];
-  const fake = { switches: { mode: 'normal', delayMs: 0 }, requests: [] as string[], listening: false } as Fake;
+  const fake = { switches: { mode: 'normal', held: false }, requests: [] as string[], heldAnswers: [] as Fake['heldAnswers'], listening: false } as Fake;
   fake.server = http.createServer((req, res) => {
     fake.requests.push(req.url ?? '');
-    const { mode, delayMs } = fake.switches;
+    const { mode, held } = fake.switches;
     if (mode === 'slow') return; // taken, never answered (closed with the server)
     const answer = () => {
       if (res.destroyed) return;
@@ -352,7 +356,7 @@ async function startFake(provider: SampleProvider): Promise<Fake> {
         send(res, { status: 500, body: { error: 'fake upstream failed' } });
       }
     };
-    if (delayMs > 0) setTimeout(answer, delayMs);
+    if (held) fake.heldAnswers.push(answer);
     else answer();
   });
   await listen(fake, 0);
@@ -408,6 +412,14 @@ export async function startSampleUpstreams(): Promise<SampleUpstreams> {
     }
   }
 
+  function release(provider: SampleProvider | 'all') {
+    for (const name of provider === 'all' ? SAMPLE_PROVIDERS : [provider]) {
+      const fake = fakes[name];
+      fake.switches = { ...fake.switches, held: false };
+      for (const answer of fake.heldAnswers.splice(0)) answer();
+    }
+  }
+
   return {
     env: {
       SAMPLES_POKEAPI_URL: urls.pokeapi,
@@ -419,8 +431,10 @@ export async function startSampleUpstreams(): Promise<SampleUpstreams> {
     requests: { pokeapi: fakes.pokeapi.requests, rickandmorty: fakes.rickandmorty.requests, jsonplaceholder: fakes.jsonplaceholder.requests },
     count: (provider, prefix = '') => fakes[provider].requests.filter((url) => url.startsWith(prefix)).length,
     set,
+    release,
     async reset() {
-      await set('all', { mode: 'normal', delayMs: 0 });
+      release('all');
+      await set('all', { mode: 'normal' });
       for (const provider of SAMPLE_PROVIDERS) fakes[provider].requests.length = 0;
     },
     async close() {

@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { PartDetail, PieceDetail, PieceSummary } from '../../contracts/catalogue.contract';
 import type { Page } from '../../contracts/common.contract';
+import { createLogger } from '../../lib/logger';
 import { FAKE_JPEG, FAKE_PNG } from '../../test-support/sample-upstreams';
 import { startRebrickableMedia, type RebrickableMedia } from '../../test-support/rebrickable-media';
 import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
@@ -133,11 +135,21 @@ describe('GET /api/rest/pictures', () => {
 });
 
 describe('the picture folder', () => {
-  /** Waits for a pruning started in the background (after a picture is stored) to show on disk. */
-  async function eventually(check: () => boolean, what: string) {
-    for (const started = Date.now(); !check(); await new Promise((resolve) => setTimeout(resolve, 20))) {
-      if (Date.now() - started > 5000) throw new Error(`not within 5 s: ${what}`);
-    }
+  /**
+   * A logger for the app that hears the folder's line of a pruning that removed pictures: `pruned`
+   * resolves with it. The line is written once the pruning has removed what it removes.
+   */
+  function hearingPrunes() {
+    let heard!: (line: { removed: number }) => void;
+    const pruned = new Promise<{ removed: number }>((resolve) => (heard = resolve));
+    const lines = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const line = JSON.parse(chunk.toString()) as { msg: string; removed: number };
+        if (line.msg === 'catalogue pictures: pruned the least recently used') heard(line);
+        done();
+      },
+    });
+    return { logger: createLogger('info', lines), pruned };
   }
   const kept = (context: TestContext, names: string[]) => names.filter((name) => fs.existsSync(`${fileOf(context, media.setPicture(name))}.json`));
   /** Makes a stored picture look last used `hoursAgo` hours ago. */
@@ -147,7 +159,8 @@ describe('the picture folder', () => {
   };
 
   it('is pruned to CATALOGUE_IMAGE_DIR_MAX_MB after a picture is stored, the least recently used first', async () => {
-    await withTestContext({ env: { ...media.env, CATALOGUE_IMAGE_DIR_MAX_MB: '1' } }, async (small) => {
+    const { logger, pruned } = hearingPrunes();
+    await withTestContext({ env: { ...media.env, CATALOGUE_IMAGE_DIR_MAX_MB: '1' }, overrides: { logger } }, async (small) => {
       // Three pictures of 300 kB: 0.9 MB, under the limit of 1 MB.
       const names = ['a-300kb', 'b-300kb', 'c-300kb'];
       for (const name of names) await get(small, ours(media.setPicture(name))).expect(200);
@@ -160,8 +173,9 @@ describe('the picture folder', () => {
 
       // A fourth takes the folder over 1 MB: it is brought back under 90 % of it by removing `b` only.
       await get(small, ours(media.setPicture('d-300kb'))).expect(200);
-      // Its description goes first, then the picture: wait for both.
-      await eventually(() => !kept(small, ['b-300kb']).length && !fs.existsSync(fileOf(small, media.setPicture('b-300kb'))), 'b is pruned');
+      // Pruned in the background: its description goes first, then the picture, and then it says so.
+      expect(await pruned).toMatchObject({ removed: 1 });
+      expect([kept(small, ['b-300kb']), fs.existsSync(fileOf(small, media.setPicture('b-300kb')))]).toEqual([[], false]);
       expect(kept(small, [...names, 'd-300kb'])).toEqual(['a-300kb', 'c-300kb', 'd-300kb']);
 
       // A pruned picture is fetched again when it is asked for; a kept one is not.

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 import { testEngine } from '../../test-support/test-database';
+import { until } from '../../test-support/until';
 import { healthService } from './health.service';
 
 let ctx: TestContext;
@@ -11,13 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** Ready once the live-event listener has connected (PostgreSQL connects it just after the start). */
+/** The readiness answer once the live-event listeners have connected (PostgreSQL connects them just after the start; SQLite has none). */
 async function readyAnswer() {
-  for (let tries = 0; ; tries++) {
-    const res = await request(ctx.app).get('/api/health/ready').set('Host', '10.0.0.5:3000');
-    if (res.status === 200 || tries === 50) return res;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(() => ctx.database.listenersConnected(), 'the live-event listeners connected');
+  return request(ctx.app).get('/api/health/ready').set('Host', '10.0.0.5:3000');
 }
 
 describe('GET /api/health/live and /api/health/ready', () => {

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import { LRUCache } from 'lru-cache';
 import request from 'supertest';
 import type { Character, Pokemon, PokemonSummary, Post, PostWithAuthor } from '../../contracts/samples.contract';
 import { createApp } from '../../app';
@@ -223,14 +225,34 @@ describe('when an upstream misbehaves', () => {
   });
 
   it('makes one upstream call for identical requests in flight', async () => {
-    // The default timeout: a 150 ms answer came after this file's 300 ms once, on a busy machine (a 504 for all eight).
-    await withTestContext({ env: { ...fakes.env, SAMPLES_CACHE_SECONDS: '0' } }, async (patient) => {
-      await fakes.set('pokeapi', { delayMs: 150 });
-      const answers = await Promise.all(Array.from({ length: 8 }, () => get(patient, '/api/samples/pokemon/4')));
-      expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
-      expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
-      expect(fakes.requests.pokeapi).toEqual(['/api/v2/pokemon/4']);
+    // Each read starts the load of its key, or joins the one under way, in its call to the answer
+    // cache: PokeAPI holds its answer until all eight made that call. (The default timeout: the held
+    // answer waits for eight requests through the app, longer than this file's 300 ms on a busy machine.)
+    const reads = new EventEmitter();
+    type ForceFetch = (this: unknown, key: unknown, ...rest: unknown[]) => Promise<unknown>;
+    const cache = LRUCache.prototype as unknown as { forceFetch: ForceFetch };
+    const forceFetch = cache.forceFetch;
+    const read = jest.spyOn(cache, 'forceFetch').mockImplementation(function (this: unknown, key, ...rest) {
+      const answer = forceFetch.call(this, key, ...rest);
+      if (String(key).startsWith('pokemon ')) reads.emit('read');
+      return answer;
     });
+    try {
+      await withTestContext({ env: { ...fakes.env, SAMPLES_CACHE_SECONDS: '0' } }, async (patient) => {
+        await fakes.set('pokeapi', { held: true });
+        let reading = 0;
+        const allReading = new Promise<void>((resolve) => reads.on('read', () => ++reading === 8 && resolve()));
+        const answering = Promise.all(Array.from({ length: 8 }, () => get(patient, '/api/samples/pokemon/4')));
+        await allReading;
+        fakes.release('pokeapi');
+        const answers = await answering;
+        expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
+        expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
+        expect(fakes.requests.pokeapi).toEqual(['/api/v2/pokemon/4']);
+      });
+    } finally {
+      read.mockRestore();
+    }
   });
 });
 

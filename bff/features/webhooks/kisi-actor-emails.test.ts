@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { KisiEvent } from '../../contracts/webhook.contract';
 import { createLogger } from '../../lib/logger';
+import { fakeTimersBesideIo } from '../../test-support/clock';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
-import { kisiActorEmails, type KisiActorEmailsDeps } from './kisi-actor-emails';
+import { INLINE_LOOKUP_WAIT_MS, kisiActorEmails, type KisiActorEmailsDeps } from './kisi-actor-emails';
 import { kisiEventWrites, receiveKisiEvent } from './kisi-event.receive';
 import { kisiEventsCatchUp } from './kisi-events.catch-up';
 import { kisiEventsRepository } from './kisi-events.repository';
@@ -32,10 +34,16 @@ const emailsOf = async (uuids: string[]) =>
 function resolverWith(directory: Record<number, string | null>, overrides: Partial<KisiActorEmailsDeps> = {}) {
   const asked: number[] = [];
   let busy = true; // Kisi's limit is taken: a webhook cannot look anyone up now
+  /** Each lookup that waits for a slot says so here, with the signal that gives up its wait. */
+  const waiting = new EventEmitter();
   const resolver = kisiActorEmails({
     events: events(),
     lookup: async (id, stop) => {
-      if (busy && stop && !stop.aborted) await new Promise((_resolve, reject) => stop.addEventListener('abort', () => reject(new Error('given up')), { once: true }));
+      if (busy && stop && !stop.aborted) {
+        const givenUp = new Promise((_resolve, reject) => stop.addEventListener('abort', () => reject(new Error('given up')), { once: true }));
+        waiting.emit('lookup', stop);
+        await givenUp;
+      }
       asked.push(id);
       return directory[id] ?? null;
     },
@@ -43,17 +51,30 @@ function resolverWith(directory: Record<number, string | null>, overrides: Parti
     logger: createLogger('silent'),
     ...overrides,
   });
-  return { resolver, asked, free: () => void (busy = false) };
+  return { resolver, asked, waiting, free: () => void (busy = false) };
 }
 
 it('stores an event at once when its actor cannot be looked up now, then fills in the email with one lookup per person and announces it again', async () => {
-  const { resolver, asked, free } = resolverWith({ 901: 'Ada@Members.example', 902: 'bo@members.example' });
+  const { resolver, asked, waiting, free } = resolverWith({ 901: 'Ada@Members.example', 902: 'bo@members.example' });
   const deps = { events: events(), inTransaction: kisiEventWrites(ctx.bus), emailOfKisiUser: resolver.emailNow, onEmailMissing: () => undefined };
   const sent = [unlockBy(901), unlockBy(901), unlockBy(902), unlockBy(903)];
-  const startedAt = Date.now();
-  for (const { body, raw } of sent) expect(await receiveKisiEvent(deps, body, raw, new Date().toISOString())).toMatchObject({ status: 'stored' });
-  // Each waited at most about a second for Kisi, not Kisi's timeout.
-  expect(Date.now() - startedAt).toBeLessThan(4 * 1_500);
+  // Each waits INLINE_LOOKUP_WAIT_MS for a slot, on a clock the test moves, then is stored without the email.
+  fakeTimersBesideIo();
+  try {
+    for (const { body, raw } of sent) {
+      const lookupWaits = once(waiting, 'lookup') as Promise<[AbortSignal]>;
+      const receiving = receiveKisiEvent(deps, body, raw, new Date().toISOString());
+      const [stop] = await lookupWaits;
+      await jest.advanceTimersByTimeAsync(INLINE_LOOKUP_WAIT_MS - 1);
+      expect(stop.aborted).toBe(false);
+      // Given up at its second, not at Kisi's timeout.
+      await jest.advanceTimersByTimeAsync(1);
+      expect(stop.aborted).toBe(true);
+      expect(await receiving).toMatchObject({ status: 'stored' });
+    }
+  } finally {
+    jest.useRealTimers();
+  }
   expect([...(await emailsOf(sent.map((s) => s.body.uuid))).values()]).toEqual([null, null, null, null]);
 
   free();

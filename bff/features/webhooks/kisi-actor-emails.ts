@@ -102,10 +102,15 @@ export function kisiActorEmails({ events, lookup, inTransaction, logger }: KisiA
     async emailNow(kisiUserId: number): Promise<string | null> {
       const cached = known.get(kisiUserId);
       if (cached || noEmail.has(kisiUserId)) return cached ?? null;
+      // On the global timer (not AbortSignal.timeout's own), which a test's fake clock moves.
+      const waited = new AbortController();
+      const timer = setTimeout(() => waited.abort(new Error(`no lookup slot within ${INLINE_LOOKUP_WAIT_MS} ms`)), INLINE_LOOKUP_WAIT_MS);
       try {
-        return remember(kisiUserId, await lookup(kisiUserId, AbortSignal.any([AbortSignal.timeout(INLINE_LOOKUP_WAIT_MS), stopper.signal])));
+        return remember(kisiUserId, await lookup(kisiUserId, AbortSignal.any([waited.signal, stopper.signal])));
       } catch {
         return null;
+      } finally {
+        clearTimeout(timer);
       }
     },
     wake,
