@@ -28,6 +28,7 @@ const config: Config = {
       roots: ['<rootDir>/bff'],
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: everydayIgnores,
+      setupFilesAfterEnv: ['<rootDir>/bff/test-support/everyday-tier.setup.ts'],
       transform: tsJest,
     },
     // The system tier (`npm run test:system`): tests that start the BFF whole (first starts, restarts,

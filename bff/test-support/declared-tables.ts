@@ -17,6 +17,10 @@ export function declaredTables(file: string, root: string): Map<string, StoredCo
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
+    // Only the schema file, what it imports (Kysely) and the language's own types: not every package
+    // under node_modules/@types nor the DOM, which made the compiler read 733 files, not 315 (seconds a test).
+    types: [],
+    lib: ['lib.es2022.d.ts'],
   });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(path.resolve(file));

@@ -18,10 +18,12 @@ const MB = 1024 * 1024;
 /** A size in whole bytes, `n` megabytes. */
 const mb = (n: number) => Math.round(n * MB);
 const LIMITS = { UPLOAD_MAX_FILE_MB: '1', UPLOAD_MAX_BATCH_MB: '1', UPLOAD_QUOTA_MB: '2', UPLOAD_MAX_FILES: '2' };
-/** Every answer, refusals above all, comes within this (a refusal must never leave the client hanging). */
-const ANSWER_WITHIN_MS = 4000;
-
-jest.setTimeout(20_000);
+/**
+ * Every answer, refusals above all, comes (a refusal must never leave the client hanging): one that
+ * has not come within this is a failure that names the request. Generous, as a busy machine is slow;
+ * under the everyday tier's 20 s a test.
+ */
+const ANSWER_WITHIN_MS = 15_000;
 
 let ctx: TestContext;
 let server: Awaited<ReturnType<typeof listenOnAnyPort>>;

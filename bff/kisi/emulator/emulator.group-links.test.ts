@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import QRCode from 'qrcode';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
-import { EMAIL_LINK_QUOTA } from './emulator.group-links';
+import { EMAIL_LINK_QUOTA, qrPng } from './emulator.group-links';
 
 /** Access links as Kisi makes them: the secret and the QR code in the create answer only, the QR code a real PNG of the token. */
 let ctx: TestContext;
@@ -62,7 +62,7 @@ describe('POST /group_links with a QR code', () => {
     const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[png.colorType as 0 | 2 | 4 | 6];
     expect(png.pixels.length).toBe(png.height * (1 + png.width * channels));
     // It draws the token (what a Kisi reader scans), not the secret.
-    const ofToken = await QRCode.toBuffer(link.quick_response_code_token!, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 8 });
+    const ofToken = await qrPng(link.quick_response_code_token!);
     expect(Buffer.from(link.quick_response_code_image!, 'base64').equals(ofToken)).toBe(true);
   });
 

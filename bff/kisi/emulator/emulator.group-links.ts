@@ -131,12 +131,23 @@ export function groupLinksStore(db: EmulatorDb) {
 export type GroupLinksStore = ReturnType<typeof groupLinksStore>;
 
 /**
+ * A QR code as the emulator draws it: 8 px a module with a 2-module margin, each row of pixels
+ * stored as its difference from the row above (PNG's "Up" filter; most rows repeat the one above).
+ * One filter for all rows: pngjs's default tries all five on every row, which under Jest (where
+ * each global such as `Math` is looked up through the test context) took half a second a code.
+ */
+export async function qrPng(text: string): Promise<Buffer> {
+  // `filterType` is pngjs's own option (QRCode passes it on; its types do not list it). QRCode writes into this object: a new one each time.
+  const rendererOpts: NonNullable<QRCode.QRCodeToBufferOptions['rendererOpts']> & { filterType: number } = { filterType: 2 };
+  return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 8, rendererOpts });
+}
+
+/**
  * The QR code Kisi returns on create: its token (what a Kisi reader scans) drawn as a PNG, in bare
  * base64 as Kisi's schema says ("rendered as a Base64-encoded PNG image"), not a data URL.
  */
 async function qrImage(token: string): Promise<string> {
-  const png = await QRCode.toBuffer(token, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 8 });
-  return png.toString('base64');
+  return (await qrPng(token)).toString('base64');
 }
 
 /** Kisi's quota of access links sent by email at once (its documentation: 1000). */
