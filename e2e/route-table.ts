@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type { APIRequestContext } from 'playwright-core';
 import type { RouteObject } from 'react-router';
+import { pages } from '../pages/pages';
 import { routes } from '../client/app/router';
 import { routeLeaves } from '../client/app/route-pages';
-import { requireAdmin, requireUser } from '../client/lib/session';
 import type { ExpectedFailure } from './harness';
 
 /**
@@ -17,17 +17,16 @@ export type Access = 'visitor' | 'staff' | 'admin';
 /** A page: its path pattern (`/gymowners/:id`; `*` for the not-found catch-all) and who may open it. */
 export type RoutePage = { pattern: string; access: Access };
 
-/** The roles a route's middleware asks for, on top of what its parents ask. */
-function accessOf(inherited: Access, route: RouteObject): Access {
-  const middleware = route.middleware ?? [];
-  if (middleware.includes(requireAdmin)) return 'admin';
-  if (middleware.includes(requireUser) && inherited === 'visitor') return 'staff';
-  return inherited;
+/** Who opens a page in the tests: anyone, the desk's staff, or only an admin (its `for` in pages/pages.ts). */
+function accessOf(pattern: string): Access {
+  const page = Object.values(pages).find((p) => p.path === pattern);
+  if (!page || page.for.includes('visitor')) return 'visitor';
+  return page.for.includes('staff') ? 'staff' : 'admin';
 }
 
 /** Every leaf of the tree (an index route stands at its parent's path), in the table's order. */
 export function routePages(list: RouteObject[] = routes): RoutePage[] {
-  return routeLeaves(list).map(({ pattern, chain }) => ({ pattern, access: chain.reduce<Access>(accessOf, 'visitor') }));
+  return routeLeaves(list).map(({ pattern }) => ({ pattern, access: accessOf(pattern) }));
 }
 
 /** What the catch-all is opened at: a path that is no page, so the BFF answers the app with 404. */

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { isIdText, idText } from '../bff/contracts/common.contract';
+import { idText } from '../bff/contracts/common.contract';
 import { read } from '../bff/contracts/endpoint.contract';
 import { GYM_PAGE_SIZE, gymApi, MEMBER_SORTS, type MemberSort, type Membership } from '../bff/contracts/gym.contract';
-import { inPage, type AreaReads, type PageAddress } from './reads';
+import { idParam, inPage, type AreaReads, type PageAddress } from './reads';
 import { pageParam, parseSearch, toApiPage } from './search-params';
 
 /** The gym's pages: their search params (every key falls back silently) and the reads they start with. */
@@ -48,32 +48,21 @@ export const memberRead = (id: number | string) => read(gymApi.getMember, { para
 /** The member's door access: Kisi's live state, so an outage of Kisi shows inside the page. */
 export const doorAccessRead = (id: number | string) => inPage(read(gymApi.doorAccess, { params: { id } }));
 
-const validId = ({ params }: PageAddress, name = 'id') => (isIdText(params[name]) ? Number(params[name]) : undefined);
-
 // ---- each route's reads, and each page's (a page behind the member layout reads the member too) ----
 
 export const ownersListReads = ({ search }: PageAddress) => ({ owners: ownersRead(parseOwnersSearch(search)) });
 
 export const ownerReads = (address: PageAddress) => {
-  const id = validId(address);
-  return {
-    owner: id === undefined ? undefined : read(gymApi.getOwner, { params: { id } }),
-    members: id === undefined ? undefined : membersRead({ page: parseOwnerPageSearch(address.search).page, ownerId: id }),
-  };
+  const id = idParam(address, 'id', 'gym owner');
+  return { owner: read(gymApi.getOwner, { params: { id } }), members: membersRead({ page: parseOwnerPageSearch(address.search).page, ownerId: id }) };
 };
 
 export const membersListReads = ({ search }: PageAddress) => ({ members: membersRead(parseMembersSearch(search)) });
 
 /** The member layout's read, for every tab. */
-export const memberLayoutReads = (address: PageAddress) => {
-  const id = validId(address);
-  return { member: id === undefined ? undefined : memberRead(id) };
-};
+export const memberLayoutReads = (address: PageAddress) => ({ member: memberRead(idParam(address, 'id', 'gym member')) });
 
-export const memberProfileReads = (address: PageAddress) => {
-  const id = validId(address);
-  return { access: id === undefined ? undefined : doorAccessRead(id) };
-};
+export const memberProfileReads = (address: PageAddress) => ({ access: doorAccessRead(idParam(address, 'id', 'gym member')) });
 
 export const gymReads = {
   gymOwners: ownersListReads,

@@ -1,3 +1,4 @@
+import { isIdText } from '../bff/contracts/common.contract';
 import type { Endpoint, Read } from '../bff/contracts/endpoint.contract';
 import type { PageName } from './pages';
 
@@ -18,3 +19,13 @@ export const inPage = <E extends Endpoint>(read: Read<E>): PageRead<E> & { outag
 
 /** An area's pages' first reads, by page (a page behind a layout names the layout's reads too). */
 export type AreaReads = Partial<Record<PageName, PageReads>>;
+
+/** An address the page cannot have (`/pieces/abc`): its route answers the not-found screen, the BFF preloads nothing. */
+export class AddressNotFound extends Error {}
+
+/** The id in the address's `name` param, or `AddressNotFound` ("No gym owner with id abc"). */
+export function idParam({ params }: PageAddress, name: string, what: string): number {
+  const text = params[name];
+  if (!isIdText(text)) throw new AddressNotFound(`No ${what} with id ${text ?? ''}`);
+  return Number(text);
+}

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { EmailSchema, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText } from './common.contract';
-import { endpoint, read } from './endpoint.contract';
+import { endpoint } from './endpoint.contract';
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
 
@@ -242,7 +242,3 @@ export const gymApi = {
 /** Rows a page of the gym's lists shows. */
 export const GYM_PAGE_SIZE = 10;
 
-/** The members list's first page at its bare address (no search, filter or page asked): what it starts with (bff/contracts/first-reads.contract.ts). */
-export const gymReads = {
-  firstMembersPage: read(gymApi.listMembers, { query: { page: 0, pageSize: GYM_PAGE_SIZE } }),
-};

@@ -4,13 +4,9 @@ import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { authApi, type SessionUser } from '../contracts/auth.contract';
-import { catalogueReads } from '../contracts/catalogue.contract';
-import { chatReads } from '../contracts/chat.contract';
-import { urlOf } from '../contracts/endpoint.contract';
-import { firstReads, type FirstRead } from '../contracts/first-reads.contract';
-import { pages } from '../contracts/pages.contract';
-import { ptReads } from '../contracts/pt.contract';
-import { statusReads } from '../contracts/status.contract';
+import { gymApi } from '../contracts/gym.contract';
+import { statusApi } from '../contracts/status.contract';
+import { pages } from '../../pages/pages';
 import { spaMiddleware } from './static.middleware';
 import { createTestContext, type TestContext } from '../test-support/test-app';
 
@@ -37,7 +33,7 @@ const filled = (pattern: string) => pattern.replace(/:[A-Za-z_]\w*/g, '12');
 
 describe('the SPA fallback', () => {
   it('answers every page of the contract with the app and 200', async () => {
-    for (const pattern of Object.values(pages)) {
+    for (const { path: pattern } of Object.values(pages)) {
       const res = await request(ctx.app).get(filled(pattern));
       expect([pattern, res.status]).toEqual([pattern, 200]);
       expect(res.text).toBe(INDEX);
@@ -143,66 +139,28 @@ describe("a page's first reads, in its HTML for the session that may make them",
     expect(res.headers.vary).toMatch(/Cookie/);
     return [...res.text.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
   };
-  const url = (read: FirstRead['read']) => urlOf(read.endpoint, read.input as Parameters<typeof urlOf>[1]);
 
-  it("gives a visitor the diner's menu at any table, and the session read, and nothing a visitor may not read", async () => {
-    expect(await preloads('/pt/diner/menu?table=12')).toEqual([authApi.session.path, url(ptReads.menu)]);
-    expect(await preloads('/')).toEqual([authApi.session.path, url(statusReads.status)]);
-    expect(await preloads('/pieces')).toEqual([authApi.session.path, url(catalogueReads.firstPiecesPage), url(catalogueReads.categories)]);
-    // A search asks another page of pieces; the categories are the same whatever the search.
-    expect(await preloads('/pieces?query=castle')).toEqual([authApi.session.path, url(catalogueReads.categories)]);
-    expect(await preloads('/pt/runner')).toEqual([authApi.session.path]);
-    expect(await preloads('/shell/chat')).toEqual([authApi.session.path]);
+  it('gives a visitor the session read and the public reads of a public page, and nothing of a page that needs a session', async () => {
+    expect(await preloads('/')).toEqual([authApi.session.path, statusApi.status.path]);
+    expect(await preloads('/about')).toEqual([authApi.session.path]);
     expect(await preloads('/shell/gymowner/users')).toEqual([authApi.session.path]);
+    expect(await preloads('/gymowners/3')).toEqual([authApi.session.path]);
   });
 
-  it("gives a runner the board's reads, but not the desk's members list (a 403 would be logged)", async () => {
-    expect(await preloads('/pt/runner', 'runner')).toEqual([authApi.session.path, ...firstReads.ptRunner!.map(({ read }) => url(read))]);
+  it("gives the desk a page's reads as its address asks them: its search, its id", async () => {
+    expect(await preloads('/shell/gymowner/users', 'staff')).toEqual([authApi.session.path, `${gymApi.listMembers.path}?page=0&pageSize=10`]);
+    expect(await preloads('/shell/gymowner/users?page=2&query=ann&sort=-last_visit', 'staff')).toEqual([
+      authApi.session.path,
+      `${gymApi.listMembers.path}?page=1&pageSize=10&query=ann&sort=-last_visit`,
+    ]);
+    // A member's page names the member (the layout's read) and their door access (the profile's).
+    expect(await preloads('/shell/gymowner/users/7', 'staff')).toEqual([authApi.session.path, '/api/gym/users/7', '/api/gym/users/7/access']);
+    expect(await preloads('/gymowners/3?page=2', 'staff')).toEqual([authApi.session.path, '/api/gym/owners/3', `${gymApi.listMembers.path}?page=1&pageSize=10&ownerId=3`]);
+  });
+
+  it('names nothing for an address the page cannot have, nor for a role the page is not for, nor for an ended session', async () => {
+    expect(await preloads('/gymowners/abc', 'staff')).toEqual([authApi.session.path]);
     expect(await preloads('/shell/gymowner/users', 'runner')).toEqual([authApi.session.path]);
-    expect(await preloads('/shell/chat', 'runner')).toEqual([authApi.session.path, url(chatReads.channels)]);
-  });
-
-  it("gives the desk the members list's first page only at its bare address (a search or page asks another)", async () => {
-    expect(await preloads('/shell/gymowner/users', 'staff')).toEqual([authApi.session.path, '/api/gym/users?page=0&pageSize=10']);
-    expect(await preloads('/shell/gymowner/users?page=2', 'staff')).toEqual([authApi.session.path]);
-    // A session that has ended is a visitor's.
     expect(await preloads('/shell/gymowner/users', 'ended')).toEqual([authApi.session.path]);
-  });
-});
-
-describe("a page's read that its data decides", () => {
-  const built = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-spa-data-'));
-  let app: TestContext;
-  beforeAll(async () => {
-    fs.writeFileSync(path.join(built, 'index.html'), '<!doctype html><html><head></head><body><div id="root"></div></body></html>');
-    fs.writeFileSync(path.join(built, 'first-load.json'), JSON.stringify({ pages: {} }));
-    app = await createTestContext({ STATIC_DIR: built });
-  });
-  afterAll(async () => {
-    await app.close();
-    fs.rmSync(built, { recursive: true, force: true });
-  });
-
-  const preloads = async (agent: Awaited<ReturnType<TestContext['loginAs']>>, address: string) =>
-    [...(await agent.get(address).expect(200)).text.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
-  const thread = (id: number) => `/api/chat/channels/${id}/messages`;
-  const url = (read: FirstRead['read']) => urlOf(read.endpoint, read.input as Parameters<typeof urlOf>[1]);
-  const channelsOf = async (agent: Awaited<ReturnType<TestContext['loginAs']>>) => ((await agent.get('/api/chat/channels').expect(200)).body as { channels: Array<{ id: number }> }).channels.map((c) => c.id);
-
-  it("preloads the chat's opening thread: the channel the address names when the person may read it, else their first channel", async () => {
-    const admin = await app.loginAs('admin');
-    const open = async (name: string, runnersMayJoin: boolean) => ((await admin.post('/api/chat/channels').send({ name, runnersMayJoin }).expect(201)).body as { id: number }).id;
-    const deskOnly = await open('aaa desk only', false);
-    const kitchen = await open('bbb kitchen', true);
-
-    expect(await preloads(admin, '/shell/chat')).toEqual([authApi.session.path, url(chatReads.channels), thread((await channelsOf(admin))[0]!)]);
-    expect(await preloads(admin, `/shell/chat/grid?channel=${kitchen}`)).toEqual([authApi.session.path, thread(kitchen)]);
-    // A runner's first channel is one runners may join; the desk's own is never theirs to read.
-    const runner = await app.loginAs('runner');
-    const runnersFirst = (await channelsOf(runner))[0]!;
-    expect(await channelsOf(runner)).toContain(kitchen);
-    expect(await channelsOf(runner)).not.toContain(deskOnly);
-    expect(await preloads(runner, `/shell/chat?channel=${deskOnly}`)).toEqual([authApi.session.path, url(chatReads.channels), thread(runnersFirst)]);
-    expect((await request(app.app).get('/shell/chat').expect(200)).text).not.toContain('/messages');
   });
 });

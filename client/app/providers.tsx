@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { CacheProvider } from '@/lib/cache';
+import { CacheProvider } from '@/lib/reads';
 
 /** What sits above the router: the data cache. (Modal and toast hosts live in the root layout,
  * inside the router, so their content can hold links.) */

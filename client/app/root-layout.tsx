@@ -5,14 +5,13 @@ import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 
 import { Icon } from '@/components/icon';
 import { AppLink, AppNavLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { SESSION_KEY, fetchSession, signOut, useSessionEnded } from '@/lib/session';
+import { sessionRead, signOut, useSessionEnded } from '@/lib/session';
 import { navFor, useAudience } from '@/lib/areas';
 import { ModalProvider } from '@/components/modal-host';
 import { RouterPendingOverlay } from './pending-overlay';
 import { ToastProvider, useToast } from '@/components/toast-host';
 import { loginPath, paths } from '@/lib/paths';
-import { useQuery } from '@/lib/cache';
-import { useNoteFirstPaint } from '@/lib/after-paint';
+import { useRead } from '@/lib/reads';
 import { useUnreadTotal, withUnread } from '@/lib/unread-title';
 
 /** Route handles may carry a `title`; the deepest one names the browser tab, after the unread count pages report. */
@@ -76,7 +75,6 @@ const scrollKey = (location: Location) => (location.key === 'default' ? location
 
 export function RootLayout() {
   useDocumentTitle();
-  useNoteFirstPaint();
   const mainRef = useRef<HTMLElement>(null);
   useFocusAfterNavigation(mainRef);
   useCurrentTabsInView();
@@ -170,7 +168,7 @@ function initials(name: string) {
 
 /** Who is signed in, and the way out (or in). */
 function SessionMenu() {
-  const { data: user, isLoading } = useQuery(SESSION_KEY, fetchSession);
+  const { data: user, isLoading } = useRead(sessionRead);
   const [leaving, setLeaving] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();

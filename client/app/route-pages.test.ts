@@ -1,16 +1,16 @@
 import { matchRoutes } from 'react-router';
-import { isPagePath, pages } from '@contracts/pages.contract';
+import { isPagePath, pages } from '@pages/pages';
 import { paths } from '@/lib/paths';
 import { CATCH_ALL, routeLeaves } from './route-pages';
 import { routes } from './router';
 
 /**
- * The pages contract is the one list of the app's pages: the BFF answers 404 for an address outside
+ * The page table (pages/pages.ts) is the one list of the app's pages: the BFF answers 404 for an address outside
  * it, so the route table must list exactly its patterns, and for any address the BFF's answer must be
  * what the router then shows (a page, or the not-found screen).
  */
 const leaves = routeLeaves(routes).map((leaf) => leaf.pattern);
-const patterns: string[] = Object.values(pages);
+const patterns: string[] = Object.values(pages).map((page) => page.path);
 
 /** What the router renders for a URL: true for a page, false for its not-found catch-all. */
 function routerShowsPage(url: string): boolean {
@@ -35,8 +35,8 @@ const spellings = (path: string): string[] => [
   `/${path}`,
 ];
 
-describe('the pages contract and the route table', () => {
-  it('the route table lists exactly the pages of the contract, plus its catch-all', () => {
+describe('the page table and the route table', () => {
+  it('the route table lists exactly the pages of the page table, plus its catch-all', () => {
     expect(leaves.filter((p) => p !== CATCH_ALL).sort()).toEqual([...patterns].sort());
     expect(leaves.filter((p) => p === CATCH_ALL)).toHaveLength(1);
     expect(new Set(patterns).size).toBe(patterns.length);

@@ -1,11 +1,5 @@
-import { firstScreenApi } from '@/lib/first-screen-api';
 import type { ServiceStatus } from '@contracts/status.contract';
-import { fetcherFor, keyFor } from '@/lib/api-client';
 import { Icon } from './icon';
-
-/** `GET /api`, cached under its URL (the home page's HTML preloads it: bff/contracts/first-reads.contract.ts). */
-export const STATUS_KEY = keyFor(firstScreenApi.status);
-export const fetchStatus = fetcherFor(firstScreenApi.status);
 
 export function formatUptime(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));

@@ -1,5 +1,3 @@
-import { useEffect, useState } from 'react';
-
 /**
  * Runs `task` once the browser has painted the next frame, and answers how to cancel it. For work a
  * screen starts for later (a dialog's code, data shown below the fold): begun in an effect, it would
@@ -39,35 +37,4 @@ export function afterPaint(task: () => void): () => void {
 export function firstContentfulPaintShown(): boolean {
   if (typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) return true;
   return performance.getEntriesByName('first-contentful-paint').length > 0;
-}
-
-let firstPaintDone = false;
-
-/**
- * False until the app's first page has painted, then true (at once for every component mounted after
- * that). For reads a first screen can show a moment later (a count on a tab, the choices of a filter):
- * asked as the page first renders, they go out with its first paint and hold it back on a slow phone.
- * Only a component that `waits` renders again when the paint is done. (Every `useQuery` once did, so
- * each screen rendered a second time right after its first paint, on the main thread a phone's first
- * seconds are short of.)
- */
-export function useFirstPaintDone(waits = true): boolean {
-  const [done, setDone] = useState(firstPaintDone);
-  useEffect(() => {
-    if (done || !waits) return;
-    return afterPaint(() => {
-      firstPaintDone = true;
-      setDone(true);
-    });
-  }, [done, waits]);
-  return done || firstPaintDone;
-}
-
-/**
- * Notes the app's first paint for the components mounted after it (`useFirstPaintDone` is then true at
- * once), without rendering anything again. The root layout runs it: on a first page where nothing
- * waits for the paint, nothing else would note it.
- */
-export function useNoteFirstPaint(): void {
-  useEffect(() => (firstPaintDone ? undefined : afterPaint(() => void (firstPaintDone = true))), []);
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { FocusEvent, MouseEvent, TouchEvent } from 'react';
 import { Link, NavLink, matchRoutes, useHref, useLocation } from 'react-router';
 import type { LinkProps, NavLinkProps, Params, RouteObject } from 'react-router';
+import { matchPage, needsSession } from '@pages/pages';
 import { isSignedOut } from './session';
 
 /** Route `handle` of a screen that can warm its data before a navigation. */
@@ -26,7 +27,8 @@ export async function preloadHref(href: string): Promise<void> {
   const url = new URL(href, window.location.href);
   if (url.origin !== window.location.origin) return;
   const matches = matchRoutes(preloadRoutes, url.pathname) ?? [];
-  const wantsData = !(isSignedOut() && matches.some(({ route }) => route.middleware?.length));
+  const page = matchPage(url.pathname)?.page;
+  const wantsData = !(isSignedOut() && page && needsSession(page));
   await Promise.all(
     matches.map(async ({ route, params }) => {
       try {

@@ -1,12 +1,12 @@
 import { gymApi } from '@contracts/gym.contract';
 import { ptApi } from '@contracts/pt.contract';
 import { ApiError, call } from './api-client';
-import { invalidate } from './cache';
+import { invalidate } from './reads';
 import { write } from './endpoint-write';
 
 // The write's own rules, apart from the network and the cache: what it calls, in which order.
 jest.mock('./api-client', () => ({ ...jest.requireActual<object>('./api-client'), call: jest.fn() }));
-jest.mock('./cache', () => ({ invalidate: jest.fn(() => Promise.resolve()) }));
+jest.mock('./reads', () => ({ invalidate: jest.fn(() => Promise.resolve()) }));
 
 const callMock = jest.mocked(call);
 const steps: string[] = [];

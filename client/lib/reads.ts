@@ -27,8 +27,10 @@ export const PRELOAD_FRESH_MS = 30_000;
 const MAX_RETRIES = 3;
 
 const lru = new LRUCache<string, State>({ max: 1000 });
+// Keys as a list: SWR reads each key while it walks them, and a read moves an LRU's key to the front.
+const provider: Cache = { keys: () => [...lru.keys()].values(), get: (key) => lru.get(key), set: (key, value) => void lru.set(key, value), delete: (key) => void lru.delete(key) };
 // Bound here rather than by <SWRConfig>, so loaders and live events reach the same cache outside React.
-const [cache, mutate] = initCache(lru as unknown as Cache)! as [Cache, ScopedMutator, ...unknown[]];
+const [cache, mutate] = initCache(provider)! as [Cache, ScopedMutator, ...unknown[]];
 
 const serialize = (key: QueryKey) => unstable_serialize(key);
 

@@ -13,7 +13,7 @@ import type { KisiEvent } from '@contracts/webhook.contract';
 import { Providers } from '@/app/providers';
 import { routes as appRoutes } from '@/app/router';
 import { registerPreloadRoutes } from '@/lib/app-link';
-import { resetCache } from '@/lib/cache';
+import { resetCache } from '@/lib/reads';
 import { resetSessionEnded } from '@/lib/session';
 import { notifyChoices } from '@/lib/notify';
 import { handle, recordRequests, server } from './test-server';

@@ -1,15 +1,18 @@
 import { PageHeader } from '@/components/page-header';
-import { STATUS_KEY, fetchStatus } from '@/components/service-status';
+import { statusRead } from '@pages/home.reads';
 import { Spinner } from '@/components/spinner';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { paths } from '@/lib/paths';
-import { useQuery } from '@/lib/cache';
+import { useRead } from '@/lib/reads';
+import { queryOf } from '@/lib/route-reads';
+
+const status = queryOf(statusRead);
 
 export const handle = { title: 'About' };
 
 function Version() {
-  const { data, error } = useQuery(STATUS_KEY, fetchStatus);
+  const { data, error } = useRead(status);
   if (data) {
     return (
       <dl className="facts">

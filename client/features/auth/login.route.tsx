@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { loginApi } from '@contracts/login.contract';
 import { TextField } from '@/components/form-fields';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { setQueryData, useQuery } from '@/lib/cache';
+import { setQueryData, useRead } from '@/lib/reads';
 import { write } from '@/lib/endpoint-write';
 import { useForm } from '@/lib/form-state';
 import { formErrors } from '@/lib/problem-fields';
@@ -13,7 +13,7 @@ import type { LoginSearch } from '@pages/search-params';
 import { afterPaint } from '@/lib/after-paint';
 import { AppLink } from '@/lib/app-link';
 import { safeRedirect } from '@/lib/paths';
-import { SESSION_KEY, announceSignIn, fetchSession } from '@/lib/session';
+import { SESSION_KEY, announceSignIn, sessionRead } from '@/lib/session';
 
 /**
  * Signing in is a write like any other (docs/decisions/0001-one-way-to-write.md): the user it
@@ -38,7 +38,7 @@ function signInFailed(error: unknown) {
 const isTypingIn = (element: Element | null) => element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement;
 
 export function loader({ request }: LoaderFunctionArgs): LoginSearch {
-  return parseSearch(LoginSearchSchema, new URL(request.url));
+  return parseSearch(LoginSearchSchema, new URL(request.url).searchParams);
 }
 
 export const handle = { title: 'Sign in' };
@@ -46,7 +46,7 @@ export const handle = { title: 'Sign in' };
 export function Component() {
   const { flash, redirect } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
-  const { data: user } = useQuery(SESSION_KEY, fetchSession);
+  const { data: user } = useRead(sessionRead);
   const form = useForm({
     schema: signIn.endpoint.body,
     initial: { email: '', password: '' },

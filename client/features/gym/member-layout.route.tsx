@@ -1,28 +1,20 @@
 import './gym.css';
 import { Outlet, useNavigate } from 'react-router';
-import { isIdText } from '@contracts/common.contract';
 import { Icon } from '@/components/icon';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
 import { AppLink, AppNavLink } from '@/lib/app-link';
-import { preloadQuery } from '@/lib/cache';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { GymNav } from './components/gym-nav';
 import { memberDelete } from './components/gym-deletes';
 import { EditMemberForm } from './components/member-form';
 import { MembershipBadge } from './components/membership-badge';
-import { fetchMember, memberKey, lastMembersList } from './gym.api';
-import { useMember } from './member';
+import { lastMembersList } from './gym.api';
+import { memberLayout, useMember } from './member';
 
 /** `/shell/gymowner/users/:id` loads the member once for all tabs (see `member.ts`, where its tabs read it). */
-export { loader } from './member';
-
-export const handle = {
-  title: 'Gym member',
-  preload: ({ params }: { params: { id?: string } }) => {
-    if (isIdText(params.id)) preloadQuery(memberKey(Number(params.id)), fetchMember);
-  },
-};
+export const { loader } = memberLayout;
+export const handle = { title: 'Gym member', ...memberLayout.handle };
 
 /** The member's tabs. */
 const tabs = (id: number) => [

@@ -11,20 +11,19 @@ import { LoadError } from '@/components/load-error';
 import { Spinner } from '@/components/spinner';
 import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
-import { loadQuery, useQuery } from '@/lib/cache';
+import { load, useRead } from '@/lib/reads';
 import { endOfTodayLocalInput, formatTime, formatWhen, isoFromLocalInput } from '@/lib/format';
 import { hasRole, useShellUser } from '@/lib/session';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { LinkStateBadge } from '@/components/link-state-badge';
 import { useForm } from '@/lib/form-state';
-import { LINK_FIELDS, createGroupLink, deleteGroupLink, fetchLinksOf, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors, linksOfKey } from '@/lib/kisi';
-import { fetchMember, memberKey } from './gym.api';
-import { useMember } from './member';
+import { LINK_FIELDS, createGroupLink, deleteGroupLink, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors, linksOf } from '@/lib/kisi';
+import { memberLayout, useMember } from './member';
 
-/** The member first (for the email), then their access links through the Kisi proxy. A Kisi failure stays in the tab. */
-export async function loader({ params }: LoaderFunctionArgs) {
-  const member: GymMember = await loadQuery(memberKey(params.id ?? ''), fetchMember);
-  return loadQuery(linksOfKey(member.email), fetchLinksOf, { outage: 'in-page' });
+/** The member first (the layout's read, for the email), then their access links through the Kisi proxy. A Kisi failure stays in the tab. */
+export async function loader(args: LoaderFunctionArgs) {
+  const { member } = await memberLayout.loader(args);
+  return load(linksOf(member.email));
 }
 
 export const handle = { title: 'Access links' };
@@ -85,7 +84,9 @@ export function Component() {
   const member = useMember();
   // Staff hand out and revoke day passes at the desk; who may is the endpoint's own access (runners never reach this tab).
   const canWrite = hasRole(useShellUser(), createGroupLink.endpoint.access);
-  const { data: links, error, isValidating, mutate } = useQuery(linksOfKey(member.email), fetchLinksOf, loaded, { outage: 'in-page' });
+  const read = useRead(linksOf(member.email), loaded.data);
+  const { data: links, isValidating, mutate } = read;
+  const error = read.error ?? (links === undefined ? loaded.error : undefined);
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
 

@@ -1,29 +1,25 @@
 import { useId, useRef, useState } from 'react';
-import { useLoaderData } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { Membership, MemberDoorAccess } from '@contracts/gym.contract';
+import type { Membership } from '@contracts/gym.contract';
+import { MEMBERSHIP_VALUES, memberProfileReads } from '@pages/gym.reads';
 import { Icon } from '@/components/icon';
 import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery } from '@/lib/cache';
+import { routeReads } from '@/lib/route-reads';
 import { DoorAccessCard } from './components/door-access';
 import { formatDate, formatWhen } from '@/lib/format';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
-import { MEMBERSHIP_VALUES, fetchDoorAccess, memberAccessKey, updateMember } from './gym.api';
+import { updateMember } from './gym.api';
 import { useMember } from './member';
 
 /**
  * The member's live Kisi state. It asks Kisi, which can be slow or down: a failure here leaves
  * the card to say so (its own read retries) instead of failing the whole page.
  */
-export async function loader({ params }: LoaderFunctionArgs): Promise<{ access?: MemberDoorAccess }> {
-  const { data } = await loadQuery(memberAccessKey(params.id ?? ''), fetchDoorAccess, { outage: 'in-page' });
-  return { access: data };
-}
-
-export const handle = { title: 'Gym member' };
+const reads = routeReads(memberProfileReads);
+export const { loader } = reads;
+export const handle = { title: 'Gym member', ...reads.handle };
 
 const MEMBERSHIP_HINTS: Record<Membership, string> = {
   active: 'Doors open',
@@ -131,7 +127,7 @@ function MembershipSwitch() {
 }
 
 export function Component() {
-  const { access } = useLoaderData<typeof loader>();
+  const { access } = reads.useReads();
   const member = useMember();
   return (
     <div className="gym-detail">
@@ -165,7 +161,7 @@ export function Component() {
         </dl>
         <MembershipSwitch />
       </section>
-      <DoorAccessCard member={member} initialAccess={access} />
+      <DoorAccessCard member={member} read={access} />
     </div>
   );
 }

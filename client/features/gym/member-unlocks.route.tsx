@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useLoaderData, useNavigation } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Page } from '@contracts/common.contract';
-import type { GymMember } from '@contracts/gym.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
 import { LiveConnectionBadge } from '@/components/live-connection';
 import { EmptyState } from '@/components/empty-state';
@@ -12,21 +11,20 @@ import { Pagination } from '@/components/pagination';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, setQueryData, useQuery } from '@/lib/cache';
+import { load, setQueryData, useRead } from '@/lib/reads';
 import { formatWhenExact } from '@/lib/format';
 import { useLiveEvents, useWhenLiveReopens } from '@/lib/live-events';
 import { pageCount } from '@pages/search-params';
-import { fetchMember, memberKey } from './gym.api';
-import { useMember } from './member';
-import { fetchUnlockPage, isUnlockOf, parseUnlocksSearch, refreshUnlocksOf, unlocksKey } from './unlocks.api';
+import { memberLayout, useMember } from './member';
+import { isUnlockOf, parseUnlocksSearch, refreshUnlocksOf, unlocksOf } from './unlocks.api';
 
 type Data = { page: number; unlocks: Page<KisiEvent> };
 
-/** The member first (for the email; the layout has it cached), then their unlocks by email. */
-export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data> {
-  const member: GymMember = await loadQuery(memberKey(params.id ?? ''), fetchMember);
-  const { page } = parseUnlocksSearch(url);
-  return { page, unlocks: await loadQuery(unlocksKey(member.email, page), fetchUnlockPage) };
+/** The member first (the layout's read, for the email), then their unlocks by email. */
+export async function loader(args: LoaderFunctionArgs): Promise<Data> {
+  const { member } = await memberLayout.loader(args);
+  const { page } = parseUnlocksSearch(new URL(args.request.url).searchParams);
+  return { page, unlocks: await load(unlocksOf(member.email, page)) };
 }
 
 export const handle = { title: 'Unlocks' };
@@ -36,8 +34,9 @@ const unlocksHref = (id: number, page: number) => (page > 1 ? `${paths.gymMember
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const member = useMember();
-  const key = unlocksKey(member.email, loaded.page);
-  const { data, error, isValidating, mutate } = useQuery(key, fetchUnlockPage, loaded.unlocks);
+  const unlocksRead = unlocksOf(member.email, loaded.page);
+  const { key } = unlocksRead;
+  const { data, error, isValidating, mutate } = useRead(unlocksRead, loaded.unlocks);
   const unlocks = data ?? loaded.unlocks;
   const navigation = useNavigation();
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());

@@ -1,9 +1,6 @@
 import type { ReactNode } from 'react';
-import { data, useLoaderData, useNavigate } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { Page } from '@contracts/common.contract';
-import { isIdText } from '@contracts/common.contract';
-import type { GymMember, GymOwner } from '@contracts/gym.contract';
+import { useNavigate } from 'react-router';
+import { ownerReads, parseOwnerPageSearch } from '@pages/gym.reads';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
@@ -11,43 +8,22 @@ import { Pagination } from '@/components/pagination';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { parseSearch } from '@pages/search-params';
+import { routeReads } from '@/lib/route-reads';
+import { useSearch } from '@/lib/search-params';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { formatWhen } from '@/lib/format';
 import { ownerDelete } from './components/gym-deletes';
 import { CreateMemberForm } from './components/member-form';
 import { MemberRows } from './components/member-rows';
-import { OwnerPageSearchSchema, fetchMemberPage, fetchOwner, membersKey, ownerKey } from './gym.api';
-
-type Data = { id: number; page: number; owner: GymOwner; members: Page<GymMember> };
-
-const ownerMembersKey = (ownerId: number, page: number) => membersKey({ page, ownerId });
 
 /** `/gymowners/:id?page`: the owner and their members (a malformed or unknown id → not found). */
-export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data> {
-  const id = Number(params.id);
-  if (!isIdText(params.id)) throw data(`No gym owner with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
-  const { page } = parseSearch(OwnerPageSearchSchema, url);
-  const [owner, members] = await Promise.all([loadQuery(ownerKey(id), fetchOwner), loadQuery(ownerMembersKey(id, page), fetchMemberPage)]);
-  return { id, page, owner, members };
-}
-
-export const handle = {
-  title: 'Gym owner',
-  preload: ({ params, url }: { params: { id?: string }; url: URL }) => {
-    if (!isIdText(params.id)) return;
-    const id = Number(params.id);
-    preloadQuery(ownerKey(id), fetchOwner);
-    preloadQuery(ownerMembersKey(id, parseSearch(OwnerPageSearchSchema, url).page), fetchMemberPage);
-  },
-};
+const reads = routeReads(ownerReads);
+export const { loader } = reads;
+export const handle = { title: 'Gym owner', ...reads.handle };
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { id, page } = loaded;
-  const owner = useQuery(ownerKey(id), fetchOwner, loaded.owner).data ?? loaded.owner;
-  const members = useQuery(ownerMembersKey(id, page), fetchMemberPage, loaded.members).data ?? loaded.members;
+  const { owner, members } = reads.useReads();
+  const { page } = useSearch(parseOwnerPageSearch);
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
   const navigate = useNavigate();
@@ -108,7 +84,7 @@ export function Component() {
           {members.items.length === 0 ? (
             <div className="card">
               {members.total > 0 ? (
-                <EmptyState title="This page is past the end" action={<AppLink to={paths.gymOwner(id)} className="btn btn-primary">Go to the first page</AppLink>} />
+                <EmptyState title="This page is past the end" action={<AppLink to={paths.gymOwner(owner.id)} className="btn btn-primary">Go to the first page</AppLink>} />
               ) : (
                 <EmptyState
                   icon="users"
@@ -130,7 +106,7 @@ export function Component() {
             page={page}
             pageSize={members.pageSize}
             total={members.total}
-            hrefFor={(p) => (p > 1 ? `${paths.gymOwner(id)}?page=${p}` : paths.gymOwner(id))}
+            hrefFor={(p) => (p > 1 ? `${paths.gymOwner(owner.id)}?page=${p}` : paths.gymOwner(owner.id))}
             label="Member pages"
             noun="members"
           />

@@ -1,7 +1,6 @@
-import { useLoaderData, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { Page } from '@contracts/common.contract';
+import { useNavigation } from 'react-router';
 import type { GymOwner } from '@contracts/gym.contract';
+import { ownersListReads, parseOwnersSearch, type OwnersSearch } from '@pages/gym.reads';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
@@ -9,27 +8,17 @@ import { PagedList } from '@/components/paged-list';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
-import { useSetSearchParam } from '@/lib/search-params';
+import { routeReads } from '@/lib/route-reads';
+import { useSearch, useSetSearchParam } from '@/lib/search-params';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { ownerDelete } from './components/gym-deletes';
 import { CreateOwnerForm } from './components/owner-form';
 import { SearchBox } from '@/components/search-box';
-import { fetchOwnerPage, ownersKey, parseOwnersSearch } from './gym.api';
-import type { OwnersSearch } from './gym.api';
-
-type Data = { search: OwnersSearch; owners: Page<GymOwner> };
 
 /** `/gymowners/?page&query`: the URL page is 1-based, the API page 0-based; bad input → page 1. */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parseOwnersSearch(url);
-  return { search, owners: await loadQuery(ownersKey(search), fetchOwnerPage) };
-}
-
-export const handle = {
-  title: 'Gym owners',
-  preload: ({ url }: { url: URL }) => preloadQuery(ownersKey(parseOwnersSearch(url)), fetchOwnerPage),
-};
+const reads = routeReads(ownersListReads);
+export const { loader } = reads;
+export const handle = { title: 'Gym owners', ...reads.handle };
 
 /** The URL of the list with some params changed (page 1 and an empty query are left out). */
 export function ownersHref(search: OwnersSearch): string {
@@ -41,10 +30,8 @@ export function ownersHref(search: OwnersSearch): string {
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { search } = loaded;
-  const { data } = useQuery(ownersKey(search), fetchOwnerPage, loaded.owners);
-  const owners = data ?? loaded.owners;
+  const { owners } = reads.useReads();
+  const search = useSearch(parseOwnersSearch);
   const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();
   const modal = useModal();

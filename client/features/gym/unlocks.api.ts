@@ -1,16 +1,14 @@
 import * as v from 'valibot';
 import { UNLOCK_EVENT_TYPE, webhookApi, type KisiEvent } from '@contracts/webhook.contract';
-import { fetcherFor, keyFor } from '@/lib/api-client';
-import { invalidate } from '@/lib/cache';
+import { invalidate, query } from '@/lib/reads';
 import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 import { PAGE_SIZE } from './gym.api';
 
-export const UnlocksSearchSchema = v.object({ page: pageParam });
-export const parseUnlocksSearch = (url: URL | URLSearchParams) => parseSearch(UnlocksSearchSchema, url);
+const UnlocksSearchSchema = v.object({ page: pageParam });
+export const parseUnlocksSearch = (search: URLSearchParams) => parseSearch(UnlocksSearchSchema, search);
 
-/** A member's door unlocks: the Kisi events the webhook stored for their email. */
-export const unlocksKey = (email: string, page: number) => keyFor(webhookApi.unlocksOf, { query: { email: email.toLowerCase(), page: toApiPage(page), pageSize: PAGE_SIZE } });
-export const fetchUnlockPage = fetcherFor(webhookApi.unlocksOf);
+/** A member's door unlocks: the Kisi events the webhook stored for their email (known once the member is read). */
+export const unlocksOf = (email: string, page: number) => query(webhookApi.unlocksOf, { query: { email: email.toLowerCase(), page: toApiPage(page), pageSize: PAGE_SIZE } });
 
 /** Is this live event one of this person's unlocks (emails compare case-insensitively, as in the API)? */
 export const isUnlockOf = (event: KisiEvent, email: string) => event.type === UNLOCK_EVENT_TYPE && event.actorEmail?.toLowerCase() === email.toLowerCase();

@@ -1,30 +1,16 @@
-import { useLoaderData } from 'react-router';
-import type { ServiceStatus } from '@contracts/status.contract';
+import { homeReads } from '@pages/home.reads';
 import { Icon } from '@/components/icon';
-import { STATUS_KEY, ServiceStatusView, fetchStatus } from '@/components/service-status';
+import { ServiceStatusView } from '@/components/service-status';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { routeReads } from '@/lib/route-reads';
 import { areas, areasFor, diagnostics, samples, useAudience } from '@/lib/areas';
-import { SESSION_KEY, fetchSession } from '@/lib/session';
 import type { Area } from '@/lib/areas';
 
-type HomeData = { status: ServiceStatus | null; statusError?: string };
-
-export async function loader(): Promise<HomeData> {
-  // Who is asking, beside the status: the cards are the role's, there at the first paint (a reload then finds its scroll position).
-  const session = loadQuery(SESSION_KEY, fetchSession).catch(() => undefined);
-  try {
-    return { status: await loadQuery(STATUS_KEY, fetchStatus) };
-  } catch (error) {
-    // The home page stays usable when the API is down; the status card says so.
-    return { status: null, statusError: errorMessage(error) };
-  } finally {
-    await session;
-  }
-}
-
-export const handle = { title: 'Home', preload: () => preloadQuery(STATUS_KEY, fetchStatus) };
+/** The home page stays usable when the API is down: the status card says so. */
+const reads = routeReads(homeReads.home);
+export const { loader } = reads;
+export const handle = { title: 'Home', ...reads.handle };
 
 function AreaCard({ area }: { area: Area }) {
   return (
@@ -47,12 +33,11 @@ function AreaCard({ area }: { area: Area }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { data: status, error } = useQuery(STATUS_KEY, fetchStatus, loaded.status ?? undefined);
+  const { data: status, error } = reads.useReads().status;
   const audience = useAudience();
   const shownAreas = areasFor(areas, audience);
   const shownSamples = areasFor(samples, audience);
-  const problem = status ? undefined : (loaded.statusError ?? (error ? errorMessage(error) : undefined));
+  const problem = status || !error ? undefined : errorMessage(error);
   return (
     <div className="stack-xl">
       <section className="hero">

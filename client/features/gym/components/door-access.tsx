@@ -4,8 +4,8 @@ import { Icon } from '@/components/icon';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
 import { formatWhen } from '@/lib/format';
-import { fetchDoorAccess, memberAccessKey, retryDoorAccess } from '@/features/gym/gym.api';
-import { useQuery } from '@/lib/cache';
+import { retryDoorAccess } from '@/features/gym/gym.api';
+import type { InPageRead } from '@/lib/route-reads';
 
 const DOOR_BADGE: Record<DoorState['doors'], string> = { open: 'badge-ok', closed: 'badge-bad', no_account: 'badge-muted', unknown: 'badge-muted' };
 
@@ -40,10 +40,9 @@ function syncSentence(member: GymMember): { tone: 'ok' | 'bad' | 'info' | 'muted
  * (`GET …/access`) and what the last switch did. A failed switch (or a Kisi account out of step)
  * gets a Retry that asks the BFF to switch again.
  */
-export function DoorAccessCard({ member, initialAccess }: { member: GymMember; initialAccess?: MemberDoorAccess }) {
+export function DoorAccessCard({ member, read }: { member: GymMember; read: InPageRead<MemberDoorAccess> }) {
   const toast = useToast();
-  const key = memberAccessKey(member.id);
-  const { data: access, error, isValidating, mutate } = useQuery(key, fetchDoorAccess, initialAccess);
+  const { data: access, error, isValidating, mutate } = read;
   const [retrying, setRetrying] = useState(false);
   const want = member.accessSync.wantEnabled;
   const kisi = access?.kisiUser;

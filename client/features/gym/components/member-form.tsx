@@ -3,14 +3,18 @@ import type { GymMember, Membership } from '@contracts/gym.contract';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
 import { useForm } from '@/lib/form-state';
-import { MEMBERSHIP_VALUES, OWNER_CHOICES_KEY, createMember, fetchOwnerPage, updateMember } from '@/features/gym/gym.api';
+import { MEMBERSHIP_VALUES, ownerChoicesRead } from '@pages/gym.reads';
+import { createMember, updateMember } from '@/features/gym/gym.api';
 import { FormActions, ModalForm, SelectField, TextField } from '@/components/form-fields';
 import { MEMBERSHIP_LABELS } from './membership-badge';
-import { useQuery } from '@/lib/cache';
+import { useRead } from '@/lib/reads';
+import { queryOf } from '@/lib/route-reads';
 
-/** The owners to pick from (the API's largest page), shared by the forms and the list filter; after the list itself has painted. */
+const ownerChoices = queryOf(ownerChoicesRead);
+
+/** The owners to pick from (the API's largest page), shared by the forms and the list filter. */
 export function useOwnerChoices() {
-  const { data, error, isLoading } = useQuery(OWNER_CHOICES_KEY, fetchOwnerPage, undefined, { afterFirstPaint: true });
+  const { data, error, isLoading } = useRead(ownerChoices);
   return { owners: data?.items ?? [], total: data?.total ?? 0, error, isLoading };
 }
 

@@ -1,0 +1,40 @@
+import * as v from 'valibot';
+import { AUDIT_KINDS, auditApi } from '../bff/contracts/audit.contract';
+import { read } from '../bff/contracts/endpoint.contract';
+import type { AreaReads, PageAddress } from './reads';
+import { DAY_REASON, PAGE_SIZE_REASON, dayParam, dayRange, ignoredParams, pageParam, pageSizeParam, parseSearch, toApiPage, type IgnoredParam } from './search-params';
+
+/** The audit trail: its search params (every key falls back; the page names what it ignored) and the read it starts with. */
+
+const AuditSearchSchema = v.object({
+  page: pageParam,
+  pageSize: pageSizeParam,
+  person: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), ''),
+  kind: v.fallback(v.picklist(['', ...AUDIT_KINDS]), ''),
+  from: dayParam,
+  to: dayParam,
+});
+export type AuditSearch = v.InferOutput<typeof AuditSearchSchema>;
+
+/** `?page&pageSize&person&kind&from&to`, and the params of the link it could not use. */
+export function parseAuditSearch(params: URLSearchParams): AuditSearch & { ignored: IgnoredParam[] } {
+  const search = parseSearch(AuditSearchSchema, params);
+  const ignored = ignoredParams(params, search, {
+    pageSize: PAGE_SIZE_REASON,
+    person: 'a person search is at most 200 characters',
+    kind: 'a kind is one of the list’s kinds',
+    from: DAY_REASON,
+    to: DAY_REASON,
+  });
+  return { ...search, ignored };
+}
+
+/** The API's filter for a search (days as instants, see `dayRange`). */
+export const auditFilterOf = (search: AuditSearch) => ({ person: search.person || undefined, kind: search.kind || undefined, ...dayRange(search) });
+
+/** `GET /api/audit?page=<0-based>&pageSize&…filters` for a 1-based URL page. */
+export const auditRead = (search: AuditSearch) => read(auditApi.list, { query: { page: toApiPage(search.page), pageSize: search.pageSize, ...auditFilterOf(search) } });
+
+export const auditTrailReads = ({ search }: PageAddress) => ({ entries: auditRead(parseAuditSearch(search)) });
+
+export const auditReads = { shellAudit: auditTrailReads } satisfies AreaReads;
