@@ -1,4 +1,4 @@
-import { ACCESS_MATRIX, CALLERS, PROTOCOL_ACCESS_MATRIX, type AccessRow, type Caller, type EndpointKey, type ProtocolKey } from './contracts/access.contract';
+import { ACCESS_MATRIX, CALLERS, PROTOCOL_ACCESS_MATRIX, type AccessRow, type Caller, type EndpointKey, type ProtocolKey } from './test-support/access-matrix';
 import { UPLOAD_METADATA_KEYS } from './contracts/uploads.contract';
 import { describeEndpoint, type Access, type Endpoint } from './contracts/endpoint.contract';
 import { signBody } from './kisi/signature';
@@ -9,7 +9,7 @@ import { createTestContext, type TestContext } from './test-support/test-app';
 
 /**
  * Every endpoint × {no session, runner, staff, admin} against the table of who may do what
- * (bff/contracts/access.contract.ts): a refused call answers exactly the table's 401 or 403 as a
+ * (bff/test-support/access-matrix.ts): a refused call answers exactly the table's 401 or 403 as a
  * problem document; an allowed one never answers 401 or 403 (whatever else its minimal input earns
  * it: a 400 shows the call got past the session and role checks, which come first).
  */
@@ -22,7 +22,7 @@ let people = 0;
 
 beforeAll(async () => {
   fakes = await startSampleUpstreams();
-  ctx = await createTestContext(fakes.env, {}, { emulator: true, kisiRatePerSecond: Infinity });
+  ctx = await createTestContext(fakes.env, {}, { emulator: true, kisiRatePerSecond: 100_000 });
   mounted = ctx.endpoints;
   for (const role of ['runner', 'staff', 'admin'] as const) cookies[role] = (await signInPerson(ctx, role, `matrix-${role}@frontdesk.test`)).cookie;
 }, 30_000);

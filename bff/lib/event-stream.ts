@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Role } from '../contracts/endpoint.contract';
-import { mayHearLiveEvent, type LiveEvent } from '../contracts/events.contract';
+import type { LiveEvent } from '../contracts/events.contract';
+import { mayHearLiveEvent } from './live-audience';
 
 /** One Server-Sent Event; an `id` lets the browser resume after it with Last-Event-ID. */
 export interface StreamFrame {

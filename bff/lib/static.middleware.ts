@@ -49,7 +49,13 @@ function firstReadsOf(pathname: string, search: URLSearchParams, user: SessionUs
   const found = matchPage(pathname);
   const declare = found && firstReads[found.name];
   if (!declare || !mayOpen(found.page, user?.role ?? 'visitor')) return [];
-  return Object.values(declare({ params: found.params, search }))
+  let reads;
+  try {
+    reads = declare({ params: found.params, search });
+  } catch {
+    return []; // an address the page cannot have (a malformed id): its route shows the not-found screen
+  }
+  return Object.values(reads)
     .filter((read) => read !== undefined && mayRead(read.endpoint.access, user))
     .map((read) => urlOf(read!.endpoint, read!.input as Parameters<typeof urlOf>[1]));
 }

@@ -1,4 +1,4 @@
-import type { HttpMethod } from './endpoint.contract';
+import type { HttpMethod } from '../contracts/endpoint.contract';
 
 /**
  * Who may call what: every endpoint of the API (the BFF's own and Kisi's through the proxy), by
