@@ -11,6 +11,8 @@ import globals from 'globals';
  */
 const elements = [
   { type: 'contracts', pattern: 'bff/contracts' },
+  // The pages: who may open each, and what each reads first; the client's routes and the BFF's HTML both follow them.
+  { type: 'pages', pattern: 'pages' },
   { type: 'client-app', pattern: 'client/app' },
   { type: 'client-feature', pattern: 'client/features/*', capture: ['feature'] },
   { type: 'client-components', pattern: 'client/components' },
@@ -30,21 +32,22 @@ const to = (...types) => ({ to: { element: { types: { anyOf: types } } } });
 const sameFeature = (type) => ({ to: { element: { type, captured: { feature: '{{ from.element.captured.feature }}' } } } });
 
 const policies = [
-  { from: { element: { type: 'client-entry' } }, allow: to('client-app', 'client-components', 'client-lib', 'client-entry', 'contracts') },
-  { from: { element: { type: 'client-app' } }, allow: to('client-app', 'client-feature', 'client-components', 'client-lib', 'client-entry', 'contracts') },
-  { from: { element: { type: 'client-feature' } }, allow: [sameFeature('client-feature'), to('client-components', 'client-lib', 'client-entry', 'contracts')] },
-  { from: { element: { type: 'client-components' } }, allow: to('client-components', 'client-lib', 'contracts') },
-  { from: { element: { type: 'client-lib' } }, allow: to('client-lib', 'contracts') },
+  { from: { element: { type: 'client-entry' } }, allow: to('client-app', 'client-components', 'client-lib', 'client-entry', 'contracts', 'pages') },
+  { from: { element: { type: 'client-app' } }, allow: to('client-app', 'client-feature', 'client-components', 'client-lib', 'client-entry', 'contracts', 'pages') },
+  { from: { element: { type: 'client-feature' } }, allow: [sameFeature('client-feature'), to('client-components', 'client-lib', 'client-entry', 'contracts', 'pages')] },
+  { from: { element: { type: 'client-components' } }, allow: to('client-components', 'client-lib', 'contracts', 'pages') },
+  { from: { element: { type: 'client-lib' } }, allow: to('client-lib', 'contracts', 'pages') },
   // The test support serves the tests (*.test.ts(x), each beside the code it tests, under its folder's arrows besides); no production file imports it.
   { from: { file: { path: 'client/**/*.test.{ts,tsx}' } }, allow: to('client-test-support') },
-  { from: { element: { type: 'client-test-support' } }, allow: to('client-test-support', 'client-app', 'client-feature', 'client-components', 'client-lib', 'client-entry', 'contracts') },
+  { from: { element: { type: 'client-test-support' } }, allow: to('client-test-support', 'client-app', 'client-feature', 'client-components', 'client-lib', 'client-entry', 'contracts', 'pages') },
   { from: { element: { type: 'contracts' } }, allow: to('contracts') },
+  { from: { element: { type: 'pages' } }, allow: to('pages', 'contracts') },
   { from: { element: { type: 'bff-app' } }, allow: to('bff-app', 'bff-test-support', 'bff-feature', 'bff-kisi', 'bff-db', 'bff-lib', 'contracts') },
-  { from: { element: { type: 'bff-test-support' } }, allow: to('bff-app', 'bff-test-support', 'bff-feature', 'bff-kisi', 'bff-db', 'bff-lib', 'contracts') },
+  { from: { element: { type: 'bff-test-support' } }, allow: to('bff-app', 'bff-test-support', 'bff-feature', 'bff-kisi', 'bff-db', 'bff-lib', 'contracts', 'pages') },
   { from: { element: { type: 'bff-feature' } }, allow: [sameFeature('bff-feature'), to('bff-kisi', 'bff-db', 'bff-lib', 'contracts', 'bff-test-support', 'bff-app')] },
   { from: { element: { type: 'bff-kisi' } }, allow: to('bff-kisi', 'bff-db', 'bff-lib', 'contracts', 'bff-test-support') },
   { from: { element: { type: 'bff-db' } }, allow: to('bff-db', 'bff-lib', 'contracts', 'bff-kisi', 'bff-feature', 'bff-app', 'bff-test-support') },
-  { from: { element: { type: 'bff-lib' } }, allow: to('bff-lib', 'contracts', 'bff-test-support') },
+  { from: { element: { type: 'bff-lib' } }, allow: to('bff-lib', 'contracts', 'pages', 'bff-test-support') },
 ];
 
 export default tseslint.config(
@@ -63,11 +66,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['client/**/*.{ts,tsx}', 'bff/**/*.ts'],
+    files: ['client/**/*.{ts,tsx}', 'bff/**/*.ts', 'pages/**/*.ts'],
     plugins: { boundaries },
     settings: {
       'boundaries/elements': elements,
-      'boundaries/include': ['client/**/*', 'bff/**/*'],
+      'boundaries/include': ['client/**/*', 'bff/**/*', 'pages/**/*'],
       'boundaries/legacy-templates': false,
       'import/resolver': { typescript: { project: './tsconfig.json' } },
     },
