@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { PageQuerySchema, PictureQuerySchema, idText, pageOf } from './common.contract';
-import { endpoint, read } from './endpoint.contract';
+import { endpoint } from './endpoint.contract';
 
 /**
  * The parts catalogue (`/api/rest`, public reads): pieces (sets, kits: assemblies) and the parts
@@ -186,12 +186,3 @@ export const catalogueApi = {
 
 /** Rows a page of the catalogue's lists shows (pieces, parts). */
 export const CATALOGUE_PAGE_SIZE = 24;
-
-/**
- * What `/pieces` starts with at its bare address (no search, filter or page asked): the newest
- * pieces' first page, and the categories its filter offers (bff/contracts/first-reads.contract.ts).
- */
-export const catalogueReads = {
-  firstPiecesPage: read(catalogueApi.listPieces, { query: { page: 0, pageSize: CATALOGUE_PAGE_SIZE, sort: 'relevance' } }),
-  categories: read(catalogueApi.listCategories),
-};

@@ -1,65 +1,16 @@
-import * as v from 'valibot';
-import { idText, type Page } from '@contracts/common.contract';
-import {
-  CATALOGUE_PAGE_SIZE,
-  MAX_CATALOGUE_QUERY,
-  PART_SORTS,
-  PIECE_SORTS,
-  PartRefParamSchema,
-  PieceRefParamSchema,
-  catalogueApi,
-  catalogueReads,
-  type Category,
-  type PartSort,
-  type PieceSort,
-} from '@contracts/catalogue.contract';
-import { fetcherFor, isApiError, keyFor, keyOf } from '@/lib/api-client';
+import type { Page } from '@contracts/common.contract';
+import type { Category, PartSort, PieceSort } from '@contracts/catalogue.contract';
+import { parseCatalogueSearch, type CatalogueSearch, type PartsSearch, type PiecesSearch } from '@pages/catalogue.reads';
+import { isApiError } from '@/lib/api-client';
 import { formatCount } from '@/lib/format';
 import { lastListAddress } from '@/lib/last-list';
 import { paths } from '@/lib/paths';
-import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
+import { load, type Loaded, type Query } from '@/lib/reads';
 
 /**
- * The catalogue's data layer (read only, public): the search params of its pages, the keys and
- * fetchers of its reads (keys name the endpoint and its input) and the links between its pages.
+ * The catalogue's client side (read only, public; its reads are declared in pages/catalogue.reads.ts):
+ * the links between its pages, the list's failures kept inside the page, and the words it uses.
  */
-
-/** A grid of pieces: 24 fills rows of 2, 3, 4 or 6 cards. */
-export const PIECES_PAGE_SIZE = CATALOGUE_PAGE_SIZE;
-export const WHERE_USED_PAGE_SIZE = 20;
-
-// ---- search params (every key falls back silently) ------------------------------------------
-
-/** `?query=`: trimmed, and cut to what the API accepts rather than dropped. */
-const queryParam = v.fallback(
-  v.pipe(
-    v.string(),
-    v.trim(),
-    v.transform((text) => text.slice(0, MAX_CATALOGUE_QUERY).trim()),
-  ),
-  '',
-);
-/** `?category=`: a category id, or 0 for every category. */
-const categoryParam = v.fallback(idText(), 0);
-const sortParam = v.fallback(v.picklist(PIECE_SORTS), 'relevance' as PieceSort);
-
-export const PiecesSearchSchema = v.object({ page: pageParam, query: queryParam, category: categoryParam, sort: sortParam });
-export type PiecesSearch = v.InferOutput<typeof PiecesSearchSchema>;
-
-/** The same list page searching parts (`?kind=parts`): its own category (a part category) and sorts. */
-export const PartsSearchSchema = v.object({ page: pageParam, query: queryParam, category: categoryParam, sort: v.fallback(v.picklist(PART_SORTS), 'relevance' as PartSort) });
-export type PartsSearch = v.InferOutput<typeof PartsSearchSchema>;
-
-/** What `/pieces` shows: pieces (the default) or parts, each with its own search. */
-export type CatalogueSearch = ({ kind: 'pieces' } & PiecesSearch) | ({ kind: 'parts' } & PartsSearch);
-export function parseCatalogueSearch(url: URL | URLSearchParams): CatalogueSearch {
-  const params = url instanceof URL ? url.searchParams : url;
-  return params.get('kind') === 'parts' ? { kind: 'parts', ...parseSearch(PartsSearchSchema, params) } : { kind: 'pieces', ...parseSearch(PiecesSearchSchema, params) };
-}
-export const parsePiecesSearch = (url: URL | URLSearchParams) => parseSearch(PiecesSearchSchema, url);
-
-export const WhereUsedSearchSchema = v.object({ page: pageParam });
-export const parseWhereUsedSearch = (url: URL | URLSearchParams) => parseSearch(WhereUsedSearchSchema, url);
 
 export const SORT_LABELS: Record<PieceSort, string> = {
   relevance: 'Best match',
@@ -76,10 +27,6 @@ export const PART_SORT_LABELS: Record<PartSort, string> = {
   name: 'Name (A–Z)',
   'used-desc': 'Most used',
 };
-
-/** Is this path segment a piece (or part) the API can look up: an id, or a number such as 10270-1? */
-export const isPieceRef = (id: string | undefined): id is string => v.is(PieceRefParamSchema, { id });
-export const isPartRef = (id: string | undefined): id is string => v.is(PartRefParamSchema, { id });
 
 // ---- links ----------------------------------------------------------------------------------
 
@@ -135,56 +82,22 @@ export function backFrom(state: unknown): Back {
   const list = listFrom(state);
   if (from && isDetailHref(from.href) && typeof from.label === 'string') return { href: from.href, label: `Back to ${from.label}`, state: { list } };
   if (list === paths.pieces) return { href: list, label: 'All pieces', state: { list } };
-  return { href: list, label: parseCatalogueSearch(new URL(list, 'http://list')).kind === 'parts' ? 'Back to the parts' : 'Back to the pieces', state: { list } };
+  return { href: list, label: parseCatalogueSearch(new URL(list, 'http://list').searchParams).kind === 'parts' ? 'Back to the parts' : 'Back to the pieces', state: { list } };
 }
 
 /** The state for links from this page: the same list, and this page to come back to (`here`). */
 export const linkState = (state: unknown, here?: { href: string; label: string }): CatalogueLinkState => ({ list: listFrom(state), ...(here && { from: here }) });
 
-// ---- keys and fetchers ------------------------------------------------------------------------
+// ---- the list's failures ---------------------------------------------------------------------
 
-/** `GET /api/rest/pieces?page=<0-based>…` for a 1-based URL page. */
-export const piecesKey = (search: PiecesSearch) =>
-  keyFor(catalogueApi.listPieces, {
-    query: {
-      page: toApiPage(search.page),
-      pageSize: PIECES_PAGE_SIZE,
-      query: search.query || undefined,
-      category: search.category || undefined,
-      sort: search.sort,
-    },
-  });
-/** `GET /api/rest/parts?page=<0-based>…` for a 1-based URL page. */
-export const partsKey = (search: PartsSearch, pageSize = PIECES_PAGE_SIZE) =>
-  keyFor(catalogueApi.listParts, {
-    query: {
-      page: toApiPage(search.page),
-      pageSize,
-      query: search.query || undefined,
-      category: search.category || undefined,
-      sort: search.sort,
-    },
-  });
-export const pieceKey = (id: number | string) => keyFor(catalogueApi.getPiece, { params: { id } });
-export const partKey = (id: number | string, page: number) =>
-  keyFor(catalogueApi.getPart, { params: { id }, query: { page: toApiPage(page), pageSize: WHERE_USED_PAGE_SIZE } });
-export const CATEGORIES_KEY = keyOf(catalogueReads.categories);
-export const PART_CATEGORIES_KEY = keyFor(catalogueApi.listPartCategories);
-
-export const fetchPiecePage = fetcherFor(catalogueApi.listPieces);
-export const fetchPiece = fetcherFor(catalogueApi.getPiece);
-export const fetchPart = fetcherFor(catalogueApi.getPart);
-export const fetchCategories = fetcherFor(catalogueApi.listCategories);
-export const fetchPartPage = fetcherFor(catalogueApi.listParts);
-export const fetchPartCategories = fetcherFor(catalogueApi.listPartCategories);
-
-/** A read that may fail without failing the page: its data, or the error to show inside the page. */
-export type Attempt<T> = { data?: T; error?: unknown };
-
-/** Waits for a loader read; a failure becomes the page's message (a 401 or 403 would still go to the router, but the catalogue is public). */
-export async function attempt<T>(read: () => T | Promise<T>): Promise<Attempt<T>> {
+/**
+ * A list read that fails inside the page rather than on the error screen (a refused search, the
+ * catalogue still down after the loader's retries): the search box and filters stay there to change
+ * it. A 401 or 403 would still go to the router, but the catalogue is public.
+ */
+export async function attempt<T>(read: Query<T>): Promise<Loaded<T>> {
   try {
-    return { data: await read() };
+    return { data: await load(read) };
   } catch (error) {
     if (isApiError(error, 401) || isApiError(error, 403)) throw error;
     return { error };

@@ -1,45 +1,41 @@
 import './catalogue.css';
-import { data, redirect, useLoaderData, useLocation } from 'react-router';
+import { redirect, useLoaderData, useLocation, useParams } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import type { PartDetail } from '@contracts/catalogue.contract';
+import { parseWhereUsedSearch, partRead, partReads } from '@pages/catalogue.reads';
 import { EmptyState } from '@/components/empty-state';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatCount } from '@/lib/format';
 import { paths } from '@/lib/paths';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
+import { useSearch } from '@/lib/search-params';
 import { ColourSwatch } from './components/colour-swatch';
 import { CatalogueHeader } from './components/catalogue-header';
 import { CatalogueImage } from './components/catalogue-image';
-import { backFrom, fetchPart, isPartRef, linkState, parseWhereUsedSearch, partHref, partKey, plural } from './catalogue.api';
+import { backFrom, linkState, partHref, plural } from './catalogue.api';
 
-type Data = { id: string; page: number; part: PartDetail };
+const reads = routeReads(partReads);
 
 /**
  * `/parts/:number?page`: a part by its number (3001, 3001pr0001), the colours it comes in and the
  * pieces it is used in, a page at a time (1-based in the URL, bad → 1); an address by id (links
  * from before) moves to the number; anything the API cannot look up → not found.
  */
-export async function loader({ params, url }: LoaderFunctionArgs): Promise<Data> {
-  if (!isPartRef(params.id)) throw data(`No part ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
-  const { page } = parseWhereUsedSearch(url);
-  const part = await loadQuery(partKey(params.id, page), fetchPart);
-  if (part.number !== params.id) throw redirect(partHref(part.number, page));
-  return { id: params.id, page, part };
+export async function loader(args: LoaderFunctionArgs) {
+  const loaded = await reads.loader(args);
+  if (loaded.part.number !== args.params.id) throw redirect(partHref(loaded.part.number, parseWhereUsedSearch(new URL(args.request.url).searchParams).page));
+  return loaded;
 }
 
-export const handle = {
-  title: 'Part',
-  preload: ({ params, url }: { params: { id?: string }; url: URL }) => {
-    if (isPartRef(params.id)) preloadQuery(partKey(params.id, parseWhereUsedSearch(url).page), fetchPart);
-  },
-};
+export const handle = { title: 'Part', ...reads.handle };
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { id, page } = loaded;
-  const { data: fresh, error, isValidating, mutate } = useQuery(partKey(id, page), fetchPart, loaded.part);
-  const part = fresh ?? loaded.part;
+  const { id = '' } = useParams();
+  const { page } = useSearch(parseWhereUsedSearch);
+  // The hook rather than `reads.useReads()`: the header says when a refresh fails, with a retry.
+  const { data: part, error, isValidating, mutate } = useRead(queryOf(partRead(id, page)), loaded.part);
   const { usedIn } = part;
   const location = useLocation();
   const back = backFrom(location.state);

@@ -1,36 +1,31 @@
 import './catalogue.css';
-import { data, redirect, useLoaderData, useLocation } from 'react-router';
+import { redirect, useLoaderData, useLocation, useParams } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import type { PieceDetail } from '@contracts/catalogue.contract';
+import { pieceRead, pieceReads } from '@pages/catalogue.reads';
 import { EmptyState } from '@/components/empty-state';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatCount } from '@/lib/format';
 import { paths } from '@/lib/paths';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
 import { ColourSwatch } from './components/colour-swatch';
 import { CatalogueHeader } from './components/catalogue-header';
 import { CatalogueImage } from './components/catalogue-image';
-import { backFrom, fetchPiece, isPieceRef, linkState, partHref, pieceKey, piecesHref, plural } from './catalogue.api';
+import { backFrom, linkState, partHref, piecesHref, plural } from './catalogue.api';
 
-type Data = { id: string; piece: PieceDetail };
+const reads = routeReads(pieceReads);
 
 /**
  * `/pieces/:number`: a piece by its number (10270-1) with its parts by category; an address by id
  * (links from before) moves to the number; anything the API cannot look up → not found.
  */
-export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
-  if (!isPieceRef(params.id)) throw data(`No piece ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
-  const piece = await loadQuery(pieceKey(params.id), fetchPiece);
-  if (piece.number !== params.id) throw redirect(paths.piece(piece.number));
-  return { id: params.id, piece };
+export async function loader(args: LoaderFunctionArgs) {
+  const loaded = await reads.loader(args);
+  if (loaded.piece.number !== args.params.id) throw redirect(paths.piece(loaded.piece.number));
+  return loaded;
 }
 
-export const handle = {
-  title: 'Piece',
-  preload: ({ params }: { params: { id?: string } }) => {
-    if (isPieceRef(params.id)) preloadQuery(pieceKey(params.id), fetchPiece);
-  },
-};
+export const handle = { title: 'Piece', ...reads.handle };
 
 /** "81 parts + 5 spares": the header, the facts and each category count alike. */
 const partsAndSpares = (parts: number, spares: number) => `${plural(parts, 'part', 'parts')}${spares ? ` + ${plural(spares, 'spare', 'spares')}` : ''}`;
@@ -39,8 +34,9 @@ const groupId = (categoryId: number | undefined, index: number) => `part-group-$
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { data: fresh, error, isValidating, mutate } = useQuery(pieceKey(loaded.id), fetchPiece, loaded.piece);
-  const piece = fresh ?? loaded.piece;
+  const { id = '' } = useParams();
+  // The hook rather than `reads.useReads()`: the header says when a refresh fails, with a retry.
+  const { data: piece, error, isValidating, mutate } = useRead(queryOf(pieceRead(id)), loaded.piece);
   const location = useLocation();
   const back = backFrom(location.state);
   // A part opened from here comes back here.

@@ -1,42 +1,24 @@
 import './samples.css';
-import { useLoaderData } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
 import type { PokemonSummary } from '@contracts/samples.contract';
+import { parsePokemonSearch, pokemonListReads } from '@pages/samples.reads';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
+import { routeReads } from '@/lib/route-reads';
+import { useSearch } from '@/lib/search-params';
 import { CardSkeletons, useListLoading } from './components/card-skeletons';
 import { SampleFailure } from './components/sample-failure';
 import { SampleImage } from './components/sample-image';
 import { StaleNotice } from './components/stale-notice';
-import {
-  dexNumber,
-  displayName,
-  fetchPokemonPage,
-  parsePokemonSearch,
-  pokemonListHref,
-  pokemonListKey,
-  type ListLinkState,
-  type PokemonSearch,
-} from './samples.api';
-
-type PokemonPage = Awaited<ReturnType<typeof fetchPokemonPage>>;
-type Data = { search: PokemonSearch; pokemon: Loaded<PokemonPage> };
+import { dexNumber, displayName, pokemonListHref, type ListLinkState } from './samples.api';
 
 /** `/pokemon?page`: six Pokémon a page; the page is 0-based in the URL and the call alike (bad → 0). */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parsePokemonSearch(url);
-  return { search, pokemon: await loadQuery(pokemonListKey(search.page), fetchPokemonPage, { outage: 'in-page' }) };
-}
-
-export const handle = {
-  title: 'Pokémon',
-  preload: ({ url }: { url: URL }) => preloadQuery(pokemonListKey(parsePokemonSearch(url).page), fetchPokemonPage),
-};
+const reads = routeReads(pokemonListReads);
+export const { loader } = reads;
+export const handle = { title: 'Pokémon', ...reads.handle };
 
 function PokemonCard({ pokemon, state }: { pokemon: PokemonSummary; state: ListLinkState }) {
   return (
@@ -52,9 +34,8 @@ function PokemonCard({ pokemon, state }: { pokemon: PokemonSummary; state: ListL
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { search } = loaded;
-  const read = useQuery(pokemonListKey(search.page), fetchPokemonPage, loaded.pokemon, { outage: 'in-page' });
+  const { pokemon: read } = reads.useReads();
+  const search = useSearch(parsePokemonSearch);
   const pokemon = read.data;
   const { busy, skeletons } = useListLoading(paths.pokemonList);
   const state: ListLinkState = { list: pokemonListHref(search.page) };

@@ -1,45 +1,23 @@
 import './samples.css';
-import { data, useLoaderData, useLocation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import type { Pokemon } from '@contracts/samples.contract';
+import { pokemonReads } from '@pages/samples.reads';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
+import { routeReads } from '@/lib/route-reads';
 import { SampleFailure } from './components/sample-failure';
 import { SampleImage } from './components/sample-image';
 import { StaleNotice } from './components/stale-notice';
-import {
-  STAT_MAX,
-  dexNumber,
-  displayName,
-  fetchPokemon,
-  formatHeight,
-  formatWeight,
-  isPokemonRef,
-  listFrom,
-  pokemonKey,
-  statLabel,
-} from './samples.api';
-
-type Data = { ref: string; pokemon: Loaded<Pokemon> };
+import { STAT_MAX, dexNumber, displayName, formatHeight, formatWeight, listFrom, statLabel } from './samples.api';
 
 /**
  * `/pokemon/:idOrName`: one Pokémon's types, stats and size. A malformed ref is not found at once;
  * one PokeAPI does not know is not found too; an unreachable service shows inside the page.
  */
-export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
-  const ref = params.idOrName;
-  if (!isPokemonRef(ref)) throw data(`No Pokémon called ${ref ?? ''}`, { status: 404, statusText: 'Not Found' });
-  return { ref, pokemon: await loadQuery(pokemonKey(ref), fetchPokemon, { outage: 'in-page' }) };
-}
-
-export const handle = {
-  title: 'Pokémon',
-  preload: ({ params }: { params: { idOrName?: string } }) => {
-    if (isPokemonRef(params.idOrName)) preloadQuery(pokemonKey(params.idOrName), fetchPokemon);
-  },
-};
+const reads = routeReads(pokemonReads);
+export const { loader } = reads;
+export const handle = { title: 'Pokémon', ...reads.handle };
 
 function Stats({ stats }: { stats: Pokemon['stats'] }) {
   const total = stats.reduce((sum, stat) => sum + stat.value, 0);
@@ -69,10 +47,10 @@ function Stats({ stats }: { stats: Pokemon['stats'] }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
+  const { pokemon: read } = reads.useReads();
+  const { idOrName: ref = '' } = useParams();
   const location = useLocation();
   const back = listFrom(location.state, paths.pokemonList);
-  const read = useQuery(pokemonKey(loaded.ref), fetchPokemon, loaded.pokemon, { outage: 'in-page' });
   const pokemon = read.data;
 
   return (
@@ -121,7 +99,7 @@ export function Component() {
         </>
       ) : (
         <>
-          <PageHeader eyebrow="Pokémon" title={/^\d+$/.test(loaded.ref) ? `Pokémon ${dexNumber(Number(loaded.ref))}` : displayName(loaded.ref)} />
+          <PageHeader eyebrow="Pokémon" title={/^\d+$/.test(ref) ? `Pokémon ${dexNumber(Number(ref))}` : displayName(ref)} />
           {read.error ? <SampleFailure error={read.error} what="this Pokémon" service="pokemon" onRetry={() => void read.mutate()} retrying={read.isValidating} /> : null}
         </>
       )}

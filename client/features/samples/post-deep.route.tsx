@@ -1,46 +1,27 @@
 import './samples.css';
-import { data, useLoaderData, useLocation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import { isIdText } from '@contracts/common.contract';
+import { useLocation, useParams } from 'react-router';
+import { postDeepReads } from '@pages/samples.reads';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
+import { routeReads } from '@/lib/route-reads';
 import { SampleFailure } from './components/sample-failure';
 import { StaleNotice } from './components/stale-notice';
-import { commentsKey, fetchComments, fetchPost, postKey } from './samples.api';
-
-type Post = Awaited<ReturnType<typeof fetchPost>>;
-type Comments = Awaited<ReturnType<typeof fetchComments>>;
-type Data = { id: number; post: Loaded<Post>; comments: Loaded<Comments> };
 
 /**
  * `/shell/posts/:postId/deep`: the post with its comments, read side by side (the post is the
  * same cache entry as its own page). A malformed or unknown id is not found.
  */
-export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
-  if (!isIdText(params.postId)) throw data(`No post with id ${params.postId ?? ''}`, { status: 404, statusText: 'Not Found' });
-  const id = Number(params.postId);
-  const [post, comments] = await Promise.all([loadQuery(postKey(id), fetchPost, { outage: 'in-page' }), loadQuery(commentsKey(id), fetchComments, { outage: 'in-page' })]);
-  return { id, post, comments };
-}
-
-export const handle = {
-  title: 'Post and comments',
-  preload: ({ params }: { params: { postId?: string } }) => {
-    if (!isIdText(params.postId)) return;
-    preloadQuery(postKey(Number(params.postId)), fetchPost);
-    preloadQuery(commentsKey(Number(params.postId)), fetchComments);
-  },
-};
+const reads = routeReads(postDeepReads);
+export const { loader } = reads;
+export const handle = { title: 'Post and comments', ...reads.handle };
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { id } = loaded;
+  const { post: postRead, comments: commentRead } = reads.useReads();
+  // The loader has checked it: an id.
+  const id = Number(useParams().postId);
   const location = useLocation();
-  const postRead = useQuery(postKey(id), fetchPost, loaded.post, { outage: 'in-page' });
-  const commentRead = useQuery(commentsKey(id), fetchComments, loaded.comments, { outage: 'in-page' });
   const post = postRead.data;
   const comments = commentRead.data;
   const count = comments?.items.length ?? 0;

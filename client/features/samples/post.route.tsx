@@ -1,36 +1,24 @@
 import './samples.css';
-import { data, useLoaderData, useLocation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import { isIdText } from '@contracts/common.contract';
+import { useLocation, useParams } from 'react-router';
 import type { PostWithAuthor } from '@contracts/samples.contract';
+import { postReads } from '@pages/samples.reads';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
+import { routeReads } from '@/lib/route-reads';
 import { SampleFailure } from './components/sample-failure';
 import { StaleNotice } from './components/stale-notice';
-import { fetchPost, listFrom, postKey } from './samples.api';
-
-type Data = { id: number; post: Loaded<PostWithAuthor> };
+import { listFrom } from './samples.api';
 
 /**
  * `/shell/posts/:postId`: a post and its author. An id that is not a positive integer (the list's
  * fake "i-do-not-exist") is not found at once, without a call; an id JSONPlaceholder does not know
  * is not found too.
  */
-export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
-  if (!isIdText(params.postId)) throw data(`No post with id ${params.postId ?? ''}`, { status: 404, statusText: 'Not Found' });
-  const id = Number(params.postId);
-  return { id, post: await loadQuery(postKey(id), fetchPost, { outage: 'in-page' }) };
-}
-
-export const handle = {
-  title: 'Post',
-  preload: ({ params }: { params: { postId?: string } }) => {
-    if (isIdText(params.postId)) preloadQuery(postKey(Number(params.postId)), fetchPost);
-  },
-};
+const reads = routeReads(postReads);
+export const { loader } = reads;
+export const handle = { title: 'Post', ...reads.handle };
 
 function AuthorCard({ author }: { author: PostWithAuthor['author'] }) {
   return (
@@ -67,10 +55,10 @@ function AuthorCard({ author }: { author: PostWithAuthor['author'] }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { id } = loaded;
+  const { post: read } = reads.useReads();
+  // The loader has checked it: an id.
+  const id = Number(useParams().postId);
   const location = useLocation();
-  const read = useQuery(postKey(id), fetchPost, loaded.post, { outage: 'in-page' });
   const post = read.data;
   const deepTo = paths.postDeep(id);
 

@@ -1,42 +1,24 @@
 import './samples.css';
-import { useLoaderData } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
 import type { Post } from '@contracts/samples.contract';
+import { parsePostsSearch, postsListReads } from '@pages/samples.reads';
+import { toApiPage } from '@pages/search-params';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { toApiPage } from '@pages/search-params';
+import { routeReads } from '@/lib/route-reads';
+import { useSearch } from '@/lib/search-params';
 import { CardSkeletons, useListLoading } from './components/card-skeletons';
 import { SampleFailure } from './components/sample-failure';
 import { StaleNotice } from './components/stale-notice';
-import {
-  FAKE_POST,
-  fetchPosts,
-  parsePostsSearch,
-  postNumber,
-  postsHref,
-  postsKey,
-  type ListLinkState,
-  type PostsSearch,
-} from './samples.api';
-
-type PostPage = Awaited<ReturnType<typeof fetchPosts>>;
-type Data = { search: PostsSearch; posts: Loaded<PostPage> };
+import { FAKE_POST, postNumber, postsHref, type ListLinkState } from './samples.api';
 
 /** `/shell/posts?page`: JSONPlaceholder's posts, six a page; the URL page is 1-based (bad → 1), the API's 0-based. */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parsePostsSearch(url);
-  return { search, posts: await loadQuery(postsKey(search.page), fetchPosts, { outage: 'in-page' }) };
-}
-
-export const handle = {
-  title: 'Posts',
-  preload: ({ url }: { url: URL }) => preloadQuery(postsKey(parsePostsSearch(url).page), fetchPosts),
-};
+const reads = routeReads(postsListReads);
+export const { loader } = reads;
+export const handle = { title: 'Posts', ...reads.handle };
 
 function PostRow({ post, number, state }: { post: Post; number: number; state: ListLinkState }) {
   return (
@@ -78,9 +60,8 @@ function FakePostRow({ state }: { state: ListLinkState }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { search } = loaded;
-  const read = useQuery(postsKey(search.page), fetchPosts, loaded.posts, { outage: 'in-page' });
+  const { posts: read } = reads.useReads();
+  const search = useSearch(parsePostsSearch);
   const posts = read.data;
   const { busy, skeletons } = useListLoading(paths.posts);
   const state: ListLinkState = { list: postsHref(search.page) };

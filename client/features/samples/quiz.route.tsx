@@ -2,21 +2,25 @@ import './samples.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLoaderData } from 'react-router';
 import { useSpinDelay } from 'spin-delay';
+import { quizReads } from '@pages/samples.reads';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { isApiError } from '@/lib/api-client';
-import { preloadQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
+import type { Loaded } from '@/lib/reads';
+import { routeReads } from '@/lib/route-reads';
 import { SampleFailure } from './components/sample-failure';
 import { SampleImage } from './components/sample-image';
 import { StaleNotice } from './components/stale-notice';
 import { recordAnswer, resetScore, useQuizScore } from './quiz-score';
-import { displayName, drawRound, fetchPokemonPage, pokemonListKey, type QuizRound } from './samples.api';
+import { displayName, drawRound, type QuizRound } from './samples.api';
 
 type Data = { first: Loaded<QuizRound> };
 
-/** `/quesg`: "Who's that Pokémon?" — the first round is drawn before the page shows. */
+const reads = routeReads(quizReads);
+
+/** `/quesg`: "Who's that Pokémon?" — the first round is drawn before the page shows (from the first page it declares, then a random one). */
 export async function loader(): Promise<Data> {
   try {
     return { first: { data: await drawRound() } };
@@ -29,7 +33,7 @@ export async function loader(): Promise<Data> {
 /** The rounds live in the page: running the loader again (a click on the same link) would only draw one nobody sees. */
 export const shouldRevalidate = () => false;
 
-export const handle = { title: 'Who’s that Pokémon?', preload: () => preloadQuery(pokemonListKey(0), fetchPokemonPage) };
+export const handle = { title: 'Who’s that Pokémon?', ...reads.handle };
 
 const ANSWER_KEYS = ['1', '2', '3', '4'];
 

@@ -1,44 +1,26 @@
 import './samples.css';
-import { useLoaderData } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
 import { RICK_STATUSES, type Character } from '@contracts/samples.contract';
+import { parseRickSearch, rickReads, type RickSearch, type RickStatus } from '@pages/samples.reads';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
-import { loadQuery, preloadQuery, useQuery, type Loaded } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { useSetSearchParam } from '@/lib/search-params';
+import { routeReads } from '@/lib/route-reads';
+import { useSearch, useSetSearchParam } from '@/lib/search-params';
 import { CardSkeletons, useListLoading } from './components/card-skeletons';
 import { SampleFailure } from './components/sample-failure';
 import { SampleImage } from './components/sample-image';
 import { StaleNotice } from './components/stale-notice';
-import {
-  CHARACTER_STATUS,
-  charactersKey,
-  fetchCharacters,
-  parseRickSearch,
-  rickHref,
-  type RickSearch,
-  type RickStatus,
-} from './samples.api';
-
-type Characters = Awaited<ReturnType<typeof fetchCharacters>>;
-type Data = { search: RickSearch; characters: Loaded<Characters> };
+import { CHARACTER_STATUS, rickHref } from './samples.api';
 
 /**
  * `/rick?page&name&status`: Rick and Morty's characters. The URL page is 1-based (bad → 1), the
  * API's 0-based; name and status filter in the URL. An unreachable service shows inside the page.
  */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parseRickSearch(url);
-  return { search, characters: await loadQuery(charactersKey(search), fetchCharacters, { outage: 'in-page' }) };
-}
-
-export const handle = {
-  title: 'Rick and Morty',
-  preload: ({ url }: { url: URL }) => preloadQuery(charactersKey(parseRickSearch(url)), fetchCharacters),
-};
+const reads = routeReads(rickReads);
+export const { loader } = reads;
+export const handle = { title: 'Rick and Morty', ...reads.handle };
 
 const STATUS_WORDS: Record<RickStatus, string> = { alive: 'Alive', dead: 'Dead', unknown: 'Unknown' };
 
@@ -74,9 +56,8 @@ function summary(total: number, search: RickSearch): string {
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { search } = loaded;
-  const read = useQuery(charactersKey(search), fetchCharacters, loaded.characters, { outage: 'in-page' });
+  const { characters: read } = reads.useReads();
+  const search = useSearch(parseRickSearch);
   const characters = read.data;
   const setSearchParam = useSetSearchParam();
   const { busy, skeletons } = useListLoading(paths.rick);

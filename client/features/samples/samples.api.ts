@@ -1,49 +1,15 @@
-import * as v from 'valibot';
-import { PokemonRefParamSchema, RICK_STATUSES, samplesApi, type Character, type Freshness, type PokemonSummary } from '@contracts/samples.contract';
-import { ApiError, NetworkError, errorMessage, fetcherFor, keyFor } from '@/lib/api-client';
-import { loadQuery } from '@/lib/cache';
+import type { Character, Freshness, PokemonSummary } from '@contracts/samples.contract';
+import { pokemonPageRead, type RickSearch } from '@pages/samples.reads';
+import { ApiError, NetworkError, errorMessage } from '@/lib/api-client';
 import { paths } from '@/lib/paths';
-import { pageParam, parseSearch, toApiPage, zeroBasedPageParam } from '@pages/search-params';
+import { load } from '@/lib/reads';
+import { queryOf } from '@/lib/route-reads';
 
 /**
- * The sample pages' data layer (Rick and Morty, PokeAPI and JSONPlaceholder, all through the BFF's
- * `/api/samples`): the search params of the pages, the keys and fetchers of their reads (keys are
- * the API URLs), the loader read that keeps an upstream outage inside the page, and the links.
+ * The sample pages' client side (Rick and Morty, PokeAPI and JSONPlaceholder, all through the BFF's
+ * `/api/samples`; their reads are declared in pages/samples.reads.ts): the links, an upstream's
+ * failure in words, the numbers and names as a reader writes them, and the quiz's rounds.
  */
-
-// ---- search params (every key falls back silently) ------------------------------------------
-
-export type RickStatus = (typeof RICK_STATUSES)[number];
-
-/** `?name=`: trimmed, and cut to what the API accepts rather than dropped. */
-const nameParam = v.fallback(
-  v.pipe(
-    v.string(),
-    v.trim(),
-    v.transform((text) => text.slice(0, 100).trim()),
-  ),
-  '',
-);
-/** `?status=`: one of the API's statuses, or '' for any. */
-const statusParam = v.fallback(v.picklist(['', ...RICK_STATUSES]), '' as '' | RickStatus);
-
-/** `/rick?page&name&status`: the URL page is 1-based (bad → 1), the API's 0-based. */
-export const RickSearchSchema = v.object({ page: pageParam, name: nameParam, status: statusParam });
-export type RickSearch = v.InferOutput<typeof RickSearchSchema>;
-export const parseRickSearch = (url: URL | URLSearchParams) => parseSearch(RickSearchSchema, url);
-
-/** `/pokemon?page`: 0-based in the URL and in the API (the spec's one exception); bad → 0. */
-export const PokemonSearchSchema = v.object({ page: zeroBasedPageParam });
-export type PokemonSearch = v.InferOutput<typeof PokemonSearchSchema>;
-export const parsePokemonSearch = (url: URL | URLSearchParams) => parseSearch(PokemonSearchSchema, url);
-
-/** `/shell/posts?page`: 1-based in the URL (bad → 1), 0-based in the API. */
-export const PostsSearchSchema = v.object({ page: pageParam });
-export type PostsSearch = v.InferOutput<typeof PostsSearchSchema>;
-export const parsePostsSearch = (url: URL | URLSearchParams) => parseSearch(PostsSearchSchema, url);
-
-/** Is this path segment a Pokémon the API can look up (a number, or a name such as mr-mime)? */
-export const isPokemonRef = (ref: string | undefined): ref is string => v.is(PokemonRefParamSchema, { idOrName: ref });
 
 // ---- links ----------------------------------------------------------------------------------
 
@@ -85,22 +51,7 @@ export const FAKE_POST = { id: 'i-do-not-exist', title: 'Non-existent Post' } as
 /** The number a post shows in the list: index = page × 6 + position + 1 (the API's 0-based page). */
 export const postNumber = (apiPage: number, pageSize: number, position: number) => apiPage * pageSize + position + 1;
 
-// ---- keys and fetchers ------------------------------------------------------------------------
-
-export const charactersKey = (search: RickSearch) =>
-  keyFor(samplesApi.characters, { query: { page: toApiPage(search.page), name: search.name || undefined, status: search.status || undefined } });
-export const pokemonListKey = (page: number) => keyFor(samplesApi.pokemonList, { query: { page } });
-export const pokemonKey = (idOrName: string | number) => keyFor(samplesApi.pokemon, { params: { idOrName } });
-export const postsKey = (urlPage: number) => keyFor(samplesApi.posts, { query: { page: toApiPage(urlPage) } });
-export const postKey = (id: number | string) => keyFor(samplesApi.post, { params: { id } });
-export const commentsKey = (id: number | string) => keyFor(samplesApi.postComments, { params: { id } });
-
-export const fetchCharacters = fetcherFor(samplesApi.characters);
-export const fetchPokemonPage = fetcherFor(samplesApi.pokemonList);
-export const fetchPokemon = fetcherFor(samplesApi.pokemon);
-export const fetchPosts = fetcherFor(samplesApi.posts);
-export const fetchPost = fetcherFor(samplesApi.post);
-export const fetchComments = fetcherFor(samplesApi.postComments);
+// ---- failures ----------------------------------------------------------------------------------
 
 /** The upstream services by the names a reader knows, as written inside a sentence. */
 export const SERVICES = { rick: 'the Rick and Morty API', pokemon: 'PokeAPI', posts: 'JSONPlaceholder' } as const;
@@ -194,7 +145,8 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
 export async function drawRound(random: () => number = Math.random): Promise<QuizRound> {
   // One try each (PokeAPI down shows in the page at once), the failure thrown to the caller.
   const readPage = async (page: number) => {
-    const { data, error } = await loadQuery(pokemonListKey(page), fetchPokemonPage, { outage: 'in-page' });
+    // `queryOf` types away the read's in-page outage: said again so `load` answers `{ data, error }`.
+    const { data, error } = await load({ ...queryOf(pokemonPageRead(page)), outage: 'in-page' as const });
     if (data === undefined) throw error;
     return data;
   };

@@ -3,11 +3,15 @@ import { PART_SORTS, type PartCategory, type PartListItem, type PartSort } from 
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
-import { useQuery } from '@/lib/cache';
+import { useRead, type Loaded } from '@/lib/reads';
+import { queryOf } from '@/lib/route-reads';
 import { formatCount } from '@/lib/format';
-import { PART_CATEGORIES_KEY, PART_SORT_LABELS, fetchPartCategories, fetchPartPage, foundMatching, foundPlural, partHref, partsHref, partsKey, plural, type Attempt, type CatalogueLinkState, type Elsewhere, type PartsSearch } from '../catalogue.api';
+import { partCategoriesRead, partsRead, type PartsSearch } from '@pages/catalogue.reads';
+import { PART_SORT_LABELS, foundMatching, foundPlural, partHref, partsHref, plural, type CatalogueLinkState, type Elsewhere } from '../catalogue.api';
 import { CatalogueImage } from './catalogue-image';
 import { CatalogueResults, CategoryLoadError, FilterSelect } from './catalogue-results';
+
+const partCategoriesQuery = queryOf(partCategoriesRead);
 
 /** "3 parts match “3001” in Bricks", said politely when it changes. */
 function resultSummary(found: Page<unknown>, search: PartsSearch, categoryName: string | undefined): string {
@@ -32,11 +36,11 @@ function PartCard({ part, state }: { part: PartListItem; state: CatalogueLinkSta
 }
 
 /** The parts tab of `/pieces?kind=parts`: the search by number or name, the part category filter and sort, and the grid of parts. */
-export function PartResults(props: { search: PartsSearch; loaded: { parts: Attempt<Page<PartListItem>>; categories: Attempt<{ items: PartCategory[] }> }; busy: boolean; state: CatalogueLinkState; elsewhere?: Elsewhere }) {
+export function PartResults(props: { search: PartsSearch; loaded: { parts: Loaded<Page<PartListItem>>; categories: Loaded<{ items: PartCategory[] }> }; busy: boolean; state: CatalogueLinkState; elsewhere?: Elsewhere }) {
   const { search, loaded, busy, state, elsewhere } = props;
-  const list = useQuery(partsKey(search), fetchPartPage, loaded.parts.data);
+  const list = useRead(queryOf(partsRead(search)), loaded.parts.data);
   const parts = list.data ?? loaded.parts.data;
-  const categoryRead = useQuery(PART_CATEGORIES_KEY, fetchPartCategories, loaded.categories.data);
+  const categoryRead = useRead(partCategoriesQuery, loaded.categories.data);
   const categories = (categoryRead.data ?? loaded.categories.data)?.items;
   const categoryName = categories?.find((c) => c.id === search.category)?.name;
   const filtered = Boolean(search.query || search.category);

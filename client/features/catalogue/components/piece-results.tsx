@@ -3,12 +3,16 @@ import { EXAMPLE_PIECE_NUMBER, PIECE_SORTS, type Category, type PieceSort, type 
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
-import { useQuery } from '@/lib/cache';
+import { useRead, type Loaded } from '@/lib/reads';
+import { queryOf } from '@/lib/route-reads';
 import { paths } from '@/lib/paths';
 import { formatCount } from '@/lib/format';
-import { CATEGORIES_KEY, SORT_LABELS, categoryTree, fetchCategories, fetchPiecePage, foundMatching, foundPlural, piecesHref, piecesKey, plural, type Attempt, type CatalogueLinkState, type Elsewhere, type PiecesSearch } from '../catalogue.api';
+import { categoriesRead, piecesRead, type PiecesSearch } from '@pages/catalogue.reads';
+import { SORT_LABELS, categoryTree, foundMatching, foundPlural, piecesHref, plural, type CatalogueLinkState, type Elsewhere } from '../catalogue.api';
 import { CatalogueImage } from './catalogue-image';
 import { CatalogueResults, CategoryLoadError, FilterSelect } from './catalogue-results';
+
+const categoriesQuery = queryOf(categoriesRead);
 
 /** "12 pieces match “house” in Town", said politely when it changes. */
 function resultSummary(found: Page<unknown>, search: PiecesSearch, categoryName: string | undefined): string {
@@ -33,11 +37,11 @@ function PieceCard({ piece, state }: { piece: PieceSummary; state: CatalogueLink
 }
 
 /** The pieces tab of `/pieces`: the search, the category (theme) filter and sort, and the grid of pieces. */
-export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: Attempt<Page<PieceSummary>>; categories: Attempt<{ items: Category[] }> }; busy: boolean; state: CatalogueLinkState; elsewhere?: Elsewhere }) {
+export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: Loaded<Page<PieceSummary>>; categories: Loaded<{ items: Category[] }> }; busy: boolean; state: CatalogueLinkState; elsewhere?: Elsewhere }) {
   const { search, loaded, busy, state, elsewhere } = props;
-  const list = useQuery(piecesKey(search), fetchPiecePage, loaded.pieces.data);
+  const list = useRead(queryOf(piecesRead(search)), loaded.pieces.data);
   const pieces = list.data ?? loaded.pieces.data;
-  const categoryRead = useQuery(CATEGORIES_KEY, fetchCategories, loaded.categories.data);
+  const categoryRead = useRead(categoriesQuery, loaded.categories.data);
   const categories = (categoryRead.data ?? loaded.categories.data)?.items;
   const categoryName = categories?.find((c) => c.id === search.category)?.name;
   const filtered = Boolean(search.query || search.category);
