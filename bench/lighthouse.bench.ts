@@ -1,14 +1,11 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { startSampleUpstreams } from '../bff/test-support/sample-upstreams';
-import { pages, type Audience, type Page, type PageName } from '../pages/pages';
-import { addAccounts, BENCH_ADMIN, signIn, startBenchBff, type BenchAccount } from './bench-fixtures';
 import { bar, info, type Figure } from './figures';
 import { fmt } from './load';
+import { startRouteWalk, type Route } from './route-walk';
 
 /**
  * Issue 48, DESIGN §11 "Every page on a phone": Lighthouse 12 (its default profile: a mobile phone
@@ -37,59 +34,7 @@ const REPORTS_DIR = process.env.LIGHTHOUSE_REPORTS;
 const TARGET = { performance: 90, medianPerformance: 95, lcpMs: 2500, tbtMs: 200, cls: 0.02, category: 100 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 
-/** Least privileged first: a route is opened as the first of these its `for` lets in. */
-const AUDIENCES: readonly Audience[] = ['visitor', 'runner', 'staff', 'admin'];
-type Role = Exclude<Audience, 'visitor'>;
-const ACCOUNTS: Record<Role, BenchAccount & { name: string; role: Role }> = {
-  runner: { email: 'runner@frontdesk.test', password: 'runner-password-123', name: 'Board Runner', role: 'runner' },
-  staff: { email: 'staff@frontdesk.test', password: 'staff-password-123', name: 'Desk Staff', role: 'staff' },
-  // The BFF creates the bench admin itself (ADMIN_EMAIL, ADMIN_PASSWORD).
-  admin: { ...BENCH_ADMIN, name: 'Bench Admin', role: 'admin' },
-};
-
-/** Pages slow or failing on purpose: audited and shown, left out of the pass/fail and the median. */
-const BY_DESIGN: Partial<Record<PageName, string>> = {
-  pending: 'waits 5 s on purpose',
-  error: 'an error screen on purpose',
-  bad: 'an error screen on purpose (its read fails with 500)',
-};
-
-/** The search a person opens a page with (the diner's menu from the table's QR code). */
-const SEARCH: Partial<Record<PageName, string>> = { ptDinerMenu: '?table=12' };
-
-/**
- * Where a real id for a `:param` comes from: a fixed one (the sample APIs' own ids), or the first
- * item of a list read from the running BFF as the role that opens the page (`field` of
- * `items[0]`, or of `[0]` for a list answered as a bare array). A page with a `:param` missing here
- * stops the bench: every route is audited at a real address.
- */
-type IdSource = { fixed: string } | { read: string; field: string };
-const fixed = (id: string): IdSource => ({ fixed: id });
-const firstOf = (read: string, field = 'id'): IdSource => ({ read, field });
-
-const MEMBER = firstOf('/api/gym/users?pageSize=1');
-const POST = firstOf('/api/samples/posts');
-const STALL = firstOf('/api/pt/stalls?pageSize=1');
-const REAL_IDS: Partial<Record<PageName, Record<string, IdSource>>> = {
-  arco: { id: fixed('1') },
-  gymOwner: { id: firstOf('/api/gym/owners?pageSize=1') },
-  post: { postId: POST },
-  postDeep: { postId: POST },
-  conversation: { conversationId: firstOf('/api/conversations?pageSize=1') },
-  gymMember: { id: MEMBER },
-  gymMemberUnlocks: { id: MEMBER },
-  gymMemberLinks: { id: MEMBER },
-  kisiUser: { user_id: firstOf('/api/kisi/users?limit=1') },
-  ptStall: { id: STALL },
-  ptKitchen: { stallId: STALL },
-  // Pieces and parts by number, as their pages' own links give them (an id moves to the number).
-  piece: { id: firstOf('/api/rest/pieces?pageSize=1', 'number') },
-  part: { id: firstOf('/api/rest/parts?pageSize=1', 'number') },
-  pokemon: { idOrName: fixed('1') },
-};
-
-/** One route as audited: its page, who opens it, and the address with real ids. */
-type Route = { name: PageName; pattern: string; as: Audience; address: string; byDesign?: string };
+/* The routes, who opens each and with which ids: bench/route-walk.ts (shared with the size bench). */
 
 type Run = {
   performance: number;
@@ -127,49 +72,6 @@ const median = (values: number[]) => {
   const middle = sorted.length / 2;
   return sorted.length % 2 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
-
-const openerOf = (page: Page): Audience => {
-  const as = AUDIENCES.find((audience) => page.for.includes(audience));
-  if (!as) throw new Error(`a page is for nobody the bench can sign in as: ${page.path} (for ${page.for.join(', ')})`);
-  return as;
-};
-
-/** Every route of the table with the ids it needs, read from the running BFF as the role that opens it. */
-async function routesOf(baseUrl: string, cookies: Record<Audience, string | undefined>): Promise<Route[]> {
-  const known = new Map<string, string>();
-  const idFrom = async (source: IdSource, as: Audience, what: string): Promise<string> => {
-    if ('fixed' in source) return source.fixed;
-    const key = `${as} ${source.read} ${source.field}`;
-    const cached = known.get(key);
-    if (cached !== undefined) return cached;
-    const cookie = cookies[as];
-    const response = await fetch(baseUrl + source.read, { headers: { Accept: 'application/json', ...(cookie && { Cookie: cookie }) } });
-    if (!response.ok) throw new Error(`lighthouse: ${what}: GET ${source.read} as ${as} answered ${response.status}`);
-    const body = (await response.json()) as unknown;
-    const items = Array.isArray(body) ? body : (body as { items?: unknown })?.items;
-    const first = Array.isArray(items) ? (items[0] as Record<string, unknown> | undefined) : undefined;
-    const id = first?.[source.field];
-    if (typeof id !== 'string' && typeof id !== 'number') throw new Error(`lighthouse: ${what}: GET ${source.read} as ${as} gave no item with a ${source.field}`);
-    known.set(key, String(id));
-    return String(id);
-  };
-
-  const routes: Route[] = [];
-  for (const [name, page] of Object.entries(pages) as Array<[PageName, Page]>) {
-    const as = openerOf(page);
-    const segments = await Promise.all(
-      page.path.split('/').map(async (segment) => {
-        if (!segment.startsWith(':')) return segment;
-        const param = segment.slice(1);
-        const source = REAL_IDS[name]?.[param];
-        if (!source) throw new Error(`lighthouse: ${page.path} (${name}) needs a real ${param}: say where it comes from in REAL_IDS`);
-        return encodeURIComponent(await idFrom(source, as, `${page.path} :${param}`));
-      }),
-    );
-    routes.push({ name, pattern: page.path, as, address: segments.join('/') + (SEARCH[name] ?? ''), ...(BY_DESIGN[name] && { byDesign: BY_DESIGN[name] }) });
-  }
-  return routes;
-}
 
 /** The reads the route's HTML names (`<link rel="preload" as="fetch" href>`), who is signed in aside, in order. */
 async function firstReadsOf(url: string, cookie: string | undefined): Promise<string[]> {
@@ -248,24 +150,14 @@ const routeName = (route: Route) => `${route.address} (${route.as})`;
 
 export async function runLighthouseBench(): Promise<Figure[]> {
   if (!fs.existsSync('dist/client/index.html')) execSync('npm run build', { stdio: 'inherit' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-lighthouse-'));
-  const databaseUrl = `file:${path.join(dir, 'bench.db')}`;
-  await addAccounts(databaseUrl, [ACCOUNTS.runner, ACCOUNTS.staff]);
   // The sample pages' upstreams are local fakes: the bench reaches nothing outside this machine.
-  const samples = await startSampleUpstreams();
-  const bff = await startBenchBff(databaseUrl, dir, { STATIC_DIR: 'dist/client', UPLOADS_DIR: path.join(dir, 'uploads'), SAMPLES_IMAGE_DIR: path.join(dir, 'sample-images'), ...samples.env });
+  const bff = await startRouteWalk('dist/client', 'lighthouse');
   const results: Result[] = [];
   const benchmarkIndexes: number[] = [];
   const started = performance.now();
   let audited: Route[] = [];
   try {
-    const cookies: Record<Audience, string | undefined> = {
-      visitor: undefined,
-      runner: await signIn(bff.url, ACCOUNTS.runner),
-      staff: await signIn(bff.url, ACCOUNTS.staff),
-      admin: await signIn(bff.url, ACCOUNTS.admin),
-    };
-    const routes = await routesOf(bff.url, cookies);
+    const { cookies, routes } = bff;
     audited = ONLY ? routes.filter((r) => [r.pattern, r.address, r.name].some((text) => text.includes(ONLY))) : routes;
     if (audited.length === 0) throw new Error(`lighthouse: LIGHTHOUSE_ONLY=${ONLY} matches none of the ${routes.length} routes`);
     console.log(
@@ -303,8 +195,6 @@ export async function runLighthouseBench(): Promise<Figure[]> {
     }
   } finally {
     await bff.stop();
-    await samples.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
   const seconds = (performance.now() - started) / 1000;
 
