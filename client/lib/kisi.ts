@@ -1,8 +1,10 @@
 import * as v from 'valibot';
-import type { EndpointOutput } from '@contracts/endpoint.contract';
-import { KisiErrorSchema, KisiValidationErrorsSchema, kisiApi, parseCollectionRange, type KisiGroupLinkCreate, type KisiUser } from '@contracts/kisi.contract';
-import { errorMessage, fetcherFor, isApiError, keyFor, responseFetcherFor, type QueryKey } from './api-client';
-import { invalidate, setQueryData } from './cache';
+import type { Endpoint, EndpointOutput } from '@contracts/endpoint.contract';
+import { KisiErrorSchema, KisiValidationErrorsSchema, kisiApi, parseCollectionRange, type KisiGroupLink, type KisiGroupLinkCreate, type KisiUser } from '@contracts/kisi.contract';
+import { kisiUserRead } from '@pages/kisi.reads';
+import { errorMessage, isApiError, responseFetcherFor, type QueryKey } from './api-client';
+import { invalidate, query, setQueryData, type Query } from './reads';
+import { queryOf } from './route-reads';
 import { write } from './endpoint-write';
 import type { FieldOf, FormErrors } from './problem-fields';
 
@@ -85,34 +87,40 @@ export function kisiFormErrors<F extends string>(error: unknown, fields: Record<
 /** One page of a Kisi list: the bare array plus the numbers of `X-Collection-Range`. */
 export type KisiPage<T> = { items: T[]; total: number; limit: number; offset: number };
 
-type KisiList = typeof kisiApi.listUsers | typeof kisiApi.listMembers | typeof kisiApi.listGroups | typeof kisiApi.listGroupLinks | typeof kisiApi.listLocks | typeof kisiApi.listRoleAssignments;
+export type KisiList = typeof kisiApi.listUsers | typeof kisiApi.listMembers | typeof kisiApi.listGroups | typeof kisiApi.listGroupLinks | typeof kisiApi.listLocks | typeof kisiApi.listRoleAssignments;
 type Item<E extends KisiList> = EndpointOutput<E>[number];
 
-/** The fetcher of a Kisi list's keys: the page and its paging numbers. */
-export function kisiPageFetcher<E extends KisiList>(endpoint: E) {
+/** What the client holds for a Kisi read: a list's page with its paging numbers, anything else as Kisi answers it. */
+export type KisiOutput<E extends Endpoint> = E extends KisiList ? KisiPage<Item<E>> : EndpointOutput<E>;
+
+/** The fetcher of a Kisi list's keys (an endpoint that pages by `X-Collection-Range`): the page and its paging numbers. */
+export function kisiPageFetcher(endpoint: Endpoint) {
   const fetchWithHeaders = responseFetcherFor(endpoint);
-  return async (key: QueryKey): Promise<KisiPage<Item<E>>> => {
+  return async (key: QueryKey): Promise<KisiPage<unknown>> => {
     const { data, headers } = await fetchWithHeaders(key);
     const limit = Number(key[1].query.limit ?? '10');
     const offset = Number(key[1].query.offset ?? '0');
-    const items = data as Item<E>[];
+    const items = data as unknown[];
     // Without the header (it should always be there) the page knows only what it holds.
     const total = parseCollectionRange(headers.get('X-Collection-Range'))?.total ?? offset + items.length;
     return { items, total, limit, offset };
   };
 }
 
-export const userKey = (id: number) => keyFor(kisiApi.getUser, { params: { id } });
-export const fetchUser = fetcherFor(kisiApi.getUser);
-
 // ---- access links (the /kisi list and a gym member's tab read the same endpoint) -----------------
 
-/** Kisi's `query` is a substring search: a person's links are the ones with exactly their email. */
-export const linksOfKey = (email: string) => keyFor(kisiApi.listGroupLinks, { query: { query: email, limit: 100 } });
-const fetchGroupLinkList = fetcherFor(kisiApi.listGroupLinks);
-export async function fetchLinksOf(key: QueryKey) {
-  const email = key[1].query.query?.toLowerCase() ?? '';
-  return (await fetchGroupLinkList(key)).filter((link) => link.email?.toLowerCase() === email);
+/**
+ * A person's access links: Kisi's `query` is a substring search, so the links with exactly their
+ * email. Read after the member (it needs their email); an outage of Kisi shows inside the tab.
+ */
+export function linksOf(email: string): Query<KisiGroupLink[]> & { outage: 'in-page' } {
+  const links = query(kisiApi.listGroupLinks, { query: { query: email, limit: 100 } });
+  const wanted = email.toLowerCase();
+  return {
+    key: links.key,
+    fetcher: async (key) => (await links.fetcher(key)).filter((link) => link.email?.toLowerCase() === wanted),
+    outage: 'in-page',
+  };
 }
 
 // Writes (docs/decisions/0001-one-way-to-write.md). The /kisi list and a member's tab read the same links.
@@ -146,9 +154,10 @@ const updateUser = write(kisiApi.updateUser, { stale: [kisiApi.listUsers, kisiAp
  */
 export async function setUserAccess(id: number, enabled: boolean): Promise<KisiUser | null> {
   await updateUser({ params: { id }, body: { user: { access_enabled: enabled, scim_access_enabled: enabled } } });
+  const { key, fetcher } = queryOf(kisiUserRead(id));
   try {
-    const user = await fetchUser(userKey(id));
-    setQueryData(userKey(id), user);
+    const user = await fetcher(key);
+    setQueryData(key, user);
     return user;
   } catch {
     await invalidate(kisiApi.getUser, { params: { id } });

@@ -1,9 +1,9 @@
 import './audit.css';
 import { useLoaderData, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
 import * as v from 'valibot';
 import { AUDIT_KINDS, AUDIT_KIND_LABELS, type AuditEntry, type AuditValue } from '@contracts/audit.contract';
-import { isoInstant, type Page } from '@contracts/common.contract';
+import { isoInstant } from '@contracts/common.contract';
+import { auditRead, auditTrailReads, parseAuditSearch } from '@pages/audit.reads';
 import { ExportCsvLink } from '@/components/export-csv-link';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { DayRangeFields, IgnoredParamsBanner, PageSizeField } from '@/components/list-filter-fields';
@@ -13,26 +13,18 @@ import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
 import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen, formatWhenExact } from '@/lib/format';
-import { type IgnoredParam } from '@pages/search-params';
 import { useSetListFilter } from '@/lib/list-filters';
 import { paths } from '@/lib/paths';
-import { adminsOnly } from '@/lib/session';
-import { auditExportHref, auditHref, auditKey, fetchAuditPage, isFiltered, parseAuditSearch, type AuditFilterName, type AuditSearch } from './audit.api';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
+import { useSearch } from '@/lib/search-params';
+import { auditExportHref, auditHref, isFiltered, type AuditFilterName } from './audit.api';
 
-type Data = { search: AuditSearch; ignored: IgnoredParam[]; entries: Page<AuditEntry> };
-
-export async function loader({ url, context }: LoaderFunctionArgs): Promise<Data> {
-  adminsOnly({ context });
-  const { ignored, ...search } = parseAuditSearch(url);
-  return { search, ignored, entries: await loadQuery(auditKey(search), fetchAuditPage) };
-}
-
-export const handle = {
-  title: 'Audit trail',
-  preload: ({ url }: { url: URL }) => preloadQuery(auditKey(parseAuditSearch(url)), fetchAuditPage),
-};
+/** `/shell/audit?page&pageSize&person&kind&from&to` (page 1-based; what it cannot use it ignores, and says so). */
+const reads = routeReads(auditTrailReads);
+export const { loader } = reads;
+export const handle = { title: 'Audit trail', ...reads.handle };
 
 /** A stored instant (a pass's end, say): the contracts' own ISO time rule. */
 const INSTANT = isoInstant();
@@ -79,9 +71,9 @@ const KIND_NOUNS: Record<AuditEntry['kind'], string> = {
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { search, ignored } = loaded;
-  const { data, error, isValidating, mutate } = useQuery(auditKey(search), fetchAuditPage, loaded.entries);
-  const entries = data ?? loaded.entries;
+  const { ignored, ...search } = useSearch(parseAuditSearch);
+  // The hook itself rather than `reads.useReads()`: a failed refresh is said above the rows still shown.
+  const { data: entries, error, isValidating, mutate } = useRead(queryOf(auditRead(search)), loaded.entries);
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.shellAudit;
   const filtered = isFiltered(search);

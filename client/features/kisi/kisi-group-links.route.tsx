@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { useNavigation } from 'react-router';
 import type { KisiGroupLink, KisiGroupLinkCreated } from '@contracts/kisi.contract';
+import { kisiGroupLinksReads, parsePageQuery } from '@pages/kisi.reads';
 import { CreatedLink } from '@/components/created-link';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
@@ -11,19 +13,18 @@ import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { LinkStateBadge } from '@/components/link-state-badge';
 import { paths } from '@/lib/paths';
-import { useSetSearchParam } from '@/lib/search-params';
+import { useSearch, useSetSearchParam } from '@/lib/search-params';
 import { formatWhen, isoFromLocalInput } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
 import { LINK_FIELDS, createGroupLink, deleteGroupLink, groupLinkBody, kisiErrorMessage, kisiFieldOf, kisiFormErrors } from '@/lib/kisi';
 import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { kisiListRoute } from './kisi-list-route';
-import { fetchGroupLinks, groupLinksKey, parsePageQuery } from './kisi.api';
+import { kisiRouteReads } from './kisi.api';
 
 /** `/kisi/group_links?query&page`: access links (a door-opening web link and QR code, no Kisi account needed). */
-const route = kisiListRoute({ title: 'Kisi access links', path: paths.kisiGroupLinks, parse: parsePageQuery, key: groupLinksKey, fetcher: fetchGroupLinks });
-export const loader = route.loader;
-export const handle = route.handle;
+const reads = kisiRouteReads(kisiGroupLinksReads);
+export const { loader } = reads;
+export const handle = { title: 'Kisi access links', ...reads.handle };
 
 /** Name, email and when it opens doors; the group is the server's (KISI_GROUP_ID) and the QR code is "online". Kisi's 422 lands on the fields. */
 function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
@@ -57,7 +58,10 @@ function CreateLinkForm({ onCancel }: { onCancel: () => void }) {
 }
 
 export function Component() {
-  const { search, read, busy } = route.useList();
+  const { links } = reads.useReads();
+  const search = useSearch(parsePageQuery);
+  const navigation = useNavigation();
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroupLinks;
   const setSearchParam = useSetSearchParam();
   const modal = useModal();
   const confirmDelete = useConfirmDelete();
@@ -99,7 +103,7 @@ export function Component() {
       </div>
       <KisiPages
         what="the access links"
-        read={read}
+        read={links}
         search={search}
         path={paths.kisiGroupLinks}
         label="Access link pages"

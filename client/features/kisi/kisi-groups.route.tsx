@@ -1,4 +1,6 @@
+import { useNavigation } from 'react-router';
 import type { KisiGroup } from '@contracts/kisi.contract';
+import { kisiGroupsReads, parsePage } from '@pages/kisi.reads';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState } from '@/components/empty-state';
 import { FormActions, ModalForm, TextField } from '@/components/form-fields';
@@ -8,16 +10,16 @@ import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { useForm } from '@/lib/form-state';
+import { useSearch } from '@/lib/search-params';
 import { createGroup, deleteGroup, kisiErrorMessage, kisiFieldOf, kisiFormErrors } from '@/lib/kisi';
 import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { kisiListRoute } from './kisi-list-route';
-import { fetchGroups, groupsKey, parsePage } from './kisi.api';
+import { kisiRouteReads } from './kisi.api';
 
 /** `/kisi/groups?page`: Kisi's groups (who may open which doors), created and deleted here. */
-const route = kisiListRoute({ title: 'Kisi groups', path: paths.kisiGroups, parse: parsePage, key: groupsKey, fetcher: fetchGroups });
-export const loader = route.loader;
-export const handle = route.handle;
+const reads = kisiRouteReads(kisiGroupsReads);
+export const { loader } = reads;
+export const handle = { title: 'Kisi groups', ...reads.handle };
 
 /** Kisi's names of the group's fields, and the form's. */
 const GROUP_FIELDS = { name: 'name', description: 'description' } as const;
@@ -43,7 +45,10 @@ function CreateGroupForm({ onDone, onCancel }: { onDone: (group: KisiGroup) => v
 }
 
 export function Component() {
-  const { search, read, busy } = route.useList();
+  const { groups } = reads.useReads();
+  const search = useSearch(parsePage);
+  const navigation = useNavigation();
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiGroups;
   const modal = useModal();
   const toast = useToast();
   const confirmDelete = useConfirmDelete();
@@ -92,7 +97,7 @@ export function Component() {
       </PageHeader>
       <KisiPages
         what="the groups"
-        read={read}
+        read={groups}
         search={search}
         path={paths.kisiGroups}
         label="Group pages"

@@ -13,7 +13,7 @@ const TABS = [
   { to: paths.kisiLocks, label: 'Locks' },
 ];
 
-/** `/kisi` (admins; the route's middleware turns everyone else away): Kisi's lists as tabs above each page. */
+/** `/kisi`: Kisi's lists as tabs above each page. */
 export function Component() {
   return (
     <div className="stack-lg kisi">

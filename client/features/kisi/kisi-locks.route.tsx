@@ -1,22 +1,19 @@
 import { useState } from 'react';
-import { useLoaderData } from 'react-router';
 import type { KisiLock } from '@contracts/kisi.contract';
+import { kisiLocksReads } from '@pages/kisi.reads';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { kisiErrorMessage, unlockLock } from '@/lib/kisi';
 import { KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { LOCKS_KEY, fetchLocks } from './kisi.api';
+import { kisiRouteReads } from './kisi.api';
 
 /** `/kisi/locks`: every door (Kisi's maximum page holds them all), each with a remote unlock. A Kisi outage shows inside the page. */
-export function loader() {
-  return loadQuery(LOCKS_KEY, fetchLocks, { outage: 'in-page' });
-}
-
-export const handle = { title: 'Kisi locks', preload: () => preloadQuery(LOCKS_KEY, fetchLocks) };
+const reads = kisiRouteReads(kisiLocksReads);
+export const { loader } = reads;
+export const handle = { title: 'Kisi locks', ...reads.handle };
 
 function UnlockButton({ lock }: { lock: KisiLock }) {
   const toast = useToast();
@@ -51,8 +48,7 @@ function UnlockButton({ lock }: { lock: KisiLock }) {
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const read = useQuery(LOCKS_KEY, fetchLocks, loaded, { outage: 'in-page' });
+  const { locks: read } = reads.useReads();
 
   return (
     <>

@@ -1,22 +1,27 @@
+import { useNavigation } from 'react-router';
+import { kisiMembersReads, parsePage } from '@pages/kisi.reads';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { formatWhen } from '@/lib/format';
+import { useSearch } from '@/lib/search-params';
 import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { kisiListRoute } from './kisi-list-route';
-import { fetchMembers, membersKey, parsePage } from './kisi.api';
+import { kisiRouteReads } from './kisi.api';
 
 /** `/kisi/members?page`: Kisi's members (its older view of the organisation's people, with their role). */
-const route = kisiListRoute({ title: 'Kisi members', path: paths.kisiMembers, parse: parsePage, key: membersKey, fetcher: fetchMembers });
-export const loader = route.loader;
-export const handle = route.handle;
+const reads = kisiRouteReads(kisiMembersReads);
+export const { loader } = reads;
+export const handle = { title: 'Kisi members', ...reads.handle };
 
 const roleName = (id: string) => id.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 export function Component() {
-  const { search, read, busy } = route.useList();
+  const { members } = reads.useReads();
+  const search = useSearch(parsePage);
+  const navigation = useNavigation();
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiMembers;
 
   return (
     <>
@@ -25,7 +30,7 @@ export function Component() {
       </PageHeader>
       <KisiPages
         what="the members"
-        read={read}
+        read={members}
         search={search}
         path={paths.kisiMembers}
         label="Member pages"

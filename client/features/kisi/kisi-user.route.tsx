@@ -1,42 +1,23 @@
-import { data, useLoaderData } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
+import { useParams } from 'react-router';
 import type { KisiRoleAssignment, KisiUser } from '@contracts/kisi.contract';
-import { isIdText } from '@contracts/common.contract';
+import { kisiUserReads } from '@pages/kisi.reads';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { Spinner } from '@/components/spinner';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
-import { isApiError } from '@/lib/api-client';
-import { loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiLoadError, KisiLoaded } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { fetchRoleAssignments, roleAssignmentsKey } from './kisi.api';
-import { fetchUser, kisiErrorMessage, userKey } from '@/lib/kisi';
-
-const notFound = (id: string | undefined) => data(`No Kisi user with id ${id ?? ''}`, { status: 404, statusText: 'Not Found' });
+import { kisiRouteReads } from './kisi.api';
+import { kisiErrorMessage, type KisiPage } from '@/lib/kisi';
+import type { InPageRead } from '@/lib/route-reads';
 
 /** `/kisi/users/:user_id`: the user and their role assignments, read side by side (a Kisi outage shows inside the page). A malformed or unknown id is not found. */
-export async function loader({ params }: LoaderFunctionArgs) {
-  if (!isIdText(params.user_id)) throw notFound(params.user_id);
-  const id = Number(params.user_id);
-  const [user, roles] = await Promise.all([
-    loadQuery(userKey(id), fetchUser, { outage: 'in-page' }).catch((error: unknown) => {
-      throw isApiError(error, 404) ? notFound(params.user_id) : error;
-    }),
-    loadQuery(roleAssignmentsKey(id), fetchRoleAssignments, { outage: 'in-page' }),
-  ]);
-  return { id, user, roles };
-}
-
-export const handle = {
-  title: 'Kisi user',
-  preload: ({ params }: { params: { user_id?: string } }) => {
-    if (isIdText(params.user_id)) preloadQuery(userKey(Number(params.user_id)), fetchUser);
-  },
-};
+const reads = kisiRouteReads(kisiUserReads);
+export const { loader } = reads;
+export const handle = { title: 'Kisi user', ...reads.handle };
 
 const ROLE_NAMES: Record<string, string> = {
   administrator: 'Administrator',
@@ -95,8 +76,7 @@ function Profile({ user, onChanged }: { user: KisiUser; onChanged: (user?: KisiU
   );
 }
 
-function RoleAssignments({ id, loaded }: { id: number; loaded: Awaited<ReturnType<typeof loader>>['roles'] }) {
-  const read = useQuery(roleAssignmentsKey(id), fetchRoleAssignments, loaded, { outage: 'in-page' });
+function RoleAssignments({ read }: { read: InPageRead<KisiPage<KisiRoleAssignment>> }) {
   return (
     <section className="card stack" aria-labelledby="roles-title">
       <h2 id="roles-title" className="card-heading">
@@ -145,8 +125,9 @@ function RoleAssignments({ id, loaded }: { id: number; loaded: Awaited<ReturnTyp
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { data: user, error, isValidating, mutate } = useQuery(userKey(loaded.id), fetchUser, loaded.user, { outage: 'in-page' });
+  const { user: userRead, roles } = reads.useReads();
+  const { data: user, error, isValidating, mutate } = userRead;
+  const id = useParams().user_id;
   return (
     <>
       <AppLink to={paths.kisiUsers} className="back-link">
@@ -155,14 +136,14 @@ export function Component() {
       <header className="page-header">
         <div>
           <p className="eyebrow">Kisi user</p>
-          <h1>{user?.name ?? `User #${loaded.id}`}</h1>
+          <h1>{user?.name ?? `User #${id}`}</h1>
           {user ? <p className="lede">{user.email}</p> : null}
         </div>
       </header>
       {error ? <KisiLoadError what="this user" message={kisiErrorMessage(error)} onRetry={() => void mutate()} retrying={isValidating} /> : null}
       <div className="kisi-detail">
-        {user ? <Profile user={user} onChanged={async (fresh) => (fresh ? setQueryData(userKey(loaded.id), fresh) : mutate())} /> : error ? null : <Spinner />}
-        <RoleAssignments id={loaded.id} loaded={loaded.roles} />
+        {user ? <Profile user={user} onChanged={(fresh) => (fresh ? mutate(fresh, { revalidate: false }) : mutate())} /> : error ? null : <Spinner />}
+        <RoleAssignments read={roles} />
       </div>
     </>
   );

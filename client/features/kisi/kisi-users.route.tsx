@@ -1,34 +1,34 @@
-import type { KisiUser } from '@contracts/kisi.contract';
+import { useNavigation } from 'react-router';
+import { kisiUsersReads, parsePageQuery } from '@pages/kisi.reads';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { SearchBox } from '@/components/search-box';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
-import { useSetSearchParam } from '@/lib/search-params';
+import { useSearch, useSetSearchParam } from '@/lib/search-params';
 import { formatWhen } from '@/lib/format';
-import { setQueryData } from '@/lib/cache';
-import type { KisiPage } from '@/lib/kisi';
 import { AccessSwitch, useAccessSwitch } from './components/access-switch';
 import { KisiPages } from './components/kisi-load-error';
 import { KisiTable } from './components/kisi-table';
-import { kisiListRoute } from './kisi-list-route';
-import { fetchUsers, parsePageQuery, usersKey } from './kisi.api';
+import { kisiRouteReads } from './kisi.api';
 
 /** `/kisi/users?page&query`: Kisi's users, a page at a time; `query` is Kisi's own search. */
-const route = kisiListRoute({ title: 'Kisi users', path: paths.kisiUsers, parse: parsePageQuery, key: usersKey, fetcher: fetchUsers });
-export const loader = route.loader;
-export const handle = route.handle;
+const reads = kisiRouteReads(kisiUsersReads);
+export const { loader } = reads;
+export const handle = { title: 'Kisi users', ...reads.handle };
 
 export function Component() {
-  const { search, read, busy } = route.useList();
+  const { users } = reads.useReads();
+  const search = useSearch(parsePageQuery);
+  const navigation = useNavigation();
+  const busy = navigation.state === 'loading' && navigation.location.pathname === paths.kisiUsers;
   const setSearchParam = useSetSearchParam();
 
   const onSearch = (query: string) => setSearchParam('query', query, { replace: true });
 
   const access = useAccessSwitch({
-    onFresh: async (fresh) =>
-      setQueryData(usersKey(search), (page: KisiPage<KisiUser> | undefined) => page && { ...page, items: page.items.map((u) => (u.id === fresh.id ? fresh : u)) }),
-    onUnknown: () => read.mutate(),
+    onFresh: (fresh) => users.mutate((page) => page && { ...page, items: page.items.map((u) => (u.id === fresh.id ? fresh : u)) }, { revalidate: false }),
+    onUnknown: () => users.mutate(),
   });
 
   return (
@@ -42,7 +42,7 @@ export function Component() {
 
       <KisiPages
         what="the users"
-        read={read}
+        read={users}
         search={search}
         path={paths.kisiUsers}
         label="User pages"

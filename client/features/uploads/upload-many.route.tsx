@@ -1,10 +1,8 @@
 import './uploads.css';
 import { useRef } from 'react';
 import { useLoaderData, useNavigate, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { SessionUser } from '@contracts/auth.contract';
-import type { Page } from '@contracts/common.contract';
-import type { StoredUpload, UploadLimits } from '@contracts/uploads.contract';
+import type { StoredUpload } from '@contracts/uploads.contract';
+import { limitsRead, parseStoredSearch, storedRead, uploadManyReads } from '@pages/uploads.reads';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState } from '@/components/empty-state';
 import { LoadError } from '@/components/load-error';
@@ -12,10 +10,12 @@ import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen } from '@/lib/format';
 import { paths } from '@/lib/paths';
-import { userContext } from '@/lib/session';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
+import { useSearch } from '@/lib/search-params';
+import { useShellUser } from '@/lib/session';
 import { DropZone } from './components/drop-zone';
 import { LimitsSummary } from './components/limits-summary';
 import { UnfinishedUploads } from './components/unfinished-uploads';
@@ -24,24 +24,12 @@ import { UploadItem } from './components/upload-item';
 import type { UploadSnapshot } from './tus-upload';
 import { MAX_PARALLEL, batchQueue, singleQueue, useAnnouncements, useLeaveGuard, useQueue, useUnfinishedUploads } from './upload-queues';
 import { acceptAttribute, formatBytes } from './upload-rules';
-import { deleteUpload, fetchLimits, fetchStoredPage, limitsKey, parseStoredSearch, storedHref, storedKey, type StoredSearch } from './uploads.api';
+import { deleteUpload, storedHref } from './uploads.api';
 
-type Data = { search: StoredSearch; me: SessionUser; limits: UploadLimits; files: Page<StoredUpload> };
-
-/** `/shell/upload/2?page` (staff): several files by drag-and-drop, and the stored files (1-based pages). */
-export async function loader({ url, context }: LoaderFunctionArgs): Promise<Data> {
-  const search = parseStoredSearch(url);
-  const [limits, files] = await Promise.all([loadQuery(limitsKey, fetchLimits), loadQuery(storedKey(search.page), fetchStoredPage)]);
-  return { search, me: context.get(userContext), limits, files };
-}
-
-export const handle = {
-  title: 'Upload files',
-  preload: ({ url }: { url: URL }) => {
-    preloadQuery(limitsKey, fetchLimits);
-    preloadQuery(storedKey(parseStoredSearch(url).page), fetchStoredPage);
-  },
-};
+/** `/shell/upload/2?page`: several files by drag-and-drop, and the stored files (1-based pages). */
+const reads = routeReads(uploadManyReads);
+export const { loader } = reads;
+export const handle = { title: 'Upload files', ...reads.handle };
 
 /** "5 files: 2 uploading, 1 waiting, 2 done · 45 MB of 120 MB sent". */
 function queueSummary(uploads: readonly UploadSnapshot[]): string {
@@ -58,11 +46,13 @@ function queueSummary(uploads: readonly UploadSnapshot[]): string {
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { search, me } = loaded;
-  const limitsQuery = useQuery(limitsKey, fetchLimits, loaded.limits);
-  const limits = limitsQuery.data ?? loaded.limits;
-  const filesQuery = useQuery(storedKey(search.page), fetchStoredPage, loaded.files);
-  const files = filesQuery.data ?? loaded.files;
+  const search = useSearch(parseStoredSearch);
+  const me = useShellUser();
+  // The hooks themselves rather than `reads.useReads()`: a failed refresh is said on the page, with a retry.
+  const limitsQuery = useRead(queryOf(limitsRead), loaded.limits);
+  const limits = limitsQuery.data;
+  const filesQuery = useRead(queryOf(storedRead(search.page)), loaded.files);
+  const files = filesQuery.data;
   const uploads = useQueue(batchQueue);
   const { unfinished, forget } = useUnfinishedUploads();
   const news = useAnnouncements(batchQueue);

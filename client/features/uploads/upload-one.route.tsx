@@ -1,39 +1,33 @@
 import './uploads.css';
 import { useEffect, useRef, useState } from 'react';
 import { useLoaderData } from 'react-router';
-import type { UploadLimits } from '@contracts/uploads.contract';
+import { limitsRead, uploadOneReads } from '@pages/uploads.reads';
 import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
 import { DropZone } from './components/drop-zone';
 import { LimitsSummary } from './components/limits-summary';
 import { UnfinishedUploads } from './components/unfinished-uploads';
 import { UploadItem } from './components/upload-item';
 import { singleQueue, useAnnouncements, useLeaveGuard, useQueue, useUnfinishedUploads } from './upload-queues';
 import { acceptAttribute, formatBytes } from './upload-rules';
-import { fetchLimits, limitsKey } from './uploads.api';
 
-type Data = { limits: UploadLimits };
-
-/** `/shell/upload/1` (staff): one file, with a progress bar. */
-export async function loader(): Promise<Data> {
-  return { limits: await loadQuery(limitsKey, fetchLimits) };
-}
-
-export const handle = {
-  title: 'Upload a file',
-  preload: () => preloadQuery(limitsKey, fetchLimits),
-};
+/** `/shell/upload/1`: one file, with a progress bar. */
+const reads = routeReads(uploadOneReads);
+export const { loader } = reads;
+export const handle = { title: 'Upload a file', ...reads.handle };
 
 const UNDER_WAY = new Set(['waiting', 'uploading', 'paused', 'failed']);
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const limitsQuery = useQuery(limitsKey, fetchLimits, loaded.limits);
-  const limits = limitsQuery.data ?? loaded.limits;
+  // The hook itself rather than `reads.useReads()`: a failed refresh of the limits is said on the page.
+  const limitsQuery = useRead(queryOf(limitsRead), loaded.limits);
+  const limits = limitsQuery.data;
   const uploads = useQueue(singleQueue);
   const { unfinished, forget } = useUnfinishedUploads();
   const news = useAnnouncements(singleQueue);

@@ -1,9 +1,8 @@
 import './webhooks.css';
 import { useEffect, useRef, useState } from 'react';
 import { useLoaderData, useNavigate, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { Page } from '@contracts/common.contract';
 import type { KisiEvent } from '@contracts/webhook.contract';
+import { eventsRead, parseInboxSearch, webhookInboxReads } from '@pages/webhooks.reads';
 import { LiveConnectionBadge, LiveConnectionError } from '@/components/live-connection';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { ExportCsvLink } from '@/components/export-csv-link';
@@ -16,28 +15,20 @@ import { PagedList } from '@/components/paged-list';
 import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { formatWhen, formatWhenExact } from '@/lib/format';
-import { type IgnoredParam } from '@pages/search-params';
 import { useSetListFilter } from '@/lib/list-filters';
 import { useLiveEvents, useWhenLiveReopens } from '@/lib/live-events';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
+import { useSearch } from '@/lib/search-params';
 import { EventFilters } from './components/event-filters';
 import { EventTable } from './components/event-table';
-import { deleteEvent, eventsKey, exportHref, fetchEventPage, inboxHref, isFiltered, matchesSearch, parseInboxSearch, refreshInbox } from './webhooks.api';
-import type { InboxFilterName, InboxSearch } from './webhooks.api';
-
-type Data = { search: InboxSearch; ignored: IgnoredParam[]; events: Page<KisiEvent> };
+import { deleteEvent, exportHref, inboxHref, isFiltered, matchesSearch, refreshInbox, type InboxFilterName } from './webhooks.api';
 
 /** `/shell/webhook?page&pageSize&person&doorId&result&type&from&to` (page 1-based; what it cannot use it ignores, and says so). */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const { ignored, ...search } = parseInboxSearch(url);
-  return { search, ignored, events: await loadQuery(eventsKey(search), fetchEventPage) };
-}
-
-export const handle = {
-  title: 'Door events',
-  preload: ({ url }: { url: URL }) => preloadQuery(eventsKey(parseInboxSearch(url)), fetchEventPage),
-};
+const reads = routeReads(webhookInboxReads);
+export const { loader } = reads;
+export const handle = { title: 'Door events', ...reads.handle };
 
 const newEventsLabel = (n: number) => `${n} new ${n === 1 ? 'event' : 'events'}`;
 
@@ -49,9 +40,9 @@ function eventInWords(event: KisiEvent): string {
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { search, ignored } = loaded;
-  const { data, error, isValidating, mutate } = useQuery(eventsKey(search), fetchEventPage, loaded.events);
-  const events = data ?? loaded.events;
+  const { ignored, ...search } = useSearch(parseInboxSearch);
+  // The hook itself rather than `reads.useReads()`: a failed refresh is said above the rows still shown.
+  const { data: events, error, isValidating, mutate } = useRead(queryOf(eventsRead(search)), loaded.events);
   const navigation = useNavigation();
   const navigate = useNavigate();
   const filtered = isFiltered(search);

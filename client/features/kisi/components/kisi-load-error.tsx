@@ -3,6 +3,7 @@ import { LoadError } from '@/components/load-error';
 import { PagedList } from '@/components/paged-list';
 import { Spinner } from '@/components/spinner';
 import { kisiErrorMessage, type KisiPage } from '@/lib/kisi';
+import type { InPageRead } from '@/lib/route-reads';
 import { pageHref } from '../kisi.api';
 
 /** A Kisi read that failed (Kisi down: the proxy's 502/504, say), inside the page with a retry. */
@@ -14,14 +15,11 @@ export function KisiLoadError({ what, message, onRetry, retrying }: { what: stri
   );
 }
 
-/** A Kisi read on its page: `useQuery(…, loaded, { outage: 'in-page' })`. */
-export type KisiRead<T> = { data?: T; error?: unknown; isValidating: boolean; mutate: () => unknown };
-
 /**
  * A Kisi read on the page: its failure with a retry, a spinner until the first answer, then
  * `children` with the data. Data already shown stays under a failed refresh.
  */
-export function KisiLoaded<T>({ what, read, children }: { what: string; read: KisiRead<T>; children: (data: T) => ReactNode }) {
+export function KisiLoaded<T>({ what, read, children }: { what: string; read: InPageRead<T>; children: (data: T) => ReactNode }) {
   const { data, error, isValidating, mutate } = read;
   return (
     <>
@@ -43,7 +41,7 @@ export function KisiPages<T>({
   children,
 }: {
   what: string;
-  read: KisiRead<KisiPage<T>>;
+  read: InPageRead<KisiPage<T>>;
   search: { page: number; query?: string };
   /** The list's own route path (pagination links keep the search). */
   path: string;

@@ -1,9 +1,10 @@
 import { EVENT_RESULTS } from '@contracts/webhook.contract';
+import type { InboxSearch } from '@pages/webhooks.reads';
 import { DayRangeFields, PageSizeField } from '@/components/list-filter-fields';
 import { SearchBox } from '@/components/search-box';
 import { AppLink } from '@/lib/app-link';
-import { useQuery } from '@/lib/cache';
-import { FILTER_CHOICES_KEY, RESULT_LABELS, eventTypeLabel, fetchFilterChoices, isFiltered, type InboxFilterName, type InboxSearch } from '../webhooks.api';
+import { useRead } from '@/lib/reads';
+import { RESULT_LABELS, eventTypeLabel, filterChoices, isFiltered, type InboxFilterName } from '../webhooks.api';
 
 /**
  * The inbox's filters, each one a search param of the page. The door is a select of the doors seen
@@ -21,7 +22,7 @@ export function EventFilters({
   onChange: (changes: Partial<Record<InboxFilterName | 'pageSize', string>>) => void;
   clearHref: string;
 }) {
-  const choices = useQuery(FILTER_CHOICES_KEY, fetchFilterChoices).data;
+  const choices = useRead(filterChoices).data;
   const doors = choices?.doors ?? [];
   const types = choices?.types ?? [];
 
