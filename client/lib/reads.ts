@@ -30,7 +30,7 @@ const lru = new LRUCache<string, State>({ max: 1000 });
 // Keys as a list: SWR reads each key while it walks them, and a read moves an LRU's key to the front.
 const provider: Cache = { keys: () => [...lru.keys()].values(), get: (key) => lru.get(key), set: (key, value) => void lru.set(key, value), delete: (key) => void lru.delete(key) };
 // Bound here rather than by <SWRConfig>, so loaders and live events reach the same cache outside React.
-const [cache, mutate] = initCache(provider)! as [Cache, ScopedMutator, ...unknown[]];
+const [cache, mutate, , , unload] = initCache(provider)! as [Cache, ScopedMutator, unknown, unknown, (options: { revalidate: boolean }) => void];
 
 const serialize = (key: QueryKey) => unstable_serialize(key);
 
@@ -159,5 +159,7 @@ export const CacheProvider = ({ children }: { children?: ReactNode }) => createE
 export function resetCache() {
   for (const { key } of preloadedAt.values()) void mutateDefaultCache(key);
   preloadedAt.clear();
+  // SWR's own marks of requests made (its 2 s dedupe) go too: a test's first hook must ask.
+  unload({ revalidate: false });
   lru.clear();
 }
