@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 import { AUDIT_KINDS, auditApi } from '../bff/contracts/audit.contract';
 import { read } from '../bff/contracts/endpoint.contract';
+import { pages } from './pages';
 import type { AreaReads, PageAddress } from './reads';
+import { shellLayoutReads } from './shell.reads';
 import { DAY_REASON, PAGE_SIZE_REASON, dayParam, dayRange, ignoredParams, pageParam, pageSizeParam, parseSearch, toApiPage, type IgnoredParam } from './search-params';
 
 /** The audit trail: its search params (every key falls back; the page names what it ignored) and the read it starts with. */
@@ -37,4 +39,5 @@ export const auditRead = (search: AuditSearch) => read(auditApi.list, { query: {
 
 export const auditTrailReads = ({ search }: PageAddress) => ({ entries: auditRead(parseAuditSearch(search)) });
 
-export const auditReads = { shellAudit: auditTrailReads } satisfies AreaReads;
+/** The page sits in the staff shell: the shell's reads come first. */
+export const auditReads = { shellAudit: (address) => ({ ...shellLayoutReads(pages.shellAudit), ...auditTrailReads(address) }) } satisfies AreaReads;

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 import { read } from '../bff/contracts/endpoint.contract';
 import { uploadsApi } from '../bff/contracts/uploads.contract';
+import { pages } from './pages';
 import type { AreaReads, PageAddress } from './reads';
+import { shellLayoutReads } from './shell.reads';
 import { pageParam, parseSearch, toApiPage } from './search-params';
 
 /** The upload pages: the stored files' search param and the reads they start with. */
@@ -20,4 +22,8 @@ export const storedRead = (page: number) => read(uploadsApi.list, { query: { pag
 export const uploadOneReads = () => ({ limits: limitsRead });
 export const uploadManyReads = ({ search }: PageAddress) => ({ limits: limitsRead, files: storedRead(parseStoredSearch(search).page) });
 
-export const uploadsReads = { uploadOne: uploadOneReads, uploadMany: uploadManyReads } satisfies AreaReads;
+/** Both pages sit in the staff shell: the shell's reads come first. */
+export const uploadsReads = {
+  uploadOne: () => ({ ...shellLayoutReads(pages.uploadOne), ...uploadOneReads() }),
+  uploadMany: (address) => ({ ...shellLayoutReads(pages.uploadMany), ...uploadManyReads(address) }),
+} satisfies AreaReads;

@@ -2,7 +2,9 @@ import * as v from 'valibot';
 import { idText } from '../bff/contracts/common.contract';
 import { read } from '../bff/contracts/endpoint.contract';
 import { EVENT_RESULTS, webhookApi } from '../bff/contracts/webhook.contract';
+import { pages } from './pages';
 import type { AreaReads, PageAddress } from './reads';
+import { shellLayoutReads } from './shell.reads';
 import { DAY_REASON, PAGE_SIZE_REASON, dayParam, dayRange, ignoredParams, pageParam, pageSizeParam, parseSearch, toApiPage, type IgnoredParam } from './search-params';
 
 /** The webhook inbox (door events): its search params (every key falls back; the page names what it ignored) and the read it starts with. */
@@ -53,4 +55,5 @@ export const eventsRead = (search: InboxSearch) => read(webhookApi.listEvents, {
 
 export const webhookInboxReads = ({ search }: PageAddress) => ({ events: eventsRead(parseInboxSearch(search)) });
 
-export const webhooksReads = { shellWebhook: webhookInboxReads } satisfies AreaReads;
+/** The page sits in the staff shell: the shell's reads come first. */
+export const webhooksReads = { shellWebhook: (address) => ({ ...shellLayoutReads(pages.shellWebhook), ...webhookInboxReads(address) }) } satisfies AreaReads;
