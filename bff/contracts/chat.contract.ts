@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { IdParamSchema, NoContentSchema, idNumber, idText, optionalText, requiredText } from './common.contract';
-import { endpoint, read } from './endpoint.contract';
+import { endpoint } from './endpoint.contract';
 import { MessageAuthorSchema, SendMessageSchema } from './message.contract';
 
 /**
@@ -174,9 +174,4 @@ export const chatApi = {
     response: ReadStateSchema,
     errors: [404],
   }),
-};
-
-/** The channel list every chat layout starts with, whatever channel its address names (bff/contracts/first-reads.contract.ts). */
-export const chatReads = {
-  channels: read(chatApi.listChannels),
 };

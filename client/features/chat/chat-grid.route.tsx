@@ -1,15 +1,16 @@
 import { useLoaderData, useNavigate } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
 import type { ChannelList } from '@contracts/chat.contract';
 import { LiveConnectionError } from '@/components/live-connection';
 import { EmptyState } from '@/components/empty-state';
 import { LoadError } from '@/components/load-error';
 import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
-import { cachedData, loadQuery, preloadQuery } from '@/lib/cache';
+import { cachedData, load, preloadRead } from '@/lib/reads';
 import { paths } from '@/lib/paths';
 import { useShellUser } from '@/lib/session';
 import { useUnreadTitle } from '@/lib/unread-title';
-import { CHANNELS_KEY, chatHref, fetchChannels, fetchThread, threadKey, useChannels, type Thread } from './chat.api';
+import { channelsQuery, chatHref, loadChatFirstReads, preloadChatPage, threadQuery, useChannels, type Thread } from './chat.api';
 import { useChatLive } from './chat-live';
 import { ChatHeader } from './components/chat-header';
 import { ChatThread } from './components/chat-thread';
@@ -19,19 +20,19 @@ import './chat.css';
 type Data = { channels: ChannelList; threads: Record<number, Thread | undefined> };
 
 /** `/shell/chat/grid`: every channel at once, each a tile with its latest messages and a small composer. */
-export async function loader(): Promise<Data> {
-  const channels = await loadQuery(CHANNELS_KEY, fetchChannels);
-  // One tile that cannot be read says so in itself; the others still show.
-  const read = await Promise.all(channels.channels.map((c) => loadQuery(threadKey(c.id), fetchThread).catch(() => undefined)));
+export async function loader(args: LoaderFunctionArgs): Promise<Data> {
+  const { channels } = await loadChatFirstReads(args);
+  // Every tile's thread, known from the list; one that cannot be read says so in itself, the others still show.
+  const read = await Promise.all(channels.channels.map((c) => load(threadQuery(c.id)).catch(() => undefined)));
   return { channels, threads: Object.fromEntries(channels.channels.map((c, i) => [c.id, read[i]])) };
 }
 
 export const handle = {
   title: 'Chat (grid)',
-  preload: () => {
-    preloadQuery(CHANNELS_KEY, fetchChannels);
-    const list = cachedData(CHANNELS_KEY) as ChannelList | undefined;
-    for (const channel of list?.channels ?? []) preloadQuery(threadKey(channel.id), fetchThread);
+  preload: (args: Parameters<typeof preloadChatPage>[0]) => {
+    preloadChatPage(args);
+    const list = cachedData(channelsQuery.key) as ChannelList | undefined;
+    for (const channel of list?.channels ?? []) preloadRead(threadQuery(channel.id));
   },
 };
 
@@ -39,8 +40,7 @@ export function Component() {
   const loaded = useLoaderData<typeof loader>();
   const me = useShellUser();
   const navigate = useNavigate();
-  const { data, error, isValidating, mutate } = useChannels(loaded.channels);
-  const list = data ?? loaded.channels;
+  const { data: list, error, isValidating, mutate } = useChannels(loaded.channels);
   useChatLive(me.id);
   useUnreadTitle(list.totalUnread);
 

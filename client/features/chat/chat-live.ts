@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
 import * as v from 'valibot';
 import { ChatEventSchema, type ChannelList, type ChatEvent } from '@contracts/chat.contract';
-import { cachedData } from '@/lib/cache';
+import { cachedData } from '@/lib/reads';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { useNotify, type Notice } from '@/lib/notify';
 import { paths } from '@/lib/paths';
-import { CHANNELS_KEY, applyChatEvent, chatHref, isReading, refreshChannels, refreshChat } from './chat.api';
+import { applyChatEvent, channelsQuery, chatHref, isReading, refreshChannels, refreshChat } from './chat.api';
 
 /** After live messages, the channel list is read again once things are quiet for this long (the server's counts win). */
 export const LIST_REFRESH_MS = 3000;
@@ -18,7 +18,7 @@ export const LIST_REFRESH_MS = 3000;
  */
 function noticeOf(event: ChatEvent, me: number): Notice | undefined {
   if (event.kind !== 'posted' || event.message.deleted || event.message.author.accountId === me) return undefined;
-  const channel = (cachedData(CHANNELS_KEY) as ChannelList | undefined)?.channels.find((c) => c.id === event.channelId);
+  const channel = (cachedData(channelsQuery.key) as ChannelList | undefined)?.channels.find((c) => c.id === event.channelId);
   if (!channel || channel.archivedAt || (channel.lastMessage && channel.lastMessage.id >= event.message.id)) return undefined;
   if (isReading(channel.id) && !document.hidden) return undefined;
   return { title: `${event.message.author.name} in ${channel.name}`, body: event.message.body, tag: `chat-${channel.id}`, url: chatHref(paths.chat, channel.id) };

@@ -1,27 +1,14 @@
 import type { CSSProperties } from 'react';
 import { useLoaderData, useNavigate } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { ChannelList } from '@contracts/chat.contract';
+import { parseChatSearch } from '@pages/chat.reads';
 import { LiveConnectionError } from '@/components/live-connection';
 import { EmptyState } from '@/components/empty-state';
 import { LoadError } from '@/components/load-error';
 import { errorMessage } from '@/lib/api-client';
-import { cachedData, loadQuery, preloadQuery } from '@/lib/cache';
-import { parseSearch } from '@pages/search-params';
+import { useSearch } from '@/lib/search-params';
 import { useShellUser } from '@/lib/session';
 import { useUnreadTitle } from '@/lib/unread-title';
-import {
-  CHANNELS_KEY,
-  ChatSearchSchema,
-  chatHref,
-  fetchChannels,
-  fetchThread,
-  selectChannel,
-  threadKey,
-  useChannels,
-  type ChatSearch,
-  type Thread,
-} from './chat.api';
+import { chatHref, selectChannel, useChannels, type ChatPageData } from './chat.api';
 import { useChatLive } from './chat-live';
 import { ChannelList as ChannelNav } from './components/channel-list';
 import { ChatHeader } from './components/chat-header';
@@ -29,40 +16,20 @@ import { ChatThread } from './components/chat-thread';
 import { SplitHandle, useListWidth } from './components/split-handle';
 import './chat.css';
 
+const LIST_ID = 'chat-channel-list';
+
 /**
  * The list and split layouts of /shell/chat: channels beside one thread, the channel in
  * `?channel=<id>` (anything unknown: the first channel). They differ only in the split layout's
- * resizable separator.
+ * resizable separator. Their loader is the chat's (`loadChatPage`).
  */
-export type WorkspaceData = { search: ChatSearch; channels: ChannelList; thread?: Thread; threadOf?: number };
-
-export async function loadWorkspace({ url }: Pick<LoaderFunctionArgs, 'url'>): Promise<WorkspaceData> {
-  const search = parseSearch(ChatSearchSchema, url);
-  const channels = await loadQuery(CHANNELS_KEY, fetchChannels);
-  const selected = selectChannel(channels.channels, search.channel);
-  if (!selected) return { search, channels };
-  // A thread that cannot be read says so inside the page (with a retry), under the channel list.
-  const thread = await loadQuery(threadKey(selected.id), fetchThread).catch(() => undefined);
-  return { search, channels, thread, threadOf: selected.id };
-}
-
-/** Hovering a link to a chat layout warms the list, and the thread it names when the list is known. */
-export function preloadWorkspace({ url }: { url: URL }) {
-  preloadQuery(CHANNELS_KEY, fetchChannels);
-  const list = cachedData(CHANNELS_KEY) as ChannelList | undefined;
-  const selected = list && selectChannel(list.channels, parseSearch(ChatSearchSchema, url).channel);
-  if (selected) preloadQuery(threadKey(selected.id), fetchThread);
-}
-
-const LIST_ID = 'chat-channel-list';
-
 export function ChatWorkspace({ layout, basePath }: { layout: 'list' | 'split'; basePath: string }) {
-  const loaded = useLoaderData<typeof loadWorkspace>();
+  const loaded = useLoaderData<ChatPageData>();
+  const { channel } = useSearch(parseChatSearch);
   const me = useShellUser();
   const navigate = useNavigate();
-  const { data, error, isValidating, mutate } = useChannels(loaded.channels);
-  const list = data ?? loaded.channels;
-  const selected = selectChannel(list.channels, loaded.search.channel);
+  const { data: list, error, isValidating, mutate } = useChannels(loaded.channels);
+  const selected = selectChannel(list.channels, channel);
   useChatLive(me.id);
   const [width, setWidth] = useListWidth();
   useUnreadTitle(list.totalUnread);

@@ -1,20 +1,15 @@
-import * as v from 'valibot';
-import {
-  chatApi,
-  chatReads,
-  type Channel,
-  type ChannelList,
-  type ChatEvent,
-  type ChatMessage,
-  type MessageSlice,
-} from '@contracts/chat.contract';
-import { call, fetcherFor, keyFor, keyOf, type QueryKey } from '@/lib/api-client';
-import { cachedData, invalidate, setQueryData, useQuery } from '@/lib/cache';
+import type { LoaderFunctionArgs } from 'react-router';
+import { chatApi, type Channel, type ChannelList, type ChatEvent, type ChatMessage, type MessageSlice } from '@contracts/chat.contract';
+import { channelsRead, chatPageReads, parseChatSearch, threadRead } from '@pages/chat.reads';
+import type { PageRead } from '@pages/reads';
+import { call, fetcherFor, type QueryKey } from '@/lib/api-client';
+import { cachedData, invalidate, load, preloadRead, query, setQueryData, useRead, type Query } from '@/lib/reads';
+import { queryOf } from '@/lib/route-reads';
 import { write } from '@/lib/endpoint-write';
 
 /**
- * Staff chat's data layer, shared by the three layouts (list, grid, split): one channel-list key
- * and one thread key per channel, so a message sent or heard in one layout is there in the others.
+ * Staff chat's data layer, shared by the three layouts (list, grid, split): one channel-list read
+ * and one thread read per channel, so a message sent or heard in one layout is there in the others.
  * A thread's cache entry holds every message loaded so far (newest first, as the API pages them)
  * and the cursor of the slice before them; live events and our own writes edit it in place.
  */
@@ -22,16 +17,13 @@ import { write } from '@/lib/endpoint-write';
 /** A channel's loaded messages, newest first; `older` pages further back (null: the start is loaded). */
 export type Thread = MessageSlice;
 
-// ---- keys and fetchers ------------------------------------------------------------------------
+// ---- reads ------------------------------------------------------------------------------------
 
-/** The channels every layout lists (active ones): the same key for every role, and for the shell's unread badge. */
-export const CHANNELS_KEY = keyOf(chatReads.channels);
+/** The channels every layout lists (active ones): the same read for every role, and for the shell's unread badge. */
+export const channelsQuery = queryOf(channelsRead);
 /** Admins' management list: archived channels too. */
-export const ALL_CHANNELS_KEY = keyFor(chatApi.listChannels, { query: { archived: 'include' } });
-/** The newest slice of a channel's thread, and everything loaded before it. */
-export const threadKey = (channelId: number) => keyFor(chatApi.listMessages, { params: { id: channelId } });
+export const allChannelsQuery = query(chatApi.listChannels, { query: { archived: 'include' } });
 
-export const fetchChannels = fetcherFor(chatApi.listChannels);
 const fetchSlice = fetcherFor(chatApi.listMessages);
 
 /**
@@ -51,6 +43,10 @@ export function withNewest(cached: Thread | undefined, slice: Thread): Thread {
   const kept = cached.items.filter((m) => m.id < oldestNew.id);
   return { items: [...slice.items, ...kept], older: kept.length ? cached.older : slice.older };
 }
+
+/** A channel's thread as the page reads it: its newest slice, with what was loaded behind it kept. */
+const threadQueryOf = (read: PageRead<typeof chatApi.listMessages>): Query<Thread> => ({ ...queryOf(read), fetcher: fetchThread });
+export const threadQuery = (channelId: number) => threadQueryOf(threadRead(channelId));
 
 /** A message added or changed: replaced where it is, or put in id order when it is newer than the oldest loaded. */
 export function upsertMessage(thread: Thread, message: ChatMessage): Thread {
@@ -79,11 +75,7 @@ export function withOlder(thread: Thread, slice: Thread, before: number): Thread
   return { items: [...thread.items, ...slice.items.filter((m) => !known.has(m.id))], older: slice.older };
 }
 
-// ---- search params ----------------------------------------------------------------------------
-
-/** `?channel=<id>`: anything else falls back to 0, "the first channel". */
-export const ChatSearchSchema = v.object({ channel: v.fallback(v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.toNumber()), 0) });
-export type ChatSearch = v.InferOutput<typeof ChatSearchSchema>;
+// ---- the pages' first reads -------------------------------------------------------------------
 
 /** The channel the URL asks for when it is listed, else the first one (undefined: no channels). */
 export const selectChannel = (channels: readonly Channel[], wanted: number): Channel | undefined =>
@@ -92,30 +84,71 @@ export const selectChannel = (channels: readonly Channel[], wanted: number): Cha
 /** A layout's URL with a channel selected. */
 export const chatHref = (path: string, channelId?: number) => (channelId ? `${path}?${new URLSearchParams({ channel: String(channelId) }).toString()}` : path);
 
+/** What a chat page's loader has: the list, and the thread of the channel it opens (none when that one could not be read). */
+export type ChatPageData = { channels: ChannelList; thread?: Thread; threadOf?: number };
+
+/** A chat page's first reads (pages/chat.reads.ts), at once: the list, and the thread the address names (none when it cannot be read). */
+export async function loadChatFirstReads({ params, request }: Pick<LoaderFunctionArgs, 'params' | 'request'>): Promise<{ channels: ChannelList; named?: Thread }> {
+  const first = chatPageReads({ params, search: new URL(request.url).searchParams });
+  const [channels, named] = await Promise.all([load(queryOf(first.channels)), first.thread && load(threadQueryOf(first.thread)).catch(() => undefined)]);
+  return { channels, named };
+}
+
+/**
+ * The list and split layouts' loader: the first reads, then, when the address names no listed
+ * channel, the thread of the first one, which only the list tells. A thread that cannot be read
+ * says so inside the page (with a retry), under the channel list.
+ */
+export async function loadChatPage(args: Pick<LoaderFunctionArgs, 'params' | 'request'>): Promise<ChatPageData> {
+  const { channels, named } = await loadChatFirstReads(args);
+  const wanted = parseChatSearch(new URL(args.request.url).searchParams).channel;
+  const selected = selectChannel(channels.channels, wanted);
+  if (!selected) return { channels };
+  const thread = selected.id === wanted ? named : await load(threadQuery(selected.id)).catch(() => undefined);
+  return { channels, thread, threadOf: selected.id };
+}
+
+/** Hovering a link to a chat page warms the list, and the thread it opens: the list's pick when the list is known, else the one the address names. */
+export function preloadChatPage({ params, url }: { params: LoaderFunctionArgs['params']; url: URL }) {
+  const first = chatPageReads({ params, search: url.searchParams });
+  preloadRead(queryOf(first.channels));
+  const list = cachedData(channelsQuery.key) as ChannelList | undefined;
+  const selected = list && selectChannel(list.channels, parseChatSearch(url.searchParams).channel);
+  if (selected) preloadRead(threadQuery(selected.id));
+  else if (first.thread) preloadRead(threadQueryOf(first.thread));
+}
+
 // ---- hooks ------------------------------------------------------------------------------------
 
-export const useChannels = (loaded: ChannelList) => useQuery(CHANNELS_KEY, fetchChannels, loaded);
+export const useChannels = (loaded: ChannelList) => useRead(channelsQuery, loaded);
 
 /** A channel's thread; `loaded` is the loader's read (a channel that appeared later has none yet). */
-export const useThread = (channelId: number, loaded?: Thread) => useQuery(threadKey(channelId), fetchThread, loaded);
+export const useThread = (channelId: number, loaded?: Thread) => useRead(threadQuery(channelId), loaded);
 
 // ---- cache edits ------------------------------------------------------------------------------
 
 /** The sum the API gives as `totalUnread`: active channels only. */
 const withTotal = (list: ChannelList): ChannelList => ({ ...list, totalUnread: list.channels.reduce((sum, c) => sum + (c.archivedAt ? 0 : c.unread), 0) });
 
-/** Changes one channel in every cached channel list (the layouts' and the admins' management list). */
+/**
+ * Changes one channel in every cached channel list (the layouts' and the admins' management list).
+ * A list on screen whose first read has not reached the cache yet is read again instead: the answer
+ * on its way may be older than the news.
+ */
 function updateChannel(channelId: number, change: (channel: Channel) => Channel) {
-  for (const key of [CHANNELS_KEY, ALL_CHANNELS_KEY]) {
+  if (cachedData(channelsQuery.key) === undefined) return void invalidate(chatApi.listChannels);
+  for (const key of [channelsQuery.key, allChannelsQuery.key]) {
     setQueryData(key, (list: ChannelList | undefined) =>
       list?.channels.some((c) => c.id === channelId) ? withTotal({ ...list, channels: list.channels.map((c) => (c.id === channelId ? change(c) : c)) }) : undefined,
     );
   }
 }
 
-/** Changes a channel's cached thread, when it has one (an unread channel's thread is read when opened). */
+/** Changes a channel's cached thread, when it has one (an unread channel's thread is read when opened; one on screen before its first read reached the cache, read again). */
 function updateThread(channelId: number, change: (thread: Thread) => Thread) {
-  setQueryData(threadKey(channelId), (thread: Thread | undefined) => thread && change(thread));
+  const { key } = threadQuery(channelId);
+  if (cachedData(key) === undefined) void invalidate(chatApi.listMessages, { params: { id: channelId } });
+  else setQueryData(key, (thread: Thread | undefined) => thread && change(thread));
 }
 
 /**

@@ -121,6 +121,15 @@ describe('/shell/chat', () => {
     expect(await screen.findByRole('log', { name: 'Messages in Front desk' })).toBeInTheDocument();
   });
 
+  it('falls back to the first channel when ?channel= names one not listed to the reader (gone, or not open to them)', async () => {
+    const { api } = setup('/shell/chat?channel=99');
+    expect(await screen.findByRole('log', { name: 'Messages in Front desk' })).toHaveTextContent('Delivery at the back door');
+    expect(channelLink('Front desk')).toHaveAttribute('aria-current', 'page');
+    expect(screen.queryByText(/Could not read/)).not.toBeInTheDocument();
+    // The thread the address named was asked for beside the list, once: a 404 is not asked again.
+    expect(api.calls.filter((c) => c.path.startsWith('/api/chat/channels/99/')).map((c) => c.path)).toEqual(['/api/chat/channels/99/messages']);
+  });
+
   it('switches channel from the list, keeping each channel’s draft', async () => {
     const { user, router } = setup();
     await screen.findByRole('log', { name: 'Messages in Front desk' });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ConversationEventSchema } from '@contracts/conversations.contract';
 import type { LiveState } from '@/lib/live-events';
 import { useResourceStream } from '@/lib/resource-stream';
-import { applyConversationEvent, conversationStreamUrl, fetchConversation, conversationKey, refreshConversation } from './conversations.api';
+import { applyConversationEvent, conversationQuery, conversationStreamUrl, refreshConversation } from './conversations.api';
 
 /** The guest's stream names its events as `/api/events` does (`kind` in the data says message or updated). */
 const EVENT_NAME = 'conversation';
@@ -28,6 +28,9 @@ export function useConversationStream(id: number): { state: LiveState; gone: boo
       if (parsed.success && parsed.output.conversation.id === id) applyConversationEvent(parsed.output);
     },
     onOpen: () => void refreshConversation(id),
-    whenRefused: () => fetchConversation(conversationKey(id)),
+    whenRefused: () => {
+      const { key, fetcher } = conversationQuery(id);
+      return fetcher(key);
+    },
   });
 }

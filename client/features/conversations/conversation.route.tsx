@@ -1,44 +1,36 @@
 import { useEffect, useRef } from 'react';
-import { data, useLoaderData, useLocation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
+import { useLoaderData, useLocation, useParams } from 'react-router';
 import type { SessionUser } from '@contracts/auth.contract';
-import { isIdText } from '@contracts/common.contract';
 import type { Conversation, ConversationMessage, UpdateConversation } from '@contracts/conversations.contract';
+import { conversationThreadReads } from '@pages/conversations.reads';
 import { AsyncButton } from '@/components/async-button';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
 import { useToast } from '@/components/toast-host';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { useRead } from '@/lib/reads';
+import { routeReads } from '@/lib/route-reads';
 import { formatWhen } from '@/lib/format';
 import { paths } from '@/lib/paths';
-import { userContext } from '@/lib/session';
+import { useShellUser } from '@/lib/session';
 import { MessageThread } from './components/message-thread';
 import { ReplyComposer } from './components/reply-composer';
 import { STATUS_LABELS, guestWhere } from './conversation-format';
-import { conversationKey, fetchConversation, markConversationRead, sendMessage, updateConversation } from './conversations.api';
-
-type Data = { id: number; me: SessionUser; conversation: Conversation };
+import { conversationQuery, markConversationRead, sendMessage, updateConversation } from './conversations.api';
 
 /** `/shell/nuhs/basic/:conversationId`: one thread beside the list (a malformed id is a 404 before any request). */
-export async function loader({ params, context }: LoaderFunctionArgs): Promise<Data> {
-  if (!isIdText(params.conversationId)) throw data(`No conversation with id ${params.conversationId ?? ''}`, { status: 404, statusText: 'Not Found' });
-  const id = Number(params.conversationId);
-  return { id, me: context.get(userContext), conversation: await loadQuery(conversationKey(id), fetchConversation) };
-}
-
-export const handle = {
-  title: 'Conversation',
-  preload: ({ params }: { params: { conversationId?: string } }) => {
-    if (isIdText(params.conversationId)) preloadQuery(conversationKey(Number(params.conversationId)), fetchConversation);
-  },
-};
+const reads = routeReads(conversationThreadReads);
+export const { loader } = reads;
+export const handle = { title: 'Conversation', ...reads.handle };
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const query = useQuery(conversationKey(loaded.id), fetchConversation, loaded.conversation);
-  const conversation = query.data ?? loaded.conversation;
+  const { conversationId } = useParams();
+  const me = useShellUser();
+  // The whole answer, not only its data: a thread gone or unreadable since says so above it.
+  const query = useRead(conversationQuery(Number(conversationId)), loaded.conversation);
+  const conversation = query.data;
   const { search } = useLocation();
   return (
     <div className="conv-thread">
@@ -52,7 +44,7 @@ export function Component() {
         </LoadError>
       ) : null}
       {/* A fresh thread state (scroll place, read marks) for each conversation. */}
-      <StaffThread key={conversation.id} conversation={conversation} me={loaded.me} />
+      <StaffThread key={conversation.id} conversation={conversation} me={me} />
     </div>
   );
 }

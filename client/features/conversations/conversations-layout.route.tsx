@@ -1,11 +1,17 @@
 import './conversations.css';
 import { useState } from 'react';
 import { Outlet, useLoaderData, useLocation, useNavigation, useParams } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
 import * as v from 'valibot';
-import type { SessionUser } from '@contracts/auth.contract';
-import { isIdText, type Page } from '@contracts/common.contract';
-import { ConversationEventSchema, type ConversationSummary } from '@contracts/conversations.contract';
+import { isIdText } from '@contracts/common.contract';
+import { ConversationEventSchema } from '@contracts/conversations.contract';
+import {
+  DEFAULT_CONVERSATIONS_SEARCH,
+  conversationsListReads,
+  conversationsRead,
+  parseConversationsSearch,
+  type AssigneeFilter,
+  type StatusFilter,
+} from '@pages/conversations.reads';
 import { LiveConnectionBadge, LiveConnectionError } from '@/components/live-connection';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { LoadError } from '@/components/load-error';
@@ -13,41 +19,22 @@ import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 import { useNotify } from '@/lib/notify';
 import { paths } from '@/lib/paths';
-import { useSetSearchParam } from '@/lib/search-params';
-import { userContext } from '@/lib/session';
+import { useSearch, useSetSearchParam } from '@/lib/search-params';
+import { useShellUser } from '@/lib/session';
 import { useUnreadTitle } from '@/lib/unread-title';
 import { useNow } from '@/lib/use-now';
 import { ConversationRow } from './components/conversation-row';
-import {
-  DEFAULT_SEARCH,
-  applyConversationEvent,
-  conversationsHref,
-  conversationsKey,
-  fetchConversationPage,
-  parseConversationsSearch,
-  refreshConversation,
-  refreshConversationList,
-  type AssigneeFilter,
-  type ConversationsSearch,
-  type StatusFilter,
-} from './conversations.api';
-
-type Data = { search: ConversationsSearch; me: SessionUser; conversations: Page<ConversationSummary> };
+import { applyConversationEvent, conversationsHref, refreshConversation, refreshConversationList } from './conversations.api';
 
 /** `/shell/nuhs/basic?status&assignee&query&page` (staff): the list; a thread opens beside it. */
-export async function loader({ url, context }: LoaderFunctionArgs): Promise<Data> {
-  const search = parseConversationsSearch(url);
-  return { search, me: context.get(userContext), conversations: await loadQuery(conversationsKey(search), fetchConversationPage) };
-}
-
-export const handle = {
-  title: 'Guest conversations',
-  preload: ({ url }: { url: URL }) => preloadQuery(conversationsKey(parseConversationsSearch(url)), fetchConversationPage),
-};
+const reads = routeReads(conversationsListReads);
+export const { loader } = reads;
+export const handle = { title: 'Guest conversations', ...reads.handle };
 
 const STATUS_OPTIONS: { value: StatusFilter; label: string }[] = [
   { value: 'open', label: 'Open' },
@@ -65,9 +52,11 @@ const TICK_MS = 30_000;
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { search, me } = loaded;
-  const query = useQuery(conversationsKey(search), fetchConversationPage, loaded.conversations);
-  const list = query.data ?? loaded.conversations;
+  const search = useSearch(parseConversationsSearch);
+  const me = useShellUser();
+  // The whole answer, not only its data: a list that cannot be read again says so above it, with a retry.
+  const query = useRead(queryOf(conversationsRead(search)), loaded.conversations);
+  const list = query.data;
   const { pathname } = useLocation();
   const { conversationId } = useParams();
   const activeId = isIdText(conversationId) ? Number(conversationId) : null;
@@ -80,7 +69,7 @@ export function Component() {
   useUnreadTitle(list.items.reduce((sum, c) => sum + c.unread, 0));
   // A filter or search is loading: the same page with other params.
   const busy = navigation.state === 'loading' && navigation.location.pathname === pathname;
-  const filtered = search.status !== DEFAULT_SEARCH.status || search.assignee !== DEFAULT_SEARCH.assignee || Boolean(search.query);
+  const filtered = search.status !== DEFAULT_CONVERSATIONS_SEARCH.status || search.assignee !== DEFAULT_CONVERSATIONS_SEARCH.assignee || Boolean(search.query);
 
   // One stream for the list and the open thread: a message goes into the thread's cache (once), and the list reads again.
   useLiveEvents(['conversation'], (event) => {
@@ -109,7 +98,7 @@ export function Component() {
   });
 
   const setFilter = (name: 'status' | 'assignee' | 'query', value: string) =>
-    setSearchParam(name, value === DEFAULT_SEARCH[name] ? '' : value, { replace: name === 'query' });
+    setSearchParam(name, value === DEFAULT_CONVERSATIONS_SEARCH[name] ? '' : value, { replace: name === 'query' });
 
   return (
     <div className="stack-lg conversations">
@@ -166,7 +155,7 @@ export function Component() {
             noun="conversations"
             empty={
               filtered ? (
-                <NoMatchState title="No conversations match" clearTo={conversationsHref(pathname, DEFAULT_SEARCH)} clearLabel="Show all open conversations">
+                <NoMatchState title="No conversations match" clearTo={conversationsHref(pathname, DEFAULT_CONVERSATIONS_SEARCH)} clearLabel="Show all open conversations">
                   {search.query ? `Nothing matches “${search.query}” with these filters.` : 'No conversation has this status and assignee.'}
                 </NoMatchState>
               ) : (

@@ -1,42 +1,16 @@
-import * as v from 'valibot';
-import {
-  CONVERSATION_ASSIGNEE_FILTERS,
-  CONVERSATION_STATUSES,
-  conversationsApi,
-  type Conversation,
-  type ConversationEvent,
-  type ConversationMessage,
-  type ConversationSummary,
-} from '@contracts/conversations.contract';
+import { conversationsApi, type Conversation, type ConversationEvent, type ConversationMessage, type ConversationSummary } from '@contracts/conversations.contract';
 import { urlOf } from '@contracts/endpoint.contract';
-import { fetcherFor, keyFor } from '@/lib/api-client';
-import { invalidate, setQueryData } from '@/lib/cache';
+import { DEFAULT_CONVERSATIONS_SEARCH, conversationRead, type ConversationsSearch } from '@pages/conversations.reads';
+import { cachedData, invalidate, setQueryData } from '@/lib/reads';
+import { queryOf } from '@/lib/route-reads';
 import { write } from '@/lib/endpoint-write';
 import { byInstant } from '@/lib/format';
-import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 
 /**
- * Guest conversations' data layer: the staff list's search params, the keys and fetchers of the
- * reads (keys name the endpoint and its input), the writes, and how a message or a change (from an answer or a
- * live event) is folded into the cached thread.
+ * Guest conversations' data layer: the staff list's links, the thread's read, the writes, and how a
+ * message or a change (from an answer or a live event) is folded into the cached thread. The reads
+ * the pages start with, and their search params, are declared in pages/conversations.reads.ts.
  */
-export const PAGE_SIZE = 20;
-
-// ---- search params of the staff list (every key falls back silently) ------------------------
-
-export const STATUS_FILTERS = [...CONVERSATION_STATUSES, 'all'] as const;
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
-export type AssigneeFilter = (typeof CONVERSATION_ASSIGNEE_FILTERS)[number];
-
-export const ConversationsSearchSchema = v.object({
-  page: pageParam,
-  status: v.fallback(v.picklist(STATUS_FILTERS), 'open'),
-  assignee: v.fallback(v.picklist(CONVERSATION_ASSIGNEE_FILTERS), 'anyone'),
-  query: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), ''),
-});
-export type ConversationsSearch = v.InferOutput<typeof ConversationsSearchSchema>;
-export const DEFAULT_SEARCH: ConversationsSearch = v.getFallbacks(ConversationsSearchSchema);
-export const parseConversationsSearch = (url: URL | URLSearchParams) => parseSearch(ConversationsSearchSchema, url);
 
 /**
  * The search part of a list URL: only what differs from the defaults, so the plain list is the
@@ -44,29 +18,18 @@ export const parseConversationsSearch = (url: URL | URLSearchParams) => parseSea
  */
 export function conversationsHref(pathname: string, search: ConversationsSearch): string {
   const params = new URLSearchParams();
-  if (search.status !== DEFAULT_SEARCH.status) params.set('status', search.status);
-  if (search.assignee !== DEFAULT_SEARCH.assignee) params.set('assignee', search.assignee);
+  if (search.status !== DEFAULT_CONVERSATIONS_SEARCH.status) params.set('status', search.status);
+  if (search.assignee !== DEFAULT_CONVERSATIONS_SEARCH.assignee) params.set('assignee', search.assignee);
   if (search.query) params.set('query', search.query);
   if (search.page > 1) params.set('page', String(search.page));
   const query = params.toString();
   return query ? `${pathname}?${query}` : pathname;
 }
 
-/** `?table=` of the help page (the diner pages and the table's QR code write it): a whole number, or none. */
-export const HelpSearchSchema = v.object({ table: v.fallback(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.toNumber()), 0) });
-export const parseHelpSearch = (url: URL | URLSearchParams) => parseSearch(HelpSearchSchema, url);
-
-// ---- keys and fetchers ------------------------------------------------------------------------
-
-/** `GET /api/conversations?status&assignee&query&page=<0-based>&pageSize` for a 1-based URL page. */
-export const conversationsKey = (search: ConversationsSearch) =>
-  keyFor(conversationsApi.list, { query: { status: search.status, assignee: search.assignee, query: search.query, page: toApiPage(search.page), pageSize: PAGE_SIZE } });
-export const conversationKey = (id: number) => keyFor(conversationsApi.get, { params: { id } });
+/** One conversation with its thread, as the staff thread and the guest's help page read it. */
+export const conversationQuery = (id: number) => queryOf(conversationRead(id));
 /** The guest's own conversation as Server-Sent Events (the `guest` cookie proves it is theirs). */
 export const conversationStreamUrl = (id: number) => urlOf(conversationsApi.stream, { params: { id } });
-
-export const fetchConversationPage = fetcherFor(conversationsApi.list);
-export const fetchConversation = fetcherFor(conversationsApi.get);
 
 // ---- folding news into the cached thread -----------------------------------------------------
 
@@ -83,9 +46,14 @@ export function withSummary(conversation: Conversation, summary: Omit<Conversati
   return { ...conversation, ...summary, unread: summary.unread ?? conversation.unread };
 }
 
-/** Changes the cached thread (a thread never opened has nothing to correct). */
+/**
+ * Changes the cached thread (a thread never opened has nothing to correct). One on screen whose first
+ * read has not reached the cache yet is read again instead: the answer on its way may be older than the news.
+ */
 function updateThread(id: number, change: (conversation: Conversation) => Conversation): void {
-  setQueryData(conversationKey(id), (current: Conversation | undefined) => current && change(current));
+  const { key } = conversationQuery(id);
+  if (cachedData(key) === undefined) void refreshConversation(id);
+  else setQueryData(key, (current: Conversation | undefined) => current && change(current));
 }
 
 /** A live event (staff stream or the guest's own): the message and the new state go into the thread. */

@@ -4,6 +4,7 @@ import { useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { Conversation } from '@contracts/conversations.contract';
 import { MAX_MESSAGE_LENGTH } from '@contracts/message.contract';
+import { parseHelpSearch } from '@pages/conversations.reads';
 import { TextAreaField, TextField } from '@/components/form-fields';
 import { Icon } from '@/components/icon';
 import { LiveStatusBadge } from '@/components/live-status';
@@ -11,7 +12,7 @@ import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
 import { Spinner } from '@/components/spinner';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
+import { load, preloadRead, useRead } from '@/lib/reads';
 import { formatWhen } from '@/lib/format';
 import { useDraft } from '@/lib/drafts';
 import { useForm } from '@/lib/form-state';
@@ -19,7 +20,7 @@ import { MessageThread } from './components/message-thread';
 import { ReplyComposer } from './components/reply-composer';
 import { STATUS_LABELS, guestWhere } from './conversation-format';
 import { useConversationStream } from './conversation-stream';
-import { conversationKey, fetchConversation, parseHelpSearch, sendMessage, startConversation } from './conversations.api';
+import { conversationQuery, sendMessage, startConversation } from './conversations.api';
 import { forgetConversation, rememberConversation, rememberGuest, rememberedConversations, rememberedGuest, useRememberedConversations } from './guest-store';
 
 type Data = { table: number; latest: Conversation | null; latestError?: string; forgotten: boolean };
@@ -29,12 +30,12 @@ type Data = { table: number; latest: Conversation | null; latestError?: string; 
  * The newest conversation started on this device is shown again after a reload; one this device
  * can no longer open (its cookie is gone) is forgotten and the form shows instead.
  */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const { table } = parseHelpSearch(url);
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
+  const { table } = parseHelpSearch(new URL(request.url).searchParams);
   let forgotten = false;
   for (const { id } of rememberedConversations()) {
     try {
-      return { table, latest: await loadQuery(conversationKey(id), fetchConversation), forgotten };
+      return { table, latest: await load(conversationQuery(id)), forgotten };
     } catch (error) {
       if (!isApiError(error, 404)) return { table, latest: null, latestError: errorMessage(error), forgotten };
       forgetConversation(id);
@@ -48,7 +49,7 @@ export const handle = {
   title: 'Need help?',
   preload: () => {
     const latest = rememberedConversations()[0];
-    if (latest) preloadQuery(conversationKey(latest.id), fetchConversation);
+    if (latest) preloadRead(conversationQuery(latest.id));
   },
 };
 
@@ -221,7 +222,7 @@ function GuestConversation({
   onNew: () => void;
   onGone: () => void;
 }) {
-  const query = useQuery(conversationKey(id), fetchConversation, initial);
+  const query = useRead(conversationQuery(id), initial);
   const live = useConversationStream(id);
   const conversation = query.data;
   const gone = live.gone || isApiError(query.error, 404);

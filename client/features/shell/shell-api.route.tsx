@@ -1,23 +1,27 @@
 import { useLoaderData } from 'react-router';
+import { statusRead } from '@pages/home.reads';
+import { shellApiReads } from '@pages/shell.reads';
 import { Icon } from '@/components/icon';
-import { STATUS_KEY, ServiceStatusView, fetchStatus } from '@/components/service-status';
+import { ServiceStatusView } from '@/components/service-status';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, preloadQuery } from '@/lib/cache';
-import { useQuery } from '@/lib/cache';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
 
-export function loader() {
-  return loadQuery(STATUS_KEY, fetchStatus);
-}
+/** `/shell/api`: the service status, checked again while the page is open; an API that does not answer is said inside the page. */
+const reads = routeReads(shellApiReads);
+export const { loader } = reads;
+export const handle = { title: 'Service status', ...reads.handle };
 
-export const handle = { title: 'Service status', preload: () => preloadQuery(STATUS_KEY, fetchStatus) };
+const statusQuery = queryOf(statusRead);
 
 const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
 export function Component() {
-  const initial = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
   // Re-checks every 10 s while the page is open.
-  const { data, error, isValidating, mutate } = useQuery(STATUS_KEY, fetchStatus, initial, { refreshInterval: 10_000 });
-  const status = data ?? initial;
+  const { data: status, error, isValidating, mutate } = useRead(statusQuery, loaded.status.data, { refreshInterval: 10_000 });
+  // Until the page's own check answers, the loader's failure is the one to show.
+  const failure = error ?? (status === undefined ? loaded.status.error : undefined);
   return (
     <section className="card stack" aria-labelledby="api-title">
       <div className="card-head">
@@ -29,15 +33,19 @@ export function Component() {
           {isValidating ? 'Checking…' : 'Check now'}
         </button>
       </div>
-      {error ? (
+      {failure ? (
         <div className="banner banner-danger" role="alert">
-          The last check failed: {errorMessage(error)}. Showing the previous answer.
+          {status ? <>The last check failed: {errorMessage(failure)}. Showing the previous answer.</> : <>The service did not answer: {errorMessage(failure)}.</>}
         </div>
       ) : null}
-      <ServiceStatusView status={status} />
-      <p className="muted small">
-        From <code>GET /api</code>; checked again every 10 seconds. Last answer {time.format(new Date())}.
-      </p>
+      {status ? (
+        <>
+          <ServiceStatusView status={status} />
+          <p className="muted small">
+            From <code>GET /api</code>; checked again every 10 seconds. Last answer {time.format(new Date())}.
+          </p>
+        </>
+      ) : null}
     </section>
   );
 }

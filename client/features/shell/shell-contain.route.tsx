@@ -2,33 +2,28 @@ import { gymApi } from '@contracts/gym.contract';
 import { ptApi } from '@contracts/pt.contract';
 import { webhookApi } from '@contracts/webhook.contract';
 import { Icon } from '@/components/icon';
-import { errorMessage, fetcherFor, isApiError, keyFor, type QueryKey } from '@/lib/api-client';
-import { useQuery, type Fetcher } from '@/lib/cache';
+import { errorMessage, isApiError } from '@/lib/api-client';
+import { query, useRead, type Query } from '@/lib/reads';
 import { formatCount, startOfTodayIso } from '@/lib/format';
 import './shell-contain.css';
 
 export const handle = { title: 'Container layout' };
 
-
 // Each figure is a list's `total`, read with a page of one (the contracts, not the other areas' modules: features stay apart).
-const fetchOrders = fetcherFor(ptApi.listOrders);
-const fetchMembers = fetcherFor(gymApi.listMembers);
-const fetchEvents = fetcherFor(webhookApi.listEvents);
-
-type Metric = { label: string; caption: string; key: QueryKey; fetcher: Fetcher<{ total: number }> };
+// They are read by the widgets, not the loader: each says on its own that it is loading, refused to this role, or failed.
+type Metric = { label: string; caption: string; read: Query<{ total: number }> };
 
 function metrics(): Metric[] {
   return [
-    { label: 'Unlocks today', caption: 'doors opened since midnight', key: keyFor(webhookApi.listEvents, { query: { type: 'lock.unlock', since: startOfTodayIso(), pageSize: 1 } }), fetcher: fetchEvents },
-    { label: 'Gym members', caption: 'on file', key: keyFor(gymApi.listMembers, { query: { pageSize: 1 } }), fetcher: fetchMembers },
-    { label: 'Open food orders', caption: 'not yet served', key: keyFor(ptApi.listOrders, { query: { status: 'open', pageSize: 1 } }), fetcher: fetchOrders },
+    { label: 'Unlocks today', caption: 'doors opened since midnight', read: query(webhookApi.listEvents, { query: { type: 'lock.unlock', since: startOfTodayIso(), pageSize: 1 } }) },
+    { label: 'Gym members', caption: 'on file', read: query(gymApi.listMembers, { query: { pageSize: 1 } }) },
+    { label: 'Open food orders', caption: 'not yet served', read: query(ptApi.listOrders, { query: { status: 'open', pageSize: 1 } }) },
   ];
 }
 
-
 /** One figure: loading, the number, or why it is missing (with a retry). */
 function MetricTile({ metric }: { metric: Metric }) {
-  const { data, error, isLoading, isValidating, mutate } = useQuery(metric.key, metric.fetcher);
+  const { data, error, isLoading, isValidating, mutate } = useRead(metric.read);
   const refused = isApiError(error, 403);
   return (
     <div className="metric" aria-busy={isLoading}>

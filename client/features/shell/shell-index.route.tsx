@@ -1,19 +1,16 @@
 import { gymApi } from '@contracts/gym.contract';
 import { Icon } from '@/components/icon';
 import { NotifySettings } from '@/components/notify-settings';
-import { errorMessage, fetcherFor, keyFor } from '@/lib/api-client';
+import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
 import { areas, areasFor, samples, type Area } from '@/lib/areas';
-import { useQuery } from '@/lib/cache';
+import { query, useRead } from '@/lib/reads';
 import { formatCount, startOfTodayIso } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
 import { useNow } from '@/lib/use-now';
 
 export const handle = { title: 'Overview' };
-
-// Through the contract, not the gym area's module: features stay apart.
-const fetchVisitCount = fetcherFor(gymApi.countVisits);
 
 /**
  * Today's visits (the people the doors let in, each once) for the desk. "Today" starts at this browser's local
@@ -22,7 +19,8 @@ const fetchVisitCount = fetcherFor(gymApi.countVisits);
  */
 function TodayVisits() {
   const since = startOfTodayIso(useNow(60_000));
-  const { data, error, isLoading } = useQuery(keyFor(gymApi.countVisits, { query: { since } }), fetchVisitCount);
+  // Through the contract, not the gym area's module: features stay apart.
+  const { data, error, isLoading } = useRead(query(gymApi.countVisits, { query: { since } }));
   return (
     <section className="card visits-card" aria-labelledby="visits-title">
       <h2 id="visits-title" className="card-heading">

@@ -1,16 +1,24 @@
 import { Outlet, useMatch } from 'react-router';
-import { chatApi } from '@contracts/chat.contract';
 import type { LiveEventType } from '@contracts/events.contract';
-import { fetcherFor, keyFor, type QueryKey } from '@/lib/api-client';
-import { firstScreenApi } from '@/lib/first-screen-api';
+import { matchPage } from '@pages/pages';
+import type { PageRead } from '@pages/reads';
+import { chatChannelsRead, guestWaitingRead, shellLayoutReads } from '@pages/shell.reads';
 import { UnreadCount } from '@/components/unread-count';
 import { AppNavLink } from '@/lib/app-link';
 import { paths } from '@/lib/paths';
 import { hasRole, useShellUser } from '@/lib/session';
-import { useQuery, type Fetcher } from '@/lib/cache';
+import { preloadRead, useRead, type Query } from '@/lib/reads';
+import { queryOf } from '@/lib/route-reads';
 import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
 
-export const handle = { title: 'Staff shell' };
+export const handle = {
+  title: 'Staff shell',
+  /** A link's hover warms the tabs' counts, as the page behind it names them (pages/shell.reads.ts). */
+  preload: ({ url }: { url: URL }) => {
+    const page = matchPage(url.pathname)?.page;
+    if (page) for (const read of Object.values<PageRead | undefined>(shellLayoutReads(page))) if (read) preloadRead(queryOf(read));
+  },
+};
 
 /** The shell's work, for those who may open it (a runner: the overview and the chat). Its demo pages are under Samples on the home page. */
 const TABS: Array<{ to: string; label: string; end?: boolean; staffOnly?: boolean }> = [
@@ -21,20 +29,18 @@ const TABS: Array<{ to: string; label: string; end?: boolean; staffOnly?: boolea
   { to: paths.uploadMany, label: 'Files', staffOnly: true },
 ];
 
-/** The chat's channel list (the key the chat pages read and keep live), for the unread count on the Chat tab. */
-const CHAT_CHANNELS_KEY = keyFor(chatApi.listChannels);
-const fetchChatChannels = fetcherFor(chatApi.listChannels);
-/** What waits for this reader in guest help, for the count on its tab (by its address: the contract would bring the guest help's chunk to every shell page). */
-const GUEST_WAITING_KEY = keyFor(firstScreenApi.guestHelpWaiting);
-const fetchGuestWaiting = fetcherFor(firstScreenApi.guestHelpWaiting);
+/** The chat's channel list (the read the chat pages list and keep live), for the unread count on the Chat tab. */
+const chatChannels = queryOf(chatChannelsRead);
+/** What waits for this reader in guest help, for the count on its tab. */
+const guestWaiting = queryOf(guestWaitingRead);
 
 /**
  * A tab's count, kept live on every shell page: read again on each live event of its kind, and
  * when the stream opens again (what came while it was down). A count comes a moment after the page
  * it frames. `keptLiveByPage`: the page on screen writes the events into this read itself.
  */
-function LiveTabCount<T>({ cacheKey, fetcher, countOf, events, keptLiveByPage = false }: { cacheKey: QueryKey; fetcher: Fetcher<T>; countOf: (data: T) => number; events: LiveEventType[]; keptLiveByPage?: boolean }) {
-  const { data, mutate } = useQuery(cacheKey, fetcher, undefined, { afterFirstPaint: true });
+function LiveTabCount<T>({ read, countOf, events, keptLiveByPage = false }: { read: Query<T>; countOf: (data: T) => number; events: LiveEventType[]; keptLiveByPage?: boolean }) {
+  const { data, mutate } = useRead(read);
   const readAgain = () => void (keptLiveByPage || mutate());
   useLiveEvents(events, readAgain);
   useWhenLiveOpens(readAgain);
@@ -59,11 +65,9 @@ export function Component() {
           {TABS.filter((tab) => !tab.staffOnly || hasRole(user, ['staff'])).map((tab) => (
             <AppNavLink key={tab.to} to={tab.to} end={tab.end} className="tab">
               {tab.label}
-              {tab.to === paths.chat ? (
-                <LiveTabCount cacheKey={CHAT_CHANNELS_KEY} fetcher={fetchChatChannels} countOf={(list) => list.totalUnread} events={['chat']} keptLiveByPage={onChat} />
-              ) : null}
-              {/* The front desk's only: a runner has no such tab. */}
-              {tab.to === paths.conversations ? <LiveTabCount cacheKey={GUEST_WAITING_KEY} fetcher={fetchGuestWaiting} countOf={(waiting) => waiting.unread} events={['conversation']} /> : null}
+              {tab.to === paths.chat ? <LiveTabCount read={chatChannels} countOf={(list) => list.totalUnread} events={['chat']} keptLiveByPage={onChat} /> : null}
+              {/* The front desk's only: a runner has no such tab, and may not read guest help. */}
+              {tab.to === paths.conversations ? <LiveTabCount read={guestWaiting} countOf={(waiting) => waiting.unread} events={['conversation']} /> : null}
             </AppNavLink>
           ))}
         </nav>

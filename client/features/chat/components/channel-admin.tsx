@@ -8,8 +8,8 @@ import { useModal } from '@/components/modal-host';
 import { useToast } from '@/components/toast-host';
 import { errorMessage } from '@/lib/api-client';
 import { useForm } from '@/lib/form-state';
-import { ALL_CHANNELS_KEY, changeChannel, createChannel, fetchChannels } from '@/features/chat/chat.api';
-import { useQuery } from '@/lib/cache';
+import { allChannelsQuery, changeChannel, createChannel } from '@/features/chat/chat.api';
+import { useRead } from '@/lib/reads';
 
 /** "New channel" in a modal; a taken name (409) is said under the name. */
 function CreateChannelForm({ onDone, onCancel }: { onDone: (id: number) => void; onCancel: () => void }) {
@@ -41,7 +41,7 @@ function CreateChannelForm({ onDone, onCancel }: { onDone: (id: number) => void;
 
 /** Every channel, archived ones too, each with Archive or Unarchive. */
 function ManageChannels() {
-  const { data, error, isValidating, mutate } = useQuery(ALL_CHANNELS_KEY, fetchChannels);
+  const { data, error, isValidating, mutate } = useRead(allChannelsQuery);
   const toast = useToast();
   const toggle = async (channel: Channel) => {
     const archived = !channel.archivedAt;
