@@ -46,12 +46,18 @@ const forgetPreload = (key: QueryKey) => {
   void mutateDefaultCache(key);
 };
 
-function preloadOnce<T>({ key, fetcher }: Query<T>): Promise<T> {
+/**
+ * SWR's preload of a key; its answer also goes into the cache (unless news got there first), so a live
+ * event or a write's answer has something to fold into before the page's hook takes the preload.
+ */
+async function preloadOnce<T>({ key, fetcher }: Query<T>): Promise<T> {
   const k = serialize(key);
   const started = preloadedAt.get(k);
   if (started && Date.now() - started.at > PRELOAD_FRESH_MS) forgetPreload(key);
   if (!preloadedAt.has(k)) preloadedAt.set(k, { key, at: Date.now() });
-  return preload(key, fetcher) as Promise<T>;
+  const data = (await preload(key, fetcher)) as T;
+  if (cachedData(key) === undefined) void mutate(key, data, { revalidate: false });
+  return data;
 }
 
 /** No retries for 4xx (a 404 must show the not-found screen at once) nor for aborts. */
@@ -138,6 +144,8 @@ export async function invalidate<E extends EndpointDefinition>(endpoint: E, filt
  * shows it. `next` may be a function of the cached data; when it returns undefined nothing changes.
  */
 export function setQueryData<T>(key: QueryKey, next: T | ((current: T | undefined) => T | undefined)): void {
+  // A preload fetched before this news must not be what the page's hook takes next.
+  forgetPreload(key);
   const data = typeof next === 'function' ? (next as (current: T | undefined) => T | undefined)(cachedData(key) as T | undefined) : next;
   if (data !== undefined) void mutate(key, data, { revalidate: false });
 }
