@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, optionalText, pageOf, requiredText } from './common.contract';
-import { endpoint, read } from './endpoint.contract';
+import { endpoint } from './endpoint.contract';
 
 /**
  * The food court (`/api/pt`): stalls and their menus (kept by staff), diners ordering from their
@@ -375,17 +375,4 @@ export const ptApi = {
     response: OrderSchema,
     errors: [404, 409],
   }),
-};
-
-/**
- * The food court's reads that start a page whatever its address (bff/contracts/first-reads.contract.ts):
- * the diner's menu, and the runner board's open orders beside the last served and cancelled ones.
- */
-export const ptReads = {
-  menu: read(ptApi.menu),
-  // Every open order on one screen (the API's largest page).
-  openOrders: read(ptApi.listOrders, { query: { status: 'open', page: 0, pageSize: 100 } }),
-  // The last served and cancelled orders, within reach of an undo.
-  servedOrders: read(ptApi.listOrders, { query: { status: 'served', page: 0, pageSize: 6 } }),
-  cancelledOrders: read(ptApi.listOrders, { query: { status: 'cancelled', page: 0, pageSize: 6 } }),
 };

@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useLoaderData } from 'react-router';
 import * as v from 'valibot';
-import { PlaceOrderSchema, type Menu, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
+import { PlaceOrderSchema, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
+import { menuInPageReads } from '@pages/pt.reads';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
 import { AppLink } from '@/lib/app-link';
 import { NetworkError, errorMessage, isApiError } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath } from '@/lib/paths';
+import { routeReads } from '@/lib/route-reads';
 import { OrderConfirmation, OtherOrders } from './components/order-progress';
 import { QuantityStepper } from './components/quantity-stepper';
 import { TablePicker } from './components/table-picker';
@@ -29,11 +29,9 @@ import {
   useTrackedOrders,
   type CartLine,
 } from './diner-store';
-import { MENU_KEY, fetchMenu, placeOrder } from './pt.api';
+import { placeOrder } from './pt.api';
 import { formatMoney } from './pt-format';
 import { DinerPageHeader } from './components/diner-page-header';
-
-type Data = { menu: Menu | null; menuError?: string };
 
 /** Why a cart of marked dishes cannot be ordered, and what to do. */
 const NOTHING_ORDERABLE = 'None of these dishes can be ordered right now. Remove them, or pick others from the menu.';
@@ -42,15 +40,9 @@ const NOTHING_ORDERABLE = 'None of these dishes can be ordered right now. Remove
  * `/pt/diner/cart`. The menu brings the currency, the number of tables and today's prices; when it
  * cannot be read the cart still works (the server prices the order anyway).
  */
-export async function loader(): Promise<Data> {
-  try {
-    return { menu: await loadQuery(MENU_KEY, fetchMenu) };
-  } catch (error) {
-    return { menu: null, menuError: errorMessage(error) };
-  }
-}
-
-export const handle = { title: 'Your cart', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
+const reads = routeReads(menuInPageReads);
+export const { loader } = reads;
+export const handle = { title: 'Your cart', ...reads.handle };
 
 /** Messages of a refused order, by the cart line they name (`body.cart.N…`), and the rest. */
 function refusedLines(error: unknown, sent: CartLine[]): { lines: Record<string, string>; other: string[] } {
@@ -67,9 +59,7 @@ function refusedLines(error: unknown, sent: CartLine[]): { lines: Record<string,
 }
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { data, error: menuError, isValidating, mutate } = useQuery(MENU_KEY, fetchMenu, loaded.menu ?? undefined);
-  const menu = data ?? loaded.menu;
+  const { data: menu, error: menuError, isValidating, mutate } = reads.useReads().menu;
   const currency = menu?.currency ?? '';
   const cart = useCart();
   const tracked = useTrackedOrders();
@@ -198,9 +188,9 @@ export function Component() {
         <p>One cart for every stall. Place the order and follow it here until it reaches your table.</p>
       </DinerPageHeader>
 
-      {loaded.menuError && !menu ? (
+      {menuError && !menu ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>
-          Could not load today’s menu ({loaded.menuError}). Prices shown are those you saw when adding.
+          Could not load today’s menu ({errorMessage(menuError)}). Prices shown are those you saw when adding.
         </LoadError>
       ) : menuError && !isValidating ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>

@@ -1,47 +1,49 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLoaderData, useNavigate, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import type { Menu, MenuItem, MenuStall } from '@contracts/pt.contract';
+import { dinerMenuReads, parseDinerSearch } from '@pages/pt.reads';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
 import { useModal } from '@/components/modal-host';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath, paths } from '@/lib/paths';
+import { useRead } from '@/lib/reads';
+import { routeReads } from '@/lib/route-reads';
 import { AddToCartForm } from './components/add-to-cart-form';
 import { TablePicker } from './components/table-picker';
 import { rememberTable, useCart, useRememberedTable } from './diner-store';
 import { byCategory } from './menu-groups';
-import { MENU_KEY, fetchMenu, parseDinerSearch } from './pt.api';
+import { menuQuery } from './pt.api';
 import { formatMoney, formatWait } from './pt-format';
 import { DinerPageHeader } from './components/diner-page-header';
 
-type Data = { menu: Menu };
-
 /** A table the venue has: numbered 1 to `tables`. */
 const isTable = (n: number | null, tables: number): n is number => n !== null && n >= 1 && n <= tables;
+
+const reads = routeReads(dinerMenuReads);
 
 /**
  * `/pt/diner/menu?table=12&stall=3`: the open stalls' menus for a diner, the table from the QR code.
  * The QR code's table is remembered here, before the page renders, so the cart (and a later visit
  * without the QR) knows it, and the menu is not drawn a second time when it is.
  */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const menu = await loadQuery(MENU_KEY, fetchMenu);
-  const { tableGiven, table } = parseDinerSearch(url.searchParams);
-  if (tableGiven && isTable(table, menu.tables)) rememberTable(table);
-  return { menu };
+export async function loader(args: LoaderFunctionArgs) {
+  const loaded = await reads.loader(args);
+  const { tableGiven, table } = parseDinerSearch(new URL(args.request.url).searchParams);
+  if (tableGiven && isTable(table, loaded.menu.tables)) rememberTable(table);
+  return loaded;
 }
 
-export const handle = { title: 'Menu', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
+export const handle = { title: 'Menu', ...reads.handle };
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { data, error, isValidating, mutate } = useQuery(MENU_KEY, fetchMenu, loaded.menu);
-  const menu = data ?? loaded.menu;
-  const [params] = useSearchParams();
+  // The hook itself rather than `reads.useReads()`: a failed refresh is said above the menu still shown.
+  const { data: menu, error, isValidating, mutate } = useRead(menuQuery, loaded.menu);
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const search = parseDinerSearch(params);
   const remembered = useRememberedTable();
   const [added, setAdded] = useState('');

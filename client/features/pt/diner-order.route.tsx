@@ -1,36 +1,25 @@
 import { useState } from 'react';
-import { useLoaderData } from 'react-router';
-import type { Menu } from '@contracts/pt.contract';
+import { menuInPageReads } from '@pages/pt.reads';
 import { EmptyState } from '@/components/empty-state';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath } from '@/lib/paths';
+import { routeReads } from '@/lib/route-reads';
 import { OrderConfirmation, OtherOrders } from './components/order-progress';
 import { useRememberedTable, useTrackedOrders } from './diner-store';
-import { MENU_KEY, fetchMenu } from './pt.api';
 import { DinerPageHeader } from './components/diner-page-header';
-
-type Data = { menu: Menu | null };
 
 /**
  * `/pt/diner/order`: the orders placed from this device, the latest first, each followed live (its
  * token is kept on the device, decision 0026). The menu only brings the currency: without it the
  * orders still show, their totals unformatted rather than missing.
  */
-export async function loader(): Promise<Data> {
-  try {
-    return { menu: await loadQuery(MENU_KEY, fetchMenu) };
-  } catch {
-    return { menu: null };
-  }
-}
-
-export const handle = { title: 'Your order', preload: () => preloadQuery(MENU_KEY, fetchMenu) };
+const reads = routeReads(menuInPageReads);
+export const { loader } = reads;
+export const handle = { title: 'Your order', ...reads.handle };
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const { data } = useQuery(MENU_KEY, fetchMenu, loaded.menu ?? undefined);
-  const currency = (data ?? loaded.menu)?.currency ?? '';
+  const { menu } = reads.useReads();
+  const currency = menu.data?.currency ?? '';
   const tracked = useTrackedOrders();
   const table = useRememberedTable();
   const [shownId, setShownId] = useState<number>();

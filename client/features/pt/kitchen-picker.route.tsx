@@ -1,19 +1,17 @@
-import { useLoaderData } from 'react-router';
+import { kitchenPickerReads } from '@pages/pt.reads';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { KITCHEN_STALLS_KEY, fetchStallPage } from './pt.api';
+import { routeReads } from '@/lib/route-reads';
 
 /** `/pt/kitchen`: which stall this tablet is the kitchen screen of. */
-export const loader = () => loadQuery(KITCHEN_STALLS_KEY, fetchStallPage);
-
-export const handle = { title: 'Kitchens', preload: () => preloadQuery(KITCHEN_STALLS_KEY, fetchStallPage) };
+const reads = routeReads(kitchenPickerReads);
+export const { loader } = reads;
+export const handle = { title: 'Kitchens', ...reads.handle };
 
 export function Component() {
-  const loaded = useLoaderData<typeof loader>();
-  const stalls = useQuery(KITCHEN_STALLS_KEY, fetchStallPage, loaded).data ?? loaded;
+  const { stalls } = reads.useReads();
   return (
     <div className="stack-lg">
       <PageHeader eyebrow="Food court" title="Kitchens">

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { TicketStatusSchema } from '@contracts/pt.contract';
 import { isApiError } from '@/lib/api-client';
@@ -56,4 +57,24 @@ export function sendQueued(stallId: number, send: (move: QueuedMove) => Promise<
 export function queuedStatus<T extends { orderId: number; status: QueuedMove['to'] }>(ticket: T, queue: readonly QueuedMove[], stallId: number): QueuedMove['to'] {
   const mine = queue.filter((m) => m.stallId === stallId && m.orderId === ticket.orderId);
   return mine.at(-1)?.to ?? ticket.status;
+}
+
+/** Whether the device is online, for the queue: the browser's word for it, and our own when a send found no network (`lost`). */
+export function useOnline(): [online: boolean, lost: (isLost: boolean) => void] {
+  const [browserOnline, setBrowserOnline] = useState(() => navigator.onLine);
+  const [lostConnection, setLost] = useState(false);
+  useEffect(() => {
+    const on = () => {
+      setBrowserOnline(true);
+      setLost(false);
+    };
+    const off = () => setBrowserOnline(false);
+    window.addEventListener('online', on);
+    window.addEventListener('offline', off);
+    return () => {
+      window.removeEventListener('online', on);
+      window.removeEventListener('offline', off);
+    };
+  }, []);
+  return [browserOnline && !lostConnection, setLost];
 }

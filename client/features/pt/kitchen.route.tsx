@@ -1,50 +1,42 @@
 import { useEffect, useState } from 'react';
-import { data, useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import * as v from 'valibot';
-import { isIdText } from '@contracts/common.contract';
-import { NEXT_TICKET_STATUS, OPEN_ORDER_STATUSES, OrderSchema, PREVIOUS_TICKET_STATUS, kitchenTicketOf, ptApi, type Kitchen, type KitchenTicket, type OrderStatus, type TicketStatus } from '@contracts/pt.contract';
+import { data, useLoaderData, useParams, type LoaderFunctionArgs } from 'react-router';
+import { kitchenTicketOf, type Kitchen, type KitchenTicket, type TicketStatus } from '@contracts/pt.contract';
+import { kitchenRead, kitchenReads } from '@pages/pt.reads';
 import { AppLink } from '@/lib/app-link';
 import { LiveConnectionBadge } from '@/components/live-connection';
-import { AsyncButton } from '@/components/async-button';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
 import { playChime, wakeAudio } from '@/lib/chime-sound';
 import { byInstant } from '@/lib/format';
-import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
+import { useWhenLiveOpens } from '@/lib/live-events';
+import { useLiveList } from '@/lib/live-list';
 import { useNotify } from '@/lib/notify';
 import { paths } from '@/lib/paths';
+import { routeReads } from '@/lib/route-reads';
 import { useStored } from '@/lib/stored-value';
 import { useNow } from '@/lib/use-now';
-import { TicketAge } from './components/order-ticket';
-import { kitchenQueue, queueMove, queuedStatus, sendQueued, type QueuedMove } from './kitchen-queue';
+import { KitchenTicketCard, STEP_WORDS } from './components/kitchen-ticket';
+import { kitchenQueue, queueMove, queuedStatus, sendQueued, useOnline, type QueuedMove } from './kitchen-queue';
 import { kitchenSound } from './kitchen-sound';
-import { fetchKitchen, kitchenKey, moveTicket } from './pt.api';
+import { AGE_TICK_MS, isOpen, orderOf, useFreshMarks } from './live-orders';
+import { moveTicket } from './pt.api';
+
+const reads = routeReads(kitchenReads);
+const noStall = (stallId = '') => data(`No stall with id ${stallId}`, { status: 404, statusText: 'Not Found' });
 
 /** `/pt/kitchen/:stallId` (runners, staff, admins): one stall's tickets, for a tablet in landscape by the pass. */
-export async function loader({ params }: LoaderFunctionArgs): Promise<{ stallId: number; kitchen: Kitchen }> {
-  if (!isIdText(params.stallId)) throw data(`No stall with id ${params.stallId ?? ''}`, { status: 404, statusText: 'Not Found' });
-  const stallId = Number(params.stallId);
-  try {
-    return { stallId, kitchen: await loadQuery(kitchenKey(stallId), fetchKitchen) };
-  } catch (error) {
-    if (isApiError(error, 404)) throw data(`No stall with id ${stallId}`, { status: 404, statusText: 'Not Found' });
-    throw error;
-  }
+export async function loader(args: LoaderFunctionArgs): Promise<{ kitchen: Kitchen }> {
+  const { stallId } = args.params;
+  const { kitchen } = await reads.loader(args).catch((error: unknown) => {
+    throw isApiError(error, 404) ? noStall(stallId) : error;
+  });
+  if (!kitchen) throw noStall(stallId);
+  return { kitchen };
 }
 
-export const handle = {
-  title: 'Kitchen',
-  preload: ({ params }: { params: { stallId?: string } }) => {
-    if (isIdText(params.stallId)) preloadQuery(kitchenKey(Number(params.stallId)), fetchKitchen);
-  },
-};
-
-const AGE_TICK_MS = 20_000;
-/** How long a new ticket stays marked (it flashes at first, unless the device asks for less motion). */
-const FRESH_MS = 60_000;
+export const handle = { title: 'Kitchen', ...reads.handle };
 
 const COLUMNS = [
   { status: 'received', title: 'New', empty: 'No new tickets.' },
@@ -52,59 +44,51 @@ const COLUMNS = [
   { status: 'ready', title: 'Ready', empty: 'Nothing waiting at the pass.' },
 ] as const;
 
-const BUMP_WORDS: Record<TicketStatus, string | null> = { received: 'Start', preparing: 'Ready', ready: null };
-const STEP_WORDS: Record<TicketStatus, string> = { received: 'new', preparing: 'preparing', ready: 'ready' };
-
-const isOpen = (status: OrderStatus) => (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status);
 const oldestFirst = (a: KitchenTicket, b: KitchenTicket) => byInstant(a.orderCreatedAt, b.orderCreatedAt) || a.orderId - b.orderId;
 
 /** The screen with one ticket's news in it: added, moved, or gone (the order was served or cancelled). */
-function mergeTicket(kitchen: Kitchen, ticket: KitchenTicket): Kitchen {
+function mergeTicket(kitchen: Kitchen, ticket: KitchenTicket): { list: Kitchen } {
   const others = kitchen.tickets.filter((t) => t.orderId !== ticket.orderId);
-  return { ...kitchen, tickets: isOpen(ticket.orderStatus) ? [...others, ticket].sort(oldestFirst) : others };
-}
-
-/** Whether the device is online: the browser's word for it, and our own when a request found no network. */
-function useOnline(): [online: boolean, lost: (isLost: boolean) => void] {
-  const [browserOnline, setBrowserOnline] = useState(() => navigator.onLine);
-  const [lostConnection, setLost] = useState(false);
-  useEffect(() => {
-    const on = () => {
-      setBrowserOnline(true);
-      setLost(false);
-    };
-    const off = () => setBrowserOnline(false);
-    window.addEventListener('online', on);
-    window.addEventListener('offline', off);
-    return () => {
-      window.removeEventListener('online', on);
-      window.removeEventListener('offline', off);
-    };
-  }, []);
-  return [browserOnline && !lostConnection, setLost];
+  return { list: { ...kitchen, tickets: isOpen(ticket.orderStatus) ? [...others, ticket].sort(oldestFirst) : others } };
 }
 
 export function Component() {
-  const { stallId, kitchen: loaded } = useLoaderData<typeof loader>();
-  const key = kitchenKey(stallId);
-  const query = useQuery(key, fetchKitchen, loaded);
-  const kitchen = query.data ?? loaded;
+  const loaded = useLoaderData<typeof loader>();
+  const stallId = Number(useParams().stallId);
   const queue = useStored(kitchenQueue);
   const soundOn = useStored(kitchenSound);
   const [online, setLost] = useOnline();
   const now = useNow(AGE_TICK_MS);
+  const fresh = useFreshMarks(now);
   const toast = useToast();
-  const [fresh, setFresh] = useState<ReadonlyMap<number, number>>(new Map());
   const [announcement, setAnnouncement] = useState('');
   const notify = useNotify();
 
-  const apply = (ticket: KitchenTicket) => setQueryData(key, (current: Kitchen | undefined) => mergeTicket(current ?? kitchen, ticket));
+  /** A new ticket (not one the screen has, which a resume can replay): flashed, said, chimed if the screen's sound is on. */
+  const announce = (ticket: KitchenTicket, screen: Kitchen) => {
+    if (ticket.status !== 'received' || !isOpen(ticket.orderStatus) || screen.tickets.some((t) => t.orderId === ticket.orderId)) return;
+    fresh.mark(ticket.orderId);
+    setAnnouncement(`New ticket: order ${ticket.orderId} for table ${ticket.table}.`);
+    // The screen's own sound switch decides the chime; a notification follows the device's choice (tab hidden only).
+    notify({ title: `New ticket: order ${ticket.orderId}`, body: `Table ${ticket.table}`, tag: `kitchen-${ticket.orderId}`, url: paths.ptKitchen(stallId) }, { sound: kitchenSound.read() });
+  };
+  // This stall's part of each order.
+  const screen = useLiveList(kitchenRead(stallId), loaded.kitchen, {
+    events: ['order'],
+    news: (event) => {
+      const order = orderOf(event);
+      return order && kitchenTicketOf(order, stallId);
+    },
+    merge: mergeTicket,
+    onNews: announce,
+  });
+  const kitchen = screen.data;
 
-  /** Sends what is queued, in order; once all went through after an outage, reads the screen again to catch up. */
+  /** Sends what is queued, in order; each answer is shown at once. */
   const sendAll = async () => {
     const outcome = await sendQueued(
       stallId,
-      async (move: QueuedMove) => apply(await moveTicket({ params: { id: move.stallId, orderId: move.orderId }, body: { from: move.from, to: move.to } })),
+      async (move: QueuedMove) => screen.take(await moveTicket({ params: { id: move.stallId, orderId: move.orderId }, body: { from: move.from, to: move.to } })),
       (move, error) =>
         toast.show({ tone: 'error', title: `Order ${move.orderId} was not moved`, message: `${errorMessage(error)}${isApiError(error, 409) ? ' The screen has been refreshed.' : ''}` }),
     );
@@ -112,38 +96,17 @@ export function Component() {
     return outcome;
   };
 
-  useLiveEvents(['order'], (event) => {
-    const parsed = v.safeParse(OrderSchema, event.data);
-    if (!parsed.success) return;
-    const ticket = kitchenTicketOf(parsed.output, stallId);
-    if (!ticket) return;
-    if (ticket.status === 'received' && isOpen(ticket.orderStatus) && !kitchen.tickets.some((t) => t.orderId === ticket.orderId)) {
-      setFresh((map) => new Map(map).set(ticket.orderId, Date.now()));
-      setAnnouncement(`New ticket: order ${ticket.orderId} for table ${ticket.table}.`);
-      // The screen's own sound switch decides the chime; a notification follows the device's choice (tab hidden only).
-      notify({ title: `New ticket: order ${ticket.orderId}`, body: `Table ${ticket.table}`, tag: `kitchen-${ticket.orderId}`, url: paths.ptKitchen(stallId) }, { sound: kitchenSound.read() });
-    }
-    apply(ticket);
-  });
-
-  // Back online (the browser says so, or the stream is open again): queued bumps go first, in
-  // order, then the screen reads what it missed (the stream itself resumes from its last event).
+  // Back online, queued bumps go first, in order, then the screen reads what it missed (when the
+  // stream opens again the list reads itself; a bump's answer meanwhile asks it once more).
   const catchUp = () =>
-    void sendAll().then(async (outcome) => {
-      if (outcome === 'sent') await invalidate(ptApi.kitchen, { params: { id: stallId } });
+    void sendAll().then((outcome) => {
+      if (outcome === 'sent') screen.readAgain();
     });
-  useWhenLiveOpens(catchUp);
+  useWhenLiveOpens(() => void sendAll());
   useEffect(() => {
     window.addEventListener('online', catchUp);
     return () => window.removeEventListener('online', catchUp);
   });
-
-  useEffect(() => {
-    setFresh((map) => {
-      const kept = [...map].filter(([, at]) => now - at < FRESH_MS);
-      return kept.length === map.size ? map : new Map(kept);
-    });
-  }, [now]);
 
   const move = async (ticket: KitchenTicket, from: TicketStatus, to: TicketStatus) => {
     queueMove({ stallId, orderId: ticket.orderId, from, to });
@@ -190,9 +153,9 @@ export function Component() {
           {queue.some((m) => m.stallId === stallId) ? ` ${queue.filter((m) => m.stallId === stallId).length} waiting.` : ''}
         </p>
       ) : null}
-      {query.error && online ? (
-        <LoadError onRetry={() => void query.mutate()} retrying={query.isValidating}>
-          Could not refresh the tickets: {errorMessage(query.error)}
+      {screen.error && online ? (
+        <LoadError onRetry={screen.readAgain} retrying={screen.isValidating}>
+          Could not refresh the tickets: {errorMessage(screen.error)}
         </LoadError>
       ) : null}
 
@@ -207,48 +170,11 @@ export function Component() {
               </h2>
               {tickets.length ? (
                 <ul className="kitchen-tickets" aria-label={`${column.title} tickets`}>
-                  {tickets.map((ticket) => {
-                    const next = NEXT_TICKET_STATUS[ticket.status];
-                    const back = PREVIOUS_TICKET_STATUS[ticket.status];
-                    return (
-                      <li key={ticket.orderId}>
-                        <article className={`kitchen-ticket ticket-${ticket.status}${fresh.has(ticket.orderId) ? ' kitchen-fresh' : ''}`} aria-labelledby={`kt-${ticket.orderId}`}>
-                          <header className="ticket-head">
-                            <h3 id={`kt-${ticket.orderId}`} className="kitchen-ticket-title">
-                              Table {ticket.table}
-                              <span className="ticket-number"> · Order {ticket.orderId}</span>
-                            </h3>
-                            <TicketAge createdAt={ticket.orderCreatedAt} now={now} />
-                          </header>
-                          {ticket.queued ? <span className="badge badge-warn">Waiting to send</span> : null}
-                          <ul className="kitchen-lines">
-                            {ticket.lines.map((line) => (
-                              <li key={line.id}>
-                                <span className="ticket-qty tabular">{line.quantity} ×</span>
-                                <span>
-                                  {line.name}
-                                  {line.note ? <span className="ticket-note">Note: {line.note}</span> : null}
-                                </span>
-                              </li>
-                            ))}
-                          </ul>
-                          <div className="ticket-actions">
-                            {next && BUMP_WORDS[ticket.status] ? (
-                              <AsyncButton className="btn btn-primary kitchen-bump" run={() => move(ticket, ticket.status, next)} pendingLabel="Sending…">
-                                {BUMP_WORDS[ticket.status]}
-                                <span className="visually-hidden"> (order {ticket.orderId})</span>
-                              </AsyncButton>
-                            ) : null}
-                            {back ? (
-                              <AsyncButton className="btn" run={() => move(ticket, ticket.status, back)} pendingLabel="Sending…">
-                                <Icon name="undo" size={18} /> Undo<span className="visually-hidden"> (order {ticket.orderId}, back to {STEP_WORDS[back]})</span>
-                              </AsyncButton>
-                            ) : null}
-                          </div>
-                        </article>
-                      </li>
-                    );
-                  })}
+                  {tickets.map((ticket) => (
+                    <li key={ticket.orderId}>
+                      <KitchenTicketCard ticket={ticket} now={now} fresh={fresh.has(ticket.orderId)} move={move} />
+                    </li>
+                  ))}
                 </ul>
               ) : (
                 <p className="muted board-empty">{column.empty}</p>

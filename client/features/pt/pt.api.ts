@@ -1,37 +1,14 @@
-import * as v from 'valibot';
-import { ptApi, ptReads } from '@contracts/pt.contract';
+import { ptApi } from '@contracts/pt.contract';
 import { urlOf } from '@contracts/endpoint.contract';
-import { fetcherFor, keyFor, keyOf } from '@/lib/api-client';
-import { invalidate } from '@/lib/cache';
+import { menuRead, type StallsSearch } from '@pages/pt.reads';
 import { write } from '@/lib/endpoint-write';
-import { pageParam, parseSearch, toApiPage } from '@pages/search-params';
 import { paths } from '@/lib/paths';
+import { queryOf } from '@/lib/route-reads';
 
 /**
- * The food court's data layer: keys and fetchers of its reads (keys name the endpoint and its input), and the
- * writes with what each one changes.
+ * The food court's client side of its data: the links its pages build, the menu as the cache holds
+ * it (its reads are declared in pages/pt.reads.ts), and the writes with what each one changes.
  */
-export const PAGE_SIZE = 10;
-
-// ---- search params (every key falls back silently) ------------------------------------------
-
-const queryParam = v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), '');
-
-export const StallsSearchSchema = v.object({ page: pageParam, query: queryParam });
-export type StallsSearch = v.InferOutput<typeof StallsSearchSchema>;
-export const parseStallsSearch = (url: URL | URLSearchParams) => parseSearch(StallsSearchSchema, url);
-
-/** `?table=` as the QR code writes it: a whole number, or nothing (checked against the venue's tables on the page). */
-const tableParam = v.fallback(v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.toNumber()), 0);
-/** `?stall=` on the diner menu: one stall's section, or 0 for all. */
-const stallParam = v.fallback(v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.toNumber()), 0);
-export const DinerSearchSchema = v.object({ table: tableParam, stall: stallParam });
-export type DinerSearch = v.InferOutput<typeof DinerSearchSchema>;
-/** Whether the URL names a table at all (`?table=abc` does, badly; no `table` does not). */
-export const parseDinerSearch = (url: URL | URLSearchParams) => {
-  const params = url instanceof URL ? url.searchParams : url;
-  return { ...parseSearch(DinerSearchSchema, params), tableGiven: params.has('table') };
-};
 
 /** The URL of the stall list with some params changed (page 1 and an empty query are left out). */
 export function stallsHref(search: StallsSearch): string {
@@ -42,31 +19,11 @@ export function stallsHref(search: StallsSearch): string {
   return query ? `${paths.ptStalls}?${query}` : paths.ptStalls;
 }
 
-// ---- keys and fetchers ------------------------------------------------------------------------
-
-/** `GET /api/pt/stalls?page=<0-based>…` for a 1-based URL page. */
-export const stallsKey = (search: { page: number; query?: string }) =>
-  keyFor(ptApi.listStalls, { query: { page: toApiPage(search.page), pageSize: PAGE_SIZE, query: search.query } });
-export const stallKey = (id: number | string) => keyFor(ptApi.getStall, { params: { id } });
-export const MENU_KEY = keyOf(ptReads.menu);
-
-// The board's reads are the runner board's first reads, preloaded from its HTML (bff/contracts/first-reads.contract.ts).
-export const OPEN_ORDERS_KEY = keyOf(ptReads.openOrders);
-export const recentOrdersKey = (status: 'served' | 'cancelled') => keyOf(status === 'served' ? ptReads.servedOrders : ptReads.cancelledOrders);
+/** The diners' menu, which the add-to-cart form reads again before adding a dish. */
+export const menuQuery = queryOf(menuRead);
 
 /** The diner's own order as Server-Sent Events (EventSource takes the URL; the token proves it is theirs). */
 export const orderStreamUrl = (id: number, token: string) => urlOf(ptApi.orderStream, { params: { id }, query: { token } });
-
-export const fetchStallPage = fetcherFor(ptApi.listStalls);
-export const fetchStall = fetcherFor(ptApi.getStall);
-export const fetchMenu = fetcherFor(ptApi.menu);
-export const fetchOrderPage = fetcherFor(ptApi.listOrders);
-
-/** A stall's kitchen screen: its open tickets. */
-export const kitchenKey = (stallId: number | string) => keyFor(ptApi.kitchen, { params: { id: stallId } });
-export const fetchKitchen = fetcherFor(ptApi.kitchen);
-/** The kitchen picker: every stall on one screen (the API's largest page). */
-export const KITCHEN_STALLS_KEY = keyFor(ptApi.listStalls, { query: { page: 0, pageSize: 100 } });
 
 // ---- writes (docs/decisions/0001-one-way-to-write.md) -------------------------------------------
 
@@ -98,6 +55,3 @@ export const moveOrder = write(ptApi.updateOrder, { staleWhenRefused: [ptApi.lis
  * too: a move already done answers as done). A refusal (409: moved on another screen) reads the screen again.
  */
 export const moveTicket = write(ptApi.moveTicket, { staleWhenRefused: [ptApi.kitchen] });
-
-/** Every list of the board reads again (after a refused move, or a reconnect that may have missed changes). */
-export const refreshBoard = () => invalidate(ptApi.listOrders);

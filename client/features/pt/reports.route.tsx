@@ -1,8 +1,8 @@
 import './reports.css';
 import { useState } from 'react';
 import { useLoaderData, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
 import { MAX_REPORT_DAYS, type Report, type ReportFigures } from '@contracts/pt-reports.contract';
+import { parseReportsSearch, reportRead, reportsReads } from '@pages/pt.reads';
 import { ExportCsvLink } from '@/components/export-csv-link';
 import { EmptyState } from '@/components/empty-state';
 import { DayRangeFields, IgnoredParamsBanner } from '@/components/list-filter-fields';
@@ -10,25 +10,18 @@ import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
 import { errorMessage } from '@/lib/api-client';
 import { AppLink } from '@/lib/app-link';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { useSetSearchParams } from '@/lib/search-params';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
+import { useSearch, useSetSearchParams } from '@/lib/search-params';
 import { BarChart, type Bar } from './components/bar-chart';
 import { formatMoney } from './pt-format';
-import { fetchReport, parseReportsSearch, reportExportHref, reportKey, reportsHref } from './reports.api';
+import { reportExportHref, reportsHref } from './reports.api';
 
-export async function loader({ url }: LoaderFunctionArgs) {
-  const { ignored, ...search } = parseReportsSearch(url);
-  return { search, ignored, report: await loadQuery(reportKey(search), fetchReport) };
-}
-
-export const handle = {
-  title: 'Food court figures',
-  preload: ({ url }: { url: URL }) => {
-    const { ignored: _ignored, ...search } = parseReportsSearch(url);
-    preloadQuery(reportKey(search), fetchReport);
-  },
-};
+/** `/pt/reports?from&to` (staff): the figures of some days, today's by default. */
+const reads = routeReads(reportsReads);
+export const { loader } = reads;
+export const handle = { title: 'Food court figures', ...reads.handle };
 
 const METRICS = {
   revenueCents: 'Revenue',
@@ -117,9 +110,9 @@ function FiguresTable({ caption, heading, rows, totals, currency }: { caption: s
  */
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { search, ignored } = loaded;
-  const { data, error, isValidating, mutate } = useQuery(reportKey(search), fetchReport, loaded.report);
-  const report = data ?? loaded.report;
+  const { ignored, ...search } = useSearch(parseReportsSearch);
+  // The hook itself rather than `reads.useReads()`: a failed refresh is said above the figures still shown.
+  const { data: report, error, isValidating, mutate } = useRead(queryOf(reportRead(search)), loaded.report);
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.ptReports;
   const setSearchParams = useSetSearchParams();

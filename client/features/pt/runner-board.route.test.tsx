@@ -147,6 +147,22 @@ describe('/pt/runner', () => {
     expect(await within(column('Received')).findByRole('article', { name: 'Table 30 · Order 9' })).toBeInTheDocument();
   });
 
+  it('after the stream drops and comes back, shows what happened meanwhile: an order placed, one served elsewhere', async () => {
+    const { pt } = setup();
+    await screen.findByRole('heading', { name: 'Runner board' });
+    const stream = FakeEventSource.current();
+    act(() => stream.open());
+    await act(async () => {});
+    act(() => stream.drop());
+    // Neither is ever announced to this board.
+    pt.orders.push(order(9, { table: 30, status: 'received', minutesAgo: 0 }));
+    Object.assign(pt.orders.find((o) => o.id === 3)!, { status: 'served', updatedAt: new Date().toISOString() });
+    act(() => stream.open());
+    expect(await within(column('Received')).findByRole('article', { name: 'Table 30 · Order 9' })).toBeInTheDocument();
+    await waitFor(() => expect(within(column('Ready')).queryByRole('article')).not.toBeInTheDocument());
+    expect(await within(screen.getByRole('list', { name: 'Served and cancelled recently' })).findByText('Table 9')).toBeInTheDocument();
+  });
+
   it('takes in an event that arrives before its first read has settled', async () => {
     const { pt } = setup();
     await screen.findByRole('heading', { name: 'Runner board' });

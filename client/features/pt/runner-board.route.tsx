@@ -1,77 +1,61 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useLoaderData } from 'react-router';
-import * as v from 'valibot';
 import type { Page } from '@contracts/common.contract';
-import { OPEN_ORDER_STATUSES, OrderSchema, PREVIOUS_ORDER_STATUS, ptApi, type Order, type OrderStatus } from '@contracts/pt.contract';
+import type { Order, OrderStatus } from '@contracts/pt.contract';
+import { openOrdersRead, recentOrdersRead, runnerBoardReads } from '@pages/pt.reads';
 import { LiveConnectionBadge, LiveConnectionError } from '@/components/live-connection';
-import { AsyncButton } from '@/components/async-button';
 import { EmptyState } from '@/components/empty-state';
-import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
 import { useModal } from '@/components/modal-host';
 import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { cachedData, invalidate, loadQuery, preloadQuery, setQueryData, useQuery } from '@/lib/cache';
-import { byInstant, formatWhen } from '@/lib/format';
-import { useLiveEvents, useWhenLiveOpens } from '@/lib/live-events';
+import { byInstant } from '@/lib/format';
+import { useLiveList } from '@/lib/live-list';
 import { useNotify } from '@/lib/notify';
 import { paths } from '@/lib/paths';
+import { routeReads } from '@/lib/route-reads';
 import { useNow } from '@/lib/use-now';
-import { ConfirmCancelOrder, OrderTicket } from './components/order-ticket';
-import { OPEN_ORDERS_KEY, fetchOrderPage, moveOrder, recentOrdersKey, refreshBoard } from './pt.api';
+import { ConfirmCancelOrder, OrderTicket, RecentOrders } from './components/order-ticket';
+import { AGE_TICK_MS, isOpen, orderOf, useFreshMarks } from './live-orders';
+import { moveOrder } from './pt.api';
 import { STATUS_LABELS } from './pt-format';
 
-type Data = { open: Page<Order>; served: Page<Order>; cancelled: Page<Order> };
+/** `/pt/runner`: the open orders, and the last served and cancelled ones within reach of an undo. */
+const reads = routeReads(runnerBoardReads);
+export const { loader } = reads;
+export const handle = { title: 'Runner board', ...reads.handle };
 
-/** `/pt/runner` (runners, staff, admins; the route's middleware turns everyone else away). */
-export async function loader(): Promise<Data> {
-  const [open, served, cancelled] = await Promise.all([
-    loadQuery(OPEN_ORDERS_KEY, fetchOrderPage),
-    loadQuery(recentOrdersKey('served'), fetchOrderPage),
-    loadQuery(recentOrdersKey('cancelled'), fetchOrderPage),
-  ]);
-  return { open, served, cancelled };
-}
-
-export const handle = {
-  title: 'Runner board',
-  preload: () => {
-    preloadQuery(OPEN_ORDERS_KEY, fetchOrderPage);
-    preloadQuery(recentOrdersKey('served'), fetchOrderPage);
-    preloadQuery(recentOrdersKey('cancelled'), fetchOrderPage);
-  },
-};
-
-/** Ticket ages move on every 20 s without any new data. */
-const AGE_TICK_MS = 20_000;
-/** How long a ticket that arrived live stays marked "New". */
-const FRESH_MS = 60_000;
-
-const isOpen = (status: OrderStatus) => (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status);
 const oldestFirst = (a: Order, b: Order) => byInstant(a.createdAt, b.createdAt) || a.id - b.id;
 
 /**
  * The open list with one order's news in it: added, moved, or gone (served, cancelled). Older news
  * than the list has is ignored. A board that shows every open order stays exact this way; one that
- * shows only the oldest page (`partial`) keeps a new order beyond its page out of it, and is read
- * again after any news (`refill`): counting locally could not tell a replayed event from a new one,
- * and an order that leaves must make room for the next oldest.
+ * shows only the oldest page (partial) keeps a new order beyond its page out of it, and is read
+ * again after any news: counting locally could not tell a replayed event from a new one, and an
+ * order that leaves must make room for the next oldest.
  */
-function mergeOpenOrder(page: Page<Order>, order: Order): { page: Page<Order>; refill: boolean } {
+function mergeOpenOrder(page: Page<Order>, order: Order): { list: Page<Order>; readAgain: boolean } {
   const partial = page.total > page.items.length;
   const existing = page.items.find((o) => o.id === order.id);
-  if (existing && existing.updatedAt > order.updatedAt) return { page, refill: false };
+  if (existing && existing.updatedAt > order.updatedAt) return { list: page, readAgain: false };
   const others = page.items.filter((o) => o.id !== order.id);
-  if (!isOpen(order.status)) return { page: existing ? { ...page, items: others, total: Math.max(0, page.total - 1) } : page, refill: partial };
-  if (existing) return { page: { ...page, items: [...others, order].sort(oldestFirst) }, refill: false };
+  if (!isOpen(order.status)) return { list: existing ? { ...page, items: others, total: Math.max(0, page.total - 1) } : page, readAgain: partial };
+  if (existing) return { list: { ...page, items: [...others, order].sort(oldestFirst) }, readAgain: false };
   const last = page.items.at(-1);
   const full = partial || page.items.length >= page.pageSize;
   // Newer than the last ticket of a full page: it waits beyond the page until older ones leave.
-  if (full && last && oldestFirst(order, last) > 0) return { page: { ...page, total: page.total + 1 }, refill: true };
+  if (full && last && oldestFirst(order, last) > 0) return { list: { ...page, total: page.total + 1 }, readAgain: true };
   const items = [...others, order].sort(oldestFirst);
-  return { page: { ...page, items: items.slice(0, page.pageSize), total: page.total + 1 }, refill: full };
+  return { list: { ...page, items: items.slice(0, page.pageSize), total: page.total + 1 }, readAgain: full };
 }
+
+/** A recent list changes when an order reaches its status, or leaves it (an undo). */
+const recent = (status: 'served' | 'cancelled') => ({
+  events: ['order'] as const,
+  news: orderOf,
+  concerns: (order: Order, list: Page<Order>) => order.status === status || list.items.some((o) => o.id === order.id),
+});
 
 const COLUMNS = [
   { status: 'received', title: 'Received', empty: 'No new orders.' },
@@ -81,73 +65,32 @@ const COLUMNS = [
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const openQuery = useQuery(OPEN_ORDERS_KEY, fetchOrderPage, loaded.open);
-  const servedQuery = useQuery(recentOrdersKey('served'), fetchOrderPage, loaded.served);
-  const cancelledQuery = useQuery(recentOrdersKey('cancelled'), fetchOrderPage, loaded.cancelled);
-  const open = openQuery.data ?? loaded.open;
-  const served = servedQuery.data ?? loaded.served;
-  const cancelled = cancelledQuery.data ?? loaded.cancelled;
   const now = useNow(AGE_TICK_MS);
-  const toast = useToast();
-  const modal = useModal();
-  const [fresh, setFresh] = useState<ReadonlyMap<number, number>>(new Map());
+  const fresh = useFreshMarks(now);
   const [announcement, setAnnouncement] = useState('');
   const notify = useNotify();
+  const toast = useToast();
+  const modal = useModal();
 
-  /** The open list as the cache has it now (several events can arrive between two renders). */
-  const currentOpen = () => cachedData(OPEN_ORDERS_KEY) as Page<Order> | undefined;
-  // A partial board is read again after news; one read at a time, and one more if news came meanwhile.
-  const refilling = useRef<'idle' | 'reading' | 'again'>('idle');
-  const refill = () => {
-    if (refilling.current !== 'idle') return void (refilling.current = 'again');
-    refilling.current = 'reading';
-    void invalidate(ptApi.listOrders, { query: { status: 'open' } }).finally(() => {
-      const again = refilling.current === 'again';
-      refilling.current = 'idle';
-      if (again) refill();
-    });
+  /** A new order (not one the board has, which a resume can replay): marked New, said, and notified while the tab is hidden. */
+  const announce = (order: Order, board: Page<Order>) => {
+    if (order.status !== 'received' || board.items.some((o) => o.id === order.id)) return;
+    fresh.mark(order.id);
+    setAnnouncement(`New order ${order.id} for table ${order.table}.`);
+    notify({ title: `New order ${order.id}`, body: `Table ${order.table}`, tag: `order-${order.id}`, url: paths.ptRunner });
   };
-
-  const refreshRecent = () => Promise.all([invalidate(ptApi.listOrders, { query: { status: 'served' } }), invalidate(ptApi.listOrders, { query: { status: 'cancelled' } })]);
-
-  /** An order's news, from the live stream or our own move: merged into the open list at once, the recent lists read again when they change. */
-  const apply = (order: Order) => {
-    const merged = mergeOpenOrder(currentOpen() ?? open, order);
-    setQueryData(OPEN_ORDERS_KEY, merged.page);
-    if (merged.refill) refill();
-    const recent = [...served.items, ...cancelled.items].some((o) => o.id === order.id);
-    if (!isOpen(order.status) || recent) void refreshRecent();
-  };
-
-  useLiveEvents(['order'], (event) => {
-    const parsed = v.safeParse(OrderSchema, event.data);
-    if (!parsed.success) return;
-    const order = parsed.output;
-    if (order.status === 'received' && !open.items.some((o) => o.id === order.id)) {
-      setFresh((map) => new Map(map).set(order.id, Date.now()));
-      setAnnouncement(`New order ${order.id} for table ${order.table}.`);
-      notify({ title: `New order ${order.id}`, body: `Table ${order.table}`, tag: `order-${order.id}`, url: paths.ptRunner });
-    }
-    apply(order);
-  });
-
-  // The board was read before the stream opened, and the stream may have been lost since: whatever
-  // happened in between is read again once the stream is open (a ticket must never go missing), unless
-  // the stream began where the board's reads ended and brings it as events (decision 0089).
-  useWhenLiveOpens(() => void refreshBoard());
-
-  // "New" marks fade after a minute (checked with the age tick).
-  useEffect(() => {
-    setFresh((map) => {
-      const kept = [...map].filter(([, at]) => now - at < FRESH_MS);
-      return kept.length === map.size ? map : new Map(kept);
-    });
-  }, [now]);
+  const openList = useLiveList(openOrdersRead, loaded.open, { events: ['order'], news: orderOf, merge: mergeOpenOrder, onNews: announce });
+  const servedList = useLiveList(recentOrdersRead('served'), loaded.served, recent('served'));
+  const cancelledList = useLiveList(recentOrdersRead('cancelled'), loaded.cancelled, recent('cancelled'));
+  const lists = [openList, servedList, cancelledList];
+  const open = openList.data;
+  /** A move's own answer is shown at once (its event follows when the stream is up). */
+  const take = (order: Order) => lists.forEach((list) => list.take(order));
 
   const move = async (order: Order, to: OrderStatus) => {
     try {
       const moved = await moveOrder({ params: { id: order.id }, body: { status: to } });
-      apply(moved);
+      take(moved);
       toast.show({ tone: 'success', message: `Order ${moved.id} (table ${moved.table}) is ${STATUS_LABELS[moved.status].toLowerCase()}.` });
     } catch (error) {
       // A refused move (409) has read the board again already.
@@ -167,17 +110,14 @@ export function Component() {
           order={order}
           onClose={close}
           cancel={async () => {
-            const cancelledOrder = await moveOrder({ params: { id: order.id }, body: { status: 'cancelled' } });
-            apply(cancelledOrder);
+            take(await moveOrder({ params: { id: order.id }, body: { status: 'cancelled' } }));
             toast.show({ tone: 'success', message: `Order ${order.id} (table ${order.table}) was cancelled.` });
           }}
         />
       ),
     });
 
-  const error = openQuery.error ?? servedQuery.error ?? cancelledQuery.error;
-  const retrying = openQuery.isValidating || servedQuery.isValidating || cancelledQuery.isValidating;
-  const recent = [...served.items, ...cancelled.items].sort((a, b) => byInstant(b.updatedAt, a.updatedAt));
+  const error = lists.find((list) => list.error)?.error;
 
   return (
     <div className="stack-lg runner-board">
@@ -190,7 +130,7 @@ export function Component() {
       </p>
 
       {error ? (
-        <LoadError onRetry={() => void refreshBoard()} retrying={retrying}>
+        <LoadError onRetry={() => lists.forEach((list) => list.readAgain())} retrying={lists.some((list) => list.isValidating)}>
           Could not refresh the board: {errorMessage(error)}
         </LoadError>
       ) : null}
@@ -235,34 +175,7 @@ export function Component() {
         </div>
       )}
 
-      <section className="card stack" aria-labelledby="recent-title">
-        <h2 id="recent-title" className="card-heading">
-          <Icon name="undo" /> Served and cancelled recently
-        </h2>
-        {recent.length === 0 ? (
-          <p className="muted">Orders you mark served or cancel appear here for a while, to undo a slip.</p>
-        ) : (
-          <ul className="recent-orders" aria-label="Served and cancelled recently">
-            {recent.map((order) => {
-              const back = PREVIOUS_ORDER_STATUS[order.status];
-              return (
-                <li key={order.id} className="recent-order">
-                  <span>
-                    <strong>Table {order.table}</strong> · Order {order.id}{' '}
-                    <span className={`badge ${order.status === 'served' ? 'badge-ok' : 'badge-bad'}`}>{STATUS_LABELS[order.status]}</span>
-                  </span>
-                  <span className="muted small">{formatWhen(order.updatedAt)}</span>
-                  {back ? (
-                    <AsyncButton run={() => move(order, back)} pendingLabel="Moving…">
-                      <Icon name="undo" size={16} /> Undo<span className="visually-hidden"> (order {order.id}, back to {STATUS_LABELS[back]})</span>
-                    </AsyncButton>
-                  ) : null}
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </section>
+      <RecentOrders orders={[...servedList.data.items, ...cancelledList.data.items]} move={move} />
     </div>
   );
 }

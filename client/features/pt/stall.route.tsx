@@ -1,7 +1,7 @@
-import { data, useLoaderData, useNavigate } from 'react-router';
+import { data, useLoaderData, useNavigate, useParams } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import { isIdText } from '@contracts/common.contract';
-import type { Menu, MenuItem, StallWithItems } from '@contracts/pt.contract';
+import type { MenuItem } from '@contracts/pt.contract';
+import { stallRead, stallReads } from '@pages/pt.reads';
 import { AsyncButton } from '@/components/async-button';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState } from '@/components/empty-state';
@@ -12,40 +12,33 @@ import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { dinerMenuPath, paths } from '@/lib/paths';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
 import { useIsStaff } from './staff-session';
 import { MenuItemForm } from './components/menu-item-form';
 import { itemDelete, stallDelete } from './components/pt-deletes';
 import { byCategory } from './menu-groups';
-import { MENU_KEY, fetchMenu, fetchStall, stallKey, updateItem, updateStall } from './pt.api';
+import { menuQuery, updateItem, updateStall } from './pt.api';
 import { formatMoney } from './pt-format';
 
-type Data = { id: number; stall: StallWithItems; menu: Menu };
+const reads = routeReads(stallReads);
 
 /** `/pt/stalls/:id`: the stall's menu (a malformed or unknown id → not found). The menu call brings the venue's currency. */
-export async function loader({ params }: LoaderFunctionArgs): Promise<Data> {
-  if (!isIdText(params.id)) throw data(`No stall with id ${params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
-  const id = Number(params.id);
-  const [stall, menu] = await Promise.all([loadQuery(stallKey(id), fetchStall), loadQuery(MENU_KEY, fetchMenu)]);
-  return { id, stall, menu };
+export async function loader(args: LoaderFunctionArgs) {
+  const { stall, menu } = await reads.loader(args);
+  if (!stall) throw data(`No stall with id ${args.params.id ?? ''}`, { status: 404, statusText: 'Not Found' });
+  return { stall, menu };
 }
 
-export const handle = {
-  title: 'Stall',
-  preload: ({ params }: { params: { id?: string } }) => {
-    if (!isIdText(params.id)) return;
-    preloadQuery(stallKey(Number(params.id)), fetchStall);
-    preloadQuery(MENU_KEY, fetchMenu);
-  },
-};
+export const handle = { title: 'Stall', ...reads.handle };
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { id } = loaded;
-  const { data: fresh, error, isValidating, mutate } = useQuery(stallKey(id), fetchStall, loaded.stall);
-  const stall = fresh ?? loaded.stall;
-  const currency = (useQuery(MENU_KEY, fetchMenu, loaded.menu).data ?? loaded.menu).currency;
+  const id = Number(useParams().id);
+  // The hook itself rather than `reads.useReads()`: a failed refresh is said above the menu still shown.
+  const { data: stall, error, isValidating, mutate } = useRead(queryOf(stallRead(id)), loaded.stall);
+  const { currency } = useRead(menuQuery, loaded.menu).data;
   const staff = useIsStaff();
   const modal = useModal();
   const toast = useToast();

@@ -1,7 +1,6 @@
 import { useLoaderData, useNavigate, useNavigation } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
-import type { Page } from '@contracts/common.contract';
 import type { Stall } from '@contracts/pt.contract';
+import { parseStallsSearch, stallsListReads, stallsRead } from '@pages/pt.reads';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
@@ -12,32 +11,25 @@ import { PagedList } from '@/components/paged-list';
 import { SearchBox } from '@/components/search-box';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { loadQuery, preloadQuery, useQuery } from '@/lib/cache';
 import { paths } from '@/lib/paths';
-import { useSetSearchParam } from '@/lib/search-params';
+import { useRead } from '@/lib/reads';
+import { queryOf, routeReads } from '@/lib/route-reads';
+import { useSearch, useSetSearchParam } from '@/lib/search-params';
 import { useIsStaff } from './staff-session';
 import { stallDelete } from './components/pt-deletes';
 import { CreateStallForm } from './components/stall-form';
-import { fetchStallPage, parseStallsSearch, stallsHref, stallsKey, type StallsSearch } from './pt.api';
-
-type Data = { search: StallsSearch; stalls: Page<Stall> };
+import { stallsHref } from './pt.api';
 
 /** `/pt/stalls?page&query`: the URL page is 1-based, the API page 0-based; bad input → page 1. */
-export async function loader({ url }: LoaderFunctionArgs): Promise<Data> {
-  const search = parseStallsSearch(url);
-  return { search, stalls: await loadQuery(stallsKey(search), fetchStallPage) };
-}
-
-export const handle = {
-  title: 'Stalls',
-  preload: ({ url }: { url: URL }) => preloadQuery(stallsKey(parseStallsSearch(url)), fetchStallPage),
-};
+const reads = routeReads(stallsListReads);
+export const { loader } = reads;
+export const handle = { title: 'Stalls', ...reads.handle };
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
-  const { search } = loaded;
-  const { data, error, isValidating, mutate } = useQuery(stallsKey(search), fetchStallPage, loaded.stalls);
-  const stalls = data ?? loaded.stalls;
+  const search = useSearch(parseStallsSearch);
+  // The hook itself rather than `reads.useReads()`: a failed refresh is said above the stalls still shown.
+  const { data: stalls, error, isValidating, mutate } = useRead(queryOf(stallsRead(search)), loaded.stalls);
   const staff = useIsStaff();
   const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();

@@ -1,12 +1,14 @@
 import QRCode from 'qrcode';
 import { useLoaderData } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
+import { tableCodesReads } from '@pages/pt.reads';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { PageHeader } from '@/components/page-header';
-import { STATUS_KEY, fetchStatus } from '@/components/service-status';
-import { loadQuery, preloadQuery } from '@/lib/cache';
 import { dinerMenuPath } from '@/lib/paths';
-import { MENU_KEY, fetchMenu } from './pt.api';
+import { routeReads } from '@/lib/route-reads';
+
+const reads = routeReads(tableCodesReads);
 
 type TableCode = { table: number; url: string; image: string };
 type Data = { codes: TableCode[]; origin: string; loopback: boolean };
@@ -24,8 +26,9 @@ function isLoopback(origin: string): boolean {
  * print the sheet on the server itself or through a tunnel, and the sticker must work from a phone.
  * Without one configured the browser's own address is the best guess (right on the venue's network).
  */
-export async function loader(): Promise<Data> {
-  const [{ tables }, status] = await Promise.all([loadQuery(MENU_KEY, fetchMenu), loadQuery(STATUS_KEY, fetchStatus)]);
+export async function loader(args: LoaderFunctionArgs): Promise<Data> {
+  const { menu, status } = await reads.loader(args);
+  const { tables } = menu;
   const origin = status.publicOrigin ?? window.location.origin;
   const codes = await Promise.all(
     Array.from({ length: tables }, async (_, i) => {
@@ -39,13 +42,7 @@ export async function loader(): Promise<Data> {
   return { codes, origin, loopback: isLoopback(origin) };
 }
 
-export const handle = {
-  title: 'Table QR codes',
-  preload: () => {
-    preloadQuery(MENU_KEY, fetchMenu);
-    preloadQuery(STATUS_KEY, fetchStatus);
-  },
-};
+export const handle = { title: 'Table QR codes', ...reads.handle };
 
 export function Component() {
   const { codes, origin, loopback } = useLoaderData<typeof loader>();

@@ -1,10 +1,10 @@
-import { CartLineSchema, MAX_QUANTITY, ptReads, type Menu, type MenuItem, type Stall } from '@contracts/pt.contract';
+import { CartLineSchema, MAX_QUANTITY, ptApi, type Menu, type MenuItem, type Stall } from '@contracts/pt.contract';
 import { Field, FormActions, ModalForm, TextField } from '@/components/form-fields';
 import { errorMessage } from '@/lib/api-client';
-import { cachedData, invalidate } from '@/lib/cache';
+import { cachedData, invalidate } from '@/lib/reads';
 import { useForm } from '@/lib/form-state';
 import { addToCart, clampQuantity } from '@/features/pt/diner-store';
-import { MENU_KEY } from '@/features/pt/pt.api';
+import { menuQuery } from '@/features/pt/pt.api';
 import { QuantityStepper } from './quantity-stepper';
 
 /**
@@ -23,8 +23,8 @@ export function AddToCartForm({ stall, item, onDone, onCancel }: { stall: Pick<S
       // The menu on screen may be older than a sold-out dish or a paused stall: it is read again (the
       // page shows the answer), and the dish added only if it is still there. Offline, it is added as
       // shown, and the cart says what it cannot order.
-      const now = await invalidate(ptReads.menu.endpoint).then(
-        () => cachedData(MENU_KEY) as Menu | undefined,
+      const now = await invalidate(ptApi.menu).then(
+        () => cachedData(menuQuery.key) as Menu | undefined,
         () => undefined,
       );
       const stallNow = now?.stalls.find((s) => s.id === stall.id);

@@ -2,6 +2,7 @@ import { NEXT_ORDER_STATUS, PREVIOUS_ORDER_STATUS, type Order, type OrderStatus 
 import { AsyncButton } from '@/components/async-button';
 import { ConfirmDelete } from '@/components/confirm-delete';
 import { Icon } from '@/components/icon';
+import { byInstant, formatWhen } from '@/lib/format';
 import { BUMP_LABELS, STATUS_LABELS, ageMinutes, ageTone, formatAge } from '@/features/pt/pt-format';
 
 const TONE_WORDS = { fresh: '', waiting: 'waiting', late: 'late' } as const;
@@ -95,5 +96,40 @@ export function ConfirmCancelOrder({ order, cancel, onClose }: { order: Order; c
         Order {order.id} for table {order.table} ({count} {count === 1 ? 'dish' : 'dishes'}) leaves the board, and the diner sees it as cancelled. An undo brings it back as received.
       </p>
     </ConfirmDelete>
+  );
+}
+
+/** The orders served or cancelled last, newest first, each with its undo. */
+export function RecentOrders({ orders, move }: { orders: Order[]; move: (order: Order, to: OrderStatus) => Promise<void> }) {
+  const recent = [...orders].sort((a, b) => byInstant(b.updatedAt, a.updatedAt));
+  return (
+    <section className="card stack" aria-labelledby="recent-title">
+      <h2 id="recent-title" className="card-heading">
+        <Icon name="undo" /> Served and cancelled recently
+      </h2>
+      {recent.length === 0 ? (
+        <p className="muted">Orders you mark served or cancel appear here for a while, to undo a slip.</p>
+      ) : (
+        <ul className="recent-orders" aria-label="Served and cancelled recently">
+          {recent.map((order) => {
+            const back = PREVIOUS_ORDER_STATUS[order.status];
+            return (
+              <li key={order.id} className="recent-order">
+                <span>
+                  <strong>Table {order.table}</strong> · Order {order.id}{' '}
+                  <span className={`badge ${order.status === 'served' ? 'badge-ok' : 'badge-bad'}`}>{STATUS_LABELS[order.status]}</span>
+                </span>
+                <span className="muted small">{formatWhen(order.updatedAt)}</span>
+                {back ? (
+                  <AsyncButton run={() => move(order, back)} pendingLabel="Moving…">
+                    <Icon name="undo" size={16} /> Undo<span className="visually-hidden"> (order {order.id}, back to {STATUS_LABELS[back]})</span>
+                  </AsyncButton>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
   );
 }
