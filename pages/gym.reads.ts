@@ -2,7 +2,9 @@ import * as v from 'valibot';
 import { idText } from '../bff/contracts/common.contract';
 import { read } from '../bff/contracts/endpoint.contract';
 import { GYM_PAGE_SIZE, gymApi, MEMBER_SORTS, type MemberSort, type Membership } from '../bff/contracts/gym.contract';
+import { pages } from './pages';
 import { idParam, inPage, type AreaReads, type PageAddress } from './reads';
+import { shellLayoutReads } from './shell.reads';
 import { pageParam, parseSearch, toApiPage } from './search-params';
 
 /** The gym's pages: their search params (every key falls back silently) and the reads they start with. */
@@ -67,8 +69,8 @@ export const memberProfileReads = (address: PageAddress) => ({ access: doorAcces
 export const gymReads = {
   gymOwners: ownersListReads,
   gymOwner: ownerReads,
-  gymMembers: membersListReads,
-  gymMember: (address) => ({ ...memberLayoutReads(address), ...memberProfileReads(address) }),
-  gymMemberUnlocks: memberLayoutReads,
-  gymMemberLinks: memberLayoutReads,
+  gymMembers: (address) => ({ ...shellLayoutReads(pages.gymMembers), ...membersListReads(address) }),
+  gymMember: (address) => ({ ...shellLayoutReads(pages.gymMember), ...memberLayoutReads(address), ...memberProfileReads(address) }),
+  gymMemberUnlocks: (address) => ({ ...shellLayoutReads(pages.gymMemberUnlocks), ...memberLayoutReads(address) }),
+  gymMemberLinks: (address) => ({ ...shellLayoutReads(pages.gymMemberLinks), ...memberLayoutReads(address) }),
 } satisfies AreaReads;

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 import { read } from '../bff/contracts/endpoint.contract';
 import { PokemonRefParamSchema, RICK_STATUSES, samplesApi } from '../bff/contracts/samples.contract';
+import { pages } from './pages';
 import { AddressNotFound, idParam, inPage, type AreaReads, type PageAddress } from './reads';
+import { shellLayoutReads } from './shell.reads';
 import { pageParam, parseSearch, toApiPage, zeroBasedPageParam } from './search-params';
 
 /**
@@ -86,7 +88,7 @@ export const samplesReads = {
   pokemonList: pokemonListReads,
   pokemon: pokemonReads,
   quiz: quizReads,
-  posts: postsListReads,
-  post: postReads,
-  postDeep: postDeepReads,
+  posts: (address) => ({ ...shellLayoutReads(pages.posts), ...postsListReads(address) }),
+  post: (address) => ({ ...shellLayoutReads(pages.post), ...postReads(address) }),
+  postDeep: (address) => ({ ...shellLayoutReads(pages.postDeep), ...postDeepReads(address) }),
 } satisfies AreaReads;

@@ -33,4 +33,5 @@ export const shellReads = {
   shellApi: () => ({ ...shellLayoutReads(pages.shellApi), ...shellApiReads() }),
   shellEmpty: () => shellLayoutReads(pages.shellEmpty),
   shellContain: () => shellLayoutReads(pages.shellContain),
+  shellSse: () => shellLayoutReads(pages.shellSse),
 } satisfies AreaReads;
