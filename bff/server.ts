@@ -59,7 +59,7 @@ function readVersion(): string {
 }
 
 export interface StartOptions {
-  /** Outgoing Kisi requests per second; Kisi's 5 unless a benchmark needs the proxy unthrottled. */
+  /** Outgoing Kisi requests per second (a whole number); Kisi's 5 unless a benchmark or test raises it. */
   kisiRatePerSecond?: number;
   /**
    * Refuse to start in production without the built client in STATIC_DIR (`bff/index.ts`, what

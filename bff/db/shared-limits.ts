@@ -112,17 +112,16 @@ export function sharedRateWindow(
       await database.transactionLock(trx, `rate:${bucket}`);
       const at = now?.() ?? (await sql<{ now: number }>`select ${database.serverNowMs} as now`.execute(trx)).rows[0]!.now;
       await trx.deleteFrom('rate_window_starts').where('bucket', '=', bucket).where('started_at_ms', '<=', at - spanMs).execute();
-      const starts = await trx
+      // Counted, not read: the window holds as many starts as the rate allows (a high rate, many).
+      const window = await trx
         .selectFrom('rate_window_starts')
-        .select('started_at_ms')
+        .select((eb) => [eb.fn.countAll<number>().as('starts'), eb.fn.min('started_at_ms').as('oldest')])
         .where('bucket', '=', bucket)
-        .orderBy('started_at_ms')
-        .limit(limit)
-        .execute();
-      if (starts.length < limit) {
+        .executeTakeFirstOrThrow();
+      if (Number(window.starts) < limit) {
         await trx.insertInto('rate_window_starts').values({ bucket, started_at_ms: at }).execute();
         return 0;
       }
-      return Math.max(1, starts[0]!.started_at_ms + spanMs - at);
+      return Math.max(1, Number(window.oldest) + spanMs - at);
     });
 }

@@ -50,7 +50,7 @@ function proxiedApp(audit: (actor: AuditActor, record: AuditRecord) => Promise<v
     express.json(),
     kisiProxy({
       settings: { mode: 'remote', baseUrl: stub.url, apiKey: 'stub-key', groupId: 7, timeoutMs: 2000 },
-      limiter: { acquire: async () => {}, queued: 0, unlimited: true },
+      limiter: { acquire: async () => {}, queued: 0 },
       logger: createLogger('silent'),
       client: {
         getUser: async (id) => ({ id, name: 'Ada', email: 'ada@members.example', accessEnabled: true }),

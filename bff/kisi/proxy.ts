@@ -132,7 +132,6 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
 
   // Kisi allows 5 requests/s: wait for a slot (never drop); a client that leaves gives its place up.
   router.use(async (req, res, next) => {
-    if (limiter.unlimited) return next();
     const gone = new AbortController();
     const onClose = () => gone.abort(new Error('client closed the request'));
     res.once('close', onClose);

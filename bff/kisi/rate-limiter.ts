@@ -12,8 +12,6 @@
 export interface RateLimiter {
   acquire: (signal?: AbortSignal) => Promise<void>;
   readonly queued: number;
-  /** True when no limit applies (benchmarks only). */
-  readonly unlimited: boolean;
 }
 
 /** Takes a start in the window and answers 0, or answers how many ms to wait before asking again. */
@@ -43,6 +41,8 @@ export function createRateLimiter({
   marginMs = KISI_RATE_MARGIN_MS,
   reserve,
 }: { perSecond?: number; windowMs?: number; marginMs?: number; reserve?: ReserveStart } = {}): RateLimiter {
+  // Every caller takes a start in the window, whatever the rate: there is no unthrottled path.
+  if (!Number.isSafeInteger(perSecond) || perSecond < 1) throw new RangeError(`A rate limit is a whole number of calls a second, at least 1 (not ${perSecond}).`);
   const reserveStart = reserve ?? localWindow(perSecond, windowMs + marginMs);
   type Waiter = { resolve: () => void; reject: (err: unknown) => void; signal?: AbortSignal; onAbort?: () => void };
   const waiting: Waiter[] = [];
@@ -91,7 +91,6 @@ export function createRateLimiter({
   return {
     acquire(signal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
-      if (perSecond === Infinity) return Promise.resolve(); // unthrottled (benchmarks only)
       return new Promise<void>((resolve, reject) => {
         const entry: Waiter = { resolve, reject, signal };
         if (signal) {
@@ -110,6 +109,5 @@ export function createRateLimiter({
     get queued() {
       return waiting.length;
     },
-    unlimited: perSecond === Infinity,
   };
 }
