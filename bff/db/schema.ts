@@ -166,12 +166,6 @@ export interface OrderTicketsTable {
   ready_at: string | null;
 }
 
-/** A stall's queue: how many of its tickets are not ready, of orders still open (kept by the orders repository). */
-export interface StallQueuesTable {
-  stall_id: number;
-  waiting: number;
-}
-
 export interface ChatChannelsTable {
   id: Generated<number>;
   name: string;
@@ -332,7 +326,6 @@ export interface DB {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   order_tickets: OrderTicketsTable;
-  stall_queues: StallQueuesTable;
   chat_channels: ChatChannelsTable;
   conversations: ConversationsTable;
   messages: MessagesTable;

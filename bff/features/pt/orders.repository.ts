@@ -97,6 +97,27 @@ function ticketTimes(from: TicketStatus, to: TicketStatus, now: string): Partial
   return { preparing_at: null };
 }
 
+/** A ticket its stall has not made ready yet, written as `order_tickets_not_ready_idx` (migration 024) is. */
+const isNotReadyTicket = sql<SqlBool>`${sql.ref('t.status')} <> ${sql.lit('ready')}`;
+
+/**
+ * The queue of `stallIds` (or of every stall): each one's tickets not ready, of orders still open.
+ * Counted from the open orders (`orders_open_idx`), each one's tickets not ready found by its id
+ * (`order_tickets_not_ready_idx`): it costs what the open orders do, however long the history. The
+ * CROSS JOIN keeps that order on SQLite whatever its statistics say (it is how SQLite is told which
+ * table comes first; without statistics it walked a stall's every ticket instead); to PostgreSQL it
+ * is an inner join like any other. Its own function so a test can check its plan.
+ */
+export const queuesQuery = (db: Db, stallIds?: readonly number[]) => {
+  const waiting = db
+    .selectFrom('orders as o')
+    .crossJoin('order_tickets as t')
+    .whereRef('t.order_id', '=', 'o.id')
+    .where(statusAmong(OPEN_ORDER_STATUSES, 'o.status'))
+    .where(isNotReadyTicket);
+  return (stallIds ? waiting.where('t.stall_id', 'in', stallIds) : waiting).select(['t.stall_id', (eb) => eb.fn.countAll<number>().as('waiting')]).groupBy('t.stall_id');
+};
+
 /**
  * The preparation times of every stall's tickets made ready since `since` (through
  * `order_tickets_ready_idx`: an hour's throughput, however long the history). Its own function so a
@@ -128,25 +149,6 @@ export function ordersRepository(db: Db) {
     return rows.map((row) => toOrder(row, lines.get(row.id) ?? [], tickets.get(row.id) ?? []));
   };
   const one = async (rows: Selectable<OrdersTable>[]) => (await withLines(rows))[0];
-
-  /**
-   * Adds `by` to the queues of `stallIds` (a stall's tickets not ready, of open orders: `stall_queues`,
-   * migration 021). Called in the transaction of every write that changes one, so the count is
-   * read, never counted, when an order is placed or the menu is shown.
-   */
-  const addToQueues = async (stallIds: readonly number[], by: 1 | -1) => {
-    if (stallIds.length === 0) return;
-    await db
-      .insertInto('stall_queues')
-      .values(stallIds.map((stall_id) => ({ stall_id, waiting: by })))
-      .onConflict((oc) => oc.column('stall_id').doUpdateSet((eb) => ({ waiting: eb('stall_queues.waiting', '+', by) })))
-      .execute();
-  };
-  /** {@link addToQueues} when order `orderId` is open (a closed order's tickets are in no queue). */
-  const addToQueuesIfOpen = async (orderId: number, stallIds: readonly number[], by: 1 | -1) => {
-    const order = await db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirst();
-    if (order && isOpenStatus(order.status)) await addToQueues(stallIds, by);
-  };
 
   return {
     find: async (id: number) => one(await db.selectFrom('orders').selectAll().where('id', '=', id).execute()),
@@ -198,7 +200,6 @@ export function ordersRepository(db: Db) {
         .insertInto('order_tickets')
         .values(tickets.map((t) => ({ order_id: id, stall_id: t.stallId, stall_name: t.stallName, status: t.status, received_at: now })))
         .execute();
-      await addToQueues(tickets.map((t) => t.stallId), 1);
       return {
         id,
         table: order.table,
@@ -244,32 +245,27 @@ export function ordersRepository(db: Db) {
     stallLoads: async (since: string, stallIds?: readonly number[]): Promise<Map<number, StallLoad>> => {
       // One after the other: inside a transaction both go through its one connection anyway.
       const ready = await recentTicketsQuery(db, since).execute();
-      const queued = db.selectFrom('stall_queues').select(['stall_id', 'waiting']).where('waiting', '>', 0);
-      const queues = await (stallIds ? queued.where('stall_id', 'in', stallIds) : queued).execute();
+      const queues = await queuesQuery(db, stallIds).execute();
       const loads = new Map<number, StallLoad>();
       const loadOf = (stallId: number) => loads.get(stallId) ?? loads.set(stallId, { prepMinutes: [], ahead: 0 }).get(stallId)!;
       for (const row of ready) loadOf(row.stall_id).prepMinutes.push((Date.parse(row.ready_at!) - Date.parse(row.received_at)) / 60_000);
-      for (const row of queues) loadOf(row.stall_id).ahead = row.waiting;
+      for (const row of queues) loadOf(row.stall_id).ahead = Number(row.waiting);
       return loads;
     },
 
     /** Moves a stall's ticket only if it is still `from` (true), so two screens bumping at once cannot both win. */
-    moveTicket: async (orderId: number, stallId: number, from: TicketStatus, to: TicketStatus, now: string) => {
-      const moved =
-        Number(
-          (
-            await db
-              .updateTable('order_tickets')
-              .set({ status: to, ...ticketTimes(from, to, now) })
-              .where('order_id', '=', orderId)
-              .where('stall_id', '=', stallId)
-              .where('status', '=', from)
-              .executeTakeFirst()
-          ).numUpdatedRows,
-        ) > 0;
-      if (moved && (from === 'ready') !== (to === 'ready')) await addToQueuesIfOpen(orderId, [stallId], to === 'ready' ? -1 : 1);
-      return moved;
-    },
+    moveTicket: async (orderId: number, stallId: number, from: TicketStatus, to: TicketStatus, now: string) =>
+      Number(
+        (
+          await db
+            .updateTable('order_tickets')
+            .set({ status: to, ...ticketTimes(from, to, now) })
+            .where('order_id', '=', orderId)
+            .where('stall_id', '=', stallId)
+            .where('status', '=', from)
+            .executeTakeFirst()
+        ).numUpdatedRows,
+      ) > 0,
 
     /**
      * The runner moved the whole order on (the expo's call): every stall's part that is behind it
@@ -278,39 +274,13 @@ export function ordersRepository(db: Db) {
      */
     bringTicketsTo: async (orderId: number, to: 'preparing' | 'ready', now: string) => {
       const behind = db.updateTable('order_tickets').where('order_id', '=', orderId);
-      if (to === 'preparing') {
-        await behind.set({ status: 'preparing', preparing_at: now }).where('status', '=', 'received').execute();
-        return;
-      }
-      // The tickets this very statement made ready leave their queues (a screen's bump a moment before was counted by its own move).
-      const madeReady = await behind
-        .set((eb) => ({ status: 'ready', preparing_at: eb.fn.coalesce('preparing_at', eb.val(now)), ready_at: now }))
-        .where('status', '!=', 'ready')
-        .returning('stall_id')
-        .execute();
-      await addToQueuesIfOpen(
-        orderId,
-        madeReady.map((t) => t.stall_id),
-        -1,
-      );
+      if (to === 'preparing') await behind.set({ status: 'preparing', preparing_at: now }).where('status', '=', 'received').execute();
+      else await behind.set((eb) => ({ status: 'ready', preparing_at: eb.fn.coalesce('preparing_at', eb.val(now)), ready_at: now })).where('status', '!=', 'ready').execute();
     },
 
-    /**
-     * Moves the order only if it is still `from` (true), so two runners bumping at once cannot both
-     * win. Closed (served, cancelled) or opened again, its tickets not ready leave or rejoin their queues.
-     */
-    moveStatus: async (id: number, from: OrderStatus, to: OrderStatus, now: string) => {
-      const moved = Number((await db.updateTable('orders').set({ status: to, updated_at: now }).where('id', '=', id).where('status', '=', from).executeTakeFirst()).numUpdatedRows) > 0;
-      if (moved && isOpenStatus(from) !== isOpenStatus(to)) {
-        const notReady = await db.selectFrom('order_tickets').select('stall_id').where('order_id', '=', id).where('status', '!=', 'ready').execute();
-        await addToQueues(
-          notReady.map((t) => t.stall_id),
-          isOpenStatus(to) ? 1 : -1,
-        );
-      }
-      return moved;
-    },
-
+    /** Moves the order only if it is still `from` (true), so two runners bumping at once cannot both win. */
+    moveStatus: async (id: number, from: OrderStatus, to: OrderStatus, now: string) =>
+      Number((await db.updateTable('orders').set({ status: to, updated_at: now }).where('id', '=', id).where('status', '=', from).executeTakeFirst()).numUpdatedRows) > 0,
   };
 }
 export type OrdersRepository = ReturnType<typeof ordersRepository>;
