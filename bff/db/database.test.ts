@@ -126,7 +126,7 @@ describe('SQLite file', () => {
     await database.close();
   });
 
-  it('compiles a read so that SQLite plans it once: a page\'s LIMIT and OFFSET as integers, a compared value as `+?`; the same rows, through the same index', async () => {
+  it('writes a page\'s LIMIT and OFFSET into the SQL as integers, so that SQLite keeps its plan', async () => {
     const database = await openDatabase(`file:${path.join(dir, 'pages.db')}`);
     await database.db.insertInto('app_meta').values(['a', 'b', 'c', 'd', 'e'].map((key) => ({ key, value: key }))).execute();
     const page = database.db.selectFrom('app_meta').select('key').where('key', '<', 'z').orderBy('key').limit(2).offset(1);
@@ -137,14 +137,6 @@ describe('SQLite file', () => {
     const computed = database.db.selectFrom('app_meta').select('key').orderBy('key').limit(sql<number>`${3} - 1`);
     expect(computed.compile().sql).toMatch(/ limit \? - 1$/);
     expect(await computed.execute()).toEqual([{ key: 'a' }, { key: 'b' }]);
-
-    const equal = database.db.selectFrom('app_meta').select('value').where('key', '=', 'c').where('value', 'is', 'c').orderBy('key');
-    expect(equal.compile().sql).toContain('where "key" = +? and "value" is +? order by');
-    expect(await equal.execute()).toEqual([{ value: 'c' }]);
-    const { sql: text, parameters } = equal.compile();
-    const values = [...parameters];
-    const plan = await sql.raw<{ detail: string }>(`explain query plan ${text.replaceAll('?', () => `'${String(values.shift())}'`)}`).execute(database.db);
-    expect(plan.rows.map((row) => row.detail)).toEqual([expect.stringMatching(/^SEARCH app_meta USING INDEX \S+ \(key=\?\)$/)]);
     await database.close();
   });
 });

@@ -9,9 +9,7 @@ import {
   sql,
   SqliteDialect,
   SqliteQueryCompiler,
-  OperatorNode,
   ValueNode,
-  type BinaryOperationNode,
   type ColumnDefinitionBuilder,
   type Dialect,
   type Expression,
@@ -170,20 +168,8 @@ const rebuildTextIndex = async (db: AnyDb, table: string): Promise<void> =>
 /** The SQLite file a DATABASE_URL names (`file:<path>`), or `:memory:`. */
 export const sqliteFileOf = (url: string): string => (url === ':memory:' ? ':memory:' : url.replace(/^file:/, ''));
 
-/** The comparisons whose bound right-hand value {@link PlannedOnceCompiler} writes as `+?`. */
-const EQUALITIES = new Set(['=', '==', 'is']);
-
-/**
- * SQLite plans a statement again at its next run whenever a parameter whose value may change the
- * plan is bound, even to the value it had (docs/decisions/0087), so the statement cache below would
- * save nothing for most of a request's reads. The two shapes that do it on our paths are compiled so
- * that no bound value is looked at while planning:
- * - a plain integer LIMIT or OFFSET is written into the SQL (the same page then spells the same text);
- * - an equality with a bound value on its right (`x = ?`, `x is ?`) binds it as `+?`: the same value,
- *   the same index, but not a value SQLite re-plans for (it did for every such read with an ORDER
- *   BY, and for a correlated subquery).
- */
-class PlannedOnceCompiler extends SqliteQueryCompiler {
+// Every paged read's LIMIT and OFFSET as integers in the text: SQLite plans a bound one again at each run (the open orders' page 18 → 10 µs); PostgreSQL plans each statement with its values anyway.
+class LiteralPageBoundsCompiler extends SqliteQueryCompiler {
   protected override visitLimit(node: LimitNode): void {
     this.append('limit ');
     this.visitPageBound(node.limit);
@@ -194,25 +180,15 @@ class PlannedOnceCompiler extends SqliteQueryCompiler {
     this.visitPageBound(node.offset);
   }
 
-  protected override visitBinaryOperation(node: BinaryOperationNode): void {
-    if (OperatorNode.is(node.operator) && EQUALITIES.has(node.operator.operator) && ValueNode.is(node.rightOperand) && !node.rightOperand.immediate) {
-      this.visitNode(node.leftOperand);
-      this.append(` ${node.operator.operator} +`);
-      this.visitNode(node.rightOperand);
-    } else {
-      super.visitBinaryOperation(node);
-    }
-  }
-
   private visitPageBound(node: OperationNode): void {
     if (ValueNode.is(node) && Number.isSafeInteger(node.value)) this.append(String(node.value));
     else this.visitNode(node);
   }
 }
 
-class SqliteDialectPlannedOnce extends SqliteDialect {
+class SqliteDialectLiteralPageBounds extends SqliteDialect {
   override createQueryCompiler() {
-    return new PlannedOnceCompiler();
+    return new LiteralPageBoundsCompiler();
   }
 }
 
@@ -244,7 +220,7 @@ function connectSqlite(url: string): Connection {
   };
   return {
     engine: 'sqlite',
-    dialect: new SqliteDialectPlannedOnce({ database }),
+    dialect: new SqliteDialectLiteralPageBounds({ database }),
     ddl: {
       id: (col) => col.primaryKey().autoIncrement(),
       textIndex: async (db, table, column) => {

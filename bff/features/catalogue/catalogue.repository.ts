@@ -52,7 +52,7 @@ type Searched = 'parts' | 'pieces';
 
 /**
  * A search's filter on its rows (as `t`), written with the query builder so that the engine compiles
- * it like every other condition (on SQLite, a compared value SQLite does not plan again for: 0087).
+ * it like every other condition.
  */
 const onHitRows = <T extends Searched>() => expressionBuilder<DB & { t: DB[T] }, 't'>();
 
