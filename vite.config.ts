@@ -10,7 +10,7 @@ const bffPort = Number(process.env.PORT ?? 3000);
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /**
- * Which shared chunk a module of a screen goes to (docs/decisions/0083): a feature's own modules, and
+ * Which shared chunk a module of a screen goes to (docs/performance.md "How the bars are met"): a feature's own modules, and
  * its contract, to the feature's (`pt`, `chat`, `gym`…); the shared components, helpers and the other
  * contracts to the `kit`. Null: the bundler decides (the libraries a screen alone uses, the screens
  * themselves, each its own chunk).
@@ -87,11 +87,11 @@ export default defineConfig(({ command }) => ({
           groups: [
             // Everything every page runs (the libraries, the data layer, the layout, the route table) in
             // the entry, one file: left to itself the bundler split what the lazy screens share with it
-            // into a dozen files that each compress on their own (docs/decisions/0074). Screens stay lazy.
+            // into a dozen files that each compress on their own (docs/performance.md "How the bars are met"). Screens stay lazy.
             { name: 'app', tags: ['$initial'], priority: 3 },
             // What screens share, in a few files instead of one per set of screens sharing it: a page's
             // first load was 20 to 25 files of 1–2 kB, which a phone on HTTP/1.1 (six connections)
-            // fetched in four or five round trips beside the entry, slowing it (docs/decisions/0083).
+            // fetched in four or five round trips beside the entry, slowing it (docs/performance.md "How the bars are met").
             // The kit first, so a feature's chunk does not take the shared modules it imports.
             { name: 'kit', test: (id) => sharedChunkOf(id) === 'kit', minShareCount: 2, priority: 2 },
             { name: (id) => (sharedChunkOf(id) === 'kit' ? null : sharedChunkOf(id)), minShareCount: 2, priority: 1 },

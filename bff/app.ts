@@ -141,7 +141,7 @@ export function createApp(deps: AppDeps): App {
     auditFeature(context),
     kisiFeature(context, deps.kisi),
   ];
-  // Mounted ahead of the host check and the API's middleware, apart from the features below (decision 0069).
+  // Mounted ahead of the host check and the API's middleware, apart from the features below (decision 0070).
   const health = healthFeature(context, { isStopping: () => stopping });
   const endpoints = [...features.flatMap((f) => f.endpoints), ...health.endpoints, openApiContract.document];
   const openApi = openApiDocument(endpoints, { version: deps.version });
@@ -190,7 +190,7 @@ export function createApp(deps: AppDeps): App {
   for (const feature of features) api.use(feature.router);
   api.use(apiNotFound);
   app.use('/api', api);
-  // A page names the first reads of its session in its HTML (decision 0075): the HTML knows who asks.
+  // A page names the first reads of its session in its HTML (decision 0067): the HTML knows who asks.
   app.use(spaMiddleware(config.STATIC_DIR, { userForToken: auth.auth.userForToken }));
   app.use(errorHandler(logger, { isUnavailable: isDatabaseUnavailable }));
 

@@ -326,8 +326,8 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     await card.getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
     await card.getByText('Stored as Floor plan.pdf (50 MB).').waitFor();
     await onBoard(12, second.id!);
-    // Both door events show: the inbox's stream, reopened on the survivor, reads the list again (decision
-    // 0079); or the resumed stream announced them first ("2 new events"), and the button brings them.
+    // Both door events show: the inbox's stream, reopened on the survivor, reads the list again (docs/live-events.md
+    // "On the server"); or the resumed stream announced them first ("2 new events"), and the button brings them.
     await until('the inbox to show both new events', async () => {
       const announced = inbox.getByRole('button', { name: /^\d+ new events?$/ });
       if (await announced.isVisible()) await announced.click({ timeout: 2_000 }).catch(() => undefined);
@@ -344,7 +344,7 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     // The streams the killed instance held were cut (nginx logs a stream when it ends) and opened again on the survivor.
     expect(streamsCut).toBeGreaterThan(0);
     expect(nginxLog().filter((l) => l.path.startsWith('/api/events') && l.upstreams.at(-1) === address(doomed)).length).toBeGreaterThan(0);
-    // The inbox, the board and the upload page (the staff shell's Guest help count listens on every shell page, decision 0090).
+    // The inbox, the board and the upload page (the staff shell's Guest help count listens on every shell page, decision 0063).
     expect(await openStreams(urls[survivor]!)).toBe(3);
     expect(pageErrors).toEqual([]);
 

@@ -153,7 +153,7 @@ async function ready({ config, listening, announce, options, opened }: Start, da
 
   let closing: Promise<void> | undefined;
   /**
-   * The graceful stop (SIGTERM, decision 0071): readiness answers 503 and streams end at once (browsers
+   * The graceful stop (SIGTERM, docs/deploy.md "Operations"): readiness answers 503 and streams end at once (browsers
    * reconnect elsewhere); no new connection is accepted; requests in flight have SHUTDOWN_GRACE_MS to
    * finish, each answer closing its connection; then the connections left are cut, and the database closes.
    */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { endpoint, read } from './endpoint.contract';
+import { endpoint } from './endpoint.contract';
 
 /** `GET /api`: what the service is and how it runs. */
 export const ServiceStatusSchema = v.object({

@@ -11,7 +11,7 @@ import { singleFlight } from './single-flight';
 import type { UpstreamClient } from './upstream.client';
 
 /**
- * The one picture proxy of the BFF (decisions 0037 and 0068): the browser never loads a picture from a
+ * The one picture proxy of the BFF (decision 0068): the browser never loads a picture from a
  * third party. A feature that shows pictures of a public service (the sample pages, the catalogue)
  * builds one with the folders the pictures may come from and the endpoint that serves them; its
  * answers give the browser our address for each picture (`imageUrl`), and the endpoint fetches it

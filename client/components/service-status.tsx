@@ -13,7 +13,7 @@ export function formatUptime(seconds: number): string {
 }
 
 // Made when first shown: the home page's compact card shows no date, and the first formatter a page
-// makes costs a phone about 30 ms (locale data). Not lib/on-first-use: this card stays out of the kit (0083).
+// makes costs a phone about 30 ms (locale data). Not lib/on-first-use: this card stays out of the kit (docs/performance.md).
 let dateTime: Intl.DateTimeFormat | undefined;
 
 /** The service status as a definition list (home page and /shell/api). */

@@ -3,8 +3,7 @@ import { describeEndpoint, type Endpoint } from '@contracts/endpoint.contract';
 
 /**
  * Development's and the tests' check of every answer against its endpoint's contract. Loaded by the
- * fetch helper only where it runs (client/lib/api-client.ts): production skips it, and the first
- * screen loads no valibot (docs/decisions/0088).
+ * fetch helper only where it runs (client/lib/api-client.ts): production skips it.
  */
 
 /** The response did not match the endpoint's contract. */

@@ -27,7 +27,7 @@ function countingCatalogue() {
 }
 
 describe('the catalogue service', () => {
-  it('reads every search from the database, the same search again too (decision 0085)', async () => {
+  it('reads every search from the database, the same search again too (decision 0086)', async () => {
     const { catalogue, asked } = countingCatalogue();
     const service = catalogueService({ catalogue, textHits: () => sql`(select 1 as rank)` });
     const parts = (query: string) => service.listParts({ query, page: 0, pageSize: 24, sort: 'relevance' });

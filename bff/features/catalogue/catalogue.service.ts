@@ -26,7 +26,7 @@ const KEPT_LISTS = 2;
 export function catalogueService({ catalogue, textHits, keptForMs = 60_000, now = Date.now }: CatalogueServiceDeps) {
   // The catalogue changes only with an import, and every filtered search checks its category against
   // the whole list (with the categories below it): the lists are kept, the same read asked for at
-  // once is made once. Searches are read from the database each time (decision 0085).
+  // once is made once. Searches are read from the database each time (decision 0086).
   const lists = new LRUCache<string, object, () => Promise<object>>({
     max: KEPT_LISTS,
     ttl: keptForMs,

@@ -16,7 +16,7 @@ export function webhooksFeature({ config, database, logger, bus, mount }: Featur
   const events = kisiEventsRepository(database.db);
   // Each event stored with the live event that announces it, in one transaction.
   const inTransaction = kisiEventWrites(bus);
-  // Actor emails within Kisi's 5 requests/s: known ones at once, the rest filled in after (decision 0080).
+  // Actor emails within Kisi's 5 requests/s: known ones at once, the rest filled in after (decision 0017).
   const actorEmails = kisi && kisiActorEmails({ events, lookup: async (id, stop) => (await kisi.client.getUser(id, stop))?.email ?? null, inTransaction, logger });
   const emailOfKisiUser = actorEmails?.emailNow;
   const onEmailMissing = actorEmails?.wake;

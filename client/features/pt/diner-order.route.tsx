@@ -10,7 +10,7 @@ import { DinerPageHeader } from './components/diner-page-header';
 
 /**
  * `/pt/diner/order`: the orders placed from this device, the latest first, each followed live (its
- * token is kept on the device, decision 0026). The menu only brings the currency: without it the
+ * token is kept on the device, decision 0025). The menu only brings the currency: without it the
  * orders still show, their totals unformatted rather than missing.
  */
 const reads = routeReads(menuInPageReads);
