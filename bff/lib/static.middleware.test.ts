@@ -147,15 +147,21 @@ describe("a page's first reads, in its HTML for the session that may make them",
     expect(await preloads('/gymowners/3')).toEqual([authApi.session.path]);
   });
 
-  it("gives the desk a page's reads as its address asks them: its search, its id", async () => {
-    expect(await preloads('/shell/gymowner/users', 'staff')).toEqual([authApi.session.path, `${gymApi.listMembers.path}?page=0&pageSize=10`]);
+  it("gives the desk a page's reads as its address asks them: its search, its id, and the staff shell's tab counts around it", async () => {
+    const shell = ['/api/chat/channels', '/api/conversations/waiting'];
+    expect(await preloads('/shell/gymowner/users', 'staff')).toEqual([authApi.session.path, ...shell, `${gymApi.listMembers.path}?page=0&pageSize=10`]);
     expect(await preloads('/shell/gymowner/users?page=2&query=ann&sort=-last_visit', 'staff')).toEqual([
       authApi.session.path,
+      ...shell,
       `${gymApi.listMembers.path}?page=1&pageSize=10&query=ann&sort=-last_visit`,
     ]);
     // A member's page names the member (the layout's read) and their door access (the profile's).
-    expect(await preloads('/shell/gymowner/users/7', 'staff')).toEqual([authApi.session.path, '/api/gym/users/7', '/api/gym/users/7/access']);
+    expect(await preloads('/shell/gymowner/users/7', 'staff')).toEqual([authApi.session.path, ...shell, '/api/gym/users/7', '/api/gym/users/7/access']);
     expect(await preloads('/gymowners/3?page=2', 'staff')).toEqual([authApi.session.path, '/api/gym/owners/3', `${gymApi.listMembers.path}?page=1&pageSize=10&ownerId=3`]);
+  });
+
+  it("gives a runner the shell pages' reads a runner may make, and no guest help count (the desk's)", async () => {
+    expect(await preloads('/shell/chat', 'runner')).toEqual([authApi.session.path, '/api/chat/channels']);
   });
 
   it('names nothing for an address the page cannot have, nor for a role the page is not for, nor for an ended session', async () => {

@@ -48,6 +48,20 @@ describe("every page's first reads", () => {
     expect(await keysTheRoutesAsk(leaf.chain, params, url)).toEqual([...new Set(named)].sort());
   });
 
+  it.each(leaves.map((leaf) => [leaf.pattern] as const))("%s: everyone the page is for may make each of its first reads (no 403 in a page they may open)", (pattern) => {
+    const page = pages[names[pattern]!];
+    const declare = firstReads[names[pattern]!];
+    const path = fill(pattern);
+    const params = Object.fromEntries([...pattern.matchAll(/:([A-Za-z_]\w*)/g)].map(([, name]) => [name!, decodeURIComponent(path.split('/')[pattern.split('/').indexOf(`:${name}`)]!)]));
+    const declared = declare ? Object.values(declare({ params, search: new URLSearchParams() })).filter((read) => read !== undefined) : [];
+    const refused = page.for.flatMap((who) =>
+      declared
+        .filter(({ endpoint: { access } }) => !(access === 'public' || (who !== 'visitor' && (access === 'user' || who === 'admin' || access.includes(who)))))
+        .map(({ endpoint }) => `${who}: ${endpoint.method} ${endpoint.path}`),
+    );
+    expect(refused).toEqual([]);
+  });
+
   it('names reads for the pages that read data', () => {
     const reading = Object.keys(firstReads);
     expect(reading).toEqual(expect.arrayContaining(['home', 'gymMembers', 'gymMember', 'pieces', 'ptDinerMenu', 'ptRunner', 'chat']));
