@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { chatApi } from '../bff/contracts/chat.contract';
 import { read } from '../bff/contracts/endpoint.contract';
 import { pages } from './pages';
-import type { AreaReads, PageAddress } from './reads';
+import type { AreaReads } from './reads';
 import { parseSearch } from './search-params';
 import { chatChannelsRead, shellLayoutReads } from './shell.reads';
 
@@ -20,16 +20,14 @@ export const channelsRead = chatChannelsRead;
 export const threadRead = (channelId: number) => read(chatApi.listMessages, { params: { id: channelId } });
 
 /**
- * Every chat layout's first reads: the channel list, and the thread of the channel the address
- * names. Without one the page opens the first channel listed, whose thread its loader reads once the list has come.
+ * Every chat layout's first read: the channel list. The thread is the one the address names when the
+ * list holds it, else the first listed: only the list tells (a runner linked to a desk channel must
+ * not ask for its thread, a 404), so the loader reads it once the list has come.
  */
-export const chatPageReads = ({ search }: PageAddress) => {
-  const { channel } = parseChatSearch(search);
-  return { channels: channelsRead, thread: channel ? threadRead(channel) : undefined };
-};
+export const chatPageReads = () => ({ channels: channelsRead });
 
 export const chatReads = {
-  chat: (address) => ({ ...shellLayoutReads(pages.chat), ...chatPageReads(address) }),
-  chatGrid: (address) => ({ ...shellLayoutReads(pages.chatGrid), ...chatPageReads(address) }),
-  chatFlex: (address) => ({ ...shellLayoutReads(pages.chatFlex), ...chatPageReads(address) }),
+  chat: () => ({ ...shellLayoutReads(pages.chat), ...chatPageReads() }),
+  chatGrid: () => ({ ...shellLayoutReads(pages.chatGrid), ...chatPageReads() }),
+  chatFlex: () => ({ ...shellLayoutReads(pages.chatFlex), ...chatPageReads() }),
 } satisfies AreaReads;

@@ -1,5 +1,4 @@
 import { useLoaderData, useNavigate } from 'react-router';
-import type { LoaderFunctionArgs } from 'react-router';
 import type { ChannelList } from '@contracts/chat.contract';
 import { LiveConnectionError } from '@/components/live-connection';
 import { EmptyState } from '@/components/empty-state';
@@ -20,8 +19,8 @@ import './chat.css';
 type Data = { channels: ChannelList; threads: Record<number, Thread | undefined> };
 
 /** `/shell/chat/grid`: every channel at once, each a tile with its latest messages and a small composer. */
-export async function loader(args: LoaderFunctionArgs): Promise<Data> {
-  const { channels } = await loadChatFirstReads(args);
+export async function loader(): Promise<Data> {
+  const { channels } = await loadChatFirstReads();
   // Every tile's thread, known from the list; one that cannot be read says so in itself, the others still show.
   const read = await Promise.all(channels.channels.map((c) => load(threadQuery(c.id)).catch(() => undefined)));
   return { channels, threads: Object.fromEntries(channels.channels.map((c, i) => [c.id, read[i]])) };

@@ -87,12 +87,8 @@ export const chatHref = (path: string, channelId?: number) => (channelId ? `${pa
 /** What a chat page's loader has: the list, and the thread of the channel it opens (none when that one could not be read). */
 export type ChatPageData = { channels: ChannelList; thread?: Thread; threadOf?: number };
 
-/** A chat page's first reads (pages/chat.reads.ts), at once: the list, and the thread the address names (none when it cannot be read). */
-export async function loadChatFirstReads({ params, request }: Pick<LoaderFunctionArgs, 'params' | 'request'>): Promise<{ channels: ChannelList; named?: Thread }> {
-  const first = chatPageReads({ params, search: new URL(request.url).searchParams });
-  const [channels, named] = await Promise.all([load(queryOf(first.channels)), first.thread && load(threadQueryOf(first.thread)).catch(() => undefined)]);
-  return { channels, named };
-}
+/** A chat page's first read (pages/chat.reads.ts): the channel list. */
+export const loadChatFirstReads = async (): Promise<{ channels: ChannelList }> => ({ channels: await load(queryOf(chatPageReads().channels)) });
 
 /**
  * The list and split layouts' loader: the first reads, then, when the address names no listed
@@ -100,22 +96,20 @@ export async function loadChatFirstReads({ params, request }: Pick<LoaderFunctio
  * says so inside the page (with a retry), under the channel list.
  */
 export async function loadChatPage(args: Pick<LoaderFunctionArgs, 'params' | 'request'>): Promise<ChatPageData> {
-  const { channels, named } = await loadChatFirstReads(args);
+  const { channels } = await loadChatFirstReads();
   const wanted = parseChatSearch(new URL(args.request.url).searchParams).channel;
   const selected = selectChannel(channels.channels, wanted);
   if (!selected) return { channels };
-  const thread = selected.id === wanted ? named : await load(threadQuery(selected.id)).catch(() => undefined);
+  const thread = await load(threadQuery(selected.id)).catch(() => undefined);
   return { channels, thread, threadOf: selected.id };
 }
 
-/** Hovering a link to a chat page warms the list, and the thread it opens: the list's pick when the list is known, else the one the address names. */
-export function preloadChatPage({ params, url }: { params: LoaderFunctionArgs['params']; url: URL }) {
-  const first = chatPageReads({ params, search: url.searchParams });
-  preloadRead(queryOf(first.channels));
+/** Hovering a link to a chat page warms the list, and, when the list is known, the thread it opens. */
+export function preloadChatPage({ url }: { url: URL }) {
+  preloadRead(channelsQuery);
   const list = cachedData(channelsQuery.key) as ChannelList | undefined;
   const selected = list && selectChannel(list.channels, parseChatSearch(url.searchParams).channel);
   if (selected) preloadRead(threadQuery(selected.id));
-  else if (first.thread) preloadRead(threadQueryOf(first.thread));
 }
 
 // ---- hooks ------------------------------------------------------------------------------------
