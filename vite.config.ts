@@ -16,7 +16,7 @@ const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url))
  * themselves, each its own chunk).
  */
 const FEATURES = fs.readdirSync(fromHere('./client/features'));
-const CONTRACT_FEATURE: Record<string, string> = { 'pt-reports': 'pt', webhook: 'webhooks' };
+const CONTRACT_FEATURE: Record<string, string> = { 'pt-reports': 'pt', webhook: 'webhooks', status: 'home' };
 /** Contracts every page of another feature reads, so kit: the chat's, for the unread count on the staff shell's Chat tab. */
 const KIT_CONTRACTS = ['chat'];
 /**
@@ -26,7 +26,6 @@ const KIT_CONTRACTS = ['chat'];
  */
 const NOT_IN_KIT = [
   '/client/components/service-status.tsx',
-  '/bff/contracts/status.contract.ts',
   '/client/lib/kisi.ts',
   '/client/components/created-link.tsx',
   '/client/components/link-state-badge.tsx',
@@ -44,6 +43,12 @@ function sharedChunkOf(id: string): string | null {
   }
   return /\/client\/(components|lib)\//.test(file) ? 'kit' : null;
 }
+
+/** A feature's page declarations (pages/<feature>.reads.ts) go with the feature, before any other group takes them along with its own imports. */
+const pageReadsChunkOf = (id: string): string | null => {
+  const feature = /\/pages\/([^/]+)\.reads\.ts$/.exec(id.replaceAll('\\', '/'))?.[1];
+  return feature && FEATURES.includes(feature) ? feature : null;
+};
 
 export default defineConfig(({ command }) => ({
   root: 'client',
@@ -88,12 +93,13 @@ export default defineConfig(({ command }) => ({
             // Everything every page runs (the libraries, the data layer, the layout, the route table) in
             // the entry, one file: left to itself the bundler split what the lazy screens share with it
             // into a dozen files that each compress on their own (docs/performance.md "How the bars are met"). Screens stay lazy.
-            { name: 'app', tags: ['$initial'], priority: 3 },
+            { name: 'app', tags: ['$initial'], priority: 4 },
             // What screens share, in a few files instead of one per set of screens sharing it: a page's
             // first load was 20 to 25 files of 1–2 kB, which a phone on HTTP/1.1 (six connections)
             // fetched in four or five round trips beside the entry, slowing it (docs/performance.md "How the bars are met").
             // The kit first, so a feature's chunk does not take the shared modules it imports.
-            { name: 'kit', test: (id) => sharedChunkOf(id) === 'kit', minShareCount: 2, priority: 2 },
+            { name: 'kit', test: (id) => sharedChunkOf(id) === 'kit', minShareCount: 2, priority: 3 },
+            { name: pageReadsChunkOf, minShareCount: 2, priority: 2 },
             { name: (id) => (sharedChunkOf(id) === 'kit' ? null : sharedChunkOf(id)), minShareCount: 2, priority: 1 },
           ],
         },
