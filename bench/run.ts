@@ -26,7 +26,7 @@ const bench = (name: string, title: string, run: BenchRun, needsBuild = false): 
 });
 
 const benches: Bench[] = [
-  bench('size', 'JavaScript loaded for `/`', runSizeBench, true),
+  bench('size', 'JavaScript each route loads until idle', runSizeBench, true),
   bench('lighthouse', 'every route on a phone (Lighthouse 12, mobile, median of 3)', runLighthouseBench, true),
   bench('revisit', 'a cached revisit of the members list in Chromium', runRevisitBench, true),
   bench('gym', 'the status route and the members list against bare Express', runGymBench),
