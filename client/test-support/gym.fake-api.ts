@@ -36,7 +36,7 @@ export function member(id: number, o: GymOwner, overrides: Partial<GymMember> = 
     ownerName: o.name,
     gymName: o.gymName,
     membership: 'active',
-    accessSync: { state: 'not_needed', wantEnabled: true, error: null, at: null },
+    accessSync: { state: 'not_needed', wantEnabled: true, error: null, at: null, confirmedEnabled: null, confirmedAt: null, waiting: null },
     createdAt: AT,
     updatedAt: AT,
     ...overrides,
@@ -64,11 +64,12 @@ export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {
     const want = m.membership === 'active';
     const user = gym.kisi.get(m.email);
     let accessSync: GymMember['accessSync'];
-    if (!user) accessSync = { state: 'no_kisi_user', wantEnabled: want, error: null, at: AT };
-    else if (gym.kisiDown) accessSync = { state: 'failed', wantEnabled: want, error: `Could not switch door access ${want ? 'on' : 'off'}: Kisi answered 503`, at: AT };
+    const known = { confirmedEnabled: m.accessSync.confirmedEnabled, confirmedAt: m.accessSync.confirmedAt, waiting: null };
+    if (!user) accessSync = { state: 'no_kisi_user', wantEnabled: want, error: null, at: AT, ...known };
+    else if (gym.kisiDown) accessSync = { state: 'failed', wantEnabled: want, error: `Could not switch door access ${want ? 'on' : 'off'}: Kisi answered 503`, at: AT, ...known };
     else {
       user.accessEnabled = want;
-      accessSync = { state: 'synced', wantEnabled: want, error: null, at: AT };
+      accessSync = { state: 'synced', wantEnabled: want, error: null, at: AT, confirmedEnabled: want, confirmedAt: AT, waiting: null };
     }
     Object.assign(m, { accessSync });
     return m;
