@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
  */
 export interface TcpLink {
   url: string;
+  /** The HTTP request lines that went through (`PATCH /users/12`), in order. */
+  requests: string[];
   cut: () => Promise<void>;
   restore: () => Promise<void>;
   close: () => Promise<void>;
@@ -16,6 +18,7 @@ export interface TcpLink {
 export async function tcpLink(targetUrl: string): Promise<TcpLink> {
   const target = new URL(targetUrl);
   const sockets = new Set<net.Socket>();
+  const requests: string[] = [];
   const track = (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -28,6 +31,9 @@ export async function tcpLink(targetUrl: string): Promise<TcpLink> {
         track(client);
         const upstream = net.connect(Number(target.port), target.hostname);
         track(upstream);
+        client.on('data', (chunk: Buffer) => {
+          for (const match of chunk.toString('latin1').matchAll(/^(GET|POST|PATCH|PUT|DELETE) (\S+) HTTP\/1\.1\r$/gm)) requests.push(`${match[1]} ${match[2]}`);
+        });
         client.pipe(upstream).pipe(client);
         const end = () => {
           client.destroy();
@@ -50,6 +56,7 @@ export async function tcpLink(targetUrl: string): Promise<TcpLink> {
   };
   return {
     url: `http://127.0.0.1:${port}`,
+    requests,
     cut,
     restore: async () => {
       server ??= await listen(port);

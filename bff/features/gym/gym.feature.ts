@@ -23,7 +23,7 @@ export const doorSwitchesWaiting = async (database: Pick<Database, 'db'>) => (aw
 
 /**
  * The door-access sender (issue 53): after each start, members not confirmed with nothing queued are
- * queued; then every `pollMs` the due switches are claimed and sent. While Kisi is away it is asked
+ * queued and, if Kisi answers, every waiting switch is due at once; then every `pollMs` the due switches are claimed and sent. While Kisi is away it is asked
  * every `probeMs` with one cheap request, and when it answers again every waiting switch is due at once.
  */
 export function doorAccessSender(gym: GymService, timing: DoorSyncTiming, log: FeatureContext['logger']) {
@@ -37,6 +37,8 @@ export function doorAccessSender(gym: GymService, timing: DoorSyncTiming, log: F
         const queued = await gym.queueUnconfirmed();
         if (queued > 0) log.info({ queued }, 'door access: members not confirmed with Kisi queued after the start');
         started = true;
+        lastProbe = Date.now();
+        if (!(await gym.probeKisi({ afterStart: true }))) return;
       }
       if (gym.kisiSeemsDown()) {
         if (Date.now() - lastProbe < timing.probeMs) return;

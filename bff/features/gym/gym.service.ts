@@ -288,9 +288,12 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       return { kisi: lastContact ? (lastContact.reachable ? 'reachable' : 'unreachable') : 'unknown', checkedAt: lastContact?.at ?? null, waiting, nextTryAt };
     },
 
-    /** Asks Kisi whether it answers (one cheap request); when it does again, every waiting switch is due now. */
-    async probeKisi(): Promise<boolean> {
-      const wasDown = lastContact?.reachable === false;
+    /**
+     * Asks Kisi whether it answers (one cheap request); when it does again (or `afterStart`: Kisi may
+     * have come back while no server ran), every waiting switch is due now.
+     */
+    async probeKisi({ afterStart = false } = {}): Promise<boolean> {
+      const wasDown = afterStart || lastContact?.reachable === false;
       try {
         await door.probe();
         lastContact = { reachable: true, at: now() };
