@@ -105,7 +105,6 @@ it('a pause and a cancel made while Kisi is away reach Kisi after a restart, onc
   await link.restore();
   const back = performance.now();
   await untilAsync(async () => !isOn(await kisiAccessOf(paused!.email)) && !isOn(await kisiAccessOf(cancelled!.email)), 'both switched off in Kisi', 60_000);
-  // eslint-disable-next-line no-console -- the figure the issue asks for
   console.info(`after a restart, door access followed ${Math.round(performance.now() - back)} ms after Kisi came back`);
   await untilAsync(async () => ((await again.get('/api/gym/door-sync')).body as DoorSyncStatus).waiting === 0, 'nothing waits', 10_000);
   expect(((await again.get(`/api/gym/users/${cancelled!.id}`).expect(200)).body as GymMember).accessSync).toMatchObject({ state: 'synced', confirmedEnabled: false, waiting: null });
