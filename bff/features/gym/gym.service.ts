@@ -210,7 +210,10 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
      */
     async listMembers(query: MemberListQuery): Promise<Page<GymMemberRow>> {
       const page = await members.list(query);
-      const kisiUsers = await door.findUsers(page.items.map((member) => member.email)).catch(() => undefined);
+      const kisiUsers = await door.findUsers(page.items.map((member) => member.email)).catch(() => {
+        lastContact = { reachable: false, at: now() };
+        return undefined;
+      });
       return {
         ...page,
         items: page.items.map((member) => ({
