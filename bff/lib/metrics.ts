@@ -61,12 +61,15 @@ export function createMetrics(token: string, sources: MetricsSources): Metrics {
   const aborted = new Counter({ name: 'frontdesk_http_requests_aborted_total', help: 'Requests whose connection closed before the answer was complete, by method and route pattern', labelNames: ['method', 'route'], registers: [registry] });
   if (sources.doorSwitchesWaiting) {
     const waiting = sources.doorSwitchesWaiting;
+    let last = 0;
     new Gauge({
       name: 'frontdesk_door_switches_waiting',
       help: 'Members whose Kisi door access does not follow their membership yet (switches queued for Kisi, all instances)',
       registers: [registry],
+      // The database away: the last count stays (the scrape still answers with every other figure).
       async collect() {
-        this.set(await waiting());
+        last = await waiting().catch(() => last);
+        this.set(last);
       },
     });
   }

@@ -23,30 +23,41 @@ export const doorSwitchesWaiting = async (database: Pick<Database, 'db'>) => (aw
 
 /**
  * The door-access sender (issue 53): after each start, members not confirmed with nothing queued are
- * queued and, if Kisi answers, every waiting switch is due at once; then every `pollMs` the due switches are claimed and sent. While Kisi is away it is asked
- * every `probeMs` with one cheap request, and when it answers again every waiting switch is due at once.
+ * queued and, if Kisi answers, every waiting switch is due at once; then every `pollMs` the due
+ * switches are claimed and sent. While Kisi is away it is asked every `probeMs` with one cheap
+ * request, and when it answers again every waiting switch is due at once.
  */
 export function doorAccessSender(gym: GymService, timing: DoorSyncTiming, log: FeatureContext['logger']) {
   let started = false;
   let lastProbe = 0;
+  let failing = false;
+  async function work() {
+    if (!started) {
+      const queued = await gym.queueUnconfirmed();
+      if (queued > 0) log.info({ queued }, 'door access: members not confirmed with Kisi queued after the start');
+      started = true;
+      lastProbe = Date.now();
+      if (!(await gym.probeKisi({ afterStart: true }))) return;
+    }
+    if (gym.kisiSeemsDown()) {
+      if (Date.now() - lastProbe < timing.probeMs) return;
+      lastProbe = Date.now();
+      if (!(await gym.probeKisi())) return;
+    }
+    await gym.sendOwed(null);
+  }
+  // Every second: a failure (the database away) is logged at warn once, until a run succeeds again.
   return periodicJob(
     'door access sender',
     timing.pollMs,
-    async () => {
-      if (!started) {
-        const queued = await gym.queueUnconfirmed();
-        if (queued > 0) log.info({ queued }, 'door access: members not confirmed with Kisi queued after the start');
-        started = true;
-        lastProbe = Date.now();
-        if (!(await gym.probeKisi({ afterStart: true }))) return;
-      }
-      if (gym.kisiSeemsDown()) {
-        if (Date.now() - lastProbe < timing.probeMs) return;
-        lastProbe = Date.now();
-        if (!(await gym.probeKisi())) return;
-      }
-      await gym.sendOwed(null);
-    },
+    () =>
+      work().then(
+        () => void (failing = false),
+        (err: unknown) => {
+          if (!failing) log.warn({ err: err instanceof Error ? err.message : String(err) }, 'door access sender failed; it tries again every second');
+          failing = true;
+        },
+      ),
     log,
   );
 }
