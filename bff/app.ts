@@ -18,7 +18,7 @@ import { chatFeature } from './features/chat/chat.feature';
 import { conversationsFeature } from './features/conversations/conversations.feature';
 import { eventsFeature } from './features/events/events.feature';
 import { liveEventsRepository } from './features/events/live-events.repository';
-import { gymFeature } from './features/gym/gym.feature';
+import { doorSwitchesWaiting, gymFeature, type DoorSyncTiming } from './features/gym/gym.feature';
 import { healthFeature } from './features/health/health.feature';
 import type { DoorAccess } from './features/gym/gym.service';
 import { ptFeature } from './features/pt/pt.feature';
@@ -59,6 +59,8 @@ export interface AppDeps {
   loginLimits?: Partial<LoginLimits>;
   /** The door-access provider for gym memberships (Kisi, or the emulator). */
   door: DoorAccess;
+  /** How often door switches owed to Kisi are looked for, and an away Kisi asked (tests shorten them). */
+  doorSync?: DoorSyncTiming;
   eventStream?: Partial<EventStreamSettings>;
   /** Kisi (remote, or the in-process emulator): proxy, webhook secret, server-side client. Without it /api/kisi answers 503. */
   kisi?: Kisi;
@@ -111,7 +113,7 @@ export function createApp(deps: AppDeps): App {
   const checkResponses = deps.checkResponses ?? process.env.NODE_ENV === 'test';
   let stopping = false;
   // Off unless a token is set: then nothing of it is built, and /metrics is a page that does not exist (decision 0070).
-  const metrics = config.METRICS_TOKEN ? createMetrics(config.METRICS_TOKEN, { openStreams: streams.openCount, poolUse: database.poolUse }) : undefined;
+  const metrics = config.METRICS_TOKEN ? createMetrics(config.METRICS_TOKEN, { openStreams: streams.openCount, poolUse: database.poolUse, doorSwitchesWaiting: () => doorSwitchesWaiting(database) }) : undefined;
   const jsonBody = express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: refuseDeepJson });
   const context: FeatureContext = {
     config,
@@ -130,7 +132,7 @@ export function createApp(deps: AppDeps): App {
     auth,
     eventsFeature(context),
     webhooksFeature(context, { kisi: deps.kisi }),
-    gymFeature(context, { door: deps.door }),
+    gymFeature(context, { door: deps.door, doorSync: deps.doorSync }),
     ptFeature(context, { ordersPerMinute: deps.ordersPerMinute }),
     chatFeature(context, { messagesPerMinute: deps.messagesPerMinute }),
     conversationsFeature(context, { messagesPerMinute: deps.messagesPerMinute, helpRequestsPerHour: deps.helpRequestsPerHour }),

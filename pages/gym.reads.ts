@@ -59,7 +59,10 @@ export const ownerReads = (address: PageAddress) => {
   return { owner: read(gymApi.getOwner, { params: { id } }), members: membersRead({ page: parseOwnerPageSearch(address.search).page, ownerId: id }) };
 };
 
-export const membersListReads = ({ search }: PageAddress) => ({ members: membersRead(parseMembersSearch(search)) });
+/** Whether Kisi answers and how many members wait for their door access: a banner inside the page, never its failure. */
+export const doorSyncRead = inPage(read(gymApi.doorSyncStatus));
+
+export const membersListReads = ({ search }: PageAddress) => ({ members: membersRead(parseMembersSearch(search)), doorSync: doorSyncRead });
 
 /** The member layout's read, for every tab. */
 export const memberLayoutReads = (address: PageAddress) => ({ member: memberRead(idParam(address, 'id', 'gym member')) });

@@ -45,14 +45,25 @@ export type CreateOwner = v.InferOutput<typeof CreateOwnerSchema>;
 
 // ---- members (gym users) ------------------------------------------------------------------
 
-/** What the BFF last did to the member's Kisi access, so a failure is never silently lost. */
-export const ACCESS_SYNC_STATES = ['synced', 'failed', 'no_kisi_user', 'not_needed'] as const;
+/**
+ * What the BFF last did to the member's Kisi access, so a failure is never silently lost. `pending`:
+ * a switch is owed to Kisi and the server keeps sending it until Kisi agrees (`waiting` says when it
+ * tries next); `failed` is only what a member recorded before that (issue 53) may still say.
+ */
+export const ACCESS_SYNC_STATES = ['synced', 'pending', 'failed', 'no_kisi_user', 'not_needed'] as const;
+/** A switch still owed to Kisi: how often it was tried, when it is tried next, and why the last try failed. */
+export const AccessWaitSchema = v.object({ attempts: v.number(), nextTryAt: v.string(), lastError: v.nullable(v.string()) });
 export const AccessSyncSchema = v.object({
   state: v.picklist(ACCESS_SYNC_STATES),
   /** Whether door access should be on, from the membership. */
   wantEnabled: v.boolean(),
   error: v.nullable(v.string()),
   at: v.nullable(v.string()),
+  /** What Kisi last confirmed for the member (access on or off) and when; null: never confirmed. */
+  confirmedEnabled: v.nullable(v.boolean()),
+  confirmedAt: v.nullable(v.string()),
+  /** The switch still owed to Kisi, if any. */
+  waiting: v.nullable(AccessWaitSchema),
 });
 export type AccessSync = v.InferOutput<typeof AccessSyncSchema>;
 
@@ -157,6 +168,18 @@ export const GymMemberRowSchema = v.object({
 export type GymMemberRow = v.InferOutput<typeof GymMemberRowSchema>;
 export const GymMemberPageSchema = pageOf(GymMemberRowSchema);
 
+/**
+ * Whether Kisi answers now, as the server last found it (`unknown` before it asked), and how many
+ * members wait for their door access to follow their membership.
+ */
+export const DoorSyncStatusSchema = v.object({
+  kisi: v.picklist(['reachable', 'unreachable', 'unknown']),
+  checkedAt: v.nullable(v.string()),
+  waiting: v.number(),
+  nextTryAt: v.nullable(v.string()),
+});
+export type DoorSyncStatus = v.InferOutput<typeof DoorSyncStatusSchema>;
+
 /** "Today's visits", the people let in, each once: `since` is the start of the venue's day as the desk's clock says it (its local midnight). */
 export const VisitCountQuerySchema = v.object({ since: isoInstant() });
 export type VisitCountQuery = v.InferOutput<typeof VisitCountQuerySchema>;
@@ -220,10 +243,17 @@ export const gymApi = {
     response: MemberDoorAccessSchema,
     errors: [404, 502, 504],
   }),
+  doorSyncStatus: endpoint({
+    method: 'GET',
+    path: '/api/gym/door-sync',
+    summary: 'Whether Kisi can be reached now, and how many members wait for their door access to follow their membership',
+    access: staff,
+    response: DoorSyncStatusSchema,
+  }),
   syncDoorAccess: endpoint({
     method: 'POST',
     path: '/api/gym/users/:id/access/sync',
-    summary: "Switch the member's Kisi door access to match the membership again (the outcome is recorded)",
+    summary: "Try now: send the member's owed Kisi door switch at once (the outcome is recorded; a failure stays queued)",
     access: staff,
     params: IdParamSchema,
     response: GymMemberSchema,

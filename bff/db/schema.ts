@@ -41,11 +41,25 @@ export interface GymUsersTable {
   name: string;
   owner_id: number;
   membership: 'active' | 'paused' | 'cancelled';
-  access_sync_state: Generated<'synced' | 'failed' | 'no_kisi_user' | 'not_needed'>;
+  access_sync_state: Generated<'synced' | 'failed' | 'no_kisi_user' | 'not_needed' | 'pending'>;
   access_sync_error: string | null;
   access_sync_at: string | null;
+  /** What Kisi last confirmed (1/0), and when; null: never confirmed. */
+  kisi_access_enabled: number | null;
+  kisi_confirmed_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A door-access switch still owed to Kisi: one per member (migration 025). */
+export interface DoorAccessOutboxTable {
+  member_id: number;
+  want_enabled: number;
+  version: Generated<number>;
+  attempts: Generated<number>;
+  next_try_at: string;
+  last_error: string | null;
+  created_at: string;
 }
 
 export interface LiveEventsTable {
@@ -318,6 +332,7 @@ export interface DB {
   app_meta: AppMetaTable;
   gym_owners: GymOwnersTable;
   gym_users: GymUsersTable;
+  door_access_outbox: DoorAccessOutboxTable;
   live_events: LiveEventsTable;
   rate_limit_counters: RateLimitCountersTable;
   rate_window_starts: RateWindowStartsTable;

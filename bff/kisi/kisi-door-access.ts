@@ -52,6 +52,10 @@ export function kisiDoorAccess(
 
   return {
     findUser,
+    /** One cheap request (a page of one user): resolves when Kisi answers. */
+    probe: async (): Promise<void> => {
+      await client.listUsers({ offset: 0, limit: 1 });
+    },
 
     /**
      * The Kisi user of each email (null: none has it), from memory when read within `maxAgeMs`.

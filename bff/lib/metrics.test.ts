@@ -65,4 +65,21 @@ describe('GET /metrics', () => {
     expect(valueOf(after, 'frontdesk_orders_placed_total') - valueOf(before, 'frontdesk_orders_placed_total')).toBe(1);
     expect(valueOf(after, 'frontdesk_chat_messages_posted_total') - valueOf(before, 'frontdesk_chat_messages_posted_total')).toBe(1);
   });
+
+  it('counts the members whose door access waits for Kisi', async () => {
+    const away = new Error('Kisi is unreachable');
+    away.name = 'KisiError';
+    const fails = async (): Promise<never> => {
+      throw away;
+    };
+    const door = { findUser: fails, findUsers: fails, setAccess: fails, probe: fails };
+    await withTestContext({ env: { METRICS_TOKEN: TOKEN }, overrides: { door } }, async (away) => {
+      const scrapeAway = async () => (await request(away.app).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text;
+      expect(valueOf(await scrapeAway(), 'frontdesk_door_switches_waiting')).toBe(0);
+      const staff = await away.loginAs('staff');
+      const owner = (await staff.post('/api/gym/owners').send({ name: 'Gauge Owner', email: 'gauge@gyms.test', gymName: 'Gauge Gym' }).expect(201)).body as { id: number };
+      for (const n of [1, 2]) await staff.post('/api/gym/users').send({ email: `gauge${n}@members.test`, name: `Gauge ${n}`, ownerId: owner.id }).expect(201);
+      expect(valueOf(await scrapeAway(), 'frontdesk_door_switches_waiting')).toBe(2);
+    });
+  });
 });

@@ -18,6 +18,8 @@ export interface MetricsSources {
   openStreams: () => number;
   /** PostgreSQL's pool (SQLite has none). */
   poolUse?: () => { open: number; idle: number; waiting: number; max: number };
+  /** Door switches owed to Kisi (the database's count, shared by every instance). */
+  doorSwitchesWaiting?: () => Promise<number>;
 }
 
 export interface Metrics {
@@ -57,6 +59,20 @@ export function createMetrics(token: string, sources: MetricsSources): Metrics {
     registers: [registry],
   });
   const aborted = new Counter({ name: 'frontdesk_http_requests_aborted_total', help: 'Requests whose connection closed before the answer was complete, by method and route pattern', labelNames: ['method', 'route'], registers: [registry] });
+  if (sources.doorSwitchesWaiting) {
+    const waiting = sources.doorSwitchesWaiting;
+    let last = 0;
+    new Gauge({
+      name: 'frontdesk_door_switches_waiting',
+      help: 'Members whose Kisi door access does not follow their membership yet (switches queued for Kisi, all instances)',
+      registers: [registry],
+      // The database away: the last count stays (the scrape still answers with every other figure).
+      async collect() {
+        last = await waiting().catch(() => last);
+        this.set(last);
+      },
+    });
+  }
   new Gauge({ name: 'frontdesk_event_streams_open', help: 'Server-Sent Events streams open on this instance', registers: [registry], collect() { this.set(sources.openStreams()); } });
   if (sources.poolUse) {
     const poolUse = sources.poolUse;

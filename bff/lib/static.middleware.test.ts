@@ -149,11 +149,13 @@ describe("a page's first reads, in its HTML for the session that may make them",
 
   it("gives the desk a page's reads as its address asks them: its search, its id, and the staff shell's tab counts around it", async () => {
     const shell = ['/api/chat/channels', '/api/conversations/waiting'];
-    expect(await preloads('/shell/gymowner/users', 'staff')).toEqual([authApi.session.path, ...shell, `${gymApi.listMembers.path}?page=0&pageSize=10`]);
+    // The member list names whether Kisi answers and how many members wait (its banner).
+    expect(await preloads('/shell/gymowner/users', 'staff')).toEqual([authApi.session.path, ...shell, `${gymApi.listMembers.path}?page=0&pageSize=10`, gymApi.doorSyncStatus.path]);
     expect(await preloads('/shell/gymowner/users?page=2&query=ann&sort=-last_visit', 'staff')).toEqual([
       authApi.session.path,
       ...shell,
       `${gymApi.listMembers.path}?page=1&pageSize=10&query=ann&sort=-last_visit`,
+      gymApi.doorSyncStatus.path,
     ]);
     // A member's page names the member (the layout's read) and their door access (the profile's).
     expect(await preloads('/shell/gymowner/users/7', 'staff')).toEqual([authApi.session.path, ...shell, '/api/gym/users/7', '/api/gym/users/7/access']);

@@ -132,6 +132,7 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'PATCH /api/gym/users/:id': frontDesk,
   'DELETE /api/gym/users/:id': frontDesk,
   'GET /api/gym/users/:id/access': frontDesk,
+  'GET /api/gym/door-sync': frontDesk,
   'POST /api/gym/users/:id/access/sync': frontDesk,
   'GET /api/gym/visits/count': frontDesk,
 

@@ -8,8 +8,9 @@ import { createApp, type App, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/database';
 import { authServiceOn } from '../features/auth/auth.service';
-import { connectKisi, type Kisi } from '../kisi/kisi';
+import { connectKisi, createKisi, type Kisi } from '../kisi/kisi';
 import { createLogger } from '../lib/logger';
+import { tcpLink, type TcpLink } from './tcp-link';
 import { createTestDatabase } from './test-database';
 import type { Role } from '../contracts/endpoint.contract';
 
@@ -26,17 +27,23 @@ export interface TestContext extends Pick<App, 'bus' | 'endpoints' | 'jobs' | 'e
   kisi?: Kisi;
   /** With `{ emulator: true }`: the app also listens on 127.0.0.1 (the emulator posts its webhooks there). */
   url?: string;
+  /** With `{ emulator: true, kisiLink: true }`: the network between the app and the emulator, to cut and restore. */
+  kisiLink?: TcpLink;
+  /** With `kisiLink`: the emulator reached directly, whatever the link's state (to see what Kisi has). */
+  kisiDirect?: Kisi;
   close: () => Promise<void>;
 }
 
 /** A door-access provider with no Kisi behind it: every member is unknown to Kisi. */
-export const NO_KISI_DOOR: AppDeps['door'] = { findUser: async () => null, findUsers: async (emails) => new Map(emails.map((e) => [e, null])), setAccess: async () => {} };
+export const NO_KISI_DOOR: AppDeps['door'] = { findUser: async () => null, findUsers: async (emails) => new Map(emails.map((e) => [e, null])), setAccess: async () => {}, probe: async () => {} };
 
 export interface TestContextOptions {
   /** Start the Kisi emulator (seeded organisation, signed webhooks back to the app) as the app's Kisi. */
   emulator?: boolean;
   /** Outgoing Kisi requests per second in the test (default 100, so tests are not throttled to Kisi's 5). */
   kisiRatePerSecond?: number;
+  /** The app reaches the emulator through a link the test can cut (`kisiLink`). */
+  kisiLink?: boolean;
 }
 
 /** A fresh app over a database of its own (see `createTestDatabase`); call close() in afterAll. */
@@ -50,6 +57,12 @@ export async function createTestContext(env: Record<string, string> = {}, overri
   let kisi: Kisi | undefined;
   if (options.emulator) {
     kisi = await connectKisi({ config, database, logger, webhookUrl: () => webhookUrl, ratePerSecond: options.kisiRatePerSecond ?? 100 });
+  }
+  let link: TcpLink | undefined;
+  const kisiDirect = kisi;
+  if (kisi && options.kisiLink) {
+    link = await tcpLink(kisi.settings.baseUrl);
+    kisi = createKisi({ ...kisi.settings, baseUrl: link.url }, { ratePerSecond: options.kisiRatePerSecond ?? 100, emulator: kisi.emulator });
   }
   const built = createApp({
     config,
@@ -83,6 +96,8 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     dir,
     kisi,
     url: webhookUrl?.replace(/\/api\/webhooks\/kisi$/, ''),
+    kisiLink: link,
+    kisiDirect: link ? kisiDirect : undefined,
     async loginAs(role, email = `${role}${++counter}@frontdesk.test`) {
       await auth.addAccount(null, { email, name: `Test ${role}`, role, password: TEST_PASSWORD });
       const agent = request.agent(app);
@@ -92,6 +107,7 @@ export async function createTestContext(env: Record<string, string> = {}, overri
     async close() {
       // Jobs are not started in tests, but some are woken by requests (the actor-email resolver): let them end.
       await Promise.all(built.jobs.map((job) => job.stop()));
+      await link?.close();
       await kisi?.emulator?.settle();
       await kisi?.emulator?.close();
       if (server) {

@@ -13,3 +13,12 @@ export async function until(condition: () => boolean, what: string, withinMs = 1
     await new Promise((resolve) => realSetTimeout(resolve, 10));
   }
 }
+
+/** {@link until} for a state that takes a request to see: `condition()` is asked again 20 ms after each answer. */
+export async function untilAsync(condition: () => Promise<boolean>, what: string, withinMs = 15_000): Promise<void> {
+  const deadline = performance.now() + withinMs;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error(`Not within ${withinMs} ms: ${what}`);
+    await new Promise((resolve) => realSetTimeout(resolve, 20));
+  }
+}

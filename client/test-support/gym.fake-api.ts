@@ -9,6 +9,8 @@ import { fieldProblem, handle, problem } from './test-server';
  * real screens. Input is already checked by the contracts' schemas (`handle`).
  */
 const AT = '2025-03-01T09:30:00.000Z';
+/** When the fake server tries an owed door switch again. */
+export const NEXT_TRY_AT = '2025-03-01T09:30:10.000Z';
 
 export type FakeGym = {
   owners: GymOwner[];
@@ -36,7 +38,7 @@ export function member(id: number, o: GymOwner, overrides: Partial<GymMember> = 
     ownerName: o.name,
     gymName: o.gymName,
     membership: 'active',
-    accessSync: { state: 'not_needed', wantEnabled: true, error: null, at: null },
+    accessSync: { state: 'not_needed', wantEnabled: true, error: null, at: null, confirmedEnabled: null, confirmedAt: null, waiting: null },
     createdAt: AT,
     updatedAt: AT,
     ...overrides,
@@ -64,11 +66,16 @@ export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {
     const want = m.membership === 'active';
     const user = gym.kisi.get(m.email);
     let accessSync: GymMember['accessSync'];
-    if (!user) accessSync = { state: 'no_kisi_user', wantEnabled: want, error: null, at: AT };
-    else if (gym.kisiDown) accessSync = { state: 'failed', wantEnabled: want, error: `Could not switch door access ${want ? 'on' : 'off'}: Kisi answered 503`, at: AT };
+    const known = { confirmedEnabled: m.accessSync.confirmedEnabled, confirmedAt: m.accessSync.confirmedAt, waiting: null };
+    if (!user) accessSync = { state: 'no_kisi_user', wantEnabled: want, error: null, at: AT, ...known };
+    else if (gym.kisiDown) {
+      // As the server: the switch stays owed to Kisi and is tried again by itself.
+      const error = `Could not switch door access ${want ? 'on' : 'off'}: Kisi is unreachable`;
+      accessSync = { state: 'pending', wantEnabled: want, error, at: AT, ...known, waiting: { attempts: (m.accessSync.waiting?.attempts ?? 0) + 1, nextTryAt: NEXT_TRY_AT, lastError: error } };
+    }
     else {
       user.accessEnabled = want;
-      accessSync = { state: 'synced', wantEnabled: want, error: null, at: AT };
+      accessSync = { state: 'synced', wantEnabled: want, error: null, at: AT, confirmedEnabled: want, confirmedAt: AT, waiting: null };
     }
     Object.assign(m, { accessSync });
     return m;
@@ -139,9 +146,16 @@ export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {
       if (!findMember(params.id)) return noMember(params.id);
       gym.members = gym.members.filter((m) => m.id !== params.id);
     }),
+    handle(gymApi.doorSyncStatus, () => ({
+      kisi: gym.kisiDown ? ('unreachable' as const) : ('reachable' as const),
+      checkedAt: AT,
+      waiting: gym.members.filter((m) => m.accessSync.state === 'pending').length,
+      nextTryAt: gym.members.some((m) => m.accessSync.state === 'pending') ? NEXT_TRY_AT : null,
+    })),
     handle(gymApi.doorAccess, ({ params }) => {
       const found = findMember(params.id);
       if (!found) return noMember(params.id);
+      if (gym.kisiDown) return problem(502, 'Bad Gateway', 'Kisi could not be reached. Try again in a moment.');
       const user = gym.kisi.get(found.email);
       return { kisiUser: user ? { ...user } : null, accessSync: found.accessSync };
     }),

@@ -24,6 +24,7 @@ import * as m021 from './021-stall-queues.migration';
 import * as m022 from './022-list-indexes.migration';
 import * as m023 from './023-search-ranks.migration';
 import * as m024 from './024-stall-queues-counted.migration';
+import * as m025 from './025-door-access-outbox.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -54,4 +55,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '022-list-indexes': m022,
   '023-search-ranks': m023,
   '024-stall-queues-counted': m024,
+  '025-door-access-outbox': m025,
 };

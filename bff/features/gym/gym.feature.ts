@@ -1,22 +1,80 @@
 import type { Feature, FeatureContext } from '../../feature';
 import { auditIn } from '../../db/audit-trail';
+import type { Database } from '../../db/database';
 import { KISI_DEMO_PEOPLE } from '../../kisi/emulator/emulator.seed';
+import { periodicJob } from '../../lib/jobs';
+import { doorAccessOutboxRepository } from './door-access-outbox.repository';
 import { gymRoutes } from './gym.router';
 import { gymSeeder } from './gym.seed';
-import { gymService, type DoorAccess } from './gym.service';
+import { gymService, type DoorAccess, type GymService } from './gym.service';
 import { membersRepository } from './members.repository';
 import { ownersRepository } from './owners.repository';
 import { visitsRepository } from './visits.repository';
 
+/** How often the sender looks for due door switches, and how often it asks an away Kisi whether it is back. */
+export interface DoorSyncTiming {
+  pollMs: number;
+  probeMs: number;
+}
+export const DOOR_SYNC_TIMING: DoorSyncTiming = { pollMs: 1_000, probeMs: 10_000 };
+
+/** How many members wait for their door access to follow their membership (the metrics' gauge). */
+export const doorSwitchesWaiting = async (database: Pick<Database, 'db'>) => (await doorAccessOutboxRepository(database.db).summary()).waiting;
+
+/**
+ * The door-access sender (issue 53): after each start, members not confirmed with nothing queued are
+ * queued and, if Kisi answers, every waiting switch is due at once; then every `pollMs` the due
+ * switches are claimed and sent. While Kisi is away it is asked every `probeMs` with one cheap
+ * request, and when it answers again every waiting switch is due at once.
+ */
+export function doorAccessSender(gym: GymService, timing: DoorSyncTiming, log: FeatureContext['logger']) {
+  let started = false;
+  let lastProbe = 0;
+  let failing = false;
+  async function work() {
+    if (!started) {
+      const queued = await gym.queueUnconfirmed();
+      if (queued > 0) log.info({ queued }, 'door access: members not confirmed with Kisi queued after the start');
+      started = true;
+      lastProbe = Date.now();
+      if (!(await gym.probeKisi({ afterStart: true }))) return;
+    }
+    if (gym.kisiSeemsDown()) {
+      if (Date.now() - lastProbe < timing.probeMs) return;
+      lastProbe = Date.now();
+      if (!(await gym.probeKisi())) return;
+    }
+    await gym.sendOwed(null);
+  }
+  // Every second: a failure (the database away) is logged at warn once, until a run succeeds again.
+  return periodicJob(
+    'door access sender',
+    timing.pollMs,
+    () =>
+      work().then(
+        () => void (failing = false),
+        (err: unknown) => {
+          if (!failing) log.warn({ err: err instanceof Error ? err.message : String(err) }, 'door access sender failed; it tries again every second');
+          failing = true;
+        },
+      ),
+    log,
+  );
+}
+
 /** `/api/gym`: owners and members for the front desk, their door access through `door`. */
-export function gymFeature({ database, mount }: FeatureContext, { door }: { door: DoorAccess }): Feature {
+export function gymFeature({ database, mount, logger }: FeatureContext, { door, doorSync = DOOR_SYNC_TIMING }: { door: DoorAccess; doorSync?: DoorSyncTiming }): Feature {
   const gym = gymService({
     owners: ownersRepository(database.db),
     members: membersRepository(database.db),
     visits: visitsRepository(database.db),
+    outbox: doorAccessOutboxRepository(database.db),
     door,
-    // Each change with its audit entry, in one transaction.
-    inTransaction: (work) => database.db.transaction().execute((trx) => work({ owners: ownersRepository(trx), members: membersRepository(trx), audit: auditIn(trx) })),
+    // Each change with its audit entry and the door switch it makes due, in one transaction.
+    inTransaction: (work) =>
+      database.db
+        .transaction()
+        .execute((trx) => work({ owners: ownersRepository(trx), members: membersRepository(trx), outbox: doorAccessOutboxRepository(trx), audit: auditIn(trx) })),
   });
-  return { ...mount(gymRoutes(gym)), seeders: [gymSeeder(KISI_DEMO_PEOPLE)] };
+  return { ...mount(gymRoutes(gym)), jobs: [doorAccessSender(gym, doorSync, logger)], seeders: [gymSeeder(KISI_DEMO_PEOPLE)] };
 }

@@ -14,6 +14,7 @@ export const gymRoutes = (gym: GymService) => [
   route(gymApi.updateMember, ({ params, body }, { req }) => gym.updateMember(req.user!, params.id, body)),
   route(gymApi.deleteMember, ({ params }, { req }) => gym.deleteMember(req.user!, params.id)),
   route(gymApi.doorAccess, ({ params }) => gym.doorAccess(params.id)),
+  route(gymApi.doorSyncStatus, () => gym.doorSyncStatus()),
   route(gymApi.syncDoorAccess, ({ params }, { req }) => gym.syncDoorAccess(req.user!, params.id)),
   route(gymApi.countVisits, ({ query }) => gym.countVisits(query)),
 ];

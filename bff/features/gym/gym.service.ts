@@ -1,8 +1,8 @@
 import {
   doorStateOf,
-  type AccessSync,
   type CreateMember,
   type CreateOwner,
+  type DoorSyncStatus,
   type GymMember,
   type GymMemberRow,
   type GymOwner,
@@ -18,8 +18,9 @@ import type { Page } from '../../contracts/common.contract';
 import { isUniqueViolation } from '../../db/engine';
 import { changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
-import { badRequest, conflict, notFound } from '../../lib/http-error';
+import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
 import { wantsDoorAccess, type AccessSyncRecord, type MembersRepository } from './members.repository';
+import type { DoorAccessOutboxRepository, OwedSwitch } from './door-access-outbox.repository';
 import type { OwnersRepository } from './owners.repository';
 import type { VisitsRepository } from './visits.repository';
 
@@ -30,6 +31,8 @@ export interface DoorAccess {
   /** Kisi users of many emails at once (a list page), possibly a little old; keyed by the lower-cased email, null: no account. */
   findUsers: (emails: readonly string[]) => Promise<Map<string, KisiDoorUser | null>>;
   setAccess: (kisiUserId: number, enabled: boolean) => Promise<void>;
+  /** One cheap request: resolves when Kisi answers. */
+  probe: () => Promise<void>;
 }
 type KisiDoorUser = { id: number; name: string | null; email: string; accessEnabled: boolean };
 
@@ -37,6 +40,7 @@ type KisiDoorUser = { id: number; name: string | null; email: string; accessEnab
 export interface GymWrite {
   owners: OwnersRepository;
   members: MembersRepository;
+  outbox: DoorAccessOutboxRepository;
   audit: Audit;
 }
 
@@ -44,6 +48,7 @@ export interface GymServiceDeps {
   owners: OwnersRepository;
   members: MembersRepository;
   visits: VisitsRepository;
+  outbox: DoorAccessOutboxRepository;
   door: DoorAccess;
   inTransaction: InTransaction<GymWrite>;
   now?: () => string;
@@ -67,34 +72,42 @@ async function insertUnique<T>(insert: () => Promise<T>, duplicateMessage: strin
 
 const reason = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
 
-/**
- * What a member's record says from the write that makes a door switch due until the switch's outcome
- * is recorded. The write says it itself, in the same statement: a server stopped in between (killed,
- * redeployed) then leaves a member shown as not switched, with a Retry, never a paused member still
- * let in while their record claims nothing is due.
- */
-const switchDue = (membership: Membership, at: string): AccessSyncRecord => ({
-  state: 'failed',
-  error: `Door access has not been switched ${wantsDoorAccess(membership) ? 'on' : 'off'} to match the membership yet.`,
-  at,
-});
+/** The first retry of a switch Kisi did not take, doubling with each failure up to `MAX_RETRY_MS`. */
+export const FIRST_RETRY_MS = 5_000;
+export const MAX_RETRY_MS = 5 * 60_000;
+/** How long a claimed switch is the claimer's before another sender may take it (a send is seconds). */
+export const SEND_LEASE_MS = 60_000;
+export const retryDelayMs = (failures: number) => Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
 
-export function gymService({ owners, members, visits, door, inTransaction, now = () => new Date().toISOString() }: GymServiceDeps) {
+/**
+ * What a member's record says from the write that makes a door switch due until Kisi agrees: the
+ * switch is owed, and queued in the same transaction (`door_access_outbox`), so a server stopped in
+ * between leaves the switch to the next sender, never a paused member let in while nothing is due.
+ */
+const switchDue = (at: string): AccessSyncRecord => ({ state: 'pending', error: null, at });
+
+export function gymService({ owners, members, visits, outbox, door, inTransaction, now = () => new Date().toISOString() }: GymServiceDeps) {
   const ownerOr404 = async (id: number) => (await owners.find(id)) ?? Promise.reject(notFound(`No gym owner with id ${id}.`));
   const memberOr404 = async (id: number) => (await members.find(id)) ?? Promise.reject(notFound(`No gym member with id ${id}.`));
   const ensureOwnerExists = async (ownerId: number) => {
     if (!(await owners.find(ownerId))) throw badRequest('The owner does not exist.', [{ path: 'body.ownerId', message: `No gym owner with id ${ownerId}` }]);
   };
 
+  const later = (ms: number) => new Date(Date.parse(now()) + ms).toISOString();
+  /** Kisi answered (or not) on this server's last try: what the desk's banner says. */
+  let lastContact: { reachable: boolean; at: string } | null = null;
+
   /**
-   * Makes the member's Kisi access match their membership, and records the outcome either way; a
-   * switch made is in the audit trail with the outcome, in one transaction.
+   * Sends one owed switch: asks Kisi for the member's user, switches it if it differs, and records
+   * the outcome. Kisi agreeing (or having no user with the email) removes the row and confirms the
+   * member, with the switch in the audit trail, in one transaction; a failure keeps the row, tried
+   * again after a doubling delay. Tells whether Kisi answered.
    */
-  async function syncDoorAccess(actor: AuditActor, id: number): Promise<GymMember> {
-    const member = await memberOr404(id);
-    const want = wantsDoorAccess(member.membership);
-    let state: AccessSync['state'];
-    let error: string | null = null;
+  async function send(actor: AuditActor, owed: OwedSwitch): Promise<boolean> {
+    const member = await members.find(owed.memberId);
+    if (!member) return true; // deleted meanwhile: its row went with it
+    const want = owed.wantEnabled;
+    let state: 'synced' | 'no_kisi_user';
     let switched = false;
     try {
       const kisiUser = await door.findUser(member.email);
@@ -107,22 +120,57 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
         state = 'synced';
       }
     } catch (err) {
-      state = 'failed';
-      error = `Could not switch door access ${want ? 'on' : 'off'}: ${reason(err)}`;
+      lastContact = { reachable: false, at: now() };
+      const error = `Could not switch door access ${want ? 'on' : 'off'}: ${reason(err)}`;
+      await inTransaction(async (tx) => {
+        await tx.outbox.failed(owed, error, later(retryDelayMs(owed.attempts + 1)));
+        await tx.members.recordAccessSync(owed.memberId, { state: 'pending', error, at: now() });
+      });
+      return false;
     }
+    lastContact = { reachable: true, at: now() };
     await inTransaction(async (tx) => {
-      await tx.members.recordAccessSync(id, { state, error, at: now() });
+      const removed = Number((await tx.outbox.done(owed))[0]?.numDeletedRows ?? 0);
+      // A newer change came while this one was sent: the member stays pending until that one is.
+      const at = now();
+      if (removed > 0) await tx.members.recordAccessSync(owed.memberId, { state, error: null, at, ...(state === 'synced' ? { confirmed: want } : {}) });
+      else if (state === 'synced') await tx.members.recordConfirmed(owed.memberId, want, at);
       if (switched) {
         await tx.audit(actor, {
           kind: 'door_access',
           action: want ? 'switched on' : 'switched off',
-          subjectId: id,
+          subjectId: owed.memberId,
           subject: personLabel(member),
           changes: [{ field: 'accessEnabled', before: !want, after: want }],
         });
       }
     });
+    return true;
+  }
+
+  /** Sends every owed switch that is due (the job), or the one member's at once ("try now"). */
+  async function sendOwed(actor: AuditActor, memberId?: number): Promise<{ sent: number; failed: number }> {
+    const claimed = await outbox.claim(now(), later(SEND_LEASE_MS), memberId);
+    let failed = 0;
+    for (const owed of claimed) if (!(await send(actor, owed))) failed++;
+    return { sent: claimed.length - failed, failed };
+  }
+
+  /**
+   * Try now (the member page's Retry, and right after a change): sends the member's owed switch at
+   * once; a member with none owed (a record from before the outbox) is queued first.
+   */
+  async function syncDoorAccess(actor: AuditActor, id: number): Promise<GymMember> {
+    const member = await memberOr404(id);
+    if (!member.accessSync.waiting) await inTransaction((tx) => tx.outbox.queue(id, wantsDoorAccess(member.membership), now()));
+    await sendOwed(actor, id);
     return memberOr404(id);
+  }
+
+  /** Owes Kisi the member's switch, in the transaction of the change that makes it due. */
+  async function queueSwitch(tx: GymWrite, id: number, membership: Membership, at: string) {
+    await tx.members.recordAccessSync(id, switchDue(at));
+    await tx.outbox.queue(id, wantsDoorAccess(membership), at);
   }
 
   return {
@@ -162,7 +210,10 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
      */
     async listMembers(query: MemberListQuery): Promise<Page<GymMemberRow>> {
       const page = await members.list(query);
-      const kisiUsers = await door.findUsers(page.items.map((member) => member.email)).catch(() => undefined);
+      const kisiUsers = await door.findUsers(page.items.map((member) => member.email)).catch(() => {
+        lastContact = { reachable: false, at: now() };
+        return undefined;
+      });
       return {
         ...page,
         items: page.items.map((member) => ({
@@ -179,14 +230,15 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
       const id = await insertUnique(
         () =>
           inTransaction(async (tx) => {
-            const id = await tx.members.insert({ ...input, sync: switchDue(input.membership, at), now: at });
+            const id = await tx.members.insert({ ...input, sync: switchDue(at), now: at });
+            await tx.outbox.queue(id, wantsDoorAccess(input.membership), at);
             const created = (await tx.members.find(id))!;
             await tx.audit(actor, { kind: 'member', action: 'created', subjectId: id, subject: personLabel(created), changes: changesOf(null, created, MEMBER_FIELDS) });
             return id;
           }),
         `A gym member with email ${input.email} already exists.`,
       );
-      return syncDoorAccess(actor, id);
+      return lastContact?.reachable !== false ? syncDoorAccess(actor, id) : memberOr404(id);
     },
 
     async updateMember(actor: AuditActor, id: number, patch: UpdateMember): Promise<GymMember> {
@@ -195,12 +247,14 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
       const membershipChanged = patch.membership !== undefined && patch.membership !== before.membership;
       const at = now();
       await inTransaction(async (tx) => {
-        await tx.members.update(id, { ...patch, sync: membershipChanged ? switchDue(patch.membership!, at) : undefined, now: at });
+        await tx.members.update(id, { ...patch, now: at });
+        if (membershipChanged) await queueSwitch(tx, id, patch.membership!, at);
         const after = await tx.members.find(id);
         const changes = after ? changesOf(before, after, MEMBER_FIELDS) : [];
         if (after && changes.length > 0) await tx.audit(actor, { kind: 'member', action: memberAction(before, after), subjectId: id, subject: personLabel(after), changes });
       });
-      return membershipChanged ? syncDoorAccess(actor, id) : memberOr404(id);
+      // Tried at once while Kisi answers; while it is known to be away the change answers at once, pending, and the sender follows.
+      return membershipChanged && lastContact?.reachable !== false ? syncDoorAccess(actor, id) : memberOr404(id);
     },
 
     async deleteMember(actor: AuditActor, id: number): Promise<void> {
@@ -214,14 +268,63 @@ export function gymService({ owners, members, visits, door, inTransaction, now =
     },
 
     syncDoorAccess,
+    sendOwed,
+
+    /**
+     * After each start: members whose door access is not confirmed and who have nothing queued (a
+     * record from before the outbox) are queued; the sender compares each with Kisi and switches
+     * only what differs.
+     */
+    async queueUnconfirmed(): Promise<number> {
+      const unconfirmed = await members.unconfirmedWithoutQueued();
+      const at = now();
+      for (const m of unconfirmed) await inTransaction((tx) => tx.outbox.queue(m.id, wantsDoorAccess(m.membership), at));
+      return unconfirmed.length;
+    },
+
+    /**
+     * Whether Kisi answered this server's last call, how many members wait, the soonest next try.
+     * Kisi answering again after it did not brings every waiting switch forward.
+     */
+    async doorSyncStatus(): Promise<DoorSyncStatus> {
+      const { waiting, nextTryAt } = await outbox.summary();
+      return { kisi: lastContact ? (lastContact.reachable ? 'reachable' : 'unreachable') : 'unknown', checkedAt: lastContact?.at ?? null, waiting, nextTryAt };
+    },
+
+    /**
+     * Asks Kisi whether it answers (one cheap request); when it does again (or `afterStart`: Kisi may
+     * have come back while no server ran), every waiting switch is due now.
+     */
+    async probeKisi({ afterStart = false } = {}): Promise<boolean> {
+      const wasDown = afterStart || lastContact?.reachable === false;
+      try {
+        await door.probe();
+        lastContact = { reachable: true, at: now() };
+      } catch {
+        lastContact = { reachable: false, at: now() };
+        return false;
+      }
+      if (wasDown) await outbox.bringForward(now());
+      return true;
+    },
+    kisiSeemsDown: () => lastContact?.reachable === false,
 
     /** Visits (successful unlocks) since the start of the desk's day. */
     countVisits: async ({ since }: VisitCountQuery): Promise<VisitCount> => ({ since, count: await visits.countVisitorsSince(since) }),
 
+    /** The member's Kisi user, asked now: a 502 (or 504) problem when Kisi cannot answer; the member's own read still says what is known. */
     async doorAccess(id: number): Promise<MemberDoorAccess> {
       const member = await memberOr404(id);
-      const kisiUser = await door.findUser(member.email);
-      return { kisiUser, accessSync: member.accessSync };
+      try {
+        const kisiUser = await door.findUser(member.email);
+        lastContact = { reachable: true, at: now() };
+        return { kisiUser, accessSync: member.accessSync };
+      } catch (err) {
+        if (!(err instanceof Error && err.name === 'KisiError')) throw err;
+        lastContact = { reachable: false, at: now() };
+        const timedOut = /did not answer/.test(err.message);
+        throw new HttpError(timedOut ? 504 : 502, timedOut ? 'Kisi did not answer in time. Try again in a moment.' : 'Kisi could not be reached. Try again in a moment.');
+      }
     },
   };
 }

@@ -21,6 +21,9 @@ const door: AppDeps['door'] = {
     return new Map(emails.map((e) => [e, kisiUsers.get(e) ?? null]));
   },
   setAccess: async () => {},
+  probe: async () => {
+    if (kisiDown) throw new Error('Kisi is unreachable');
+  },
 };
 
 let ctx: TestContext;

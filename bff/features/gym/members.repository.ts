@@ -6,21 +6,44 @@ import { containsText } from '../../db/engine';
 import { paginate } from '../../lib/paginate';
 import { lastVisitOfMember } from './visits.repository';
 
-type MemberRow = Omit<GymMember, 'accessSync'> & { syncState: AccessSync['state']; syncError: string | null; syncAt: string | null };
+type MemberRow = Omit<GymMember, 'accessSync'> & {
+  syncState: AccessSync['state'];
+  syncError: string | null;
+  syncAt: string | null;
+  confirmedEnabled: number | null;
+  confirmedAt: string | null;
+  waitAttempts: number | null;
+  waitNextTryAt: string | null;
+  waitError: string | null;
+};
 
 export const wantsDoorAccess = (membership: Membership) => membership === 'active';
 
-/** What is stored of a door-access switch: its outcome, or that one is still due. */
+/** What is stored of a door-access switch: its outcome, or that one is still due; `confirmed`: what Kisi said the member's access is now. */
 export interface AccessSyncRecord {
   state: AccessSync['state'];
   error: string | null;
   at: string;
+  confirmed?: boolean;
 }
-const syncColumns = (sync: AccessSyncRecord) => ({ access_sync_state: sync.state, access_sync_error: sync.error, access_sync_at: sync.at });
+const syncColumns = (sync: AccessSyncRecord) => ({
+  access_sync_state: sync.state,
+  access_sync_error: sync.error,
+  access_sync_at: sync.at,
+  ...(sync.confirmed !== undefined ? { kisi_access_enabled: sync.confirmed ? 1 : 0, kisi_confirmed_at: sync.at } : {}),
+});
 
-const toMember = ({ syncState, syncError, syncAt, ...row }: MemberRow): GymMember => ({
+const toMember = ({ syncState, syncError, syncAt, confirmedEnabled, confirmedAt, waitAttempts, waitNextTryAt, waitError, ...row }: MemberRow): GymMember => ({
   ...row,
-  accessSync: { state: syncState, wantEnabled: wantsDoorAccess(row.membership), error: syncError, at: syncAt },
+  accessSync: {
+    state: syncState,
+    wantEnabled: wantsDoorAccess(row.membership),
+    error: syncError,
+    at: syncAt,
+    confirmedEnabled: confirmedEnabled === null ? null : confirmedEnabled === 1,
+    confirmedAt,
+    waiting: waitNextTryAt === null ? null : { attempts: waitAttempts ?? 0, nextTryAt: waitNextTryAt, lastError: waitError },
+  },
 });
 
 type Filters = Pick<MemberListQuery, 'query' | 'ownerId' | 'membership'>;
@@ -33,6 +56,7 @@ export function membersRepository(db: Db) {
     db
       .selectFrom('gym_users as u')
       .innerJoin('gym_owners as o', 'o.id', 'u.owner_id')
+      .leftJoin('door_access_outbox as w', 'w.member_id', 'u.id')
       .select([
         'u.id',
         'u.email',
@@ -44,6 +68,11 @@ export function membersRepository(db: Db) {
         'u.access_sync_state as syncState',
         'u.access_sync_error as syncError',
         'u.access_sync_at as syncAt',
+        'u.kisi_access_enabled as confirmedEnabled',
+        'u.kisi_confirmed_at as confirmedAt',
+        'w.attempts as waitAttempts',
+        'w.next_try_at as waitNextTryAt',
+        'w.last_error as waitError',
         'u.created_at as createdAt',
         'u.updated_at as updatedAt',
       ]);
@@ -118,6 +147,18 @@ export function membersRepository(db: Db) {
         .execute(),
 
     recordAccessSync: (id: number, sync: AccessSyncRecord) => db.updateTable('gym_users').set(syncColumns(sync)).where('id', '=', id).execute(),
+    /** What Kisi said the member's access is, without changing the sync's state (a newer switch is still owed). */
+    recordConfirmed: (id: number, enabled: boolean, at: string) => db.updateTable('gym_users').set({ kisi_access_enabled: enabled ? 1 : 0, kisi_confirmed_at: at }).where('id', '=', id).execute(),
+
+    /** Members whose door access is not confirmed (a switch owed or failed) and who have no switch queued. */
+    unconfirmedWithoutQueued: async (): Promise<Array<{ id: number; membership: Membership }>> =>
+      db
+        .selectFrom('gym_users as u')
+        .leftJoin('door_access_outbox as w', 'w.member_id', 'u.id')
+        .where('u.access_sync_state', 'in', ['pending', 'failed'])
+        .where('w.member_id', 'is', null)
+        .select(['u.id', 'u.membership'])
+        .execute(),
 
     delete: async (id: number) => Number((await db.deleteFrom('gym_users').where('id', '=', id).executeTakeFirst()).numDeletedRows),
   };

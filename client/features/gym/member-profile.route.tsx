@@ -68,6 +68,8 @@ function MembershipSwitch() {
       const label = MEMBERSHIP_LABELS[membership].toLowerCase();
       if (updated.accessSync.state === 'failed') {
         toast.show({ tone: 'error', title: `Membership ${label}, but the doors were not switched`, message: updated.accessSync.error ?? 'Kisi did not accept the change.' });
+      } else if (updated.accessSync.state === 'pending') {
+        toast.show({ tone: 'info', message: `Membership ${label}. Kisi cannot be reached now: door access is switched ${updated.accessSync.wantEnabled ? 'on' : 'off'} as soon as it answers.` });
       } else if (updated.accessSync.state === 'no_kisi_user') {
         toast.show({ tone: 'success', message: `Membership ${label}. No Kisi account uses ${updated.email}, so no doors changed.` });
       } else {

@@ -1,7 +1,7 @@
 import './gym.css';
 import { useEffect } from 'react';
 import { useNavigate, useNavigation } from 'react-router';
-import type { GymMember, MemberSort } from '@contracts/gym.contract';
+import type { DoorSyncStatus, GymMember, MemberSort } from '@contracts/gym.contract';
 import { MEMBERSHIP_VALUES, membersListReads, parseMembersSearch } from '@pages/gym.reads';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
@@ -28,8 +28,29 @@ const reads = routeReads(membersListReads);
 export const { loader } = reads;
 export const handle = { title: 'Gym members', ...reads.handle };
 
+/** Kisi cannot be reached (as the server last found it): the desk is told, with how many members wait for their doors to follow. */
+function KisiAwayBanner({ status }: { status: DoorSyncStatus | undefined }) {
+  if (!status || (status.kisi !== 'unreachable' && status.waiting === 0)) return null;
+  const waiting = `${status.waiting} member${status.waiting === 1 ? '' : 's'}`;
+  if (status.kisi !== 'unreachable') {
+    return (
+      <p className="banner banner-info" role="status" data-testid="door-sync-banner">
+        {waiting} wait{status.waiting === 1 ? 's' : ''} for door access to follow their membership; the server is sending it to Kisi.
+      </p>
+    );
+  }
+  return (
+    <div className="banner banner-warning" role="status" data-testid="door-sync-banner">
+      <p>
+        <strong>Kisi cannot be reached.</strong> {status.waiting > 0 ? `${waiting} wait${status.waiting === 1 ? 's' : ''} for door access to follow their membership` : 'Door access shown may be out of date'}
+        {status.waiting > 0 ? '; the changes are sent by themselves when Kisi answers again.' : '.'}
+      </p>
+    </div>
+  );
+}
+
 export function Component() {
-  const { members } = reads.useReads();
+  const { members, doorSync } = reads.useReads();
   const search = useSearch(parseMembersSearch);
   const setSearchParam = useSetSearchParam();
   const navigation = useNavigation();
@@ -69,6 +90,7 @@ export function Component() {
       >
         <p>Look a member up, change their membership and see whether the doors open for them.</p>
       </PageHeader>
+      <KisiAwayBanner status={doorSync.data} />
 
       <div className="toolbar">
         <SearchBox value={search.query} onSearch={(q) => setFilter('query', q)} label="Search members" placeholder="Search by name or email" busy={busy} />

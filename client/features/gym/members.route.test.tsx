@@ -4,7 +4,8 @@ import { SEARCH_DEBOUNCE_MS } from '@/components/search-box';
 import { webhookApi } from '@contracts/webhook.contract';
 import { fakeBff, holdRequests, renderApp } from '@/test-support/test-utils';
 import { handle } from '@/test-support/test-server';
-import { fakeGym, member, owner } from '@/test-support/gym.fake-api';
+import { fakeGym, member, NEXT_TRY_AT, owner } from '@/test-support/gym.fake-api';
+import { formatWhen } from '@/lib/format';
 import type { FakeGym } from '@/test-support/gym.fake-api';
 
 afterEach(() => jest.restoreAllMocks());
@@ -255,26 +256,41 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     expect(api.calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
 
-  it('shows a failed door switch clearly, and Retry fixes it', async () => {
+  it('while Kisi is away a pause is saved and waits for Kisi, with its next try, the last confirmed state and Try now', async () => {
     const gym = withKisi();
-    gym.kisiDown = true;
+    gym.members[0]!.accessSync = { ...gym.members[0]!.accessSync, state: 'synced', confirmedEnabled: true, confirmedAt: '2025-03-01T08:00:00.000Z' };
     const { user, api } = setup('/shell/gymowner/users/1', gym);
-    await screen.findByTestId('kisi-access');
+    await waitFor(() => expect(screen.getByTestId('kisi-access')).toHaveTextContent('Enabled'));
+    expect(screen.getByTestId('kisi-confirmed')).toHaveTextContent(`Enabled (${formatWhen('2025-03-01T08:00:00.000Z')})`);
+    gym.kisiDown = true;
     await user.click(screen.getByRole('radio', { name: /Paused/ }));
     await user.click(screen.getByRole('button', { name: 'Pause membership' }));
-    const banner = await screen.findByText(/Door access was not switched off/);
-    const alert = banner.closest('[role="alert"]') as HTMLElement;
-    expect(alert).toHaveTextContent('Could not switch door access off: Kisi answered 503');
-    expect(screen.getByText('Membership paused, but the doors were not switched')).toBeInTheDocument();
-    // Kisi still lets them in
-    await waitFor(() => expect(screen.getByTestId('kisi-access')).toHaveTextContent('Enabled'));
+    expect(await screen.findByText(/Membership paused\. Kisi cannot be reached now: door access is switched off as soon as it answers\./)).toBeInTheDocument();
+    const waiting = await screen.findByTestId('door-waiting');
+    expect(waiting).toHaveTextContent(`Waiting for Kisi, next try at ${formatWhen(NEXT_TRY_AT)}.`);
+    expect(waiting).toHaveTextContent('tried 1 time: Could not switch door access off: Kisi is unreachable');
+    // The door card's own read fails (502) and says so inside the page; what is known stays.
+    expect(await screen.findByText(/Could not read the Kisi account: .*Kisi could not be reached/)).toBeInTheDocument();
+    expect(screen.getByTestId('kisi-confirmed')).toHaveTextContent('Enabled');
 
     gym.kisiDown = false;
-    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await user.click(within(waiting).getByRole('button', { name: 'Try now' }));
     expect(await screen.findByText('Door access is off for Member 1.')).toBeInTheDocument();
-    expect(screen.queryByText(/Door access was not switched off/)).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('door-waiting')).not.toBeInTheDocument());
     await waitFor(() => expect(screen.getByTestId('kisi-access')).toHaveTextContent('Disabled'));
+    expect(screen.getByTestId('kisi-confirmed')).toHaveTextContent('Disabled');
     expect(api.calls.some((c) => c.method === 'POST' && c.path === '/api/gym/users/1/access/sync')).toBe(true);
+  });
+
+  it('the members list says when Kisi cannot be reached, and how many members wait', async () => {
+    const gym = withKisi();
+    gym.kisiDown = true;
+    gym.members[0]!.membership = 'paused';
+    gym.members[0]!.accessSync = { ...gym.members[0]!.accessSync, state: 'pending', waiting: { attempts: 2, nextTryAt: NEXT_TRY_AT, lastError: 'Kisi is unreachable' } };
+    setup('/shell/gymowner/users', gym);
+    const banner = await screen.findByTestId('door-sync-banner');
+    expect(banner).toHaveTextContent('Kisi cannot be reached. 1 member waits for door access to follow their membership; the changes are sent by themselves when Kisi answers again.');
+    expect(screen.getAllByText('Waiting for Kisi').length).toBe(1);
   });
 
   it('says plainly when no Kisi account uses the email', async () => {

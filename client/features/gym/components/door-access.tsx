@@ -27,6 +27,8 @@ function syncSentence(member: GymMember): { tone: 'ok' | 'bad' | 'info' | 'muted
       return { tone: 'ok', text: `Door access was switched ${wantEnabled ? 'on' : 'off'} to match the membership${stamp}.` };
     case 'failed':
       return { tone: 'bad', text: member.accessSync.error ?? `Could not switch door access ${wantEnabled ? 'on' : 'off'}.` };
+    case 'pending':
+      return { tone: 'info', text: `Door access is to be switched ${wantEnabled ? 'on' : 'off'} to match the membership${stamp}.` };
     case 'no_kisi_user':
       return { tone: 'info', text: `No Kisi account uses ${member.email}, so there was no door access to switch${stamp}.` };
     default:
@@ -50,6 +52,8 @@ export function DoorAccessCard({ member, read }: { member: GymMember; read: InPa
   const door = doorStateOf(member.membership, access?.kisiUser, { unreachable: !access && !!error });
   const outOfStep = kisi ? kisi.accessEnabled !== want : false;
   const failed = member.accessSync.state === 'failed';
+  const waiting = member.accessSync.state === 'pending' ? member.accessSync.waiting : null;
+  const { confirmedEnabled, confirmedAt } = member.accessSync;
   const sentence = syncSentence(member);
 
   const retry = async () => {
@@ -57,6 +61,8 @@ export function DoorAccessCard({ member, read }: { member: GymMember; read: InPa
     try {
       const updated = await retryDoorAccess({ params: { id: member.id } });
       if (updated.accessSync.state === 'failed') toast.show({ tone: 'error', title: 'Door access still not switched', message: updated.accessSync.error ?? 'Kisi did not accept the change.' });
+      else if (updated.accessSync.state === 'pending')
+        toast.show({ tone: 'error', title: 'Kisi did not take it yet', message: updated.accessSync.waiting?.lastError ?? 'The switch stays queued and is tried again by itself.' });
       else toast.show({ tone: 'success', message: `Door access is ${updated.accessSync.wantEnabled ? 'on' : 'off'} for ${updated.name}.` });
     } catch (err) {
       toast.show({ tone: 'error', title: 'Could not retry', message: errorMessage(err) });
@@ -74,7 +80,18 @@ export function DoorAccessCard({ member, read }: { member: GymMember; read: InPa
         <DoorStateBadge door={door} membership={member.membership} />
       </div>
 
-      {failed ? (
+      {waiting ? (
+        <div className="banner banner-warning sync-waiting" role="status" data-testid="door-waiting">
+          <p>
+            <strong>Waiting for Kisi, next try at {formatWhen(waiting.nextTryAt)}.</strong> Door access is switched {want ? 'on' : 'off'} as soon as Kisi takes it
+            {waiting.attempts > 0 ? ` (tried ${waiting.attempts} time${waiting.attempts === 1 ? '' : 's'}${waiting.lastError ? `: ${waiting.lastError}` : ''})` : ''}.
+          </p>
+          <button type="button" className="btn btn-small" onClick={() => void retry()} disabled={retrying} aria-busy={retrying}>
+            <Icon name="refresh" size={16} />
+            {retrying ? 'Trying…' : 'Try now'}
+          </button>
+        </div>
+      ) : failed ? (
         <div className="banner banner-danger sync-failed" role="alert">
           <p>
             <strong>Door access was not switched {want ? 'on' : 'off'}.</strong> {sentence.text}
@@ -109,6 +126,19 @@ export function DoorAccessCard({ member, read }: { member: GymMember; read: InPa
           </dd>
         </div>
         <div>
+          <dt>Last confirmed by Kisi</dt>
+          <dd data-testid="kisi-confirmed">
+            {confirmedEnabled === null ? (
+              <span className="muted">Never</span>
+            ) : (
+              <span>
+                {confirmedEnabled ? 'Enabled' : 'Disabled'}
+                {confirmedAt ? <span className="muted"> ({formatWhen(confirmedAt)})</span> : null}
+              </span>
+            )}
+          </dd>
+        </div>
+        <div>
           <dt>Access in Kisi now</dt>
           <dd>
             {kisi ? (
@@ -130,7 +160,7 @@ export function DoorAccessCard({ member, read }: { member: GymMember; read: InPa
           </button>
         </div>
       ) : null}
-      {outOfStep && !failed ? (
+      {outOfStep && !failed && !waiting ? (
         <div className="banner banner-warning">
           <p>
             Kisi has access {kisi?.accessEnabled ? 'enabled' : 'disabled'}, but the membership says it should be {want ? 'on' : 'off'}.

@@ -66,6 +66,10 @@ export function MemberRows({
               <span className="badge badge-bad" title={member.accessSync.error ?? undefined}>
                 <Icon name="alert" size={14} /> Door sync failed
               </span>
+            ) : member.accessSync.state === 'pending' ? (
+              <span className="badge badge-warn" title={member.accessSync.waiting?.lastError ?? undefined}>
+                <Icon name="alert" size={14} /> Waiting for Kisi
+              </span>
             ) : null}
           </span>
           {onDelete ? <DeleteButton label={`Delete ${member.name}`} onClick={() => onDelete(member)} /> : null}

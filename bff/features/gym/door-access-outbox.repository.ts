@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+
+/** A door switch owed to Kisi, as the sender claims it. */
+export interface OwedSwitch {
+  memberId: number;
+  wantEnabled: boolean;
+  /** Grows with every change of the member: a send removes its row only if no newer change came. */
+  version: number;
+  attempts: number;
+}
+
+/**
+ * The door-access outbox (migration 025): one row per member whose Kisi access does not follow their
+ * membership yet. Every decision is one statement, so instances sharing PostgreSQL agree: a claim is
+ * an update of the due rows that moves their next try past a lease, and PostgreSQL re-checks
+ * `next_try_at <= now` on a row another instance claimed meanwhile, so each row goes to one sender.
+ */
+export function doorAccessOutboxRepository(db: Db) {
+  const toOwed = (r: { member_id: number; want_enabled: number; version: number; attempts: number }): OwedSwitch => ({
+    memberId: r.member_id,
+    wantEnabled: r.want_enabled === 1,
+    version: r.version,
+    attempts: r.attempts,
+  });
+  return {
+    /** Owes Kisi the member's switch to `wantEnabled`, due at `at`; supersedes one not yet sent. */
+    queue: (memberId: number, wantEnabled: boolean, at: string) =>
+      db
+        .insertInto('door_access_outbox')
+        .values({ member_id: memberId, want_enabled: wantEnabled ? 1 : 0, next_try_at: at, created_at: at })
+        .onConflict((oc) =>
+          oc.column('member_id').doUpdateSet({ want_enabled: wantEnabled ? 1 : 0, version: sql<number>`door_access_outbox.version + 1`, attempts: 0, next_try_at: at, last_error: null }),
+        )
+        .execute(),
+
+    /** The rows due at `now` (or the one member's, due or not), each leased to this sender until `leaseUntil`. */
+    claim: async (now: string, leaseUntil: string, memberId?: number): Promise<OwedSwitch[]> =>
+      (
+        await db
+          .updateTable('door_access_outbox')
+          .set({ next_try_at: leaseUntil })
+          .$if(memberId === undefined, (qb) => qb.where('next_try_at', '<=', now))
+          .$if(memberId !== undefined, (qb) => qb.where('member_id', '=', memberId!))
+          .returning(['member_id', 'want_enabled', 'version', 'attempts'])
+          .execute()
+      ).map(toOwed),
+
+    /** Kisi agrees: the row goes, unless a newer change replaced it meanwhile. */
+    done: (owed: OwedSwitch) => db.deleteFrom('door_access_outbox').where('member_id', '=', owed.memberId).where('version', '=', owed.version).execute(),
+
+    /** The try failed: counted, with its reason, tried again at `nextTryAt` (unless a newer change replaced it). */
+    failed: (owed: OwedSwitch, error: string, nextTryAt: string) =>
+      db
+        .updateTable('door_access_outbox')
+        .set({ attempts: owed.attempts + 1, last_error: error, next_try_at: nextTryAt })
+        .where('member_id', '=', owed.memberId)
+        .where('version', '=', owed.version)
+        .execute(),
+
+    /** Kisi answers again: every waiting row is due at once. */
+    bringForward: (now: string) => db.updateTable('door_access_outbox').set({ next_try_at: now }).where('next_try_at', '>', now).execute(),
+
+    /** How many members wait, and the soonest next try. */
+    summary: async (): Promise<{ waiting: number; nextTryAt: string | null }> => {
+      const row = await db
+        .selectFrom('door_access_outbox')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('next_try_at').as('next')])
+        .executeTakeFirstOrThrow();
+      return { waiting: Number(row.n), nextTryAt: row.next ?? null };
+    },
+  };
+}
+export type DoorAccessOutboxRepository = ReturnType<typeof doorAccessOutboxRepository>;
