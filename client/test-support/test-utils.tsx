@@ -54,6 +54,8 @@ export function fakeBff(handlers: RequestHandler[] = [], options: { signedIn?: b
     handle(chatApi.listChannels, () => ({ channels: [], totalUnread: 0 })),
     // And what waits in guest help, for the count on its tab: nothing unless a test's guest help says.
     handle(conversationsApi.waiting, () => ({ unread: 0 })),
+    // The desk's shell asks whether Kisi answers: it does, unless a test's gym says otherwise.
+    handle(gymApi.doorSyncStatus, () => ({ kisi: 'reachable' as const, checkedAt: null, waiting: 0, nextTryAt: null })),
     // The staff shell's home counts today's visits: none unless a test's count says.
     handle(gymApi.countVisits, ({ query }) => ({ since: query.since, count: 0 })),
   );

@@ -1,6 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { chatApi } from '@contracts/chat.contract';
 import { conversationsApi } from '@contracts/conversations.contract';
+import { gymApi } from '@contracts/gym.contract';
 import { webhookApi } from '@contracts/webhook.contract';
 import { handle, problem } from '@/test-support/test-server';
 import { FakeEventSource, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-support/test-utils';
@@ -16,6 +17,22 @@ describe('/shell for each role', () => {
     expect(tabs.getAllByRole('link').map((link) => link.textContent)).toEqual(['Overview', 'Chat']);
     // The greeting is the overview's; a work page starts with its tabs and its own title.
     expect(screen.queryByText('Hello, Rita')).not.toBeInTheDocument();
+  });
+
+  it('tells the desk on every shell page when Kisi cannot be reached and how many members wait; a runner is not told', async () => {
+    const away = handle(gymApi.doorSyncStatus, () => ({ kisi: 'unreachable' as const, checkedAt: null, waiting: 2, nextTryAt: null }));
+    fakeBff([signedInAs({ role: 'staff', name: 'Sam Staff' }), away], { signedIn: true });
+    const { unmount } = renderApp('/shell/empty');
+    const notice = await screen.findByTestId('shell-kisi-away');
+    expect(notice).toHaveTextContent('Kisi cannot be reached. 2 members wait for door access to follow their membership.');
+    expect(within(notice).getByRole('link', { name: 'Members' })).toHaveAttribute('href', '/shell/gymowner/users');
+    unmount();
+
+    const api = fakeBff([asRunner, away], { signedIn: true });
+    renderApp('/shell');
+    await screen.findByText('Hello, Rita');
+    expect(screen.queryByTestId('shell-kisi-away')).not.toBeInTheDocument();
+    expect(api.calls.some((c) => c.path === '/api/gym/door-sync')).toBe(false);
   });
 
   it('greets on the overview', async () => {

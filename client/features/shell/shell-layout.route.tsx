@@ -2,6 +2,7 @@ import { Outlet, useMatch } from 'react-router';
 import type { LiveEventType } from '@contracts/events.contract';
 import { matchPage } from '@pages/pages';
 import type { PageRead } from '@pages/reads';
+import { doorSyncRead } from '@pages/gym.reads';
 import { chatChannelsRead, guestWaitingRead, shellLayoutReads } from '@pages/shell.reads';
 import { UnreadCount } from '@/components/unread-count';
 import { AppNavLink } from '@/lib/app-link';
@@ -47,6 +48,24 @@ function LiveTabCount<T>({ read, countOf, events, keptLiveByPage = false }: { re
   return <UnreadCount count={data === undefined ? 0 : countOf(data)} className="badge badge-accent" />;
 }
 
+/** Whether Kisi answers and how many members wait for their doors, asked again every half minute (nothing announces it live). */
+const doorSync = queryOf(doorSyncRead);
+const DOOR_SYNC_EVERY_MS = 30_000;
+
+/** The desk is told on every shell page when Kisi cannot be reached (the members list says more, so not there). */
+function KisiAwayNotice() {
+  const onMembers = useMatch(paths.gymMembers) !== null;
+  const { data } = useRead(doorSync, undefined, { refreshInterval: DOOR_SYNC_EVERY_MS });
+  if (onMembers || data?.kisi !== 'unreachable') return null;
+  return (
+    <p className="banner banner-warning" role="status" data-testid="shell-kisi-away">
+      <strong>Kisi cannot be reached.</strong>{' '}
+      {data.waiting > 0 ? `${data.waiting} member${data.waiting === 1 ? '' : 's'} wait for door access to follow their membership. ` : ''}
+      <AppNavLink to={paths.gymMembers}>Members</AppNavLink>
+    </p>
+  );
+}
+
 export function Component() {
   const user = useShellUser();
   const onChat = useMatch(`${paths.chat}/*`) !== null;
@@ -72,6 +91,7 @@ export function Component() {
           ))}
         </nav>
       </div>
+      {hasRole(user, doorSyncRead.endpoint.access) ? <KisiAwayNotice /> : null}
       <Outlet />
     </div>
   );
