@@ -1,18 +1,18 @@
 import { PageHeader } from '@/components/page-header';
-import { statusRead } from '@pages/home.reads';
+import { homeReads } from '@pages/home.reads';
 import { Spinner } from '@/components/spinner';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { paths } from '@/lib/paths';
-import { useRead } from '@/lib/reads';
-import { queryOf } from '@/lib/route-reads';
+import { routeReads } from '@/lib/route-reads';
 
-const status = queryOf(statusRead);
-
-export const handle = { title: 'About' };
+/** The version and how the service runs, from its status (an outage says so in the page). */
+const reads = routeReads(homeReads.about);
+export const { loader } = reads;
+export const handle = { title: 'About', ...reads.handle };
 
 function Version() {
-  const { data, error } = useRead(status);
+  const { data, error } = reads.useReads().status;
   if (data) {
     return (
       <dl className="facts">
