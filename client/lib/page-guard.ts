@@ -1,10 +1,9 @@
 import { data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, MiddlewareFunction, NonIndexRouteObject } from 'react-router';
-import type { SessionUser } from '@contracts/auth.contract';
+import { authApi, type SessionUser } from '@contracts/auth.contract';
 import { matchPage, needsSession, type Page } from '@pages/pages';
-import { invalidate, setQueryData, cachedData } from './reads';
+import { cachedData, invalidate, setQueryData } from './reads';
 import { SESSION_KEY, loginRedirectFor, sessionRead, userContext } from './session';
-import { authApi } from '@contracts/auth.contract';
 
 /**
  * Who may open a page is said once, by its `for` in the page table (pages/pages.ts); these two follow it.
