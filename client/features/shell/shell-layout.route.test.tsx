@@ -28,6 +28,11 @@ describe('/shell for each role', () => {
     expect(within(notice).getByRole('link', { name: 'Members' })).toHaveAttribute('href', '/shell/gymowner/users');
     unmount();
 
+    fakeBff([signedInAs({ role: 'staff', name: 'Sam Staff' }), handle(gymApi.doorSyncStatus, () => ({ kisi: 'unreachable' as const, checkedAt: null, waiting: 1, nextTryAt: null }))], { signedIn: true });
+    const one = renderApp('/shell/empty');
+    expect(await screen.findByTestId('shell-kisi-away')).toHaveTextContent('Kisi cannot be reached. 1 member waits for door access to follow their membership.');
+    one.unmount();
+
     const api = fakeBff([asRunner, away], { signedIn: true });
     renderApp('/shell');
     await screen.findByText('Hello, Rita');

@@ -60,7 +60,7 @@ function KisiAwayNotice() {
   return (
     <p className="banner banner-warning" role="status" data-testid="shell-kisi-away">
       <strong>Kisi cannot be reached.</strong>{' '}
-      {data.waiting > 0 ? `${data.waiting} member${data.waiting === 1 ? '' : 's'} wait for door access to follow their membership. ` : ''}
+      {data.waiting > 0 ? `${data.waiting === 1 ? '1 member waits' : `${data.waiting} members wait`} for door access to follow their membership. ` : ''}
       <AppNavLink to={paths.gymMembers}>Members</AppNavLink>
     </p>
   );
