@@ -142,7 +142,8 @@ describe("a page's first reads, in its HTML for the session that may make them",
 
   it('gives a visitor the session read and the public reads of a public page, and nothing of a page that needs a session', async () => {
     expect(await preloads('/')).toEqual([authApi.session.path, statusApi.status.path]);
-    expect(await preloads('/about')).toEqual([authApi.session.path]);
+    expect(await preloads('/about')).toEqual([authApi.session.path, statusApi.status.path]);
+    expect(await preloads('/counter')).toEqual([authApi.session.path]);
     expect(await preloads('/shell/gymowner/users')).toEqual([authApi.session.path]);
     expect(await preloads('/gymowners/3')).toEqual([authApi.session.path]);
   });
