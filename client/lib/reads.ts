@@ -46,14 +46,18 @@ const forgetPreload = (key: QueryKey) => {
   void mutateDefaultCache(key);
 };
 
+/** A preload older than 30 s is not what the page's hook should take: it asks afresh. */
+const forgetStalePreload = (key: QueryKey) => {
+  const started = preloadedAt.get(serialize(key));
+  if (started && Date.now() - started.at > PRELOAD_FRESH_MS) forgetPreload(key);
+};
+
 /**
  * SWR's preload of a key; its answer also goes into the cache (unless news got there first), so a live
  * event or a write's answer has something to fold into before the page's hook takes the preload.
  */
 async function preloadOnce<T>({ key, fetcher }: Query<T>): Promise<T> {
   const k = serialize(key);
-  const started = preloadedAt.get(k);
-  if (started && Date.now() - started.at > PRELOAD_FRESH_MS) forgetPreload(key);
   if (!preloadedAt.has(k)) preloadedAt.set(k, { key, at: Date.now() });
   const data = (await preload(key, fetcher)) as T;
   if (cachedData(key) === undefined) void mutate(key, data, { revalidate: false });
@@ -79,6 +83,7 @@ const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
 export async function load<T>(read: Query<T> & { outage: 'in-page' }): Promise<Loaded<T>>;
 export async function load<T>(read: Query<T>): Promise<T>;
 export async function load<T>(read: Query<T>): Promise<T | Loaded<T>> {
+  forgetStalePreload(read.key);
   const hit = cachedData(read.key) as T | undefined;
   if (read.outage) {
     if (hit !== undefined) return { data: hit };
