@@ -60,6 +60,8 @@ export interface DoorAccessOutboxTable {
   next_try_at: string;
   last_error: string | null;
   created_at: string;
+  /** Until when a sender holds the row (its lease); null: nobody does. */
+  claimed_until: string | null;
 }
 
 export interface LiveEventsTable {

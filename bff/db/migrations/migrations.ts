@@ -25,6 +25,7 @@ import * as m022 from './022-list-indexes.migration';
 import * as m023 from './023-search-ranks.migration';
 import * as m024 from './024-stall-queues-counted.migration';
 import * as m025 from './025-door-access-outbox.migration';
+import * as m026 from './026-door-access-claims.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -56,4 +57,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '023-search-ranks': m023,
   '024-stall-queues-counted': m024,
   '025-door-access-outbox': m025,
+  '026-door-access-claims': m026,
 };

@@ -73,3 +73,19 @@ it('brings every waiting row forward when Kisi answers again', async () => {
   await outbox.bringForward(T1);
   expect((await outbox.claim(T1, LEASE)).map((c) => c.memberId).sort((a, b) => a - b)).toEqual(ids);
 });
+
+it('leaves a held row to its sender when Kisi answers again: "everything due now" neither moves nor hands it to a second sender', async () => {
+  const [held, waiting] = await memberIds();
+  const outbox = doorAccessOutboxRepository(instances[0]!.db);
+  await outbox.queue(held!, false, T0);
+  await outbox.queue(waiting!, false, '2026-11-29T08:05:00.000Z'); // in its backoff
+  const [sending] = await outbox.claim(T0, LEASE);
+  expect(sending).toMatchObject({ memberId: held });
+  // Kisi answers again (on any instance): the backed-off row is due now, the one being sent stays with its sender.
+  await doorAccessOutboxRepository(instances[1]!.db).bringForward(T1);
+  expect(await doorAccessOutboxRepository(instances[1]!.db).claim(T1, LEASE)).toEqual([{ memberId: waiting, wantEnabled: false, version: 1, attempts: 0 }]);
+  // Not "try now" either, while it is held; once its sender failed and released it, it is due at its next try.
+  expect(await outbox.claim(T1, LEASE, held)).toEqual([]);
+  await outbox.failed(sending!, 'Kisi is unreachable', T1);
+  expect(await outbox.claim(T1, LEASE)).toEqual([{ memberId: held, wantEnabled: false, version: 1, attempts: 1 }]);
+});

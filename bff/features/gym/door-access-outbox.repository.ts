@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database';
+import type { DB } from '../../db/schema';
 
 /** A door switch owed to Kisi, as the sender claims it. */
 export interface OwedSwitch {
@@ -13,8 +14,9 @@ export interface OwedSwitch {
 /**
  * The door-access outbox (migration 025): one row per member whose Kisi access does not follow their
  * membership yet. Every decision is one statement, so instances sharing PostgreSQL agree: a claim is
- * an update of the due rows that moves their next try past a lease, and PostgreSQL re-checks
- * `next_try_at <= now` on a row another instance claimed meanwhile, so each row goes to one sender.
+ * an update of the due rows nobody holds that sets their lease (`claimed_until`), and PostgreSQL
+ * re-checks the condition on a row another instance claimed meanwhile, so each row goes to one sender.
+ * Nothing moves a held row; its sender releases it (or its lease ends, if that sender died).
  */
 export function doorAccessOutboxRepository(db: Db) {
   const toOwed = (r: { member_id: number; want_enabled: number; version: number; attempts: number }): OwedSwitch => ({
@@ -23,6 +25,8 @@ export function doorAccessOutboxRepository(db: Db) {
     version: r.version,
     attempts: r.attempts,
   });
+  const unheld = (now: string) => (eb: ExpressionBuilder<DB, 'door_access_outbox'>) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]);
+  const release = (memberId: number) => db.updateTable('door_access_outbox').set({ claimed_until: null }).where('member_id', '=', memberId).execute();
   return {
     /** Owes Kisi the member's switch to `wantEnabled`, due at `at`; supersedes one not yet sent. */
     queue: (memberId: number, wantEnabled: boolean, at: string) =>
@@ -39,15 +43,20 @@ export function doorAccessOutboxRepository(db: Db) {
       (
         await db
           .updateTable('door_access_outbox')
-          .set({ next_try_at: leaseUntil })
+          .set({ claimed_until: leaseUntil })
+          .where(unheld(now))
           .$if(memberId === undefined, (qb) => qb.where('next_try_at', '<=', now))
           .$if(memberId !== undefined, (qb) => qb.where('member_id', '=', memberId!))
           .returning(['member_id', 'want_enabled', 'version', 'attempts'])
           .execute()
       ).map(toOwed),
 
-    /** Kisi agrees: the row goes, unless a newer change replaced it meanwhile. */
-    done: (owed: OwedSwitch) => db.deleteFrom('door_access_outbox').where('member_id', '=', owed.memberId).where('version', '=', owed.version).execute(),
+    /** Kisi agrees: the row goes, unless a newer change replaced it meanwhile (that one is released, for the next send). */
+    done: async (owed: OwedSwitch) => {
+      const removed = await db.deleteFrom('door_access_outbox').where('member_id', '=', owed.memberId).where('version', '=', owed.version).execute();
+      await release(owed.memberId);
+      return removed;
+    },
 
     /** The try failed: counted, with its reason, tried again at `nextTryAt` (unless a newer change replaced it). */
     failed: (owed: OwedSwitch, error: string, nextTryAt: string) =>
@@ -56,10 +65,11 @@ export function doorAccessOutboxRepository(db: Db) {
         .set({ attempts: owed.attempts + 1, last_error: error, next_try_at: nextTryAt })
         .where('member_id', '=', owed.memberId)
         .where('version', '=', owed.version)
-        .execute(),
+        .execute()
+        .then(() => release(owed.memberId)),
 
-    /** Kisi answers again: every waiting row is due at once. */
-    bringForward: (now: string) => db.updateTable('door_access_outbox').set({ next_try_at: now }).where('next_try_at', '>', now).execute(),
+    /** Kisi answers again: every waiting row nobody holds is due at once. */
+    bringForward: (now: string) => db.updateTable('door_access_outbox').set({ next_try_at: now }).where('next_try_at', '>', now).where(unheld(now)).execute(),
 
     /** How many members wait, and the soonest next try. */
     summary: async (): Promise<{ waiting: number; nextTryAt: string | null }> => {
