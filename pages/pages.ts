@@ -1,4 +1,4 @@
-import type { Role } from '../bff/contracts/endpoint.contract';
+import type { Access, Role } from '../bff/contracts/endpoint.contract';
 
 /**
  * Every page of the SPA, written once: its path pattern (`:name` stands for one path segment) and who
@@ -90,6 +90,10 @@ export type PageName = keyof typeof pages;
 
 /** Whether `audience` may open the page (a visitor: only a public page). */
 export const mayOpen = (target: Page, audience: Audience): boolean => target.for.includes(audience);
+
+/** Whether `audience` may call an endpoint of this access, as the API decides (admins may call any). */
+export const mayCall = (audience: Audience, access: Access): boolean =>
+  access === 'public' || (audience !== 'visitor' && (access === 'user' || audience === 'admin' || access.includes(audience)));
 
 /** Whether the page needs a signed-in account. */
 export const needsSession = (target: Page): boolean => !target.for.includes('visitor');

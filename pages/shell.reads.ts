@@ -2,7 +2,7 @@ import { chatApi } from '../bff/contracts/chat.contract';
 import { conversationsApi } from '../bff/contracts/conversations.contract';
 import { read, type Access } from '../bff/contracts/endpoint.contract';
 import { statusRead } from './home.reads';
-import { pages, type Page } from './pages';
+import { mayCall, pages, type Page } from './pages';
 import type { AreaReads } from './reads';
 
 /** The staff shell: the reads its layout makes on every page behind it, and its own pages'. */
@@ -13,8 +13,7 @@ export const chatChannelsRead = read(chatApi.listChannels);
 export const guestWaitingRead = read(conversationsApi.waiting);
 
 /** Whether every role the page is for may make a read of this access, as the API decides (admins may make any). */
-const wholeAudienceMay = (page: Page, access: Access): boolean =>
-  page.for.every((who) => access === 'public' || (who !== 'visitor' && (access === 'user' || who === 'admin' || access.includes(who))));
+const wholeAudienceMay = (page: Page, access: Access): boolean => page.for.every((who) => mayCall(who, access));
 
 /**
  * The layout's reads, as a page behind it names them: a tab's count is named only where everyone

@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { firstReads } from '@pages/first-reads';
-import { pages, type PageName } from '@pages/pages';
+import { mayCall, pages, type PageName } from '@pages/pages';
 import * as reads from '@/lib/reads';
 import { queryOf } from '@/lib/route-reads';
 import { routeLeaves } from './route-pages';
@@ -17,6 +17,13 @@ const SAMPLE_IDS_BY_PATH: Record<string, string> = { '/pieces/:id': '10109-1', '
 
 const fill = (pattern: string) => pattern.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => SAMPLE_IDS_BY_PATH[pattern] ?? SAMPLE_PARAMS[name] ?? '7');
 const keyText = (key: unknown) => JSON.stringify(key);
+
+/** The page's sample path and its params, as the router would give them. */
+function sampleAddress(pattern: string) {
+  const path = fill(pattern);
+  const params = Object.fromEntries([...pattern.matchAll(/:([A-Za-z_]\w*)/g)].map(([, name]) => [name!, decodeURIComponent(path.split('/')[pattern.split('/').indexOf(`:${name}`)]!)]));
+  return { url: new URL(`http://desk.test${path}`), params };
+}
 
 type Handle = { preload?: (args: { params: Record<string, string>; url: URL }) => void };
 
@@ -40,9 +47,7 @@ describe("every page's first reads", () => {
   const names = Object.fromEntries(Object.entries(pages).map(([name, page]) => [page.path, name as PageName]));
 
   it.each(leaves.map((leaf) => [leaf.pattern, leaf] as const))('%s: the HTML names what its routes read', async (pattern, leaf) => {
-    const path = fill(pattern);
-    const url = new URL(`http://desk.test${path}`);
-    const params = Object.fromEntries([...pattern.matchAll(/:([A-Za-z_]\w*)/g)].map(([, name]) => [name!, decodeURIComponent(path.split('/')[pattern.split('/').indexOf(`:${name}`)]!)]));
+    const { url, params } = sampleAddress(pattern);
     const declare = firstReads[names[pattern]!];
     const named = declare ? Object.values(declare({ params, search: url.searchParams })).flatMap((read) => (read ? [keyText(queryOf(read).key)] : [])) : [];
     expect(await keysTheRoutesAsk(leaf.chain, params, url)).toEqual([...new Set(named)].sort());
@@ -51,12 +56,11 @@ describe("every page's first reads", () => {
   it.each(leaves.map((leaf) => [leaf.pattern] as const))("%s: everyone the page is for may make each of its first reads (no 403 in a page they may open)", (pattern) => {
     const page = pages[names[pattern]!];
     const declare = firstReads[names[pattern]!];
-    const path = fill(pattern);
-    const params = Object.fromEntries([...pattern.matchAll(/:([A-Za-z_]\w*)/g)].map(([, name]) => [name!, decodeURIComponent(path.split('/')[pattern.split('/').indexOf(`:${name}`)]!)]));
-    const declared = declare ? Object.values(declare({ params, search: new URLSearchParams() })).filter((read) => read !== undefined) : [];
+    const { url, params } = sampleAddress(pattern);
+    const declared = declare ? Object.values(declare({ params, search: url.searchParams })).filter((read) => read !== undefined) : [];
     const refused = page.for.flatMap((who) =>
       declared
-        .filter(({ endpoint: { access } }) => !(access === 'public' || (who !== 'visitor' && (access === 'user' || who === 'admin' || access.includes(who)))))
+        .filter(({ endpoint: { access } }) => !mayCall(who, access))
         .map(({ endpoint }) => `${who}: ${endpoint.method} ${endpoint.path}`),
     );
     expect(refused).toEqual([]);
