@@ -136,8 +136,5 @@ export function matchPage(pathname: string): { name: PageName; page: Page; param
   return undefined;
 }
 
-/** The pattern of the page at `pathname`; undefined: no page. */
-export const pagePatternOf = (pathname: string): string | undefined => matchPage(pathname)?.page.path;
-
 /** Whether the app has a page at `pathname` (a URL's path, still percent-encoded), as its router would decide. */
 export const isPagePath = (pathname: string): boolean => matchPage(pathname) !== undefined;
