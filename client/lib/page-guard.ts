@@ -2,8 +2,8 @@ import { data, redirect } from 'react-router';
 import type { LoaderFunctionArgs, MiddlewareFunction, NonIndexRouteObject } from 'react-router';
 import { authApi, type SessionUser } from '@contracts/auth.contract';
 import { matchPage, needsSession, type Page } from '@pages/pages';
-import { cachedData, invalidate, setQueryData } from './reads';
-import { SESSION_KEY, loginRedirectFor, sessionRead, userContext } from './session';
+import { cachedData, invalidate } from './reads';
+import { SESSION_KEY, askSession, loginRedirectFor, userContext } from './session';
 
 /**
  * Who may open a page is said once, by its `for` in the page table (pages/pages.ts); these two follow it.
@@ -24,11 +24,10 @@ export const sessionGate: MiddlewareFunction = async ({ request, context }) => {
   }
   let user: SessionUser | null;
   try {
-    user = await sessionRead.fetcher(SESSION_KEY);
+    user = await askSession();
   } catch (error) {
     throw redirect(loginRedirectFor(url, error));
   }
-  setQueryData(SESSION_KEY, user);
   if (!user) throw redirect(loginRedirectFor(url));
   context.set(userContext, user);
 };

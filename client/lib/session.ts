@@ -16,6 +16,18 @@ export const SESSION_KEY = keyFor(authApi.session);
 const fetchSessionAnswer = fetcherFor(authApi.session);
 export const sessionRead: Query<SessionUser | null> = { key: SESSION_KEY, fetcher: async (key) => (await fetchSessionAnswer(key)).user };
 
+/**
+ * Who is signed in, before a page's first paint: what the cache knows, else one read of the server
+ * (the HTML has it under way), kept for the header. A failure throws: the caller decides what it means.
+ */
+export async function askSession(): Promise<SessionUser | null> {
+  const known = cachedData(SESSION_KEY) as SessionUser | null | undefined;
+  if (known !== undefined) return known;
+  const user = await sessionRead.fetcher(SESSION_KEY);
+  setQueryData(SESSION_KEY, user);
+  return user;
+}
+
 /** The cache knows nobody is signed in (the header's session read said nobody). */
 export const isSignedOut = () => cachedData(SESSION_KEY) === null;
 

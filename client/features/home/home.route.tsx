@@ -4,9 +4,8 @@ import { ServiceStatusView } from '@/components/service-status';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import type { LoaderFunctionArgs } from 'react-router';
-import { load } from '@/lib/reads';
 import { routeReads } from '@/lib/route-reads';
-import { sessionRead } from '@/lib/session';
+import { askSession } from '@/lib/session';
 import { areas, areasFor, diagnostics, samples, useAudience } from '@/lib/areas';
 import type { Area } from '@/lib/areas';
 
@@ -15,7 +14,7 @@ const reads = routeReads(homeReads.home);
 
 /** Who is asking, beside the status: the cards are the role's, there at the first paint (nothing moves when the session answers). */
 export async function loader(args: LoaderFunctionArgs) {
-  const [loaded] = await Promise.all([reads.loader(args), load(sessionRead).catch(() => undefined)]);
+  const [loaded] = await Promise.all([reads.loader(args), askSession().catch(() => undefined)]);
   return loaded;
 }
 export const handle = { title: 'Home', ...reads.handle };

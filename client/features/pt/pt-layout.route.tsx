@@ -2,9 +2,8 @@ import './pt.css';
 import { Outlet } from 'react-router';
 import { AppNavLink } from '@/lib/app-link';
 import { dinerPages, useAudience } from '@/lib/areas';
-import { cachedData, setQueryData } from '@/lib/reads';
 import { helpPath, paths } from '@/lib/paths';
-import { sessionRead } from '@/lib/session';
+import { askSession } from '@/lib/session';
 import { useIsRunner, useIsStaff } from './staff-session';
 import { useCart, useRememberedTable } from './diner-store';
 
@@ -17,8 +16,7 @@ export const handle = { title: 'Food court' };
  * header's to show, and the page goes on without a role's tabs rather than wait through retries.
  */
 export async function loader(): Promise<null> {
-  const { key, fetcher } = sessionRead;
-  if (cachedData(key) === undefined) await fetcher(key).then((user) => setQueryData(key, user), () => undefined);
+  await askSession().catch(() => undefined);
   return null;
 }
 
