@@ -35,6 +35,10 @@ export const pages = {
   arcos: page('/arcos', EVERYONE),
   arco: page('/arcos/:id', EVERYONE),
   login: page('/login', EVERYONE),
+  /** An invitation link's page; the secret rides in the fragment (`/join#…`), which never reaches a server or a log. */
+  join: page('/join', EVERYONE),
+  /** A password reset link's page (`/reset#…`). */
+  resetPassword: page('/reset', EVERYONE),
   gymOwners: page('/gymowners', DESK),
   gymOwner: page('/gymowners/:id', DESK),
   shell: page('/shell', WORKERS),
@@ -43,6 +47,8 @@ export const pages = {
   shellContain: page('/shell/contain', WORKERS),
   shellWebhook: page('/shell/webhook', DESK),
   shellAudit: page('/shell/audit', ADMINS),
+  team: page('/shell/team', ADMINS),
+  account: page('/shell/account', WORKERS),
   shellSse: page('/shell/sse', WORKERS),
   chat: page('/shell/chat', WORKERS),
   chatGrid: page('/shell/chat/grid', WORKERS),

@@ -8,8 +8,12 @@ export interface AccountsTable {
   email: string;
   name: string;
   role: 'admin' | 'staff' | 'runner';
+  /** Empty for an account that joined with a passkey only (no password verifies against it). */
   password_hash: string;
   created_at: string;
+  status: Generated<'active' | 'deactivated'>;
+  last_sign_in_at: string | null;
+  webauthn_user_id: string | null;
 }
 
 export interface SessionsTable {
@@ -19,6 +23,50 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  user_agent: string | null;
+  address: string | null;
+  last_seen_at: string | null;
+}
+
+/** Invitation and reset links (`027-team-accounts`): the hash of the secret only; one use, expiring. */
+export interface AccountLinksTable {
+  id: Generated<number>;
+  kind: 'invitation' | 'reset';
+  token_hash: string;
+  email: string;
+  role: 'admin' | 'staff' | 'runner' | null;
+  account_id: number | null;
+  created_by: number | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  withdrawn_at: string | null;
+}
+
+export interface PasskeysTable {
+  id: Generated<number>;
+  account_id: number;
+  /** base64url, as WebAuthn names it. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** bigint: PostgreSQL answers it as text, hence Number() where read. */
+  counter: Generated<number | string>;
+  /** JSON array of transports. */
+  transports: Generated<string>;
+  device_type: string;
+  backed_up: Generated<number>;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface WebauthnChallengesTable {
+  id: Generated<number>;
+  challenge: string;
+  purpose: 'register' | 'sign-in';
+  account_id: number | null;
+  expires_at: string;
 }
 
 export interface AppMetaTable {
@@ -331,6 +379,9 @@ export interface SampleCacheTable {
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
+  account_links: AccountLinksTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   app_meta: AppMetaTable;
   gym_owners: GymOwnersTable;
   gym_users: GymUsersTable;

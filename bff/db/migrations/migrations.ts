@@ -26,6 +26,7 @@ import * as m023 from './023-search-ranks.migration';
 import * as m024 from './024-stall-queues-counted.migration';
 import * as m025 from './025-door-access-outbox.migration';
 import * as m026 from './026-door-access-claims.migration';
+import * as m027 from './027-team-accounts.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -58,4 +59,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '024-stall-queues-counted': m024,
   '025-door-access-outbox': m025,
   '026-door-access-claims': m026,
+  '027-team-accounts': m027,
 };

@@ -8,21 +8,22 @@ export interface Account {
   name: string;
   role: Role;
   passwordHash: string;
+  status: 'active' | 'deactivated';
 }
 
 const FIRST_ADMIN_UNANNOUNCED = 'first_admin_unannounced';
 
-async function insertAccount(db: Db, account: Omit<Account, 'id'>): Promise<Account> {
+async function insertAccount(db: Db, account: Omit<Account, 'id' | 'status'>): Promise<Account> {
   const row = await db
     .insertInto('accounts')
     .values({ email: account.email, name: account.name, role: account.role, password_hash: account.passwordHash, created_at: nowIso() })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { ...account, id: row.id };
+  return { ...account, id: row.id, status: 'active' };
 }
 
 export function accountsRepository(db: Db) {
-  const columns = ['id', 'email', 'name', 'role', 'password_hash as passwordHash'] as const;
+  const columns = ['id', 'email', 'name', 'role', 'password_hash as passwordHash', 'status'] as const;
   return {
     findByEmail: (email: string): Promise<Account | undefined> =>
       db.selectFrom('accounts').select(columns).where('email', '=', email).executeTakeFirst(),
@@ -30,17 +31,17 @@ export function accountsRepository(db: Db) {
     findById: (id: number): Promise<Account | undefined> =>
       db.selectFrom('accounts').select(columns).where('id', '=', id).executeTakeFirst(),
 
-    /** The oldest admin account, if there is one. */
+    /** The oldest active admin account, if there is one. */
     firstAdmin: (): Promise<Account | undefined> =>
-      db.selectFrom('accounts').select(columns).where('role', '=', 'admin').orderBy('id').limit(1).executeTakeFirst(),
+      db.selectFrom('accounts').select(columns).where('role', '=', 'admin').where('status', '=', 'active').orderBy('id').limit(1).executeTakeFirst(),
 
-    insert: (account: Omit<Account, 'id'>): Promise<Account> => insertAccount(db, account),
+    insert: (account: Omit<Account, 'id' | 'status'>): Promise<Account> => insertAccount(db, account),
 
     /**
      * The first admin, marked as not yet announced; called in the transaction that creates it, so a
      * start that dies before saying so leaves the mark.
      */
-    insertFirstAdmin: async (account: Omit<Account, 'id'>): Promise<Account> => {
+    insertFirstAdmin: async (account: Omit<Account, 'id' | 'status'>): Promise<Account> => {
       const created = await insertAccount(db, account);
       await db.insertInto('app_meta').values({ key: FIRST_ADMIN_UNANNOUNCED, value: account.email }).execute();
       return created;
@@ -53,6 +54,8 @@ export function accountsRepository(db: Db) {
     },
 
     firstAdminAnnounced: () => db.deleteFrom('app_meta').where('key', '=', FIRST_ADMIN_UNANNOUNCED).execute(),
+
+    signedIn: (id: number, at: string) => db.updateTable('accounts').set({ last_sign_in_at: at }).where('id', '=', id).execute(),
 
     updatePassword: (id: number, passwordHash: string) =>
       db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute(),

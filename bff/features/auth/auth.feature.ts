@@ -1,7 +1,7 @@
 import type { Feature, FeatureContext } from '../../feature';
 import { purgeEndedCounters, sharedCounters } from '../../db/shared-limits';
 import { periodicJob } from '../../lib/jobs';
-import { authRoutes } from './auth.router';
+import { authRoutes, sessionCookie } from './auth.router';
 import { type AuthService, authServiceOn } from './auth.service';
 import { DEFAULT_LOGIN_LIMITS, loginThrottle, type LoginLimits } from './login-throttle';
 
@@ -22,9 +22,10 @@ export function authFeature({ config, database, logger, mount }: FeatureContext,
     sessionsEnded: options.sessionsEnded,
     sessionCacheMs: options.sessionCacheMs,
   });
+  const cookie = sessionCookie({ cookieSecure: config.COOKIE_SECURE, sessionTtlMs });
   const throttle = loginThrottle(sharedCounters(database.db), { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits });
   return {
-    ...mount(authRoutes(auth, { cookieSecure: config.COOKIE_SECURE, sessionTtlMs, throttle })),
+    ...mount(authRoutes(auth, { cookie, throttle })),
     auth,
     jobs: [periodicJob('purge of ended sessions and counters', 3_600_000, () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db)]), logger)],
   };

@@ -13,6 +13,19 @@ import { sessionsRepository, type SessionsRepository } from './sessions.reposito
 
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
 
+/** Where a session is opened from, as its owner will see it in their sessions list. */
+export interface SessionClient {
+  userAgent: string;
+  address: string;
+}
+const NO_CLIENT: SessionClient = { userAgent: '', address: '' };
+
+export interface OpenedSession {
+  token: string;
+  user: SessionUser;
+  expiresAt: Date;
+}
+
 /** Every instance hears on this channel that sessions were ended (the payload is empty: each checks its own). */
 export const SESSIONS_ENDED_CHANNEL = 'frontdesk_sessions_ended';
 
@@ -73,22 +86,40 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
     return user;
   };
 
+  const openSession = async (account: { id: number; email: string; name: string; role: Role }, client: SessionClient, how: string): Promise<OpenedSession> => {
+    const token = crypto.randomBytes(32).toString('base64url');
+    const createdAt = now();
+    const expiresAt = new Date(createdAt.getTime() + sessionTtlMs);
+    const user = toUser(account);
+    await inTransaction(async (tx) => {
+      await tx.sessions.insert({
+        tokenHash: hashToken(token),
+        accountId: account.id,
+        createdAt: createdAt.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+        userAgent: client.userAgent.slice(0, 512),
+        address: client.address.slice(0, 64),
+      });
+      await tx.accounts.signedIn(account.id, createdAt.toISOString());
+      await tx.audit(user, { kind: 'session', action: how, subjectId: user.id, subject: personLabel(user) });
+    });
+    return { token, user, expiresAt };
+  };
+
   return {
     /** Checks the password and opens a session; one message for any wrong email or password. */
-    async login(email: string, password: string): Promise<{ token: string; user: SessionUser; expiresAt: Date }> {
+    async login(email: string, password: string, client: SessionClient = NO_CLIENT): Promise<OpenedSession> {
       const account = await accounts.findByEmail(email);
-      const ok = await verifyPassword(password, account?.passwordHash ?? (await DUMMY_HASH_PROMISE));
-      if (!account || !ok) throw unauthorized(WRONG_CREDENTIALS);
-      const token = crypto.randomBytes(32).toString('base64url');
-      const createdAt = now();
-      const expiresAt = new Date(createdAt.getTime() + sessionTtlMs);
-      const user = toUser(account);
-      await inTransaction(async (tx) => {
-        await tx.sessions.insert({ tokenHash: hashToken(token), accountId: account.id, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString() });
-        await tx.audit(user, { kind: 'session', action: 'signed in', subjectId: user.id, subject: personLabel(user) });
-      });
-      return { token, user, expiresAt };
+      const ok = await verifyPassword(password, account?.passwordHash || (await DUMMY_HASH_PROMISE));
+      if (!account || !ok || account.status !== 'active') throw unauthorized(WRONG_CREDENTIALS);
+      return openSession(account, client, 'signed in');
     },
+
+    /**
+     * Opens a session for an account whose owner has proved who they are (a password, a passkey, an
+     * invitation or reset link): the one way a session starts. `how` is the audit trail's action.
+     */
+    openSession,
 
     async logout(user: SessionUser, token: string): Promise<void> {
       await inTransaction(async (tx) => {

@@ -3,10 +3,18 @@ import type { SessionUser } from '../../contracts/auth.contract';
 
 export function sessionsRepository(db: Db) {
   return {
-    insert: (session: { tokenHash: string; accountId: number; createdAt: string; expiresAt: string }) =>
+    insert: (session: { tokenHash: string; accountId: number; createdAt: string; expiresAt: string; userAgent: string; address: string }) =>
       db
         .insertInto('sessions')
-        .values({ token_hash: session.tokenHash, account_id: session.accountId, created_at: session.createdAt, expires_at: session.expiresAt })
+        .values({
+          token_hash: session.tokenHash,
+          account_id: session.accountId,
+          created_at: session.createdAt,
+          expires_at: session.expiresAt,
+          user_agent: session.userAgent,
+          address: session.address,
+          last_seen_at: session.createdAt,
+        })
         .execute(),
 
     /** The session's user, only while the session is neither expired nor revoked. */
@@ -17,6 +25,7 @@ export function sessionsRepository(db: Db) {
         .select(['sessions.id as sessionId', 'sessions.expires_at as expiresAt', 'accounts.id as id', 'accounts.email', 'accounts.name', 'accounts.role'])
         .where('sessions.token_hash', '=', tokenHash)
         .where('sessions.revoked_at', 'is', null)
+        .where('accounts.status', '=', 'active')
         .where('sessions.expires_at', '>', now)
         .executeTakeFirst(),
 
