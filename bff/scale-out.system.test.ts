@@ -149,7 +149,8 @@ onPostgres('two instances on one PostgreSQL', () => {
     await request(a.url).post('/api/auth/logout').set('Cookie', cookie).set('Content-Type', 'application/json').send('{}').expect(204);
     await leaving.ended;
     // Ended by the logout, not by a heartbeat finding the session gone (the first is 15 s away): none came.
-    expect(leaving.text()).toMatch(/^retry: 3000\nid: \d+\n\n$/);
+    // Its last frame tells the tab on B it is signed out, so it does not reconnect into a 401.
+    expect(leaving.text()).toMatch(/^retry: 3000\nid: \d+\n\nevent: session-ended\ndata: \{\}\n\n$/);
     expect(staying.isEnded()).toBe(false);
     staying.close();
   });

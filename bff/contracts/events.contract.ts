@@ -6,6 +6,14 @@ export const LIVE_EVENT_TYPES = ['webhook', 'order', 'chat', 'conversation'] as 
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
 /**
+ * The last frame of a stream opened with a session, when that session ends under it (a logout, a
+ * deactivation, every session of an account ended, the expiry the heartbeat finds): `event:
+ * session-ended` with `data: {}` and no id. It is no live event (never stored, never replayed): it
+ * tells the tab not to reconnect, since the stream would be refused, and to say it is signed out.
+ */
+export const SESSION_ENDED_EVENT = 'session-ended';
+
+/**
  * One live event. `id` is the stream position used for `Last-Event-ID` resume; `data` is the
  * stored record the event announces (for `webhook`, the stored Kisi event).
  */
@@ -25,7 +33,7 @@ export const eventsApi = {
   stream: endpoint({
     method: 'GET',
     path: '/api/events',
-    summary: 'Live events (Server-Sent Events) with Last-Event-ID resume and a heartbeat every 15 s',
+    summary: `Live events (Server-Sent Events) with Last-Event-ID resume and a heartbeat every 15 s; ends with a \`${SESSION_ENDED_EVENT}\` event when the session does`,
     access: 'user',
     query: EventStreamQuerySchema,
     response: LiveEventSchema,

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Role } from '../contracts/endpoint.contract';
-import type { LiveEvent } from '../contracts/events.contract';
+import { SESSION_ENDED_EVENT, type LiveEvent } from '../contracts/events.contract';
 import { mayHearLiveEvent } from './live-audience';
 
 /** One Server-Sent Event; an `id` lets the browser resume after it with Last-Event-ID. */
@@ -43,7 +43,7 @@ export interface StreamSpec {
    * meanwhile follows them (`pick` sees it after `first` has run).
    */
   first?: () => Promise<StreamFrame[]>;
-  /** The session the stream was opened with: it ends when that session does (logout, expiry). */
+  /** The session the stream was opened with: it ends when that session does (logout, expiry), with a `session-ended` frame last. */
   session?: string;
   /** At most `max` streams share `key` (an order's, a conversation's devices); the oldest gives way. */
   group?: { key: string; max: number };
@@ -80,6 +80,12 @@ export function lastEventIdOf(req: Request, fromQuery?: number): number | undefi
   const id = Number(req.get('Last-Event-ID') ?? fromQuery ?? NaN);
   return Number.isSafeInteger(id) && id >= 0 ? id : undefined;
 }
+
+/**
+ * The last words of a stream whose session ended: the browser is told not to reconnect (it would be
+ * refused) rather than left to find out through a 401 it cannot read. No id: the resume point stays.
+ */
+const SESSION_ENDED_FRAME = sseFrame({ type: SESSION_ENDED_EVENT, data: {} });
 
 /** Ends an answer; frames written this tick are still corked, and `end` would drop them. */
 const endStream = (res: Response, last?: string) => {
@@ -180,7 +186,7 @@ export function eventStreams(deps: EventStreamDeps) {
       if (group.size > spec.group.max && oldest) endStream(oldest);
     }
     const heartbeat = setInterval(async () => {
-      if (spec.session !== undefined && !(await deps.isSessionAlive(spec.session).catch(() => true))) return endStream(res);
+      if (spec.session !== undefined && !(await deps.isSessionAlive(spec.session).catch(() => true))) return endStream(res, SESSION_ENDED_FRAME);
       if (!res.writableEnded) res.write(`: heartbeat ${new Date().toISOString()}\n\n`);
     }, settings.heartbeatMs);
     res.on('close', () => {
@@ -213,13 +219,13 @@ export function eventStreams(deps: EventStreamDeps) {
     },
     /** Streams open now (the metrics). */
     openCount: () => open.size,
-    /** Sessions were ended somewhere: ends the streams whose session is no longer alive. */
+    /** Sessions were ended somewhere: ends the streams whose session is no longer alive, each saying so last. */
     endStreamsOfEndedSessions: async () => {
       const alive = new Map<string, Promise<boolean>>();
       for (const { res, session } of open) {
         if (session === undefined) continue;
         if (!alive.has(session)) alive.set(session, deps.isSessionAlive(session).catch(() => true));
-        if (!(await alive.get(session))) endStream(res);
+        if (!(await alive.get(session))) endStream(res, SESSION_ENDED_FRAME);
       }
     },
   };

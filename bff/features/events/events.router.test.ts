@@ -2,7 +2,9 @@ import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { SESSION_ENDED_EVENT } from '../../contracts/events.contract';
 import { fakeTimersBesideIo } from '../../test-support/clock';
+import { authServiceOn } from '../auth/auth.service';
 import { createTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
@@ -11,6 +13,8 @@ let base: string;
 let cookie: string;
 let bus: TestContext['bus'];
 const HEARTBEAT_MS = 15_000;
+/** The frame a stream ends with when its session ends. */
+const SESSION_ENDED_TEXT = `event: ${SESSION_ENDED_EVENT}\ndata: {}\n\n`;
 /** Says 'change' whenever a stream subscribes to the bus or lets go of it. */
 const listeners = new EventEmitter();
 /** The bus's own listeners before any stream: the features' (the food court forgets its kept board pages on an order event). */
@@ -227,6 +231,25 @@ describe('GET /api/events', () => {
     await stream.waitFor(/retry/);
     await request(ctx.app).post('/api/auth/logout').set('Cookie', leavingCookie).expect(204);
     await stream.ended;
+    // Its last words tell the browser not to reconnect (it would be refused) and to say it is signed out.
+    expect(stream.text().endsWith(SESSION_ENDED_TEXT)).toBe(true);
+  });
+
+  it('ends a stream whose sessions another process ended (the account command) at the next heartbeat, saying so last', async () => {
+    fakeTimersBesideIo();
+    try {
+      await ctx.loginAs('runner', 'revoked@frontdesk.test');
+      const login = await request(ctx.app).post('/api/auth/login').send({ email: 'revoked@frontdesk.test', password: TEST_PASSWORD });
+      const stream = openStream({ cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' });
+      await stream.waitFor(/retry/);
+      // Another process, which cannot tell this one (the account command on SQLite).
+      await authServiceOn(ctx.database.db, { sessionTtlMs: 3_600_000 }).revokeSessions(null, 'revoked@frontdesk.test');
+      await jest.advanceTimersByTimeAsync(HEARTBEAT_MS);
+      await stream.ended;
+      expect(stream.text()).toMatch(/^retry: 3000\nid: \d+\n\nevent: session-ended\ndata: \{\}\n\n$/);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 
@@ -258,7 +281,8 @@ describe('GET /api/events and a logout, with the heartbeat a minute away', () =>
     await request(quiet.app).post('/api/auth/logout').set('Cookie', sessionCookie).expect(204);
     await ended;
     // Ended by the logout: no heartbeat came (the first is a minute away) to find the session gone.
-    expect(text).toMatch(/^retry: 3000\nid: \d+\n\n$/);
+    // Its last frame says why, so the browser does not reconnect into a 401.
+    expect(text).toMatch(/^retry: 3000\nid: \d+\n\nevent: session-ended\ndata: \{\}\n\n$/);
     await agent.get('/api/auth/getAuth').expect(200);
     quiet.endStreams();
     await new Promise((r) => listening.close(r));
