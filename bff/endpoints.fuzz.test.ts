@@ -73,7 +73,7 @@ beforeAll(async () => {
       ordersPerMinute: NO_LIMIT,
       messagesPerMinute: NO_LIMIT,
       helpRequestsPerHour: NO_LIMIT,
-      loginLimits: { freeFailuresPerAddressAndAccount: NO_LIMIT, failuresPerAccount: NO_LIMIT, slowdownAfterPerAddress: NO_LIMIT, ceilingPerAddress: NO_LIMIT },
+      loginLimits: { freeFailuresPerAddressAndAccount: NO_LIMIT, failuresPerAddressAndAccount: NO_LIMIT, slowdownAfterPerAccount: NO_LIMIT, slowdownAfterPerAddress: NO_LIMIT, ceilingPerAddress: NO_LIMIT },
     },
     { emulator: true, kisiRatePerSecond: 100_000 },
   );

@@ -4,7 +4,7 @@ import type { LoginLimits } from './login-throttle';
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext({}, { loginLimits: { failuresPerAccount: 3, firstDelayMs: 1, delayStepMs: 1 } });
+  ctx = await createTestContext({}, { loginLimits: { firstDelayMs: 1, delayStepMs: 1, accountDelayStepMs: 1 } });
 });
 afterAll(() => ctx.close());
 
@@ -93,29 +93,45 @@ describe('auth', () => {
 
 describe('login limits', () => {
   // Small limits and 1 ms waits (the waits themselves are login-throttle.test.ts's); TRUST_PROXY so each test picks its client address.
-  const limited = (limits: Partial<LoginLimits>) => createTestContext({ TRUST_PROXY: '1' }, { loginLimits: { firstDelayMs: 1, delayStepMs: 1, maxDelayMs: 1, ...limits } });
+  const limited = (limits: Partial<LoginLimits>) => createTestContext({ TRUST_PROXY: '1' }, { loginLimits: { firstDelayMs: 1, delayStepMs: 1, accountDelayStepMs: 1, maxDelayMs: 1, ...limits } });
   const login = (app: TestContext['app'], from: string, email: string, password: string) =>
     request(app).post('/api/auth/login').set('X-Forwarded-For', from).send({ email, password });
 
-  it('locks an account after its failures from every address together, even for the right password, and only that account', async () => {
-    const c = await limited({ failuresPerAccount: 3 });
+  it('leaves the owner able to sign in after 20 wrong passwords from 20 addresses (the default limits, their waits shortened)', async () => {
+    const c = await limited({});
+    try {
+      await c.loginAs('admin', 'owner@frontdesk.test');
+      for (let i = 1; i <= 20; i++) await login(c.app, `198.51.100.${i}`, 'owner@frontdesk.test', 'guess-guess').expect(401);
+      const signedIn = await login(c.app, '203.0.113.21', 'OWNER@frontdesk.test', TEST_PASSWORD).expect(200);
+      expect(sidCookie(signedIn)).toBeDefined();
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('stops the address that guesses at an account, the right password from it too, and nobody else', async () => {
+    const c = await limited({ failuresPerAddressAndAccount: 3 });
     try {
       await c.loginAs('staff', 'target@frontdesk.test');
       await c.loginAs('staff', 'bystander@frontdesk.test');
-      for (const from of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) expect((await login(c.app, from, 'target@frontdesk.test', 'guess-guess')).status).toBe(401);
-      const locked = await login(c.app, '203.0.113.9', 'TARGET@frontdesk.test', TEST_PASSWORD).expect(429);
-      expect(locked.headers['content-type']).toMatch(/application\/problem\+json/);
-      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
-      expect(locked.body.detail).toMatch(/^This account is locked after too many failed logins\. Try again in 15 minutes\.$/);
-      expect(sidCookie(locked)).toBeUndefined();
-      await login(c.app, '198.51.100.1', 'bystander@frontdesk.test', TEST_PASSWORD).expect(200);
+      const guesser = '198.51.100.1';
+      const answers: number[] = [];
+      for (let i = 0; i < 4; i++) answers.push((await login(c.app, guesser, 'target@frontdesk.test', 'guess-guess')).status);
+      expect(answers).toEqual([401, 401, 429, 429]);
+      const stopped = await login(c.app, guesser, 'TARGET@frontdesk.test', TEST_PASSWORD).expect(429);
+      expect(stopped.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(Number(stopped.headers['retry-after'])).toBeGreaterThan(800);
+      expect(stopped.body.detail).toBe('Too many wrong passwords for this account from your network. Try again in 15 minutes.');
+      expect(sidCookie(stopped)).toBeUndefined();
+      await login(c.app, '203.0.113.9', 'target@frontdesk.test', TEST_PASSWORD).expect(200);
+      await login(c.app, guesser, 'bystander@frontdesk.test', TEST_PASSWORD).expect(200);
     } finally {
       await c.close();
     }
   });
 
   it('keeps the front desk signing in while someone on the same connection sprays passwords at many accounts', async () => {
-    const c = await limited({ ceilingPerAddress: 10, failuresPerAccount: 100 });
+    const c = await limited({ ceilingPerAddress: 10 });
     try {
       await c.loginAs('staff', 'desk@frontdesk.test');
       const desk = '192.0.2.10';
@@ -133,7 +149,7 @@ describe('login limits', () => {
   });
 
   it('signs in with the right password after a few wrong ones from the same address, and forgets them', async () => {
-    const c = await limited({ failuresPerAccount: 6, freeFailuresPerAddressAndAccount: 2 });
+    const c = await limited({ freeFailuresPerAddressAndAccount: 2 });
     try {
       await c.loginAs('staff', 'typo@frontdesk.test');
       for (let i = 0; i < 4; i++) await login(c.app, '192.0.2.20', 'typo@frontdesk.test', 'typo-typo').expect(401);
