@@ -169,11 +169,28 @@ function initials(name: string) {
 /** Who is signed in, and the way out (or in). */
 function SessionMenu() {
   const { data: user, isLoading } = useRead(sessionRead);
+  const ended = useSessionEnded();
   const [leaving, setLeaving] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();
   const toast = useToast();
 
+  if (ended) {
+    // The session ended under the page (lib/session.ts): not "Name · Sign out" any more. Signing in
+    // happens in a new tab, as the banner says, so what was typed here stays.
+    return (
+      <div className="session">
+        <span className="session-who">
+          <span className="session-name">Signed out</span>
+        </span>
+        {location.pathname === paths.login ? null : (
+          <a href={loginPath({ redirect: location.pathname + location.search })} target="_blank" rel="noopener" className="btn btn-small btn-primary">
+            Sign in
+          </a>
+        )}
+      </div>
+    );
+  }
   if (isLoading && user === undefined) return <div className="session session-loading" aria-hidden="true" />;
   if (!user) {
     const here = location.pathname + location.search;

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import type { LiveEvent, LiveEventType } from '@contracts/events.contract';
-import { FakeEventSource, fakeEventSourceEachTest, fakePaintTiming } from '@/test-support/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakePaintTiming } from '@/test-support/test-utils';
 import { RETRY_DELAYS_MS, useLiveEvents, useLiveStatus, useWhenLiveOpens } from './live-events';
 
 fakeEventSourceEachTest();
@@ -123,6 +123,8 @@ describe('the tab’s live stream', () => {
   });
 
   it('keeps trying a stream refused for long (the database away), says so past the quick retries, and is live again when it opens', () => {
+    // Each refusal asks who is signed in (lib/live-events-session.test.tsx): still the same person.
+    fakeBff([], { signedIn: true });
     jest.useFakeTimers();
     threeViews();
     act(() => FakeEventSource.current().open());
@@ -139,6 +141,7 @@ describe('the tab’s live stream', () => {
   });
 
   it('reopens a refused stream itself after the last event it saw, and starts afresh once every view has left', async () => {
+    fakeBff([], { signedIn: true });
     jest.useFakeTimers();
     const { unmount } = threeViews();
     const first = FakeEventSource.current();

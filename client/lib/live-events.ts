@@ -1,19 +1,23 @@
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { urlOf } from '@contracts/endpoint.contract';
-import { LIVE_EVENT_TYPES, eventsApi, type LiveEvent, type LiveEventType } from '@contracts/events.contract';
+import { LIVE_EVENT_TYPES, SESSION_ENDED_EVENT, eventsApi, type LiveEvent, type LiveEventType } from '@contracts/events.contract';
 import { afterPaint, firstContentfulPaintShown } from './after-paint';
 import { positionOfReads } from './api-client';
+import { isSessionEnded, markSessionEnded, stillSignedIn, subscribeSessionEnded } from './session';
 
 /**
  * The one client of `GET /api/events` (Server-Sent Events) in a tab: a single `EventSource` shared
  * by every live view through `useLiveEvents` (docs/ARCHITECTURE.md "Live events"). The stream opens
  * when the first view subscribes and closes when the last one leaves; each view hears only the
  * event types it asked for. It reports the connection state, counts reconnects, remembers the last
- * event id, and resumes from it when it has to reconnect itself.
+ * event id, and resumes from it when it has to reconnect itself. It never runs while the page's
+ * session has ended (lib/session.ts): the server's `session-ended` frame, or a refusal with nobody
+ * signed in, closes it until the person signs in again, and then it resumes.
  */
 export const EVENTS_URL = urlOf(eventsApi.stream);
 
-export type LiveState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+/** `signed-out`: closed because the page's session ended; it opens again when the person signs in. */
+export type LiveState = 'connecting' | 'open' | 'reconnecting' | 'closed' | 'signed-out';
 
 export type LiveStatus = {
   state: LiveState;
@@ -52,8 +56,15 @@ export class LiveEventStream {
   /** Cancels an opening that waits for the page's paint. */
   private cancelOpening: (() => void) | undefined;
   private failures = 0;
+  /** Asking whether anyone is signed in after a `session-ended` frame: nothing opens meanwhile. */
+  private asking = false;
+  /** The number of the latest ask; a later one, a hold or a disconnect makes an earlier answer old news. */
+  private asks = 0;
 
-  constructor(private readonly url: string = EVENTS_URL) {}
+  constructor(private readonly url: string = EVENTS_URL) {
+    // The tab's one stream lives as long as the tab: it never lets go of this.
+    subscribeSessionEnded(() => (isSessionEnded() ? this.holdUntilSignIn() : this.resumeAfterSignIn()));
+  }
 
   getStatus = (): LiveStatus => this.status;
 
@@ -74,7 +85,8 @@ export class LiveEventStream {
     // page has painted: a connection that stays open takes one of the six a phone has for the page's
     // files and data, and starts where that page's reads ended when they have all answered; otherwise a
     // view reads its data again when the stream opens (useWhenLiveOpens): nothing is missed.
-    if (!this.running) this.openAfterFirstPaint();
+    if (isSessionEnded()) this.holdUntilSignIn();
+    else if (!this.running) this.openAfterFirstPaint();
     return () => {
       this.subscribers.delete(subscriber);
       if (this.subscribers.size > 0) return;
@@ -113,9 +125,46 @@ export class LiveEventStream {
     };
   }
 
-  /** Connected, connecting, waiting for the page's paint, or waiting to retry. */
+  /** Connected, connecting, waiting for the page's paint, asking about the session, or waiting to retry. */
   private get running(): boolean {
-    return this.source !== undefined || this.retryTimer !== undefined || this.cancelOpening !== undefined;
+    return this.source !== undefined || this.retryTimer !== undefined || this.cancelOpening !== undefined || this.asking;
+  }
+
+  /**
+   * The page's session ended: closed, no retry (every one would be refused), and the views say
+   * "Signed out" rather than "Reconnecting…" for ever. What was typed on the page stays.
+   */
+  private holdUntilSignIn(): void {
+    this.clearRetry();
+    this.failures = 0;
+    this.source?.close();
+    this.source = undefined;
+    if (this.subscribers.size > 0 && (this.status.state !== 'signed-out' || this.status.error)) this.update({ state: 'signed-out', error: null, fromReads: false });
+  }
+
+  /** Signed in again: the views still here hear again, after the last event they heard (and read again what they show). */
+  private resumeAfterSignIn(): void {
+    if (this.subscribers.size === 0 || this.running) return;
+    this.connect();
+  }
+
+  /**
+   * Asks once whether anyone is signed in (`stillSignedIn`). Nobody: the page's session is marked
+   * ended, which holds the stream. Otherwise `then` hears the answer: true (signed in, perhaps again
+   * in another tab), or undefined when the server could not say (the database away).
+   */
+  private askSession(then: (signedIn: true | undefined) => void): void {
+    const ask = ++this.asks;
+    const settle = (signedIn: true | undefined) => {
+      if (ask !== this.asks) return;
+      this.asking = false;
+      if (isSessionEnded()) this.holdUntilSignIn();
+      else then(signedIn);
+    };
+    stillSignedIn().then(
+      (signedIn) => settle(signedIn || undefined),
+      () => settle(undefined),
+    );
   }
 
   /**
@@ -124,7 +173,7 @@ export class LiveEventStream {
    * a refusal, which leaves a "keeps being refused" message up until it opens.
    */
   connect({ resume = true, retrying = false, from }: { resume?: boolean; retrying?: boolean; from?: string } = {}): void {
-    if (this.source) return;
+    if (this.source || this.asking) return;
     this.clearRetry();
     const last = from ?? (resume ? this.status.lastEventId : null);
     // A new EventSource cannot set the Last-Event-ID header; the BFF reads the same position from the query.
@@ -140,9 +189,10 @@ export class LiveEventStream {
       if (this.source !== source) return;
       // Still CONNECTING: the browser reconnects by itself and sends Last-Event-ID.
       if (source.readyState !== EventSource.CLOSED) return this.update({ state: 'reconnecting', reconnects: this.status.reconnects + 1, fromReads: false });
-      // CLOSED: the server answered with an error status (a 503 while its database is away, a proxy's
-      // 502 while it restarts); try again ourselves, a little later each time, then every 30 s for as
-      // long as it takes: the page comes back by itself. Past the list, it says so.
+      // CLOSED: the server answered with an error status (a 401 when the session ended unseen, a 503
+      // while its database is away, a proxy's 502 while it restarts). Nobody signed in: it stops
+      // there. Otherwise try again ourselves, a little later each time, then every 30 s for as long
+      // as it takes: the page comes back by itself. Past the list, it says so.
       source.close();
       this.source = undefined;
       const delay = refusedRetryDelay(this.failures);
@@ -153,7 +203,19 @@ export class LiveEventStream {
         this.retryTimer = undefined;
         this.connect({ retrying: true });
       }, delay);
+      // A 401 reads like any refusal here: asked, nobody signed in holds the stream (no retry would be let in).
+      this.askSession(() => {});
     };
+    // The server's last word when the session ended (a sign-out, a deactivation): a reconnect would be refused.
+    source.addEventListener(SESSION_ENDED_EVENT, () => {
+      if (this.source !== source) return;
+      source.close();
+      this.source = undefined;
+      this.asking = true;
+      // Someone signed in meanwhile (the cookie holds a new session): it goes on at once. The server
+      // could not be asked: it said the session ended, and that stands.
+      this.askSession((signedIn) => (signedIn ? this.resumeAfterSignIn() : markSessionEnded()));
+    });
     // Every kind is read, wanted by a view or not, so the last event id stays the true resume point.
     for (const type of LIVE_EVENT_TYPES) {
       source.addEventListener(type, (message) => {
@@ -183,6 +245,8 @@ export class LiveEventStream {
   private clearRetry() {
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    this.asks++;
+    this.asking = false;
     this.cancelOpening?.();
     this.cancelOpening = undefined;
   }

@@ -71,9 +71,10 @@ function forgetDrafts() {
 
 /**
  * Whether the session this page was shown with ended under it: signed out in another tab of this
- * browser (the tabs share the cookie, not the page), or refused by the server (a 401 to a write).
- * The page stays as it is, typed text and all, until the person signs in again (in another tab,
- * which says so here) or leaves.
+ * browser (the tabs share the cookie, not the page), refused by the server (a 401 to a write), or
+ * ended elsewhere (the live stream's last word: an admin deactivated the account, or ended its
+ * sessions). The page stays as it is, typed text and all, and its live stream stays closed, until
+ * the person signs in again (in another tab, which says so here) or leaves.
  */
 let sessionEnded = false;
 const endedListeners = new Set<() => void>();
@@ -93,11 +94,28 @@ sessionNews?.addEventListener('message', (event: MessageEvent) => {
 });
 sessionRefused.addEventListener('refused', endedIfSignedIn);
 
-export const useSessionEnded = () =>
-  useSyncExternalStore(
-    (listener) => (endedListeners.add(listener), () => void endedListeners.delete(listener)),
-    () => sessionEnded,
-  );
+/** The server said the page's session ended, and could not be asked again (the live stream's last word). */
+export const markSessionEnded = () => setSessionEnded(true);
+
+/** Told each time the page's session ends or comes back (the live stream closes and reopens with it). */
+export const subscribeSessionEnded = (listener: () => void): (() => void) => (endedListeners.add(listener), () => void endedListeners.delete(listener));
+
+/** The page's session ended under it (outside React: the live stream). */
+export const isSessionEnded = () => sessionEnded;
+
+export const useSessionEnded = () => useSyncExternalStore(subscribeSessionEnded, isSessionEnded);
+
+/**
+ * The live stream was told its session ended, or was refused: asks `GET /api/auth/session` once
+ * whether this browser is still signed in. Nobody: the page says it is signed out. Someone (signed
+ * in again meanwhile, in another tab): true, and the stream may go on. A failed read throws: the
+ * server could not say (the database away), and the caller keeps what it knew.
+ */
+export async function stillSignedIn(): Promise<boolean> {
+  const user = await sessionRead.fetcher(SESSION_KEY);
+  if (!user) setSessionEnded(true);
+  return user !== null;
+}
 
 /** For tests: a new page starts with its session. */
 export const resetSessionEnded = () => setSessionEnded(false);

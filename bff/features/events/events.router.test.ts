@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { SESSION_ENDED_EVENT } from '../../contracts/events.contract';
 import { fakeTimersBesideIo } from '../../test-support/clock';
-import { authServiceOn } from '../auth/auth.service';
 import { createTestContext, TEST_PASSWORD, type TestContext } from '../../test-support/test-app';
 
 let ctx: TestContext;
@@ -235,15 +234,15 @@ describe('GET /api/events', () => {
     expect(stream.text().endsWith(SESSION_ENDED_TEXT)).toBe(true);
   });
 
-  it('ends a stream whose sessions another process ended (the account command) at the next heartbeat, saying so last', async () => {
+  it('ends the stream of an account deactivated where this instance was not told (another process) at the next heartbeat, saying so last', async () => {
     fakeTimersBesideIo();
     try {
       await ctx.loginAs('runner', 'revoked@frontdesk.test');
       const login = await request(ctx.app).post('/api/auth/login').send({ email: 'revoked@frontdesk.test', password: TEST_PASSWORD });
       const stream = openStream({ cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' });
       await stream.waitFor(/retry/);
-      // Another process, which cannot tell this one (the account command on SQLite).
-      await authServiceOn(ctx.database.db, { sessionTtlMs: 3_600_000 }).revokeSessions(null, 'revoked@frontdesk.test');
+      // Written by another process, which cannot tell this one (the account command on SQLite).
+      await ctx.database.db.updateTable('accounts').set({ status: 'deactivated' }).where('email', '=', 'revoked@frontdesk.test').execute();
       await jest.advanceTimersByTimeAsync(HEARTBEAT_MS);
       await stream.ended;
       expect(stream.text()).toMatch(/^retry: 3000\nid: \d+\n\nevent: session-ended\ndata: \{\}\n\n$/);
