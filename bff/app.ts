@@ -57,6 +57,8 @@ export interface AppDeps {
   sessionCacheMs?: number;
   /** The login limits (tests lower them to reach them). */
   loginLimits?: Partial<LoginLimits>;
+  /** Tries with invitation and reset links one address may make in 15 minutes (tests raise it; default 30). */
+  linkTries?: number;
   /** The door-access provider for gym memberships (Kisi, or the emulator). */
   door: DoorAccess;
   /** How often door switches owed to Kisi are looked for, and an away Kisi asked (tests shorten them). */
@@ -127,7 +129,7 @@ export function createApp(deps: AppDeps): App {
     mount: (routes) => ({ endpoints: routes.map((r) => r.endpoint), router: endpointRouter(routes, { checkResponses, jsonBody }) }),
   };
 
-  const auth = authFeature(context, { sessionsEnded: sessionsEnded.send, sessionCacheMs: deps.sessionCacheMs, loginLimits: deps.loginLimits });
+  const auth = authFeature(context, { sessionsEnded: sessionsEnded.send, sessionCacheMs: deps.sessionCacheMs, loginLimits: deps.loginLimits, linkTries: deps.linkTries });
   const features: Feature[] = [
     auth,
     eventsFeature(context),

@@ -24,6 +24,8 @@ beforeAll(async () => {
   fakes = await startSampleUpstreams();
   ctx = await createTestContext(fakes.env, {}, { emulator: true, kisiRatePerSecond: 100_000 });
   mounted = ctx.endpoints;
+  // Account 1, which the calls' `:id` names: an admin deletes or changes it, and the callers stay as they are.
+  await ctx.loginAs('staff', 'matrix-target@frontdesk.test');
   for (const role of ['runner', 'staff', 'admin'] as const) cookies[role] = (await signInPerson(ctx, role, `matrix-${role}@frontdesk.test`)).cookie;
 }, 30_000);
 

@@ -73,6 +73,7 @@ beforeAll(async () => {
       ordersPerMinute: NO_LIMIT,
       messagesPerMinute: NO_LIMIT,
       helpRequestsPerHour: NO_LIMIT,
+      linkTries: NO_LIMIT,
       loginLimits: { freeFailuresPerAddressAndAccount: NO_LIMIT, failuresPerAddressAndAccount: NO_LIMIT, slowdownAfterPerAccount: NO_LIMIT, slowdownAfterPerAddress: NO_LIMIT, ceilingPerAddress: NO_LIMIT },
     },
     { emulator: true, kisiRatePerSecond: 100_000 },
@@ -82,6 +83,8 @@ beforeAll(async () => {
   const emulator = ctx.kisi!.emulator!.database;
   const [tables, emulatorTables] = [await tablesOf(ctx.database, EXEMPT_TABLES), await tablesOf(emulator)];
   snapshot = async () => new Map([...(await snapshotOf(ctx.database, tables)), ...(await snapshotOf(emulator, emulatorTables))]);
+  // The accounts the small ids name (the team's endpoints delete, deactivate and demote them), so the callers' own stay as they are.
+  for (let n = 1; n <= 13; n++) await ctx.loginAs(n % 3 ? 'staff' : 'runner', `fuzz-team-${n}@frontdesk.test`);
   for (const role of ['admin', 'staff', 'runner'] as const) cookies[role] = (await signInPerson(ctx, role, `fuzz-${role}@frontdesk.test`)).cookie;
   hints = await seedFixtures();
 }, 60_000);
@@ -144,6 +147,9 @@ async function seedFixtures(): Promise<Hints> {
   const { items: events } = await admin<{ items: Array<{ id: number }> }>('GET', '/api/webhook');
   const { items: uploads } = await admin<{ items: Array<{ id: number }> }>('GET', '/api/uploads');
   const { user } = await admin<{ user: { id: number } }>('GET', '/api/auth/getAuth');
+  // Links that open, so an answer to one gets past its lookup.
+  const invited = await admin<{ link: { token: string } }>('POST', '/api/team/invitations', { email: 'invited@fuzz.test', role: 'runner' });
+  const reset = await admin<{ token: string }>('POST', '/api/team/accounts/1/reset-link', {});
 
   const ids = [owner.id, member.id, stall.id, item.id, order.id, channel.id, message.id, started.id, events[0]!.id, uploads[0]!.id, 1, 2, 3].map(String);
   return {
@@ -157,7 +163,7 @@ async function seedFixtures(): Promise<Hints> {
     lockId: ['1', '2'],
     user_id: kisiUsers.map((u) => String(u.id)),
     group_id: ['1', '2'],
-    token: [order.token],
+    token: [order.token, invited.link.token, reset.token],
     email: [kisiUsers[1]!.email, kisiUsers[2]!.email, 'owner@fuzz.test', 'fuzz-admin@frontdesk.test'],
     password: ['correct-horse-battery'],
     idOrName: ['pikachu', 'bulbasaur', '25', '1'],

@@ -42,6 +42,20 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'GET /api/auth/getAuth': signedIn,
   'GET /api/auth/session': everyone,
 
+  // The team (issue 49): admins invite, change roles and statuses, make reset links and delete accounts.
+  'GET /api/team': adminsOnly,
+  'POST /api/team/invitations': adminsOnly,
+  'DELETE /api/team/invitations/:id': adminsOnly,
+  'PUT /api/team/accounts/:id/role': adminsOnly,
+  'PUT /api/team/accounts/:id/status': adminsOnly,
+  'POST /api/team/accounts/:id/reset-link': adminsOnly,
+  'DELETE /api/team/accounts/:id': adminsOnly,
+  // An invitation's or reset link's holder has no session (or someone else's): the link's secret is the credential.
+  'POST /api/team/invitations/preview': everyone,
+  'POST /api/team/invitations/accept': everyone,
+  'POST /api/account/reset/preview': everyone,
+  'POST /api/account/reset': everyone,
+
   // Live events: any session (each role hears only its own kinds of event).
   'GET /api/events': signedIn,
 

@@ -4,6 +4,8 @@ import { periodicJob } from '../../lib/jobs';
 import { authRoutes, sessionCookie } from './auth.router';
 import { type AuthService, authServiceOn } from './auth.service';
 import { DEFAULT_LOGIN_LIMITS, loginThrottle, type LoginLimits } from './login-throttle';
+import { teamRoutes } from './team.router';
+import { teamServiceOn } from './team.service';
 
 export interface AuthFeatureOptions {
   /** Told after sessions were ended here, so every instance can close the event streams they held open. */
@@ -12,10 +14,12 @@ export interface AuthFeatureOptions {
   sessionCacheMs?: number;
   /** The login limits (tests lower them to reach them). */
   loginLimits?: Partial<LoginLimits>;
+  /** Tries with invitation and reset links one address may make in 15 minutes (tests raise it). */
+  linkTries?: number;
 }
 
 /** Accounts, sessions and the login limits: `/api/auth`, and the hourly purge of what has ended. */
-export function authFeature({ config, database, logger, mount }: FeatureContext, options: AuthFeatureOptions): Feature & { auth: AuthService } {
+export function authFeature({ config, database, logger, mount, counterStore }: FeatureContext, options: AuthFeatureOptions): Feature & { auth: AuthService } {
   const sessionTtlMs = config.SESSION_TTL_HOURS * 3_600_000;
   const auth = authServiceOn(database.db, {
     sessionTtlMs,
@@ -25,7 +29,10 @@ export function authFeature({ config, database, logger, mount }: FeatureContext,
   const cookie = sessionCookie({ cookieSecure: config.COOKIE_SECURE, sessionTtlMs });
   const throttle = loginThrottle(sharedCounters(database.db), { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits });
   return {
-    ...mount(authRoutes(auth, { cookie, throttle })),
+    ...mount([
+      ...authRoutes(auth, { cookie, throttle }),
+      ...teamRoutes(teamServiceOn(database, { auth, sessionsEnded: options.sessionsEnded }), { cookie, counterStore, linkTries: options.linkTries }),
+    ]),
     auth,
     jobs: [periodicJob('purge of ended sessions and counters', 3_600_000, () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db)]), logger)],
   };

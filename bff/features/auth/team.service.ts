@@ -1,0 +1,281 @@
+import crypto from 'node:crypto';
+import type { SessionUser } from '../../contracts/auth.contract';
+import type { Role } from '../../contracts/endpoint.contract';
+import type { AccountStatus, Invitation, TeamAccount, TeamResponse } from '../../contracts/team.contract';
+import { auditIn, changesOf, personLabel, type Audit } from '../../db/audit-trail';
+import type { Database } from '../../db/database';
+import { isUniqueViolation } from '../../db/engine';
+import type { InTransaction } from '../../lib/event-bus';
+import { conflict, notFound } from '../../lib/http-error';
+import { accountsRepository, type Account, type AccountsRepository } from './accounts.repository';
+import type { AuthService, OpenedSession, SessionClient } from './auth.service';
+import { hashPassword } from './password';
+import { sessionsRepository, type SessionsRepository } from './sessions.repository';
+import { teamRepository, type StoredLink, type TeamRepository } from './team.repository';
+
+/** One answer for every invitation link that does not open: whether it never existed, was used, withdrawn or ran out is nobody's business. */
+export const INVITATION_GONE = 'This invitation link is not valid: it was used, withdrawn or has run out.';
+/** As for invitations, one answer for every reset link that does not open (the account deactivated included). */
+export const RESET_GONE = 'This password reset link is not valid: it was used, replaced or has run out.';
+const NO_ACCOUNT = 'There is no such account: it may have been deleted.';
+const NO_INVITATION = 'This invitation is no longer open: it was used, withdrawn or has run out.';
+
+/** A write of the team: the repositories in one transaction, the audit trail beside them, and the team's lock. */
+export interface TeamWrite {
+  team: TeamRepository;
+  accounts: AccountsRepository;
+  sessions: SessionsRepository;
+  audit: Audit;
+  /**
+   * Holds the team's lock until the transaction ends, so changes that could leave no active admin
+   * run one after another and each counts the admins the other left (on PostgreSQL an advisory
+   * lock; SQLite's write transactions run one at a time already).
+   */
+  lockTeam: () => Promise<void>;
+}
+
+export interface TeamServiceDeps {
+  team: TeamRepository;
+  accounts: AccountsRepository;
+  inTransaction: InTransaction<TeamWrite>;
+  /** Opens the session of someone who just proved who they are by a link. */
+  auth: Pick<AuthService, 'openSession'>;
+  /**
+   * Told after sessions ended or an account changed (deactivated, deleted, another role): every
+   * instance forgets the sessions it keeps in memory and ends the event streams of those that ended.
+   */
+  sessionsEnded: () => Promise<void>;
+  now?: () => Date;
+}
+
+const ACCOUNT_FIELDS = ['email', 'name', 'role'] as const;
+const HOUR_MS = 3_600_000;
+
+/** A link's secret: 32 random bytes, as the page's address carries it. Only its hash is stored. */
+const newToken = () => crypto.randomBytes(32).toString('base64url');
+const hashOf = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+const toUser = (a: Pick<Account, 'id' | 'email' | 'name' | 'role'>): SessionUser => ({ id: a.id, email: a.email, name: a.name, role: a.role });
+const lastAdmin = (account: Account) => conflict(`${account.name} is the last active admin: make another admin first.`);
+const emailTaken = (email: string) => conflict(`${email} already has an account: change its role, or make it a reset link, instead.`);
+
+export function teamService({ team, accounts, inTransaction, auth, sessionsEnded, now = () => new Date() }: TeamServiceDeps) {
+  const at = () => now().toISOString();
+  const inHours = (hours: number) => new Date(now().getTime() + hours * HOUR_MS).toISOString();
+
+  const accountOrGone = async (id: number): Promise<TeamAccount> => {
+    const found = await team.findAccount(id, at());
+    if (!found) throw notFound(NO_ACCOUNT);
+    return found;
+  };
+
+  /**
+   * Runs a change to one account under the team's lock: 404 when it is gone; when it was an active
+   * admin, the change is undone (409) if it leaves no active admin. Counted after the change, in its
+   * transaction: two admins demoting each other at once leave one of them an admin.
+   */
+  const changeAccount = <T>(id: number, change: (tx: TeamWrite, before: Account) => Promise<T>) =>
+    inTransaction(async (tx) => {
+      await tx.lockTeam();
+      const before = await tx.accounts.findById(id);
+      if (!before) throw notFound(NO_ACCOUNT);
+      const result = await change(tx, before);
+      if (before.role === 'admin' && before.status === 'active' && (await tx.team.activeAdmins()) === 0) throw lastAdmin(before);
+      return result;
+    });
+
+  /** The open link of `kind` whose secret is `token`, with its account for a reset; the one answer of its kind otherwise. */
+  const openInvitation = async (token: string): Promise<StoredLink & { role: Role }> => {
+    const link = await team.findOpenLink('invitation', hashOf(token), at());
+    if (!link?.role) throw notFound(INVITATION_GONE);
+    return { ...link, role: link.role };
+  };
+  const openReset = async (token: string): Promise<{ link: StoredLink; account: Account }> => {
+    const link = await team.findOpenLink('reset', hashOf(token), at());
+    const account = link?.accountId ? await accounts.findById(link.accountId) : undefined;
+    if (!link || !account || account.status !== 'active') throw notFound(RESET_GONE);
+    return { link, account };
+  };
+
+  return {
+    async list(): Promise<TeamResponse> {
+      const [everyone, invitations] = await Promise.all([team.listAccounts(at()), team.openInvitations(at())]);
+      return { accounts: everyone, invitations };
+    },
+
+    /**
+     * Invites `email` in `role` by a one-use link. An email has at most one open invitation: a new
+     * one replaces (withdraws) the earlier, so the admin who invites again (a lost link, another
+     * role) leaves no second way in. The secret is in this answer only.
+     */
+    async invite(actor: SessionUser, input: { email: string; role: Role; expiresInHours: number }): Promise<{ invitation: Invitation; link: { token: string; expiresAt: string } }> {
+      const token = newToken();
+      const link = await inTransaction(async (tx) => {
+        await tx.lockTeam();
+        if (await tx.accounts.findByEmail(input.email)) throw emailTaken(input.email);
+        const createdAt = at();
+        await tx.team.withdrawOpenLinks('invitation', { email: input.email }, createdAt);
+        const stored = await tx.team.insertLink({ kind: 'invitation', tokenHash: hashOf(token), email: input.email, role: input.role, accountId: null, createdBy: actor.id, createdAt, expiresAt: inHours(input.expiresInHours) });
+        // The trail names the email and the role, never the link's secret.
+        await tx.audit(actor, { kind: 'account', action: 'invited', subject: input.email, changes: [{ field: 'role', before: null, after: input.role }] });
+        return stored;
+      });
+      return {
+        invitation: { id: link.id, email: link.email, role: input.role, createdAt: link.createdAt, expiresAt: link.expiresAt, invitedBy: actor.name },
+        link: { token, expiresAt: link.expiresAt },
+      };
+    },
+
+    async withdrawInvitation(actor: SessionUser, id: number): Promise<void> {
+      await inTransaction(async (tx) => {
+        const link = await tx.team.findOpenInvitation(id, at());
+        if (!link || !(await tx.team.withdrawLink(id, at()))) throw notFound(NO_INVITATION);
+        await tx.audit(actor, { kind: 'account', action: 'invitation withdrawn', subject: link.email, changes: [{ field: 'role', before: link.role, after: null }] });
+      });
+    },
+
+    /** Another role, from the account's next request on (every instance forgets the session it kept with the old one). */
+    async changeRole(actor: SessionUser, id: number, role: Role): Promise<TeamAccount> {
+      const changed = await changeAccount(id, async (tx, before) => {
+        if (before.role === role) return false;
+        await tx.team.setRole(id, role);
+        await tx.audit(actor, { kind: 'account', action: 'role changed', subjectId: id, subject: personLabel(before), changes: [{ field: 'role', before: before.role, after: role }] });
+        return true;
+      });
+      if (changed) await sessionsEnded();
+      return accountOrGone(id);
+    },
+
+    /**
+     * Deactivating ends every session of the account in the same transaction (and withdraws its open
+     * reset link); every instance then forgets them and ends their event streams. Reactivating lets
+     * the person sign in again; the sessions that ended stay ended.
+     */
+    async changeStatus(actor: SessionUser, id: number, status: AccountStatus): Promise<TeamAccount> {
+      if (status === 'deactivated' && id === actor.id) throw conflict('You cannot deactivate your own account: another admin can.');
+      const changed = await changeAccount(id, async (tx, before) => {
+        if (before.status === status) return false;
+        await tx.team.setStatus(id, status);
+        const changes = changesOf(before, { ...before, status }, ['status']);
+        if (status === 'deactivated') {
+          const ended = await tx.sessions.revokeAllForAccount(id, at());
+          if (ended > 0) changes.push({ field: 'openSessions', before: ended, after: 0 });
+          await tx.team.withdrawOpenLinks('reset', { accountId: id }, at());
+        }
+        await tx.audit(actor, { kind: 'account', action: status === 'deactivated' ? 'deactivated' : 'reactivated', subjectId: id, subject: personLabel(before), changes });
+        return true;
+      });
+      if (changed && status === 'deactivated') await sessionsEnded();
+      return accountOrGone(id);
+    },
+
+    /** A one-use link to choose a new password; an earlier open one for the account stops working. The secret is in this answer only. */
+    async makeResetLink(actor: SessionUser, id: number, expiresInHours: number): Promise<{ token: string; expiresAt: string }> {
+      const token = newToken();
+      const expiresAt = inHours(expiresInHours);
+      await inTransaction(async (tx) => {
+        await tx.lockTeam();
+        const account = await tx.accounts.findById(id);
+        if (!account) throw notFound(NO_ACCOUNT);
+        if (account.status !== 'active') throw conflict(`${account.name}'s account is deactivated: reactivate it first.`);
+        const createdAt = at();
+        await tx.team.withdrawOpenLinks('reset', { accountId: id }, createdAt);
+        await tx.team.insertLink({ kind: 'reset', tokenHash: hashOf(token), email: account.email, role: null, accountId: id, createdBy: actor.id, createdAt, expiresAt });
+        await tx.audit(actor, { kind: 'account', action: 'reset link made', subjectId: id, subject: personLabel(account), changes: [{ field: 'expiresAt', before: null, after: expiresAt }] });
+      });
+      return { token, expiresAt };
+    },
+
+    /** Deletes the account (see `teamRepository.deleteAccount` for what goes with it and what keeps its history); its sessions end everywhere. */
+    async remove(actor: SessionUser, id: number): Promise<void> {
+      if (id === actor.id) throw conflict('You cannot delete your own account: another admin can.');
+      await changeAccount(id, async (tx, before) => {
+        await tx.team.deleteAccount(id);
+        await tx.audit(actor, { kind: 'account', action: 'deleted', subjectId: id, subject: personLabel(before), changes: changesOf(before, null, ACCOUNT_FIELDS) });
+      });
+      await sessionsEnded();
+    },
+
+    async previewInvitation(token: string): Promise<{ email: string; role: Role; expiresAt: string }> {
+      const link = await openInvitation(token);
+      return { email: link.email, role: link.role, expiresAt: link.expiresAt };
+    },
+
+    /**
+     * Answers an invitation: the link is used and the account created in one transaction (of two
+     * answers at once, one wins and the other gets the link's 404), then the new person is signed in.
+     */
+    async acceptInvitation(input: { token: string; name: string; password: string }, client: SessionClient): Promise<OpenedSession> {
+      const link = await openInvitation(input.token);
+      if (await accounts.findByEmail(link.email)) throw emailTaken(link.email);
+      const passwordHash = await hashPassword(input.password);
+      let joined: Account;
+      try {
+        joined = await inTransaction(async (tx) => {
+          if (!(await tx.team.useLink(link.id, at()))) throw notFound(INVITATION_GONE);
+          const created = await tx.accounts.insert({ email: link.email, name: input.name, role: link.role, passwordHash });
+          await tx.audit(toUser(created), { kind: 'account', action: 'joined (invitation)', subjectId: created.id, subject: personLabel(created), changes: changesOf(null, created, ACCOUNT_FIELDS) });
+          return created;
+        });
+      } catch (err) {
+        // The email got an account meanwhile (another instance, the command line): the database decides.
+        throw isUniqueViolation(err) ? emailTaken(link.email) : err;
+      }
+      return auth.openSession(joined, client, 'signed in (invitation)');
+    },
+
+    async previewReset(token: string): Promise<{ email: string; name: string; expiresAt: string }> {
+      const { link, account } = await openReset(token);
+      return { email: account.email, name: account.name, expiresAt: link.expiresAt };
+    },
+
+    /**
+     * A new password by a reset link: the link used, the password set and every session of the
+     * account ended in one transaction; then every instance forgets those sessions, and this browser
+     * is signed in.
+     */
+    async useReset(input: { token: string; password: string }, client: SessionClient): Promise<OpenedSession> {
+      const { link, account } = await openReset(input.token);
+      const passwordHash = await hashPassword(input.password);
+      const person = await inTransaction(async (tx) => {
+        const current = await tx.accounts.findById(account.id);
+        if (current?.status !== 'active' || !(await tx.team.useLink(link.id, at()))) throw notFound(RESET_GONE);
+        await tx.accounts.updatePassword(current.id, passwordHash);
+        const ended = await tx.sessions.revokeAllForAccount(current.id, at());
+        // The trail says that it changed, never any form of the password or the link.
+        await tx.audit(toUser(current), { kind: 'account', action: 'password reset (link)', subjectId: current.id, subject: personLabel(current), changes: ended > 0 ? [{ field: 'openSessions', before: ended, after: 0 }] : [] });
+        return current;
+      });
+      await sessionsEnded();
+      return auth.openSession(person, client, 'signed in (reset link)');
+    },
+  };
+}
+export type TeamService = ReturnType<typeof teamService>;
+
+/** The team service on a database: each write in one transaction with its audit entry, under the team's lock where it asks for it. */
+export const teamServiceOn = (
+  database: Pick<Database, 'db' | 'transactionLock'>,
+  { auth, sessionsEnded, now }: { auth: Pick<AuthService, 'openSession' | 'forgetCachedSessions'>; sessionsEnded: () => Promise<void>; now?: () => Date },
+): TeamService =>
+  teamService({
+    team: teamRepository(database.db),
+    accounts: accountsRepository(database.db),
+    inTransaction: (work) =>
+      database.db.transaction().execute((trx) =>
+        work({
+          team: teamRepository(trx),
+          accounts: accountsRepository(trx),
+          sessions: sessionsRepository(trx),
+          audit: auditIn(trx),
+          lockTeam: async () => void (await database.transactionLock(trx, 'team')),
+        }),
+      ),
+    auth,
+    // This instance forgets at once (the next request reads the account as it is now), the others when they hear.
+    sessionsEnded: async () => {
+      auth.forgetCachedSessions();
+      await sessionsEnded();
+    },
+    now,
+  });
