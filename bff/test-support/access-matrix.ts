@@ -56,6 +56,13 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'POST /api/account/reset/preview': everyone,
   'POST /api/account/reset': everyone,
 
+  // Each person's own account, sessions included: any account, about itself only.
+  'GET /api/account': signedIn,
+  'PATCH /api/account': signedIn,
+  'PUT /api/account/password': signedIn,
+  'DELETE /api/account/sessions/:id': signedIn,
+  'POST /api/account/sessions/end-others': signedIn,
+
   // Live events: any session (each role hears only its own kinds of event).
   'GET /api/events': signedIn,
 

@@ -1,9 +1,14 @@
 import type { Feature, FeatureContext } from '../../feature';
 import { purgeEndedCounters, sharedCounters } from '../../db/shared-limits';
 import { periodicJob } from '../../lib/jobs';
+import { publicOrigins } from '../../lib/origins.middleware';
 import { authRoutes, sessionCookie } from './auth.router';
 import { type AuthService, authServiceOn } from './auth.service';
 import { DEFAULT_LOGIN_LIMITS, loginThrottle, type LoginLimits } from './login-throttle';
+import { passkeyRoutes } from './passkeys.router';
+import { passkeysServiceOn } from './passkeys.service';
+import { ownAccountRoutes } from './own-account.router';
+import { ownAccountServiceOn } from './own-account.service';
 import { teamRoutes } from './team.router';
 import { teamServiceOn } from './team.service';
 
@@ -16,6 +21,8 @@ export interface AuthFeatureOptions {
   loginLimits?: Partial<LoginLimits>;
   /** Tries with invitation and reset links one address may make in 15 minutes (tests raise it). */
   linkTries?: number;
+  /** Passkey sign-in requests one address may make in 5 minutes (tests raise it). */
+  passkeyTries?: number;
 }
 
 /** Accounts, sessions and the login limits: `/api/auth`, and the hourly purge of what has ended. */
@@ -28,12 +35,15 @@ export function authFeature({ config, database, logger, mount, counterStore }: F
   });
   const cookie = sessionCookie({ cookieSecure: config.COOKIE_SECURE, sessionTtlMs });
   const throttle = loginThrottle(sharedCounters(database.db), { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits });
+  const passkeys = passkeysServiceOn(database, { auth });
   return {
     ...mount([
       ...authRoutes(auth, { cookie, throttle }),
+      ...passkeyRoutes(passkeys, { cookie, origins: publicOrigins(config.PUBLIC_ORIGIN), counterStore, passkeyTries: options.passkeyTries }),
       ...teamRoutes(teamServiceOn(database, { auth, sessionsEnded: options.sessionsEnded }), { cookie, counterStore, linkTries: options.linkTries }),
+      ...ownAccountRoutes(ownAccountServiceOn(database.db, { auth, throttle, sessionsEnded: options.sessionsEnded }), { cookie }),
     ]),
     auth,
-    jobs: [periodicJob('purge of ended sessions and counters', 3_600_000, () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db)]), logger)],
+    jobs: [periodicJob('purge of ended sessions and counters', 3_600_000, () => Promise.all([auth.purgeEndedSessions(), purgeEndedCounters(database.db), passkeys.purgeExpiredChallenges()]), logger)],
   };
 }

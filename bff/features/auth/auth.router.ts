@@ -9,7 +9,7 @@ import type { AuthService, SessionClient } from './auth.service';
 import type { LoginThrottle } from './login-throttle';
 
 /** The client's address as the limits count it: IPv6 clients by their /56, as one household or office is. */
-const addressOf = (req: Request) => ipKeyGenerator(req.ip ?? 'unknown');
+export const addressOf = (req: Request) => ipKeyGenerator(req.ip ?? 'unknown');
 
 /** The browser and address a session is opened from, for its owner's sessions list. */
 export const sessionClientOf = (req: Request): SessionClient => ({ userAgent: req.get('user-agent') ?? '', address: req.ip ?? '' });

@@ -98,3 +98,36 @@ it('keeps nothing in memory when the cache time is 0', async () => {
   for (let i = 0; i < 3; i++) expect(await auth.userForToken(token)).toMatchObject({ email: 'uncached@frontdesk.test' });
   expect(reads()).toBe(3);
 });
+
+it('keeps when a session was last seen to the minute, written by its reads and never failing them', async () => {
+  const sessions = sessionsRepository(database.db);
+  let failSeen = false;
+  const seen: string[] = [];
+  const watched = {
+    ...sessions,
+    seen: (...args: Parameters<typeof sessions.seen>) => (seen.push(args[1]), failSeen ? Promise.reject(new Error('read-only database')) : sessions.seen(...args)),
+  };
+  const auth = authService({ ...authStoreOn(database.db), sessions: watched, sessionTtlMs: 3_600_000, sessionCacheMs: 0, now });
+  await auth.addAccount(null, { email: 'seen@frontdesk.test', name: 'Seen', role: 'staff', password: PASSWORD });
+  const { token } = await auth.login('seen@frontdesk.test', PASSWORD);
+  const lastSeen = async () => (await database.db.selectFrom('sessions').innerJoin('accounts', 'accounts.id', 'sessions.account_id').select('last_seen_at').where('email', '=', 'seen@frontdesk.test').executeTakeFirstOrThrow()).last_seen_at;
+  const signedInAt = await lastSeen();
+
+  // Within the minute: read, not written.
+  clock += 30_000;
+  await auth.userForToken(token);
+  expect(seen).toEqual([]);
+  expect(await lastSeen()).toBe(signedInAt);
+
+  // Past it: the read writes the time it was read at.
+  clock += 31_000;
+  await auth.userForToken(token);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(await lastSeen()).toBe(now().toISOString());
+
+  // A write that fails leaves the read answering.
+  failSeen = true;
+  clock += 61_000;
+  expect(await auth.userForToken(token)).toMatchObject({ email: 'seen@frontdesk.test' });
+  expect(seen).toHaveLength(2);
+});

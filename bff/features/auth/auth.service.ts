@@ -29,7 +29,8 @@ export interface OpenedSession {
 /** Every instance hears on this channel that sessions were ended (the payload is empty: each checks its own). */
 export const SESSIONS_ENDED_CHANNEL = 'frontdesk_sessions_ended';
 
-const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+/** A session's token as the database keeps it. */
+export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
 /** A write of accounts and sessions: the repositories in one transaction, and the audit trail beside them. */
 export interface AuthWrite {
@@ -56,6 +57,9 @@ export interface AuthServiceDeps {
 
 const ACCOUNT_FIELDS = ['email', 'name', 'role'] as const;
 
+/** How stale a session's `last_seen_at` may be before a read of the session writes it again. */
+const LAST_SEEN_PRECISION_MS = 60_000;
+
 /** Sessions kept in memory at most (a front desk has tens; the cap bounds a flood of distinct cookies). */
 const SESSION_CACHE_ENTRIES = 5_000;
 
@@ -78,6 +82,11 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
   const readSession = async (token: string, at: Date): Promise<SessionUser | undefined> => {
     const found = await sessions.findActiveUser(hashToken(token), at.toISOString());
     if (!found) return undefined;
+    // Its owner's sessions list says when it was last seen, to the minute: written from this read
+    // (one every `sessionCacheMs` at most), not from every request, and never waited for. A read
+    // does not fail because this write did (a read-only or unreachable database answers reads still).
+    const seenMark = new Date(at.getTime() - LAST_SEEN_PRECISION_MS).toISOString();
+    if (!found.lastSeenAt || found.lastSeenAt < seenMark) sessions.seen(found.sessionId, at.toISOString(), seenMark).catch(() => {});
     const user = toUser(found);
     // Kept while now < min(at + sessionCacheMs, expiresAt): lru-cache still serves an entry at start + ttl,
     // hence the - 1; a ttl of 0 would keep it for ever.
