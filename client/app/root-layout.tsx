@@ -219,16 +219,20 @@ function SessionMenu() {
 
   return (
     <div className="session">
-      <span className="avatar" aria-hidden="true">
-        {initials(user.name || user.email)}
-      </span>
-      <span className="session-who">
-        <span className="session-name">{user.name}</span>
-        <span className="session-role">
-          <span className="visually-hidden">Signed in as </span>
-          {user.email} · {user.role}
+      {/* Who is signed in leads to their own account: name, password, sessions, passkeys. */}
+      <AppLink to={paths.account} className="session-account" title="Your account">
+        <span className="avatar" aria-hidden="true">
+          {initials(user.name || user.email)}
         </span>
-      </span>
+        <span className="session-who">
+          <span className="visually-hidden">Your account: </span>
+          <span className="session-name">{user.name}</span>
+          <span className="session-role">
+            <span className="visually-hidden">Signed in as </span>
+            {user.email} · {user.role}
+          </span>
+        </span>
+      </AppLink>
       <button type="button" className="btn btn-small btn-ghost" onClick={() => void onSignOut()} disabled={leaving} aria-busy={leaving}>
         <Icon name="logout" size={16} />
         {leaving ? 'Signing out…' : 'Sign out'}

@@ -47,6 +47,9 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'login', lazy: pageRoute(pages.login, () => import('@/features/auth/login.route')) },
+          // An invitation's and a password reset's links: the secret rides in the #fragment, which no server sees.
+          { path: 'join', lazy: pageRoute(pages.join, () => import('@/features/team/join.route')) },
+          { path: 'reset', lazy: pageRoute(pages.resetPassword, () => import('@/features/team/reset.route')) },
           {
             path: 'gymowners',
             lazy: pageRoute(pages.gymOwners, () => import('@/features/gym/owners-layout.route')),
@@ -72,6 +75,9 @@ export const routes: RouteObject[] = [
                   { path: 'contain', lazy: pageRoute(pages.shellContain, () => import('@/features/shell/shell-contain.route')) },
                   // Who changed what (admins).
                   { path: 'audit', lazy: pageRoute(pages.shellAudit, () => import('@/features/audit/audit-trail.route')) },
+                  // The team (admins): invitations, roles, deactivation, reset links; and each person's own account.
+                  { path: 'team', lazy: pageRoute(pages.team, () => import('@/features/team/team.route')) },
+                  { path: 'account', lazy: pageRoute(pages.account, () => import('@/features/account/account.route')) },
                   { path: 'sse', lazy: pageRoute(pages.shellSse, () => import('@/features/live/sse-viewer.route')) },
                   {
                     // Staff chat: one channel list and thread cache in three layouts; runners read the channels open to them.

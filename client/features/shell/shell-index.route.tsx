@@ -88,6 +88,9 @@ export function Component() {
               <dd className="tabular">{user.id}</dd>
             </div>
           </dl>
+          <p>
+            <AppLink to={paths.account}>Manage your account</AppLink>: your name, password, passkeys and where you are signed in.
+          </p>
         </section>
         {hasRole(user, ['staff']) ? <TodayVisits /> : null}
         <NotifySettings />
