@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { SessionUser } from '../../contracts/auth.contract';
 import type { Role } from '../../contracts/endpoint.contract';
 import type { AccountStatus, Invitation, TeamAccount, TeamResponse } from '../../contracts/team.contract';
-import { auditIn, changesOf, personLabel, type Audit } from '../../db/audit-trail';
+import { auditIn, changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { Database } from '../../db/database';
 import { isUniqueViolation } from '../../db/engine';
 import type { InTransaction } from '../../lib/event-bus';
@@ -151,8 +151,9 @@ export function teamService({ team, accounts, inTransaction, auth, sessionsEnded
      * reset link); every instance then forgets them and ends their event streams. Reactivating lets
      * the person sign in again; the sessions that ended stay ended.
      */
-    async changeStatus(actor: SessionUser, id: number, status: AccountStatus): Promise<TeamAccount> {
-      if (status === 'deactivated' && id === actor.id) throw conflict('You cannot deactivate your own account: another admin can.');
+    async changeStatus(actor: AuditActor, id: number, status: AccountStatus): Promise<TeamAccount> {
+      // `actor` null: the command line (`npm run account -- deactivate`), which is nobody's account.
+      if (status === 'deactivated' && id === actor?.id) throw conflict('You cannot deactivate your own account: another admin can.');
       const changed = await changeAccount(id, async (tx, before) => {
         if (before.status === status) return false;
         await tx.team.setStatus(id, status);
