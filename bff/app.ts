@@ -59,6 +59,8 @@ export interface AppDeps {
   loginLimits?: Partial<LoginLimits>;
   /** Tries with invitation and reset links one address may make in 15 minutes (tests raise it; default 30). */
   linkTries?: number;
+  /** Passkey sign-in requests one address may make in 5 minutes (tests raise it; default 60). */
+  passkeyTries?: number;
   /** The door-access provider for gym memberships (Kisi, or the emulator). */
   door: DoorAccess;
   /** How often door switches owed to Kisi are looked for, and an away Kisi asked (tests shorten them). */
@@ -129,7 +131,7 @@ export function createApp(deps: AppDeps): App {
     mount: (routes) => ({ endpoints: routes.map((r) => r.endpoint), router: endpointRouter(routes, { checkResponses, jsonBody }) }),
   };
 
-  const auth = authFeature(context, { sessionsEnded: sessionsEnded.send, sessionCacheMs: deps.sessionCacheMs, loginLimits: deps.loginLimits, linkTries: deps.linkTries });
+  const auth = authFeature(context, { sessionsEnded: sessionsEnded.send, sessionCacheMs: deps.sessionCacheMs, loginLimits: deps.loginLimits, linkTries: deps.linkTries, passkeyTries: deps.passkeyTries });
   const features: Feature[] = [
     auth,
     eventsFeature(context),

@@ -116,9 +116,9 @@ export const accountApi = {
   endSession: endpoint({ method: 'DELETE', path: '/api/account/sessions/:id', summary: 'Sign out one of your sessions', access: 'user', params: IdParamSchema, response: NoContentSchema, status: 204, errors: [404] }),
   endOtherSessions: endpoint({ method: 'POST', path: '/api/account/sessions/end-others', summary: 'Sign out everywhere else', access: 'user', response: EndedSessionsSchema }),
   passkeyOptions: endpoint({ method: 'POST', path: '/api/account/passkeys/options', summary: 'Options to create a passkey for your account (a fresh challenge)', access: 'user', response: WebAuthnOptionsSchema }),
-  addPasskey: endpoint({ method: 'POST', path: '/api/account/passkeys', summary: 'Keep a passkey the browser created (origin, RP id and challenge checked)', access: 'user', body: AddPasskeySchema, response: PasskeySchema, status: 201 }),
+  addPasskey: endpoint({ method: 'POST', path: '/api/account/passkeys', summary: 'Keep a passkey the browser created (origin, RP id and challenge checked)', access: 'user', body: AddPasskeySchema, response: PasskeySchema, status: 201, errors: [409] }),
   renamePasskey: endpoint({ method: 'PATCH', path: '/api/account/passkeys/:id', summary: 'Rename one of your passkeys', access: 'user', params: IdParamSchema, body: PasskeyNameSchema, response: PasskeySchema, errors: [404] }),
-  removePasskey: endpoint({ method: 'DELETE', path: '/api/account/passkeys/:id', summary: 'Remove one of your passkeys', access: 'user', params: IdParamSchema, response: NoContentSchema, status: 204, errors: [404] }),
+  removePasskey: endpoint({ method: 'DELETE', path: '/api/account/passkeys/:id', summary: 'Remove one of your passkeys (not your only way to sign in)', access: 'user', params: IdParamSchema, response: NoContentSchema, status: 204, errors: [404, 409] }),
 };
 
 /** Signing in with a passkey: no account needed to ask. */

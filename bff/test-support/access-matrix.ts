@@ -62,6 +62,13 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'PUT /api/account/password': signedIn,
   'DELETE /api/account/sessions/:id': signedIn,
   'POST /api/account/sessions/end-others': signedIn,
+  // Passkeys: each person's own; signing in with one answers anyone (it is how they sign in).
+  'POST /api/account/passkeys/options': signedIn,
+  'POST /api/account/passkeys': signedIn,
+  'PATCH /api/account/passkeys/:id': signedIn,
+  'DELETE /api/account/passkeys/:id': signedIn,
+  'POST /api/auth/passkey/options': everyone,
+  'POST /api/auth/passkey': everyone,
 
   // Live events: any session (each role hears only its own kinds of event).
   'GET /api/events': signedIn,
