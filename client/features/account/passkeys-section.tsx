@@ -150,7 +150,7 @@ function NewPasskeyForm({ response, suggested, onSaved, onCancel }: { response: 
     <form ref={form.ref} onSubmit={form.onSubmit} noValidate className="passkey-name-form" aria-label="Name the new passkey" aria-busy={form.pending}>
       {form.errors.form ? (
         <div className="banner banner-danger" role="alert" tabIndex={-1}>
-          {form.errors.form} Add it again to try once more.
+          {form.errors.form}
         </div>
       ) : null}
       <TextField label="Name this passkey" hint="So you can tell it from your others: the device or password manager that keeps it." maxLength={60} ref={input} {...form.field('name')} />

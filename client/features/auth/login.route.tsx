@@ -1,9 +1,13 @@
-import { useEffect, useRef } from 'react';
+import './login.css';
+import { useEffect, useRef, useState } from 'react';
 import { useLoaderData, useNavigate } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
+import { passkeyLoginApi } from '@contracts/account.contract';
+import type { AuthResponse } from '@contracts/auth.contract';
 import { loginApi } from '@contracts/login.contract';
 import { TextField } from '@/components/form-fields';
-import { errorMessage, isApiError } from '@/lib/api-client';
+import { Icon } from '@/components/icon';
+import { ApiError, NetworkError, errorMessage, isApiError } from '@/lib/api-client';
 import { setQueryData, useRead } from '@/lib/reads';
 import { write } from '@/lib/endpoint-write';
 import { useForm } from '@/lib/form-state';
@@ -14,18 +18,30 @@ import { afterPaint } from '@/lib/after-paint';
 import { AppLink } from '@/lib/app-link';
 import { safeRedirect } from '@/lib/paths';
 import { SESSION_KEY, announceSignIn, sessionRead } from '@/lib/session';
+import { cancelPasskeyRequest, passkeyAutofillSupported, passkeyPromptMessage, passkeyRequestReplaced, passkeysSupported, signWithPasskey } from '@/lib/passkeys';
 
 /**
  * Signing in is a write like any other (docs/decisions/0001-one-way-to-write.md): the user it
  * answers goes into the session's cache entry, so the header shows them on the next screen. It lives
  * here, not in lib/session, so the app's first screen does not carry the login form's checks.
  */
-const signIn = write(loginApi.login, {
-  apply: ({ user }) => {
+const signedIn = {
+  apply: ({ user }: AuthResponse) => {
     setQueryData(SESSION_KEY, user);
     announceSignIn();
   },
-});
+};
+const signIn = write(loginApi.login, signedIn);
+/** A passkey signs in as a password does (the session's cache entry, the other tabs told); its challenge is asked first. */
+const passkeyOptions = write(passkeyLoginApi.options);
+const passkeySignIn = write(passkeyLoginApi.signIn, signedIn);
+
+/** Why a passkey did not sign in, in words: the server's refusal (an unknown passkey, one that did not pass), or the browser's. */
+function passkeyFailed(error: unknown): string {
+  if (isApiError(error, 401) || isApiError(error, 429)) return error.problem?.detail ?? error.message;
+  if (error instanceof ApiError || error instanceof NetworkError) return `Could not sign in: ${errorMessage(error)}`;
+  return passkeyPromptMessage(error, 'sign-in');
+}
 
 /** Why sign-in failed, in words: the server's field messages on their fields, the rest above the form. */
 function signInFailed(error: unknown) {
@@ -43,10 +59,84 @@ export function loader({ request }: LoaderFunctionArgs): LoginSearch {
 
 export const handle = { title: 'Sign in' };
 
+/**
+ * Passkeys on the login page: offered among the email box's suggestions (the browser's autofill, from
+ * once the page has painted), and by a button for browsers without that or people who look for it.
+ * A passkey signs in on its own: no email, no password, and none of the password limits.
+ */
+function usePasskeySignIn(signedIn: () => unknown) {
+  const [problem, setProblem] = useState<string>();
+  const [pending, setPending] = useState(false);
+  // The page is still here (a late answer does nothing after it went), and whether a request was started (to cancel it then).
+  const mounted = useRef(true);
+  const started = useRef(false);
+
+  /** Asks for a challenge, lets the person pick a passkey (in the prompt, or among the suggestions), signs in with it. */
+  const attempt = async (autofill: boolean) => {
+    const options = await passkeyOptions();
+    started.current = true;
+    const response = await signWithPasskey(options, { autofill });
+    setPending(true);
+    setProblem(undefined);
+    try {
+      await passkeySignIn({ body: { response } });
+    } catch (error) {
+      // Picked, then refused: the person is waiting for an answer, even from the suggestions.
+      throw Object.assign(new Error(passkeyFailed(error)), { name: 'PasskeyRefused' });
+    }
+    await signedIn();
+  };
+
+  const offerInSuggestions = async () => {
+    if (!mounted.current || !(await passkeyAutofillSupported())) return;
+    try {
+      await attempt(true);
+    } catch (error) {
+      if (!mounted.current || passkeyRequestReplaced(error)) return;
+      setPending(false);
+      // Nothing the person did (the challenge not fetched, the browser's own error) goes unsaid only when they never picked one.
+      if (error instanceof Error && error.name === 'PasskeyRefused') {
+        setProblem(error.message);
+        void offerInSuggestions();
+      }
+    }
+  };
+
+  useEffect(() => {
+    mounted.current = true;
+    const cancel = afterPaint(() => void offerInSuggestions());
+    return () => {
+      mounted.current = false;
+      cancel();
+      if (started.current) void cancelPasskeyRequest();
+    };
+    // Once per visit of the page: the suggestions wait as long as it is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const withButton = async () => {
+    if (pending) return;
+    setProblem(undefined);
+    setPending(true);
+    try {
+      await attempt(false);
+    } catch (error) {
+      if (!mounted.current) return;
+      setPending(false);
+      setProblem(error instanceof Error && error.name === 'PasskeyRefused' ? error.message : passkeyFailed(error));
+      // The button's request ended the one waiting in the suggestions: offer them again.
+      void offerInSuggestions();
+    }
+  };
+
+  return { problem, pending, withButton, supported: passkeysSupported() };
+}
+
 export function Component() {
   const { flash, redirect } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const { data: user } = useRead(sessionRead);
+  const passkey = usePasskeySignIn(() => navigate(safeRedirect(redirect), { replace: true }));
   const form = useForm({
     schema: signIn.endpoint.body,
     initial: { email: '', password: '' },
@@ -97,13 +187,31 @@ export function Component() {
               {form.errors.form}
             </div>
           ) : null}
-          <TextField label="Email" name="email" type="email" autoComplete="username" inputMode="email" required ref={email} {...form.field('email')} />
+          {/* "webauthn": the browser offers this site's passkeys among the box's suggestions. */}
+          <TextField label="Email" name="email" type="email" autoComplete="username webauthn" inputMode="email" required ref={email} {...form.field('email')} />
           <TextField label="Password" name="password" type="password" autoComplete="current-password" required {...form.field('password')} />
           <button type="submit" className="btn btn-primary btn-block" disabled={form.pending} aria-busy={form.pending}>
             {form.pending ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
             {form.pending ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+
+        {passkey.supported ? (
+          <div className="passkey-sign-in">
+            <p className="auth-or" aria-hidden="true">
+              or
+            </p>
+            {passkey.problem ? (
+              <div className="banner banner-danger" role="alert">
+                {passkey.problem}
+              </div>
+            ) : null}
+            <button type="button" className="btn btn-block" onClick={() => void passkey.withButton()} aria-disabled={passkey.pending || undefined} aria-busy={passkey.pending}>
+              {passkey.pending ? <span className="spinner" aria-hidden="true" /> : <Icon name="key" size={18} />}
+              {passkey.pending ? 'Signing in…' : 'Sign in with a passkey'}
+            </button>
+          </div>
+        ) : null}
       </section>
     </div>
   );
