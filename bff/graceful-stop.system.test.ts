@@ -22,7 +22,8 @@ let bff: SpawnedBff;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-stop-'));
   database = await createTestDatabase(dir);
-  bff = await spawnBff({ DATABASE_URL: database.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, UPLOADS_DIR: path.join(dir, 'uploads'), SHUTDOWN_GRACE_MS: '20000', LOG_LEVEL: 'warn' });
+  // TRUST_PROXY: each login in flight comes from an address of its own, as many people's would (one address gets 10 tries at one account at a time, decision 0094).
+  bff = await spawnBff({ DATABASE_URL: database.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, UPLOADS_DIR: path.join(dir, 'uploads'), SHUTDOWN_GRACE_MS: '20000', LOG_LEVEL: 'warn', TRUST_PROXY: '1' });
 });
 afterAll(async () => {
   await bff?.stop();
@@ -37,12 +38,12 @@ interface Answer {
 }
 
 /** A login whose body is sent in two halves: the first now, the second when `rest` is called. */
-function slowLogin(url: string) {
+function slowLogin(url: string, address: string) {
   const body = JSON.stringify(ADMIN);
   const half = Math.floor(body.length / 2);
   let req!: http.ClientRequest;
   const answer = new Promise<Answer>((resolve, reject) => {
-    req = http.request(`${url}/api/auth/login`, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+    req = http.request(`${url}/api/auth/login`, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-Forwarded-For': address } }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, complete: res.complete }));
@@ -78,7 +79,7 @@ it('finishes every request in flight, ends the event streams cleanly, refuses wh
   const stream = await openStream(bff.url, cookie);
   await stream.opened;
 
-  const inFlight = Array.from({ length: IN_FLIGHT }, () => slowLogin(bff.url));
+  const inFlight = Array.from({ length: IN_FLIGHT }, (_, i) => slowLogin(bff.url, `198.51.100.${i + 1}`));
   // Every one of them has reached the server (its headers read, its body half there) before the signal.
   await new Promise((r) => setTimeout(r, 300));
   const exited = new Promise<number | null>((resolve) => bff.child.once('exit', (code) => resolve(code)));
