@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { conversationsApi } from './contracts/conversations.contract';
 import { urlOf } from './contracts/endpoint.contract';
 import { gymApi, type GymMember } from './contracts/gym.contract';
 import { ptApi, type Menu, type PlacedOrder } from './contracts/pt.contract';
+import { accountLinksApi, teamApi } from './contracts/team.contract';
 import { openDatabase } from './db/database';
 import { emulatorStoreBeside, openEmulatorDatabase } from './kisi/emulator/emulator.database';
 import { spawnBff, type SpawnedBff } from './test-support/spawn-bff';
@@ -14,8 +16,9 @@ import { createTestDatabase, testEngine, type TestDatabase } from './test-suppor
 
 /**
  * The BFF killed with SIGKILL while every kind of write is in flight at once: diners' orders, staff
- * chat, gym members added and paused (their door access goes to the Kisi emulator) and guests' help
- * requests, with writes among them that must be refused. After a restart the database holds every
+ * chat, gym members added and paused (their door access goes to the Kisi emulator), guests' help
+ * requests, and invitations made and answered (the link used and the account created in one),
+ * with writes among them that must be refused. After a restart the database holds every
  * write that was answered 2xx exactly once and whole, none that was answered with an error, and of
  * those never answered either the whole write or nothing of it. Each stored order, chat message and
  * help request has exactly one live event in the log (written in the same transaction: no event
@@ -27,13 +30,14 @@ jest.setTimeout(60_000);
 
 const ADMIN = { email: 'admin@crash.test', password: 'crash-test-admin-password' };
 /** Acknowledged writes of each kind before the kill, so the kill lands among all of them. */
-const BEFORE_KILL = { order: 120, chat: 60, member: 6, membership: 3, conversation: 40 };
+const BEFORE_KILL = { order: 120, chat: 60, member: 6, membership: 3, conversation: 40, invitation: 20, joining: 6 };
 /**
  * How long a write of each kind must have been waiting for its answer when the kill comes. A gym
  * write spends most of its time on the door (Kisi's 5 requests/s), after the member is stored: the
  * kill then lands between the member's row and the door's outcome.
  */
-const IN_FLIGHT_MS = { order: 0, chat: 0, member: 100, membership: 100, conversation: 0 };
+const IN_FLIGHT_MS = { order: 0, chat: 0, member: 100, membership: 100, conversation: 0, invitation: 0, joining: 0 };
+const JOINER_PASSWORD = 'crash-test-joiner-password';
 
 let dir: string;
 let target: TestDatabase;
@@ -59,6 +63,8 @@ const startBff = () =>
     ORDERS_PER_MINUTE: '100000',
     MESSAGES_PER_MINUTE: '100000',
     HELP_REQUESTS_PER_HOUR: '100000',
+    // Each invitee answers from an address of their own (X-Forwarded-For): the links' limit counts per address.
+    TRUST_PROXY: '1',
   });
 
 interface ReplayedFrame {
@@ -138,8 +144,11 @@ async function send(
   }
 }
 
-/** `member`: a gym member added; `membership`: a member paused (and renamed, so the change can be found). */
-type Kind = 'order' | 'chat' | 'member' | 'membership' | 'conversation';
+/**
+ * `member`: a gym member added; `membership`: a member paused (and renamed, so the change can be found);
+ * `invitation`: an admin's invitation; `joining`: an invitee's answer to one acknowledged before it.
+ */
+type Kind = 'order' | 'chat' | 'member' | 'membership' | 'conversation' | 'invitation' | 'joining';
 
 /** One write sent during the run, findable in the database by its marker. */
 interface Write {
@@ -201,13 +210,21 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     let seq = 0;
     let killed = false;
     const writer =
-      (kind: Kind, make: (marker: string, n: number) => { endpoint: { method: string; path: string }; params?: Record<string, number>; body: Record<string, unknown>; refuse?: number; headers?: Record<string, string> } | undefined) =>
+      (
+        kind: Kind,
+        // undefined: this writer is done; 'later': nothing to send yet (an invitee waits for an invitation).
+        make: (marker: string, n: number) => { endpoint: { method: string; path: string }; params?: Record<string, number>; body: Record<string, unknown>; refuse?: number; headers?: Record<string, string> } | undefined | 'later',
+      ) =>
       async () => {
         while (!killed) {
           const n = seq++;
           const marker = `crash-${kind}-${n.toString().padStart(6, '0')}`;
           const made = make(marker, n);
           if (!made) return;
+          if (made === 'later') {
+            await new Promise((r) => setTimeout(r, 5));
+            continue;
+          }
           const write: Write = { kind, marker, refuse: made.refuse, params: made.params, body: made.body, sentAt: Date.now() };
           writes.push(write);
           write.answer = await send(first.url, made.endpoint, { params: made.params, body: made.body }, made.headers);
@@ -284,11 +301,42 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
       return { endpoint: conversationsApi.start, ...cases[n % cases.length]! };
     });
 
+    // Invitations, and invitees answering those acknowledged, each from an address of their own.
+    const inviter = writer('invitation', (marker) => ({ endpoint: teamApi.invite, headers: staff, body: { email: `${marker}@team.example`, role: 'runner', expiresInHours: 24 } }));
+    const refusedInviter = writer('invitation', (marker, n) => {
+      const cases = [
+        { refuse: 409, body: { email: ADMIN.email, role: 'staff' } },
+        { refuse: 400, body: { email: `${marker}@team.example`, role: 'owner' } },
+      ];
+      return { endpoint: teamApi.invite, headers: staff, ...cases[n % cases.length]! };
+    });
+    const fromAddress = (n: number) => ({ 'X-Forwarded-For': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
+    const tokenOf = (invitation: Write) => (invitation.answer!.body as { link: { token: string } }).link.token;
+    const answered = new Set<string>();
+    const joiner = writer('joining', (marker, n) => {
+      const invitation = writes.find((w) => w.kind === 'invitation' && w.refuse === undefined && acknowledged(w) && !answered.has(w.marker));
+      if (!invitation) return 'later';
+      answered.add(invitation.marker);
+      return { endpoint: accountLinksApi.acceptInvitation, headers: fromAddress(n), body: { token: tokenOf(invitation), name: `Joiner ${marker}`, password: JOINER_PASSWORD } };
+    });
+    const refusedJoiner = writer('joining', (marker, n) => {
+      // A link already answered, one that never was, and a password too short.
+      const used = writes.find((w) => w.kind === 'joining' && w.refuse === undefined && acknowledged(w));
+      const token = used ? String(used.body.token) : 'x'.repeat(43);
+      const cases = [
+        { refuse: 404, body: { token, name: `Joiner ${marker}`, password: JOINER_PASSWORD } },
+        { refuse: 404, body: { token: crypto.randomBytes(32).toString('base64url'), name: `Joiner ${marker}`, password: JOINER_PASSWORD } },
+        { refuse: 400, body: { token, name: `Joiner ${marker}`, password: 'short' } },
+      ];
+      return { endpoint: accountLinksApi.acceptInvitation, headers: fromAddress(n), ...cases[n % cases.length]! };
+    });
+
     const running = [
       ...[diner, diner, diner, refusedDiner],
       ...[chatter, chatter, refusedChatter],
       ...[desk, desk, rejoiningDesk, refusedDesk, pauser, refusedPauser],
       ...[guest, guest, refusedGuest],
+      ...[inviter, refusedInviter, joiner, refusedJoiner],
     ].map((run) => run());
 
     const kinds = Object.keys(BEFORE_KILL) as Kind[];
@@ -327,11 +375,16 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
       database.db.selectFrom('live_events').select(['id', 'type', 'data']).orderBy('id').execute(),
       database.db.selectFrom('audit_entries').select(['kind', 'action', 'subject_id', 'subject', 'changes']).where('kind', '=', 'member').execute(),
     ]);
+    const [teamAccounts, invitationLinks, accountEntries] = await Promise.all([
+      database.db.selectFrom('accounts').select(['id', 'email', 'name', 'role']).where('email', 'like', '%@team.example').execute(),
+      database.db.selectFrom('account_links').select(['id', 'email', 'role', 'token_hash', 'used_at']).where('kind', '=', 'invitation').execute(),
+      database.db.selectFrom('audit_entries').select(['action', 'subject']).where('kind', '=', 'account').execute(),
+    ]);
     await Promise.all([database.close(), emulator.close()]);
 
     const byKind = (kind: Kind) => writes.filter((w) => w.kind === kind);
     const answerOf = <T>(write: Write) => write.answer!.body as T;
-    const stored = { order: 0, chat: 0, member: 0, membership: 0, conversation: 0 };
+    const stored = { order: 0, chat: 0, member: 0, membership: 0, conversation: 0, invitation: 0, joining: 0 };
     /** What each kind's stored rows were announced by: its live events in the log, and after a restart the frames of a resumed stream. */
     const announcing = {
       order: { type: 'order', about: (data: { id?: number }) => data.id },
@@ -449,7 +502,10 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
       expect({ marker: write.marker, entries: pauses.length }).toEqual({ marker: write.marker, entries: applied ? 1 : 0 });
       if (acknowledged(write)) {
         expect(applied).toBe(true);
-        expect(row.access_sync_state).toBe(answerOf<GymMember>(write).accessSync.state);
+        // Answered pending (Kisi did not answer in time), the owed switch may have been sent since, by the
+        // sender before the kill or after the restart: then the record has its outcome (checked below).
+        const answered = answerOf<GymMember>(write).accessSync.state;
+        expect(`${write.marker}: ${row.access_sync_state}`).toMatch(new RegExp(`: (${answered === 'pending' ? 'pending|synced' : answered})$`));
       }
       if (!applied) {
         expect({ name: row.name, membership: row.membership, state: row.access_sync_state }).toEqual({ name: original.name, membership: original.membership, state: original.accessSync.state });
@@ -484,6 +540,51 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
       expect({ table: row.guest_table, messages: messages.filter((m) => m.conversation_id === row.id).map((m) => m.body) }).toEqual({ table: write.body.table, messages: [write.body.body] });
     }
 
+    // Invitations: an invitation is stored with the audit entry that says it was made, or neither is;
+    // an acknowledged one is the link whose secret the admin was shown (its hash, never the secret).
+    const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+    for (const write of byKind('invitation')) {
+      const email = String(write.body.email);
+      const links = invitationLinks.filter((link) => link.email === email);
+      const entries = accountEntries.filter((e) => e.action === 'invited' && e.subject === email).length;
+      if (mustBeAbsent(write)) {
+        expect({ marker: write.marker, links, entries }).toEqual({ marker: write.marker, links: [], entries: 0 });
+        continue;
+      }
+      const made = links.length > 0;
+      expect({ marker: write.marker, links: links.length, entries }).toEqual({ marker: write.marker, links: made ? 1 : 0, entries: made ? 1 : 0 });
+      if (acknowledged(write)) {
+        const { invitation, link } = answerOf<{ invitation: { id: number }; link: { token: string } }>(write);
+        expect(links[0] && { id: links[0].id, hash: links[0].token_hash, role: links[0].role }).toEqual({ id: invitation.id, hash: sha256(link.token), role: 'runner' });
+      }
+      if (made) stored.invitation++;
+    }
+
+    // Answers to invitations: the link used, the account (its name, the invitation's role) and the audit
+    // entry of the joining are stored together or not at all; a refused answer created no account.
+    for (const write of byKind('joining')) {
+      const joined = teamAccounts.filter((account) => account.name === write.body.name);
+      if (mustBeAbsent(write)) {
+        expect({ marker: write.marker, joined }).toEqual({ marker: write.marker, joined: [] });
+        continue;
+      }
+      const invitation = byKind('invitation').find((w) => acknowledged(w) && tokenOf(w) === write.body.token)!;
+      const email = String(invitation.body.email);
+      const account = teamAccounts.find((a) => a.email === email);
+      const whole = {
+        used: invitationLinks.find((link) => link.email === email)!.used_at !== null,
+        account: account && { name: account.name, role: account.role },
+        entries: accountEntries.filter((e) => e.action === 'joined (invitation)' && e.subject === `${write.body.name} <${email}>`).length,
+      };
+      expect({ marker: write.marker, ...whole }).toEqual({ marker: write.marker, ...(account ? { used: true, account: { name: write.body.name, role: 'runner' }, entries: 1 } : { used: false, account: undefined, entries: 0 }) });
+      if (acknowledged(write)) expect(account?.id).toBe(answerOf<{ user: { id: number } }>(write).user.id);
+      if (account) stored.joining++;
+    }
+    // No invitation of this run is used without its account, and no account of this run is without its used link.
+    const runLinks = invitationLinks.filter((link) => link.email.endsWith('@team.example'));
+    expect(runLinks.filter((link) => (link.used_at !== null) !== teamAccounts.some((a) => a.email === link.email)).map((link) => link.email)).toEqual([]);
+    expect(teamAccounts.filter((a) => !runLinks.some((link) => link.email === a.email && link.used_at !== null)).map((a) => a.email)).toEqual([]);
+
     // ---- live events: each stored order, chat message and help request has exactly one in the log, and none
     // announces a row that is not stored; a stream resuming after the restart is sent each of them once.
     const announcedKinds = Object.keys(announcing) as Announced[];
@@ -513,7 +614,20 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     await after.close();
     expect(keys.filter((row) => row.idempotency_key!.startsWith('crash-order-')).length).toBe(goodOrders.length);
 
-    const label: Record<Kind, string> = { order: 'orders', chat: 'chat messages', member: 'new members', membership: 'membership changes', conversation: 'help requests' };
+    // Someone who joined before the kill signs in with the password they chose.
+    const joinedBefore = byKind('joining').find((w) => w.refuse === undefined && acknowledged(w))!;
+    const joinedEmail = answerOf<{ user: { email: string } }>(joinedBefore).user.email;
+    expect((await send(second.url, loginApi.login, { body: { email: joinedEmail, password: JOINER_PASSWORD } }))?.status).toBe(200);
+
+    const label: Record<Kind, string> = {
+      order: 'orders',
+      chat: 'chat messages',
+      member: 'new members',
+      membership: 'membership changes',
+      conversation: 'help requests',
+      invitation: 'invitations',
+      joining: 'invitations answered',
+    };
     const summary = kinds
       .map((kind) => {
         const all = byKind(kind);
