@@ -135,7 +135,8 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
 export async function signIn(page: Page, email = ADMIN.email, password = ADMIN.password) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  // Exact: "Sign in with a passkey" is a button of the form too.
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 export type UnlockResult = { success: boolean; message: string; event: { object_name: string; uuid: string } };

@@ -180,9 +180,8 @@ function SessionMenu() {
     // happens in a new tab, as the banner says, so what was typed here stays.
     return (
       <div className="session">
-        <span className="session-who">
-          <span className="session-name">Signed out</span>
-        </span>
+        {/* Not in .session-who, which mid-width screens keep for screen readers only: everyone should see this. */}
+        <span className="session-name">Signed out</span>
         {location.pathname === paths.login ? null : (
           <a href={loginPath({ redirect: location.pathname + location.search })} target="_blank" rel="noopener" className="btn btn-small btn-primary">
             Sign in
