@@ -7,6 +7,7 @@ const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTM
 const LAPTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const TABLET = 'Mozilla/5.0 (iPad; CPU OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1';
 const NEW_PASSWORD = 'a-brand-new-password';
+type Agent = ReturnType<typeof request.agent>;
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ async function person(browsers: string[], role: 'admin' | 'staff' | 'runner' = '
   const first = await ctx.loginAs(role, email);
   // loginAs' own session is the oldest, "Unknown browser" (supertest names none): ended here so each test starts with its browsers only.
   await first.post('/api/auth/logout').expect(204);
-  const agents = [];
+  const agents: Agent[] = [];
   for (const [i, browser] of browsers.entries()) agents.push(await signIn(email, browser, `198.51.100.${seq}${i}`));
   return { email, agents };
 }
@@ -31,14 +32,14 @@ async function signIn(email: string, browser: string, address: string, password 
   await agent.post('/api/auth/login').set('User-Agent', browser).set('X-Forwarded-For', address).send({ email, password }).expect(200);
   return agent;
 }
-const accountOf = async (agent: ReturnType<typeof request.agent>) => (await agent.get('/api/account').expect(200)).body as OwnAccount;
+const accountOf = async (agent: Agent) => (await agent.get('/api/account').expect(200)).body as OwnAccount;
 const auditOf = (email: string) =>
   ctx.database.db.selectFrom('audit_entries').select(['actor_email as actor', 'kind', 'action', 'changes']).where('subject', 'like', `%<${email}>`).orderBy('id').execute();
 
 describe('your account', () => {
   it('shows your account and where you are signed in, this browser marked, the latest seen first; nobody else’s', async () => {
     const { email, agents } = await person([PHONE, LAPTOP, TABLET]);
-    const [phone, laptop] = agents as [ReturnType<typeof request.agent>, ReturnType<typeof request.agent>];
+    const [phone, laptop] = agents as [Agent, Agent];
     await person([PHONE]);
     // Seen just now on the phone, 30 s ago on the laptop, 5 minutes ago on the tablet (a read of a session writes when it was seen, at most once a minute).
     const seenAgo = (browser: string, ms: number) =>
@@ -78,7 +79,7 @@ describe('your account', () => {
 
   it('changes your name, at once for every request of yours, in the audit trail', async () => {
     const { email, agents } = await person([PHONE, LAPTOP]);
-    const [phone, laptop] = agents as [ReturnType<typeof request.agent>, ReturnType<typeof request.agent>];
+    const [phone, laptop] = agents as [Agent, Agent];
     await laptop.get('/api/auth/getAuth').expect(200);
     const renamed = await phone.patch('/api/account').send({ name: '  Ada Lovelace ' }).expect(200);
     expect(renamed.body).toEqual({ id: expect.any(Number), email, name: 'Ada Lovelace', role: 'staff' });
@@ -90,7 +91,7 @@ describe('your account', () => {
 
   it('signs you out of one of your sessions, this one too (its cookie cleared); another person’s is not found', async () => {
     const { email, agents } = await person([PHONE, LAPTOP]);
-    const [phone, laptop] = agents as [ReturnType<typeof request.agent>, ReturnType<typeof request.agent>];
+    const [phone, laptop] = agents as [Agent, Agent];
     const stranger = (await person([TABLET])).agents[0]!;
     const strangersSession = (await accountOf(stranger)).sessions[0]!.id;
     const answer = await phone.delete(`/api/account/sessions/${strangersSession}`).expect(404);
@@ -113,7 +114,7 @@ describe('your account', () => {
 
   it('signs you out everywhere else', async () => {
     const { email, agents } = await person([PHONE, LAPTOP, TABLET]);
-    const [phone, laptop, tablet] = agents as [ReturnType<typeof request.agent>, ReturnType<typeof request.agent>, ReturnType<typeof request.agent>];
+    const [phone, laptop, tablet] = agents as [Agent, Agent, Agent];
     await laptop.get('/api/auth/getAuth').expect(200);
     expect((await phone.post('/api/account/sessions/end-others').expect(200)).body).toEqual({ ended: 2 });
     await laptop.get('/api/auth/getAuth').expect(401);
@@ -127,7 +128,7 @@ describe('your account', () => {
 describe('your password', () => {
   it('changes with your current one; your other sessions end, this one stays, the new one signs in', async () => {
     const { email, agents } = await person([PHONE, LAPTOP]);
-    const [phone, laptop] = agents as [ReturnType<typeof request.agent>, ReturnType<typeof request.agent>];
+    const [phone, laptop] = agents as [Agent, Agent];
     await laptop.get('/api/auth/getAuth').expect(200);
     const changed = await phone.put('/api/account/password').send({ currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD }).expect(200);
     expect(changed.body).toEqual({ ended: 1 });
