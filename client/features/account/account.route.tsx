@@ -13,7 +13,7 @@ import { PageHeader } from '@/components/page-header';
 import { PasswordField } from '@/components/password-field';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { formatDate, formatLastVisit, formatWhen } from '@/lib/format';
+import { byInstant, formatDate, formatLastVisit, formatWhen } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
 import { invalidate } from '@/lib/reads';
 import { routeReads } from '@/lib/route-reads';
@@ -172,6 +172,8 @@ function SessionsCard({ sessions }: { sessions: OwnSession[] }) {
   const modal = useModal();
   const toast = useToast();
   const others = sessions.filter((s) => !s.current).length;
+  // This browser first, then the others by their last request, newest first.
+  const shown = [...sessions].sort((a, b) => Number(b.current) - Number(a.current) || byInstant(b.lastSeenAt, a.lastSeenAt));
   const openEndOthers = () =>
     modal.open({
       title: 'Sign out everywhere else?',
@@ -205,7 +207,7 @@ function SessionsCard({ sessions }: { sessions: OwnSession[] }) {
         ) : null}
       </div>
       <ul className="account-sessions" aria-label="Your sessions">
-        {sessions.map((session) => (
+        {shown.map((session) => (
           <SessionRow key={session.id} session={session} />
         ))}
       </ul>

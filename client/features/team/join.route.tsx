@@ -8,6 +8,7 @@ import { useForm } from '@/lib/form-state';
 import { formErrors } from '@/lib/problem-fields';
 import { useRead } from '@/lib/reads';
 import { sessionRead } from '@/lib/session';
+import { EmailText } from './components/email-text';
 import { LinkCard, LinkProblem, PreviewPending, useLinkPreview, useLinkToken } from './components/link-page';
 import { AS_ROLE, ROLE_HINTS, ROLE_LABELS, acceptInvitation, firstPageFor, previewInvitation } from './team.api';
 
@@ -45,7 +46,9 @@ function JoinForm({ token, invitation, onGone }: { token: string; invitation: In
       <dl className="facts">
         <div>
           <dt>Email</dt>
-          <dd>{invitation.email}</dd>
+          <dd>
+            <EmailText email={invitation.email} />
+          </dd>
         </div>
         <div>
           <dt>Role</dt>

@@ -6,6 +6,7 @@ import { errorMessage, isApiError } from '@/lib/api-client';
 import { formatWhen } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
 import { formErrors } from '@/lib/problem-fields';
+import { EmailText } from './components/email-text';
 import { LinkCard, LinkProblem, PreviewPending, useLinkPreview, useLinkToken } from './components/link-page';
 import { firstPageFor, previewReset, setPasswordByLink } from './team.api';
 
@@ -43,7 +44,9 @@ function ResetForm({ token, account, onGone }: { token: string; account: ResetPr
       <dl className="facts">
         <div>
           <dt>Account</dt>
-          <dd>{account.email}</dd>
+          <dd>
+            <EmailText email={account.email} />
+          </dd>
         </div>
         <div>
           <dt>Link valid until</dt>

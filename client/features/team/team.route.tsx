@@ -19,6 +19,7 @@ import { useForm } from '@/lib/form-state';
 import { paths } from '@/lib/paths';
 import { routeReads } from '@/lib/route-reads';
 import { useShellUser } from '@/lib/session';
+import { EmailText } from './components/email-text';
 import { OneTimeLink } from './components/one-time-link';
 import {
   LINK_HOUR_LABELS,
@@ -82,7 +83,7 @@ function InviteForm({ onClose }: { onClose: () => void }) {
         url={created.url}
         expiresAt={created.expiresAt}
         facts={[
-          { label: 'For', value: invitation.email },
+          { label: 'For', value: <EmailText email={invitation.email} /> },
           { label: 'Role', value: ROLE_LABELS[invitation.role] },
         ]}
         onClose={onClose}
@@ -119,7 +120,7 @@ function ResetLinkForm({ account, onClose }: { account: TeamAccount; onClose: ()
       setCreated({ url: resetUrl(link.token), expiresAt: link.expiresAt });
     },
   });
-  if (created) return <OneTimeLink url={created.url} expiresAt={created.expiresAt} facts={[{ label: 'For', value: `${nameOf(account)} (${account.email})` }]} onClose={onClose} />;
+  if (created) return <OneTimeLink url={created.url} expiresAt={created.expiresAt} facts={[{ label: 'For', value: nameOf(account) }, { label: 'Email', value: <EmailText email={account.email} /> }]} onClose={onClose} />;
   return (
     <ModalForm form={form}>
       <p>
