@@ -43,7 +43,7 @@ const useReset = (agent: Agent, token: string, password = NEW_PASSWORD) => agent
 const login = (email: string, password: string) => request(ctx.app).post('/api/auth/login').send({ email, password });
 
 /** A signed-in person and their account's id. */
-async function person(role: 'admin' | 'staff' | 'runner', who = role) {
+async function person(role: 'admin' | 'staff' | 'runner', who: string = role) {
   const email = nextEmail(who);
   const agent = await ctx.loginAs(role, email);
   const { user } = (await agent.get('/api/auth/getAuth').expect(200)).body as { user: { id: number; name: string } };
@@ -128,7 +128,7 @@ describe('invitations', () => {
     const admin = await person('admin');
     const taken = await person('staff', 'taken');
     const refused = await admin.agent.post('/api/team/invitations').send({ email: taken.email, role: 'runner' }).expect(409);
-    expect(refused.body.detail).toBe(`${taken.email} already has an account: change its role, or make it a reset link, instead.`);
+    expect(refused.body.detail).toBe(`${taken.email} already has an account: change that one instead (its role, its status or a reset link).`);
 
     const email = nextEmail('late');
     const { link } = await invite(admin.agent, email);

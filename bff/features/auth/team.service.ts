@@ -57,7 +57,7 @@ const hashOf = (token: string) => crypto.createHash('sha256').update(token).dige
 
 const toUser = (a: Pick<Account, 'id' | 'email' | 'name' | 'role'>): SessionUser => ({ id: a.id, email: a.email, name: a.name, role: a.role });
 const lastAdmin = (account: Account) => conflict(`${account.name} is the last active admin: make another admin first.`);
-const emailTaken = (email: string) => conflict(`${email} already has an account: change its role, or make it a reset link, instead.`);
+const emailTaken = (email: string) => conflict(`${email} already has an account: change that one instead (its role, its status or a reset link).`);
 
 export function teamService({ team, accounts, inTransaction, auth, sessionsEnded, now = () => new Date() }: TeamServiceDeps) {
   const at = () => now().toISOString();
