@@ -2,12 +2,11 @@ import './login.css';
 import { useEffect, useRef, useState } from 'react';
 import { useLoaderData, useNavigate } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
-import { passkeyLoginApi } from '@contracts/account.contract';
 import type { AuthResponse } from '@contracts/auth.contract';
 import { loginApi } from '@contracts/login.contract';
 import { TextField } from '@/components/form-fields';
 import { Icon } from '@/components/icon';
-import { ApiError, NetworkError, errorMessage, isApiError } from '@/lib/api-client';
+import { errorMessage, isApiError } from '@/lib/api-client';
 import { setQueryData, useRead } from '@/lib/reads';
 import { write } from '@/lib/endpoint-write';
 import { useForm } from '@/lib/form-state';
@@ -18,7 +17,7 @@ import { afterPaint } from '@/lib/after-paint';
 import { AppLink } from '@/lib/app-link';
 import { safeRedirect } from '@/lib/paths';
 import { SESSION_KEY, announceSignIn, sessionRead } from '@/lib/session';
-import { cancelPasskeyRequest, passkeyAutofillSupported, passkeyPromptMessage, passkeyRequestReplaced, passkeysSupported, signWithPasskey } from '@/lib/passkeys';
+import { cancelPasskeyRequest, passkeyAutofillSupported, passkeyRequestReplaced, passkeysSupported } from '@/lib/passkeys';
 
 /**
  * Signing in is a write like any other (docs/decisions/0001-one-way-to-write.md): the user it
@@ -32,16 +31,8 @@ const signedIn = {
   },
 };
 const signIn = write(loginApi.login, signedIn);
-/** A passkey signs in as a password does (the session's cache entry, the other tabs told); its challenge is asked first. */
-const passkeyOptions = write(passkeyLoginApi.options);
-const passkeySignIn = write(passkeyLoginApi.signIn, signedIn);
-
-/** Why a passkey did not sign in, in words: the server's refusal (an unknown passkey, one that did not pass), or the browser's. */
-function passkeyFailed(error: unknown): string {
-  if (isApiError(error, 401) || isApiError(error, 429)) return error.problem?.detail ?? error.message;
-  if (error instanceof ApiError || error instanceof NetworkError) return `Could not sign in: ${errorMessage(error)}`;
-  return passkeyPromptMessage(error, 'sign-in');
-}
+/** Signing in with a passkey: its own chunk, fetched once the page has painted (its contract and the WebAuthn library with it). */
+const passkeySignIn = () => import('./passkey-sign-in');
 
 /** Why sign-in failed, in words: the server's field messages on their fields, the rest above the form. */
 function signInFailed(error: unknown) {
@@ -73,17 +64,15 @@ function usePasskeySignIn(signedIn: () => unknown) {
 
   /** Asks for a challenge, lets the person pick a passkey (in the prompt, or among the suggestions), signs in with it. */
   const attempt = async (autofill: boolean) => {
-    const options = await passkeyOptions();
+    const { signInWithPasskey } = await passkeySignIn();
     started.current = true;
-    const response = await signWithPasskey(options, { autofill });
-    setPending(true);
-    setProblem(undefined);
-    try {
-      await passkeySignIn({ body: { response } });
-    } catch (error) {
-      // Picked, then refused: the person is waiting for an answer, even from the suggestions.
-      throw Object.assign(new Error(passkeyFailed(error)), { name: 'PasskeyRefused' });
-    }
+    await signInWithPasskey({
+      autofill,
+      picked: () => {
+        setPending(true);
+        setProblem(undefined);
+      },
+    });
     await signedIn();
   };
 
@@ -94,7 +83,7 @@ function usePasskeySignIn(signedIn: () => unknown) {
     } catch (error) {
       if (!mounted.current || passkeyRequestReplaced(error)) return;
       setPending(false);
-      // Nothing the person did (the challenge not fetched, the browser's own error) goes unsaid only when they never picked one.
+      // Said only once the person picked one: before that, nothing they did failed (the challenge not fetched, the browser's own error).
       if (error instanceof Error && error.name === 'PasskeyRefused') {
         setProblem(error.message);
         void offerInSuggestions();
@@ -123,7 +112,7 @@ function usePasskeySignIn(signedIn: () => unknown) {
     } catch (error) {
       if (!mounted.current) return;
       setPending(false);
-      setProblem(error instanceof Error && error.name === 'PasskeyRefused' ? error.message : passkeyFailed(error));
+      setProblem(await passkeySignIn().then(({ passkeyFailed }) => passkeyFailed(error), () => `Could not sign in: ${errorMessage(error)}`));
       // The button's request ended the one waiting in the suggestions: offer them again.
       void offerInSuggestions();
     }
