@@ -175,12 +175,12 @@ export const catalogueApi = {
   picture: endpoint({
     method: 'GET',
     path: '/api/rest/pictures',
-    summary: "A piece's or part's picture (Rebrickable's sets and parts folders only), kept on disk; the answers' imageUrl addresses point here",
+    summary: "A piece's or part's picture (Rebrickable's sets and parts folders only), kept on disk; the answers' imageUrl addresses point here; a neutral placeholder picture while it cannot be had",
     access: 'public',
     query: PictureQuerySchema,
     response: v.unknown(),
     stream: 'file',
-    errors: [404, 502, 504],
+    errors: [404],
   }),
 };
 

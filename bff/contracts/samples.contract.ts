@@ -155,11 +155,11 @@ export const samplesApi = {
   image: endpoint({
     method: 'GET',
     path: '/api/samples/images',
-    summary: "A provider's picture (PokeAPI's and Rick and Morty's hosts only), cached on disk",
+    summary: "A provider's picture (PokeAPI's and Rick and Morty's hosts only), cached on disk; a neutral placeholder picture while it cannot be had",
     access: 'public',
     query: PictureQuerySchema,
     response: v.unknown(),
     stream: 'file',
-    errors: [404, 502, 504],
+    errors: [404],
   }),
 };

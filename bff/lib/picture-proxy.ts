@@ -25,6 +25,20 @@ const PictureMetaSchema = v.object({ type: v.picklist(PICTURE_TYPES), size: v.nu
 
 /** A picture at an address never changes: browsers may keep it for a month without asking again. */
 export const PICTURE_CACHE_CONTROL = 'public, max-age=2592000, immutable';
+/**
+ * What a picture that cannot be had now (its host away, silent, or answering something that is no
+ * picture) is answered with: a neutral picture (the pages' own "image" icon, grey, in the middle of a
+ * square), 200, so that a picture host's outage is never an error of ours (a balancer counts a 502
+ * against the instance, decision 0098) and the page shows a quiet frame. Our own constant bytes, no
+ * script and no reference to anything outside it; kept a minute, as long as the failure is remembered,
+ * and then asked for again.
+ */
+export const PICTURE_PLACEHOLDER = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96"><path transform="translate(36 36)" d="M4 5h16v14H4z M4 16l5-5 4 4 2-2 5 5 M15 9h.01" fill="none" stroke="#8a94a0" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+);
+export const PICTURE_PLACEHOLDER_TYPE = 'image/svg+xml';
+export const PICTURE_PLACEHOLDER_CACHE_CONTROL = 'public, max-age=60';
+
 /** The largest picture passed on (the providers' largest are a few hundred kB). */
 const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 
@@ -95,6 +109,24 @@ export interface StoredPicture {
   /** Absolute path of the bytes. */
   path: string;
   type: (typeof PICTURE_TYPES)[number];
+}
+
+/** Says why a placeholder was answered, for whoever looks at the answer (curl, the browser's network panel). */
+export const PICTURE_UNAVAILABLE_HEADER = 'X-Picture-Unavailable';
+
+/** The placeholder as the answer (see {@link PICTURE_PLACEHOLDER}), `reason` in {@link PICTURE_UNAVAILABLE_HEADER}. */
+function placeholder(res: Response, reason: string): void {
+  res
+    .status(200)
+    .set({
+      'Content-Type': PICTURE_PLACEHOLDER_TYPE,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': PICTURE_PLACEHOLDER_CACHE_CONTROL,
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+      // A header value is Latin-1: the few typographic characters of our words become plain ones.
+      [PICTURE_UNAVAILABLE_HEADER]: reason.replace(/[’‘]/g, "'").replace(/[^\x20-\x7e]/g, '?'),
+    })
+    .send(PICTURE_PLACEHOLDER);
 }
 
 /** A feature's picture endpoint: a picture of the allowed folders, fetched once and kept on disk. */
@@ -183,7 +215,11 @@ export function pictureProxy({ source, locations, servedAt, upstream, directory,
       try {
         return (await stored(file)) ?? (await download(url, file));
       } catch (err) {
-        if (err instanceof HttpError) failures.set(url.href, err);
+        if (err instanceof HttpError) {
+          failures.set(url.href, err);
+          // Once per picture while its failure is remembered: the answer itself is the placeholder, a 200.
+          if (err.status >= 500) logger.warn({ src: url.href, status: err.status, reason: err.detail }, `${name}: a picture could not be had, answering the placeholder`);
+        }
         throw err;
       }
     });
@@ -196,14 +232,26 @@ export function pictureProxy({ source, locations, servedAt, upstream, directory,
       return url ? `${servedAt}?src=${encodeURIComponent(url.href)}` : null;
     },
     picture,
-    /** Answers the picture at `src`: its bytes with its type, `nosniff` and a month's caching; a problem when it cannot be had. */
+    /**
+     * Answers the picture at `src`: its bytes with its type, `nosniff` and a month's caching; the
+     * placeholder when it cannot be had now (its host away or silent, or not answering a picture);
+     * a 404 problem when its host says there is none, a 400 when `src` is not one of ours.
+     */
     async send(src: string, res: Response): Promise<void> {
-      const found = await picture(src);
-      await new Promise<void>((done, fail) =>
+      let found: StoredPicture;
+      try {
+        found = await picture(src);
+      } catch (err) {
+        if (err instanceof HttpError && err.status >= 500) return placeholder(res, err.detail);
+        throw err;
+      }
+      await new Promise<void>((done) =>
         res.sendFile(found.path, { headers: { 'Content-Type': found.type, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': PICTURE_CACHE_CONTROL } }, (err) => {
-          if (!err || res.headersSent) return done(); // sent, or the client went away mid-file
+          // Sent, or the client went away mid-file.
+          if (!err || res.headersSent) return done();
           // Pruned between the look and the read (rare: pruning takes the least recently used): the next request fetches it again.
-          fail(new HttpError(502, 'The stored picture could not be read. Try again.'));
+          placeholder(res, 'The stored picture could not be read.');
+          done();
         }),
       );
     },

@@ -7,6 +7,7 @@ import request from 'supertest';
 import type { Character, Pokemon, PokemonSummary, Post, PostWithAuthor } from '../../contracts/samples.contract';
 import { createApp } from '../../app';
 import { createLogger } from '../../lib/logger';
+import { PICTURE_PLACEHOLDER } from '../../lib/picture-proxy';
 import { stopWallClock } from '../../test-support/clock';
 import { FAKE_JPEG, FAKE_PICTURE_FIXTURES, FAKE_PNG, startSampleUpstreams, type SampleUpstreams } from '../../test-support/sample-upstreams';
 import { createTestContext, withTestContext, NO_KISI_DOOR, type TestContext } from '../../test-support/test-app';
@@ -47,6 +48,18 @@ const problem = async (ctx: TestContext, url: string, status: number) => {
   return res.body as { status: number; detail: string; errors?: Array<{ path: string; message: string }> };
 };
 const imageOf = (src: string) => `/api/samples/images?src=${encodeURIComponent(src)}`;
+/** A picture that cannot be had now is the placeholder (200, kept a minute), never a 502: the reason, as its header says it. */
+const placeholder = async (ctx: TestContext, url: string): Promise<string> => {
+  const res = await get(ctx, url);
+  expect({ status: res.status, type: res.headers['content-type'], cache: res.headers['cache-control'], nosniff: res.headers['x-content-type-options'] }).toEqual({
+    status: 200,
+    type: 'image/svg+xml',
+    cache: 'public, max-age=60',
+    nosniff: 'nosniff',
+  });
+  expect(Buffer.compare(res.body as Buffer, PICTURE_PLACEHOLDER)).toBe(0);
+  return String(res.headers['x-picture-unavailable']);
+};
 const artwork = (id: number) => `${fakes.urls.sprites}/pokemon/other/official-artwork/${id}.png`;
 
 describe('GET /api/samples/pokemon', () => {
@@ -357,8 +370,8 @@ describe('GET /api/samples/images', () => {
   it('follows a redirect within the picture folders, and refuses one to another host without going there', async () => {
     const home = await get(cached, imageOf(`${fakes.urls.pokeapi.replace('/api/v2', '')}${FAKE_PICTURE_FIXTURES.redirectHome}`)).expect(200);
     expect(home.headers['content-type']).toBe('image/png');
-    const away = await problem(cached, imageOf(`${fakes.urls.pokeapi.replace('/api/v2', '')}${FAKE_PICTURE_FIXTURES.redirectAway}`), 502);
-    expect(away.detail).toMatch(/pictures\.example\.invalid.*not one of the picture hosts/);
+    const away = await placeholder(cached, imageOf(`${fakes.urls.pokeapi.replace('/api/v2', '')}${FAKE_PICTURE_FIXTURES.redirectAway}`));
+    expect(away).toMatch(/pictures\.example\.invalid.*not one of the picture hosts/);
   });
 
   /** Whether a picture is kept on disk (its bytes or its metadata). */
@@ -368,20 +381,20 @@ describe('GET /api/samples/images', () => {
       return [fixture, fs.existsSync(file) || fs.existsSync(`${file}.json`)];
     });
 
-  it('passes on PNG, JPEG, GIF and WebP only: an SVG or HTML is a 502, a missing one a 404, and none is kept', async () => {
+  it('passes on PNG, JPEG, GIF and WebP only: an SVG or HTML is the placeholder, a missing one a 404, and none is kept', async () => {
     const origin = fakes.urls.pokeapi.replace('/api/v2', '');
-    expect((await problem(cached, imageOf(`${origin}${FAKE_PICTURE_FIXTURES.svg}`), 502)).detail).toMatch(/image\/svg\+xml, not a PNG, JPEG, GIF or WebP picture/);
-    expect((await problem(cached, imageOf(`${origin}${FAKE_PICTURE_FIXTURES.html}`), 502)).detail).toMatch(/text\/html, not a PNG/);
+    expect(await placeholder(cached, imageOf(`${origin}${FAKE_PICTURE_FIXTURES.svg}`))).toMatch(/image\/svg\+xml, not a PNG, JPEG, GIF or WebP picture/);
+    expect(await placeholder(cached, imageOf(`${origin}${FAKE_PICTURE_FIXTURES.html}`))).toMatch(/text\/html, not a PNG/);
     await problem(cached, imageOf(`${origin}${FAKE_PICTURE_FIXTURES.missing}`), 404);
     const refused = [FAKE_PICTURE_FIXTURES.svg, FAKE_PICTURE_FIXTURES.html, FAKE_PICTURE_FIXTURES.missing];
     expect(keptPictures(cached, origin, refused)).toEqual(refused.map((fixture) => [fixture, false]));
   });
 
-  it('refuses a picture over 5 MB (streamed without a length) as a 502, and keeps none of it', async () => {
+  it('refuses a picture over 5 MB (streamed without a length): the placeholder, and none of it kept', async () => {
     // The default timeout: reading 5 MB may take longer than this file's 300 ms on a busy machine.
     await withTestContext({ env: fakes.env }, async (patient) => {
       const origin = fakes.urls.pokeapi.replace('/api/v2', '');
-      expect((await problem(patient, imageOf(`${origin}${FAKE_PICTURE_FIXTURES.huge}`), 502)).detail).toMatch(/more than 5 MB/);
+      expect(await placeholder(patient, imageOf(`${origin}${FAKE_PICTURE_FIXTURES.huge}`))).toMatch(/more than 5 MB/);
       expect(keptPictures(patient, origin, [FAKE_PICTURE_FIXTURES.huge])).toEqual([[FAKE_PICTURE_FIXTURES.huge, false]]);
     });
   });
@@ -410,8 +423,10 @@ describe('GET /api/samples/images', () => {
     });
   });
 
-  it('answers 504 when the picture host does not answer in time', async () => {
+  it('answers the placeholder when the picture host does not answer in time, or cannot be reached', async () => {
     await fakes.set('rickandmorty', { mode: 'slow' });
-    await problem(cached, imageOf(`${fakes.urls.rickandmorty}/character/avatar/44.jpeg`), 504);
+    expect(await placeholder(cached, imageOf(`${fakes.urls.rickandmorty}/character/avatar/44.jpeg`))).toMatch(/did not answer within 300 ms/);
+    await fakes.set('pokeapi', { mode: 'down' });
+    expect(await placeholder(cached, imageOf(artwork(7)))).toMatch(/could not be reached/);
   });
 });
