@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { HttpError, undecodablePath } from './http-error';
-import { MAX_JSON_DEPTH } from './json-depth';
+import { TOO_DEEP_DETAIL } from './json-depth';
 import type { Logger } from './logger';
 import { sendProblem } from './problem';
 
@@ -11,7 +11,7 @@ const BODY_ERRORS: Record<string, [number, string]> = {
   'encoding.unsupported': [415, 'The request body encoding is not supported.'],
   'charset.unsupported': [415, 'The request body charset is not supported.'],
   'request.aborted': [400, 'The request was aborted.'],
-  'entity.too.deep': [400, `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of objects and arrays).`],
+  'entity.too.deep': [400, TOO_DEEP_DETAIL],
 };
 
 export const apiNotFound: RequestHandler = (req, res) => {

@@ -1,5 +1,7 @@
 /** How deep a JSON body may nest: ours go a few levels, Kisi's too; far deeper is an attack or a bug. */
 export const MAX_JSON_DEPTH = 64;
+/** What a body nested deeper is answered (400), wherever it is read. */
+export const TOO_DEEP_DETAIL = `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of objects and arrays).`;
 
 const OPEN_OBJECT = 0x7b;
 const OPEN_ARRAY = 0x5b;

@@ -101,6 +101,22 @@ describe('POST /api/webhooks/kisi bodies', () => {
     await request(ctx.app).get('/api/auth/getAuth').expect(401); // still serving
   });
 
+  it('refuses a signed body nested deeper than the JSON depth limit (400), as every JSON body is, and stores nothing', async () => {
+    const before = (await stored()).length;
+    const event = unlockEvent();
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+    // The event is the first level: 5,000 more are refused; 63 more (64 in all) are read as an event like any other.
+    const deep = `${JSON.stringify(event).slice(0, -1)},"extra":${nested(5000)}}`;
+    const refused = await post(deep, signBody(deep, secret)).expect(400);
+    expect(refused.type).toBe('application/problem+json');
+    expect(refused.body.detail).toBe('The request body is nested too deeply (at most 64 levels of objects and arrays).');
+    expect((await stored()).length).toBe(before);
+    const deepest = JSON.stringify(unlockEvent({ extra: JSON.parse(nested(63)) }));
+    await post(deepest, signBody(deepest, secret)).expect(200);
+    // An unsigned deep body is refused for its signature first (401): its depth is not looked at for a stranger.
+    await post(deep, 'sha256=00').expect(401);
+  });
+
   it('reads older and partial payloads tolerantly (no uuid, action + references, success as a string)', async () => {
     const old = JSON.stringify({
       actor_type: 'User',

@@ -3,6 +3,7 @@ import { webhookApi } from '../../contracts/webhook.contract';
 import { route } from '../../lib/endpoint-router';
 import type { InTransaction } from '../../lib/event-bus';
 import { HttpError, badRequest } from '../../lib/http-error';
+import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP_DETAIL } from '../../lib/json-depth';
 import type { Logger } from '../../lib/logger';
 import { verifySignature } from '../../kisi/signature';
 import { receiveKisiEvent, type KisiEventWrite } from './kisi-event.receive';
@@ -37,6 +38,8 @@ export function kisiWebhookRoute({ events, inTransaction, secret, emailOfKisiUse
     if (!secret || !verifySignature(req.get('X-Signature'), raw, secret)) {
       throw new HttpError(401, req.get('X-Signature') ? 'The webhook signature does not match.' : 'The webhook has no X-Signature header.');
     }
+    // The raw body skips express.json's depth check (`refuseDeepJson`): the same limit, once the sender is known to be Kisi.
+    if (jsonDepth(raw) > MAX_JSON_DEPTH) throw badRequest(TOO_DEEP_DETAIL);
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
