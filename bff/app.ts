@@ -22,6 +22,7 @@ import { doorSwitchesWaiting, gymFeature, type DoorSyncTiming } from './features
 import { healthFeature } from './features/health/health.feature';
 import type { DoorAccess } from './features/gym/gym.service';
 import { ptFeature } from './features/pt/pt.feature';
+import { retentionFeature } from './features/retention/retention.feature';
 import { samplesFeature } from './features/samples/samples.feature';
 import { statusFeature } from './features/status/status.feature';
 import { uploadsFeature } from './features/uploads/uploads.feature';
@@ -30,7 +31,7 @@ import type { Kisi } from './kisi/kisi';
 import { kisiFeature } from './kisi/kisi.feature';
 import { sessionMiddleware } from './lib/auth.middleware';
 import { endpointRouter, route } from './lib/endpoint-router';
-import { apiNotFound, errorHandler } from './lib/error-handler';
+import { apiNotFound, errorHandler, notFound } from './lib/error-handler';
 import { EventBus } from './lib/event-bus';
 import { livePosition } from './lib/live-position.middleware';
 import { eventStreams, type EventStreamSettings } from './lib/event-stream';
@@ -145,6 +146,7 @@ export function createApp(deps: AppDeps): App {
     catalogueFeature(context),
     statusFeature(context, { version: deps.version, startedAt: deps.startedAt ?? new Date() }),
     auditFeature(context),
+    retentionFeature(context),
     kisiFeature(context, deps.kisi),
   ];
   // Mounted ahead of the host check and the API's middleware, apart from the features below (decision 0070).
@@ -198,6 +200,7 @@ export function createApp(deps: AppDeps): App {
   app.use('/api', api);
   // A page names the first reads of its session in its HTML (decision 0067): the HTML knows who asks.
   app.use(spaMiddleware(config.STATIC_DIR, { userForToken: auth.auth.userForToken }));
+  app.use(notFound);
   app.use(errorHandler(logger, { isUnavailable: isDatabaseUnavailable }));
 
   return {

@@ -18,6 +18,14 @@ export const apiNotFound: RequestHandler = (req, res) => {
   sendProblem(res, 404, `No API endpoint ${req.method} ${req.originalUrl.split('?')[0]}.`);
 };
 
+/**
+ * What no route, file or page answered (a missing asset, a method pages do not take): the app's own
+ * 404 problem, never Express's HTML page. Pages themselves never get here (the SPA answers them).
+ */
+export const notFound: RequestHandler = (req, res) => {
+  sendProblem(res, 404, `Nothing at ${req.method} ${req.originalUrl.split('?')[0]}.`);
+};
+
 /** How long a client is asked to wait when the database cannot be reached (PostgreSQL restarting, a failover). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 

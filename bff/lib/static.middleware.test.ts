@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
@@ -76,6 +77,37 @@ describe('the SPA fallback', () => {
     expect(asset.text).not.toContain('<div id="root">');
     const api = await request(ctx.app).get('/api/no/such/thing').expect(404);
     expect(api.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+
+  /** The request line exactly as written (an HTTP client would tidy `..` away): status, type and body. */
+  async function rawGet(target: string, method = 'GET') {
+    const server = ctx.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      const text = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+      const [head, body = ''] = text.split('\r\n\r\n');
+      return { status: Number(head!.split(' ')[1]), type: /^content-type: (.*)$/im.exec(head!)?.[1] ?? '', body };
+    } finally {
+      server.close();
+    }
+  }
+
+  it("answers what no route, file or page answers with the app's own not-found, never Express's HTML page", async () => {
+    // A page's address (`..` and all): the app, whose router shows its not-found screen.
+    for (const target of ['/assets/../x', '/x/../no-page']) expect([target, await rawGet(target)]).toEqual([target, { status: 404, type: expect.stringMatching(/^text\/html/), body: INDEX }]);
+    // A missing file, or a method pages do not take: a problem, as the API's.
+    for (const [method, target] of [['GET', '/assets/gone-999.js'], ['GET', '/assets/../assets/gone.css'], ['POST', '/about'], ['DELETE', '/no/such/page']] as const) {
+      const answer = await rawGet(target, method);
+      expect([method, target, answer.status, answer.type]).toEqual([method, target, 404, 'application/problem+json; charset=utf-8']);
+      expect(JSON.parse(answer.body)).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, detail: `Nothing at ${method} ${target}.` });
+    }
   });
 });
 

@@ -133,8 +133,9 @@ export function spaMiddleware(staticDir: string, { userForToken }: SpaOptions = 
 
   router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !fs.existsSync(indexFile)) return next();
-    // A missing hashed asset is a real 404: answering HTML would hide a stale deploy.
-    if (req.path.startsWith('/assets/')) return next();
+    // A missing hashed asset is a real 404 (the app's problem, `notFound`): answering HTML would hide a stale deploy.
+    // By the path as the browser would resolve it: `/assets/../x` is the page `/x`.
+    if (path.posix.normalize(req.path).startsWith('/assets/')) return next();
     res.setHeader('Cache-Control', NEVER_CACHE);
     const found = matchPage(req.path);
     if (found !== undefined) {
