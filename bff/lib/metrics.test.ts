@@ -31,6 +31,24 @@ describe('GET /metrics', () => {
     await request(ctx.app).get('/metrics').set('Authorization', `Bearer ${TOKEN}x`).expect(401);
   });
 
+  it('makes each wrong token wait, and refuses an address after 10 in a minute (429 with Retry-After) even its right token; another address is answered', async () => {
+    await withTestContext({ env: { METRICS_TOKEN: TOKEN, TRUST_PROXY: '1' } }, async (guessed) => {
+      const from = (address: string, token: string) => request(guessed.app).get('/metrics').set('X-Forwarded-For', address).set('Authorization', `Bearer ${token}`);
+      const started = Date.now();
+      const wrong = await Promise.all(Array.from({ length: 10 }, (_, i) => from('203.0.113.7', `wrong-token-${i}-0123456789`)));
+      expect(wrong.map((res) => res.status)).toEqual(Array(10).fill(401));
+      // Each wrong one waited before its answer (side by side here: one wait in all).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+      const limited = await from('203.0.113.7', TOKEN);
+      expect(limited.status).toBe(429);
+      expect(limited.type).toBe('application/problem+json');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(50);
+      expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(limited.body.detail).toMatch(/^Too many wrong metrics tokens from this address: try again in \d+ s\.$/);
+      await from('198.51.100.9', TOKEN).expect(200);
+    });
+  });
+
   it('answers a scraper that names the instance by its address, in Prometheus text, with Node\u2019s own figures', async () => {
     const res = await request(ctx.app).get('/metrics').set('Host', '10.0.0.5:3000').set('Authorization', `Bearer ${TOKEN}`).expect(200);
     expect(res.type).toBe('text/plain');

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { LRUCache } from 'lru-cache';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { HttpError } from './http-error';
 import { nameRoute, routeNameOf } from './route-name';
@@ -20,6 +22,8 @@ export interface MetricsSources {
   poolUse?: () => { open: number; idle: number; waiting: number; max: number };
   /** Door switches owed to Kisi (the database's count, shared by every instance). */
   doorSwitchesWaiting?: () => Promise<number>;
+  /** The last backup of any instance or the command line (from the database); null where there has been none. */
+  lastBackup?: () => Promise<{ lastOk: boolean | null; lastSuccessAt: number | null; lastSuccessBytes: number | null }>;
 }
 
 export interface Metrics {
@@ -36,6 +40,19 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** A request no route answered: by its area only, so a scan of made-up paths grows no label. */
 const unnamedRoute = (req: Request): string => (req.originalUrl.startsWith('/api/') || req.originalUrl === '/api' ? '(other /api)' : '(pages and files)');
 
+/**
+ * Wrong tokens (or none) from one address: each answered after `delayMs`, and past `perWindow` of
+ * them in `windowMs` the address is refused without a look, its right token too (429 with
+ * Retry-After), so that a token cannot be guessed at speed. Counted in this instance's memory: a
+ * scraper is one known caller, and the token is long.
+ */
+export interface WrongTokenLimits {
+  perWindow: number;
+  windowMs: number;
+  delayMs: number;
+}
+export const WRONG_TOKEN_LIMITS: WrongTokenLimits = { perWindow: 10, windowMs: 60_000, delayMs: 500 };
+
 /** Compares in constant time (the length apart, which a hash of each hides). */
 const sameToken = (given: string, expected: string): boolean =>
   crypto.timingSafeEqual(crypto.createHash('sha256').update(given).digest(), crypto.createHash('sha256').update(expected).digest());
@@ -45,7 +62,7 @@ const sameToken = (given: string, expected: string): boolean =>
  * Node's own (event-loop lag, heap, RSS, CPU, handles: prom-client's defaults), requests by route
  * pattern, open event streams, the database pool, orders and chat messages.
  */
-export function createMetrics(token: string, sources: MetricsSources): Metrics {
+export function createMetrics(token: string, sources: MetricsSources, limits: WrongTokenLimits = WRONG_TOKEN_LIMITS): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -70,6 +87,36 @@ export function createMetrics(token: string, sources: MetricsSources): Metrics {
       async collect() {
         last = await waiting().catch(() => last);
         this.set(last);
+      },
+    });
+  }
+  if (sources.lastBackup) {
+    const lastBackup = sources.lastBackup;
+    // The database away: the last figures stay (the scrape still answers with every other figure).
+    let figures: Awaited<ReturnType<typeof lastBackup>> = { lastOk: null, lastSuccessAt: null, lastSuccessBytes: null };
+    const current = async () => (figures = await lastBackup().catch(() => figures));
+    new Gauge({
+      name: 'frontdesk_last_backup_timestamp_seconds',
+      help: 'When the last successful backup finished (Unix seconds; 0: none yet), by any instance or npm run backup',
+      registers: [registry],
+      async collect() {
+        this.set(((await current()).lastSuccessAt ?? 0) / 1000);
+      },
+    });
+    new Gauge({
+      name: 'frontdesk_last_backup_ok',
+      help: 'Whether the last backup tried succeeded (1) or failed (0; also before the first)',
+      registers: [registry],
+      async collect() {
+        this.set((await current()).lastOk ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'frontdesk_last_backup_size_bytes',
+      help: 'The size of the last successful backup (databases and files)',
+      registers: [registry],
+      async collect() {
+        this.set((await current()).lastSuccessBytes ?? 0);
       },
     });
   }
@@ -109,11 +156,24 @@ export function createMetrics(token: string, sources: MetricsSources): Metrics {
     next();
   };
 
+  // By address (an IPv6 client by its /56, as the other limits count it): the wrong tokens of the window, and when it ends.
+  const wrongTokens = new LRUCache<string, { count: number; resetAt: number }>({ max: 10_000, ttl: limits.windowMs });
+
   const router = express.Router();
   router.get('/metrics', async (req: Request, res: Response) => {
     nameRoute(res, '/metrics');
+    const address = ipKeyGenerator(req.ip ?? '');
+    const wrong = wrongTokens.get(address);
+    if (wrong && wrong.count >= limits.perWindow) {
+      const seconds = Math.max(1, Math.ceil((wrong.resetAt - Date.now()) / 1000));
+      throw new HttpError(429, `Too many wrong metrics tokens from this address: try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
+    }
     const [scheme, given] = (req.get('Authorization') ?? '').split(' ');
     if (scheme?.toLowerCase() !== 'bearer' || !given || !sameToken(given, token)) {
+      // Counted before the wait, so that tries sent side by side are counted as they come.
+      if (wrong) wrong.count++;
+      else wrongTokens.set(address, { count: 1, resetAt: Date.now() + limits.windowMs });
+      await new Promise((resolve) => setTimeout(resolve, limits.delayMs));
       throw new HttpError(401, 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
     }
     res.setHeader('Cache-Control', 'no-store');
