@@ -22,6 +22,7 @@ import { doorSwitchesWaiting, gymFeature, type DoorSyncTiming } from './features
 import { healthFeature } from './features/health/health.feature';
 import type { DoorAccess } from './features/gym/gym.service';
 import { ptFeature } from './features/pt/pt.feature';
+import { retentionFeature } from './features/retention/retention.feature';
 import { samplesFeature } from './features/samples/samples.feature';
 import { statusFeature } from './features/status/status.feature';
 import { uploadsFeature } from './features/uploads/uploads.feature';
@@ -145,6 +146,7 @@ export function createApp(deps: AppDeps): App {
     catalogueFeature(context),
     statusFeature(context, { version: deps.version, startedAt: deps.startedAt ?? new Date() }),
     auditFeature(context),
+    retentionFeature(context),
     kisiFeature(context, deps.kisi),
   ];
   // Mounted ahead of the host check and the API's middleware, apart from the features below (decision 0070).

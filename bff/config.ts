@@ -122,6 +122,14 @@ const EnvSchema = v.object({
   UPLOAD_TYPES: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('UPLOAD_TYPES must list at least one type'))),
   MESSAGES_PER_MINUTE: v.optional(integer('MESSAGES_PER_MINUTE', 5, 100_000), '30'),
   HELP_REQUESTS_PER_HOUR: v.optional(integer('HELP_REQUESTS_PER_HOUR', 1, 100_000), '10'),
+  /** Days each kind of record is kept before the daily purge removes it (0: kept for ever); decision 0097 says why these. */
+  RETAIN_DOOR_EVENTS_DAYS: v.optional(integer('RETAIN_DOOR_EVENTS_DAYS', 0, 36_500), '400'),
+  RETAIN_CHAT_DAYS: v.optional(integer('RETAIN_CHAT_DAYS', 0, 36_500), '365'),
+  RETAIN_CONVERSATIONS_DAYS: v.optional(integer('RETAIN_CONVERSATIONS_DAYS', 0, 36_500), '180'),
+  RETAIN_FILES_DAYS: v.optional(integer('RETAIN_FILES_DAYS', 0, 36_500), '365'),
+  RETAIN_AUDIT_DAYS: v.optional(integer('RETAIN_AUDIT_DAYS', 0, 36_500), '730'),
+  RETAIN_ORDERS_DAYS: v.optional(integer('RETAIN_ORDERS_DAYS', 0, 36_500), '730'),
+  RETAIN_LIVE_EVENTS_DAYS: v.optional(integer('RETAIN_LIVE_EVENTS_DAYS', 0, 36_500), '7'),
   VENUE_CURRENCY: v.optional(v.pipe(v.string(), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'VENUE_CURRENCY must be a three-letter currency code such as EUR')), 'EUR'),
   /** The venue's clock (an IANA zone such as Europe/Lisbon): the food court's reports count its days and hours. */
   VENUE_TIME_ZONE: v.optional(

@@ -78,6 +78,8 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   // The received events and a member's unlocks: the front desk.
   'GET /api/audit': adminsOnly,
   'GET /api/audit/export.csv': adminsOnly,
+  // Operations (issue 50): what retention keeps and purged.
+  'GET /api/operations/retention': adminsOnly,
   'GET /api/webhook': frontDesk,
   'GET /api/webhook/export.csv': frontDesk,
   'GET /api/webhook/filters': frontDesk,

@@ -27,6 +27,7 @@ import * as m024 from './024-stall-queues-counted.migration';
 import * as m025 from './025-door-access-outbox.migration';
 import * as m026 from './026-door-access-claims.migration';
 import * as m027 from './027-team-accounts.migration';
+import * as m028 from './028-retention-indexes.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -60,4 +61,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '025-door-access-outbox': m025,
   '026-door-access-claims': m026,
   '027-team-accounts': m027,
+  '028-retention-indexes': m028,
 };

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { SessionUser } from '../../contracts/auth.contract';
 import type { Page, PageQuery } from '../../contracts/common.contract';
 import type { StoredUpload, UploadLimits } from '../../contracts/uploads.contract';
+import { blobLock, blobPath } from '../../db/upload-blobs';
 import { forbidden, HttpError, notFound } from '../../lib/http-error';
 import { bytesMatchType } from './sniff';
 import type { PendingUpload, UploadsRepository } from './uploads.repository';
@@ -62,9 +63,8 @@ const tooLarge = (detail: string) => new HttpError(413, detail);
 const wrongType = (detail: string) => new HttpError(415, detail);
 
 export function uploadsService({ uploads, underLock, settings, now = () => new Date().toISOString() }: UploadsServiceDeps) {
-  const blobDir = path.join(settings.directory, 'blobs');
-  const blobPath = (sha256: string) => path.join(blobDir, sha256);
-  fs.mkdirSync(blobDir, { recursive: true });
+  const blobOf = (sha256: string) => blobPath(settings.directory, sha256);
+  fs.mkdirSync(path.join(settings.directory, 'blobs'), { recursive: true });
 
   const kinds = () => Object.values(settings.allowedTypes).flat().map((ext) => `.${ext}`).join(', ');
 
@@ -141,9 +141,9 @@ export function uploadsService({ uploads, underLock, settings, now = () => new D
      */
     async finish(user: SessionUser, pending: PendingUpload, partPath: string, knownSha256?: string): Promise<StoredUpload> {
       const sha256 = knownSha256 ?? (await sha256Of(partPath));
-      return underLock(`upload:${sha256}`, async (tx) => {
-        if (fs.existsSync(blobPath(sha256))) await fs.promises.rm(partPath, { force: true });
-        else await fs.promises.rename(partPath, blobPath(sha256));
+      return underLock(blobLock(sha256), async (tx) => {
+        if (fs.existsSync(blobOf(sha256))) await fs.promises.rm(partPath, { force: true });
+        else await fs.promises.rename(partPath, blobOf(sha256));
         return tx.insertFinished(pending, sha256, user.name, now());
       });
     },
@@ -152,16 +152,16 @@ export function uploadsService({ uploads, underLock, settings, now = () => new D
     async fileOf(id: number) {
       const upload = await uploads.find(id);
       if (!upload) throw notFound(`No file with id ${id}.`);
-      return { upload, path: blobPath(upload.sha256) };
+      return { upload, path: blobOf(upload.sha256) };
     },
 
     async remove(user: SessionUser, id: number): Promise<void> {
       const upload = await uploads.find(id);
       if (!upload) throw notFound(`No file with id ${id}.`);
       if (user.role !== 'admin' && upload.uploadedBy.id !== user.id) throw forbidden('You can delete the files you uploaded; an admin can delete any.');
-      await underLock(`upload:${upload.sha256}`, async (tx) => {
+      await underLock(blobLock(upload.sha256), async (tx) => {
         const { bytesStillUsed } = await tx.delete(id, upload.sha256);
-        if (!bytesStillUsed) await fs.promises.rm(blobPath(upload.sha256), { force: true });
+        if (!bytesStillUsed) await fs.promises.rm(blobOf(upload.sha256), { force: true });
       });
     },
 
