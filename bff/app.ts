@@ -31,6 +31,7 @@ import type { Kisi } from './kisi/kisi';
 import { kisiFeature } from './kisi/kisi.feature';
 import { sessionMiddleware } from './lib/auth.middleware';
 import { endpointRouter, route } from './lib/endpoint-router';
+import { bodyIdleTimeout } from './lib/body-timeout.middleware';
 import { apiNotFound, errorHandler, notFound } from './lib/error-handler';
 import { EventBus } from './lib/event-bus';
 import { livePosition } from './lib/live-position.middleware';
@@ -71,6 +72,8 @@ export interface AppDeps {
   kisi?: Kisi;
   /** Orders one client may place per minute (tests lower it to see the limit). */
   ordersPerMinute?: number;
+  /** How long a request body may stop arriving before the request is answered 408 (default BODY_IDLE_MS; tests lower it). */
+  bodyIdleMs?: number;
   /** Messages one sender may write per minute, help requests one client may start per hour (tests lower them). */
   messagesPerMinute?: number;
   helpRequestsPerHour?: number;
@@ -161,6 +164,7 @@ export function createApp(deps: AppDeps): App {
   app.set('query parser', 'simple');
   app.use(requestLog(logger));
   if (metrics) app.use(metrics.requests);
+  app.use(bodyIdleTimeout(deps.bodyIdleMs));
   app.use((_req, res, next) => {
     // Stopping: each answer tells its client not to send another request on this connection, so none is cut off by the close that follows.
     if (stopping) res.setHeader('Connection', 'close');

@@ -40,6 +40,8 @@ export interface ErrorHandlerOptions {
 /** The one error handler: expected failures become problems; an outage a 503; anything else is a logged 500. */
 export function errorHandler(logger: Logger, { isUnavailable }: ErrorHandlerOptions = {}): ErrorRequestHandler {
   return (err, req, res, next) => {
+    // A body cut off after its request was answered 408 (`bodyIdleTimeout`): nothing more to say, nor to log.
+    if (res.headersSent && res.locals.bodyTimedOut === true) return;
     if (res.headersSent) return next(err);
     // Express's router could not percent-decode a path parameter (`%ZZ`, a lone `%`): the client's mistake.
     if (err instanceof URIError && (err as URIError & { status?: number }).status === 400) err = undecodablePath();

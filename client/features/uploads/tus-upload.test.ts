@@ -1,6 +1,6 @@
 import { UPLOAD_STORED_HEADER } from '@contracts/uploads.contract';
 import { DetailedError, Upload as FakeUpload } from '@/test-support/tus.fake-api';
-import { FileUpload, UploadQueue, describeTusError, findUnfinishedUploads, storedFromHeader, type QueueEvent } from './tus-upload';
+import { FileUpload, UploadQueue, describeTusError, findUnfinishedUploads, retriesByItself, storedFromHeader, type QueueEvent } from './tus-upload';
 import { LIMITS, MB, storedUpload } from '@/test-support/uploads.fake-api';
 
 jest.mock('tus-js-client', () => jest.requireActual('@/test-support/tus.fake-api'));
@@ -25,6 +25,12 @@ describe('describeTusError', () => {
     // nginx's own page, not the app's problem: a proxy in front refused the chunk.
     expect(describeTusError(response(413, '<html><head><title>413 Request Entity Too Large</title></head></html>'))).toEqual({ reason: expect.stringMatching(/^A server in front of the app refused part of this file as too large \(413\)/), retryable: false });
     expect(describeTusError(new DetailedError('tus: failed', null))).toEqual({ reason: 'Could not reach the server. Retry continues where it stopped.', retryable: true });
+  });
+
+  it('tries again by itself after no answer, a 5xx, 409, 423, and a 408 (the server stopped waiting for a stalled chunk); never after another 4xx', () => {
+    const retried = [0, 408, 409, 423, 500, 502, 503].map((status) => (status ? response(status, '{}') : new DetailedError('tus: failed', null)));
+    expect(retried.map(retriesByItself)).toEqual(retried.map(() => true));
+    expect([400, 401, 403, 404, 413, 415].map((status) => retriesByItself(response(status, '{}')))).toEqual(Array(6).fill(false));
   });
 });
 

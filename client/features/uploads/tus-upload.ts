@@ -64,6 +64,17 @@ export function describeTusError(error: unknown): { reason: string; retryable: b
   return { reason: detail ? `${detail}` : `The server answered ${status}. Retry continues where it stopped.`, retryable: true };
 }
 
+/**
+ * Whether tus-js-client tries a failed request again by itself (after its retryDelays): as it does by
+ * default (no answer, a 5xx, 409, 423, while the browser is online), and after a 408 too: the server
+ * stopped waiting for a chunk whose link stalled, and the upload goes on from what it has stored.
+ */
+export function retriesByItself(error: unknown): boolean {
+  const status = (error as { originalResponse?: TusResponse | null } | null)?.originalResponse?.getStatus() ?? 0;
+  const online = typeof navigator === 'undefined' || navigator.onLine !== false;
+  return online && (status < 400 || status >= 500 || [408, 409, 423].includes(status));
+}
+
 /** The stored file of an `Upload-Stored` header (JSON, URI-encoded), if the header holds one. */
 export function storedFromHeader(value: string | undefined): StoredUpload | null {
   if (!value) return null;
@@ -199,6 +210,7 @@ export class FileUpload {
       endpoint: tusEndpoint(),
       chunkSize: chunkBytes,
       retryDelays: [0, 1000, 3000, 5000],
+      onShouldRetry: retriesByItself,
       metadata,
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,
