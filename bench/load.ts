@@ -114,7 +114,8 @@ export interface ChildServer {
  * promise at once and leaves no process or timer behind.
  */
 export function startChildServer(script: string, env: Record<string, string>): Promise<ChildServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // No drain on SIGTERM (the BFF's SHUTDOWN_DRAIN_MS): nothing routes by its readiness here, and each stop would wait it out.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, SHUTDOWN_DRAIN_MS: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const output: string[] = [];
   let end: string | undefined;
   const exited = new Promise<void>((done) =>

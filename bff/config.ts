@@ -94,6 +94,12 @@ const EnvSchema = v.object({
   ),
   /** On SIGTERM: how long requests in flight may take to finish before their connections are cut. */
   SHUTDOWN_GRACE_MS: v.optional(integer('SHUTDOWN_GRACE_MS', 0, 600_000), '10000'),
+  /**
+   * On SIGTERM: how long the instance keeps listening, readiness answering 503 "stopping", before it
+   * stops taking connections (a balancer that routes by readiness sees it first). Unset: 5000 in
+   * production, 0 otherwise (`npm run dev` restarts at once).
+   */
+  SHUTDOWN_DRAIN_MS: v.optional(integer('SHUTDOWN_DRAIN_MS', 0, 120_000)),
   /** Turns `GET /metrics` on, for callers sending `Authorization: Bearer <it>`; unset, /metrics does not exist. */
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.trim(), v.minLength(16, 'METRICS_TOKEN must be at least 16 characters'), v.regex(/^[\x21-\x7e]+$/, 'METRICS_TOKEN must be printable ASCII without spaces'))),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('ADMIN_EMAIL must be an email address')), 'admin@frontdesk.local'),

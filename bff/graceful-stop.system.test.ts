@@ -7,14 +7,16 @@ import { createTestDatabase, type TestDatabase } from './test-support/test-datab
 
 /**
  * SIGTERM while requests are in flight (each has sent its headers and half its body when the signal
- * comes) and an event stream is open: every request gets its whole answer, the stream ends cleanly
- * (the browser reconnects elsewhere), nothing new is accepted, and the process exits 0 long before
- * the grace period is over.
+ * comes) and an event stream is open: the stream ends cleanly (the browser reconnects elsewhere);
+ * for the drain (SHUTDOWN_DRAIN_MS) the instance still answers, readiness saying 503 "stopping" so
+ * that a balancer polling it takes the instance out first; then nothing new is accepted; every
+ * request in flight gets its whole answer, and the process exits 0 long before the grace period is over.
  */
 jest.setTimeout(60_000);
 
 const ADMIN = { email: 'admin@stop.test', password: 'graceful-stop-admin-password' };
 const IN_FLIGHT = 12;
+const DRAIN_MS = 1500;
 
 let dir: string;
 let database: TestDatabase;
@@ -23,7 +25,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-stop-'));
   database = await createTestDatabase(dir);
   // TRUST_PROXY: each login in flight comes from an address of its own, as many people's would (one address gets 10 tries at one account at a time, decision 0094).
-  bff = await spawnBff({ DATABASE_URL: database.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, UPLOADS_DIR: path.join(dir, 'uploads'), SHUTDOWN_GRACE_MS: '20000', LOG_LEVEL: 'warn', TRUST_PROXY: '1' });
+  bff = await spawnBff({ DATABASE_URL: database.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, UPLOADS_DIR: path.join(dir, 'uploads'), SHUTDOWN_GRACE_MS: '20000', SHUTDOWN_DRAIN_MS: String(DRAIN_MS), LOG_LEVEL: 'warn', TRUST_PROXY: '1' });
 });
 afterAll(async () => {
   await bff?.stop();
@@ -72,7 +74,7 @@ function openStream(url: string, cookie: string) {
   });
 }
 
-it('finishes every request in flight, ends the event streams cleanly, refuses what comes after and exits 0', async () => {
+it('ends the event streams cleanly, answers readiness 503 "stopping" for the drain, then refuses what comes, finishes every request in flight and exits 0', async () => {
   const login = await fetch(`${bff.url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ADMIN) });
   expect(login.status).toBe(200);
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
@@ -90,8 +92,20 @@ it('finishes every request in flight, ends the event streams cleanly, refuses wh
   // The stream was told to go elsewhere: ended by the server, not cut.
   const streamEnd = await stream.ended;
   expect(streamEnd.complete).toBe(true);
-  // Nothing new gets in.
-  await expect(fetch(`${bff.url}/api/health/live`)).rejects.toThrow();
+  // The drain: the instance still answers, and its readiness says it is going (each answer closing its connection).
+  const ready = await fetch(`${bff.url}/api/health/ready`);
+  expect(ready.status).toBe(503);
+  expect(ready.headers.get('connection')).toBe('close');
+  expect(((await ready.json()) as { errors: Array<{ path: string }> }).errors.map((e) => e.path)).toEqual(['stopping']);
+  expect((await fetch(`${bff.url}/api/health/live`)).status).toBe(200);
+  expect((await fetch(`${bff.url}/api/pt/stalls`)).status).toBe(200);
+  // Then nothing new gets in: the listener closes once the drain is over.
+  let refusedAt = 0;
+  for (const deadline = Date.now() + DRAIN_MS + 5_000; !refusedAt && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    if (!(await fetch(`${bff.url}/api/health/live`).then(() => true, () => false))) refusedAt = Date.now();
+  }
+  expect(refusedAt - signalled).toBeGreaterThanOrEqual(DRAIN_MS);
+  expect(refusedAt - signalled).toBeLessThan(DRAIN_MS + 2_000);
 
   inFlight.forEach((request) => request.rest());
   const answers = await Promise.allSettled(inFlight.map((request) => request.answer));
@@ -101,5 +115,5 @@ it('finishes every request in flight, ends the event streams cleanly, refuses wh
 
   expect(await exited).toBe(0);
   expect(Date.now() - signalled).toBeLessThan(10_000);
-  expect(bff.output()).toContain('SIGTERM: finishing requests in flight, then stopping.');
+  expect(bff.output()).toContain('SIGTERM: readiness says stopping; finishing requests in flight, then stopping.');
 });

@@ -4,11 +4,18 @@ import { startFailureLine } from './start-up';
 try {
   const running = await startServer(process.env, console.log, { requireClientBuild: true });
   let stopping = false;
+  // SIGTERM (a service manager, a rolling restart) drains first: readiness says "stopping" for SHUTDOWN_DRAIN_MS
+  // while the instance still answers. SIGINT (Ctrl-C at a terminal) and a second signal stop taking connections at once.
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.log(`${signal} again: no longer taking connections; finishing requests in flight.`);
+      void running.close();
+      return;
+    }
     stopping = true;
-    console.log(`${signal}: finishing requests in flight, then stopping.`);
-    running.close().then(
+    const drain = signal === 'SIGTERM';
+    console.log(drain ? `${signal}: readiness says stopping; finishing requests in flight, then stopping.` : `${signal}: finishing requests in flight, then stopping.`);
+    running.close({ drain }).then(
       () => process.exit(0),
       (err: unknown) => {
         console.error('Shutdown failed:', err);

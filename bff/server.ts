@@ -42,13 +42,26 @@ const pastWebhooksInto =
     });
   };
 
+export interface StopOptions {
+  /**
+   * Keep listening for SHUTDOWN_DRAIN_MS first, readiness answering 503 "stopping" (SIGTERM: a
+   * balancer may be routing by readiness). Without it, or called again while draining, the listener
+   * closes at once.
+   */
+  drain?: boolean;
+}
+
 export interface RunningServer {
   url: string;
   server: Server;
   /** How this server reaches Kisi (in emulator mode, the emulator's own URL and key). */
   kisi: Kisi;
-  close: () => Promise<void>;
+  close: (options?: StopOptions) => Promise<void>;
 }
+
+/** SHUTDOWN_DRAIN_MS when unset: a few seconds in production (two or three polls of a balancer's readiness check), none in development. */
+export const DEFAULT_DRAIN_MS = 5000;
+const drainMsOf = (config: Config): number => config.SHUTDOWN_DRAIN_MS ?? (config.NODE_ENV === 'production' ? DEFAULT_DRAIN_MS : 0);
 
 function readVersion(): string {
   try {
@@ -152,15 +165,33 @@ async function ready({ config, listening, announce, options, opened }: Start, da
   if (admin.created) await auth.firstAdminAnnounced();
 
   let closing: Promise<void> | undefined;
+  let endDrain: (() => void) | undefined;
   /**
    * The graceful stop (SIGTERM, docs/deploy.md "Operations"): readiness answers 503 and streams end at once (browsers
-   * reconnect elsewhere); no new connection is accepted; requests in flight have SHUTDOWN_GRACE_MS to
-   * finish, each answer closing its connection; then the connections left are cut, and the database closes.
+   * reconnect elsewhere), and every answer closes its connection; with `drain`, the instance goes on listening and
+   * answering for SHUTDOWN_DRAIN_MS, so that a balancer polling readiness takes it out before it refuses connections;
+   * then no new connection is accepted; requests in flight have SHUTDOWN_GRACE_MS to finish; then the connections
+   * left are cut, and the database closes.
    */
-  const close = () =>
-    (closing ??= (async () => {
+  const close = ({ drain = false }: StopOptions = {}) => {
+    // Asked again while draining (a second signal): the listener closes now.
+    if (closing) {
+      if (!drain) endDrain?.();
+      return closing;
+    }
+    return (closing = (async () => {
       const jobsStopped = Promise.all(built.jobs.map((job) => job.stop()));
       built.drain();
+      const drainMs = drain ? drainMsOf(config) : 0;
+      if (drainMs > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, drainMs);
+          endDrain = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.getConnections((_err, cut) => {
@@ -185,6 +216,7 @@ async function ready({ config, listening, announce, options, opened }: Start, da
       await kisi.emulator?.close();
       await database.close();
     })());
+  };
 
   return { url, server, kisi, close };
 }

@@ -28,7 +28,8 @@ export function standInClient(staticDir: string): string {
 
 const spawnIndex = (env: Record<string, string>) =>
   spawn(process.execPath, ['--import', 'tsx', 'bff/index.ts'], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    // No drain on SIGTERM unless a test asks for one: every test's stop would wait it out.
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 
