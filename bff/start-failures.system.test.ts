@@ -153,6 +153,12 @@ describe('in the process (tests and the browser harness start it so)', () => {
     expect(starting.status).toBe(503);
     expect(starting.headers.get('retry-after')).toBe('1');
     expect(await starting.json()).toEqual({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'Frontdesk is starting; try again in a moment.' });
+    // A browser opening a page (through a balancer that passes the 503 on) gets a line, and the page again in a second, not JSON.
+    const page = await fetch(url.replace(/\/api$/, '/shell/webhook'), { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect([page.status, page.headers.get('retry-after'), page.headers.get('content-type')]).toEqual([503, '1', 'text/html; charset=utf-8']);
+    const html = await page.text();
+    expect(html).toContain('<meta http-equiv="refresh" content="1">');
+    expect(html).toContain('Frontdesk is starting; this page loads again in a moment.');
     listening.serve((_req: http.IncomingMessage, res: http.ServerResponse) => res.end('ready'));
     expect(await (await fetch(url)).text()).toBe('ready');
     await listening.close();

@@ -101,9 +101,28 @@ export function databaseFailure(err: unknown, databaseUrl: string): StartError {
   return new StartError(sentence(`Cannot open the SQLite database ${where} (DATABASE_URL): ${sqliteReason(err, where)}`));
 }
 
-/** What a request gets while the server listens but is not ready yet (database, seed, Kisi). */
-function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '1', 'Cache-Control': 'no-store' });
+/**
+ * What a page load gets while the instance starts: a line saying so, and the page again a second later
+ * by itself. Behind a balancer that passes the app's 503s on (deploy/nginx.conf.template), a browser may
+ * open a page on an instance that is starting: it must not show the API's JSON.
+ */
+const STARTING_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="1"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<title>Frontdesk is starting</title></head><body><p>Frontdesk is starting; this page loads again in a moment.</p></body></html>';
+
+/** A browser opening a page (not the API, not a file a page asks for): it reads HTML. */
+const isPageLoad = (req: IncomingMessage): boolean =>
+  (req.method === 'GET' || req.method === 'HEAD') && !(req.url ?? '').startsWith('/api/') && (req.headers.accept ?? '').includes('text/html');
+
+/** What a request gets while the server listens but is not ready yet (database, seed, Kisi): 503 with Retry-After: 1. */
+function answerStarting(req: IncomingMessage, res: ServerResponse): void {
+  const headers = { 'Retry-After': '1', 'Cache-Control': 'no-store' };
+  if (isPageLoad(req)) {
+    res.writeHead(503, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'none'" });
+    res.end(req.method === 'HEAD' ? undefined : STARTING_PAGE);
+    return;
+  }
+  res.writeHead(503, { ...headers, 'Content-Type': 'application/problem+json' });
   res.end(problemJson(503, 'Frontdesk is starting; try again in a moment.'));
 }
 

@@ -199,6 +199,22 @@ describe("a page's first reads, in its HTML for the session that may make them",
     expect(await preloads('/shell/chat', 'runner')).toEqual([authApi.session.path, '/api/chat/channels']);
   });
 
+  it('loads the page as a visitor’s when the session cannot be looked up (the database away): the page, not a 503 problem', async () => {
+    const away = express().use(
+      spaMiddleware(built, {
+        userForToken: () => {
+          throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        },
+      }),
+    );
+    const awayAsync = express().use(spaMiddleware(built, { userForToken: () => Promise.reject(new Error('connect ECONNREFUSED')) }));
+    for (const server of [away, awayAsync]) {
+      const res = await request(server).get('/shell/gymowner/users').set('Cookie', 'sid=staff').expect(200);
+      expect(res.type).toBe('text/html');
+      expect([...res.text.matchAll(/rel="preload" as="fetch" crossorigin href="([^"]+)"/g)].map((m) => m[1])).toEqual([authApi.session.path]);
+    }
+  });
+
   it('names nothing for an address the page cannot have, nor for a role the page is not for, nor for an ended session', async () => {
     expect(await preloads('/gymowners/abc', 'staff')).toEqual([authApi.session.path]);
     expect(await preloads('/shell/gymowner/users', 'runner')).toEqual([authApi.session.path]);

@@ -128,8 +128,20 @@ export function spaMiddleware(staticDir: string, { userForToken }: SpaOptions = 
     }),
   );
 
-  // Who is signed in, for the page's first reads (files above never ask).
-  if (userForToken) router.use(sessionMiddleware(userForToken));
+  // Who is signed in, for the page's first reads (files above never ask). A lookup that fails (the database
+  // away) leaves the page to load as a visitor's: the page itself needs no database, and its own reads then
+  // answer 503 with Retry-After, which it sits out (decision 0072), where this would answer JSON to a browser.
+  if (userForToken) {
+    const lookup: typeof userForToken = (token) => {
+      try {
+        const user = userForToken(token);
+        return user instanceof Promise ? user.catch(() => undefined) : user;
+      } catch {
+        return undefined;
+      }
+    };
+    router.use(sessionMiddleware(lookup));
+  }
 
   router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !fs.existsSync(indexFile)) return next();
