@@ -10,6 +10,7 @@ import type { Seeder } from './db/seed';
 import { counterStoreFor } from './db/shared-limits';
 import type { Feature, FeatureContext } from './feature';
 import { auditFeature } from './features/audit/audit.feature';
+import { backupsFeature, lastBackupFigures } from './features/backups/backups.feature';
 import { authFeature } from './features/auth/auth.feature';
 import { SESSIONS_ENDED_CHANNEL } from './features/auth/auth.service';
 import type { LoginLimits } from './features/auth/login-throttle';
@@ -121,7 +122,7 @@ export function createApp(deps: AppDeps): App {
   const checkResponses = deps.checkResponses ?? process.env.NODE_ENV === 'test';
   let stopping = false;
   // Off unless a token is set: then nothing of it is built, and /metrics is a page that does not exist (decision 0070).
-  const metrics = config.METRICS_TOKEN ? createMetrics(config.METRICS_TOKEN, { openStreams: streams.openCount, poolUse: database.poolUse, doorSwitchesWaiting: () => doorSwitchesWaiting(database) }) : undefined;
+  const metrics = config.METRICS_TOKEN ? createMetrics(config.METRICS_TOKEN, { openStreams: streams.openCount, poolUse: database.poolUse, doorSwitchesWaiting: () => doorSwitchesWaiting(database), lastBackup: () => lastBackupFigures(database) }) : undefined;
   const jsonBody = express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: refuseDeepJson });
   const context: FeatureContext = {
     config,
@@ -149,6 +150,7 @@ export function createApp(deps: AppDeps): App {
     catalogueFeature(context),
     statusFeature(context, { version: deps.version, startedAt: deps.startedAt ?? new Date() }),
     auditFeature(context),
+    backupsFeature(context, { version: deps.version }),
     retentionFeature(context),
     kisiFeature(context, deps.kisi),
   ];

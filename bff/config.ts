@@ -21,6 +21,16 @@ const integer = (name: string, min: number, max: number) =>
     v.maxValue(max, `${name} must be a whole number from ${min} to ${max}`),
   );
 
+/** Hours as a whole or decimal number (`24`, `0.5`), from 0 to `max`. */
+const hours = (name: string, max: number) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^\d+(\.\d+)?$/, `${name} must be a number of hours from 0 to ${max} (fractions such as 0.5 allowed)`),
+    v.transform(Number),
+    v.maxValue(max, `${name} must be a number of hours from 0 to ${max} (fractions such as 0.5 allowed)`),
+  );
+
 const httpUrl = (name: string) =>
   v.pipe(
     v.string(),
@@ -164,6 +174,12 @@ const EnvSchema = v.object({
   CATALOGUE_IMAGE_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('CATALOGUE_IMAGE_DIR must not be empty')), './data/catalogue-images'),
   /** CATALOGUE_IMAGE_DIR is pruned to this size, least recently used pictures first. */
   CATALOGUE_IMAGE_DIR_MAX_MB: v.optional(integer('CATALOGUE_IMAGE_DIR_MAX_MB', 1, 1_000_000), '500'),
+  /** Where `npm run backup` and the server's scheduled backups go, one folder each (docs/operations.md). */
+  BACKUP_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('BACKUP_DIR must not be empty')), './data/backups'),
+  /** Hours between the server's backups (fractions allowed; 0: the server takes none). */
+  BACKUP_EVERY_HOURS: v.optional(hours('BACKUP_EVERY_HOURS', 8760), '24'),
+  /** Backups kept in BACKUP_DIR: after each one the oldest beyond this many are deleted (0: all are kept). */
+  BACKUP_KEEP: v.optional(integer('BACKUP_KEEP', 0, 10_000), '7'),
 });
 
 const ConfigSchema = v.pipe(

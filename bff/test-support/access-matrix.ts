@@ -78,6 +78,9 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   // The received events and a member's unlocks: the front desk.
   'GET /api/audit': adminsOnly,
   'GET /api/audit/export.csv': adminsOnly,
+  // Backups (issue 50): what there is, and one taken now: admins.
+  'GET /api/operations/backups': adminsOnly,
+  'POST /api/operations/backups': adminsOnly,
   // Operations (issue 50): what retention keeps and purged.
   'GET /api/operations/retention': adminsOnly,
   'GET /api/webhook': frontDesk,

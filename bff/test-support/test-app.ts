@@ -50,7 +50,7 @@ export interface TestContextOptions {
 export async function createTestContext(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}, options: TestContextOptions = {}): Promise<TestContext> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-test-'));
   const testDatabase = await createTestDatabase(dir);
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: testDatabase.url, STATIC_DIR: path.join(dir, 'static'), UPLOADS_DIR: path.join(dir, 'uploads'), SAMPLES_IMAGE_DIR: path.join(dir, 'sample-images'), CATALOGUE_IMAGE_DIR: path.join(dir, 'catalogue-images'), ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: testDatabase.url, STATIC_DIR: path.join(dir, 'static'), UPLOADS_DIR: path.join(dir, 'uploads'), SAMPLES_IMAGE_DIR: path.join(dir, 'sample-images'), CATALOGUE_IMAGE_DIR: path.join(dir, 'catalogue-images'), BACKUP_DIR: path.join(dir, 'backups'), ...env });
   const database = await openDatabase(config.DATABASE_URL, { statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS });
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   let webhookUrl: string | undefined;

@@ -18,8 +18,8 @@ export interface EmulatorDatabase extends Pick<Connection, 'exclusively'> {
 /** Where the emulator's tables live on PostgreSQL. */
 export const EMULATOR_SCHEMA = 'kisi_emulator';
 
-/** The emulator's migrations, in order; like the product's, names are permanent. */
-const MIGRATIONS: Record<string, MigrationModule> = {
+/** The emulator's migrations, in order; like the product's, names are permanent (a restore checks a backup's against them). */
+export const EMULATOR_MIGRATIONS: Record<string, MigrationModule> = {
   '001-organisation': m001,
 };
 
@@ -58,7 +58,7 @@ export async function openEmulatorDatabase(url: string): Promise<EmulatorDatabas
   };
   try {
     await connection.exclusively(() =>
-      migrateToLatest(db, connection, MIGRATIONS, { migrationTableName: 'kisi_emu_migration', migrationLockTableName: 'kisi_emu_migration_lock' }),
+      migrateToLatest(db, connection, EMULATOR_MIGRATIONS, { migrationTableName: 'kisi_emu_migration', migrationLockTableName: 'kisi_emu_migration_lock' }),
     );
   } catch (err) {
     await close();
