@@ -65,7 +65,8 @@ const SKIP: Record<FileFolder, (relative: string) => boolean> = {
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.trim();
 
 export interface BackupsServiceDeps {
-  database: Database;
+  /** The app's database, for the lease and the record (the copy is taken from DATABASE_URL, apart from its connections). */
+  database: Pick<Database, 'db' | 'engine'>;
   settings: BackupSettings;
   logger?: Logger;
   now?: () => Date;
@@ -100,7 +101,9 @@ export function backupsService({ database, settings, logger, now = () => new Dat
   /** Builds the backup in its incomplete folder and renames it when whole. */
   async function build(name: string, by: string, signal: AbortSignal): Promise<Manifest> {
     const building = incompleteFolderOf(settings.folder, name);
-    await fs.promises.mkdir(building, { recursive: true });
+    await fs.promises.mkdir(building, { recursive: true }).catch((err: unknown) => {
+      throw new OperatorError(`BACKUP_DIR (${settings.folder}) cannot be written to: ${messageOf(err)}`);
+    });
     try {
       // Every write acknowledged before this moment is in the copy.
       const createdAt = now().toISOString();
