@@ -56,6 +56,15 @@ export const isoInstant = (message = 'Expected an ISO 8601 time such as 2026-03-
 /** `:id` of a path. */
 export const IdParamSchema = v.object({ id: idText() });
 
+/**
+ * `?erase=true` on deleting a person (a member, an account): their name and email also go from door
+ * events, conversations and the audit trail, which keep their rows as anonymous counts (decision
+ * 0097). Without it the history keeps who it was.
+ */
+export const EraseQuerySchema = v.object({
+  erase: v.optional(v.pipe(v.picklist(['true', 'false'], 'erase is true or false'), v.transform((text) => text === 'true')), 'false'),
+});
+
 /** An id in a JSON body. */
 export const idNumber = (message: string) => v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(MAX_ID, message));
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText } from './common.contract';
+import { EmailSchema, EraseQuerySchema, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
@@ -233,7 +233,17 @@ export const gymApi = {
     response: GymMemberSchema,
     errors: [404],
   }),
-  deleteMember: endpoint({ method: 'DELETE', path: '/api/gym/users/:id', summary: 'Delete a gym member', access: staff, params: IdParamSchema, response: NoContentSchema, status: 204, errors: [404] }),
+  deleteMember: endpoint({
+    method: 'DELETE',
+    path: '/api/gym/users/:id',
+    summary: 'Delete a gym member and switch their door access off in Kisi; `erase=true` also erases their name and email from door events, conversations and the audit trail',
+    access: staff,
+    params: IdParamSchema,
+    query: EraseQuerySchema,
+    response: NoContentSchema,
+    status: 204,
+    errors: [404],
+  }),
   doorAccess: endpoint({
     method: 'GET',
     path: '/api/gym/users/:id/access',

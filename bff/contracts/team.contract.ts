@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AuthResponseSchema, RoleSchema } from './auth.contract';
-import { EmailSchema, IdParamSchema, NoContentSchema, atMost, requiredText } from './common.contract';
+import { EmailSchema, EraseQuerySchema, IdParamSchema, NoContentSchema, atMost, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
 
 /**
@@ -144,9 +144,10 @@ export const teamApi = {
   remove: endpoint({
     method: 'DELETE',
     path: '/api/team/accounts/:id',
-    summary: 'Delete an account and end its sessions; never the last active admin, nor yourself (409)',
+    summary: 'Delete an account and end its sessions; never the last active admin, nor yourself (409). `erase=true` also erases their name and email from door events, conversations, messages and the audit trail',
     access: admins,
     params: IdParamSchema,
+    query: EraseQuerySchema,
     response: NoContentSchema,
     status: 204,
     errors: [404, 409],

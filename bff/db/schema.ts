@@ -99,7 +99,7 @@ export interface GymUsersTable {
   updated_at: string;
 }
 
-/** A door-access switch still owed to Kisi: one per member (migration 025). */
+/** A door-access switch still owed to Kisi: one per member, a deleted one's too (migrations 025, 029). */
 export interface DoorAccessOutboxTable {
   member_id: number;
   want_enabled: number;
@@ -110,6 +110,8 @@ export interface DoorAccessOutboxTable {
   created_at: string;
   /** Until when a sender holds the row (its lease); null: nobody does. */
   claimed_until: string | null;
+  /** A deleted member's email, for the switch-off owed after their record is gone (migration 029); null while the member is here. */
+  email: string | null;
 }
 
 export interface LiveEventsTable {

@@ -28,6 +28,7 @@ import * as m025 from './025-door-access-outbox.migration';
 import * as m026 from './026-door-access-claims.migration';
 import * as m027 from './027-team-accounts.migration';
 import * as m028 from './028-retention-indexes.migration';
+import * as m029 from './029-door-access-outlives-the-member.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -62,4 +63,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '026-door-access-claims': m026,
   '027-team-accounts': m027,
   '028-retention-indexes': m028,
+  '029-door-access-outlives-the-member': m029,
 };

@@ -44,7 +44,7 @@ export function teamRoutes(team: TeamService, options: TeamRouteOptions) {
     route(teamApi.changeRole, ({ params, body }, { req }) => team.changeRole(req.user!, params.id, body.role)),
     route(teamApi.changeStatus, ({ params, body }, { req }) => team.changeStatus(req.user!, params.id, body.status)),
     route(teamApi.resetLink, ({ params, body }, { req }) => team.makeResetLink(req.user!, params.id, body.expiresInHours)),
-    route(teamApi.remove, ({ params }, { req }) => team.remove(req.user!, params.id)),
+    route(teamApi.remove, ({ params, query }, { req }) => team.remove(req.user!, params.id, { erase: query.erase })),
 
     route(accountLinksApi.previewInvitation, ({ body }) => team.previewInvitation(body.token), limited),
     route(accountLinksApi.acceptInvitation, async ({ body }, { req, res }) => signIn(req, res, await team.acceptInvitation(body, sessionClientOf(req))), limited),

@@ -4,6 +4,7 @@ import type { Role } from '../../contracts/endpoint.contract';
 import type { AccountStatus, Invitation, TeamAccount, TeamResponse } from '../../contracts/team.contract';
 import { auditIn, changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { Database } from '../../db/database';
+import { erasePersonIn, erasedCountsAsChanges, type ErasedCounts, type PersonToErase } from '../../db/personal-data';
 import { isUniqueViolation } from '../../db/engine';
 import type { InTransaction } from '../../lib/event-bus';
 import { conflict, notFound } from '../../lib/http-error';
@@ -26,6 +27,8 @@ export interface TeamWrite {
   accounts: AccountsRepository;
   sessions: SessionsRepository;
   audit: Audit;
+  /** Erases a person's name and email from the venue's history (db/personal-data.ts). */
+  erase: (person: PersonToErase) => Promise<ErasedCounts>;
   /**
    * Holds the team's lock until the transaction ends, so changes that could leave no active admin
    * run one after another and each counts the admins the other left (on PostgreSQL an advisory
@@ -49,6 +52,8 @@ export interface TeamServiceDeps {
 }
 
 const ACCOUNT_FIELDS = ['email', 'name', 'role'] as const;
+/** The trail's entries about an account: its changes, and its sign-ins and sessions. */
+const ACCOUNT_AUDIT_KINDS = ['account', 'session'] as const;
 const HOUR_MS = 3_600_000;
 
 /** A link's secret: 32 random bytes, as the page's address carries it. Only its hash is stored. */
@@ -187,12 +192,22 @@ export function teamService({ team, accounts, inTransaction, auth, sessionsEnded
       return { token, expiresAt };
     },
 
-    /** Deletes the account (see `teamRepository.deleteAccount` for what goes with it and what keeps its history); its sessions end everywhere. */
-    async remove(actor: SessionUser, id: number): Promise<void> {
+    /**
+     * Deletes the account (see `teamRepository.deleteAccount` for what goes with it and what keeps its
+     * history); its sessions end everywhere. With `erase`, first their name and email go from door
+     * events, conversations, their messages and files and the trail's entries about them, which then
+     * records the erasure by its counts and calls them "account #id"; what they did to others' records
+     * keeps their name as its actor.
+     */
+    async remove(actor: SessionUser, id: number, { erase = false }: { erase?: boolean } = {}): Promise<void> {
       if (id === actor.id) throw conflict('You cannot delete your own account: another admin can.');
       await changeAccount(id, async (tx, before) => {
+        const label = `account #${id}`;
+        // Before the delete: the messages and files still name the account it erases them by.
+        const erased = erase ? await tx.erase({ email: before.email, name: before.name, accountId: id, subject: { id, kinds: ACCOUNT_AUDIT_KINDS, label } }) : undefined;
         await tx.team.deleteAccount(id);
-        await tx.audit(actor, { kind: 'account', action: 'deleted', subjectId: id, subject: personLabel(before), changes: changesOf(before, null, ACCOUNT_FIELDS) });
+        await tx.audit(actor, { kind: 'account', action: 'deleted', subjectId: id, subject: erased ? label : personLabel(before), changes: changesOf(before, null, erased ? ['role'] : ACCOUNT_FIELDS) });
+        if (erased) await tx.audit(actor, { kind: 'account', action: 'erased personal data', subjectId: id, subject: label, changes: erasedCountsAsChanges(erased) });
       });
       await sessionsEnded();
     },
@@ -269,6 +284,7 @@ export const teamServiceOn = (
           accounts: accountsRepository(trx),
           sessions: sessionsRepository(trx),
           audit: auditIn(trx),
+          erase: erasePersonIn(trx),
           lockTeam: async () => void (await database.transactionLock(trx, 'team')),
         }),
       ),

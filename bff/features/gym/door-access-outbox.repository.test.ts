@@ -42,17 +42,17 @@ it('keeps one row per member: a later change replaces the wish, and a send finis
   const [id] = await memberIds();
   await outbox.queue(id!, false, T0);
   const [claimed] = await outbox.claim(T0, LEASE);
-  expect(claimed).toEqual({ memberId: id, wantEnabled: false, version: 1, attempts: 0 });
+  expect(claimed).toEqual({ memberId: id, wantEnabled: false, version: 1, attempts: 0, email: null });
   // The member is reactivated while the pause is being sent.
   await outbox.queue(id!, true, T1);
   await outbox.done(claimed!);
   expect(await outbox.summary()).toEqual({ waiting: 1, nextTryAt: T1 });
   const [again] = await outbox.claim(T1, LEASE);
-  expect(again).toMatchObject({ wantEnabled: true, version: 2, attempts: 0 });
+  expect(again).toMatchObject({ wantEnabled: true, version: 2, attempts: 0, email: null });
   // A failure counts and moves the next try; not due before it.
   await outbox.failed(again!, 'Kisi is unreachable', '2026-11-29T08:00:06.000Z');
   expect(await outbox.claim('2026-11-29T08:00:05.000Z', LEASE)).toEqual([]);
-  expect(await outbox.claim('2026-11-29T08:00:06.000Z', LEASE)).toEqual([{ memberId: id, wantEnabled: true, version: 2, attempts: 1 }]);
+  expect(await outbox.claim('2026-11-29T08:00:06.000Z', LEASE)).toEqual([{ memberId: id, wantEnabled: true, version: 2, attempts: 1, email: null }]);
 });
 
 it('gives each due row to one sender when senders on every instance claim at once', async () => {
@@ -83,9 +83,9 @@ it('leaves a held row to its sender when Kisi answers again: "everything due now
   expect(sending).toMatchObject({ memberId: held });
   // Kisi answers again (on any instance): the backed-off row is due now, the one being sent stays with its sender.
   await doorAccessOutboxRepository(instances[1]!.db).bringForward(T1);
-  expect(await doorAccessOutboxRepository(instances[1]!.db).claim(T1, LEASE)).toEqual([{ memberId: waiting, wantEnabled: false, version: 1, attempts: 0 }]);
+  expect(await doorAccessOutboxRepository(instances[1]!.db).claim(T1, LEASE)).toEqual([{ memberId: waiting, wantEnabled: false, version: 1, attempts: 0, email: null }]);
   // Not "try now" either, while it is held; once its sender failed and released it, it is due at its next try.
   expect(await outbox.claim(T1, LEASE, held)).toEqual([]);
   await outbox.failed(sending!, 'Kisi is unreachable', T1);
-  expect(await outbox.claim(T1, LEASE)).toEqual([{ memberId: held, wantEnabled: false, version: 1, attempts: 1 }]);
+  expect(await outbox.claim(T1, LEASE)).toEqual([{ memberId: held, wantEnabled: false, version: 1, attempts: 1, email: null }]);
 });

@@ -9,6 +9,8 @@ export interface OwedSwitch {
   /** Grows with every change of the member: a send removes its row only if no newer change came. */
   version: number;
   attempts: number;
+  /** A deleted member's email (their record is gone); null while the member is here. */
+  email: string | null;
 }
 
 /**
@@ -19,11 +21,12 @@ export interface OwedSwitch {
  * Nothing moves a held row; its sender releases it (or its lease ends, if that sender died).
  */
 export function doorAccessOutboxRepository(db: Db) {
-  const toOwed = (r: { member_id: number; want_enabled: number; version: number; attempts: number }): OwedSwitch => ({
+  const toOwed = (r: { member_id: number; want_enabled: number; version: number; attempts: number; email: string | null }): OwedSwitch => ({
     memberId: r.member_id,
     wantEnabled: r.want_enabled === 1,
     version: r.version,
     attempts: r.attempts,
+    email: r.email,
   });
   const unheld = (now: string) => (eb: ExpressionBuilder<DB, 'door_access_outbox'>) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]);
   const release = (memberId: number) => db.updateTable('door_access_outbox').set({ claimed_until: null }).where('member_id', '=', memberId).execute();
@@ -38,6 +41,19 @@ export function doorAccessOutboxRepository(db: Db) {
         )
         .execute(),
 
+    /**
+     * The member is deleted: their access is owed off, found by the email Kisi knows them by (the row
+     * outlives the member's record, migration 029); supersedes a switch not yet sent.
+     */
+    queueSwitchOff: (memberId: number, email: string, at: string) =>
+      db
+        .insertInto('door_access_outbox')
+        .values({ member_id: memberId, want_enabled: 0, next_try_at: at, created_at: at, email })
+        .onConflict((oc) =>
+          oc.column('member_id').doUpdateSet({ want_enabled: 0, email, version: sql<number>`door_access_outbox.version + 1`, attempts: 0, next_try_at: at, last_error: null }),
+        )
+        .execute(),
+
     /** The rows due at `now` (or the one member's, due or not), each leased to this sender until `leaseUntil`. */
     claim: async (now: string, leaseUntil: string, memberId?: number): Promise<OwedSwitch[]> =>
       (
@@ -47,7 +63,7 @@ export function doorAccessOutboxRepository(db: Db) {
           .where(unheld(now))
           .$if(memberId === undefined, (qb) => qb.where('next_try_at', '<=', now))
           .$if(memberId !== undefined, (qb) => qb.where('member_id', '=', memberId!))
-          .returning(['member_id', 'want_enabled', 'version', 'attempts'])
+          .returning(['member_id', 'want_enabled', 'version', 'attempts', 'email'])
           .execute()
       ).map(toOwed),
 

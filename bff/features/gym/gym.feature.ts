@@ -1,6 +1,7 @@
 import type { Feature, FeatureContext } from '../../feature';
 import { auditIn } from '../../db/audit-trail';
 import type { Database } from '../../db/database';
+import { erasePersonIn } from '../../db/personal-data';
 import { KISI_DEMO_PEOPLE } from '../../kisi/emulator/emulator.seed';
 import { periodicJob } from '../../lib/jobs';
 import { doorAccessOutboxRepository } from './door-access-outbox.repository';
@@ -70,11 +71,11 @@ export function gymFeature({ database, mount, logger }: FeatureContext, { door, 
     visits: visitsRepository(database.db),
     outbox: doorAccessOutboxRepository(database.db),
     door,
-    // Each change with its audit entry and the door switch it makes due, in one transaction.
+    // Each change with its audit entry and the door switch it makes due (and a deleted member's erasure), in one transaction.
     inTransaction: (work) =>
       database.db
         .transaction()
-        .execute((trx) => work({ owners: ownersRepository(trx), members: membersRepository(trx), outbox: doorAccessOutboxRepository(trx), audit: auditIn(trx) })),
+        .execute((trx) => work({ owners: ownersRepository(trx), members: membersRepository(trx), outbox: doorAccessOutboxRepository(trx), audit: auditIn(trx), erase: erasePersonIn(trx) })),
   });
   return { ...mount(gymRoutes(gym)), jobs: [doorAccessSender(gym, doorSync, logger)], seeders: [gymSeeder(KISI_DEMO_PEOPLE)] };
 }

@@ -12,7 +12,7 @@ export const gymRoutes = (gym: GymService) => [
   route(gymApi.getMember, ({ params }) => gym.getMember(params.id)),
   route(gymApi.createMember, ({ body }, { req }) => gym.createMember(req.user!, body)),
   route(gymApi.updateMember, ({ params, body }, { req }) => gym.updateMember(req.user!, params.id, body)),
-  route(gymApi.deleteMember, ({ params }, { req }) => gym.deleteMember(req.user!, params.id)),
+  route(gymApi.deleteMember, ({ params, query }, { req }) => gym.deleteMember(req.user!, params.id, { erase: query.erase })),
   route(gymApi.doorAccess, ({ params }) => gym.doorAccess(params.id)),
   route(gymApi.doorSyncStatus, () => gym.doorSyncStatus()),
   route(gymApi.syncDoorAccess, ({ params }, { req }) => gym.syncDoorAccess(req.user!, params.id)),

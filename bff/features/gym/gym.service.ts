@@ -17,6 +17,7 @@ import {
 import type { Page } from '../../contracts/common.contract';
 import { isUniqueViolation } from '../../db/engine';
 import { changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
+import { erasedCountsAsChanges, type ErasedCounts, type PersonToErase } from '../../db/personal-data';
 import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
 import { wantsDoorAccess, type AccessSyncRecord, type MembersRepository } from './members.repository';
@@ -36,12 +37,13 @@ export interface DoorAccess {
 }
 type KisiDoorUser = { id: number; name: string | null; email: string; accessEnabled: boolean };
 
-/** A write of the gym: the repositories in one transaction, and the audit trail beside them. */
+/** A write of the gym: the repositories in one transaction, the audit trail beside them, and a person's erasure. */
 export interface GymWrite {
   owners: OwnersRepository;
   members: MembersRepository;
   outbox: DoorAccessOutboxRepository;
   audit: Audit;
+  erase: (person: PersonToErase) => Promise<ErasedCounts>;
 }
 
 export interface GymServiceDeps {
@@ -56,6 +58,10 @@ export interface GymServiceDeps {
 
 const OWNER_FIELDS = ['name', 'email', 'phone', 'gymName'] as const;
 const MEMBER_FIELDS = ['name', 'email', 'ownerName', 'membership'] as const;
+/** The trail's entries about a member: their record, and their door switches. */
+const MEMBER_AUDIT_KINDS = ['member', 'door_access'] as const;
+/** What the trail calls a member once they are deleted and their door is switched off, or erased. */
+const deletedMemberLabel = (id: number) => `member #${id}`;
 /** A membership change in one word for the trail ("paused"); any other change is an update. */
 const memberAction = (before: GymMember, after: GymMember) =>
   before.membership === after.membership ? 'updated' : ({ active: 'reactivated', paused: 'paused', cancelled: 'cancelled' } as const)[after.membership];
@@ -105,12 +111,18 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
    */
   async function send(actor: AuditActor, owed: OwedSwitch): Promise<boolean> {
     const member = await members.find(owed.memberId);
-    if (!member) return true; // deleted meanwhile: its row went with it
+    // A deleted member's switch-off goes by the email their row kept (their record is gone, and with
+    // an erasure their name too: the trail calls them by their id).
+    const email = member?.email ?? owed.email;
+    const dropped = async () => void (await inTransaction((tx) => tx.outbox.done(owed)));
+    if (!email) return dropped().then(() => true);
+    // The email is a member's again (added back since): their own membership decides their door.
+    if (!member && (await members.emailInUse(email))) return dropped().then(() => true);
     const want = owed.wantEnabled;
     let state: 'synced' | 'no_kisi_user';
     let switched = false;
     try {
-      const kisiUser = await door.findUser(member.email);
+      const kisiUser = await door.findUser(email);
       if (!kisiUser) state = 'no_kisi_user';
       else {
         if (kisiUser.accessEnabled !== want) {
@@ -124,7 +136,7 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       const error = `Could not switch door access ${want ? 'on' : 'off'}: ${reason(err)}`;
       await inTransaction(async (tx) => {
         await tx.outbox.failed(owed, error, later(retryDelayMs(owed.attempts + 1)));
-        await tx.members.recordAccessSync(owed.memberId, { state: 'pending', error, at: now() });
+        if (member) await tx.members.recordAccessSync(owed.memberId, { state: 'pending', error, at: now() });
       });
       return false;
     }
@@ -133,14 +145,14 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       const removed = Number((await tx.outbox.done(owed))[0]?.numDeletedRows ?? 0);
       // A newer change came while this one was sent: the member stays pending until that one is.
       const at = now();
-      if (removed > 0) await tx.members.recordAccessSync(owed.memberId, { state, error: null, at, ...(state === 'synced' ? { confirmed: want } : {}) });
-      else if (state === 'synced') await tx.members.recordConfirmed(owed.memberId, want, at);
+      if (member && removed > 0) await tx.members.recordAccessSync(owed.memberId, { state, error: null, at, ...(state === 'synced' ? { confirmed: want } : {}) });
+      else if (member && state === 'synced') await tx.members.recordConfirmed(owed.memberId, want, at);
       if (switched) {
         await tx.audit(actor, {
           kind: 'door_access',
           action: want ? 'switched on' : 'switched off',
           subjectId: owed.memberId,
-          subject: personLabel(member),
+          subject: member ? personLabel(member) : deletedMemberLabel(owed.memberId),
           changes: [{ field: 'accessEnabled', before: !want, after: want }],
         });
       }
@@ -257,14 +269,32 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       return membershipChanged && lastContact?.reachable !== false ? syncDoorAccess(actor, id) : memberOr404(id);
     },
 
-    async deleteMember(actor: AuditActor, id: number): Promise<void> {
+    /**
+     * Deletes the member and owes Kisi their switch-off (the outbox row outlives them, with their
+     * email), tried at once while Kisi answers. With `erase`, their name and email also go from door
+     * events, conversations and the trail (db/personal-data.ts), and the trail records the erasure by
+     * its counts, calling them "member #id".
+     */
+    async deleteMember(actor: AuditActor, id: number, { erase = false }: { erase?: boolean } = {}): Promise<void> {
       const deleted = await inTransaction(async (tx) => {
         const member = await tx.members.find(id);
         if (!member || (await tx.members.delete(id)) === 0) return false;
-        await tx.audit(actor, { kind: 'member', action: 'deleted', subjectId: id, subject: personLabel(member), changes: changesOf(member, null, MEMBER_FIELDS) });
+        await tx.outbox.queueSwitchOff(id, member.email, now());
+        const label = deletedMemberLabel(id);
+        const erased = erase ? await tx.erase({ email: member.email, name: member.name, subject: { id, kinds: MEMBER_AUDIT_KINDS, label } }) : undefined;
+        await tx.audit(actor, {
+          kind: 'member',
+          action: 'deleted',
+          subjectId: id,
+          subject: erased ? label : personLabel(member),
+          changes: changesOf(member, null, erased ? MEMBER_FIELDS.filter((f) => f !== 'name' && f !== 'email') : MEMBER_FIELDS),
+        });
+        if (erased) await tx.audit(actor, { kind: 'member', action: 'erased personal data', subjectId: id, subject: label, changes: erasedCountsAsChanges(erased) });
         return true;
       });
       if (!deleted) throw notFound(`No gym member with id ${id}.`);
+      // The sender follows if Kisi is away or this try fails; the delete has happened either way.
+      if (lastContact?.reachable !== false) await sendOwed(actor, id).catch(() => undefined);
     },
 
     syncDoorAccess,

@@ -111,6 +111,9 @@ export function membersRepository(db: Db) {
         async (limit, offset) => (await pageOf(query, query.sort, limit, offset).execute()).map(({ lastVisitAt, ...row }) => ({ ...toMember(row), lastVisitAt: lastVisitAt ?? null })),
       ),
 
+    /** Whether a member has this (lower-cased) email now. */
+    emailInUse: async (email: string) => !!(await db.selectFrom('gym_users').select('id').where('email', '=', email).executeTakeFirst()),
+
     find: async (id: number): Promise<GymMember | undefined> => {
       const row = await selectMembers().where('u.id', '=', id).executeTakeFirst();
       return row && toMember(row);

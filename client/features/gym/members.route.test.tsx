@@ -141,6 +141,26 @@ describe('/shell/gymowner/users', () => {
     await waitFor(() => expect(screen.queryByRole('link', { name: /^Member 1 / })).not.toBeInTheDocument());
     expect(screen.getByText('Showing 1–10 of 22 members')).toBeInTheDocument();
   });
+
+  it('says the door is switched off, keeps the history unless asked, and erases the member when ticked', async () => {
+    const { user, api } = setup('/shell/gymowner/users');
+    await user.click(await screen.findByRole('button', { name: 'Delete Member 1' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete Member 1?' });
+    expect(dialog).toHaveTextContent('door access switched off in Kisi');
+    expect(within(dialog).getByRole('checkbox', { name: 'Also erase their name and email from door events and conversations' })).not.toBeChecked();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete member' }));
+    await screen.findByText('Member 1 was deleted.');
+
+    await user.click(await screen.findByRole('button', { name: 'Delete Member 11' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete Member 11?' });
+    const erase = within(dialog).getByRole('checkbox', { name: 'Also erase their name and email from door events and conversations' });
+    expect(erase).toHaveAccessibleDescription(/anonymous counts; the audit trail calls them member #11\. This cannot be undone\./);
+    await user.click(erase);
+    expect(erase).toBeChecked();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete member' }));
+    await screen.findByText('Member 11 was deleted.');
+    expect(api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/gym/users/1?erase=false', '/api/gym/users/11?erase=true']);
+  });
 });
 
 describe('/shell/gymowner/users: last visit and door access columns', () => {

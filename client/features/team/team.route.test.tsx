@@ -146,6 +146,16 @@ describe('/shell/team', () => {
     expect(await screen.findByRole('heading', { name: 'No open invitations' })).toBeInTheDocument();
   });
 
+  it('erases the person with their account when ticked', async () => {
+    const { user, api, team } = setup();
+    await user.click(within(await rowOf('Ada Lovelace')).getByRole('button', { name: 'Delete Ada Lovelace' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Ada Lovelace’s account?' });
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Also erase their name and email from door events and conversations' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    await waitFor(() => expect(team.accounts.map((a) => a.name)).toEqual(['Administrator', 'Rita Runner']));
+    expect(api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/team/accounts/2?erase=true']);
+  });
+
   it('is for admins: staff get the 403 screen', async () => {
     const api = fakeBff([signedInAs({ role: 'staff', name: 'Sam Staff' })], { signedIn: true });
     renderApp('/shell/team');

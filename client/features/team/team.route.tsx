@@ -6,6 +6,7 @@ import { LINK_HOURS, type Invitation, type TeamAccount } from '@contracts/team.c
 import { teamPageReads } from '@pages/team.reads';
 import { AsyncButton } from '@/components/async-button';
 import { ConfirmDelete, useConfirmDelete } from '@/components/confirm-delete';
+import { EraseChoice } from '@/components/erase-choice';
 import { EmptyState } from '@/components/empty-state';
 import { FormActions, ModalForm, SelectField, TextField } from '@/components/form-fields';
 import { Icon } from '@/components/icon';
@@ -215,19 +216,27 @@ function AccountRow({ account, me, onRefused }: { account: TeamAccount; me: bool
       content: (close) => <ResetLinkForm account={account} onClose={close} />,
     });
 
-  const openDelete = () =>
+  const openDelete = () => {
+    let erase = false;
     confirmDelete({
       title: `Delete ${name}’s account?`,
       confirmLabel: 'Delete account',
       body: (
-        <p>
-          {name} ({account.email}) is signed out everywhere and the account is gone; the audit trail keeps what they did. To stop their sign-ins but keep the account, deactivate it
-          instead.
-        </p>
+        <>
+          <p>
+            {name} ({account.email}) is signed out everywhere and the account is gone; the audit trail keeps what they did. To stop their sign-ins but keep the account, deactivate
+            it instead.
+          </p>
+          <EraseChoice
+            onChange={(value) => (erase = value)}
+            keeps={`Their messages keep their words and their files stay, both under “Erased person”; the audit trail keeps what they did and calls them account #${account.id}.`}
+          />
+        </>
       ),
-      remove: () => removeAccount({ params: { id: account.id } }),
+      remove: () => removeAccount({ params: { id: account.id }, query: { erase } }),
       deleted: `${name}’s account is deleted.`,
     });
+  };
 
   return (
     <tr className={active ? undefined : 'team-row-off'}>
