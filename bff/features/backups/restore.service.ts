@@ -180,7 +180,8 @@ export async function restoreBackup(folder: string, target: RestoreTarget, say: 
       }
       await restorePostgres(target.databaseUrl, fromManifestPath(folder, manifest.stores[0]!.file));
     } catch (err) {
-      await discardStaged();
+      // The database is as it was (the restore is one transaction): nothing was replaced.
+      await Promise.all([discardStaged(), fs.promises.rm(replaced, { recursive: true, force: true })]);
       throw err;
     }
     say('Restored the database.');
