@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -12,12 +13,14 @@ import { testEngine } from './test-support/test-database';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './test-support/throwaway-postgres';
 
 /**
- * The deploy recipe, run: deploy/nginx.conf.template filled in, Debian's nginx in front of two BFF
- * instances on one throw-away PostgreSQL, and a browser that knows only nginx's address. An admin
- * watches the door-events inbox and the runner board and uploads 50 MB over tus; the instance the
- * upload is on is killed (SIGKILL) part-way; the pages reconnect through the survivor, the upload
- * finishes there, nothing that was acknowledged is missing; the instance comes back and takes
- * requests again.
+ * The deploy recipe, run: deploy/nginx.conf.template filled in as docs/deploy.md says (https with a
+ * certificate made for the test, plain http sent on to it, the instances' settings to match),
+ * Debian's nginx in front of two BFF instances on one throw-away PostgreSQL, and a browser that
+ * knows only nginx's address. An admin watches the door-events inbox and the runner board and
+ * uploads 50 MB over tus; the instance the upload is on is killed (SIGKILL) part-way; the pages
+ * reconnect through the survivor, the upload finishes there, nothing that was acknowledged is
+ * missing; the instance comes back and takes requests again. The app's own 502s, a picture host
+ * away, a PostgreSQL outage and an instance stopping never take the site down (decision 0098).
  */
 
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((candidate) => fs.existsSync(candidate));
@@ -32,8 +35,12 @@ const UPLOAD_BYTES = 50 * 1024 * 1024;
 /** A person the Kisi emulator knows. */
 const PERSON = { name: 'Carmen Ruiz', email: 'carmen.ruiz@mail.example' };
 
+const OPENSSL = ['/usr/bin/openssl', '/usr/local/bin/openssl'].find((candidate) => fs.existsSync(candidate));
+
 const why = !NGINX
   ? 'skipped: nginx is not installed (apt-get install -y nginx; .ci/run installs it)'
+  : !OPENSSL
+    ? 'skipped: openssl is not installed (it makes the test certificate)'
   : testEngine() === 'postgres'
     ? 'skipped in the PostgreSQL pass: the system tier runs it on a throw-away PostgreSQL of its own'
     : undefined;
@@ -69,7 +76,7 @@ async function startNginx(dir: string, confText: string, port: number) {
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${output}`);
-    if ((await get(`http://127.0.0.1:${port}/api/health/live`))?.status === 200) break;
+    if ((await get(`https://127.0.0.1:${port}/api/health/live`))?.status === 200) break;
     if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -100,17 +107,24 @@ async function until<T>(what: string | (() => string), check: () => Promise<T | 
   }
 }
 
-/** A GET on a connection of its own (nothing kept alive after the test): its status and text, undefined when refused. */
-const get = (url: string, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; text: string } | undefined>((resolve) => {
-    const req = http.get(url, { headers, agent: false }, (res) => {
+/** The certificate nginx presents (made in beforeAll), which this test's own requests trust. */
+let certificate: string | undefined;
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; text: string };
+/** A request on a connection of its own (nothing kept alive after the test): its status, headers and text, undefined when refused. */
+const call = (url: string, { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {}) =>
+  new Promise<Answer | undefined>((resolve) => {
+    const client = url.startsWith('https:') ? https : http;
+    const req = client.request(url, { method, headers, agent: false, ca: certificate }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => void (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
     });
     req.on('error', () => resolve(undefined));
+    req.end();
   });
+const get = (url: string, headers: Record<string, string> = {}) => call(url, { headers });
 
 async function openStreams(instance: string): Promise<number> {
   const res = await get(`${instance}/metrics`, { Authorization: `Bearer ${METRICS_TOKEN}` });
@@ -124,7 +138,10 @@ let nginx: ChildProcess | undefined;
 let browser: Browser;
 let context: BrowserContext;
 let nginxUrl: string;
+let plainHttpUrl: string;
 const instances: { port: number; bff?: SpawnedBff }[] = [];
+/** A port nothing listens on: the sample pages' services and their picture host, away. */
+let awayUrl: string;
 let env: Record<string, string>;
 
 describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.template)', () => {
@@ -132,8 +149,17 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     if (!fs.existsSync(path.join(CLIENT_BUILD, 'index.html'))) throw new Error('dist/client is missing: run `npm run build` first (the pages are the built SPA)');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-deploy-'));
     fs.chmodSync(dir, 0o755);
-    const nginxPort = await freePort();
-    nginxUrl = `http://127.0.0.1:${nginxPort}`;
+    const nginxDir = path.join(dir, 'nginx');
+    fs.mkdirSync(nginxDir);
+    // The site's certificate, for 127.0.0.1 (on a real host: Let's Encrypt's, for desk.example.com).
+    const [cert, key] = [path.join(nginxDir, 'cert.pem'), path.join(nginxDir, 'key.pem')];
+    const made = spawnSync(OPENSSL!, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`openssl could not make the test certificate:\n${made.stderr}`);
+    certificate = fs.readFileSync(cert, 'utf8');
+    const [nginxPort, plainPort] = [await freePort(), await freePort()];
+    nginxUrl = `https://127.0.0.1:${nginxPort}`;
+    plainHttpUrl = `http://127.0.0.1:${plainPort}`;
+    awayUrl = `http://127.0.0.1:${await freePort()}`;
     instances.push({ port: await freePort() }, { port: await freePort() });
     [postgres] = await Promise.all([startThrowawayPostgres()]);
     env = {
@@ -147,26 +173,37 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       KISI_WEBHOOK_SECRET: 'deploy-test-webhook-secret',
+      // The values docs/deploy.md gives, together: the https address users open, secure cookies, the balancer's address trusted.
       PUBLIC_ORIGIN: nginxUrl,
+      COOKIE_SECURE: 'true',
       TRUST_PROXY: BALANCER_ADDRESS,
       METRICS_TOKEN,
+      SHUTDOWN_DRAIN_MS: '1000',
+      // The sample pages' services and picture host: away (nothing listens there).
+      SAMPLES_POKEAPI_URL: `${awayUrl}/api/v2`,
+      SAMPLES_POKEAPI_SPRITES_URL: `${awayUrl}/sprites`,
+      SAMPLES_RICKANDMORTY_URL: `${awayUrl}/api`,
+      SAMPLES_JSONPLACEHOLDER_URL: awayUrl,
     };
     const started = await Promise.all(instances.map((instance) => spawnBff({ ...env, PORT: String(instance.port) })));
     started.forEach((bff, i) => (instances[i]!.bff = bff));
-    const nginxDir = path.join(dir, 'nginx');
-    fs.mkdirSync(nginxDir);
     const conf = renderNginxConf({
       PID_FILE: path.join(nginxDir, 'nginx.pid'),
       LOG_DIR: nginxDir,
       TEMP_DIR: nginxDir,
-      LISTEN: `127.0.0.1:${nginxPort}`,
+      HTTPS_LISTEN: `127.0.0.1:${nginxPort} ssl`,
+      HTTP_LISTEN: `127.0.0.1:${plainPort}`,
       SERVER_NAME: '127.0.0.1',
+      PUBLIC_ORIGIN: nginxUrl,
+      TLS_CERTIFICATE: cert,
+      TLS_CERTIFICATE_KEY: key,
       BALANCER_ADDRESS,
       INSTANCES: instances.map((instance) => `    server 127.0.0.1:${instance.port} max_fails=1 fail_timeout=2s;`).join('\n'),
     });
     nginx = await startNginx(nginxDir, conf, nginxPort);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--force-prefers-reduced-motion'] });
-    context = await browser.newContext({ baseURL: nginxUrl, viewport: { width: 1280, height: 800 } });
+    // The browser does not know the test's certificate authority (a real site's is one it knows).
+    context = await browser.newContext({ baseURL: nginxUrl, viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true });
   });
 
   afterAll(async () => {
@@ -195,12 +232,27 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     expect(count['frontdesk'] ?? 0).toBeLessThanOrEqual(instances.length * (POOL_SIZE + 4));
   });
 
+  it('plain http is sent on to the https address; nginx\u2019s own refusals are problems like the app\u2019s', async () => {
+    const plain = await get(`${plainHttpUrl}/shell/webhook?page=2`);
+    expect([plain?.status, plain?.headers.location]).toEqual([301, `${nginxUrl}/shell/webhook?page=2`]);
+    const problemOf = (answer: Answer | undefined) => {
+      expect([answer?.status, answer?.headers['content-type']]).toEqual([expect.any(Number), 'application/problem+json']);
+      return JSON.parse(answer!.text) as { type: string; title: string; status: number; detail: string };
+    };
+    // An address too long (414) and headers too large (400) never reach the app.
+    const accessLines = () => fs.readFileSync(path.join(dir, 'nginx', 'access.log'), 'utf8').trim().split('\n');
+    const before = accessLines().length;
+    expect(problemOf(await get(`${nginxUrl}/pieces?query=${'a'.repeat(9000)}`))).toEqual({ type: 'about:blank', title: 'URI Too Long', status: 414, detail: 'The address is too long for the server in front of Frontdesk.' });
+    expect(problemOf(await get(`${nginxUrl}/pieces`, { 'X-Padding': 'a'.repeat(20_000) }))).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400 });
+    expect(accessLines().slice(before).map((line) => / (\d{3}) \d+ upstream=(\S+) /.exec(line)?.slice(1))).toEqual([['414', '-']]);
+  });
+
   it('a chunk nginx refuses (413) never reaches the app; the upload holds its space until the page ends it, which frees it', async () => {
     const page = await context.newPage();
     await page.goto('/login');
     await page.getByLabel('Email').fill(ADMIN.email);
     await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname !== '/login');
     const used = async () => ((await (await page.request.get('/api/uploads/limits')).json()) as { usedBytes: number }).usedBytes;
     const before = await used();
@@ -215,7 +267,9 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     // More than nginx's client_max_body_size for tus (16 MB) in one PATCH: nginx answers, the app hears nothing.
     const chunk = await page.request.patch(location, { headers: { ...tus, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: Buffer.alloc(17 * 1024 * 1024) });
     expect(chunk.status()).toBe(413);
-    expect(chunk.headers()['content-type']).toMatch(/text\/html/);
+    // nginx's own refusal, in the app's problem shape: the page says what to tell the administrator.
+    expect(chunk.headers()['content-type']).toBe('application/problem+json');
+    expect(((await chunk.json()) as { detail: string }).detail).toMatch(/^A server in front of the app refused this request as too large \(413\)\. Tell your administrator/);
     expect(await used()).toBe(before + 20 * 1024 * 1024);
     // What the page does with an upload refused for good (client/features/uploads/tus-upload.ts): it ends it.
     expect((await page.request.delete(location, { headers: tus })).status()).toBe(204);
@@ -230,7 +284,7 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     await inbox.goto(`/login?redirect=${encodeURIComponent('/shell/webhook')}`);
     await inbox.getByLabel('Email').fill(ADMIN.email);
     await inbox.getByLabel('Password').fill(ADMIN.password);
-    await inbox.getByRole('button', { name: 'Sign in' }).click();
+    await inbox.getByRole('button', { name: 'Sign in', exact: true }).click();
     await inbox.getByRole('heading', { name: 'Door events', level: 1 }).waitFor();
     await inbox.getByText('Live', { exact: true }).waitFor();
     const totalEvents = async () => Number(/of (\d+) events/.exec((await inbox.getByText(/^Showing 1–\d+ of \d+ events$/).textContent()) ?? '')?.[1]);
@@ -358,5 +412,77 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     });
     expect(orders.map((o) => o.status)).toEqual(orders.map(() => 201));
     for (const order of orders) await onBoard(13, order.id!);
+  });
+
+  /** What the pages around them ask while the app answers its 502s: each must be answered 200 through nginx. */
+  const everyOtherPage = async () => {
+    const answers = await Promise.all([get(`${nginxUrl}/`, { Accept: 'text/html' }), get(`${nginxUrl}/pieces`, { Accept: 'text/html' }), get(`${nginxUrl}/api/pt/stalls`), get(`${nginxUrl}/api/rest/pieces?page=0`)]);
+    return answers.map((answer) => answer?.status ?? 0);
+  };
+  /** nginx's error log from `from` on (its length in characters before). */
+  const nginxErrors = (from = 0) => fs.readFileSync(path.join(dir, 'nginx', 'error.log'), 'utf8').slice(from);
+
+  it('a picture whose host cannot be reached and a sample page whose service is down, 20 times each: every other page keeps answering 200', async () => {
+    const from = nginxLog().length;
+    const errorsFrom = nginxErrors().length;
+    const others: number[] = [];
+    for (let i = 1; i <= 20; i++) {
+      // A picture never fetched (each another one), from a host that refuses: the placeholder, never a 502.
+      const picture = await get(`${nginxUrl}/api/samples/images?src=${encodeURIComponent(`${awayUrl}/sprites/pokemon/${i}.png`)}`);
+      expect([picture?.status, picture?.headers['content-type'], picture?.headers['x-picture-unavailable']]).toEqual([200, 'image/svg+xml', 'The picture host 127.0.0.1:' + awayUrl.split(':')[2] + ' could not be reached. Try again in a moment.']);
+      // A sample page never stored, its service away: the app's own 502 problem, passed on as it is.
+      const sample = await get(`${nginxUrl}/api/samples/pokemon?page=${i}`);
+      expect([sample?.status, sample?.headers['content-type'], JSON.parse(sample?.text ?? '{}').detail]).toEqual([502, 'application/problem+json; charset=utf-8', 'PokeAPI could not be reached. Try again in a moment.']);
+      others.push(...(await everyOtherPage()));
+    }
+    expect(others).toEqual(others.map(() => 200));
+    // Each 502 was the app's (one instance asked, never a second), and no instance was left out for it.
+    const samples = nginxLog().slice(from).filter((l) => l.path.startsWith('/api/samples/pokemon'));
+    expect(samples.map((l) => [l.status, l.upstreams.length])).toEqual(samples.map(() => [502, 1]));
+    expect(nginxErrors(errorsFrom)).not.toMatch(/no live upstreams|upstream server temporarily disabled/);
+  });
+
+  it('PostgreSQL away for a while: clients get the app\u2019s 503 with Retry-After through nginx, never nginx\u2019s 502, pages still load, and all comes back by itself', async () => {
+    const from = nginxLog().length;
+    const errorsFrom = nginxErrors().length;
+    await postgres.pause();
+    try {
+      const answers: Array<Answer | undefined> = [];
+      for (let i = 0; i < 30; i++) {
+        answers.push(await get(`${nginxUrl}/api/pt/stalls`));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(answers.map((a) => [a?.status, a?.headers['retry-after'], a?.headers['content-type']])).toEqual(answers.map(() => [503, '5', 'application/problem+json; charset=utf-8']));
+      expect(JSON.parse(answers[0]!.text)).toMatchObject({ status: 503, detail: 'The service is briefly unavailable. Try again in a few seconds.' });
+      // A page load is the app itself (it needs no database): its reads then sit out their 503s.
+      const page = await get(`${nginxUrl}/pieces`, { Accept: 'text/html' });
+      expect([page?.status, page?.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(nginxLog().slice(from).filter((l) => l.status === 502)).toEqual([]);
+    } finally {
+      await postgres.resume();
+    }
+    await until('both instances ready again', async () => (await Promise.all(instances.map((instance) => get(`http://127.0.0.1:${instance.port}/api/health/ready`)))).every((ready) => ready?.status === 200), 30_000);
+    expect(await everyOtherPage()).toEqual([200, 200, 200, 200]);
+    expect(nginxErrors(errorsFrom)).not.toMatch(/no live upstreams|upstream server temporarily disabled/);
+  });
+
+  it('an instance stopped (SIGTERM) while reads go on: each read is answered 200, by it while it drains and then by the other', async () => {
+    const stopping = instances[0]!;
+    const reads: number[] = [];
+    let going = true;
+    const reading = (async () => {
+      while (going) reads.push((await get(`${nginxUrl}/api/pt/stalls`))?.status ?? 0);
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    const from = nginxLog().length;
+    await stopping.bff!.stop();
+    await new Promise((r) => setTimeout(r, 500));
+    going = false;
+    await reading;
+    expect(reads.length).toBeGreaterThan(10);
+    expect(reads).toEqual(reads.map(() => 200));
+    // The stopping instance answered during its drain; its readiness said so.
+    expect(nginxLog().slice(from).some((l) => l.path === '/api/pt/stalls' && l.upstreams.at(-1) === address(0))).toBe(true);
+    expect(stopping.bff!.output()).toContain('SIGTERM: readiness says stopping');
   });
 });
