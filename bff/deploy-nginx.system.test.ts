@@ -112,7 +112,7 @@ let certificate: string | undefined;
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; text: string };
 /** A request on a connection of its own (nothing kept alive after the test): its status, headers and text, undefined when refused. */
-const call = (url: string, { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {}) =>
+const call = (url: string, { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
   new Promise<Answer | undefined>((resolve) => {
     const client = url.startsWith('https:') ? https : http;
     const req = client.request(url, { method, headers, agent: false, ca: certificate }, (res) => {
@@ -122,7 +122,7 @@ const call = (url: string, { method = 'GET', headers = {} }: { method?: string; 
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
     });
     req.on('error', () => resolve(undefined));
-    req.end();
+    req.end(body);
   });
 const get = (url: string, headers: Record<string, string> = {}) => call(url, { headers });
 
@@ -445,6 +445,9 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
   it('PostgreSQL away for a while: clients get the app\u2019s 503 with Retry-After through nginx, never nginx\u2019s 502, pages still load, and all comes back by itself', async () => {
     const from = nginxLog().length;
     const errorsFrom = nginxErrors().length;
+    const login = await call(`${nginxUrl}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: nginxUrl }, body: JSON.stringify(ADMIN) });
+    expect(login?.status).toBe(200);
+    const session = String(login!.headers['set-cookie']?.[0]).split(';')[0]!;
     await postgres.pause();
     try {
       const answers: Array<Answer | undefined> = [];
@@ -454,9 +457,10 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
       }
       expect(answers.map((a) => [a?.status, a?.headers['retry-after'], a?.headers['content-type']])).toEqual(answers.map(() => [503, '5', 'application/problem+json; charset=utf-8']));
       expect(JSON.parse(answers[0]!.text)).toMatchObject({ status: 503, detail: 'The service is briefly unavailable. Try again in a few seconds.' });
-      // A page load is the app itself (it needs no database): its reads then sit out their 503s.
-      const page = await get(`${nginxUrl}/pieces`, { Accept: 'text/html' });
-      expect([page?.status, page?.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+      // A page load is the app itself (it needs no database, even for a signed-in person): its reads then sit out their 503s.
+      for (const page of [await get(`${nginxUrl}/pieces`, { Accept: 'text/html' }), await get(`${nginxUrl}/shell/webhook`, { Accept: 'text/html', Cookie: session })]) {
+        expect([page?.status, page?.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+      }
       expect(nginxLog().slice(from).filter((l) => l.status === 502)).toEqual([]);
     } finally {
       await postgres.resume();
