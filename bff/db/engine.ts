@@ -4,13 +4,16 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { LRUCache } from 'lru-cache';
 import {
+  CompiledQuery,
   Kysely,
   PostgresDialect,
   sql,
   SqliteDialect,
+  SqliteDriver,
   SqliteQueryCompiler,
   ValueNode,
   type ColumnDefinitionBuilder,
+  type DatabaseConnection,
   type Dialect,
   type Expression,
   type LimitNode,
@@ -18,6 +21,7 @@ import {
   type OperationNode,
   type RawBuilder,
   type SqlBool,
+  type SqliteDialectConfig,
 } from 'kysely';
 
 /**
@@ -186,7 +190,28 @@ class LiteralPageBoundsCompiler extends SqliteQueryCompiler {
   }
 }
 
+/**
+ * Transactions begin IMMEDIATE: the write lock is taken, waiting up to the busy timeout, before the
+ * first read. In the process the one connection takes turns anyway; but another process writing the
+ * file (`npm run backup`'s lease and record, `npm run account`) between a deferred transaction's first
+ * read and its first write left that transaction's snapshot stale, and its write failed at once with
+ * SQLITE_BUSY (no wait helps a stale snapshot): a 503 for a request that had done nothing wrong.
+ */
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
 class SqliteDialectLiteralPageBounds extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver() {
+    return new ImmediateTransactionsDriver(this.settings);
+  }
+
   override createQueryCompiler() {
     return new LiteralPageBoundsCompiler();
   }

@@ -89,19 +89,18 @@ export async function copySqlite(from: string, to: string, store: keyof typeof M
 const isBusy = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SQLITE_BUSY');
 
 /**
- * Whether a process has the SQLite database `file` open (a server, `npm run backup`). The app always
- * opens its databases in WAL mode, and a WAL database cannot leave WAL mode while another connection
- * has it open: trying it is the test. When nobody has it open, the switch goes through; `keep` says
- * whether to leave it so (the file is about to be moved aside: then it is one self-contained file) or
- * to put WAL back, leaving the database as it was.
+ * Whether a process has the SQLite database `file` open (a server, `npm run backup`). The app opens
+ * its databases in WAL mode, where every open connection holds a shared lock on the file for as long
+ * as it is open; a connection in exclusive locking mode must take the file's exclusive lock to read
+ * it, which it gets only when no one else has the file open. Nothing is written: a database no one
+ * has open is left as it was (a crashed server's WAL is folded into the file, as any open would).
  */
-export function sqliteInUse(file: string, { keep }: { keep: boolean }): boolean {
+export function sqliteInUse(file: string): boolean {
   if (!fs.existsSync(file)) return false;
   const probe = new SQLite(file, { timeout: 200 });
   try {
-    const before = String(probe.pragma('journal_mode', { simple: true }));
-    probe.pragma('journal_mode = DELETE');
-    if (!keep && before === 'wal') probe.pragma('journal_mode = WAL');
+    probe.pragma('locking_mode = EXCLUSIVE');
+    probe.prepare('select count(*) from sqlite_master').get();
     return false;
   } catch (err) {
     if (isBusy(err)) return true;

@@ -114,7 +114,7 @@ async function stageFolder(backup: CheckedBackup, folder: FileFolder, to: string
 }
 
 /** Refuses while a server (or a backup) has the database open. */
-async function requireNoServer(target: RestoreTarget, { keep }: { keep: boolean }): Promise<void> {
+async function requireNoServer(target: RestoreTarget): Promise<void> {
   if (isPostgresUrl(target.databaseUrl)) {
     const clients = await postgresClients(target.databaseUrl);
     if (clients.length === 0) return;
@@ -122,7 +122,7 @@ async function requireNoServer(target: RestoreTarget, { keep }: { keep: boolean 
     throw new OperatorError(`Frontdesk is connected to this database (${who}): stop every instance (and any npm run backup) first, then restore.`);
   }
   for (const file of [sqliteFileOf(target.databaseUrl), sqliteFileOf(emulatorStoreBeside(target.databaseUrl))]) {
-    if (sqliteInUse(file, { keep })) throw new OperatorError(`A Frontdesk server (or npm run backup) has ${path.resolve(file)} open: stop it first, then restore.`);
+    if (sqliteInUse(file)) throw new OperatorError(`A Frontdesk server (or npm run backup) has ${path.resolve(file)} open: stop it first, then restore.`);
   }
 }
 
@@ -133,7 +133,7 @@ async function requireNoServer(target: RestoreTarget, { keep }: { keep: boolean 
 export async function restoreBackup(folder: string, target: RestoreTarget, say: Say, now: () => Date = () => new Date()): Promise<{ replaced: string | null }> {
   const postgres = isPostgresUrl(target.databaseUrl);
   if (!postgres && sqliteFileOf(target.databaseUrl) === ':memory:') throw new OperatorError('DATABASE_URL is :memory:: there is no database file to restore into.');
-  await requireNoServer(target, { keep: false });
+  await requireNoServer(target);
   say(`Checking ${folder}…`);
   const backup = await checkBackup(folder);
   say(`Checked ${backup.summary}`);
@@ -162,8 +162,8 @@ export async function restoreBackup(folder: string, target: RestoreTarget, say: 
         if (copied.sha256 !== manifest.files.find((f) => f.path === store.file)?.sha256) throw new OperatorError(`${store.file} changed after the backup was checked: nothing was restored.`);
       }
       await moveForward(manifest, `file:${stagedDb.app}`, manifest.stores.some((s) => s.store === 'kisi-emulator') ? `file:${stagedDb.emulator}` : undefined, say);
-      // A server started meanwhile? (From here on the live files are switched out of WAL, to be moved whole.)
-      await requireNoServer(target, { keep: true });
+      // A server started meanwhile?
+      await requireNoServer(target);
     }
   } catch (err) {
     await discardStaged();
