@@ -1,4 +1,4 @@
-import { byInstant, dayKey, endOfTodayLocalInput, formatDay, formatLastVisit, formatTime, isoFromLocalInput, startOfTodayIso } from './format';
+import { byInstant, dayKey, endOfTodayLocalInput, formatBytes, formatDay, formatLastVisit, formatTime, isoFromLocalInput, startOfTodayIso } from './format';
 
 /** A local time (the test runner's zone), as the API's UTC ISO text. */
 const local = (year: number, month: number, day: number, hours = 12, minutes = 0) => new Date(year, month - 1, day, hours, minutes).toISOString();
@@ -69,4 +69,19 @@ describe('formatLastVisit', () => {
   it('starts today at the reader’s local midnight', () => {
     expect(startOfTodayIso(now)).toBe(new Date(2026, 2, 10).toISOString());
   });
+});
+
+const MB = 1024 * 1024;
+
+describe('formatBytes', () => {
+  it.each([
+    [0, '0 bytes'],
+    [1, '1 byte'],
+    [1023, '1023 bytes'],
+    [1536, '1.5 KB'],
+    [312 * MB, '312 MB'],
+    [250.44 * MB, '250.4 MB'],
+    [1024 * MB, '1 GB'],
+    [2.5 * 1024 * MB, '2.5 GB'],
+  ])('%d bytes is “%s” (the server’s units)', (bytes, words) => expect(formatBytes(bytes)).toBe(words));
 });

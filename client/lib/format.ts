@@ -9,9 +9,23 @@ const date = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'm
 const day = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' }));
 const dayWithYear = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
 const count = onFirstUse(() => new Intl.NumberFormat());
+const oneDecimal = onFirstUse(() => new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }));
+const twoDecimals = onFirstUse(() => new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }));
 
 /** A count in the reader's locale: 1234 → "1,234"; at least that many: "1,000+" (a search that stopped counting). */
 export const formatCount = (n: number, atLeast = false) => `${count().format(n)}${atLeast ? '+' : ''}`;
+
+const KB = 1024;
+const MB = KB * 1024;
+const GB = MB * 1024;
+
+/** A size as people read it, in the server's units (1 MB = 1024 KB): "512 bytes", "12.3 KB", "312 MB", "1.25 GB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < KB) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  if (bytes < MB) return `${oneDecimal().format(bytes / KB)} KB`;
+  if (bytes < GB) return `${oneDecimal().format(bytes / MB)} MB`;
+  return `${twoDecimals().format(bytes / GB)} GB`;
+}
 
 /** A UTC ISO timestamp in the reader's locale and zone ("1 Mar 2025, 09:30"); '' for none. */
 export const formatWhen = (iso: string | null | undefined) => (iso ? when().format(new Date(iso)) : '');

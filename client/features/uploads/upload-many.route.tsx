@@ -10,7 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
-import { formatWhen } from '@/lib/format';
+import { formatBytes, formatWhen } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useRead } from '@/lib/reads';
 import { queryOf, routeReads } from '@/lib/route-reads';
@@ -23,7 +23,7 @@ import { StoredFiles } from './components/stored-files';
 import { UploadItem } from './components/upload-item';
 import type { UploadSnapshot } from './tus-upload';
 import { MAX_PARALLEL, batchQueue, singleQueue, useAnnouncements, useLeaveGuard, useQueue, useUnfinishedUploads } from './upload-queues';
-import { acceptAttribute, formatBytes } from './upload-rules';
+import { acceptAttribute } from './upload-rules';
 import { deleteUpload, storedHref } from './uploads.api';
 
 /** `/shell/upload/2?page`: several files by drag-and-drop, and the stored files (1-based pages). */

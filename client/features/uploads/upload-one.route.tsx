@@ -9,12 +9,13 @@ import { errorMessage } from '@/lib/api-client';
 import { paths } from '@/lib/paths';
 import { useRead } from '@/lib/reads';
 import { queryOf, routeReads } from '@/lib/route-reads';
+import { formatBytes } from '@/lib/format';
 import { DropZone } from './components/drop-zone';
 import { LimitsSummary } from './components/limits-summary';
 import { UnfinishedUploads } from './components/unfinished-uploads';
 import { UploadItem } from './components/upload-item';
 import { singleQueue, useAnnouncements, useLeaveGuard, useQueue, useUnfinishedUploads } from './upload-queues';
-import { acceptAttribute, formatBytes } from './upload-rules';
+import { acceptAttribute } from './upload-rules';
 
 /** `/shell/upload/1`: one file, with a progress bar. */
 const reads = routeReads(uploadOneReads);

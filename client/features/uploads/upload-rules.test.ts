@@ -1,21 +1,8 @@
 import { DEFAULT_ALLOWED_TYPES } from '@contracts/uploads.contract';
-import { acceptAttribute, checkBatch, checkFile, formatBytes, formatTimeLeft, kindOf } from './upload-rules';
+import { acceptAttribute, checkBatch, checkFile, formatTimeLeft, kindOf } from './upload-rules';
 import { LIMITS, MB } from '@/test-support/uploads.fake-api';
 
 const file = (name: string, size: number, type = '') => ({ name, size, type });
-
-describe('formatBytes', () => {
-  it.each([
-    [0, '0 bytes'],
-    [1, '1 byte'],
-    [1023, '1023 bytes'],
-    [1536, '1.5 KB'],
-    [312 * MB, '312 MB'],
-    [250.44 * MB, '250.4 MB'],
-    [1024 * MB, '1 GB'],
-    [2.5 * 1024 * MB, '2.5 GB'],
-  ])('%d bytes is “%s” (the server’s units)', (bytes, words) => expect(formatBytes(bytes)).toBe(words));
-});
 
 describe('formatTimeLeft', () => {
   it.each([

@@ -1,25 +1,11 @@
 import type { UploadLimits } from '@contracts/uploads.contract';
+import { formatBytes } from '@/lib/format';
 
 /**
  * The server's upload limits, checked in the browser before a byte is sent (the server checks them
  * again): which files of a choice may go, the type each is sent as, and why any other is refused,
  * plus the limits and sizes in words.
  */
-
-const KB = 1024;
-const MB = KB * 1024;
-const GB = MB * 1024;
-
-const oneDecimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
-const twoDecimals = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
-
-/** A size as people read it, in the server's units (1 MB = 1024 KB): "512 bytes", "12.3 KB", "312 MB", "1.25 GB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < KB) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  if (bytes < MB) return `${oneDecimal.format(bytes / KB)} KB`;
-  if (bytes < GB) return `${oneDecimal.format(bytes / MB)} MB`;
-  return `${twoDecimals.format(bytes / GB)} GB`;
-}
 
 /** A speed: "2.1 MB/s". */
 export const formatSpeed = (bytesPerSecond: number) => `${formatBytes(Math.round(bytesPerSecond))}/s`;

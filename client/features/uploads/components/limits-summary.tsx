@@ -1,6 +1,7 @@
 import type { UploadLimits } from '@contracts/uploads.contract';
 import { Icon } from '@/components/icon';
-import { acceptedKinds, formatBytes } from '../upload-rules';
+import { formatBytes } from '@/lib/format';
+import { acceptedKinds } from '../upload-rules';
 
 /** The limits the server enforces, in words, and how much of this account's space is used. */
 /** `parallel`: how many files send at a time (the page of several files says so, and the batch limits). */

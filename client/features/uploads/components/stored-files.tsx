@@ -2,8 +2,8 @@ import type { SessionUser } from '@contracts/auth.contract';
 import type { StoredUpload, UploadLimits } from '@contracts/uploads.contract';
 import { DeleteButton } from '@/components/confirm-delete';
 import { Icon } from '@/components/icon';
-import { formatWhen } from '@/lib/format';
-import { formatBytes, kindOf } from '../upload-rules';
+import { formatBytes, formatWhen } from '@/lib/format';
+import { kindOf } from '../upload-rules';
 import { downloadHref } from '../uploads.api';
 
 /** Staff delete the files they uploaded; admins any (the server decides again). */

@@ -1,7 +1,6 @@
 import { AsyncButton } from '@/components/async-button';
-import { formatWhen } from '@/lib/format';
+import { formatBytes, formatWhen } from '@/lib/format';
 import type { UnfinishedUpload } from '../tus-upload';
-import { formatBytes } from '../upload-rules';
 
 /**
  * Uploads this browser began and did not finish (a closed tab, a reload, a dropped connection):

@@ -1,6 +1,6 @@
 import { Icon } from '@/components/icon';
 import type { UploadQueue, UploadSnapshot } from '../tus-upload';
-import { formatBytes } from '../upload-rules';
+import { formatBytes } from '@/lib/format';
 import { downloadHref } from '../uploads.api';
 import { UploadProgress } from './upload-progress';
 import { UploadStateBadge } from './upload-state';

@@ -1,5 +1,6 @@
 import type { UploadSnapshot } from '../tus-upload';
-import { formatBytes, formatSpeed, formatTimeLeft } from '../upload-rules';
+import { formatBytes } from '@/lib/format';
+import { formatSpeed, formatTimeLeft } from '../upload-rules';
 
 export const percentOf = (upload: Pick<UploadSnapshot, 'bytesSent' | 'size'>) => (upload.size > 0 ? Math.floor((upload.bytesSent / upload.size) * 100) : 0);
 
