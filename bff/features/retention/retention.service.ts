@@ -111,8 +111,16 @@ export function retentionService({ retention, removeUnusedBlob, settings, logger
     async runIfDue(stop: AbortSignal): Promise<StoredRun | undefined> {
       const at = now();
       if (!(await retention.claimRun(at.toISOString(), new Date(at.getTime() + settings.everyMs).toISOString()))) return undefined;
-      const outcome = await run(stop);
-      if (outcome.status === 'failed') await retention.setNextRun(new Date(now().getTime() + (stop.aborted ? 0 : settings.retryMs)).toISOString());
+      // A run that stopped (or could not even record its outcome: the database away) is due again soon, not in a day.
+      const soon = () => retention.setNextRun(new Date(now().getTime() + (stop.aborted ? 0 : settings.retryMs)).toISOString());
+      let outcome: StoredRun;
+      try {
+        outcome = await run(stop);
+      } catch (err) {
+        await soon().catch(() => undefined);
+        throw err;
+      }
+      if (outcome.status === 'failed') await soon();
       return outcome;
     },
 

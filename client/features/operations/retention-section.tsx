@@ -67,7 +67,7 @@ export function RetentionSection() {
       </div>
       <p className="muted">
         Each kind of record is kept for the time below, then purged: once a day, by one server,{' '}
-        {report ? `${formatCount(report.batchSize)} rows` : 'a batch'} at a time so the app keeps answering. Settings are read at start (configuration.md).
+        {report ? `${formatCount(report.batchSize)} rows` : 'a batch'} at a time so the app keeps answering. Each time is a server setting, read when it starts.
       </p>
       {error && !report ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>
