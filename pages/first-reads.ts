@@ -12,10 +12,11 @@ import { chatReads } from './chat.reads';
 import { conversationsReads } from './conversations.reads';
 import { shellReads } from './shell.reads';
 import { teamReads } from './team.reads';
+import { operationsReads } from './operations.reads';
 
 /**
  * Every page's first reads, by page: each area's declarations, the same values its routes load with.
  * The BFF names them in the page's HTML (bff/lib/static.middleware.ts); a client test checks each
  * route's loader reads what its page names here.
  */
-export const firstReads: AreaReads = { ...homeReads, ...gymReads, ...kisiReads, ...auditReads, ...webhooksReads, ...uploadsReads, ...chatReads, ...conversationsReads, ...shellReads, ...teamReads, ...ptReads, ...catalogueReads, ...samplesReads };
+export const firstReads: AreaReads = { ...homeReads, ...gymReads, ...kisiReads, ...auditReads, ...webhooksReads, ...uploadsReads, ...chatReads, ...conversationsReads, ...shellReads, ...teamReads, ...operationsReads, ...ptReads, ...catalogueReads, ...samplesReads };

@@ -48,6 +48,8 @@ export const pages = {
   shellWebhook: page('/shell/webhook', DESK),
   shellAudit: page('/shell/audit', ADMINS),
   team: page('/shell/team', ADMINS),
+  /** Backups and how long records are kept (decisions 0096, 0097). */
+  operations: page('/shell/operations', ADMINS),
   account: page('/shell/account', WORKERS),
   shellSse: page('/shell/sse', WORKERS),
   chat: page('/shell/chat', WORKERS),

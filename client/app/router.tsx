@@ -77,6 +77,8 @@ export const routes: RouteObject[] = [
                   { path: 'audit', lazy: pageRoute(pages.shellAudit, () => import('@/features/audit/audit-trail.route')) },
                   // The team (admins): invitations, roles, deactivation, reset links; and each person's own account.
                   { path: 'team', lazy: pageRoute(pages.team, () => import('@/features/team/team.route')) },
+                  // Operations (admins): backups, and how long records are kept.
+                  { path: 'operations', lazy: pageRoute(pages.operations, () => import('@/features/operations/operations.route')) },
                   { path: 'account', lazy: pageRoute(pages.account, () => import('@/features/account/account.route')) },
                   { path: 'sse', lazy: pageRoute(pages.shellSse, () => import('@/features/live/sse-viewer.route')) },
                   {

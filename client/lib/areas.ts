@@ -41,6 +41,7 @@ export const areas: Area[] = withAudience([
   { title: 'Files', href: paths.uploadMany, summary: 'Upload the desk’s files, several at a time, resumable over a weak connection.', nav: DESK, icon: 'image' },
   { title: 'Audit trail', href: paths.shellAudit, summary: 'Who changed what and when: memberships, door access, unlocks, stalls, accounts; filter and export it.', nav: ['admin'], icon: 'activity' },
   { title: 'Team', href: paths.team, summary: 'Who can sign in, with which role: invite people by link, change roles, deactivate, reset passwords.', nav: ['admin'], icon: 'users' },
+  { title: 'Operations', href: paths.operations, summary: 'Backups of the database and files: the last one, those kept, one now; and how long each kind of record is kept.', icon: 'server' },
   { title: 'Access control', href: paths.kisi, summary: 'Kisi door access: switch people on and off, groups, access links and a remote unlock.', nav: ['admin'], icon: 'key' },
   { title: 'Ask for help', href: paths.help, summary: 'A diner or member asks the front desk for help and follows the answers here.', only: ['visitor'], icon: 'question' },
   { title: 'Catalogue', href: paths.pieces, summary: 'Sets and their parts: find one by number or name, open its parts list, see where a part is used.', icon: 'search' },
