@@ -49,7 +49,7 @@ async function run(): Promise<number> {
       console.error(`The backup failed: ${result.message}`);
       return 1;
     }
-    console.log(`Backed up to ${path.join(settings.folder, result.name!)} (${result.files} files, ${formatBytes(result.sizeBytes ?? 0)}, in ${((Date.now() - started) / 1000).toFixed(1)} s).`);
+    console.log(`Backed up to ${path.join(settings.folder, result.name!)} (${result.files} ${result.files === 1 ? 'file' : 'files'}, ${formatBytes(result.sizeBytes ?? 0)}, in ${((Date.now() - started) / 1000).toFixed(1)} s).`);
     return 0;
   } catch (err) {
     if (err instanceof BackupBusy) {

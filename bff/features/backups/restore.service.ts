@@ -37,6 +37,7 @@ export interface CheckedBackup {
   summary: string;
 }
 
+const FOLDER_NAMES: Record<FileFolder, string> = { uploads: 'uploaded file(s)', 'catalogue-images': 'catalogue picture(s)', 'sample-images': 'sample picture(s)' };
 const KNOWN: Record<ManifestStore['store'], readonly string[]> = { app: Object.keys(MIGRATIONS), 'kisi-emulator': Object.keys(EMULATOR_MIGRATIONS) };
 const STORE_NAMES: Record<ManifestStore['store'], string> = { app: 'its database', 'kisi-emulator': 'its Kisi emulator store' };
 
@@ -87,7 +88,7 @@ export async function checkBackup(folder: string): Promise<CheckedBackup> {
   const rows = Object.values(app.tables).reduce((sum, n) => sum + n, 0);
   const summary =
     `${path.basename(folder)}: taken ${manifest.createdAt} by ${manifest.by} (Frontdesk ${manifest.appVersion}, ${manifest.engine}); ` +
-    `${manifest.files.length} files, ${formatBytes(manifest.sizeBytes)}, every SHA-256 matches; ` +
+    `${manifest.files.length} ${manifest.files.length === 1 ? 'file' : 'files'}, ${formatBytes(manifest.sizeBytes)}, every SHA-256 matches; ` +
     `${manifest.engine === 'sqlite' ? 'SQLite integrity check ok' : 'the dump reads'}; ${rows} rows; migration ${app.migrations.at(-1) ?? '(none)'}.`;
   return { folder, manifest, summary };
 }
@@ -153,7 +154,9 @@ export async function restoreBackup(folder: string, target: RestoreTarget, say: 
 
   // ---- prepared beside the live data: nothing live is touched until all of it is ready
   try {
-    for (const [name, to] of staged) say(`Copied ${await stageFolder(backup, name, to)} file(s) of files/${name}.`);
+    const copied: string[] = [];
+    for (const [name, to] of staged) copied.push(`${await stageFolder(backup, name, to)} ${FOLDER_NAMES[name]}`);
+    say(`Copied the files beside the live ones: ${copied.join(', ')}.`);
     if (!postgres) {
       for (const store of manifest.stores) {
         const to = store.store === 'app' ? stagedDb.app : stagedDb.emulator;
