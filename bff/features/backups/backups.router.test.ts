@@ -57,6 +57,8 @@ it('takes a backup now: the database with the emulator’s store, the files but 
   const run = (await admin.post('/api/operations/backups').expect(201)).body as BackupRun;
   expect(run).toMatchObject({ ok: true, message: null, by: 'admin1@frontdesk.test' });
   const folder = path.join(ctx.config.BACKUP_DIR, run.name!);
+  // Only the server's user may read it: it holds what the database holds.
+  expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
   const manifest = await readManifest(folder);
   expect(manifest.stores.map((s) => s.store)).toEqual(['app', 'kisi-emulator']);
   const members = Number((await ctx.database.db.selectFrom('gym_users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);

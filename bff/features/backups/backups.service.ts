@@ -101,7 +101,8 @@ export function backupsService({ database, settings, logger, now = () => new Dat
   /** Builds the backup in its incomplete folder and renames it when whole. */
   async function build(name: string, by: string, signal: AbortSignal): Promise<Manifest> {
     const building = incompleteFolderOf(settings.folder, name);
-    await fs.promises.mkdir(building, { recursive: true }).catch((err: unknown) => {
+    // Only this user may read them: a backup holds what the database holds (password hashes among it).
+    await fs.promises.mkdir(building, { recursive: true, mode: 0o700 }).catch((err: unknown) => {
       throw new OperatorError(`BACKUP_DIR (${settings.folder}) cannot be written to: ${messageOf(err)}`);
     });
     try {
