@@ -51,8 +51,9 @@ function LastBackup({ overview }: { overview: BackupsOverview }) {
           <p>{lastSuccess ? `The last good one: ${runText(lastSuccess)}.` : 'No backup has succeeded yet.'}</p>
         </div>
       ) : last ? (
-        <p>
-          <Icon name="check" size={18} /> Last backup {runText(last)}.
+        <p className="backup-last">
+          <Icon name="check" size={18} />
+          <span>Last backup {runText(last)}.</span>
         </p>
       ) : (
         <p className="muted">No backup has been taken yet.</p>
