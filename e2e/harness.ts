@@ -91,6 +91,7 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
       ...samples.env,
       SAMPLES_IMAGE_DIR: join(dir, 'sample-images'),
       CATALOGUE_IMAGE_DIR: join(dir, 'catalogue-images'),
+      BACKUP_DIR: join(dir, 'backups'),
       ...env,
     },
     () => undefined,
