@@ -296,6 +296,9 @@ describe('the commands', () => {
       expect(unknown.stderr.split('\n').slice(0, 3)).toEqual(['Unknown option --frobnicate', '', 'Usage:']);
       noStack(unknown);
     }
+    const nothing = await cli('backup', env);
+    expect({ code: nothing.code, stderr: nothing.stderr.trim() }).toEqual({ code: 1, stderr: `No database at ${path.join(dir, 'usage', 'frontdesk.db')} (DATABASE_URL): nothing to back up.` });
+    expect(fs.existsSync(path.join(dir, 'usage'))).toBe(false);
     const none = await cli('restore', env);
     expect({ code: none.code, first: none.stderr.split('\n')[0] }).toEqual({ code: 2, first: 'Name the backup to restore.' });
     const absent = await cli('restore', env, 'frontdesk-2020-01-01T00-00-00-000Z');

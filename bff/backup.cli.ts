@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { BACKUP_BY_COMMAND_LINE } from './contracts/operations.contract';
 import { openDatabase } from './db/database';
+import { isPostgresUrl, sqliteFileOf } from './db/engine';
 import { formatBytes } from './features/backups/backup-files';
 import { BackupBusy, backupSettingsOf, backupsService } from './features/backups/backups.service';
 
@@ -40,6 +41,12 @@ function parse(argv: string[]): { exit: number; out?: string; err?: string } | u
 
 async function run(): Promise<number> {
   const config = loadConfig(process.env);
+  // Opening a SQLite file that is not there would make an empty database, and back that up.
+  const file = isPostgresUrl(config.DATABASE_URL) ? undefined : sqliteFileOf(config.DATABASE_URL);
+  if (file !== undefined && (file === ':memory:' || !fs.existsSync(file))) {
+    console.error(file === ':memory:' ? 'DATABASE_URL is :memory:: there is no database to back up.' : `No database at ${path.resolve(file)} (DATABASE_URL): nothing to back up.`);
+    return 1;
+  }
   const database = await openDatabase(config.DATABASE_URL, { connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
   try {
     const settings = backupSettingsOf(config, readVersion());
