@@ -1,3 +1,4 @@
+import { runBackupBench } from './backup.bench';
 import { runCatalogueBench } from './catalogue.bench';
 import { runChatBench } from './chat.bench';
 import os from 'node:os';
@@ -39,6 +40,7 @@ const benches: Bench[] = [
   bench('uploads', 'a 200 MB upload over tus against a disk copy', runUploadsBench),
   bench('catalogue', "the catalogue at Rebrickable's size", runCatalogueBench),
   bench('soak', 'twenty minutes of mixed use: memory', runSoakBench),
+  bench('backup', 'two years of history backed up while serving, checked and restored, both engines', runBackupBench),
 ];
 
 const args = process.argv.slice(2);

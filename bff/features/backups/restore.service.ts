@@ -188,7 +188,6 @@ export async function restoreBackup(folder: string, target: RestoreTarget, say: 
       throw err;
     }
     say('Restored the database.');
-    await moveForward(manifest, target.databaseUrl, manifest.stores.some((s) => s.store === 'kisi-emulator') ? target.databaseUrl : undefined, say);
   } else {
     for (const [live, ready] of [
       [liveFile, stagedDb.app],
@@ -206,6 +205,12 @@ export async function restoreBackup(folder: string, target: RestoreTarget, say: 
     await fs.promises.rename(ready, live);
   }
   say(`Restored the files (${FILE_FOLDERS.map((f) => target.files[f]).join(', ')}).`);
+  if (postgres) {
+    // Last: should a migration fail, what is restored stays whole and the next start tries it again.
+    await moveForward(manifest, target.databaseUrl, manifest.stores.some((s) => s.store === 'kisi-emulator') ? target.databaseUrl : undefined, say).catch((err: unknown) => {
+      throw new OperatorError(`The backup is restored, but moving it forward through the migrations failed (the server's start will try again): ${(err as Error).message}`);
+    });
+  }
   return { replaced: fs.existsSync(replaced) ? replaced : null };
 }
 
