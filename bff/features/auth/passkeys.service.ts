@@ -43,10 +43,6 @@ export interface RelyingParty {
   origin: string;
 }
 
-/** The WebAuthn library's four calls; tests may put others in their place. */
-export const simpleWebAuthn = { generateRegistrationOptions, verifyRegistrationResponse, generateAuthenticationOptions, verifyAuthenticationResponse };
-export type WebAuthnLibrary = typeof simpleWebAuthn;
-
 /** A write of passkeys: in one transaction with its audit entry and, where it matters, the account's lock. */
 export interface PasskeysWrite {
   passkeys: PasskeysRepository;
@@ -62,23 +58,33 @@ export interface PasskeysServiceDeps {
   inTransaction: InTransaction<PasskeysWrite>;
   /** Opens the session of someone who just signed in with a passkey. */
   auth: Pick<AuthService, 'openSession'>;
-  webauthn?: WebAuthnLibrary;
   now?: () => Date;
 }
 
-const subjectOf = (user: Pick<SessionUser, 'name' | 'email'>) => personLabel(user);
-
-export function passkeysService({ passkeys, accounts, inTransaction, auth, webauthn = simpleWebAuthn, now = () => new Date() }: PasskeysServiceDeps) {
+export function passkeysService({ passkeys, accounts, inTransaction, auth, now = () => new Date() }: PasskeysServiceDeps) {
   const expiry = () => new Date(now().getTime() + CHALLENGE_TTL_MS).toISOString();
-  /** The library's check of the challenge: this one was handed out for that purpose (and account) and is taken now, once. */
-  const takesChallenge = (purpose: 'register' | 'sign-in', accountId: number | null) => (challenge: string) =>
-    passkeys.consumeChallenge(challenge, purpose, accountId, now().toISOString());
+  /**
+   * Runs one of the library's checks, handing it our check of the challenge: one handed out for that
+   * purpose (and account), taken now, once. The library throws for each thing it refuses: that is
+   * `undefined` here; the database failing while the challenge is taken stays an error (a 503, not a refusal).
+   */
+  const verifiedWith = async <T>(purpose: 'register' | 'sign-in', accountId: number | null, check: (takesChallenge: (challenge: string) => Promise<boolean>) => Promise<T>) => {
+    let databaseFailure: { error: unknown } | undefined;
+    const takesChallenge = (challenge: string) =>
+      passkeys.consumeChallenge(challenge, purpose, accountId, now().toISOString()).catch((error: unknown) => {
+        databaseFailure = { error };
+        throw error;
+      });
+    const verified = await check(takesChallenge).catch(() => undefined);
+    if (databaseFailure) throw databaseFailure.error;
+    return verified;
+  };
 
   return {
     /** Options for the browser to create a passkey of `user`'s (a discoverable one), with a challenge kept for 5 minutes. */
     async registrationOptions(user: SessionUser, rp: RelyingParty) {
       const userHandle = await passkeys.ensureUserHandle(user.id, crypto.randomBytes(32).toString('base64url'));
-      const options = await webauthn.generateRegistrationOptions({
+      const options = await generateRegistrationOptions({
         rpName: RP_NAME,
         rpID: rp.rpID,
         userName: user.email,
@@ -96,18 +102,18 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
 
     /** Keeps the passkey the browser made, once its answer checks out against a challenge handed out to `user`. */
     async add(user: SessionUser, rp: RelyingParty, input: v.InferOutput<typeof AddPasskeySchema>): Promise<Passkey> {
-      const verified = await webauthn
-        .verifyRegistrationResponse({
+      const verified = await verifiedWith('register', user.id, (takesChallenge) =>
+        verifyRegistrationResponse({
           // The contract checked its shape; its transports are any words (a newer browser's too), the library's a list it knows.
           response: input.response as RegistrationResponseJSON,
-          expectedChallenge: takesChallenge('register', user.id),
+          expectedChallenge: takesChallenge,
           expectedOrigin: rp.origin,
           expectedRPID: rp.rpID,
           // The passkey stands in for a password: its device must have checked it was its owner (a PIN, a fingerprint).
           requireUserVerification: true,
           supportedAlgorithmIDs: ALGORITHMS,
-        })
-        .catch(() => undefined);
+        }),
+      );
       if (!verified?.verified) throw badRequest(NOT_ADDED, [{ path: 'body.response', message: NOT_ADDED }]);
       const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
       try {
@@ -123,7 +129,7 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
             name: input.name,
             createdAt: now().toISOString(),
           });
-          await tx.audit(user, { kind: 'account', action: 'passkey added', subjectId: user.id, subject: subjectOf(user), changes: [{ field: 'passkey', before: null, after: input.name }] });
+          await tx.audit(user, { kind: 'account', action: 'passkey added', subjectId: user.id, subject: personLabel(user), changes: [{ field: 'passkey', before: null, after: input.name }] });
           return added;
         });
       } catch (err) {
@@ -138,7 +144,7 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
         const before = await tx.passkeys.findOwned(user.id, id);
         if (!before || !(await tx.passkeys.rename(user.id, id, name))) throw notFound(NO_PASSKEY);
         if (before.name !== name) {
-          await tx.audit(user, { kind: 'account', action: 'passkey renamed', subjectId: user.id, subject: subjectOf(user), changes: [{ field: 'passkey', before: before.name, after: name }] });
+          await tx.audit(user, { kind: 'account', action: 'passkey renamed', subjectId: user.id, subject: personLabel(user), changes: [{ field: 'passkey', before: before.name, after: name }] });
         }
         return { ...before, name };
       });
@@ -155,13 +161,13 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
           throw conflict('This passkey is your only way to sign in. Set a password or add another passkey first.');
         }
         await tx.passkeys.remove(user.id, id);
-        await tx.audit(user, { kind: 'account', action: 'passkey removed', subjectId: user.id, subject: subjectOf(user), changes: [{ field: 'passkey', before: passkey.name, after: null }] });
+        await tx.audit(user, { kind: 'account', action: 'passkey removed', subjectId: user.id, subject: personLabel(user), changes: [{ field: 'passkey', before: passkey.name, after: null }] });
       });
     },
 
     /** Options to sign in with any passkey of this site the browser has (no email asked), with a challenge kept for 5 minutes. */
     async signInOptions(rp: RelyingParty) {
-      const options = await webauthn.generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials: [], userVerification: 'preferred' });
+      const options = await generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials: [], userVerification: 'preferred' });
       await passkeys.insertChallenge({ challenge: options.challenge, purpose: 'sign-in', accountId: null, expiresAt: expiry() });
       return { ...options };
     },
@@ -180,18 +186,18 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
       const userHandle = response.response.userHandle;
       if (userHandle !== undefined && userHandle !== (await passkeys.userHandleOf(account.id))) throw unauthorized(PASSKEY_REFUSED);
 
-      const verified = await webauthn
-        .verifyAuthenticationResponse({
+      const verified = await verifiedWith('sign-in', null, (takesChallenge) =>
+        verifyAuthenticationResponse({
           response: response as AuthenticationResponseJSON,
-          expectedChallenge: takesChallenge('sign-in', null),
+          expectedChallenge: takesChallenge,
           expectedOrigin: rp.origin,
           expectedRPID: rp.rpID,
           // The counter is compared below, once the signature is known good: the library compares it
           // before, so a forged answer could pass for a cloned authenticator.
           credential: { id: passkey.credentialId, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: 0, transports: passkey.transports },
           requireUserVerification: true,
-        })
-        .catch(() => undefined);
+        }),
+      );
       if (!verified?.verified) throw unauthorized(PASSKEY_REFUSED);
 
       const { newCounter, credentialBackedUp } = verified.authenticationInfo;
@@ -217,7 +223,7 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
 export type PasskeysService = ReturnType<typeof passkeysService>;
 
 /** The passkeys service on a database, each write in one transaction with its audit entry. */
-export const passkeysServiceOn = (database: Pick<Database, 'db' | 'transactionLock'>, options: Pick<PasskeysServiceDeps, 'auth' | 'webauthn' | 'now'>): PasskeysService =>
+export const passkeysServiceOn = (database: Pick<Database, 'db' | 'transactionLock'>, options: Pick<PasskeysServiceDeps, 'auth' | 'now'>): PasskeysService =>
   passkeysService({
     passkeys: passkeysRepository(database.db),
     accounts: accountsRepository(database.db),
