@@ -8,7 +8,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type * as v from 'valibot';
-import type { AddPasskeySchema, AuthenticationResponseSchema, Passkey } from '../../contracts/account.contract';
+import type { AddPasskeySchema, AuthenticationResponseSchema, Passkey, RegistrationResponseSchema } from '../../contracts/account.contract';
 import type { SessionUser } from '../../contracts/auth.contract';
 import { auditIn, personLabel, type Audit } from '../../db/audit-trail';
 import type { Database } from '../../db/database';
@@ -17,7 +17,7 @@ import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/http-error';
 import { accountsRepository, type AccountsRepository } from './accounts.repository';
 import type { AuthService, OpenedSession, SessionClient } from './auth.service';
-import { passkeysRepository, type PasskeysRepository } from './passkeys.repository';
+import { passkeysRepository, type PasskeysRepository, type StoredPasskey } from './passkeys.repository';
 
 /** The sign-in answer for a passkey this server does not have (never registered here, or removed). */
 export const UNKNOWN_PASSKEY = 'This passkey is not known here.';
@@ -43,6 +43,85 @@ export interface RelyingParty {
   origin: string;
 }
 
+/** Whether a challenge in an answer is one we handed out for this ceremony, taken now (once). */
+export type TakesChallenge = (challenge: string) => Promise<boolean>;
+
+/** A new passkey as its registration proved it, before it is someone's and named. */
+export type NewPasskey = Pick<StoredPasskey, 'credentialId' | 'publicKey' | 'counter' | 'transports' | 'backedUp'> & { deviceType: string };
+
+/**
+ * Options for the browser to create a discoverable passkey for `person`, whose WebAuthn user handle
+ * is `userHandle` (base64url), excluding the credentials they have; `challenge` when the caller
+ * makes its own (else the library draws 32 random bytes).
+ */
+export const newPasskeyOptions = async (
+  rp: RelyingParty,
+  person: { email: string; name: string; userHandle: string },
+  { exclude = [], challenge }: { exclude?: { id: string; transports: string[] }[]; challenge?: Uint8Array<ArrayBuffer> } = {},
+) =>
+  // Spread: the library's interface as a plain object, as the contract's loose schema types it.
+  ({
+    ...(await generateRegistrationOptions({
+      rpName: RP_NAME,
+      rpID: rp.rpID,
+      userName: person.email,
+      userDisplayName: person.name,
+      userID: Buffer.from(person.userHandle, 'base64url'),
+      challenge,
+      attestationType: 'none',
+      excludeCredentials: exclude,
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      supportedAlgorithmIDs: ALGORITHMS,
+    })),
+  });
+
+/**
+ * Runs one of the library's checks, handing it `takesChallenge` as its check of the challenge. The
+ * library throws for each thing it refuses: that is `undefined` here; our challenge check throwing
+ * (the database failing while the challenge is taken) stays an error (a 503, not a refusal).
+ */
+async function libraryCheck<T>(takesChallenge: TakesChallenge, check: (expectedChallenge: TakesChallenge) => Promise<T>): Promise<T | undefined> {
+  let databaseFailure: { error: unknown } | undefined;
+  const expectedChallenge = (challenge: string) =>
+    takesChallenge(challenge).catch((error: unknown) => {
+      databaseFailure = { error };
+      throw error;
+    });
+  const verified = await check(expectedChallenge).catch(() => undefined);
+  if (databaseFailure) throw databaseFailure.error;
+  return verified;
+}
+
+/**
+ * Checks the browser's answer to registration options: our challenge (`takesChallenge`), the origin
+ * and RP id, and that the device checked its owner. Answers the passkey to keep; undefined when the
+ * answer does not pass. Adding one to an account and joining with one (an invitation) both use it.
+ */
+export async function verifiedNewPasskey(rp: RelyingParty, response: v.InferOutput<typeof RegistrationResponseSchema>, takesChallenge: TakesChallenge): Promise<NewPasskey | undefined> {
+  const verified = await libraryCheck(takesChallenge, (expectedChallenge) =>
+    verifyRegistrationResponse({
+      // The contract checked its shape; its transports are any words (a newer browser's too), the library's a list it knows.
+      response: response as RegistrationResponseJSON,
+      expectedChallenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpID,
+      // The passkey stands in for a password: its device must have checked it was its owner (a PIN, a fingerprint).
+      requireUserVerification: true,
+      supportedAlgorithmIDs: ALGORITHMS,
+    }),
+  );
+  if (!verified?.verified) return undefined;
+  const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
+  return {
+    credentialId: credential.id,
+    publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+    counter: credential.counter,
+    transports: credential.transports ?? response.response.transports ?? [],
+    deviceType: credentialDeviceType,
+    backedUp: credentialBackedUp,
+  };
+}
+
 /** A write of passkeys: in one transaction with its audit entry and, where it matters, the account's lock. */
 export interface PasskeysWrite {
   passkeys: PasskeysRepository;
@@ -63,72 +142,28 @@ export interface PasskeysServiceDeps {
 
 export function passkeysService({ passkeys, accounts, inTransaction, auth, now = () => new Date() }: PasskeysServiceDeps) {
   const expiry = () => new Date(now().getTime() + CHALLENGE_TTL_MS).toISOString();
-  /**
-   * Runs one of the library's checks, handing it our check of the challenge: one handed out for that
-   * purpose (and account), taken now, once. The library throws for each thing it refuses: that is
-   * `undefined` here; the database failing while the challenge is taken stays an error (a 503, not a refusal).
-   */
-  const verifiedWith = async <T>(purpose: 'register' | 'sign-in', accountId: number | null, check: (takesChallenge: (challenge: string) => Promise<boolean>) => Promise<T>) => {
-    let databaseFailure: { error: unknown } | undefined;
-    const takesChallenge = (challenge: string) =>
-      passkeys.consumeChallenge(challenge, purpose, accountId, now().toISOString()).catch((error: unknown) => {
-        databaseFailure = { error };
-        throw error;
-      });
-    const verified = await check(takesChallenge).catch(() => undefined);
-    if (databaseFailure) throw databaseFailure.error;
-    return verified;
-  };
+  /** Our check of a challenge: one handed out for that purpose (and account), taken now, once. */
+  const challengeOf =
+    (purpose: 'register' | 'sign-in', accountId: number | null): TakesChallenge =>
+    (challenge) =>
+      passkeys.consumeChallenge(challenge, purpose, accountId, now().toISOString());
 
   return {
     /** Options for the browser to create a passkey of `user`'s (a discoverable one), with a challenge kept for 5 minutes. */
     async registrationOptions(user: SessionUser, rp: RelyingParty) {
       const userHandle = await passkeys.ensureUserHandle(user.id, crypto.randomBytes(32).toString('base64url'));
-      const options = await generateRegistrationOptions({
-        rpName: RP_NAME,
-        rpID: rp.rpID,
-        userName: user.email,
-        userDisplayName: user.name,
-        userID: Buffer.from(userHandle, 'base64url'),
-        attestationType: 'none',
-        excludeCredentials: await passkeys.credentialsOf(user.id),
-        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
-        supportedAlgorithmIDs: ALGORITHMS,
-      });
+      const options = await newPasskeyOptions(rp, { ...user, userHandle }, { exclude: await passkeys.credentialsOf(user.id) });
       await passkeys.insertChallenge({ challenge: options.challenge, purpose: 'register', accountId: user.id, expiresAt: expiry() });
-      // Spread: the library's interface as a plain object, as the contract's loose schema types it.
-      return { ...options };
+      return options;
     },
 
     /** Keeps the passkey the browser made, once its answer checks out against a challenge handed out to `user`. */
     async add(user: SessionUser, rp: RelyingParty, input: v.InferOutput<typeof AddPasskeySchema>): Promise<Passkey> {
-      const verified = await verifiedWith('register', user.id, (takesChallenge) =>
-        verifyRegistrationResponse({
-          // The contract checked its shape; its transports are any words (a newer browser's too), the library's a list it knows.
-          response: input.response as RegistrationResponseJSON,
-          expectedChallenge: takesChallenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.rpID,
-          // The passkey stands in for a password: its device must have checked it was its owner (a PIN, a fingerprint).
-          requireUserVerification: true,
-          supportedAlgorithmIDs: ALGORITHMS,
-        }),
-      );
-      if (!verified?.verified) throw badRequest(NOT_ADDED, [{ path: 'body.response', message: NOT_ADDED }]);
-      const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
+      const made = await verifiedNewPasskey(rp, input.response, challengeOf('register', user.id));
+      if (!made) throw badRequest(NOT_ADDED, [{ path: 'body.response', message: NOT_ADDED }]);
       try {
         return await inTransaction(async (tx) => {
-          const added = await tx.passkeys.insert({
-            accountId: user.id,
-            credentialId: credential.id,
-            publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-            counter: credential.counter,
-            transports: credential.transports ?? input.response.response.transports ?? [],
-            deviceType: credentialDeviceType,
-            backedUp: credentialBackedUp,
-            name: input.name,
-            createdAt: now().toISOString(),
-          });
+          const added = await tx.passkeys.insert({ ...made, accountId: user.id, name: input.name, createdAt: now().toISOString() });
           await tx.audit(user, { kind: 'account', action: 'passkey added', subjectId: user.id, subject: personLabel(user), changes: [{ field: 'passkey', before: null, after: input.name }] });
           return added;
         });
@@ -186,10 +221,10 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, now =
       const userHandle = response.response.userHandle;
       if (userHandle !== undefined && userHandle !== (await passkeys.userHandleOf(account.id))) throw unauthorized(PASSKEY_REFUSED);
 
-      const verified = await verifiedWith('sign-in', null, (takesChallenge) =>
+      const verified = await libraryCheck(challengeOf('sign-in', null), (expectedChallenge) =>
         verifyAuthenticationResponse({
           response: response as AuthenticationResponseJSON,
-          expectedChallenge: takesChallenge,
+          expectedChallenge,
           expectedOrigin: rp.origin,
           expectedRPID: rp.rpID,
           // The counter is compared below, once the signature is known good: the library compares it
