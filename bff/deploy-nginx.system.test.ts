@@ -200,7 +200,7 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     await page.goto('/login');
     await page.getByLabel('Email').fill(ADMIN.email);
     await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname !== '/login');
     const used = async () => ((await (await page.request.get('/api/uploads/limits')).json()) as { usedBytes: number }).usedBytes;
     const before = await used();
@@ -230,7 +230,7 @@ describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.templ
     await inbox.goto(`/login?redirect=${encodeURIComponent('/shell/webhook')}`);
     await inbox.getByLabel('Email').fill(ADMIN.email);
     await inbox.getByLabel('Password').fill(ADMIN.password);
-    await inbox.getByRole('button', { name: 'Sign in' }).click();
+    await inbox.getByRole('button', { name: 'Sign in', exact: true }).click();
     await inbox.getByRole('heading', { name: 'Door events', level: 1 }).waitFor();
     await inbox.getByText('Live', { exact: true }).waitFor();
     const totalEvents = async () => Number(/of (\d+) events/.exec((await inbox.getByText(/^Showing 1–\d+ of \d+ events$/).textContent()) ?? '')?.[1]);
