@@ -186,8 +186,8 @@ describe('joining with a passkey', () => {
     expect(res.body.errors.map((e: { path: string; message: string }) => [e.path, e.message])).toEqual([
       ['body.name', 'Enter your name'],
       ['body.passkey.name', 'Name this passkey'],
-      ['body.passkey.response.response.clientDataJSON', 'Expected base64url text'],
-      ['body.passkey.response.response.attestationObject', 'Expected base64url text'],
+      ['body.passkey.response.response.clientDataJSON', "The browser's passkey answer could not be read: try again."],
+      ['body.passkey.response.response.attestationObject', "The browser's passkey answer could not be read: try again."],
     ]);
     expect((await passkeyOptions(link.token, '').expect(400)).body.errors).toEqual([{ path: 'body.name', message: 'Enter your name' }]);
   });
