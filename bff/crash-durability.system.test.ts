@@ -844,7 +844,7 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
     }
 
     // Deactivations and reactivations: each stored with its audit entry; a stored deactivation ended the
-    // session open then (401), one not stored left it open; a deactivated account cannot sign in.
+    // session open then (401), one not stored left it open; a deactivated account cannot sign in (403: its right password is told why).
     await eachOf([...switched, ...toggled], async (person) => {
       const entries = entriesAbout(person.id, 'deactivated', 'reactivated');
       const { applied, pending } = storedRun('status', person.id, entries.length);
@@ -863,7 +863,7 @@ it('keeps every acknowledged write of every kind exactly once and whole across a
         status,
         endedSessions: applied.filter((w) => w.ends).map(() => 401),
         notEnded: pending[0]?.ends && 200,
-        signIn: status === 'deactivated' ? 401 : 200,
+        signIn: status === 'deactivated' ? 403 : 200,
       });
     });
     expect(entriesAbout(admin.id, 'deactivated')).toEqual([]);
