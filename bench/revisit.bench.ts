@@ -30,7 +30,7 @@ export async function runRevisitBench(): Promise<Figure[]> {
     await page.goto(`/login?redirect=${MEMBERS_PATH}`);
     await page.getByLabel('Email').fill(BENCH_ADMIN.email);
     await page.getByLabel('Password').fill(BENCH_ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.locator(LIST).first().waitFor();
 
     const back: number[] = [];

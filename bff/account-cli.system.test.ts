@@ -100,7 +100,7 @@ describe('deactivate and activate', () => {
     const deactivated = await account('deactivate', '--email', 'leaver@cli.test');
     expect(deactivated).toEqual({ code: 0, stdout: 'Deactivated leaver@cli.test; its sessions have ended.\n', stderr: '' });
     expect(await auth.userForToken(token)).toBeUndefined();
-    await expect(auth.login('leaver@cli.test', 'a-long-enough-password')).rejects.toMatchObject({ status: 401 });
+    await expect(auth.login('leaver@cli.test', 'a-long-enough-password')).rejects.toMatchObject({ status: 403 });
 
     const activated = await account('activate', '--email', 'leaver@cli.test');
     expect(activated).toEqual({ code: 0, stdout: 'Activated leaver@cli.test; they can sign in again.\n', stderr: '' });

@@ -8,7 +8,8 @@ import type { E2eApp } from './harness';
  * Passkeys in Chromium (issue 49), with its virtual authenticator (CDP `WebAuthn`) standing in for a
  * phone's or laptop's: the person signs in with their password, adds a passkey on their account page,
  * signs out, and signs in with the passkey alone (the button); on another device the passkey synced
- * to, the login page's email box offers it and signs in with it. The page is opened at http://localhost: a passkey's
+ * to, the login page's email box offers it and signs in with it; someone invited joins with a
+ * passkey instead of a password. The page is opened at http://localhost: a passkey's
  * RP id is a host name (never an IP address), and localhost is a secure context without https.
  */
 let app: E2eApp;
@@ -114,5 +115,61 @@ describe('passkeys', () => {
     assert.deepEqual(signIns.slice(before), ['signed in (passkey)']);
     assert.deepEqual(problems.messages, []);
     await context.close();
+  });
+
+  it('joins by an invitation with a passkey instead of a password, signs out, and signs in again with it', { timeout: 120_000 }, async () => {
+    const newcomer = { email: 'passkey-joiner@frontdesk.test', name: 'Pia Passkey' };
+    // The admin invites (at the same address, so the link is a localhost one).
+    const { page: admin, context: adminContext, problems: adminProblems } = await app.newPage();
+    await admin.goto(`${base}/login?redirect=%2Fshell%2Fteam`);
+    await signIn(admin);
+    await admin.waitForURL((url) => url.pathname === '/shell/team');
+    await admin.getByRole('button', { name: 'Invite someone' }).first().click();
+    const invite = admin.getByRole('dialog', { name: 'Invite someone' });
+    await invite.getByLabel('Email').fill(newcomer.email);
+    await invite.getByLabel('Role').selectOption('staff');
+    await invite.getByRole('button', { name: 'Make the invitation link' }).click();
+    const shown = invite.getByText(/\/join#/);
+    await shown.waitFor();
+    const link = (await shown.textContent())!.trim();
+    assert.ok(link.startsWith(`${base}/join#`), link);
+
+    // The newcomer, in a browser of their own with a platform authenticator.
+    const { page, context, problems } = await app.newPage();
+    await context.addInitScript({ content: WITHOUT_PASSKEY_AUTOFILL });
+    const { cdp, authenticatorId } = await virtualAuthenticator(context, page);
+    await page.goto(link);
+    await page.getByText(newcomer.email).first().waitFor();
+    await page.getByLabel('Your name').fill(newcomer.name);
+    await page.getByRole('button', { name: 'Join with a passkey' }).click();
+    await page.waitForURL((url) => url.pathname === '/shell');
+    await page.getByRole('banner').getByText(newcomer.name, { exact: true }).waitFor();
+
+    // The account has the passkey and no password; the authenticator keeps the credential for this site.
+    const account = await app.withDatabase(({ db }) => db.selectFrom('accounts').select(['id', 'role', 'password_hash']).where('email', '=', newcomer.email).executeTakeFirstOrThrow());
+    assert.deepEqual([account.role, account.password_hash], ['staff', '']);
+    const kept = await app.withDatabase(({ db }) => db.selectFrom('passkeys').select('name').where('account_id', '=', account.id).execute());
+    assert.equal(kept.length, 1);
+    const { credentials } = await credentialsOf(cdp, authenticatorId);
+    assert.equal(credentials.length, 1);
+    assert.equal(credentials[0]!.rpId, 'localhost');
+
+    // Signed out, then in again with the passkey alone.
+    await page.getByRole('banner').getByRole('button', { name: /Sign out/ }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL((url) => url.pathname === '/shell');
+    await page.getByRole('banner').getByText(newcomer.name, { exact: true }).waitFor();
+    const trail = await app.withDatabase(({ db }) =>
+      db.selectFrom('audit_entries').select('action').where('actor_email', '=', newcomer.email).orderBy('id').execute(),
+    );
+    assert.deepEqual(
+      trail.map((e) => e.action),
+      ['joined (invitation)', 'passkey added', 'signed in (invitation)', 'signed out', 'signed in (passkey)'],
+    );
+    assert.deepEqual(problems.messages, []);
+    assert.deepEqual(adminProblems.messages, []);
+    await context.close();
+    await adminContext.close();
   });
 });

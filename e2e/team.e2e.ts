@@ -102,11 +102,11 @@ describe('the team: invite, join, deactivate', () => {
     // The board is still there, as it was.
     await runner.getByRole('heading', { name: 'Runner board' }).waitFor();
 
-    // Signing in again is refused.
+    // Signing in again is refused, and says why (only to whoever knows the password).
     const again = await runnerContext.newPage();
     await again.goto('/login');
     await signIn(again, NEWCOMER.email, NEWCOMER.password);
-    await again.getByRole('alert').filter({ hasText: /Wrong email or password|deactivated/i }).waitFor();
+    await again.getByRole('alert').filter({ hasText: 'This account is deactivated: ask an admin to reactivate it.' }).waitFor();
     assert.equal(new URL(again.url()).pathname, '/login');
 
     assert.deepEqual(adminProblems.messages, []);

@@ -3,6 +3,9 @@ import { RoleSchema, SessionUserSchema } from './auth.contract';
 import { IdParamSchema, NoContentSchema, atMost, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
 import { NewPasswordSchema, PersonNameSchema } from './team.contract';
+import { AuthenticationResponseSchema, NewPasskeySchema, RegistrationResponseSchema, WebAuthnOptionsSchema } from './webauthn.contract';
+
+export { AuthenticationResponseSchema, RegistrationResponseSchema, WebAuthnOptionsSchema };
 
 /**
  * Each person's own account (issue 49): their name and password, where they are signed in, and their
@@ -60,45 +63,7 @@ export const EndedSessionsSchema = v.object({ ended: v.number() });
 
 export const PasskeyNameSchema = v.object({ name: requiredText('Name this passkey', 60) });
 
-/**
- * WebAuthn's JSON as `@simplewebauthn/browser` sends it: checked in depth by `@simplewebauthn/server`
- * (origin, RP id, challenge, signature, counter), here only for shape and size.
- */
-const b64url = (max: number) => v.pipe(v.string(), v.maxLength(max), v.regex(/^[A-Za-z0-9_-]*={0,2}$/, 'Expected base64url'));
-const AuthenticatorAttachmentSchema = v.picklist(['platform', 'cross-platform']);
-/**
- * The extensions' answers: none is asked for, so none is kept (an object of any keys is accepted and
- * read as empty; the library's own type, an interface, fits `{}` where it would not fit a record).
- */
-const ExtensionResultsSchema = v.optional(v.object({}), {});
-export const RegistrationResponseSchema = v.object({
-  id: b64url(1400),
-  rawId: b64url(1400),
-  type: v.literal('public-key'),
-  response: v.object({
-    clientDataJSON: b64url(8000),
-    attestationObject: b64url(16000),
-    authenticatorData: v.optional(b64url(16000)),
-    transports: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(32))), v.maxLength(10))),
-    publicKeyAlgorithm: v.optional(v.pipe(v.number(), v.integer())),
-    publicKey: v.optional(b64url(8000)),
-  }),
-  authenticatorAttachment: v.optional(AuthenticatorAttachmentSchema),
-  clientExtensionResults: ExtensionResultsSchema,
-});
-export const AuthenticationResponseSchema = v.object({
-  id: b64url(1400),
-  rawId: b64url(1400),
-  type: v.literal('public-key'),
-  response: v.object({ clientDataJSON: b64url(8000), authenticatorData: b64url(8000), signature: b64url(2000), userHandle: v.optional(b64url(200)) }),
-  authenticatorAttachment: v.optional(AuthenticatorAttachmentSchema),
-  clientExtensionResults: ExtensionResultsSchema,
-});
-
-/** Options for `navigator.credentials.create/get`, as `@simplewebauthn/server` makes them (the browser library reads them). */
-export const WebAuthnOptionsSchema = v.looseObject({ challenge: v.string() });
-
-export const AddPasskeySchema = v.object({ name: requiredText('Name this passkey', 60), response: RegistrationResponseSchema });
+export const AddPasskeySchema = NewPasskeySchema;
 export const PasskeySignInSchema = v.object({ response: AuthenticationResponseSchema });
 
 export const accountApi = {

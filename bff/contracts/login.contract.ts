@@ -14,10 +14,10 @@ export const loginApi = {
   login: endpoint({
     method: 'POST',
     path: '/api/auth/login',
-    summary: 'Sign in: sets the httpOnly `sid` session cookie',
+    summary: 'Sign in: sets the httpOnly `sid` session cookie; 403 for the right password of a deactivated account',
     access: 'public',
     body: LoginRequestSchema,
     response: AuthResponseSchema,
-    errors: [401, 429],
+    errors: [401, 403, 429],
   }),
 };

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { AuthResponseSchema, RoleSchema } from './auth.contract';
 import { EmailSchema, EraseQuerySchema, IdParamSchema, NoContentSchema, atMost, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
+import { NewPasskeySchema, WebAuthnOptionsSchema } from './webauthn.contract';
 
 /**
  * The team in the app (issue 49): admins invite people by a one-use link, change roles, deactivate,
@@ -91,6 +92,12 @@ export const InvitationPreviewSchema = v.object({ email: v.string(), role: RoleS
 export const AcceptInvitationSchema = v.object({ token: LinkTokenSchema, name: PersonNameSchema, password: NewPasswordSchema });
 export type AcceptInvitation = v.InferInput<typeof AcceptInvitationSchema>;
 
+/** Asking to join with a passkey instead: the link's secret, and the name the browser's passkey prompt shows. */
+export const InvitationPasskeyOptionsSchema = v.object({ token: LinkTokenSchema, name: PersonNameSchema });
+/** Answering an invitation with a passkey the browser made for its options (no password: the passkey is the way in). */
+export const AcceptInvitationWithPasskeySchema = v.object({ token: LinkTokenSchema, name: PersonNameSchema, passkey: NewPasskeySchema });
+export type AcceptInvitationWithPasskey = v.InferInput<typeof AcceptInvitationWithPasskeySchema>;
+
 /** What a reset link is for, before a new password is chosen. */
 export const ResetPreviewSchema = v.object({ email: v.string(), name: v.string(), expiresAt: v.string() });
 export const UseResetLinkSchema = v.object({ token: LinkTokenSchema, password: NewPasswordSchema });
@@ -171,6 +178,25 @@ export const accountLinksApi = {
     summary: 'Answer an invitation: creates the account with its name and password and signs it in (sets `sid`)',
     access: 'public',
     body: AcceptInvitationSchema,
+    response: AuthResponseSchema,
+    status: 201,
+    errors: [404, 409, 429],
+  }),
+  invitationPasskeyOptions: endpoint({
+    method: 'POST',
+    path: '/api/team/invitations/passkey-options',
+    summary: "Options to create a passkey for an invitation's email (a fresh user handle and challenge), to join with instead of a password",
+    access: 'public',
+    body: InvitationPasskeyOptionsSchema,
+    response: WebAuthnOptionsSchema,
+    errors: [404, 409, 429],
+  }),
+  acceptInvitationWithPasskey: endpoint({
+    method: 'POST',
+    path: '/api/team/invitations/accept-passkey',
+    summary: 'Answer an invitation with a passkey made for its options (origin, RP id and challenge checked): creates the account without a password and signs it in (sets `sid`)',
+    access: 'public',
+    body: AcceptInvitationWithPasskeySchema,
     response: AuthResponseSchema,
     status: 201,
     errors: [404, 409, 429],

@@ -53,6 +53,8 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   // An invitation's or reset link's holder has no session (or someone else's): the link's secret is the credential.
   'POST /api/team/invitations/preview': everyone,
   'POST /api/team/invitations/accept': everyone,
+  'POST /api/team/invitations/passkey-options': everyone,
+  'POST /api/team/invitations/accept-passkey': everyone,
   'POST /api/account/reset/preview': everyone,
   'POST /api/account/reset': everyone,
 

@@ -80,7 +80,7 @@ export function softwareAuthenticator(settings: { origin: string; synced?: boole
           attestationObject: b64url(attestationObject),
           transports: ['internal'],
         },
-        authenticatorAttachment: 'platform',
+        authenticatorAttachment: 'platform' as const,
         clientExtensionResults: {},
       };
     },
@@ -104,7 +104,7 @@ export function softwareAuthenticator(settings: { origin: string; synced?: boole
           signature: b64url(signature),
           userHandle: credential.userHandle,
         },
-        authenticatorAttachment: 'platform',
+        authenticatorAttachment: 'platform' as const,
         clientExtensionResults: {},
       };
     },

@@ -76,3 +76,21 @@ export function passkeyPromptMessage(error: unknown, purpose: 'add' | 'sign-in')
 }
 
 export const PASSKEYS_UNSUPPORTED = UNSUPPORTED;
+
+/** Devices a User-Agent names, most specific first (an iPad's may also say Mac OS X). */
+const DEVICES: readonly (readonly [RegExp, string])[] = [
+  [/iPhone/, 'iPhone'],
+  [/iPad/, 'iPad'],
+  [/Android/, 'Android'],
+  [/Macintosh|Mac OS X/, 'Mac'],
+  [/Windows/, 'Windows'],
+  [/CrOS/, 'Chromebook'],
+  [/Linux/, 'Linux'],
+];
+
+/** A first name for a new passkey: what keeps it, as far as the browser tells (the account page lets the person change it). */
+export function suggestedName(response: Pick<RegistrationResponseJSON, 'authenticatorAttachment'>, userAgent = globalThis.navigator?.userAgent ?? ''): string {
+  if (response.authenticatorAttachment === 'cross-platform') return 'Security key or phone';
+  const device = DEVICES.find(([pattern]) => pattern.test(userAgent))?.[1];
+  return device ? `Passkey on ${device}` : 'My passkey';
+}

@@ -41,6 +41,20 @@ export function fakeTeam(init: { accounts?: TeamAccount[]; invitations?: Invitat
   const linkOf = (token: string) => team.links.get(token);
   const goneLink = () => problem(404, 'Not Found', 'This link was used, withdrawn or ran out.');
   const signIn = (a: TeamAccount): SessionUser => (team.session = { id: a.id, email: a.email, name: a.name, role: a.role });
+  const openInvitation = (token: string) => {
+    const link = linkOf(token);
+    return link?.kind === 'invitation' ? team.invitations.find((i) => i.id === link.id) : undefined;
+  };
+  /** Answers an open invitation: the link used, the account made (with a passkey or not), and signed in. */
+  const join = (token: string, name: string, passkeys = 0) => {
+    const open = openInvitation(token);
+    if (!open) return goneLink();
+    team.links.delete(token);
+    team.invitations = team.invitations.filter((i) => i !== open);
+    const joined = teamAccount(Math.max(0, ...team.accounts.map((a) => a.id)) + 1, { email: open.email, name, role: open.role, lastSignInAt: AT, openSessions: 1, passkeys });
+    team.accounts.push(joined);
+    return { user: signIn(joined) };
+  };
 
   team.handlers = [
     handle(authApi.session, () => (team.session ? { user: team.session } : passOn)),
@@ -88,16 +102,12 @@ export function fakeTeam(init: { accounts?: TeamAccount[]; invitations?: Invitat
       const open = link?.kind === 'invitation' ? team.invitations.find((i) => i.id === link.id) : undefined;
       return open ? { email: open.email, role: open.role, expiresAt: open.expiresAt } : goneLink();
     }),
-    handle(accountLinksApi.acceptInvitation, ({ body }) => {
-      const link = linkOf(body.token);
-      const open = link?.kind === 'invitation' ? team.invitations.find((i) => i.id === link.id) : undefined;
-      if (!open) return goneLink();
-      team.links.delete(body.token);
-      team.invitations = team.invitations.filter((i) => i !== open);
-      const joined = teamAccount(Math.max(0, ...team.accounts.map((a) => a.id)) + 1, { email: open.email, name: body.name, role: open.role, lastSignInAt: AT, openSessions: 1 });
-      team.accounts.push(joined);
-      return { user: signIn(joined) };
+    handle(accountLinksApi.acceptInvitation, ({ body }) => join(body.token, body.name)),
+    handle(accountLinksApi.invitationPasskeyOptions, ({ body }) => {
+      const open = openInvitation(body.token);
+      return open ? { challenge: 'am9pbi1jaGFsbGVuZ2U', rp: { name: 'Frontdesk', id: 'localhost' }, user: { id: 'bmV3LXVzZXI', name: open.email, displayName: body.name } } : goneLink();
     }),
+    handle(accountLinksApi.acceptInvitationWithPasskey, ({ body }) => join(body.token, body.name, 1)),
     handle(accountLinksApi.previewReset, ({ body }) => {
       const link = linkOf(body.token);
       const a = link?.kind === 'reset' ? find(link.accountId) : undefined;

@@ -36,11 +36,12 @@ export function authFeature({ config, database, logger, mount, counterStore }: F
   const cookie = sessionCookie({ cookieSecure: config.COOKIE_SECURE, sessionTtlMs });
   const throttle = loginThrottle(sharedCounters(database.db), { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits });
   const passkeys = passkeysServiceOn(database, { auth });
+  const origins = publicOrigins(config.PUBLIC_ORIGIN);
   return {
     ...mount([
       ...authRoutes(auth, { cookie, throttle }),
-      ...passkeyRoutes(passkeys, { cookie, origins: publicOrigins(config.PUBLIC_ORIGIN), counterStore, passkeyTries: options.passkeyTries }),
-      ...teamRoutes(teamServiceOn(database, { auth, sessionsEnded: options.sessionsEnded }), { cookie, counterStore, linkTries: options.linkTries }),
+      ...passkeyRoutes(passkeys, { cookie, origins, counterStore, passkeyTries: options.passkeyTries }),
+      ...teamRoutes(teamServiceOn(database, { auth, sessionsEnded: options.sessionsEnded }), { cookie, origins, counterStore, linkTries: options.linkTries }),
       ...ownAccountRoutes(ownAccountServiceOn(database.db, { auth, throttle, sessionsEnded: options.sessionsEnded }), { cookie }),
     ]),
     auth,

@@ -6,12 +6,13 @@ import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/engine';
 import { auditIn, changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
-import { conflict, unauthorized } from '../../lib/http-error';
+import { conflict, forbidden, unauthorized } from '../../lib/http-error';
 import { accountsRepository, type AccountsRepository } from './accounts.repository';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './password';
 import { sessionsRepository, type SessionsRepository } from './sessions.repository';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
+export const DEACTIVATED = 'This account is deactivated: ask an admin to reactivate it.';
 
 /** Where a session is opened from, as its owner will see it in their sessions list. */
 export interface SessionClient {
@@ -120,7 +121,9 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
     async login(email: string, password: string, client: SessionClient = NO_CLIENT): Promise<OpenedSession> {
       const account = await accounts.findByEmail(email);
       const ok = await verifyPassword(password, account?.passwordHash || (await DUMMY_HASH_PROMISE));
-      if (!account || !ok || account.status !== 'active') throw unauthorized(WRONG_CREDENTIALS);
+      if (!account || !ok) throw unauthorized(WRONG_CREDENTIALS);
+      // Told only to whoever knows the password: the person who left learns why, a guesser learns nothing.
+      if (account.status !== 'active') throw forbidden(DEACTIVATED);
       return openSession(account, client, 'signed in');
     },
 

@@ -8,7 +8,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type * as v from 'valibot';
-import type { AddPasskeySchema, AuthenticationResponseSchema, Passkey } from '../../contracts/account.contract';
+import type { AddPasskeySchema, AuthenticationResponseSchema, Passkey, RegistrationResponseSchema } from '../../contracts/account.contract';
 import type { SessionUser } from '../../contracts/auth.contract';
 import { auditIn, personLabel, type Audit } from '../../db/audit-trail';
 import type { Database } from '../../db/database';
@@ -17,7 +17,7 @@ import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/http-error';
 import { accountsRepository, type AccountsRepository } from './accounts.repository';
 import type { AuthService, OpenedSession, SessionClient } from './auth.service';
-import { passkeysRepository, type PasskeysRepository } from './passkeys.repository';
+import { passkeysRepository, type PasskeysRepository, type StoredPasskey } from './passkeys.repository';
 
 /** The sign-in answer for a passkey this server does not have (never registered here, or removed). */
 export const UNKNOWN_PASSKEY = 'This passkey is not known here.';
@@ -43,9 +43,84 @@ export interface RelyingParty {
   origin: string;
 }
 
-/** The WebAuthn library's four calls; tests may put others in their place. */
-export const simpleWebAuthn = { generateRegistrationOptions, verifyRegistrationResponse, generateAuthenticationOptions, verifyAuthenticationResponse };
-export type WebAuthnLibrary = typeof simpleWebAuthn;
+/** Whether a challenge in an answer is one we handed out for this ceremony, taken now (once). */
+export type TakesChallenge = (challenge: string) => Promise<boolean>;
+
+/** A new passkey as its registration proved it, before it is someone's and named. */
+export type NewPasskey = Pick<StoredPasskey, 'credentialId' | 'publicKey' | 'counter' | 'transports' | 'backedUp'> & { deviceType: string };
+
+/**
+ * Options for the browser to create a discoverable passkey for `person`, whose WebAuthn user handle
+ * is `userHandle` (base64url), excluding the credentials they have; `challenge` when the caller
+ * makes its own (else the library draws 32 random bytes).
+ */
+export const newPasskeyOptions = async (
+  rp: RelyingParty,
+  person: { email: string; name: string; userHandle: string },
+  { exclude = [], challenge }: { exclude?: { id: string; transports: string[] }[]; challenge?: Uint8Array<ArrayBuffer> } = {},
+) =>
+  // Spread: the library's interface as a plain object, as the contract's loose schema types it.
+  ({
+    ...(await generateRegistrationOptions({
+      rpName: RP_NAME,
+      rpID: rp.rpID,
+      userName: person.email,
+      userDisplayName: person.name,
+      userID: Buffer.from(person.userHandle, 'base64url'),
+      challenge,
+      attestationType: 'none',
+      excludeCredentials: exclude,
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      supportedAlgorithmIDs: ALGORITHMS,
+    })),
+  });
+
+/**
+ * Runs one of the library's checks, handing it `takesChallenge` as its check of the challenge. The
+ * library throws for each thing it refuses: that is `undefined` here; our challenge check throwing
+ * (the database failing while the challenge is taken) stays an error (a 503, not a refusal).
+ */
+async function libraryCheck<T>(takesChallenge: TakesChallenge, check: (expectedChallenge: TakesChallenge) => Promise<T>): Promise<T | undefined> {
+  let databaseFailure: { error: unknown } | undefined;
+  const expectedChallenge = (challenge: string) =>
+    takesChallenge(challenge).catch((error: unknown) => {
+      databaseFailure = { error };
+      throw error;
+    });
+  const verified = await check(expectedChallenge).catch(() => undefined);
+  if (databaseFailure) throw databaseFailure.error;
+  return verified;
+}
+
+/**
+ * Checks the browser's answer to registration options: our challenge (`takesChallenge`), the origin
+ * and RP id, and that the device checked its owner. Answers the passkey to keep; undefined when the
+ * answer does not pass. Adding one to an account and joining with one (an invitation) both use it.
+ */
+export async function verifiedNewPasskey(rp: RelyingParty, response: v.InferOutput<typeof RegistrationResponseSchema>, takesChallenge: TakesChallenge): Promise<NewPasskey | undefined> {
+  const verified = await libraryCheck(takesChallenge, (expectedChallenge) =>
+    verifyRegistrationResponse({
+      // The contract checked its shape; its transports are any words (a newer browser's too), the library's a list it knows.
+      response: response as RegistrationResponseJSON,
+      expectedChallenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpID,
+      // The passkey stands in for a password: its device must have checked it was its owner (a PIN, a fingerprint).
+      requireUserVerification: true,
+      supportedAlgorithmIDs: ALGORITHMS,
+    }),
+  );
+  if (!verified?.verified) return undefined;
+  const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
+  return {
+    credentialId: credential.id,
+    publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+    counter: credential.counter,
+    transports: credential.transports ?? response.response.transports ?? [],
+    deviceType: credentialDeviceType,
+    backedUp: credentialBackedUp,
+  };
+}
 
 /** A write of passkeys: in one transaction with its audit entry and, where it matters, the account's lock. */
 export interface PasskeysWrite {
@@ -62,68 +137,34 @@ export interface PasskeysServiceDeps {
   inTransaction: InTransaction<PasskeysWrite>;
   /** Opens the session of someone who just signed in with a passkey. */
   auth: Pick<AuthService, 'openSession'>;
-  webauthn?: WebAuthnLibrary;
   now?: () => Date;
 }
 
-const subjectOf = (user: Pick<SessionUser, 'name' | 'email'>) => personLabel(user);
-
-export function passkeysService({ passkeys, accounts, inTransaction, auth, webauthn = simpleWebAuthn, now = () => new Date() }: PasskeysServiceDeps) {
+export function passkeysService({ passkeys, accounts, inTransaction, auth, now = () => new Date() }: PasskeysServiceDeps) {
   const expiry = () => new Date(now().getTime() + CHALLENGE_TTL_MS).toISOString();
-  /** The library's check of the challenge: this one was handed out for that purpose (and account) and is taken now, once. */
-  const takesChallenge = (purpose: 'register' | 'sign-in', accountId: number | null) => (challenge: string) =>
-    passkeys.consumeChallenge(challenge, purpose, accountId, now().toISOString());
+  /** Our check of a challenge: one handed out for that purpose (and account), taken now, once. */
+  const challengeOf =
+    (purpose: 'register' | 'sign-in', accountId: number | null): TakesChallenge =>
+    (challenge) =>
+      passkeys.consumeChallenge(challenge, purpose, accountId, now().toISOString());
 
   return {
     /** Options for the browser to create a passkey of `user`'s (a discoverable one), with a challenge kept for 5 minutes. */
     async registrationOptions(user: SessionUser, rp: RelyingParty) {
       const userHandle = await passkeys.ensureUserHandle(user.id, crypto.randomBytes(32).toString('base64url'));
-      const options = await webauthn.generateRegistrationOptions({
-        rpName: RP_NAME,
-        rpID: rp.rpID,
-        userName: user.email,
-        userDisplayName: user.name,
-        userID: Buffer.from(userHandle, 'base64url'),
-        attestationType: 'none',
-        excludeCredentials: await passkeys.credentialsOf(user.id),
-        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
-        supportedAlgorithmIDs: ALGORITHMS,
-      });
+      const options = await newPasskeyOptions(rp, { ...user, userHandle }, { exclude: await passkeys.credentialsOf(user.id) });
       await passkeys.insertChallenge({ challenge: options.challenge, purpose: 'register', accountId: user.id, expiresAt: expiry() });
-      // Spread: the library's interface as a plain object, as the contract's loose schema types it.
-      return { ...options };
+      return options;
     },
 
     /** Keeps the passkey the browser made, once its answer checks out against a challenge handed out to `user`. */
     async add(user: SessionUser, rp: RelyingParty, input: v.InferOutput<typeof AddPasskeySchema>): Promise<Passkey> {
-      const verified = await webauthn
-        .verifyRegistrationResponse({
-          // The contract checked its shape; its transports are any words (a newer browser's too), the library's a list it knows.
-          response: input.response as RegistrationResponseJSON,
-          expectedChallenge: takesChallenge('register', user.id),
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.rpID,
-          // The passkey stands in for a password: its device must have checked it was its owner (a PIN, a fingerprint).
-          requireUserVerification: true,
-          supportedAlgorithmIDs: ALGORITHMS,
-        })
-        .catch(() => undefined);
-      if (!verified?.verified) throw badRequest(NOT_ADDED, [{ path: 'body.response', message: NOT_ADDED }]);
-      const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
+      const made = await verifiedNewPasskey(rp, input.response, challengeOf('register', user.id));
+      if (!made) throw badRequest(NOT_ADDED, [{ path: 'body.response', message: NOT_ADDED }]);
       try {
         return await inTransaction(async (tx) => {
-          const added = await tx.passkeys.insert({
-            accountId: user.id,
-            credentialId: credential.id,
-            publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-            counter: credential.counter,
-            transports: credential.transports ?? input.response.response.transports ?? [],
-            deviceType: credentialDeviceType,
-            backedUp: credentialBackedUp,
-            name: input.name,
-            createdAt: now().toISOString(),
-          });
-          await tx.audit(user, { kind: 'account', action: 'passkey added', subjectId: user.id, subject: subjectOf(user), changes: [{ field: 'passkey', before: null, after: input.name }] });
+          const added = await tx.passkeys.insert({ ...made, accountId: user.id, name: input.name, createdAt: now().toISOString() });
+          await tx.audit(user, { kind: 'account', action: 'passkey added', subjectId: user.id, subject: personLabel(user), changes: [{ field: 'passkey', before: null, after: input.name }] });
           return added;
         });
       } catch (err) {
@@ -138,7 +179,7 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
         const before = await tx.passkeys.findOwned(user.id, id);
         if (!before || !(await tx.passkeys.rename(user.id, id, name))) throw notFound(NO_PASSKEY);
         if (before.name !== name) {
-          await tx.audit(user, { kind: 'account', action: 'passkey renamed', subjectId: user.id, subject: subjectOf(user), changes: [{ field: 'passkey', before: before.name, after: name }] });
+          await tx.audit(user, { kind: 'account', action: 'passkey renamed', subjectId: user.id, subject: personLabel(user), changes: [{ field: 'passkey', before: before.name, after: name }] });
         }
         return { ...before, name };
       });
@@ -155,13 +196,13 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
           throw conflict('This passkey is your only way to sign in. Set a password or add another passkey first.');
         }
         await tx.passkeys.remove(user.id, id);
-        await tx.audit(user, { kind: 'account', action: 'passkey removed', subjectId: user.id, subject: subjectOf(user), changes: [{ field: 'passkey', before: passkey.name, after: null }] });
+        await tx.audit(user, { kind: 'account', action: 'passkey removed', subjectId: user.id, subject: personLabel(user), changes: [{ field: 'passkey', before: passkey.name, after: null }] });
       });
     },
 
     /** Options to sign in with any passkey of this site the browser has (no email asked), with a challenge kept for 5 minutes. */
     async signInOptions(rp: RelyingParty) {
-      const options = await webauthn.generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials: [], userVerification: 'preferred' });
+      const options = await generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials: [], userVerification: 'preferred' });
       await passkeys.insertChallenge({ challenge: options.challenge, purpose: 'sign-in', accountId: null, expiresAt: expiry() });
       return { ...options };
     },
@@ -180,18 +221,18 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
       const userHandle = response.response.userHandle;
       if (userHandle !== undefined && userHandle !== (await passkeys.userHandleOf(account.id))) throw unauthorized(PASSKEY_REFUSED);
 
-      const verified = await webauthn
-        .verifyAuthenticationResponse({
+      const verified = await libraryCheck(challengeOf('sign-in', null), (expectedChallenge) =>
+        verifyAuthenticationResponse({
           response: response as AuthenticationResponseJSON,
-          expectedChallenge: takesChallenge('sign-in', null),
+          expectedChallenge,
           expectedOrigin: rp.origin,
           expectedRPID: rp.rpID,
           // The counter is compared below, once the signature is known good: the library compares it
           // before, so a forged answer could pass for a cloned authenticator.
           credential: { id: passkey.credentialId, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: 0, transports: passkey.transports },
           requireUserVerification: true,
-        })
-        .catch(() => undefined);
+        }),
+      );
       if (!verified?.verified) throw unauthorized(PASSKEY_REFUSED);
 
       const { newCounter, credentialBackedUp } = verified.authenticationInfo;
@@ -217,7 +258,7 @@ export function passkeysService({ passkeys, accounts, inTransaction, auth, webau
 export type PasskeysService = ReturnType<typeof passkeysService>;
 
 /** The passkeys service on a database, each write in one transaction with its audit entry. */
-export const passkeysServiceOn = (database: Pick<Database, 'db' | 'transactionLock'>, options: Pick<PasskeysServiceDeps, 'auth' | 'webauthn' | 'now'>): PasskeysService =>
+export const passkeysServiceOn = (database: Pick<Database, 'db' | 'transactionLock'>, options: Pick<PasskeysServiceDeps, 'auth' | 'now'>): PasskeysService =>
   passkeysService({
     passkeys: passkeysRepository(database.db),
     accounts: accountsRepository(database.db),

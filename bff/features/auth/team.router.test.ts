@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createLogger } from '../../lib/logger';
 import { stopWallClock } from '../../test-support/clock';
 import { createTestContext, TEST_PASSWORD, withTestContext, type TestContext } from '../../test-support/test-app';
-import { WRONG_CREDENTIALS } from './auth.service';
+import { DEACTIVATED, WRONG_CREDENTIALS } from './auth.service';
 import { INVITATION_GONE, RESET_GONE } from './team.service';
 
 type Agent = ReturnType<typeof request.agent>;
@@ -179,8 +179,10 @@ describe('roles and statuses', () => {
     const deactivated = await admin.agent.put(`/api/team/accounts/${runner.id}/status`).send({ status: 'deactivated' }).expect(200);
     expect(deactivated.body).toMatchObject({ id: runner.id, status: 'deactivated', openSessions: 0 });
     await runner.agent.get('/api/auth/getAuth').expect(401);
-    const refused = await login(runner.email, TEST_PASSWORD).expect(401);
-    expect(refused.body.detail).toBe(WRONG_CREDENTIALS);
+    const refused = await login(runner.email, TEST_PASSWORD).expect(403);
+    expect(refused.body.detail).toBe(DEACTIVATED);
+    // A wrong password learns nothing of the account's status.
+    expect((await login(runner.email, 'not-the-password-at-all').expect(401)).body.detail).toBe(WRONG_CREDENTIALS);
     expect(sidCookie(refused)).toBeUndefined();
     // Listed after the active accounts.
     const team = await teamOf(admin.agent);

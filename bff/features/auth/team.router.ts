@@ -1,9 +1,11 @@
 import type { Request, Response } from 'express';
 import { accountLinksApi, teamApi } from '../../contracts/team.contract';
 import { route } from '../../lib/endpoint-router';
+import type { PublicOrigins } from '../../lib/origins.middleware';
 import { limitRequests, type CounterStoreFor } from '../../lib/rate-limit';
 import { sessionClientOf, type SessionCookie } from './auth.router';
 import type { OpenedSession } from './auth.service';
+import { relyingPartyOf } from './passkeys.router';
 import type { TeamService } from './team.service';
 
 /** Tries with invitation and reset links one address may make per window (every answer counts, a good one too: a person needs two or three). */
@@ -13,6 +15,8 @@ const LINK_WINDOW_MS = 15 * 60_000;
 export interface TeamRouteOptions {
   cookie: SessionCookie;
   counterStore: CounterStoreFor;
+  /** Who the app answers for: joining with a passkey makes it for this site (as `passkeyRoutes`). */
+  origins: PublicOrigins;
   /** Tries with the public link endpoints per address in 15 minutes (default {@link DEFAULT_LINK_TRIES}). */
   linkTries?: number;
 }
@@ -28,6 +32,7 @@ export function teamRoutes(team: TeamService, options: TeamRouteOptions) {
     message: (seconds) => `Too many tries with invitation and reset links from this address. Try again in ${Math.ceil(seconds / 60)} minute(s).`,
   });
   const limited = { before: [linkLimiter] };
+  const relyingParty = relyingPartyOf(options.origins);
   const signIn = (req: Request, res: Response, opened: OpenedSession) => {
     options.cookie.set(req, res, opened.token);
     return { user: opened.user };
@@ -48,6 +53,19 @@ export function teamRoutes(team: TeamService, options: TeamRouteOptions) {
 
     route(accountLinksApi.previewInvitation, ({ body }) => team.previewInvitation(body.token), limited),
     route(accountLinksApi.acceptInvitation, async ({ body }, { req, res }) => signIn(req, res, await team.acceptInvitation(body, sessionClientOf(req))), limited),
+    route(
+      accountLinksApi.invitationPasskeyOptions,
+      ({ body }, { req, res }) => {
+        res.set('Cache-Control', 'no-store');
+        return team.passkeyJoinOptions(body, relyingParty(req));
+      },
+      limited,
+    ),
+    route(
+      accountLinksApi.acceptInvitationWithPasskey,
+      async ({ body }, { req, res }) => signIn(req, res, await team.acceptInvitationWithPasskey(body, relyingParty(req), sessionClientOf(req))),
+      limited,
+    ),
     route(accountLinksApi.previewReset, ({ body }) => team.previewReset(body.token), limited),
     route(accountLinksApi.useReset, async ({ body }, { req, res }) => signIn(req, res, await team.useReset(body, sessionClientOf(req))), limited),
   ];

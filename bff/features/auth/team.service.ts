@@ -1,15 +1,18 @@
 import crypto from 'node:crypto';
+import type * as v from 'valibot';
 import type { SessionUser } from '../../contracts/auth.contract';
 import type { Role } from '../../contracts/endpoint.contract';
-import type { AccountStatus, Invitation, TeamAccount, TeamResponse } from '../../contracts/team.contract';
+import type { AcceptInvitationWithPasskeySchema, AccountStatus, Invitation, TeamAccount, TeamResponse } from '../../contracts/team.contract';
 import { auditIn, changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { Database } from '../../db/database';
 import { erasePersonIn, erasedCountsAsChanges, type ErasedCounts, type PersonToErase } from '../../db/personal-data';
 import { isUniqueViolation } from '../../db/engine';
 import type { InTransaction } from '../../lib/event-bus';
-import { conflict, notFound } from '../../lib/http-error';
+import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { accountsRepository, type Account, type AccountsRepository } from './accounts.repository';
 import type { AuthService, OpenedSession, SessionClient } from './auth.service';
+import { passkeysRepository, type PasskeysRepository } from './passkeys.repository';
+import { CHALLENGE_TTL_MS, newPasskeyOptions, verifiedNewPasskey, type RelyingParty } from './passkeys.service';
 import { hashPassword } from './password';
 import { sessionsRepository, type SessionsRepository } from './sessions.repository';
 import { teamRepository, type StoredLink, type TeamRepository } from './team.repository';
@@ -20,12 +23,16 @@ export const INVITATION_GONE = 'This invitation link is not valid: it was used, 
 export const RESET_GONE = 'This password reset link is not valid: it was used, replaced or has run out.';
 const NO_ACCOUNT = 'There is no such account: it may have been deleted.';
 const NO_INVITATION = 'This invitation is no longer open: it was used, withdrawn or has run out.';
+/** A passkey to join with whose answer does not pass (which check failed is nobody's business), or whose challenge ran out. */
+export const JOIN_PASSKEY_REFUSED = 'This passkey could not be checked, so you have not joined yet. Try again, or choose a password.';
 
 /** A write of the team: the repositories in one transaction, the audit trail beside them, and the team's lock. */
 export interface TeamWrite {
   team: TeamRepository;
   accounts: AccountsRepository;
   sessions: SessionsRepository;
+  /** For someone joining with a passkey: their first passkey and WebAuthn user handle. */
+  passkeys: PasskeysRepository;
   audit: Audit;
   /** Erases a person's name and email from the venue's history (db/personal-data.ts). */
   erase: (person: PersonToErase) => Promise<ErasedCounts>;
@@ -40,6 +47,8 @@ export interface TeamWrite {
 export interface TeamServiceDeps {
   team: TeamRepository;
   accounts: AccountsRepository;
+  /** The challenges handed out to people joining with a passkey (taken outside the account's transaction, as for every passkey). */
+  passkeys: Pick<PasskeysRepository, 'insertChallenge' | 'consumeChallenge'>;
   inTransaction: InTransaction<TeamWrite>;
   /** Opens the session of someone who just proved who they are by a link. */
   auth: Pick<AuthService, 'openSession'>;
@@ -60,11 +69,32 @@ const HOUR_MS = 3_600_000;
 const newToken = () => crypto.randomBytes(32).toString('base64url');
 const hashOf = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
+/**
+ * Joining with a passkey, between the options and the answer: the challenge carries the new
+ * account's WebAuthn user handle (32 random bytes; the browser's answer to a registration does not
+ * repeat it) and a tag of the invitation (sha256 of its secret's hash and the handle). The challenge
+ * is stored as any registration's, without an account yet, and taken once; the tag makes it answer
+ * only the link it was made for, checked with the secret the answer comes with.
+ */
+const HANDLE_BYTES = 32;
+const invitationTag = (token: string, handle: Uint8Array) => crypto.createHash('sha256').update(`invitation passkey:${hashOf(token)}:`).update(handle).digest().subarray(0, 16);
+const joinChallenge = (token: string) => {
+  const handle = crypto.randomBytes(HANDLE_BYTES);
+  return { userHandle: handle.toString('base64url'), challenge: new Uint8Array(Buffer.concat([handle, invitationTag(token, handle)])) };
+};
+/** The user handle a challenge made for this invitation carries; undefined for any other challenge. */
+const userHandleIn = (challenge: string, token: string): string | undefined => {
+  const bytes = Buffer.from(challenge, 'base64url');
+  if (bytes.length !== HANDLE_BYTES + 16) return undefined;
+  const handle = bytes.subarray(0, HANDLE_BYTES);
+  return crypto.timingSafeEqual(bytes.subarray(HANDLE_BYTES), invitationTag(token, handle)) ? handle.toString('base64url') : undefined;
+};
+
 const toUser = (a: Pick<Account, 'id' | 'email' | 'name' | 'role'>): SessionUser => ({ id: a.id, email: a.email, name: a.name, role: a.role });
 const lastAdmin = (account: Account) => conflict(`${account.name} is the last active admin: make another admin first.`);
 const emailTaken = (email: string) => conflict(`${email} already has an account: change that one instead (its role, its status or a reset link).`);
 
-export function teamService({ team, accounts, inTransaction, auth, sessionsEnded, now = () => new Date() }: TeamServiceDeps) {
+export function teamService({ team, accounts, passkeys, inTransaction, auth, sessionsEnded, now = () => new Date() }: TeamServiceDeps) {
   const at = () => now().toISOString();
   const inHours = (hours: number) => new Date(now().getTime() + hours * HOUR_MS).toISOString();
 
@@ -240,6 +270,58 @@ export function teamService({ team, accounts, inTransaction, auth, sessionsEnded
       return auth.openSession(joined, client, 'signed in (invitation)');
     },
 
+    /**
+     * Options for the invitee's browser to create a passkey to join with (discoverable, for the
+     * invitation's email, shown under `name`): a fresh user handle, in a challenge kept 5 minutes.
+     */
+    async passkeyJoinOptions(input: { token: string; name: string }, rp: RelyingParty) {
+      const link = await openInvitation(input.token);
+      if (await accounts.findByEmail(link.email)) throw emailTaken(link.email);
+      const { userHandle, challenge } = joinChallenge(input.token);
+      const options = await newPasskeyOptions(rp, { email: link.email, name: input.name, userHandle }, { challenge });
+      await passkeys.insertChallenge({ challenge: options.challenge, purpose: 'register', accountId: null, expiresAt: new Date(now().getTime() + CHALLENGE_TTL_MS).toISOString() });
+      return options;
+    },
+
+    /**
+     * Answers an invitation with a passkey: its answer checked as when adding one (a challenge of
+     * ours for this link, taken once; origin, RP id, the device checked its owner), then the account
+     * (no password), its user handle, the passkey, the link used and the trail in one transaction, as
+     * for a password (of two answers at once, one wins); then the new person is signed in.
+     */
+    async acceptInvitationWithPasskey(input: v.InferOutput<typeof AcceptInvitationWithPasskeySchema>, rp: RelyingParty, client: SessionClient): Promise<OpenedSession> {
+      const link = await openInvitation(input.token);
+      if (await accounts.findByEmail(link.email)) throw emailTaken(link.email);
+      let userHandle: string | undefined;
+      const made = await verifiedNewPasskey(rp, input.passkey.response, async (challenge) => {
+        const handle = userHandleIn(challenge, input.token);
+        if (!handle || !(await passkeys.consumeChallenge(challenge, 'register', null, at()))) return false;
+        userHandle = handle;
+        return true;
+      });
+      if (!made || !userHandle) throw badRequest(JOIN_PASSKEY_REFUSED, [{ path: 'body.passkey.response', message: JOIN_PASSKEY_REFUSED }]);
+      const handle = userHandle;
+      let joined: Account;
+      try {
+        joined = await inTransaction(async (tx) => {
+          if (!(await tx.team.useLink(link.id, at()))) throw notFound(INVITATION_GONE);
+          // No password: '' matches none (sign-in compares with a dummy hash), and the account page offers to set one.
+          const created = await tx.accounts.insert({ email: link.email, name: input.name, role: link.role, passwordHash: '' });
+          await tx.passkeys.ensureUserHandle(created.id, handle);
+          await tx.passkeys.insert({ ...made, accountId: created.id, name: input.passkey.name, createdAt: at() });
+          const person = toUser(created);
+          await tx.audit(person, { kind: 'account', action: 'joined (invitation)', subjectId: created.id, subject: personLabel(created), changes: changesOf(null, created, ACCOUNT_FIELDS) });
+          await tx.audit(person, { kind: 'account', action: 'passkey added', subjectId: created.id, subject: personLabel(created), changes: [{ field: 'passkey', before: null, after: input.passkey.name }] });
+          return created;
+        });
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        // The email got an account meanwhile (the database decides); else the passkey is one kept here already.
+        throw (await accounts.findByEmail(link.email)) ? emailTaken(link.email) : conflict('This passkey is already kept here.');
+      }
+      return auth.openSession(joined, client, 'signed in (invitation)');
+    },
+
     async previewReset(token: string): Promise<{ email: string; name: string; expiresAt: string }> {
       const { link, account } = await openReset(token);
       return { email: account.email, name: account.name, expiresAt: link.expiresAt };
@@ -277,12 +359,14 @@ export const teamServiceOn = (
   teamService({
     team: teamRepository(database.db),
     accounts: accountsRepository(database.db),
+    passkeys: passkeysRepository(database.db),
     inTransaction: (work) =>
       database.db.transaction().execute((trx) =>
         work({
           team: teamRepository(trx),
           accounts: accountsRepository(trx),
           sessions: sessionsRepository(trx),
+          passkeys: passkeysRepository(trx),
           audit: auditIn(trx),
           erase: erasePersonIn(trx),
           lockTeam: async () => void (await database.transactionLock(trx, 'team')),

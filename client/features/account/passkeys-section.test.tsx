@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { accountApi, type Passkey } from '@contracts/account.contract';
-import { createPasskey, passkeysSupported } from '@/lib/passkeys';
+import { createPasskey, passkeysSupported, suggestedName } from '@/lib/passkeys';
 import { fakeBff, installFormDataShim, renderApp } from '@/test-support/test-utils';
 import { fakeAccount, type FakeAccount } from '@/test-support/team.fake-api';
 import { handle, problem, server } from '@/test-support/test-server';
-import { suggestedName } from './passkeys-section';
 
 // The browser's half (the prompt) is the platform's: here it answers as told; the rest of lib/passkeys is real.
 jest.mock('@/lib/passkeys', () => ({

@@ -8,7 +8,7 @@ import { useToast } from '@/components/toast-host';
 import { ApiError, NetworkError, errorMessage } from '@/lib/api-client';
 import { formatDate, formatWhen } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
-import { PASSKEYS_UNSUPPORTED, createPasskey, passkeyPromptMessage, passkeysSupported } from '@/lib/passkeys';
+import { PASSKEYS_UNSUPPORTED, createPasskey, passkeyPromptMessage, passkeysSupported, suggestedName } from '@/lib/passkeys';
 import { addPasskey, passkeyOptions, removePasskey, renamePasskey } from './passkeys.api';
 import './passkeys.css';
 
@@ -209,22 +209,4 @@ function useSelectedOnMount() {
     ref.current?.select();
   }, []);
   return ref;
-}
-
-/** Devices a User-Agent names, most specific first (an iPad's may also say Mac OS X). */
-const DEVICES: readonly (readonly [RegExp, string])[] = [
-  [/iPhone/, 'iPhone'],
-  [/iPad/, 'iPad'],
-  [/Android/, 'Android'],
-  [/Macintosh|Mac OS X/, 'Mac'],
-  [/Windows/, 'Windows'],
-  [/CrOS/, 'Chromebook'],
-  [/Linux/, 'Linux'],
-];
-
-/** A first name for a new passkey: what keeps it, as far as the browser tells (the person may change it). */
-export function suggestedName(response: Pick<RegistrationResponseJSON, 'authenticatorAttachment'>, userAgent = globalThis.navigator?.userAgent ?? ''): string {
-  if (response.authenticatorAttachment === 'cross-platform') return 'Security key or phone';
-  const device = DEVICES.find(([pattern]) => pattern.test(userAgent))?.[1];
-  return device ? `Passkey on ${device}` : 'My passkey';
 }

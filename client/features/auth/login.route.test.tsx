@@ -13,6 +13,7 @@ const PASSWORD = 'correct-horse-battery';
 function withLogin(session: { signedIn: boolean }) {
   return handle(loginApi.login, ({ body: { email, password } }) => {
     if (email === 'slow@down.test') return problem(429, 'Too Many Requests', 'Too many sign-in attempts. Try again in a minute.');
+    if (email === 'left@venue.test' && password === PASSWORD) return problem(403, 'Forbidden', 'This account is deactivated: ask an admin to reactivate it.');
     if (email !== ADMIN_USER.email || password !== PASSWORD) return problem(401, 'Unauthorized', 'Wrong email or password');
     session.signedIn = true;
     return { user: ADMIN_USER };
@@ -97,6 +98,13 @@ describe('/login', () => {
     const { user } = setup('/login');
     await signIn(user, 'slow@down.test', 'whatever');
     expect(await screen.findByRole('alert')).toHaveTextContent('Too many sign-in attempts. Try again in a minute.');
+  });
+
+  it('tells someone with the right password of a deactivated account why, and stays on the form', async () => {
+    const { user, router } = setup('/login');
+    await signIn(user, 'left@venue.test', PASSWORD);
+    expect(await screen.findByRole('alert')).toHaveTextContent('This account is deactivated: ask an admin to reactivate it.');
+    expect(router.state.location.pathname).toBe('/login');
   });
 
   it('asks for missing fields without calling the server', async () => {

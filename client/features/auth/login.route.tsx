@@ -34,10 +34,14 @@ const signIn = write(loginApi.login, signedIn);
 /** Signing in with a passkey: its own chunk, fetched once the page has painted (its contract and the WebAuthn library with it). */
 const passkeySignIn = () => import('./passkey-sign-in');
 
+const DEACTIVATED = 'This account is deactivated: ask an admin to reactivate it.';
+
 /** Why sign-in failed, in words: the server's field messages on their fields, the rest above the form. */
 function signInFailed(error: unknown) {
   if (isApiError(error, 401)) return { fields: {}, form: 'Wrong email or password.' };
   if (isApiError(error, 429)) return { fields: {}, form: error.problem?.detail ?? 'Too many attempts. Wait a minute, then try again.' };
+  // The right password of a deactivated account: said only to whoever knows the password.
+  if (isApiError(error, 403)) return { fields: {}, form: error.problem?.detail ?? DEACTIVATED };
   if (isApiError(error, 400)) return formErrors(error, ['email', 'password'] as const);
   return { fields: {}, form: `Could not sign in: ${errorMessage(error)}` };
 }

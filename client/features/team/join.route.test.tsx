@@ -1,11 +1,27 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { accountLinksApi } from '@contracts/team.contract';
+import { createPasskey, passkeysSupported } from '@/lib/passkeys';
 import { fakeBff, fakeEventSourceEachTest, installFormDataShim, renderApp } from '@/test-support/test-utils';
 import { fakePt } from '@/test-support/pt.fake-api';
 import { fakeTeam, invitation, teamAccount } from '@/test-support/team.fake-api';
+import { handle, problem, server } from '@/test-support/test-server';
+
+// The browser's passkey prompt is the platform's: here it answers as told; the rest of lib/passkeys (its words) is real.
+jest.mock('@/lib/passkeys', () => ({
+  ...jest.requireActual<object>('@/lib/passkeys'),
+  createPasskey: jest.fn(),
+  passkeysSupported: jest.fn(() => true),
+}));
+const prompt = jest.mocked(createPasskey);
+const supported = jest.mocked(passkeysSupported);
 
 installFormDataShim();
 fakeEventSourceEachTest();
+beforeEach(() => {
+  prompt.mockReset();
+  supported.mockReturnValue(true);
+});
 afterEach(() => jest.restoreAllMocks());
 
 const SECRET = 'aGVsbG8tdGhpcy1pcy1hLXNlY3JldC10b2tlbi0xMjM0';
@@ -86,5 +102,90 @@ describe('/join#<secret>', () => {
     team.invitations = [];
     await user.click(screen.getByRole('button', { name: 'Join and sign in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('This link no longer works.');
+  });
+});
+
+/** What the browser hands back from its "create a passkey" prompt (the server checks it; here it is only carried). */
+const CREATED = {
+  id: 'Y3JlZGVudGlhbA',
+  rawId: 'Y3JlZGVudGlhbA',
+  type: 'public-key' as const,
+  response: { clientDataJSON: 'e30', attestationObject: 'oA', transports: ['internal'] },
+  authenticatorAttachment: 'cross-platform' as const,
+  clientExtensionResults: {},
+};
+const PASSKEY_OPTIONS = '/api/team/invitations/passkey-options';
+const ACCEPT_PASSKEY = '/api/team/invitations/accept-passkey';
+
+describe('/join#<secret> with a passkey', () => {
+  it('joins with a passkey instead of a password: the name, the browser’s prompt, then signed in on the runner board', async () => {
+    prompt.mockResolvedValue(CREATED);
+    const { user, router, api, team } = setup(`/join#${SECRET}`);
+    await user.type(await screen.findByLabelText('Your name'), 'Nina Runner');
+    await user.click(screen.getByRole('button', { name: 'Join with a passkey' }));
+    expect(await screen.findByRole('heading', { name: 'Runner board' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/pt/runner');
+    expect(await within(screen.getByRole('navigation', { name: 'Main' })).findByText('Nina Runner')).toBeInTheDocument();
+
+    // The server's options went to the browser; its answer back, with a name for the passkey; no password anywhere.
+    expect(api.calls.find((c) => c.path === PASSKEY_OPTIONS)?.body).toEqual({ token: SECRET, name: 'Nina Runner' });
+    expect(prompt).toHaveBeenCalledWith(expect.objectContaining({ challenge: 'am9pbi1jaGFsbGVuZ2U', user: expect.objectContaining({ name: 'nina@frontdesk.test' }) }));
+    expect(api.calls.find((c) => c.path === ACCEPT_PASSKEY)?.body).toEqual({ token: SECRET, name: 'Nina Runner', passkey: { name: 'Security key or phone', response: CREATED } });
+    expect(api.calls.some((c) => c.path === '/api/team/invitations/accept')).toBe(false);
+    expect(team.accounts.find((a) => a.email === 'nina@frontdesk.test')).toMatchObject({ name: 'Nina Runner', passkeys: 1 });
+  });
+
+  it('asks for the name first, on the name field, before any prompt', async () => {
+    const { user, api } = setup(`/join#${SECRET}`);
+    await user.click(await screen.findByRole('button', { name: 'Join with a passkey' }));
+    const name = screen.getByLabelText('Your name');
+    expect(name).toHaveAccessibleDescription(expect.stringContaining('Enter your name'));
+    expect(name).toHaveFocus();
+    expect(prompt).not.toHaveBeenCalled();
+    expect(api.calls.filter((c) => c.path === PASSKEY_OPTIONS)).toEqual([]);
+    // Typing clears it.
+    await user.type(name, 'N');
+    expect(screen.queryByText('Enter your name')).not.toBeInTheDocument();
+  });
+
+  it('says when the prompt was cancelled, and joins on the next try', async () => {
+    prompt.mockRejectedValueOnce(new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError')).mockResolvedValueOnce(CREATED);
+    const { user, router, api } = setup(`/join#${SECRET}`);
+    await user.type(await screen.findByLabelText('Your name'), 'Nina Runner');
+    await user.click(screen.getByRole('button', { name: 'Join with a passkey' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('No passkey was added: the request was cancelled or timed out.');
+    expect(api.calls.filter((c) => c.path === ACCEPT_PASSKEY)).toEqual([]);
+    expect(router.state.location.pathname).toBe('/join');
+
+    await user.click(screen.getByRole('button', { name: 'Join with a passkey' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pt/runner'));
+  });
+
+  it('says what the server said when it refused the passkey', async () => {
+    prompt.mockResolvedValue(CREATED);
+    const refusal = 'This passkey could not be checked, so you have not joined yet. Try again, or choose a password.';
+    const { user, router } = setup(`/join#${SECRET}`);
+    server.use(handle(accountLinksApi.acceptInvitationWithPasskey, () => problem(400, 'Bad Request', refusal)));
+    await user.type(await screen.findByLabelText('Your name'), 'Nina Runner');
+    await user.click(screen.getByRole('button', { name: 'Join with a passkey' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    expect(router.state.location.pathname).toBe('/join');
+    expect(screen.getByRole('button', { name: 'Join with a passkey' })).not.toHaveAttribute('aria-busy', 'true');
+  });
+
+  it('says the link stopped working when it was withdrawn before the passkey was asked for', async () => {
+    const { user, team } = setup(`/join#${SECRET}`);
+    await user.type(await screen.findByLabelText('Your name'), 'Nina Runner');
+    team.invitations = [];
+    await user.click(screen.getByRole('button', { name: 'Join with a passkey' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This link no longer works.');
+    expect(prompt).not.toHaveBeenCalled();
+  });
+
+  it('offers no passkey where the browser cannot make one', async () => {
+    supported.mockReturnValue(false);
+    setup(`/join#${SECRET}`);
+    expect(await screen.findByRole('button', { name: 'Join and sign in' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Join with a passkey' })).not.toBeInTheDocument();
   });
 });

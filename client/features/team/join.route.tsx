@@ -1,20 +1,24 @@
 import './team.css';
+import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import * as v from 'valibot';
 import { TextField } from '@/components/form-fields';
+import { Icon } from '@/components/icon';
 import { PasswordField } from '@/components/password-field';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { formatWhen } from '@/lib/format';
 import { useForm } from '@/lib/form-state';
+import { createPasskey, passkeyPromptMessage, passkeysSupported, suggestedName } from '@/lib/passkeys';
 import { formErrors } from '@/lib/problem-fields';
 import { useRead } from '@/lib/reads';
 import { sessionRead } from '@/lib/session';
 import { EmailText } from './components/email-text';
 import { LinkCard, LinkProblem, PreviewPending, useLinkPreview, useLinkToken } from './components/link-page';
-import { AS_ROLE, ROLE_HINTS, ROLE_LABELS, acceptInvitation, firstPageFor, previewInvitation } from './team.api';
+import { AS_ROLE, ROLE_HINTS, ROLE_LABELS, acceptInvitation, acceptInvitationWithPasskey, firstPageFor, invitationPasskeyOptions, previewInvitation } from './team.api';
 
 /**
  * `/join#<secret>` (public): an invitation link. The invitee sees what they are invited as, chooses
- * their name and password, and lands signed in on their role's first page.
+ * their name and a password or a passkey, and lands signed in on their role's first page.
  */
 export const handle = { title: 'Join Frontdesk' };
 
@@ -26,6 +30,9 @@ type InvitationPreview = Awaited<ReturnType<typeof askInvitation>>;
 function JoinForm({ token, invitation, onGone }: { token: string; invitation: InvitationPreview; onGone: () => void }) {
   const navigate = useNavigate();
   const { data: signedIn } = useRead(sessionRead);
+  // The name field serves both ways in: the passkey button's own check of it shows here too.
+  const nameInput = useRef<HTMLInputElement>(null);
+  const [nameProblem, setNameProblem] = useState<string>();
   const form = useForm({
     schema: acceptInvitation.endpoint.body,
     initial: { name: '', password: '' },
@@ -41,6 +48,7 @@ function JoinForm({ token, invitation, onGone }: { token: string; invitation: In
     },
   });
   const role = invitation.role;
+  const name = form.field('name');
   return (
     <LinkCard title={TITLE} lede={`You are invited to join the team as ${AS_ROLE[role]}.`}>
       <dl className="facts">
@@ -73,15 +81,95 @@ function JoinForm({ token, invitation, onGone }: { token: string; invitation: In
         ) : null}
         {/* The account's email, for a password manager to save the new password under (not shown: it is above). */}
         <input type="email" name="username" autoComplete="username" value={invitation.email} readOnly hidden />
-        <TextField label="Your name" name="name" autoComplete="name" required hint="As the team will see it: in the chat, the audit trail, the header." {...form.field('name')} />
+        <TextField
+          label="Your name"
+          name="name"
+          autoComplete="name"
+          required
+          hint="As the team will see it: in the chat, the audit trail, the header."
+          ref={nameInput}
+          {...name}
+          error={name.error ?? nameProblem}
+          onChange={(event) => {
+            setNameProblem(undefined);
+            name.onChange(event);
+          }}
+        />
         <PasswordField label="Password" name="password" autoComplete="new-password" required hint="At least 12 characters. A few words you remember make a good one." {...form.field('password')} />
         <button type="submit" className="btn btn-primary btn-block" disabled={form.pending} aria-busy={form.pending}>
           {form.pending ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
           {form.pending ? 'Joining…' : 'Join and sign in'}
         </button>
       </form>
-      {/* Joining with a passkey instead of a password goes here, once passkeys can be created without an account. */}
+      {passkeysSupported() ? (
+        <JoinWithPasskey
+          token={token}
+          name={form.values.name}
+          onNameProblem={(message) => {
+            setNameProblem(message);
+            nameInput.current?.focus();
+          }}
+          onGone={onGone}
+        />
+      ) : null}
     </LinkCard>
+  );
+}
+
+/**
+ * Joining with a passkey instead of a password: the name typed above, then the browser's prompt to
+ * create a passkey for the invited email (the WebAuthn library loads on the first press), then the
+ * account is made with it and this browser signed in, as with a password. No password is set; the
+ * account page offers one later.
+ */
+function JoinWithPasskey({ token, name, onNameProblem, onGone }: { token: string; name: string; onNameProblem: (message: string) => void; onGone: () => void }) {
+  const navigate = useNavigate();
+  const [pending, setPending] = useState(false);
+  const [problem, setProblem] = useState<string>();
+
+  const join = async () => {
+    if (pending) return;
+    setProblem(undefined);
+    const checked = v.safeParse(invitationPasskeyOptions.endpoint.body, { token, name });
+    if (!checked.success) {
+      const issue = checked.issues[0];
+      return v.getDotPath(issue) === 'name' ? onNameProblem(issue.message) : setProblem(issue.message);
+    }
+    setPending(true);
+    // Whose words a failure needs: the server's (a problem's detail) or the browser's prompt's.
+    let inBrowser = false;
+    try {
+      const options = await invitationPasskeyOptions({ body: checked.output });
+      inBrowser = true;
+      const response = await createPasskey(options);
+      inBrowser = false;
+      const { user } = await acceptInvitationWithPasskey({ body: { ...checked.output, passkey: { name: suggestedName(response), response } } });
+      await navigate(firstPageFor(user.role), { replace: true });
+    } catch (error) {
+      setPending(false);
+      if (isApiError(error, 404)) return onGone();
+      setProblem(inBrowser ? passkeyPromptMessage(error, 'add') : errorMessage(error));
+    }
+  };
+
+  return (
+    <div className="join-passkey">
+      <p className="join-or" aria-hidden="true">
+        or
+      </p>
+      {problem ? (
+        <div className="banner banner-danger" role="alert">
+          {problem}
+        </div>
+      ) : null}
+      <button type="button" className="btn btn-block" onClick={() => void join()} aria-disabled={pending || undefined} aria-busy={pending} aria-describedby="join-passkey-hint">
+        {pending ? <span className="spinner" aria-hidden="true" /> : <Icon name="key" size={18} />}
+        {pending ? 'Waiting for your device…' : 'Join with a passkey'}
+      </button>
+      <p id="join-passkey-hint" className="muted small">
+        No password to remember: your fingerprint, face or screen lock signs you in. Enter your name first.
+      </p>
+    </div>
   );
 }
 

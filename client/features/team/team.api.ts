@@ -63,4 +63,7 @@ const signedIn = {
   },
 };
 export const acceptInvitation = write(accountLinksApi.acceptInvitation, signedIn);
+/** Joining with a passkey instead: a challenge for the browser's prompt first (it changes nothing the page shows). */
+export const invitationPasskeyOptions = write(accountLinksApi.invitationPasskeyOptions);
+export const acceptInvitationWithPasskey = write(accountLinksApi.acceptInvitationWithPasskey, signedIn);
 export const setPasswordByLink = write(accountLinksApi.useReset, signedIn);
