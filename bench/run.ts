@@ -4,6 +4,7 @@ import { runChatBench } from './chat.bench';
 import os from 'node:os';
 import { thisRun, writeSection, PERFORMANCE_FILE, type BenchRun, type BenchSection } from './figures';
 import { runGymBench } from './gym.bench';
+import { runHistoryBench } from './history.bench';
 import { runKisiProxyBench } from './kisi-proxy.bench';
 import { runLighthouseBench } from './lighthouse.bench';
 import { runListsBench } from './lists.bench';
@@ -41,6 +42,7 @@ const benches: Bench[] = [
   bench('catalogue', "the catalogue at Rebrickable's size", runCatalogueBench),
   bench('soak', 'twenty minutes of mixed use: memory', runSoakBench),
   bench('backup', 'two years of history backed up while serving, checked and restored, both engines', runBackupBench),
+  bench('history', 'every read of the history, seeded and after two years of a busy venue, both engines', runHistoryBench),
 ];
 
 const args = process.argv.slice(2);
