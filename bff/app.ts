@@ -116,7 +116,11 @@ export function createApp(deps: AppDeps): App {
     subscribe: (listener) => bus.subscribe(listener),
     replay: liveEvents.after,
     position: () => bus.handedOut(),
-    isSessionAlive: async (token) => !!(await auth.auth.userForToken(token)),
+    // A role change ends the stream too: the page asks who it is, and opens one for its new role.
+    isSessionAlive: async (token, audience) => {
+      const user = await auth.auth.userForToken(token);
+      return !!user && (audience === undefined || user.role === audience);
+    },
     settings: deps.eventStream,
   });
   const checkResponses = deps.checkResponses ?? process.env.NODE_ENV === 'test';

@@ -60,7 +60,11 @@ export interface EventStreamDeps {
    * subscribed now. A new stream starts there, and says so in its first message.
    */
   position: () => Promise<number>;
-  isSessionAlive: (token: string) => Promise<boolean>;
+  /**
+   * Whether the session may still hear this stream: alive, and (given the role the stream was opened
+   * for) still of that role. A demoted person's stream must not go on hearing the old role's events.
+   */
+  isSessionAlive: (token: string, audience?: Role) => Promise<boolean>;
   settings?: Partial<EventStreamSettings>;
 }
 
@@ -97,6 +101,7 @@ const endStream = (res: Response, last?: string) => {
 interface OpenStream {
   res: Response;
   session?: string;
+  audience?: Role;
 }
 
 /**
@@ -175,7 +180,7 @@ export function eventStreams(deps: EventStreamDeps) {
     // The first message carries the stream's position as its id: a browser that loses the connection
     // before any event reconnects with it as Last-Event-ID and hears what it missed, not "from now".
     res.write(`retry: 3000\nid: ${lastSent}\n\n`);
-    const entry: OpenStream = { res, session: spec.session };
+    const entry: OpenStream = { res, session: spec.session, audience: spec.audience };
     open.add(entry);
     let group: Set<Response> | undefined;
     if (spec.group) {
@@ -186,7 +191,7 @@ export function eventStreams(deps: EventStreamDeps) {
       if (group.size > spec.group.max && oldest) endStream(oldest);
     }
     const heartbeat = setInterval(async () => {
-      if (spec.session !== undefined && !(await deps.isSessionAlive(spec.session).catch(() => true))) return endStream(res, SESSION_ENDED_FRAME);
+      if (spec.session !== undefined && !(await deps.isSessionAlive(spec.session, spec.audience).catch(() => true))) return endStream(res, SESSION_ENDED_FRAME);
       if (!res.writableEnded) res.write(`: heartbeat ${new Date().toISOString()}\n\n`);
     }, settings.heartbeatMs);
     res.on('close', () => {
@@ -222,10 +227,11 @@ export function eventStreams(deps: EventStreamDeps) {
     /** Sessions were ended somewhere: ends the streams whose session is no longer alive, each saying so last. */
     endStreamsOfEndedSessions: async () => {
       const alive = new Map<string, Promise<boolean>>();
-      for (const { res, session } of open) {
+      for (const { res, session, audience } of open) {
         if (session === undefined) continue;
-        if (!alive.has(session)) alive.set(session, deps.isSessionAlive(session).catch(() => true));
-        if (!(await alive.get(session))) endStream(res, SESSION_ENDED_FRAME);
+        const key = `${session} ${audience ?? ''}`;
+        if (!alive.has(key)) alive.set(key, deps.isSessionAlive(session, audience).catch(() => true));
+        if (!(await alive.get(key))) endStream(res, SESSION_ENDED_FRAME);
       }
     },
   };

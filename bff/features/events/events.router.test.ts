@@ -234,6 +234,19 @@ describe('GET /api/events', () => {
     expect(stream.text().endsWith(SESSION_ENDED_TEXT)).toBe(true);
   });
 
+  it("ends a demoted person's stream at once, saying so last: it must not go on hearing the old role's events", async () => {
+    const admin = await ctx.loginAs('admin', 'demoting@frontdesk.test');
+    await ctx.loginAs('staff', 'demoted@frontdesk.test');
+    const login = await request(ctx.app).post('/api/auth/login').send({ email: 'demoted@frontdesk.test', password: TEST_PASSWORD });
+    const stream = openStream({ cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' });
+    await stream.waitFor(/retry/);
+    const demoted = await ctx.database.db.selectFrom('accounts').select('id').where('email', '=', 'demoted@frontdesk.test').executeTakeFirstOrThrow();
+    await admin.put(`/api/team/accounts/${demoted.id}/role`).send({ role: 'runner' }).expect(200);
+    await stream.ended;
+    // The page then asks who it is (still signed in) and opens a stream for its new role.
+    expect(stream.text().endsWith(SESSION_ENDED_TEXT)).toBe(true);
+  });
+
   it('ends the stream of an account deactivated where this instance was not told (another process) at the next heartbeat, saying so last', async () => {
     fakeTimersBesideIo();
     try {
