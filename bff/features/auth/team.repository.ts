@@ -120,6 +120,19 @@ export function teamRepository(db: Db) {
       return Number((await query.executeTakeFirst()).numUpdatedRows);
     },
 
+    /** Every open link an admin made: they stop working when that admin is deactivated, demoted or deleted. */
+    withdrawLinksMadeBy: async (accountId: number, now: string): Promise<number> => {
+      const result = await db
+        .updateTable('account_links')
+        .set({ withdrawn_at: now })
+        .where('created_by', '=', accountId)
+        .where('used_at', 'is', null)
+        .where('withdrawn_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
     withdrawLink: async (id: number, now: string): Promise<boolean> => {
       const result = await db.updateTable('account_links').set({ withdrawn_at: now }).where('id', '=', id).where('used_at', 'is', null).where('withdrawn_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;

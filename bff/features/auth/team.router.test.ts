@@ -55,6 +55,24 @@ const auditOf = (subject: string) =>
   ctx.database.db.selectFrom('audit_entries').select(['actor_email', 'kind', 'action', 'subject', 'changes']).where('subject', 'like', `%${subject}%`).orderBy('id').execute();
 
 describe('invitations', () => {
+  it("takes an admin's open links with them when they leave: deactivated, demoted or deleted, the invitations and reset links they made stop working", async () => {
+    const staying = await person('admin', 'staying');
+    for (const leave of [
+      (id: number) => staying.agent.put(`/api/team/accounts/${id}/status`).send({ status: 'deactivated' }).expect(200),
+      (id: number) => staying.agent.put(`/api/team/accounts/${id}/role`).send({ role: 'staff' }).expect(200),
+      (id: number) => staying.agent.delete(`/api/team/accounts/${id}`).expect(204),
+    ]) {
+      const leaving = await person('admin', 'leaving');
+      const { link: invitation } = await invite(leaving.agent, nextEmail('their.friend'), 'admin', { expiresInHours: 336 });
+      const { token: reset } = await resetLink(leaving.agent, staying.id);
+      await leave(leaving.id);
+      await previewInvitation(invitation.token).expect(404);
+      await previewReset(reset).expect(404);
+    }
+    // The admin who stays still signs in with their own password.
+    await login(staying.email, TEST_PASSWORD).expect(200);
+  });
+
   it('invites by a link shown once; the invitee opens it, chooses a name and password, and is signed in with the role', async () => {
     const admin = await person('admin', 'inviter');
     const email = nextEmail('new.runner');

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type * as v from 'valibot';
 import type { SessionUser } from '../../contracts/auth.contract';
 import type { Role } from '../../contracts/endpoint.contract';
+import type { AuditChange } from '../../contracts/audit.contract';
 import type { AcceptInvitationWithPasskeySchema, AccountStatus, Invitation, TeamAccount, TeamResponse } from '../../contracts/team.contract';
 import { auditIn, changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { Database } from '../../db/database';
@@ -119,6 +120,15 @@ export function teamService({ team, accounts, passkeys, inTransaction, auth, ses
       return result;
     });
 
+  /**
+   * An admin who leaves (deactivated, demoted, deleted) takes the links they made with them: an
+   * invitation or a reset link they made on the way out must not let them back in.
+   */
+  const withdrawLinksOf = async (tx: TeamWrite, before: Account, changes: AuditChange[]) => {
+    const withdrawn = await tx.team.withdrawLinksMadeBy(before.id, at());
+    if (withdrawn > 0) changes.push({ field: 'linksWithdrawn', before: withdrawn, after: 0 });
+  };
+
   /** The open link of `kind` whose secret is `token`, with its account for a reset; the one answer of its kind otherwise. */
   const openInvitation = async (token: string): Promise<StoredLink & { role: Role }> => {
     const link = await team.findOpenLink('invitation', hashOf(token), at());
@@ -174,7 +184,9 @@ export function teamService({ team, accounts, passkeys, inTransaction, auth, ses
       const changed = await changeAccount(id, async (tx, before) => {
         if (before.role === role) return false;
         await tx.team.setRole(id, role);
-        await tx.audit(actor, { kind: 'account', action: 'role changed', subjectId: id, subject: personLabel(before), changes: [{ field: 'role', before: before.role, after: role }] });
+        const changes: AuditChange[] = [{ field: 'role', before: before.role, after: role }];
+        if (before.role === 'admin') await withdrawLinksOf(tx, before, changes);
+        await tx.audit(actor, { kind: 'account', action: 'role changed', subjectId: id, subject: personLabel(before), changes });
         return true;
       });
       if (changed) await sessionsEnded();
@@ -197,6 +209,7 @@ export function teamService({ team, accounts, passkeys, inTransaction, auth, ses
           const ended = await tx.sessions.revokeAllForAccount(id, at());
           if (ended > 0) changes.push({ field: 'openSessions', before: ended, after: 0 });
           await tx.team.withdrawOpenLinks('reset', { accountId: id }, at());
+          await withdrawLinksOf(tx, before, changes);
         }
         await tx.audit(actor, { kind: 'account', action: status === 'deactivated' ? 'deactivated' : 'reactivated', subjectId: id, subject: personLabel(before), changes });
         return true;
@@ -235,8 +248,10 @@ export function teamService({ team, accounts, passkeys, inTransaction, auth, ses
         const label = `account #${id}`;
         // Before the delete: the messages and files still name the account it erases them by.
         const erased = erase ? await tx.erase({ email: before.email, name: before.name, accountId: id, subject: { id, kinds: ACCOUNT_AUDIT_KINDS, label } }) : undefined;
+        const changes = changesOf(before, null, erased ? ['role'] : ACCOUNT_FIELDS);
+        await withdrawLinksOf(tx, before, changes);
         await tx.team.deleteAccount(id);
-        await tx.audit(actor, { kind: 'account', action: 'deleted', subjectId: id, subject: erased ? label : personLabel(before), changes: changesOf(before, null, erased ? ['role'] : ACCOUNT_FIELDS) });
+        await tx.audit(actor, { kind: 'account', action: 'deleted', subjectId: id, subject: erased ? label : personLabel(before), changes });
         if (erased) await tx.audit(actor, { kind: 'account', action: 'erased personal data', subjectId: id, subject: label, changes: erasedCountsAsChanges(erased) });
       });
       await sessionsEnded();
