@@ -142,6 +142,8 @@ describe('a whole backup', () => {
     const { done } = restore(backup, target);
     const { replaced } = await done;
     expect(replaced).toMatch(/replaced-\d{4}-\d{2}-\d{2}T[\d-]+Z$/);
+    // It holds what the database held: for the server's user alone.
+    expect(fs.statSync(replaced!).mode & 0o777).toBe(0o700);
     expect(fs.readdirSync(path.join(replaced!, 'database'))).toEqual(testEngine() === 'sqlite' ? ['frontdesk.db', 'frontdesk.kisi-emulator.db'] : ['frontdesk.pgdump']);
     expect(filesOf(path.join(replaced!, 'files', 'uploads'))[path.join('blobs', sha256('later'))]).toBe(sha256('later'));
     const restored = await contentsOf(target);

@@ -165,9 +165,11 @@ export async function restoreBackup(folder: string, target: RestoreTarget, say: 
         if (copied.sha256 !== manifest.files.find((f) => f.path === store.file)?.sha256) throw new OperatorError(`${store.file} changed after the backup was checked: nothing was restored.`);
       }
       await moveForward(manifest, `file:${stagedDb.app}`, manifest.stores.some((s) => s.store === 'kisi-emulator') ? `file:${stagedDb.emulator}` : undefined, say);
-      // A server started meanwhile?
-      await requireNoServer(target);
     }
+    // A server started while the files were copied? (On either engine: the swap below must not happen under it.)
+    await requireNoServer(target);
+    // What is set aside holds what the database holds: readable by this user alone, as a backup is.
+    await fs.promises.mkdir(replaced, { recursive: true, mode: 0o700 });
   } catch (err) {
     await discardStaged();
     throw err;
@@ -211,7 +213,10 @@ export async function restoreBackup(folder: string, target: RestoreTarget, say: 
       throw new OperatorError(`The backup is restored, but moving it forward through the migrations failed (the server's start will try again): ${(err as Error).message}`);
     });
   }
-  return { replaced: fs.existsSync(replaced) ? replaced : null };
+  // Made ahead (owner only): left only when something was set aside in it.
+  const keptAside = fs.existsSync(replaced) && fs.readdirSync(replaced).length > 0;
+  if (!keptAside) await fs.promises.rm(replaced, { recursive: true, force: true });
+  return { replaced: keptAside ? replaced : null };
 }
 
 /**
