@@ -55,7 +55,15 @@ export function accountsRepository(db: Db) {
 
     firstAdminAnnounced: () => db.deleteFrom('app_meta').where('key', '=', FIRST_ADMIN_UNANNOUNCED).execute(),
 
-    signedIn: (id: number, at: string) => db.updateTable('accounts').set({ last_sign_in_at: at }).where('id', '=', id).execute(),
+    /**
+     * Notes a sign-in, only while the account is active: answers false when it is not. The row's lock
+     * orders it against a deactivation, so a session opened at that moment is either ended by it or
+     * never opened.
+     */
+    signedIn: async (id: number, at: string): Promise<boolean> => {
+      const result = await db.updateTable('accounts').set({ last_sign_in_at: at }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
 
     updatePassword: (id: number, passwordHash: string) =>
       db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute(),

@@ -131,3 +131,13 @@ it('keeps when a session was last seen to the minute, written by its reads and n
   expect(await auth.userForToken(token)).toMatchObject({ email: 'seen@frontdesk.test' });
   expect(seen).toHaveLength(2);
 });
+
+it('opens no session for an account deactivated after its owner proved who they are (a sign-in racing the deactivation)', async () => {
+  const { auth } = await serviceWithCountedReads('racing@frontdesk.test');
+  const account = await database.db.selectFrom('accounts').select(['id', 'email', 'name', 'role']).where('email', '=', 'racing@frontdesk.test').executeTakeFirstOrThrow();
+  // The password was right a moment ago; the deactivation commits before the session is written.
+  await database.db.updateTable('accounts').set({ status: 'deactivated' }).where('id', '=', account.id).execute();
+  await expect(auth.openSession(account, { userAgent: 'test', address: '127.0.0.1' }, 'signed in')).rejects.toMatchObject({ status: 403 });
+  const sessions = await database.db.selectFrom('sessions').select('id').where('account_id', '=', account.id).execute();
+  expect(sessions).toEqual([]);
+});

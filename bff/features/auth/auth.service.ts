@@ -110,7 +110,8 @@ export function authService({ accounts, sessions, inTransaction, sessionTtlMs, n
         userAgent: client.userAgent.slice(0, 512),
         address: client.address.slice(0, 64),
       });
-      await tx.accounts.signedIn(account.id, createdAt.toISOString());
+      // Deactivated between the check of who they are and now: no session.
+      if (!(await tx.accounts.signedIn(account.id, createdAt.toISOString()))) throw forbidden(DEACTIVATED);
       await tx.audit(user, { kind: 'session', action: how, subjectId: user.id, subject: personLabel(user) });
     });
     return { token, user, expiresAt };
