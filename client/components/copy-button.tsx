@@ -2,6 +2,16 @@ import { useEffect, useRef, useState } from 'react';
 
 type CopyState = 'idle' | 'copied' | 'refused';
 
+/** Selects the text of `element`, for copying by hand when the clipboard is refused. */
+export function selectText(element: HTMLElement | null) {
+  const selection = element ? window.getSelection() : null;
+  if (!element || !selection) return;
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
+
 /**
  * Copies `text` to the clipboard and says so beside the button ("Copied"). The clipboard can be
  * refused (no permission, an insecure page, an older browser): then it says to copy by hand, and

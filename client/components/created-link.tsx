@@ -2,17 +2,7 @@ import { useRef } from 'react';
 import type { KisiGroupLinkCreated } from '@contracts/kisi.contract';
 import { formatWhen } from '@/lib/format';
 import { qrImageSrc } from '@/lib/kisi';
-import { CopyButton } from './copy-button';
-
-/** Selects the text of `element`, for copying by hand when the clipboard is refused. */
-function selectText(element: HTMLElement | null) {
-  const selection = element ? window.getSelection() : null;
-  if (!element || !selection) return;
-  const range = document.createRange();
-  range.selectNodeContents(element);
-  selection.removeAllRanges();
-  selection.addRange(range);
-}
+import { CopyButton, selectText } from './copy-button';
 
 /**
  * What Kisi answers on creating an access link, the only time it shows the link's secret and QR

@@ -1,17 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import { CopyButton } from '@/components/copy-button';
+import { CopyButton, selectText } from '@/components/copy-button';
 import { formatWhen } from '@/lib/format';
-
-/** Selects the text of `element`, for copying by hand when the clipboard is refused. */
-function selectText(element: HTMLElement | null) {
-  const selection = element ? window.getSelection() : null;
-  if (!element || !selection) return;
-  const range = document.createRange();
-  range.selectNodeContents(element);
-  selection.removeAllRanges();
-  selection.addRange(range);
-}
 
 /** The link as a QR code (SVG, sharp at any size); the encoder loads with the first link made, not with the page. */
 function useQrImage(url: string): string | undefined {
