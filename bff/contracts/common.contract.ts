@@ -81,13 +81,36 @@ export const PageQuerySchema = v.object({
 });
 export type PageQuery = v.InferOutput<typeof PageQuerySchema>;
 
+/** The words of a cursor the list cannot read (a hand-edited or damaged link). */
+export const CURSOR_MESSAGE = 'Expected a cursor from one of this list’s Next or Previous links';
+/** A list position as its links carry it: the sort key of a row, opaque to the client (base64url). */
+const cursorText = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,500}$/, CURSOR_MESSAGE)));
+
+/**
+ * `?page=&pageSize=&after=|before=` of a list that grows with the years (door events, orders, the
+ * trail…): `after` is the cursor of the row before the page (its Next link), `before` the cursor of
+ * the row after it (its Previous link); `page` then only numbers it. Without a cursor a page is read
+ * by its number (an old link). Spread into the list's own query object.
+ */
+export const CURSOR_PAGE_ENTRIES = { ...PageQuerySchema.entries, after: cursorText, before: cursorText };
+export type CursorPageQuery = PageQuery & { after?: string; before?: string };
+
 /**
  * The envelope of every paged list response. `total` is how many there are; with `totalIsLowerBound`
- * there are at least that many: a search that matches a great many stops counting past its page.
+ * there are at least that many: a list that matches a great many stops counting past its page
+ * ("1,000+"). A list paged by cursor gives its `next` and `previous` pages' cursors (none at an end).
  */
 export const pageOf = <TItem extends v.GenericSchema>(item: TItem) =>
-  v.object({ items: v.array(item), page: v.number(), pageSize: v.number(), total: v.number(), totalIsLowerBound: v.optional(v.boolean()) });
-export type Page<T> = { items: T[]; page: number; pageSize: number; total: number; totalIsLowerBound?: boolean };
+  v.object({
+    items: v.array(item),
+    page: v.number(),
+    pageSize: v.number(),
+    total: v.number(),
+    totalIsLowerBound: v.optional(v.boolean()),
+    next: v.optional(v.string()),
+    previous: v.optional(v.string()),
+  });
+export type Page<T> = { items: T[]; page: number; pageSize: number; total: number; totalIsLowerBound?: boolean; next?: string; previous?: string };
 
 /**
  * `?src=` of a picture endpoint (`GET /api/samples/images`, `GET /api/rest/pictures`): the picture's

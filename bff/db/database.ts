@@ -9,7 +9,7 @@ export type Db = Kysely<DB>;
 export interface Database
   extends Pick<
     Connection,
-    'transactionLock' | 'appendToLog' | 'notify' | 'listen' | 'serverNowMs' | 'exclusively' | 'textHits' | 'refreshTextIndex' | 'optimize' | 'listenersConnected' | 'poolUse'
+    'transactionLock' | 'appendToLog' | 'notify' | 'listen' | 'serverNowMs' | 'exclusively' | 'textHits' | 'containsMatch' | 'refreshTextIndex' | 'optimize' | 'listenersConnected' | 'poolUse'
   > {
   db: Db;
   engine: Engine;
@@ -39,9 +39,9 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
     await close();
     throw err;
   }
-  const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, textHits, refreshTextIndex, optimize, listenersConnected, poolUse } = connection;
+  const { engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, textHits, containsMatch, refreshTextIndex, optimize, listenersConnected, poolUse } = connection;
   const isMigrated = () => allApplied(db, Object.keys(MIGRATIONS));
-  return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, textHits, refreshTextIndex, optimize, listenersConnected, poolUse, isMigrated, close };
+  return { db, engine, transactionLock, appendToLog, notify, listen, serverNowMs, exclusively, textHits, containsMatch, refreshTextIndex, optimize, listenersConnected, poolUse, isMigrated, close };
 }
 
 /**

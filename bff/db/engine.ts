@@ -49,6 +49,13 @@ export interface EngineDdl {
    * index (the caller's) gives the order.
    */
   rankedTextIndex: (db: AnyDb, table: string, column: string, rank: string) => Promise<void>;
+  /**
+   * An index that finds the rows of `table` (with an integer `id`) whose `columns` contain a text
+   * anywhere in them, any case ({@link Connection.containsMatch}), over the rows already there and
+   * kept by the database from then on. SQLite: an FTS5 table `<table>_contains` of trigrams,
+   * external content kept by triggers; PostgreSQL: `pg_trgm` GIN indexes on each `lower(column)`.
+   */
+  containsIndex: (db: AnyDb, table: string, columns: readonly string[]) => Promise<void>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the helpers below work on any schema, inside or outside a transaction
@@ -104,6 +111,13 @@ export interface Connection {
    * a scan of the table.
    */
   textHits: (table: string, rank: string, words: readonly string[]) => RawBuilder<TextHit>;
+  /**
+   * The rows of `table` (its `id`, written `idColumn` where the query names it otherwise) whose
+   * `columns` contain `text`, any case, through {@link EngineDdl.containsIndex}: a condition for a
+   * `where`. A text of fewer than 3 characters has no trigram to look up: it is the plain
+   * {@link containsText}, which a list then stops early by its page and its capped count.
+   */
+  containsMatch: (table: string, columns: readonly string[], text: string, idColumn?: string) => Expression<SqlBool>;
   /** After bulk writes to `table`, inside their transaction: brings its text index up to date (PostgreSQL's keeps itself). */
   refreshTextIndex: (trx: AnyDb, table: string) => Promise<void>;
   /**
@@ -259,6 +273,20 @@ function connectSqlite(url: string): Connection {
         await sql`create virtual table ${sql.table(`${table}_text`)} using fts5(${sql.ref(column)}, content=${sql.lit(table)}, content_rowid=${sql.lit(rank)}, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4 5 6 7 8')`.execute(db);
         await rebuildTextIndex(db, table);
       },
+      containsIndex: async (db, table, columns) => {
+        const index = sql.table(containsTable(table));
+        const names = sql.join(columns.map((column) => sql.ref(column)));
+        const of = (row: 'new' | 'old') => sql.join(columns.map((column) => sql.ref(`${row}.${column}`)));
+        await sql`create virtual table ${index} using fts5(${names}, content=${sql.lit(table)}, content_rowid='id', tokenize='trigram')`.execute(db);
+        // External content: the index holds only trigrams, kept in step with the table by its triggers.
+        const forget = sql`insert into ${index} (${index}, rowid, ${names}) values ('delete', old.id, ${of('old')})`;
+        const remember = sql`insert into ${index} (rowid, ${names}) values (new.id, ${of('new')})`;
+        const trigger = (name: string) => sql.ref(`${containsTable(table)}_${name}`);
+        await sql`create trigger ${trigger('insert')} after insert on ${sql.table(table)} begin ${remember}; end`.execute(db);
+        await sql`create trigger ${trigger('delete')} after delete on ${sql.table(table)} begin ${forget}; end`.execute(db);
+        await sql`create trigger ${trigger('update')} after update of ${names} on ${sql.table(table)} begin ${forget}; ${remember}; end`.execute(db);
+        await sql`insert into ${index} (${index}) values ('rebuild')`.execute(db);
+      },
     },
     exclusively: (work) => work(),
     // Write transactions already take turns on the one connection: there is nothing to wait for.
@@ -273,6 +301,13 @@ function connectSqlite(url: string): Connection {
       // The index's rowid is the rank: it hands its matches back in rank order, so a page read from it stops early.
       return sql<TextHit>`(select rowid as rank from ${sql.table(`${table}_text`)} where ${sql.table(`${table}_text`)} match ${query})`;
     },
+    containsMatch: (table, columns, text, idColumn = 'id') => {
+      if ([...text].length < 3) return containsText(columns, text);
+      const index = sql.table(containsTable(table));
+      // An FTS5 phrase of the text's trigrams: the rows holding it, in any one of the columns.
+      const phrase = `"${text.replace(/"/g, '""')}"`;
+      return sql<SqlBool>`${sql.ref(idColumn)} in (select rowid from ${index} where ${index} match ${phrase})`;
+    },
     refreshTextIndex: rebuildTextIndex,
     optimize: async () => void sqlite.pragma('optimize'),
     close: async () => {},
@@ -280,6 +315,9 @@ function connectSqlite(url: string): Connection {
     listenersConnected: () => true,
   };
 }
+
+/** SQLite's trigram index of a table's {@link EngineDdl.containsIndex} (engine storage, not declared in schema.ts). */
+const containsTable = (table: string) => `${table}_contains`;
 
 /**
  * PostgreSQL's words of a ranked text index: a generated column of the table (`parts_words`), engine
@@ -395,6 +433,13 @@ function connectPostgres(url: string, { poolSize, connectTimeoutMs, statementTim
         await sql`drop index if exists ${sql.ref(`${table}_${column}_text_idx`)}`.execute(db);
         await sql`create index ${sql.ref(`${table}_words_idx`)} on ${sql.table(table)} using gin (${sql.ref(textVector(table))}) with (fastupdate = off)`.execute(db);
       },
+      containsIndex: async (db, table, columns) => {
+        // Trusted since PostgreSQL 13: the database's owner may create it (docs/deploy.md).
+        await sql`create extension if not exists pg_trgm`.execute(db);
+        for (const column of columns) {
+          await sql`create index ${sql.ref(`${table}_${column}_contains_idx`)} on ${sql.table(table)} using gin (lower(${sql.ref(column)}) gin_trgm_ops) with (fastupdate = off)`.execute(db);
+        }
+      },
     },
     async exclusively(work) {
       // A session lock on a connection of its own, so the work may use the pool freely meanwhile.
@@ -438,6 +483,8 @@ function connectPostgres(url: string, { poolSize, connectTimeoutMs, statementTim
       const query = words.map((word) => `'${word.replace(/'/g, "''")}':*`).join(' & ');
       return sql<TextHit>`(select ${sql.ref(rank)} as rank from ${sql.table(table)} where ${sql.ref(textVector(table))} @@ to_tsquery('simple', ${query}))`;
     },
+    // `lower(column) like '%text%'` is what pg_trgm's GIN index answers (from 3 characters; shorter texts scan).
+    containsMatch: (_table, columns, text) => containsText(columns, text),
     refreshTextIndex: async () => {},
     optimize: async () => {},
     close: async () => {
