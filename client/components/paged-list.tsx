@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { AppLink } from '@/lib/app-link';
 import { pageCount } from '@pages/search-params';
 import { EmptyState } from './empty-state';
-import { Pagination } from './pagination';
+import { Pagination, type PageCursor } from './pagination';
 
 /**
  * A page of a list: its rows (`children`) and the pagination below. A page without rows shows, in
@@ -13,6 +13,8 @@ export function PagedList({
   pageSize,
   total,
   totalIsLowerBound,
+  next,
+  previous,
   count,
   hrefFor,
   label,
@@ -25,9 +27,12 @@ export function PagedList({
   total: number;
   /** There are at least `total` (a search stopped counting there). */
   totalIsLowerBound?: boolean;
+  /** Paged by cursor: the answer's cursors of the pages after and before this one. */
+  next?: string;
+  previous?: string;
   /** How many rows this page has. */
   count: number;
-  hrefFor: (page: number) => string;
+  hrefFor: (page: number, cursor?: PageCursor) => string;
   /** The pagination's accessible name. */
   label: string;
   noun: string;
@@ -41,7 +46,19 @@ export function PagedList({
         children
       ) : (
         <section className="card">
-          {total > 0 ? (
+          {total > 0 && totalIsLowerBound ? (
+            // Counted only so far (a list of years): its start is the page to offer.
+            <EmptyState
+              title="This page is past the end"
+              action={
+                <AppLink to={hrefFor(1)} className="btn btn-primary">
+                  Go to the first page
+                </AppLink>
+              }
+            >
+              The list has changed since this link was made.
+            </EmptyState>
+          ) : total > 0 ? (
             <EmptyState
               title="This page is past the end"
               action={
@@ -57,7 +74,7 @@ export function PagedList({
           )}
         </section>
       )}
-      <Pagination page={page} pageSize={pageSize} total={total} totalIsLowerBound={totalIsLowerBound} hrefFor={hrefFor} label={label} noun={noun} />
+      <Pagination page={page} pageSize={pageSize} total={total} totalIsLowerBound={totalIsLowerBound} next={next} previous={previous} hrefFor={hrefFor} label={label} noun={noun} />
     </>
   );
 }

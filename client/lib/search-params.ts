@@ -14,7 +14,7 @@ export function usePendingNavigation(): { leaving: boolean; pendingSearch: strin
 
 /**
  * Changes search params of the current URL in one navigation (an empty value removes its param, a
- * param left out stays) and goes back to page 1, keeping the scroll position. `replace` for typing
+ * param left out stays) and goes back to page 1 (no cursor), keeping the scroll position. `replace` for typing
  * in a search box: each keystroke is not history. A change made while the previous one still loads
  * builds on that one, not on the URL still shown: two quick filter changes keep both.
  */
@@ -29,7 +29,8 @@ export function useSetSearchParams() {
           if (value) next.set(name, value);
           else if (value === '') next.delete(name);
         }
-        next.delete('page');
+        // A changed filter is another list: its first page, without the old one's cursor.
+        for (const name of ['page', 'after', 'before']) next.delete(name);
         return next;
       },
       { replace, preventScrollReset: true },
