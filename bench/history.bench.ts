@@ -162,11 +162,19 @@ async function idsOf(database: Database) {
 
 const ms = (n: number) => (n >= 100 ? fmt(n) : fmt(n, 1));
 
+/**
+ * `HISTORY_ONLY=<regular expression>` times only the reads whose name it finds, and
+ * `HISTORY_ENGINE=sqlite|postgres` only that engine: for working on a few reads. The figures for
+ * docs/performance.md come from the whole bench.
+ */
+const only = process.env.HISTORY_ONLY ? new RegExp(process.env.HISTORY_ONLY, 'i') : undefined;
+const engines = (process.env.HISTORY_ENGINE ?? 'sqlite,postgres').split(',');
+
 async function measure(engine: string, databaseUrl: string, dir: string): Promise<Figure[]> {
   // A first start seeds the demo, as a venue's database begins.
   await (await startBenchBff(databaseUrl, path.join(dir, 'static'), benchEnv(dir))).stop();
   let database = await openDatabase(databaseUrl);
-  const reads = readsOf(await idsOf(database));
+  const reads = readsOf(await idsOf(database)).filter((read) => !only || only.test(read.name));
   await database.close();
 
   let started = performance.now();
@@ -208,13 +216,18 @@ export async function runHistoryBench(): Promise<Figure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frontdesk-history-bench-'));
   let pg: ThrowawayPostgres | undefined;
   try {
-    console.log('  ---- SQLite');
-    const figures = await measure('SQLite', `file:${path.join(dir, 'sqlite', 'frontdesk.db')}`, path.join(dir, 'sqlite'));
-    console.log('  ---- PostgreSQL (throw-away cluster on this machine, fsync off)');
-    try {
-      pg = await startThrowawayPostgres();
-    } catch (err) {
-      console.log(`    skipped: ${(err as Error).message}`);
+    const figures: Figure[] = [];
+    if (engines.includes('sqlite')) {
+      console.log('  ---- SQLite');
+      figures.push(...(await measure('SQLite', `file:${path.join(dir, 'sqlite', 'frontdesk.db')}`, path.join(dir, 'sqlite'))));
+    }
+    if (engines.includes('postgres')) {
+      console.log('  ---- PostgreSQL (throw-away cluster on this machine, fsync off)');
+      try {
+        pg = await startThrowawayPostgres();
+      } catch (err) {
+        console.log(`    skipped: ${(err as Error).message}`);
+      }
     }
     if (pg) figures.push(...(await measure('PostgreSQL', pg.url, path.join(dir, 'postgres'))));
     console.log(`\n  the whole bench took ${fmt((performance.now() - benchStarted) / 60_000, 1)} min`);
