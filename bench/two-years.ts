@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../bff/db/database';
+import { countFiguresAgain } from '../bff/features/pt/figures.repository';
 
 /** What {@link fillTwoYears} writes: two years of a busy venue (DESIGN §11's sizes, issue 51). */
 export const TWO_YEARS = {
@@ -81,5 +82,7 @@ export async function fillTwoYears(database: Database): Promise<void> {
        select 'receipt-' || ${text('i')} || '.pdf', 'application/pdf', 120000 + i % 1000, 'history-' || ${text('i')}, ${admin.id}, ${quote(admin.name)}, ${ago('i * 3150')} from ${rows(storedFiles)}`,
   ];
   for (const statement of statements) await sql.raw(statement).execute(database.db);
+  // The food court's figures by venue hour, counted from the orders as a server's first start after migration 030 does.
+  await countFiguresAgain(database);
   if (pg) await sql.raw('vacuum analyze').execute(database.db);
 }

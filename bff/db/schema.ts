@@ -232,6 +232,25 @@ export interface OrderTicketsTable {
   ready_at: string | null;
 }
 
+/**
+ * The food court's figures of one venue hour (migration 030): orders placed, how many are cancelled
+ * now, and what the others are worth; kept by the order writes, summed by the reports.
+ */
+export interface ReportHoursTable {
+  /** The venue's day (YYYY-MM-DD) and wall-clock hour (0–23). */
+  day: string;
+  hour: number;
+  orders: number;
+  cancelled: number;
+  revenue_cents: number;
+}
+
+/** The same figures for one stall in one venue hour: `stall_id` 0 is a deleted stall, named by `stall_name` (`''` for a stall still there). */
+export interface ReportStallHoursTable extends ReportHoursTable {
+  stall_id: number;
+  stall_name: string;
+}
+
 export interface ChatChannelsTable {
   id: Generated<number>;
   name: string;
@@ -396,6 +415,8 @@ export interface DB {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   order_tickets: OrderTicketsTable;
+  report_hours: ReportHoursTable;
+  report_stall_hours: ReportStallHoursTable;
   chat_channels: ChatChannelsTable;
   conversations: ConversationsTable;
   messages: MessagesTable;

@@ -29,6 +29,7 @@ import { changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
 import { NO_COUNTERS, type Counters } from '../../lib/metrics';
+import type { FiguresRepository } from './figures.repository';
 import { publicOrder, type NewOrder, type OrdersRepository, type StoredOrder } from './orders.repository';
 import type { StallsRepository } from './stalls.repository';
 import { orderWait, waitEstimate, WAIT_WINDOW_MINUTES } from './wait-estimate';
@@ -37,6 +38,8 @@ import { orderWait, waitEstimate, WAIT_WINDOW_MINUTES } from './wait-estimate';
 export interface PtWrite {
   stalls: StallsRepository;
   orders: OrdersRepository;
+  /** The reports' figures by venue hour, kept in this transaction. */
+  figures: FiguresRepository;
   /** Announces an order (new or changed) on the live event stream, once this write commits. */
   announce: (order: Order) => void;
   /** Records a stall or menu change in the audit trail, in this transaction. */
@@ -122,6 +125,7 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         await tx.stalls.lockStalls([id]);
         const stall = await tx.stalls.find(id);
         if (!stall || !(await tx.stalls.deleteIfNoOpenOrders(id))) return false;
+        await tx.figures.stallDeleted(id, stall.name);
         await tx.audit(actor, { kind: 'stall', action: 'deleted', subjectId: id, subject: stall.name, changes: changesOf(stall, null, STALL_FIELDS) });
         return true;
       });
@@ -210,6 +214,8 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         };
         const placed = await tx.orders.insert(order, at);
         tx.announce(publicOrder(placed));
+        // Last: the hour's figures are one row every order of that hour writes, held until this commits.
+        await tx.figures.placed(placed);
         return placed;
       };
 
@@ -284,6 +290,8 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         if ((to === 'preparing' && order.status === 'received') || (to === 'ready' && order.status !== 'ready')) await tx.orders.bringTicketsTo(id, to, at);
         const changed = publicOrder((await tx.orders.find(id))!);
         tx.announce(changed);
+        // Cancelled, or brought back from cancelled: its revenue leaves (or comes back to) its hour's figures.
+        if ((order.status === 'cancelled') !== (to === 'cancelled')) await tx.figures.cancelled(changed, to === 'cancelled');
         return changed;
       });
       if (moved) return moved;

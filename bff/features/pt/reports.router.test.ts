@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { Report } from '../../contracts/pt-reports.contract';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { FIGURES_ZONE_KEY, keepFiguresInZone } from './figures.repository';
 
 /**
  * The day's figures against a known set of orders, on a venue in New York (UTC−4 in March, after
@@ -18,7 +19,10 @@ async function stallWith(name: string, priceCents: number) {
   return { id, item: item.id };
 }
 
-/** Places an order through the API, then dates it `at` (the API stamps orders with the real now). */
+/**
+ * Places an order through the API, then dates it `at` (the API stamps orders with the real now); the
+ * figures are then counted again from the orders (`countedAgain`), as the first start after migration 030 does.
+ */
 async function placed(at: string, cart: Array<{ itemId: number; quantity: number }>, cancel = false) {
   const { id } = (await request(ctx.app).post('/api/pt/order').set('Content-Type', 'application/json').send(JSON.stringify({ table: 1, cart })).expect(201)).body as { id: number };
   if (cancel) await staff.patch(`/api/pt/orders/${id}`).send({ status: 'cancelled' }).expect(200);
@@ -42,7 +46,14 @@ beforeAll(async () => {
   await placed('2026-03-11T03:30:00.000Z', [{ itemId: burgers.item, quantity: 1 }]); // 23:30 on the 10th, 5.00
   // 9 March, 23:30 in New York (the 10th in UTC): not the 10th's.
   await placed('2026-03-10T03:30:00.000Z', [{ itemId: noodles.item, quantity: 2 }]); // 6.00
+  expect(await countedAgain()).toBe(true);
 });
+
+/** The figures counted from the orders in the venue's zone, as a server does when they never were (true when it counted). */
+const countedAgain = async () => {
+  await ctx.database.db.deleteFrom('app_meta').where('key', '=', FIGURES_ZONE_KEY).execute();
+  return keepFiguresInZone(ctx.database, 'America/New_York');
+};
 afterAll(() => ctx.close());
 
 const report = async (query: string) => (await staff.get(`/api/pt/reports${query}`).expect(200)).body as Report;
@@ -109,6 +120,57 @@ describe('GET /api/pt/reports', () => {
   });
 });
 
+describe('figures kept as orders are placed and cancelled', () => {
+  const order = async (cart: Array<{ itemId: number; quantity: number }>) =>
+    ((await request(ctx.app).post('/api/pt/order').set('Content-Type', 'application/json').send(JSON.stringify({ table: 2, cart })).expect(201)).body as { id: number }).id;
+  const move = (id: number, status: string) => staff.patch(`/api/pt/orders/${id}`).send({ status }).expect(200);
+
+  it('today’s report is the sum of today’s orders, a cancelled one out and one brought back from cancelled in', async () => {
+    const before = await report('');
+    const item = async (name: string) => ((await staff.get(`/api/pt/stalls/${stalls[name as keyof typeof stalls]}`).expect(200)).body as { items: Array<{ id: number }> }).items[0]!.id;
+    const burger = await item('burgers');
+    const noodle = await item('noodles');
+    await order([{ itemId: burger, quantity: 1 }, { itemId: noodle, quantity: 2 }]); // 5.00 + 6.00
+    await move(await order([{ itemId: burger, quantity: 3 }]), 'cancelled'); // 15.00, cancelled
+    const back = await order([{ itemId: noodle, quantity: 1 }]); // 3.00, cancelled, then brought back
+    await move(back, 'cancelled');
+    await move(back, 'received');
+
+    const today = await report('');
+    const more = (field: 'orders' | 'cancelled' | 'revenueCents', of: { orders: number; cancelled: number; revenueCents: number } | undefined) => (of?.[field] ?? 0);
+    expect({ orders: today.totals.orders - before.totals.orders, cancelled: today.totals.cancelled - before.totals.cancelled, revenueCents: today.totals.revenueCents - before.totals.revenueCents }).toEqual({
+      orders: 3,
+      cancelled: 1,
+      revenueCents: 1400,
+    });
+    const stallNow = (r: Report, id: number) => r.byStall.find((s) => s.stallId === id);
+    const burgersNow = stallNow(today, stalls.burgers);
+    const noodlesNow = stallNow(today, stalls.noodles);
+    expect(more('orders', burgersNow) - more('orders', stallNow(before, stalls.burgers))).toBe(2);
+    expect(more('cancelled', burgersNow) - more('cancelled', stallNow(before, stalls.burgers))).toBe(1);
+    expect(more('revenueCents', burgersNow) - more('revenueCents', stallNow(before, stalls.burgers))).toBe(500);
+    expect(more('revenueCents', noodlesNow) - more('revenueCents', stallNow(before, stalls.noodles))).toBe(900);
+
+    // What the writes kept is what counting every order again gives.
+    expect(await countedAgain()).toBe(true);
+    expect(await report('')).toEqual(today);
+  });
+
+  it('keeps a deleted stall’s figures under the name it had, and counts them once the zone is known', async () => {
+    const { id, item } = await stallWith('Crêpes', 400);
+    const served = await order([{ itemId: item, quantity: 2 }]);
+    for (const status of ['preparing', 'ready', 'served']) await move(served, status);
+    await staff.delete(`/api/pt/stalls/${id}`).expect(204);
+
+    const today = await report('');
+    expect(today.byStall.find((s) => s.stallName === 'Crêpes')).toEqual({ stallId: null, stallName: 'Crêpes', orders: 1, cancelled: 0, revenueCents: 800, averageTicketCents: 800 });
+    expect(await countedAgain()).toBe(true);
+    expect(await report('')).toEqual(today);
+    // Counted in the venue's zone already: a start finds nothing to do.
+    expect(await keepFiguresInZone(ctx.database, 'America/New_York')).toBe(false);
+  });
+});
+
 describe('GET /api/pt/reports/export.csv', () => {
   it('gives one row per day, hour and stall, adding up to the report’s figures', async () => {
     const res = await staff.get('/api/pt/reports/export.csv?from=2026-03-09&to=2026-03-10').buffer(true).parse((r, done) => {
@@ -146,5 +208,16 @@ describe('GET /api/pt/reports/export.csv', () => {
     const res = await staff.get('/api/pt/reports/export.csv?from=2026-01-01').expect(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename=food-court-2026-01-01.csv');
     expect(res.text.replace(/^\uFEFF/, '')).toBe('day,hour,stall,stall id,orders,cancelled,revenue (USD),average ticket (USD)\r\n');
+  });
+});
+
+describe('figures outlive the orders', () => {
+  it('a day’s report stays the same once its orders are purged (RETAIN_ORDERS_DAYS)', async () => {
+    const before = await report('?from=2026-03-09&to=2026-03-10');
+    expect(before.totals.orders).toBe(5);
+    // As the daily purge takes them: served and cancelled orders placed before the cut-off, lines and tickets with them.
+    await ctx.database.db.updateTable('orders').set({ status: 'served' }).where('status', '=', 'received').where('created_at', '<', '2026-03-12').execute();
+    expect(Number((await ctx.database.db.deleteFrom('orders').where('created_at', '<', '2026-03-12').executeTakeFirst()).numDeletedRows)).toBe(5);
+    expect(await report('?from=2026-03-09&to=2026-03-10')).toEqual(before);
   });
 });

@@ -1,11 +1,11 @@
 import type { CsvColumn } from '../../lib/csv';
 import { badRequest } from '../../lib/http-error';
-import { addDays, daysBetween, zonedDay, zonedDayAndHour, zonedDayStart } from '../../lib/time-zone';
+import { daysBetween, zonedDay } from '../../lib/time-zone';
 import { MAX_REPORT_DAYS, type Report, type ReportFigures, type ReportQuery } from '../../contracts/pt-reports.contract';
-import type { ReportLine, ReportsRepository } from './reports.repository';
+import type { ReportsRepository, Sums } from './reports.repository';
 
 export interface ReportsServiceDeps {
-  lines: ReportsRepository;
+  figures: ReportsRepository;
   venue: { timeZone: string; currency: string };
   now?: () => number;
 }
@@ -18,119 +18,61 @@ export interface ReportCell extends ReportFigures {
   stallName: string;
 }
 
-/** Figures being added up: `sold` is the orders not cancelled (the average's divisor). */
-type Tally = { orders: number; cancelled: number; revenueCents: number };
-const emptyTally = (): Tally => ({ orders: 0, cancelled: 0, revenueCents: 0 });
+const none: Sums = { orders: 0, cancelled: 0, revenueCents: 0 };
 
-function count(tally: Tally, cancelled: boolean, revenueCents: number) {
-  tally.orders += 1;
-  if (cancelled) tally.cancelled += 1;
-  else tally.revenueCents += revenueCents;
-}
-
-const figuresOf = ({ orders, cancelled, revenueCents }: Tally): ReportFigures => ({
+/** The figures as the report gives them: the average ticket is the revenue over the orders not cancelled. */
+const figuresOf = ({ orders, cancelled, revenueCents }: Sums): ReportFigures => ({
   orders,
   cancelled,
   revenueCents,
   averageTicketCents: orders > cancelled ? Math.round(revenueCents / (orders - cancelled)) : null,
 });
 
-/** One order of the span: its status, venue day and hour, and its revenue by stall. */
-interface PlacedOrder {
-  cancelled: boolean;
-  day: string;
-  hour: number;
-  stalls: Map<string, { stallId: number | null; stallName: string; revenueCents: number }>;
-}
-
-/** A stall's key: its id, or the name its lines kept once it is deleted (two deleted stalls of one name are one). */
-const stallKey = (line: Pick<ReportLine, 'stallId' | 'stallName'>) => (line.stallId === null ? `name:${line.stallName}` : `id:${line.stallId}`);
-
-function ordersOf(lines: readonly ReportLine[], timeZone: string): PlacedOrder[] {
-  const orders = new Map<number, PlacedOrder>();
-  for (const line of lines) {
-    let order = orders.get(line.orderId);
-    if (!order) {
-      order = { cancelled: line.status === 'cancelled', ...zonedDayAndHour(new Date(line.createdAt), timeZone), stalls: new Map() };
-      orders.set(line.orderId, order);
-    }
-    const key = stallKey(line);
-    const stall = order.stalls.get(key) ?? { stallId: line.stallId, stallName: line.stallName, revenueCents: 0 };
-    stall.revenueCents += line.unitPriceCents * line.quantity;
-    order.stalls.set(key, stall);
-  }
-  return [...orders.values()];
-}
-
-const revenueOf = (order: PlacedOrder) => [...order.stalls.values()].reduce((sum, stall) => sum + stall.revenueCents, 0);
-
 const byName = (a: { stallName: string }, b: { stallName: string }) => a.stallName.localeCompare(b.stallName);
 
 /**
- * The food court's figures. The orders of the span are read whole (a month at most) and counted
- * here, by the venue's clock from `lib/time-zone`: SQLite has no zone database, so bucketing in SQL
- * would mean two engines' ways to get daylight saving right; one pass in TypeScript gives both the
- * same answer.
+ * The food court's figures, added up from those kept by venue hour as orders are placed and
+ * cancelled (`figures.repository.ts`, decision 0099): a month's report reads at most 31 × 24 rows
+ * of hours, and as many per stall, however many orders they hold.
  */
-export function reportsService({ lines, venue, now = Date.now }: ReportsServiceDeps) {
-  /** The days asked for (today at the venue when none), and the UTC instants that bound them. */
+export function reportsService({ figures, venue, now = Date.now }: ReportsServiceDeps) {
+  /** The days asked for (today at the venue when none). */
   function spanOf(query: ReportQuery) {
     const from = query.from ?? query.to ?? zonedDay(now(), venue.timeZone);
     const to = query.to ?? from;
     // The contract refuses these already; kept so a caller inside the BFF cannot ask for a year.
     if (to < from || daysBetween(from, to) > MAX_REPORT_DAYS) throw badRequest(`Choose from 1 to ${MAX_REPORT_DAYS} days, the last not before the first.`);
-    return { from, to, since: zonedDayStart(from, venue.timeZone).toISOString(), before: zonedDayStart(addDays(to, 1), venue.timeZone).toISOString() };
-  }
-
-  async function placedIn(query: ReportQuery) {
-    const span = spanOf(query);
-    return { span, orders: ordersOf(await lines.linesPlacedBetween(span.since, span.before), venue.timeZone) };
+    return { from, to };
   }
 
   return {
     async report(query: ReportQuery): Promise<Report> {
-      const { span, orders } = await placedIn(query);
-      const totals = emptyTally();
-      const hours = Array.from({ length: 24 }, emptyTally);
-      const stalls = new Map<string, Tally & { stallId: number | null; stallName: string }>();
-      for (const order of orders) {
-        count(totals, order.cancelled, revenueOf(order));
-        count(hours[order.hour]!, order.cancelled, revenueOf(order));
-        for (const [key, part] of order.stalls) {
-          const stall = stalls.get(key) ?? { ...emptyTally(), stallId: part.stallId, stallName: part.stallName };
-          count(stall, order.cancelled, part.revenueCents);
-          stalls.set(key, stall);
-        }
-      }
+      const { from, to } = spanOf(query);
+      // One after the other: two small reads, no need for a second connection.
+      const hours = await figures.byHour(from, to);
+      const stalls = await figures.byStall(from, to);
+      const ofHour = new Map(hours.map((h) => [h.hour, h]));
+      const totals = hours.reduce((sum, h) => ({ orders: sum.orders + h.orders, cancelled: sum.cancelled + h.cancelled, revenueCents: sum.revenueCents + h.revenueCents }), none);
       return {
-        from: span.from,
-        to: span.to,
+        from,
+        to,
         timeZone: venue.timeZone,
         currency: venue.currency,
         totals: figuresOf(totals),
-        byHour: hours.map((tally, hour) => ({ hour, ...figuresOf(tally) })),
-        byStall: [...stalls.values()]
+        byHour: Array.from({ length: 24 }, (_, hour) => ({ hour, ...figuresOf(ofHour.get(hour) ?? none) })),
+        byStall: stalls
           .sort((a, b) => b.revenueCents - a.revenueCents || b.orders - a.orders || byName(a, b))
-          .map(({ stallId, stallName, ...tally }) => ({ stallId, stallName, ...figuresOf(tally) })),
+          .map(({ stallId, stallName, ...sums }) => ({ stallId, stallName, ...figuresOf(sums) })),
       };
     },
 
     /** The export's rows (each day, hour and stall that had orders, in that order) and its file's name. */
     async cells(query: ReportQuery): Promise<{ filename: string; cells: ReportCell[] }> {
-      const { span, orders } = await placedIn(query);
-      const cells = new Map<string, Tally & Omit<ReportCell, keyof ReportFigures>>();
-      for (const order of orders) {
-        for (const [key, part] of order.stalls) {
-          const cellKey = `${order.day} ${String(order.hour).padStart(2, '0')} ${key}`;
-          const cell = cells.get(cellKey) ?? { ...emptyTally(), day: order.day, hour: order.hour, stallId: part.stallId, stallName: part.stallName };
-          count(cell, order.cancelled, part.revenueCents);
-          cells.set(cellKey, cell);
-        }
-      }
-      const rows = [...cells.values()]
+      const { from, to } = spanOf(query);
+      const rows = (await figures.byStallHour(from, to))
         .sort((a, b) => a.day.localeCompare(b.day) || a.hour - b.hour || byName(a, b))
-        .map(({ day, hour, stallId, stallName, ...tally }) => ({ day, hour, stallId, stallName, ...figuresOf(tally) }));
-      return { filename: span.from === span.to ? `food-court-${span.from}.csv` : `food-court-${span.from}-to-${span.to}.csv`, cells: rows };
+        .map(({ day, hour, stallId, stallName, ...sums }) => ({ day, hour, stallId, stallName, ...figuresOf(sums) }));
+      return { filename: from === to ? `food-court-${from}.csv` : `food-court-${from}-to-${to}.csv`, cells: rows };
     },
   };
 }
