@@ -30,7 +30,10 @@ export const ChannelSchema = v.object({
   runnersMayJoin: v.boolean(),
   archivedAt: v.nullable(v.string()),
   createdAt: v.string(),
-  /** Messages by others after this reader's last-read position, deleted ones not counted. */
+  /**
+   * Messages by others after this reader's last-read position (or, before they have one, since
+   * their account was made), deleted ones not counted; counted no further than 100 ("99+").
+   */
   unread: v.number(),
   lastMessage: v.nullable(ChatMessageSchema),
 });

@@ -30,6 +30,7 @@ import * as m027 from './027-team-accounts.migration';
 import * as m028 from './028-retention-indexes.migration';
 import * as m029 from './029-door-access-outlives-the-member.migration';
 import * as m030 from './030-food-court-figures.migration';
+import * as m032 from './032-staff-messages-trail-files.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -66,4 +67,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '028-retention-indexes': m028,
   '029-door-access-outlives-the-member': m029,
   '030-food-court-figures': m030,
+  '032-staff-messages-trail-files': m032,
 };

@@ -1,7 +1,10 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Channel, ChatMessage } from '../../contracts/chat.contract';
 import type { Db } from '../../db/database';
 import type { MessagesTable } from '../../db/schema';
+
+/** Where a channel's unread count stops: its pill says "99+" past 99, so it never needs to know more. */
+export const UNREAD_STOPS_AT = 100;
 
 /** A channel as stored, before the reader's unread count and latest message are added. */
 export type StoredChannel = Omit<Channel, 'unread' | 'lastMessage'>;
@@ -36,21 +39,29 @@ export function chatRepository(db: Db) {
   });
 
   /**
-   * Messages by others after `reader`'s position in the channel, deleted ones not counted, nor what
-   * was written before the reader's account existed (a new colleague does not start with a backlog).
+   * Messages by others after `reader`'s place in the channel, deleted ones not counted, counted no
+   * further than {@link UNREAD_STOPS_AT}. A reader who has no place there yet (never opened it, never
+   * wrote in it) counts from when their account was made: a new colleague does not start with a
+   * backlog. Each count reads one index range and stops: from the place by id
+   * (`messages_channel_read_idx`), from the account's start by time (`messages_channel_created_idx`).
    */
-  const unreadOf = (reader: number, channel: ReturnType<typeof sql.ref>) =>
-    sql<number | string>`(select count(*) from messages m
-      where m.channel_id = ${channel} and m.deleted_at is null
-        and (m.author_account_id is null or m.author_account_id <> ${reader})
-        and m.created_at > (select a.created_at from accounts a where a.id = ${reader})
-        and m.id > coalesce((select r.last_read_id from channel_reads r where r.channel_id = ${channel} and r.account_id = ${reader}), 0))`;
+  const unreadOf = (reader: number) => {
+    const counted = (from: RawBuilder<unknown>) =>
+      sql`(select count(*) from (select 1 from messages m
+        where m.channel_id = chat_channels.id and ${from} and m.deleted_at is null
+          and (m.author_account_id is null or m.author_account_id <> ${reader})
+        limit ${sql.lit(UNREAD_STOPS_AT)}) as unread_messages)`;
+    return sql<number | string>`case when place.last_read_id is null
+      then ${counted(sql`m.created_at > (select a.created_at from accounts a where a.id = ${reader})`)}
+      else ${counted(sql`m.id > place.last_read_id`)} end`;
+  };
 
   return {
     /** Channels by name (archived ones after the active ones when asked for), with the reader's unread counts and latest messages. */
     list: async (reader: number, options: { runnersOnly: boolean; includeArchived: boolean }): Promise<Channel[]> => {
       let query = channels()
-        .select(unreadOf(reader, sql.ref('chat_channels.id')).as('unread'))
+        .leftJoin('channel_reads as place', (join) => join.onRef('place.channel_id', '=', 'chat_channels.id').on('place.account_id', '=', reader))
+        .select(unreadOf(reader).as('unread'))
         .select(sql<number | null>`(select max(m.id) from messages m where m.channel_id = chat_channels.id)`.as('lastMessageId'));
       if (options.runnersOnly) query = query.where('runners_may_join', '=', 1);
       if (!options.includeArchived) query = query.where('archived_at', 'is', null);

@@ -386,6 +386,25 @@ describe('unread counts', () => {
     expect(channelIn(await channelsOf(newcomer), id)?.unread).toBe(1);
   });
 
+  it('stops counting at 100 (the pill says 99+), from the reader’s place or, before they have one, from when they joined', async () => {
+    const reader = await signIn(ctx, 'staff');
+    const away = await newChannel();
+    const never = await newChannel();
+    await send(reader, away, 'Off on holiday');
+    for (let i = 1; i <= 105; i++) {
+      await send(colleague, away, `While you were away ${i}`);
+      if (i <= 3 || i > 101) await send(colleague, never, `Never opened ${i}`);
+    }
+    let list = await channelsOf(reader);
+    expect(channelIn(list, away)?.unread).toBe(100);
+    expect(channelIn(list, never)?.unread).toBe(7);
+    const { items } = await thread(reader, away, '?limit=5');
+    await readUpTo(reader, away, { upTo: items[4]!.id });
+    list = await channelsOf(reader);
+    expect(channelIn(list, away)?.unread).toBe(4);
+    expect(list.totalUnread).toBe(list.channels.reduce((sum, c) => sum + (c.archivedAt ? 0 : c.unread), 0));
+  });
+
   it('leaves archived channels out of the total', async () => {
     const reader = await signIn(ctx, 'staff');
     const id = await newChannel();
