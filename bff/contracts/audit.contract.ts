@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PageQuerySchema, isoInstant, pageOf } from './common.contract';
+import { CURSOR_PAGE_ENTRIES, isoInstant, pageOf } from './common.contract';
 import { endpoint } from './endpoint.contract';
 
 /** What an audit entry is about: the kinds of change the trail records. */
@@ -59,14 +59,19 @@ export const AuditFilterSchema = v.object({
 });
 export type AuditFilter = v.InferOutput<typeof AuditFilterSchema>;
 
-export const AuditListQuerySchema = v.object({ ...PageQuerySchema.entries, ...AuditFilterSchema.entries });
+/**
+ * A page of the trail: `after` is the answer's `next` (its Next link); its `previous` goes back as
+ * `previous`, since `before` is the trail's time filter (as the door events').
+ */
+const { before: previousCursor, ...cursorEntries } = CURSOR_PAGE_ENTRIES;
+export const AuditListQuerySchema = v.object({ ...cursorEntries, previous: previousCursor, ...AuditFilterSchema.entries });
 export type AuditListQuery = v.InferOutput<typeof AuditListQuerySchema>;
 
 export const auditApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/audit',
-    summary: 'The audit trail, newest first; `person`, `kind`, `since` and `before` narrow it (the total counts what matches). Nothing edits or deletes it.',
+    summary: 'The audit trail, newest first, by cursor (`after` the answer’s `next`, `previous` its `previous`); `person`, `kind`, `since` and `before` narrow it (the total stops at 1,000 past the page). Nothing edits or deletes it.',
     access: ['admin'],
     query: AuditListQuerySchema,
     response: pageOf(AuditEntrySchema),

@@ -1,9 +1,8 @@
 import type { AuditEntry, AuditFilter, AuditListQuery } from '../../contracts/audit.contract';
 import type { Page } from '../../contracts/common.contract';
-import type { Db } from '../../db/database';
+import type { Database, Db } from '../../db/database';
 import type { AuditEntriesTable } from '../../db/schema';
-import { containsText } from '../../db/engine';
-import { paginate } from '../../lib/paginate';
+import { keysetPaginate, type KeysetOrder } from '../../lib/paginate';
 
 type AuditRow = { [K in keyof AuditEntriesTable]: K extends 'id' ? number : AuditEntriesTable[K] };
 
@@ -18,11 +17,15 @@ const toEntry = (row: AuditRow): AuditEntry => ({
   changes: JSON.parse(row.changes) as AuditEntry['changes'],
 });
 
+/** Newest first: ids are given in commit order, so the id orders as the trail happened. */
+const NEWEST_FIRST: KeysetOrder = { direction: 'desc', columns: [['id', 'integer']] };
+
 /** Reads the audit trail (written by `auditIn`, bff/db/audit-trail.ts, in each change's own transaction). Nothing here changes it. */
-export function auditRepository(db: Db) {
+export function auditRepository(db: Db, containsMatch: Database['containsMatch']) {
   const matching = ({ person, kind, since, before }: AuditFilter) => {
     let query = db.selectFrom('audit_entries');
-    if (person) query = query.where(containsText(['actor_name', 'actor_email'], person));
+    // Who: through the trail's contains index on the actor's name and email (migration 032).
+    if (person) query = query.where(containsMatch('audit_entries', ['actor_name', 'actor_email'], person));
     if (kind) query = query.where('kind', '=', kind);
     if (since) query = query.where('at', '>=', since);
     if (before) query = query.where('at', '<', before);
@@ -30,13 +33,12 @@ export function auditRepository(db: Db) {
   };
 
   return {
-    /** Newest first: ids are given in commit order, so the id orders as the trail happened. */
-    list: ({ page, pageSize, ...filter }: AuditListQuery): Promise<Page<AuditEntry>> =>
-      paginate(
-        { page, pageSize },
-        async () => Number((await matching(filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => (await matching(filter).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toEntry),
-      ),
+    /**
+     * Newest first, a page from its cursor (the kind's along `audit_entries_kind_idx`), the count
+     * stopping at 1,000 past it. The Previous link's cursor is `previous`: `before` is the time filter.
+     */
+    list: ({ page, pageSize, after, previous, ...filter }: AuditListQuery): Promise<Page<AuditEntry>> =>
+      keysetPaginate(db, { page, pageSize, after, before: previous }, { matching: () => matching(filter), order: NEWEST_FIRST, select: (q) => q.selectAll(), toItem: toEntry }),
 
     /** The `limit` matching entries older than `last` (the newest when none), newest first: an export reads the trail in these. */
     async olderThan(filter: AuditFilter, last: AuditEntry | undefined, limit: number): Promise<AuditEntry[]> {

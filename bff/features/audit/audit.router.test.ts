@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { AuditEntry } from '../../contracts/audit.contract';
 import type { Page } from '../../contracts/common.contract';
+import { auditIn } from '../../db/audit-trail';
 import { KISI_DEMO_PEOPLE } from '../../kisi/emulator/emulator.seed';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
@@ -85,6 +86,27 @@ describe('the audit trail', () => {
     expect((await trail({ before: new Date(Date.now() + 60_000).toISOString() })).total).toBe(all.total);
     const bad = await admin.get('/api/audit?kind=coffee&since=yesterday').expect(400);
     expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['query.kind', 'query.since']);
+  });
+
+  it('after years of changes says "1,000+", pages on by Next and back by Previous, and finds a person by any part of their name or email', async () => {
+    const write = auditIn(ctx.database.db);
+    const busy = { id: 990_001, email: 'night.shift@frontdesk.test', name: 'Noor Nightshift', role: 'staff' as const };
+    for (let i = 1; i <= 1_050; i++) await write(busy, { kind: 'kisi', action: 'updated', subjectId: i, subject: `Kisi user ${i}` });
+    const first = await trail({ kind: 'kisi', pageSize: 10 });
+    expect(first).toMatchObject({ page: 0, total: 1_000, totalIsLowerBound: true, next: expect.any(String) });
+    expect(first.previous).toBeUndefined();
+    const second = await trail({ kind: 'kisi', pageSize: 10, page: 1, after: first.next! });
+    expect(second.items.map((e) => e.subject)).toEqual(Array.from({ length: 10 }, (_, i) => `Kisi user ${1_040 - i}`));
+    expect(second).toMatchObject({ page: 1, total: 1_010, totalIsLowerBound: true });
+    // The time filter keeps its name `before`; the Previous link's cursor goes back as `previous`.
+    const back = await trail({ kind: 'kisi', pageSize: 10, page: 0, previous: second.previous!, before: new Date(Date.now() + 60_000).toISOString() });
+    expect(back.items.map((e) => e.id)).toEqual(first.items.map((e) => e.id));
+    for (const part of ['nightshift', 'NOOR N', 't.shift@front']) {
+      const found = await trail({ person: part, pageSize: 5 });
+      expect(found.items).toHaveLength(5);
+      expect(found.items.every((e) => e.actor?.email === busy.email)).toBe(true);
+    }
+    await admin.get(`/api/audit?after=${first.next!}&previous=${first.next!}`).expect(400);
   });
 
   it('exports exactly the filtered entries as CSV, names with commas, quotes and accents intact', async () => {
