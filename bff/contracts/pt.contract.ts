@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, optionalText, pageOf, requiredText } from './common.contract';
+import { CURSOR_PAGE_ENTRIES, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, optionalText, pageOf, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
 
 /**
@@ -289,8 +289,13 @@ export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
 export const OrderTokenQuerySchema = v.object({ token: v.optional(v.pipe(v.string(), v.maxLength(100))) });
 
+/**
+ * `open`: the board's orders, a page by number with their exact count (they leave as they are
+ * served). One status: by its Next/Previous cursors (`after`/`before`) with a count that stops at
+ * 1,000 past the page (`totalIsLowerBound`); served and cancelled orders grow with the years.
+ */
 export const OrderListQuerySchema = v.object({
-  ...PageQuerySchema.entries,
+  ...CURSOR_PAGE_ENTRIES,
   status: v.optional(v.picklist([...ORDER_STATUSES, 'open'], 'Expected open or one of received, preparing, ready, served, cancelled'), 'open'),
 });
 export type OrderListQuery = v.InferOutput<typeof OrderListQuerySchema>;

@@ -1,8 +1,9 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
+import type { Page } from '../../contracts/common.contract';
 import { OPEN_ORDER_STATUSES, ORDER_STATUSES, type Order, type OrderListQuery, type OrderStatus, type OrderTicket, type TicketStatus, type WaitRange } from '../../contracts/pt.contract';
 import type { Db } from '../../db/database';
 import type { OrderLinesTable, OrdersTable, OrderTicketsTable } from '../../db/schema';
-import { paginate } from '../../lib/paginate';
+import { keysetPaginate, paginate, type KeysetOrder } from '../../lib/paginate';
 import type { StallLoad } from './wait-estimate';
 
 export const OPEN_STATUSES: OrderStatus[] = [...OPEN_ORDER_STATUSES];
@@ -129,14 +130,20 @@ export const recentTicketsQuery = (db: Db, since: string) => db.selectFrom('orde
 export const matchingOrders = (db: Db, status: OrderListQuery['status']) =>
   status === 'open' ? db.selectFrom('orders').where(isOpenOrder) : db.selectFrom('orders').where(sideOf(status)).where('status', '=', status);
 
+/** The board's page of open orders, oldest first (they leave as they are served: a page of a small set, counted whole). */
+export const orderPageQuery = (db: Db, limit: number, offset: number) => matchingOrders(db, 'open').selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(limit).offset(offset);
+
 /**
- * A list's page: `open` oldest first (the board's order); one status the most recently changed first
- * (what was just served or cancelled is what an undo wants).
+ * Served or cancelled orders (they grow with the years), the most recently changed first (what an
+ * undo wants): by keyset along `orders_closed_changed_idx (status, updated_at, id)`, counted up to 1,000.
  */
-export function orderPageQuery(db: Db, status: OrderListQuery['status'], limit: number, offset: number) {
-  const [column, direction] = status === 'open' ? (['created_at', 'asc'] as const) : (['updated_at', 'desc'] as const);
-  return matchingOrders(db, status).selectAll().orderBy(column, direction).orderBy('id', direction).limit(limit).offset(offset);
-}
+export const CHANGED_ORDER: KeysetOrder = {
+  direction: 'desc',
+  columns: [
+    ['updated_at', 'text'],
+    ['id', 'integer'],
+  ],
+};
 
 /** Orders and their lines; an order is always read and written whole. */
 export function ordersRepository(db: Db) {
@@ -216,12 +223,18 @@ export function ordersRepository(db: Db) {
       };
     },
 
-    list: (query: OrderListQuery) =>
-      paginate<Order>(
-        query,
-        async () => Number((await matchingOrders(db, query.status).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => (await withLines(await orderPageQuery(db, query.status, limit, offset).execute())).map(publicOrder),
-      ),
+    list: async (query: OrderListQuery): Promise<Page<Order>> => {
+      if (query.status === 'open') {
+        return paginate<Order>(
+          query,
+          async () => Number((await matchingOrders(db, 'open').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+          async (limit, offset) => (await withLines(await orderPageQuery(db, limit, offset).execute())).map(publicOrder),
+        );
+      }
+      const status = query.status;
+      const page = await keysetPaginate(db, query, { matching: () => matchingOrders(db, status), order: CHANGED_ORDER, select: (q) => q.selectAll(), toItem: (row: Selectable<OrdersTable>) => row });
+      return { ...page, items: (await withLines(page.items)).map(publicOrder) };
+    },
 
     /** Orders not yet served or cancelled that have a ticket of this stall, oldest first (a kitchen's screen). */
     openForStall: async (stallId: number) =>

@@ -1,7 +1,7 @@
 import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import request from 'supertest';
 import type { Page } from '../../contracts/common.contract';
 import type { LiveEvent } from '../../contracts/events.contract';
@@ -286,6 +286,30 @@ describe('the runner board', () => {
     await runner.get('/api/pt/orders?status=eaten').expect(400);
   });
 
+  it('pages the served orders by Next and Previous, and says 1,000+ rather than counting years of them', async () => {
+    // Old served orders, written as years of history are (no lines: the list reads what there is).
+    const { db } = ctx.database;
+    const old = Array.from({ length: 1_010 }, (_, i) => {
+      const at = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+      return { table_number: 1, status: 'served' as const, total_cents: 100, token: `old-${i}`, request_hash: `old-${i}`, created_at: at, updated_at: at };
+    });
+    for (let i = 0; i < old.length; i += 200) await db.insertInto('orders').values(old.slice(i, i + 200)).execute();
+    type Listed = Page<Order> & { totalIsLowerBound?: boolean; next?: string; previous?: string };
+    const list = async (query: string) => (await staff.get(`/api/pt/orders?status=served&${query}`).expect(200)).body as Listed;
+
+    const ten = await list('pageSize=10');
+    const first = await list('pageSize=5');
+    expect(first).toMatchObject({ page: 0, total: 1_000, totalIsLowerBound: true });
+    expect(first.previous).toBeUndefined();
+    const second = await list(`pageSize=5&after=${first.next!}`);
+    expect(second.page).toBe(1);
+    expect([...first.items, ...second.items].map((o) => o.id)).toEqual(ten.items.map((o) => o.id));
+    expect((await list(`pageSize=5&before=${second.previous!}`)).items.map((o) => o.id)).toEqual(first.items.map((o) => o.id));
+    // A cursor that is not one is refused in words.
+    await staff.get('/api/pt/orders?status=served&after=nonsense').expect(400);
+    await db.deleteFrom('orders').where('token', 'like', 'old-%').execute();
+  });
+
   it('answers each board read with the open orders as they are after every change already answered, here or on another instance', async () => {
     const { id: stallId, itemIds } = await stallWith([{ priceCents: 500 }]);
     const board = async () => ((await runner.get('/api/pt/orders?status=open&pageSize=100').expect(200)).body as Page<Order>).items;
@@ -564,11 +588,21 @@ describe('waits', () => {
     }
     await raw('analyze sqlite_schema');
     try {
-      expect(await planOf(orderPageQuery(db, 'open', 100, 0))).toEqual([expect.stringMatching(/^SCAN orders USING INDEX orders_open_idx$/)]);
+      expect(await planOf(orderPageQuery(db, 100, 0))).toEqual([expect.stringMatching(/^SCAN orders USING INDEX orders_open_idx$/)]);
       // "Of N open orders" is counted from the index alone, not from every open order's row.
       expect(await planOf(matchingOrders(db, 'open').select((eb) => eb.fn.countAll().as('n')))).toEqual([expect.stringMatching(/^SCAN orders USING COVERING INDEX orders_open_idx$/)]);
+      // Served and cancelled: a page after a cursor, and the count from a page's first row, as keysetPaginate reads them.
+      const fromKey = sql<boolean>`(updated_at, id) < (${'2026-01-01T00:00:00.000Z'}, ${5})`;
       for (const status of ['served', 'cancelled'] as const) {
-        expect(await planOf(orderPageQuery(db, status, 10, 0))).toEqual([expect.stringMatching(/^SEARCH orders USING INDEX orders_closed_changed_idx \(status=\?\)$/)]);
+        expect(await planOf(matchingOrders(db, status).selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(11))).toEqual([
+          expect.stringMatching(/^SEARCH orders USING INDEX orders_closed_changed_idx \(status=\?\)$/),
+        ]);
+        expect(await planOf(matchingOrders(db, status).where(fromKey).selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(11))).toEqual([
+          expect.stringMatching(/^SEARCH orders USING INDEX orders_closed_changed_idx \(status=\? AND (\(updated_at,id\)<\(\?,\?\)|updated_at<\?)\)$/),
+        ]);
+        expect((await planOf(matchingOrders(db, status).where(fromKey).select(sql.lit(1).as('one')).limit(1001))).join(' ')).toMatch(
+          /SEARCH orders USING COVERING INDEX orders_closed_changed_idx \(status=\? AND (\(updated_at,id\)<\(\?,\?\)|updated_at<\?)\)/,
+        );
       }
     } finally {
       await raw('delete from sqlite_stat1');
