@@ -5,7 +5,7 @@ import { GYM_PAGE_SIZE, gymApi, MEMBER_SORTS, type MemberSort, type Membership }
 import { pages } from './pages';
 import { idParam, inPage, type AreaReads, type PageAddress } from './reads';
 import { shellLayoutReads } from './shell.reads';
-import { pageParam, parseSearch, toApiPage } from './search-params';
+import { cursorParams, pageParam, parseSearch, toApiCursorPage, toApiPage } from './search-params';
 
 /** The gym's pages: their search params (every key falls back silently) and the reads they start with. */
 
@@ -19,7 +19,7 @@ const sortParam = v.fallback(v.picklist(MEMBER_SORTS), 'name');
 
 const OwnersSearchSchema = v.object({ page: pageParam, query: queryParam });
 export type OwnersSearch = v.InferOutput<typeof OwnersSearchSchema>;
-const MembersSearchSchema = v.object({ page: pageParam, query: queryParam, ownerId: ownerIdParam, membership: membershipParam, sort: sortParam });
+const MembersSearchSchema = v.object({ page: pageParam, ...cursorParams, query: queryParam, ownerId: ownerIdParam, membership: membershipParam, sort: sortParam });
 export type MembersSearch = v.InferOutput<typeof MembersSearchSchema>;
 const OwnerPageSearchSchema = v.object({ page: pageParam });
 
@@ -33,10 +33,11 @@ export const ownersRead = (search: { page: number; query?: string }) => read(gym
 /** Every owner (up to the API's maximum page), for pickers and filters. */
 export const ownerChoicesRead = read(gymApi.listOwners, { query: { page: 0, pageSize: 100 } });
 
-export const membersRead = (search: { page: number; query?: string; ownerId?: number; membership?: Membership | ''; sort?: MemberSort }) =>
+/** A page of members: by name from the cursor of the link that led here (`next`/`previous`), by last visit by its number. */
+export const membersRead = (search: { page: number; next?: string; previous?: string; query?: string; ownerId?: number; membership?: Membership | ''; sort?: MemberSort }) =>
   read(gymApi.listMembers, {
     query: {
-      page: toApiPage(search.page),
+      ...toApiCursorPage({ page: search.page, next: search.next ?? '', previous: search.previous ?? '' }),
       pageSize: GYM_PAGE_SIZE,
       query: search.query,
       ownerId: search.ownerId || undefined,

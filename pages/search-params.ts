@@ -14,15 +14,15 @@ export const zeroBasedPageParam = v.fallback(v.pipe(digits, v.minValue(0)), 0);
 export const textParam = v.fallback(v.string(), '');
 
 /**
- * `?after=` / `?before=` of a list paged by cursor (docs/ARCHITECTURE.md "API conventions"): the
+ * `?next=` / `?previous=` of a list paged by cursor (docs/ARCHITECTURE.md "API conventions"): the
  * position its Next / Previous link gave, kept in the address so the page can be shared and the back
  * button returns to it. Opaque here; the API says when one is not its own.
  */
 const cursorParam = v.fallback(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,500}$/)), '');
-export const cursorParams = { after: cursorParam, before: cursorParam };
-export type CursorSearch = { page: number; after: string; before: string };
+export const cursorParams = { next: cursorParam, previous: cursorParam };
+export type CursorSearch = { page: number; next: string; previous: string };
 /** A list's page for the API: the 0-based page and the cursor the link carried. */
-export const toApiCursorPage = ({ page, after, before }: CursorSearch) => ({ page: toApiPage(page), after: after || undefined, before: before || undefined });
+export const toApiCursorPage = ({ page, next, previous }: CursorSearch) => ({ page: toApiPage(page), next: next || undefined, previous: previous || undefined });
 
 export const PageSearchSchema = v.object({ page: pageParam });
 export type PageSearch = v.InferOutput<typeof PageSearchSchema>;
@@ -129,16 +129,16 @@ export function ignoredParams<S extends { from: string; to: string }>(params: UR
 
 /**
  * A list page's URL for a search: the filters that are set, the page size unless the default, the
- * page unless 1 and, paged by cursor, the cursor its link gave (`after` or `before`).
+ * page unless 1 and, paged by cursor, the cursor its link gave (`next` or `previous`).
  */
-export function filteredHref<S extends { page: number; pageSize: number; after?: string; before?: string }>(path: string, search: S, filterNames: readonly (keyof S & string)[]): string {
+export function filteredHref<S extends { page: number; pageSize: number; next?: string; previous?: string }>(path: string, search: S, filterNames: readonly (keyof S & string)[]): string {
   const params = new URLSearchParams();
   for (const name of filterNames) if (search[name]) params.set(name, String(search[name]));
   if (search.pageSize !== DEFAULT_PAGE_SIZE) params.set('pageSize', String(search.pageSize));
   if (search.page > 1) {
     params.set('page', String(search.page));
-    if (search.after) params.set('after', search.after);
-    else if (search.before) params.set('before', search.before);
+    if (search.next) params.set('next', search.next);
+    else if (search.previous) params.set('previous', search.previous);
   }
   const query = params.toString();
   return query ? `${path}?${query}` : path;

@@ -59,19 +59,15 @@ export const AuditFilterSchema = v.object({
 });
 export type AuditFilter = v.InferOutput<typeof AuditFilterSchema>;
 
-/**
- * A page of the trail: `after` is the answer's `next` (its Next link); its `previous` goes back as
- * `previous`, since `before` is the trail's time filter (as the door events').
- */
-const { before: previousCursor, ...cursorEntries } = CURSOR_PAGE_ENTRIES;
-export const AuditListQuerySchema = v.object({ ...cursorEntries, previous: previousCursor, ...AuditFilterSchema.entries });
+/** A page of the trail, by the cursor of its Next or Previous link (`before` is the trail's time filter). */
+export const AuditListQuerySchema = v.object({ ...CURSOR_PAGE_ENTRIES, ...AuditFilterSchema.entries });
 export type AuditListQuery = v.InferOutput<typeof AuditListQuerySchema>;
 
 export const auditApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/audit',
-    summary: 'The audit trail, newest first, by cursor (`after` the answer’s `next`, `previous` its `previous`); `person`, `kind`, `since` and `before` narrow it (the total stops at 1,000 past the page). Nothing edits or deletes it.',
+    summary: 'The audit trail, newest first, by cursor (`next` or `previous`: the answer’s own); `person`, `kind`, `since` and `before` narrow it (the total stops at 1,000 past the page). Nothing edits or deletes it.',
     access: ['admin'],
     query: AuditListQuerySchema,
     response: pageOf(AuditEntrySchema),

@@ -87,13 +87,13 @@ export const CURSOR_MESSAGE = 'Expected a cursor from one of this list’s Next 
 const cursorText = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,500}$/, CURSOR_MESSAGE)));
 
 /**
- * `?page=&pageSize=&after=|before=` of a list that grows with the years (door events, orders, the
- * trail…): `after` is the cursor of the row before the page (its Next link), `before` the cursor of
- * the row after it (its Previous link); `page` then only numbers it. Without a cursor a page is read
- * by its number (an old link). Spread into the list's own query object.
+ * `?page=&pageSize=&next=|previous=` of a list that grows with the years (door events, orders, the
+ * trail…): `next` is an answer's `next` (its Next link: the rows after its last), `previous` its
+ * `previous` (its Previous link: the rows before its first); `page` then only numbers the page.
+ * Without a cursor a page is read by its number (an old link). Spread into the list's own query object.
  */
-export const CURSOR_PAGE_ENTRIES = { ...PageQuerySchema.entries, after: cursorText, before: cursorText };
-export type CursorPageQuery = PageQuery & { after?: string; before?: string };
+export const CURSOR_PAGE_ENTRIES = { ...PageQuerySchema.entries, next: cursorText, previous: cursorText };
+export type CursorPageQuery = PageQuery & { next?: string; previous?: string };
 
 /**
  * The envelope of every paged list response. `total` is how many there are; with `totalIsLowerBound`

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema, EraseQuerySchema, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText } from './common.contract';
+import { EmailSchema, EraseQuerySchema, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText, CURSOR_PAGE_ENTRIES } from './common.contract';
 import { endpoint } from './endpoint.contract';
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
@@ -89,8 +89,9 @@ export const MEMBER_SORTS = ['name', '-last_visit', 'last_visit'] as const;
 export const MemberSortSchema = v.picklist(MEMBER_SORTS, 'Expected one of name, -last_visit, last_visit');
 export type MemberSort = v.InferOutput<typeof MemberSortSchema>;
 
+/** `?next=`/`?previous=` follow the name (the default order); the orders by last visit page by number. */
 export const MemberListQuerySchema = v.object({
-  ...PageQuerySchema.entries,
+  ...CURSOR_PAGE_ENTRIES,
   query: optionalQuery,
   ownerId: v.optional(idText('Expected a positive integer owner id')),
   membership: v.optional(MembershipSchema),

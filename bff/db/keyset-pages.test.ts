@@ -66,7 +66,7 @@ describe('keysetPaginate', () => {
     for (;;) {
       seen.push(...page.items.map((visit) => visit.id));
       if (!page.next) break;
-      page = await list({ page: page.page + 1, pageSize: 100, after: page.next });
+      page = await list({ page: page.page + 1, pageSize: 100, next: page.next });
     }
     expect(seen).toEqual(Array.from({ length: VISITS }, (_, i) => VISITS - i));
     // The last page counts what is left: exact.
@@ -77,12 +77,12 @@ describe('keysetPaginate', () => {
 
   it('comes back by Previous links to the same pages, and a Previous link at the start answers the first page, full', async () => {
     const first = await list({});
-    const second = await list({ page: 1, after: first.next });
-    const third = await list({ page: 2, after: second.next });
-    const backToSecond = await list({ page: 1, before: third.previous });
+    const second = await list({ page: 1, next: first.next });
+    const third = await list({ page: 2, next: second.next });
+    const backToSecond = await list({ page: 1, previous: third.previous });
     expect(backToSecond.items).toEqual(second.items);
     expect(backToSecond.next).toBe(second.next);
-    const backToFirst = await list({ page: 0, before: second.previous });
+    const backToFirst = await list({ page: 0, previous: second.previous });
     expect(backToFirst.items).toEqual(first.items);
     expect(backToFirst.previous).toBeUndefined();
     // Deep in the list the total is the rows before the page and 1,000 more at most.
@@ -91,16 +91,16 @@ describe('keysetPaginate', () => {
 
   it('reads a page asked for by number alone (an old link) by OFFSET, the same rows as by cursor', async () => {
     const first = await list({});
-    const byCursor = await list({ page: 1, after: first.next });
+    const byCursor = await list({ page: 1, next: first.next });
     expect((await list({ page: 1 })).items).toEqual(byCursor.items);
   });
 
   it('refuses a cursor it did not make with a 400 in words, before the database sees it', async () => {
     const wrongShape = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', 'seven'])).toString('base64url');
-    await expect(list({ after: wrongShape })).rejects.toMatchObject({ status: 400, detail: CURSOR_MESSAGE });
-    await expect(list({ after: 'bm90IGpzb24' })).rejects.toMatchObject({ status: 400, detail: CURSOR_MESSAGE });
+    await expect(list({ next: wrongShape })).rejects.toMatchObject({ status: 400, detail: CURSOR_MESSAGE });
+    await expect(list({ next: 'bm90IGpzb24' })).rejects.toMatchObject({ status: 400, detail: CURSOR_MESSAGE });
     const first = await list({});
-    await expect(list({ after: first.next, before: first.next })).rejects.toMatchObject({ status: 400 });
+    await expect(list({ next: first.next, previous: first.next })).rejects.toMatchObject({ status: 400 });
   });
 });
 

@@ -33,7 +33,7 @@ export interface KeysetOrder {
 type KeyValue = string | number;
 
 /** A row's key as its links carry it. */
-const encodeCursor = (key: readonly KeyValue[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
+export const encodeCursor = (key: readonly KeyValue[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
 
 /** A link's cursor → the key it names, or a 400 in words when it is not one of this list's. */
 function decodeCursor(text: string, order: KeysetOrder): KeyValue[] {
@@ -71,7 +71,7 @@ export async function countUpTo(db: QueryExecutorProvider, query: AnyBuilder, up
 
 /**
  * One page of a list that grows with the years, read by keyset: from the row its cursor names (the
- * Next link's `after`, the Previous link's `before`) along `order`, never past the rows before it,
+ * Next link's `next`, the Previous link's `previous`) along `order`, never past the rows before it,
  * so page 5,000 costs what page 1 does. The count goes from the page's first row and stops at
  * {@link COUNT_STOPS_AT} past it ("12,000+" deep in a list). A page asked for by number alone (an old
  * link) is read by OFFSET. A Previous link that reaches the start answers the first page (full).
@@ -91,7 +91,7 @@ export async function keysetPaginate<Row, Item>(
 ): Promise<Page<Item>> {
   const { matching, order, select, toItem } = spec;
   const { pageSize } = query;
-  if (query.after && query.before) throw badRequest('A page has one cursor: after (its Next link) or before (its Previous link), not both');
+  if (query.next && query.previous) throw badRequest('A page has one cursor: next (from its Next link) or previous (from its Previous link), not both');
   const forward = order.direction === 'desc' ? '<' : '>';
   const backward = order.direction === 'desc' ? '>' : '<';
   const ordered = (q: AnyBuilder, direction: 'asc' | 'desc') => order.columns.reduce((built, [column]) => built.orderBy(column, direction), q);
@@ -102,8 +102,8 @@ export async function keysetPaginate<Row, Item>(
   let page = query.page;
   let rows: Row[];
   let more: boolean;
-  if (query.before) {
-    const reversed = await read(matching().where(beyond(order, decodeCursor(query.before, order), backward)), order.direction === 'desc' ? 'asc' : 'desc', 0);
+  if (query.previous) {
+    const reversed = await read(matching().where(beyond(order, decodeCursor(query.previous, order), backward)), order.direction === 'desc' ? 'asc' : 'desc', 0);
     if (reversed.length > pageSize) {
       rows = reversed.slice(0, pageSize).reverse();
       more = true; // the row the cursor names, at least, comes after this page
@@ -115,12 +115,12 @@ export async function keysetPaginate<Row, Item>(
       rows = rows.slice(0, pageSize);
     }
   } else {
-    const from = query.after ? matching().where(beyond(order, decodeCursor(query.after, order), forward)) : matching();
-    rows = await read(from, order.direction, query.after ? 0 : page * pageSize);
+    const from = query.next ? matching().where(beyond(order, decodeCursor(query.next, order), forward)) : matching();
+    rows = await read(from, order.direction, query.next ? 0 : page * pageSize);
     more = rows.length > pageSize;
     rows = rows.slice(0, pageSize);
   }
-  if (page === 0 && query.after) page = 1; // an `after` page is never the first
+  if (page === 0 && query.next) page = 1; // a Next link's page is never the first
   const first = rows[0];
   const last = rows.at(-1);
   const offset = page * pageSize;

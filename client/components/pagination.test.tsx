@@ -2,12 +2,12 @@ import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { Pagination, type PageCursor } from './pagination';
 
-/** `/list?page=…&after=|before=…`, as a list paged by cursor builds its links. */
+/** `/list?page=…&next=|previous=…`, as a list paged by cursor builds its links. */
 const hrefFor = (page: number, cursor?: PageCursor) => {
   const params = new URLSearchParams();
   if (page > 1) params.set('page', String(page));
-  if (page > 1 && cursor?.after) params.set('after', cursor.after);
-  if (page > 1 && cursor?.before) params.set('before', cursor.before);
+  if (page > 1 && cursor?.next) params.set('next', cursor.next);
+  if (page > 1 && cursor?.previous) params.set('previous', cursor.previous);
   return `/list${params.size ? `?${params}` : ''}`;
 };
 
@@ -23,13 +23,13 @@ describe('Pagination by cursor', () => {
     renderPagination({ totalIsLowerBound: true, next: 'n3xt' });
     expect(screen.getByText('Showing 1–10 of 1,000+ events')).toBeInTheDocument();
     expect(screen.getByText('Page 1 of 100+')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Next' })).toHaveAttribute('href', '/list?page=2&after=n3xt');
+    expect(screen.getByRole('link', { name: 'Next' })).toHaveAttribute('href', '/list?page=2&next=n3xt');
     expect(screen.queryByRole('link', { name: 'Previous' })).toBeNull();
   });
 
   it('goes back by the previous cursor, and to the plain first page from page 2', () => {
     renderPagination({ page: 5, total: 1040, totalIsLowerBound: true, next: 'n3xt', previous: 'pr3v' });
-    expect(screen.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', '/list?page=4&before=pr3v');
+    expect(screen.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', '/list?page=4&previous=pr3v');
     expect(screen.getByText('Showing 41–50 of 1,040+ events')).toBeInTheDocument();
   });
 

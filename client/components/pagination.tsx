@@ -3,7 +3,7 @@ import { formatCount } from '@/lib/format';
 import { pageCount } from '@pages/search-params';
 
 /** The cursor of a list paged by cursor that a page's link carries (none for the first page). */
-export type PageCursor = { after?: string; before?: string };
+export type PageCursor = { next?: string; previous?: string };
 
 /**
  * "Showing 11–20 of 57 · Previous · Page 2 of 6 · Next" for a paged list. `page` is the 1-based
@@ -40,9 +40,9 @@ export function Pagination({
   const pastTheEnd = total > 0 && first > total;
   const byCursor = next !== undefined || previous !== undefined;
   const hasNext = byCursor ? next !== undefined : page < pages || (totalIsLowerBound && !pastTheEnd);
-  const nextHref = () => (next ? hrefFor(page + 1, { after: next }) : hrefFor(page + 1));
+  const nextHref = () => (next ? hrefFor(page + 1, { next }) : hrefFor(page + 1));
   // The first page has no cursor: its address is the list's own.
-  const previousHref = () => (page - 1 > 1 && previous ? hrefFor(page - 1, { before: previous }) : hrefFor(Math.max(1, Math.min(page - 1, pages))));
+  const previousHref = () => (page - 1 > 1 && previous ? hrefFor(page - 1, { previous }) : hrefFor(Math.max(1, Math.min(page - 1, pages))));
   return (
     <nav className="pagination" aria-label={label}>
       <p className="pagination-count muted small">

@@ -30,7 +30,7 @@ export function useSetSearchParams() {
           else if (value === '') next.delete(name);
         }
         // A changed filter is another list: its first page, without the old one's cursor.
-        for (const name of ['page', 'after', 'before']) next.delete(name);
+        for (const name of ['page', 'next', 'previous']) next.delete(name);
         return next;
       },
       { replace, preventScrollReset: true },

@@ -31,6 +31,7 @@ import * as m028 from './028-retention-indexes.migration';
 import * as m029 from './029-door-access-outlives-the-member.migration';
 import * as m030 from './030-food-court-figures.migration';
 import * as m032 from './032-staff-messages-trail-files.migration';
+import * as m033 from './033-member-search.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -68,4 +69,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '029-door-access-outlives-the-member': m029,
   '030-food-court-figures': m030,
   '032-staff-messages-trail-files': m032,
+  '033-member-search': m033,
 };

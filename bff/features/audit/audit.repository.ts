@@ -35,10 +35,10 @@ export function auditRepository(db: Db, containsMatch: Database['containsMatch']
   return {
     /**
      * Newest first, a page from its cursor (the kind's along `audit_entries_kind_idx`), the count
-     * stopping at 1,000 past it. The Previous link's cursor is `previous`: `before` is the time filter.
+     * stopping at 1,000 past it.
      */
-    list: ({ page, pageSize, after, previous, ...filter }: AuditListQuery): Promise<Page<AuditEntry>> =>
-      keysetPaginate(db, { page, pageSize, after, before: previous }, { matching: () => matching(filter), order: NEWEST_FIRST, select: (q) => q.selectAll(), toItem: toEntry }),
+    list: ({ page, pageSize, next, previous, ...filter }: AuditListQuery): Promise<Page<AuditEntry>> =>
+      keysetPaginate(db, { page, pageSize, next, previous }, { matching: () => matching(filter), order: NEWEST_FIRST, select: (q) => q.selectAll(), toItem: toEntry }),
 
     /** The `limit` matching entries older than `last` (the newest when none), newest first: an export reads the trail in these. */
     async olderThan(filter: AuditFilter, last: AuditEntry | undefined, limit: number): Promise<AuditEntry[]> {

@@ -95,10 +95,10 @@ describe('the audit trail', () => {
     const first = await trail({ kind: 'kisi', pageSize: 10 });
     expect(first).toMatchObject({ page: 0, total: 1_000, totalIsLowerBound: true, next: expect.any(String) });
     expect(first.previous).toBeUndefined();
-    const second = await trail({ kind: 'kisi', pageSize: 10, page: 1, after: first.next! });
+    const second = await trail({ kind: 'kisi', pageSize: 10, page: 1, next: first.next! });
     expect(second.items.map((e) => e.subject)).toEqual(Array.from({ length: 10 }, (_, i) => `Kisi user ${1_040 - i}`));
     expect(second).toMatchObject({ page: 1, total: 1_010, totalIsLowerBound: true });
-    // The time filter keeps its name `before`; the Previous link's cursor goes back as `previous`.
+    // The time filter keeps its name `before`; the Previous link's cursor is `previous`.
     const back = await trail({ kind: 'kisi', pageSize: 10, page: 0, previous: second.previous!, before: new Date(Date.now() + 60_000).toISOString() });
     expect(back.items.map((e) => e.id)).toEqual(first.items.map((e) => e.id));
     for (const part of ['nightshift', 'NOOR N', 't.shift@front']) {
@@ -106,7 +106,7 @@ describe('the audit trail', () => {
       expect(found.items).toHaveLength(5);
       expect(found.items.every((e) => e.actor?.email === busy.email)).toBe(true);
     }
-    await admin.get(`/api/audit?after=${first.next!}&previous=${first.next!}`).expect(400);
+    await admin.get(`/api/audit?next=${first.next!}&previous=${first.next!}`).expect(400);
   });
 
   it('exports exactly the filtered entries as CSV, names with commas, quotes and accents intact', async () => {

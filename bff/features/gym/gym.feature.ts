@@ -67,7 +67,7 @@ export function doorAccessSender(gym: GymService, timing: DoorSyncTiming, log: F
 export function gymFeature({ database, mount, logger }: FeatureContext, { door, doorSync = DOOR_SYNC_TIMING }: { door: DoorAccess; doorSync?: DoorSyncTiming }): Feature {
   const gym = gymService({
     owners: ownersRepository(database.db),
-    members: membersRepository(database.db),
+    members: membersRepository(database.db, database.containsMatch),
     visits: visitsRepository(database.db),
     outbox: doorAccessOutboxRepository(database.db),
     door,
@@ -75,7 +75,7 @@ export function gymFeature({ database, mount, logger }: FeatureContext, { door, 
     inTransaction: (work) =>
       database.db
         .transaction()
-        .execute((trx) => work({ owners: ownersRepository(trx), members: membersRepository(trx), outbox: doorAccessOutboxRepository(trx), audit: auditIn(trx), erase: erasePersonIn(trx) })),
+        .execute((trx) => work({ owners: ownersRepository(trx), members: membersRepository(trx, database.containsMatch), outbox: doorAccessOutboxRepository(trx), audit: auditIn(trx), erase: erasePersonIn(trx) })),
   });
   return { ...mount(gymRoutes(gym)), jobs: [doorAccessSender(gym, doorSync, logger)], seeders: [gymSeeder(KISI_DEMO_PEOPLE)] };
 }

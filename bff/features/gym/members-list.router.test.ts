@@ -171,3 +171,56 @@ describe('today’s visits', () => {
     await runner.get('/api/gym/visits/count?since=2026-02-01T00:00:00Z').expect(403);
   });
 });
+
+describe('the members list after years', () => {
+  type Listed = { items: Array<{ id: number; name: string; email: string }>; page: number; total: number; totalIsLowerBound?: boolean; next?: string; previous?: string };
+  let yearsOwner: number;
+  const MEMBERS = 1_150;
+  const years = async (query: string) => (await staff.get(`/api/gym/users?ownerId=${yearsOwner}&pageSize=100&${query}`).expect(200)).body as Listed;
+
+  beforeAll(async () => {
+    yearsOwner = (await staff.post('/api/gym/owners').send({ name: 'Years Owner', email: 'years-owner@gyms.test', gymName: 'Years Gym' }).expect(201)).body.id;
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: MEMBERS }, (_, i) => ({
+      email: `y${String(i).padStart(4, '0')}@years.test`,
+      name: `Years ${String(i).padStart(4, '0')}`,
+      owner_id: yearsOwner,
+      membership: 'active' as const,
+      created_at: now,
+      updated_at: now,
+    }));
+    for (let i = 0; i < rows.length; i += 250) await ctx.database.db.insertInto('gym_users').values(rows.slice(i, i + 250)).execute();
+  });
+
+  it('says "1,000+" rather than counting them all, and its Next links walk every member once, by name', async () => {
+    let page = await years('');
+    expect(page).toMatchObject({ total: 1_000, totalIsLowerBound: true });
+    const names: string[] = [];
+    for (;;) {
+      names.push(...page.items.map((m) => m.name));
+      if (!page.next) break;
+      page = await years(`page=${page.page + 1}&next=${page.next}`);
+    }
+    expect(names).toEqual(Array.from({ length: MEMBERS }, (_, i) => `Years ${String(i).padStart(4, '0')}`));
+    expect(page).toMatchObject({ page: 11, total: MEMBERS });
+    expect(page.totalIsLowerBound).toBeUndefined();
+    // Its Previous link comes back to page 11 of 12 (the 0-based 10).
+    const back = await years(`page=10&previous=${page.previous}`);
+    expect(back.items.map((m) => m.name)[0]).toBe('Years 1000');
+  });
+
+  it('finds a text in the middle of a name or an email, any case, through the index', async () => {
+    expect((await years('query=ARS 011')).items.map((m) => m.name)).toEqual(['Years 0110', 'Years 0111', 'Years 0112', 'Years 0113', 'Years 0114', 'Years 0115', 'Years 0116', 'Years 0117', 'Years 0118', 'Years 0119']);
+    expect((await years('query=0999@YEA')).items.map((m) => m.email)).toEqual(['y0999@years.test']);
+    // A renamed member is found by the new name and no longer by the old one.
+    const { id } = (await years('query=y0500@')).items[0]!;
+    await staff.patch(`/api/gym/users/${id}`).send({ name: 'Quentin Renamed' }).expect(200);
+    expect((await years('query=quentin')).items.map((m) => m.id)).toEqual([id]);
+    expect((await years('query=Years 0500')).items).toEqual([]);
+  });
+
+  it('answers a cursor it did not make with a 400 in words', async () => {
+    const res = await staff.get(`/api/gym/users?ownerId=${yearsOwner}&page=2&next=${Buffer.from('["x"]').toString('base64url')}`).expect(400);
+    expect(res.body.detail).toMatch(/Next or Previous links/);
+  });
+});

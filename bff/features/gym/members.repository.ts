@@ -1,9 +1,8 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { AccessSync, GymMember, Membership, MemberListQuery, MemberSort } from '../../contracts/gym.contract';
-import type { Db } from '../../db/database';
+import type { Database, Db } from '../../db/database';
 import type { DB } from '../../db/schema';
-import { containsText } from '../../db/engine';
-import { paginate } from '../../lib/paginate';
+import { keysetPaginate, paginate, type KeysetOrder } from '../../lib/paginate';
 import { lastVisitOfMember } from './visits.repository';
 
 type MemberRow = Omit<GymMember, 'accessSync'> & {
@@ -51,10 +50,17 @@ type Filters = Pick<MemberListQuery, 'query' | 'ownerId' | 'membership'>;
 /** A member in the list: with when they last came in (null: never). */
 export type ListedMember = GymMember & { lastVisitAt: string | null };
 
-export function membersRepository(db: Db) {
-  const selectMembers = () =>
-    db
-      .selectFrom('gym_users as u')
+/** The list by name, the Next and Previous links' cursor: `gym_users_name_idx` (and the filters' indexes) end in these. */
+const BY_NAME: KeysetOrder = { direction: 'asc', columns: [['u.name', 'text'], ['u.id', 'integer']] };
+
+/**
+ * `containsMatch`: the engine's search through the members' trigram index (migration 033). A
+ * repository made inside a transaction is given the database's.
+ */
+export function membersRepository(db: Db, containsMatch: Database['containsMatch']) {
+  /** Members (`u`: a list's, narrowed by its filters, or one) with their owner and their door switch waiting. */
+  const withDetails = <O>(members: SelectQueryBuilder<DB & { u: DB['gym_users'] }, 'u', O>) =>
+    members
       .innerJoin('gym_owners as o', 'o.id', 'u.owner_id')
       .leftJoin('door_access_outbox as w', 'w.member_id', 'u.id')
       .select([
@@ -80,7 +86,7 @@ export function membersRepository(db: Db) {
   const filtered = (filters: Filters) => (eb: ExpressionBuilder<DB & { u: DB['gym_users'] }, 'u'>) => {
     const conditions = [];
     if (filters.query) {
-      conditions.push(containsText(['u.name', 'u.email'], filters.query));
+      conditions.push(containsMatch('gym_users', ['u.name', 'u.email'], filters.query, 'u.id'));
     }
     if (filters.ownerId !== undefined) conditions.push(eb('u.owner_id', '=', filters.ownerId));
     if (filters.membership) conditions.push(eb('u.membership', '=', filters.membership));
@@ -89,27 +95,42 @@ export function membersRepository(db: Db) {
   // No WHERE at all without filters: `WHERE 1 = 1` would stop SQLite from counting off the index.
   const hasFilters = (filters: Filters) => !!filters.query || filters.ownerId !== undefined || !!filters.membership;
 
-  const countOf = (filters: Filters) => db.selectFrom('gym_users as u').$if(hasFilters(filters), (qb) => qb.where(filtered(filters))).select((eb) => eb.fn.countAll<number>().as('n'));
-  // By name the page walks `gym_users_name_idx` and looks up the last visit of its rows only; by
-  // last visit every matching member's is looked up (one index probe each) and sorted. NULLS LAST
+  const matching = (filters: Filters) => db.selectFrom('gym_users as u').$if(hasFilters(filters), (qb) => qb.where(filtered(filters)));
+  const selectMembers = () => withDetails(db.selectFrom('gym_users as u'));
+  const toListed = ({ lastVisitAt, ...row }: MemberRow & { lastVisitAt: string | null }): ListedMember => ({ ...toMember(row), lastVisitAt: lastVisitAt ?? null });
+  // By last visit every matching member's is looked up (one index probe each) and sorted. NULLS LAST
   // (SQLite and PostgreSQL alike) puts members who never came at the end in both directions.
-  const pageOf = (filters: Filters, sort: MemberSort, limit: number, offset: number) =>
-    selectMembers()
+  const byLastVisit = (filters: Filters, sort: Exclude<MemberSort, 'name'>, limit: number, offset: number) =>
+    withDetails(matching(filters))
       .select((eb) => lastVisitOfMember(eb).as('lastVisitAt'))
-      .$if(hasFilters(filters), (qb) => qb.where(filtered(filters)))
-      .$if(sort !== 'name', (qb) => qb.orderBy((eb) => lastVisitOfMember(eb), (ob) => (sort === '-last_visit' ? ob.desc() : ob.asc()).nullsLast()))
+      .orderBy((eb) => lastVisitOfMember(eb), (ob) => (sort === '-last_visit' ? ob.desc() : ob.asc()).nullsLast())
       .orderBy('u.name')
       .orderBy('u.id')
       .limit(limit)
       .offset(offset);
 
   return {
-    list: (query: MemberListQuery) =>
-      paginate<ListedMember>(
+    /**
+     * By name (the default) a page is read from its cursor along `gym_users_name_idx`, the count
+     * stopping at 1,000 past it; by last visit by its number, every member counted.
+     */
+    list: async (query: MemberListQuery) => {
+      const { sort } = query;
+      if (sort === 'name') {
+        // The count reads the filtered members alone; the page joins its rows' owner, switch and last visit.
+        return keysetPaginate(db, query, {
+          matching: () => matching(query),
+          order: BY_NAME,
+          select: (members) => withDetails(members).select((eb) => lastVisitOfMember(eb).as('lastVisitAt')),
+          toItem: toListed,
+        });
+      }
+      return paginate<ListedMember>(
         query,
-        async () => Number((await countOf(query).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => (await pageOf(query, query.sort, limit, offset).execute()).map(({ lastVisitAt, ...row }) => ({ ...toMember(row), lastVisitAt: lastVisitAt ?? null })),
-      ),
+        async () => Number((await matching(query).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        async (limit, offset) => (await byLastVisit(query, sort, limit, offset).execute()).map(toListed),
+      );
+    },
 
     /** Whether a member has this (lower-cased) email now. */
     emailInUse: async (email: string) => !!(await db.selectFrom('gym_users').select('id').where('email', '=', email).executeTakeFirst()),

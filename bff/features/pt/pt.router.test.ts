@@ -301,12 +301,12 @@ describe('the runner board', () => {
     const first = await list('pageSize=5');
     expect(first).toMatchObject({ page: 0, total: 1_000, totalIsLowerBound: true });
     expect(first.previous).toBeUndefined();
-    const second = await list(`pageSize=5&after=${first.next!}`);
+    const second = await list(`pageSize=5&next=${first.next!}`);
     expect(second.page).toBe(1);
     expect([...first.items, ...second.items].map((o) => o.id)).toEqual(ten.items.map((o) => o.id));
-    expect((await list(`pageSize=5&before=${second.previous!}`)).items.map((o) => o.id)).toEqual(first.items.map((o) => o.id));
+    expect((await list(`pageSize=5&previous=${second.previous!}`)).items.map((o) => o.id)).toEqual(first.items.map((o) => o.id));
     // A cursor that is not one is refused in words.
-    await staff.get('/api/pt/orders?status=served&after=nonsense').expect(400);
+    await staff.get('/api/pt/orders?status=served&next=nonsense').expect(400);
     await db.deleteFrom('orders').where('token', 'like', 'old-%').execute();
   });
 

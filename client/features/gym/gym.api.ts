@@ -10,14 +10,18 @@ import { paths } from '@/lib/paths';
 /** The gym area's writes, with what each one changes (its reads are declared in pages/gym.reads.ts). */
 export const PAGE_SIZE = GYM_PAGE_SIZE;
 
-/** The members list's address for a search: its query, owner, membership, sort and page (the defaults left out). */
+/** The members list's address for a search: its query, owner, membership, sort, page and its cursor (the defaults left out). */
 export function membersHref(search: MembersSearch): string {
   const params = new URLSearchParams();
   if (search.query) params.set('query', search.query);
   if (search.ownerId) params.set('ownerId', String(search.ownerId));
   if (search.membership) params.set('membership', search.membership);
   if (search.sort !== 'name') params.set('sort', search.sort);
-  if (search.page > 1) params.set('page', String(search.page));
+  if (search.page > 1) {
+    params.set('page', String(search.page));
+    if (search.next) params.set('next', search.next);
+    else if (search.previous) params.set('previous', search.previous);
+  }
   const query = params.toString();
   return query ? `${paths.gymMembers}?${query}` : paths.gymMembers;
 }

@@ -125,8 +125,11 @@ export function Component() {
         page={search.page}
         pageSize={members.pageSize}
         total={members.total}
+        totalIsLowerBound={members.totalIsLowerBound}
+        next={members.next}
+        previous={members.previous}
         count={members.items.length}
-        hrefFor={(page) => membersHref({ ...search, page })}
+        hrefFor={(page, cursor) => membersHref({ ...search, page, next: cursor?.next ?? '', previous: cursor?.previous ?? '' })}
         label="Member pages"
         noun="members"
         empty={
