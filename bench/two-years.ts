@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../bff/db/database';
 import { countFiguresAgain } from '../bff/features/pt/figures.repository';
+import { fillConversationSearch } from '../bff/db/migrations/032-staff-messages-trail-files.migration';
 
 /** What {@link fillTwoYears} writes: two years of a busy venue (DESIGN §11's sizes, issue 51). */
 export const TWO_YEARS = {
@@ -84,5 +85,7 @@ export async function fillTwoYears(database: Database): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(database.db);
   // The food court's figures by venue hour, counted from the orders as a server's first start after migration 030 does.
   await countFiguresAgain(database);
+  // Each conversation's words for the front desk's search, as migration 032 writes them.
+  await fillConversationSearch(database.db);
   if (pg) await sql.raw('vacuum analyze').execute(database.db);
 }

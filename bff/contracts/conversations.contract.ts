@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema, IdParamSchema, PageQuerySchema, idNumber, pageOf, requiredText } from './common.contract';
+import { CURSOR_PAGE_ENTRIES, EmailSchema, IdParamSchema, idNumber, pageOf, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
 import { MessageAuthorSchema, MessageBodySchema, SendMessageSchema } from './message.contract';
 
@@ -83,7 +83,7 @@ export const StartedConversationSchema = v.object({ id: v.number(), token: v.str
 export const CONVERSATION_ASSIGNEE_FILTERS = ['anyone', 'mine', 'unassigned'] as const;
 
 export const ConversationListQuerySchema = v.object({
-  ...PageQuerySchema.entries,
+  ...CURSOR_PAGE_ENTRIES,
   status: v.optional(v.picklist([...CONVERSATION_STATUSES, 'all'], 'Expected open, resolved or all'), 'open'),
   assignee: v.optional(v.picklist(CONVERSATION_ASSIGNEE_FILTERS, 'Expected anyone, mine or unassigned'), 'anyone'),
   /** Searches the guest's name and email and every message. */
@@ -129,7 +129,7 @@ export const conversationsApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/conversations',
-    summary: 'Conversations by latest activity: `status` (default open), `assignee` (mine, unassigned), `query` searches names, emails and messages',
+    summary: 'Conversations by latest activity, by cursor (`after`, `before`): `status` (default open), `assignee` (mine, unassigned), `query` searches names, emails and messages; the total stops at 1,000 past the page',
     access: frontDesk,
     query: ConversationListQuerySchema,
     response: ConversationPageSchema,

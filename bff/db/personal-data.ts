@@ -1,6 +1,7 @@
 import type { AuditChange, AuditKind, AuditValue } from '../contracts/audit.contract';
 import type { Db } from './database';
 import { containsText } from './engine';
+import { fillConversationSearch } from './migrations/032-staff-messages-trail-files.migration';
 
 /**
  * Erasing a person (issue 50, decision 0097): when a member or an account is deleted with "erase",
@@ -64,6 +65,8 @@ export const erasePersonIn =
         await db.updateTable('messages').set({ author_name: ERASED_PERSON, body: ERASED_TEXT }).where('conversation_id', 'in', conversationIds).where('author_kind', '=', 'guest').executeTakeFirst(),
       );
       conversations = changed(await db.updateTable('conversations').set({ guest_name: ERASED_PERSON, guest_email: null }).where('id', 'in', conversationIds).executeTakeFirst());
+      // The search's words of those conversations, written again from what is left.
+      await fillConversationSearch(db, conversationIds);
     }
 
     // An account's messages (chat and replies to guests) keep their words, not who wrote them; its files likewise.

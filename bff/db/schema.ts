@@ -272,6 +272,8 @@ export interface ConversationsTable {
   assignee_id: number | null;
   created_at: string;
   updated_at: string;
+  /** What the front desk's search reads: the guest's name, email and each message, a line each (migration 032). */
+  search_text: Generated<string>;
 }
 
 /** Messages of staff channels and of guest conversations: exactly one of channel_id, conversation_id. */

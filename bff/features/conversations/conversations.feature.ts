@@ -14,9 +14,9 @@ export interface ConversationsFeatureOptions {
 export function conversationsFeature({ config, database, bus, streams, mount, counterStore }: FeatureContext, options: ConversationsFeatureOptions = {}): Feature {
   const routes = conversationRoutes(
     conversationsService({
-      conversations: conversationsRepository(database.db),
+      conversations: conversationsRepository(database.db, database.containsMatch),
       // Each write with the live event that announces it, in one transaction.
-      inTransaction: (work) => bus.write((trx, announce) => work({ conversations: conversationsRepository(trx), announce: (event) => announce('conversation', event) })),
+      inTransaction: (work) => bus.write((trx, announce) => work({ conversations: conversationsRepository(trx, database.containsMatch), announce: (event) => announce('conversation', event) })),
       venue: { tables: config.VENUE_TABLES },
     }),
     {

@@ -1,10 +1,10 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
+import type { Page } from '../../contracts/common.contract';
 import type { ConversationListQuery, ConversationMessage, ConversationStatus, ConversationSummary } from '../../contracts/conversations.contract';
 import type { MessageAuthor } from '../../contracts/message.contract';
-import type { Db } from '../../db/database';
-import { containsText } from '../../db/engine';
-import type { MessagesTable } from '../../db/schema';
-import { paginate } from '../../lib/paginate';
+import type { Database, Db } from '../../db/database';
+import type { DB, MessagesTable } from '../../db/schema';
+import { keysetPaginate, type KeysetOrder } from '../../lib/paginate';
 
 /** The newest messages a conversation answers with: help requests are short, this is a backstop. */
 export const MAX_THREAD_MESSAGES = 500;
@@ -24,16 +24,19 @@ export interface NewConversation {
   tokenHash: string;
 }
 
+/** Newest activity first: `conversations_activity_idx` (a status's) and `conversations_updated_idx` (all) hold this order. */
+const BY_ACTIVITY: KeysetOrder = { direction: 'desc', columns: [['conversations.updated_at', 'text'], ['conversations.id', 'integer']] };
+
 /** Guest conversations, their messages and the front desk's read positions. */
-export function conversationsRepository(db: Db) {
+export function conversationsRepository(db: Db, containsMatch: Database['containsMatch']) {
   /** Guest messages after `reader`'s position. */
   const unreadFor = (reader: number) =>
     sql<number | string>`(select count(*) from messages m
       where m.conversation_id = conversations.id and m.author_kind = 'guest'
         and m.id > coalesce((select r.last_read_id from conversation_reads r where r.conversation_id = conversations.id and r.account_id = ${reader}), 0))`;
-  const summaries = (reader: number) =>
-    db
-      .selectFrom('conversations')
+  /** The summary's columns, added to a query of conversations (joined to their assignee). */
+  const withSummary = (reader: number, query: SelectQueryBuilder<DB, 'conversations', object>) =>
+    query
       .leftJoin('accounts', 'accounts.id', 'conversations.assignee_id')
       .select([
         'conversations.id',
@@ -48,6 +51,7 @@ export function conversationsRepository(db: Db) {
       ])
       .select(unreadFor(reader).as('unread'))
       .select(sql<number | null>`(select max(m.id) from messages m where m.conversation_id = conversations.id)`.as('last_message_id'));
+  const summaries = (reader: number) => withSummary(reader, db.selectFrom('conversations'));
   type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaries>['execute']>>[number];
 
   const toSummaries = async (rows: SummaryRow[]): Promise<ConversationSummary[]> => {
@@ -81,6 +85,7 @@ export function conversationsRepository(db: Db) {
           status: 'open',
           created_at: now,
           updated_at: now,
+          search_text: [conversation.guestName, conversation.email ?? '', body].join('\n'),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -98,35 +103,23 @@ export function conversationsRepository(db: Db) {
       return Number(total);
     },
 
-    /** Newest activity first; `query` matches the guest's name or email or any message. */
-    list: (reader: number, query: ConversationListQuery) => {
+    /**
+     * Newest activity first, a page from its cursor, the count stopping at 1,000 past it. `query`
+     * matches the guest's name or email or any message, through the contains index of `search_text`
+     * (migration 032), which each write below keeps.
+     */
+    list: async (reader: number, query: ConversationListQuery): Promise<Page<ConversationSummary>> => {
       const matching = () => {
         let q = db.selectFrom('conversations');
         if (query.status !== 'all') q = q.where('conversations.status', '=', query.status);
         if (query.assignee === 'mine') q = q.where('conversations.assignee_id', '=', reader);
         if (query.assignee === 'unassigned') q = q.where('conversations.assignee_id', 'is', null);
-        if (query.query) {
-          const text = query.query;
-          q = q.where((eb) =>
-            eb.or([
-              containsText(['conversations.guest_name', 'conversations.guest_email'], text),
-              eb.exists(eb.selectFrom('messages as m').select('m.id').whereRef('m.conversation_id', '=', 'conversations.id').where(containsText(['m.body'], text))),
-            ]),
-          );
-        }
+        // The guest's name or email or any message: one contains index of each conversation's words.
+        if (query.query) q = q.where(containsMatch('conversations', ['search_text'], query.query, 'conversations.id'));
         return q;
       };
-      return paginate<ConversationSummary>(
-        query,
-        async () => Number((await matching().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => {
-          const ids = (await matching().select('conversations.id').orderBy('conversations.updated_at', 'desc').orderBy('conversations.id', 'desc').limit(limit).offset(offset).execute()).map((r) => r.id);
-          if (ids.length === 0) return [];
-          const rows = await summaries(reader).where('conversations.id', 'in', ids).execute();
-          const order = new Map(ids.map((id, i) => [id, i]));
-          return toSummaries(rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!));
-        },
-      );
+      const page = await keysetPaginate(db, query, { matching, order: BY_ACTIVITY, select: (q) => withSummary(reader, q), toItem: (row: SummaryRow) => row });
+      return { ...page, items: await toSummaries(page.items) };
     },
 
     summary: async (id: number, reader: number): Promise<ConversationSummary | undefined> => (await toSummaries(await summaries(reader).where('conversations.id', '=', id).execute()))[0],
@@ -156,6 +149,7 @@ export function conversationsRepository(db: Db) {
         .updateTable('conversations')
         .set({
           updated_at: now,
+          search_text: sql<string>`search_text || ${'\n'} || ${body}`,
           ...(changes.status ? { status: changes.status } : {}),
           ...(changes.claimBy ? { assignee_id: sql<number>`coalesce(assignee_id, ${changes.claimBy})` } : {}),
         })

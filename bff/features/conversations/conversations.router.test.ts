@@ -3,9 +3,11 @@ import type { ChatMessage } from '../../contracts/chat.contract';
 import type { Page } from '../../contracts/common.contract';
 import type { Conversation, ConversationEvent, ConversationMessage, ConversationSummary } from '../../contracts/conversations.contract';
 import type { Role } from '../../contracts/endpoint.contract';
+import { erasePersonIn } from '../../db/personal-data';
 import { stopWallClock } from '../../test-support/clock';
 import { listenOnAnyPort, openSseStream, signInPerson, whileLiveEventLogIsDown, type Frame, type Person } from '../../test-support/live-client';
 import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
+import { conversationsRepository } from './conversations.repository';
 
 type Agent = Person['agent'];
 interface Guest {
@@ -262,6 +264,41 @@ describe('the front desk', () => {
     const percent = await askForHelp({ body: `${tag} 100% sure` });
     expect((await list(staff, `?status=all&query=${encodeURIComponent('100%')}`)).items.map((c) => c.id)).toEqual([percent.id]);
     expect((await list(staff, `?status=all&query=${encodeURIComponent(`${tag}_`)}`)).total).toBe(0);
+  });
+
+  it('finds a conversation by a later reply, guest’s or staff’s, and no longer by an erased guest’s name, email or words', async () => {
+    const tag = `lynx${++seq}`;
+    const guest = await askForHelp({ name: `Uma ${tag}`, email: `uma.${tag}@mail.test`, table: null, body: 'My locker is stuck' });
+    await write(guest, guest.id, `It is locker ${tag}-guest`);
+    await write(staff, guest.id, `Sending ${tag}-staff now`);
+    for (const word of [`${tag}-guest`, `${tag}-staff`, `uma.${tag}@`, `Uma ${tag}`]) {
+      expect((await list(staff, `?status=all&query=${encodeURIComponent(word)}`)).items.map((c) => c.id)).toEqual([guest.id]);
+    }
+    await ctx.database.db.transaction().execute((trx) => erasePersonIn(trx)({ email: `uma.${tag}@mail.test`, name: `Uma ${tag}`, subject: { id: 999_999, kinds: ['member'], label: 'member #999999' } }));
+    for (const word of [`${tag}-guest`, `uma.${tag}@`, `Uma ${tag}`, 'locker is stuck']) expect((await list(staff, `?status=all&query=${encodeURIComponent(word)}`)).items.map((c) => c.id)).not.toContain(guest.id);
+    expect((await list(staff, `?status=all&query=${encodeURIComponent(`${tag}-staff`)}`)).items.map((c) => c.id)).toEqual([guest.id]);
+  });
+
+  it('after years of help requests says "1,000+", pages on by Next and back by Previous, and a word every guest wrote answers its page', async () => {
+    const tag = `heron${++seq}`;
+    const conversations = conversationsRepository(ctx.database.db, ctx.database.containsMatch);
+    const start = Date.parse('2020-01-01T00:00:00.000Z');
+    for (let i = 0; i < 1_030; i++) {
+      const at = new Date(start + i * 60_000).toISOString();
+      await conversations.insert({ guestName: `Guest ${i}`, table: 1 + (i % TABLES), email: null, tokenHash: `${tag}-${i}` }, `Could we have more ${tag}, please?`, at);
+    }
+    const query = `?status=all&pageSize=10&query=${tag}`;
+    const first = await list(staff, query);
+    expect(first).toMatchObject({ page: 0, total: 1_000, totalIsLowerBound: true, next: expect.any(String) });
+    expect(first.items.map((c) => c.guestName)).toEqual(Array.from({ length: 10 }, (_, i) => `Guest ${1_029 - i}`));
+    const second = await list(staff, `${query}&page=1&after=${first.next!}`);
+    expect(second.items.map((c) => c.guestName)).toEqual(Array.from({ length: 10 }, (_, i) => `Guest ${1_019 - i}`));
+    expect(second).toMatchObject({ page: 1, total: 1_010, totalIsLowerBound: true, previous: expect.any(String) });
+    expect((await list(staff, `${query}&before=${second.previous!}`)).items.map((c) => c.id)).toEqual(first.items.map((c) => c.id));
+    const last = await list(staff, `?status=all&pageSize=10&query=${tag}&page=102`);
+    expect(last).toMatchObject({ total: 1_030, items: expect.any(Array) });
+    expect(last.items.map((c) => c.guestName)).toEqual(Array.from({ length: 10 }, (_, i) => `Guest ${9 - i}`));
+    expect(last.totalIsLowerBound).toBeUndefined();
   });
 
   it('assigns an unassigned conversation to the staff who answers first, and keeps it theirs when a colleague answers too', async () => {
