@@ -28,7 +28,10 @@ const figuresOf = ({ orders, cancelled, revenueCents }: Sums): ReportFigures => 
   averageTicketCents: orders > cancelled ? Math.round(revenueCents / (orders - cancelled)) : null,
 });
 
-const byName = (a: { stallName: string }, b: { stallName: string }) => a.stallName.localeCompare(b.stallName);
+const names = new Intl.Collator();
+const byName = (a: { stallName: string }, b: { stallName: string }) => names.compare(a.stallName, b.stallName);
+/** Days as YYYY-MM-DD sort as text. */
+const byDay = (a: { day: string }, b: { day: string }) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
 
 /**
  * The food court's figures, added up from those kept by venue hour as orders are placed and
@@ -70,7 +73,7 @@ export function reportsService({ figures, venue, now = Date.now }: ReportsServic
     async cells(query: ReportQuery): Promise<{ filename: string; cells: ReportCell[] }> {
       const { from, to } = spanOf(query);
       const rows = (await figures.byStallHour(from, to))
-        .sort((a, b) => a.day.localeCompare(b.day) || a.hour - b.hour || byName(a, b))
+        .sort((a, b) => byDay(a, b) || a.hour - b.hour || byName(a, b))
         .map(({ day, hour, stallId, stallName, ...sums }) => ({ day, hour, stallId, stallName, ...figuresOf(sums) }));
       return { filename: from === to ? `food-court-${from}.csv` : `food-court-${from}-to-${to}.csv`, cells: rows };
     },
