@@ -129,7 +129,7 @@ export const conversationsApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/conversations',
-    summary: 'Conversations by latest activity, by cursor (`after`, `before`): `status` (default open), `assignee` (mine, unassigned), `query` searches names, emails and messages; the total stops at 1,000 past the page',
+    summary: 'Conversations by latest activity, by cursor (`next` or `previous`: the answer’s own): `status` (default open), `assignee` (mine, unassigned), `query` searches names, emails and messages; the total stops at 1,000 past the page',
     access: frontDesk,
     query: ConversationListQuerySchema,
     response: ConversationPageSchema,

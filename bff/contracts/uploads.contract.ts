@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { IdParamSchema, NoContentSchema, PageQuerySchema, pageOf } from './common.contract';
+import { CURSOR_PAGE_ENTRIES, IdParamSchema, NoContentSchema, pageOf } from './common.contract';
 import { endpoint } from './endpoint.contract';
 
 /**
@@ -67,13 +67,13 @@ export const UploadPageSchema = pageOf(StoredUploadSchema);
  */
 export const UPLOAD_STORED_HEADER = 'Upload-Stored';
 
-export const UploadListQuerySchema = v.object({ ...PageQuerySchema.entries });
+export const UploadListQuerySchema = v.object({ ...CURSOR_PAGE_ENTRIES });
 
 const uploaders = ['staff'] as const;
 
 export const uploadsApi = {
   limits: endpoint({ method: 'GET', path: '/api/uploads/limits', summary: "The limits the server enforces, and this account's quota and use", access: uploaders, response: UploadLimitsSchema }),
-  list: endpoint({ method: 'GET', path: '/api/uploads', summary: 'Stored files, newest first', access: uploaders, query: UploadListQuerySchema, response: UploadPageSchema }),
+  list: endpoint({ method: 'GET', path: '/api/uploads', summary: 'Stored files, newest first, by cursor (`next` or `previous`: the answer’s own); the total stops at 1,000 past the page', access: uploaders, query: UploadListQuerySchema, response: UploadPageSchema }),
   download: endpoint({
     method: 'GET',
     path: '/api/uploads/:id/download',

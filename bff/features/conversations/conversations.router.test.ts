@@ -291,10 +291,10 @@ describe('the front desk', () => {
     const first = await list(staff, query);
     expect(first).toMatchObject({ page: 0, total: 1_000, totalIsLowerBound: true, next: expect.any(String) });
     expect(first.items.map((c) => c.guestName)).toEqual(Array.from({ length: 10 }, (_, i) => `Guest ${1_029 - i}`));
-    const second = await list(staff, `${query}&page=1&after=${first.next!}`);
+    const second = await list(staff, `${query}&page=1&next=${first.next!}`);
     expect(second.items.map((c) => c.guestName)).toEqual(Array.from({ length: 10 }, (_, i) => `Guest ${1_019 - i}`));
     expect(second).toMatchObject({ page: 1, total: 1_010, totalIsLowerBound: true, previous: expect.any(String) });
-    expect((await list(staff, `${query}&before=${second.previous!}`)).items.map((c) => c.id)).toEqual(first.items.map((c) => c.id));
+    expect((await list(staff, `${query}&previous=${second.previous!}`)).items.map((c) => c.id)).toEqual(first.items.map((c) => c.id));
     const last = await list(staff, `?status=all&pageSize=10&query=${tag}&page=102`);
     expect(last).toMatchObject({ total: 1_030, items: expect.any(Array) });
     expect(last.items.map((c) => c.guestName)).toEqual(Array.from({ length: 10 }, (_, i) => `Guest ${9 - i}`));

@@ -1,9 +1,12 @@
 import type { Selectable } from 'kysely';
-import type { PageQuery } from '../../contracts/common.contract';
+import type { CursorPageQuery, Page } from '../../contracts/common.contract';
 import type { StoredUpload } from '../../contracts/uploads.contract';
 import type { Db } from '../../db/database';
 import type { UploadsTable } from '../../db/schema';
-import { paginate } from '../../lib/paginate';
+import { keysetPaginate, type KeysetOrder } from '../../lib/paginate';
+
+/** Newest first, along `uploads_created_idx`. */
+const NEWEST_FIRST: KeysetOrder = { direction: 'desc', columns: [['created_at', 'text'], ['id', 'integer']] };
 
 const toUpload = (row: Selectable<UploadsTable>): StoredUpload => ({
   id: row.id,
@@ -29,12 +32,9 @@ const sum = (value: unknown) => Number(value ?? 0);
 /** Stored files and the tus uploads still under way. */
 export function uploadsRepository(db: Db) {
   return {
-    list: (query: PageQuery) =>
-      paginate<StoredUpload>(
-        query,
-        async () => Number((await db.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => (await db.selectFrom('uploads').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toUpload),
-      ),
+    /** A page from its cursor, the count stopping at 1,000 past it. */
+    list: (query: CursorPageQuery): Promise<Page<StoredUpload>> =>
+      keysetPaginate(db, query, { matching: () => db.selectFrom('uploads'), order: NEWEST_FIRST, select: (q) => q.selectAll(), toItem: toUpload }),
 
     find: async (id: number) => {
       const row = await db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
+import type { Page } from '../../contracts/common.contract';
 import type { Role } from '../../contracts/endpoint.contract';
 import type { StoredUpload, UploadLimits } from '../../contracts/uploads.contract';
 import { listenOnAnyPort, signInPerson, type Person } from '../../test-support/live-client';
@@ -871,7 +872,7 @@ describe('the list of stored files', () => {
     for (const n of [1, 2, 3]) files.push(await upload(staff, `page-${n}.txt`, 'text/plain', text(`page ${n} ${crypto.randomUUID()}`)));
 
     const first = (await staff.agent.get('/api/uploads?page=0&pageSize=2').expect(200)).body as { items: StoredUpload[]; page: number; pageSize: number; total: number };
-    expect({ ...first, items: first.items.map((i) => i.id) }).toEqual({ items: [files[2]!.id, files[1]!.id], page: 0, pageSize: 2, total: before + 3 });
+    expect({ ...first, items: first.items.map((i) => i.id) }).toEqual({ items: [files[2]!.id, files[1]!.id], page: 0, pageSize: 2, total: before + 3, next: expect.any(String) });
     const second = (await staff.agent.get('/api/uploads?page=1&pageSize=2').expect(200)).body as { items: StoredUpload[] };
     expect(second.items[0]).toEqual(files[0]);
     const defaults = (await staff.agent.get('/api/uploads').expect(200)).body as { pageSize: number; items: unknown[] };
@@ -880,6 +881,34 @@ describe('the list of stored files', () => {
     const past = (await staff.agent.get('/api/uploads?page=999').expect(200)).body as { items: unknown[] };
     expect(past.items).toEqual([]);
     for (const bad of ['page=-1', 'pageSize=0', 'pageSize=101', 'page=abc']) expect({ bad, status: (await staff.agent.get(`/api/uploads?${bad}`)).status }).toEqual({ bad, status: 400 });
+  });
+});
+
+describe('the list of stored files after years', () => {
+  it('says "1,000+", pages on by Next and back by Previous, each page read from its cursor', async () => {
+    await withTestContext({ env: LIMITS }, async (years) => {
+      const staff = await signInPerson(years, 'staff', 'archivist@uploads.test');
+      const start = Date.parse('2024-01-01T00:00:00.000Z');
+      const rows = Array.from({ length: 1_030 }, (_, i) => ({
+        name: `receipt-${i}.pdf`,
+        type: 'application/pdf',
+        size: 1_000,
+        sha256: `history-${i}`,
+        account_id: staff.id,
+        uploaded_by: staff.name,
+        created_at: new Date(start + i * 60_000).toISOString(),
+      }));
+      for (let i = 0; i < rows.length; i += 200) await years.database.db.insertInto('uploads').values(rows.slice(i, i + 200)).execute();
+      const list = async (query: string) => (await staff.agent.get(`/api/uploads?pageSize=10${query}`).expect(200)).body as Page<StoredUpload>;
+      const first = await list('');
+      expect(first).toMatchObject({ page: 0, total: 1_000, totalIsLowerBound: true, next: expect.any(String) });
+      expect(first.items.map((f) => f.name)).toEqual(Array.from({ length: 10 }, (_, i) => `receipt-${1_029 - i}.pdf`));
+      const second = await list(`&page=1&next=${first.next!}`);
+      expect(second.items.map((f) => f.name)).toEqual(Array.from({ length: 10 }, (_, i) => `receipt-${1_019 - i}.pdf`));
+      expect(second).toMatchObject({ page: 1, total: 1_010, totalIsLowerBound: true, previous: expect.any(String) });
+      expect((await list(`&previous=${second.previous!}`)).items).toEqual(first.items);
+      await staff.agent.get('/api/uploads?next=not-a-cursor!').expect(400);
+    });
   });
 });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { SessionUser } from '../../contracts/auth.contract';
-import type { Page, PageQuery } from '../../contracts/common.contract';
+import type { CursorPageQuery, Page } from '../../contracts/common.contract';
 import type { StoredUpload, UploadLimits } from '../../contracts/uploads.contract';
 import { blobLock, blobPath } from '../../db/upload-blobs';
 import { forbidden, HttpError, notFound } from '../../lib/http-error';
@@ -83,7 +83,7 @@ export function uploadsService({ uploads, underLock, settings, now = () => new D
       };
     },
 
-    list: (query: PageQuery): Promise<Page<StoredUpload>> => uploads.list(query),
+    list: (query: CursorPageQuery): Promise<Page<StoredUpload>> => uploads.list(query),
 
     /**
      * Checks a new upload against every limit before a byte is accepted, and records it as under
