@@ -64,6 +64,7 @@ function readsOf(ids: Ids): Read[] {
     { name: 'visits today (overview)', path: `/api/gym/visits/count?since=${encodeURIComponent(today)}` },
     { name: 'members, first page', path: '/api/gym/users?page=0' },
     { name: 'members, search "Member 17"', path: `/api/gym/users?page=0&query=${person}` },
+    { name: 'members, by last visit', path: '/api/gym/users?page=0&sort=-last_visit' },
     // Deep in the list as its Next links reach it: the cursor of the member before the page.
     { name: 'members, page 1,500 (by its cursor)', path: `/api/gym/users?page=1500&next=${ids.memberCursor}` },
     { name: 'orders, open (runner board)', path: '/api/pt/orders?status=open' },
