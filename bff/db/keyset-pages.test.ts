@@ -99,6 +99,8 @@ describe('keysetPaginate', () => {
     const wrongShape = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', 'seven'])).toString('base64url');
     await expect(list({ next: wrongShape })).rejects.toMatchObject({ status: 400, detail: CURSOR_MESSAGE });
     await expect(list({ next: 'bm90IGpzb24' })).rejects.toMatchObject({ status: 400, detail: CURSOR_MESSAGE });
+    const withNul = Buffer.from(JSON.stringify(['2026-01-01\u0000', 7])).toString('base64url');
+    await expect(list({ next: withNul })).rejects.toMatchObject({ status: 400, detail: CURSOR_MESSAGE });
     const first = await list({});
     await expect(list({ next: first.next, previous: first.next })).rejects.toMatchObject({ status: 400 });
   });

@@ -47,7 +47,10 @@ function decodeCursor(text: string, order: KeysetOrder): KeyValue[] {
     Array.isArray(key) &&
     key.length === order.columns.length &&
     key.every((value, i) =>
-      order.columns[i]![1] === 'integer' ? Number.isSafeInteger(value) && Math.abs(value as number) <= MAX_ID : typeof value === 'string' && value.length <= 500,
+      order.columns[i]![1] === 'integer'
+        ? Number.isSafeInteger(value) && Math.abs(value as number) <= MAX_ID
+        : // PostgreSQL refuses a NUL in text with an error of its own.
+          typeof value === 'string' && value.length <= 500 && !value.includes('\u0000'),
     );
   if (!fits) throw badRequest(CURSOR_MESSAGE);
   return key as KeyValue[];
