@@ -204,6 +204,13 @@ describe('GET /api/pt/reports/export.csv', () => {
     }
   });
 
+  it('streams a month a few days at a time, its rows still in day and hour order', async () => {
+    const res = await staff.get('/api/pt/reports/export.csv?from=2026-03-01&to=2026-03-31').expect(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename=food-court-2026-03-01-to-2026-03-31.csv');
+    const [, ...rows] = res.text.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(rows.map((row) => row.split(',').slice(0, 3).join(' '))).toEqual(['2026-03-09 23:00 Noodles', '2026-03-10 09:00 Burgers', '2026-03-10 09:00 Noodles', '2026-03-10 12:00 Noodles', '2026-03-10 23:00 Burgers']);
+  });
+
   it('is the headings alone for a day without orders', async () => {
     const res = await staff.get('/api/pt/reports/export.csv?from=2026-01-01').expect(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename=food-court-2026-01-01.csv');

@@ -1,6 +1,6 @@
 import type { CsvColumn } from '../../lib/csv';
 import { badRequest } from '../../lib/http-error';
-import { daysBetween, zonedDay } from '../../lib/time-zone';
+import { addDays, daysBetween, zonedDay } from '../../lib/time-zone';
 import { MAX_REPORT_DAYS, type Report, type ReportFigures, type ReportQuery } from '../../contracts/pt-reports.contract';
 import type { ReportsRepository, Sums } from './reports.repository';
 
@@ -17,6 +17,9 @@ export interface ReportCell extends ReportFigures {
   stallId: number | null;
   stallName: string;
 }
+
+/** Days of rows read per batch of the export: some 360 rows with a dozen stalls open all day. */
+const EXPORT_DAYS_PER_BATCH = 3;
 
 const none: Sums = { orders: 0, cancelled: 0, revenueCents: 0 };
 
@@ -69,13 +72,22 @@ export function reportsService({ figures, venue, now = Date.now }: ReportsServic
       };
     },
 
-    /** The export's rows (each day, hour and stall that had orders, in that order) and its file's name. */
-    async cells(query: ReportQuery): Promise<{ filename: string; cells: ReportCell[] }> {
+    /**
+     * The export: its file's name, and its rows (each day, hour and stall that had orders, in that
+     * order) a few days at a time, so its first bytes go out after the first days' rows are read.
+     * The days are checked before (a bad span is a plain 400).
+     */
+    exportOf(query: ReportQuery): { filename: string; batches: AsyncIterable<ReportCell[]> } {
       const { from, to } = spanOf(query);
-      const rows = (await figures.byStallHour(from, to))
-        .sort((a, b) => byDay(a, b) || a.hour - b.hour || byName(a, b))
-        .map(({ day, hour, stallId, stallName, ...sums }) => ({ day, hour, stallId, stallName, ...figuresOf(sums) }));
-      return { filename: from === to ? `food-court-${from}.csv` : `food-court-${from}-to-${to}.csv`, cells: rows };
+      async function* batches() {
+        for (let first = from; first <= to; first = addDays(first, EXPORT_DAYS_PER_BATCH)) {
+          const last = addDays(first, EXPORT_DAYS_PER_BATCH - 1);
+          yield (await figures.byStallHour(first, last < to ? last : to))
+            .sort((a, b) => byDay(a, b) || a.hour - b.hour || byName(a, b))
+            .map(({ day, hour, stallId, stallName, ...sums }) => ({ day, hour, stallId, stallName, ...figuresOf(sums) }));
+        }
+      }
+      return { filename: from === to ? `food-court-${from}.csv` : `food-court-${from}-to-${to}.csv`, batches: batches() };
     },
   };
 }
