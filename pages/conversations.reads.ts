@@ -3,7 +3,7 @@ import { CONVERSATION_ASSIGNEE_FILTERS, CONVERSATION_STATUSES, conversationsApi 
 import { read } from '../bff/contracts/endpoint.contract';
 import { pages } from './pages';
 import { idParam, type AreaReads, type PageAddress } from './reads';
-import { pageParam, parseSearch, toApiPage } from './search-params';
+import { cursorParams, pageParam, parseSearch, toApiCursorPage } from './search-params';
 import { shellLayoutReads } from './shell.reads';
 
 /** Guest conversations: the front desk's list and threads, and the guest's help page; their search params (every key falls back silently) and first reads. */
@@ -16,6 +16,7 @@ export type AssigneeFilter = (typeof CONVERSATION_ASSIGNEE_FILTERS)[number];
 
 const ConversationsSearchSchema = v.object({
   page: pageParam,
+  ...cursorParams,
   status: v.fallback(v.picklist(STATUS_FILTERS), 'open'),
   assignee: v.fallback(v.picklist(CONVERSATION_ASSIGNEE_FILTERS), 'anyone'),
   query: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), ''),
@@ -28,9 +29,9 @@ export const parseConversationsSearch = (search: URLSearchParams) => parseSearch
 const HelpSearchSchema = v.object({ table: v.fallback(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.toNumber()), 0) });
 export const parseHelpSearch = (search: URLSearchParams) => parseSearch(HelpSearchSchema, search);
 
-/** `GET /api/conversations?status&assignee&query&page=<0-based>&pageSize` for a 1-based URL page. */
+/** `GET /api/conversations?status&assignee&query&page=<0-based>&next|previous&pageSize`: the page from the cursor of the link that led here. */
 export const conversationsRead = (search: ConversationsSearch) =>
-  read(conversationsApi.list, { query: { status: search.status, assignee: search.assignee, query: search.query, page: toApiPage(search.page), pageSize: CONVERSATIONS_PAGE_SIZE } });
+  read(conversationsApi.list, { query: { status: search.status, assignee: search.assignee, query: search.query, ...toApiCursorPage(search), pageSize: CONVERSATIONS_PAGE_SIZE } });
 
 /** One conversation with its thread (the front desk's, or the guest's own). */
 export const conversationRead = (id: number) => read(conversationsApi.get, { params: { id } });

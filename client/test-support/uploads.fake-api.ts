@@ -62,9 +62,28 @@ export function fakeUploads(init: { files?: StoredUpload[]; limits?: Partial<Upl
   fake.handlers = [
     ...(fake.role === 'staff' ? [signedInAs({ name: 'Ada Staff', role: 'staff' })] : []),
     handle(uploadsApi.limits, () => fake.limits),
-    handle(uploadsApi.list, ({ query: { page, pageSize } }) => {
-      const sorted = [...fake.files].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
-      return { items: sorted.slice(page * pageSize, page * pageSize + pageSize), page, pageSize, total: sorted.length };
+    // As the server pages: from the key a cursor names (`<ms>-<id>`, a row that may be gone since), else by number.
+    handle(uploadsApi.list, ({ query: { page, pageSize, next, previous } }) => {
+      const keyOf = (f: StoredUpload) => [Date.parse(f.createdAt), f.id] as const;
+      const cursorOf = (f: StoredUpload) => keyOf(f).join('-');
+      const newer = (a: readonly number[], b: readonly number[]) => a[0]! > b[0]! || (a[0] === b[0] && a[1]! > b[1]!);
+      const sorted = [...fake.files].sort((a, b) => (newer(keyOf(a), keyOf(b)) ? -1 : 1));
+      const key = (cursor: string) => cursor.split('-').map(Number);
+      const start = next
+        ? sorted.filter((f) => newer(keyOf(f), key(next)) || cursorOf(f) === next).length
+        : previous
+          ? Math.max(0, sorted.filter((f) => newer(keyOf(f), key(previous))).length - pageSize)
+          : page * pageSize;
+      const items = sorted.slice(start, start + pageSize);
+      const more = start + pageSize < sorted.length;
+      return {
+        items,
+        page,
+        pageSize,
+        total: sorted.length,
+        ...(more && items.length ? { next: cursorOf(items.at(-1)!) } : {}),
+        ...(page > 0 && items.length ? { previous: cursorOf(items[0]!) } : {}),
+      };
     }),
     handle(uploadsApi.remove, ({ params }) => {
       const file = fake.files.find((f) => f.id === params.id);

@@ -70,6 +70,27 @@ describe('/shell/audit', () => {
     expect(auditCalls(api).at(-1)).toContain('kind=door_access');
   });
 
+  it('after years says "1,000+", and its Next link carries the cursor into the address and the read, filters kept', async () => {
+    const api = fakeBff(
+      [
+        handle(auditApi.list, ({ query: { page, pageSize, next } }) =>
+          next === 'c0'
+            ? { items: [doorOff], page: 1, pageSize, total: 1_010, totalIsLowerBound: true, next: 'c1', previous: 'p1' }
+            : { items: [pause], page, pageSize, total: 1_000, totalIsLowerBound: true, next: 'c0' },
+        ),
+      ],
+      { signedIn: true },
+    );
+    renderApp('/shell/audit?kind=member');
+    const user = userEvent.setup();
+    expect(await screen.findByText('Showing 1–10 of 1,000+ changes')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Next' }));
+    expect(await screen.findByText('Door access switched off')).toBeInTheDocument();
+    expect(auditCalls(api).at(-1)).toBe('/api/audit?page=1&next=c0&pageSize=10&kind=member');
+    expect(screen.getByRole('link', { name: 'Next' })).toHaveAttribute('href', '/shell/audit?kind=member&page=3&next=c1');
+    expect(screen.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', '/shell/audit?kind=member');
+  });
+
   it('says which params of a link it could not use, and offers to clear a filter that matches nothing', async () => {
     setup('/shell/audit?kind=coffee&from=2026-02-30&person=nobody', []);
     expect(await screen.findByText('No changes match these filters')).toBeInTheDocument();

@@ -21,7 +21,7 @@ import { queryOf, routeReads } from '@/lib/route-reads';
 import { useSearch } from '@/lib/search-params';
 import { auditExportHref, auditHref, isFiltered, type AuditFilterName } from './audit.api';
 
-/** `/shell/audit?page&pageSize&person&kind&from&to` (page 1-based; what it cannot use it ignores, and says so). */
+/** `/shell/audit?page&next|previous&pageSize&person&kind&from&to` (page 1-based, from its link's cursor; what it cannot use it ignores, and says so). */
 const reads = routeReads(auditTrailReads);
 export const { loader } = reads;
 export const handle = { title: 'Audit trail', ...reads.handle };
@@ -127,8 +127,11 @@ export function Component() {
         page={search.page}
         pageSize={entries.pageSize}
         total={entries.total}
+        totalIsLowerBound={entries.totalIsLowerBound}
+        next={entries.next}
+        previous={entries.previous}
         count={entries.items.length}
-        hrefFor={(page) => auditHref({ ...search, page })}
+        hrefFor={(page, cursor) => auditHref({ ...search, page, next: cursor?.next ?? '', previous: cursor?.previous ?? '' })}
         label="Audit pages"
         noun="changes"
         empty={

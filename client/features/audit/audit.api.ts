@@ -6,7 +6,7 @@ import { paths } from '@/lib/paths';
 
 /** The audit trail's links; its search params and read are declared in pages/audit.reads.ts. */
 
-export type AuditFilterName = Exclude<keyof AuditSearch, 'page' | 'pageSize'>;
+export type AuditFilterName = Exclude<keyof AuditSearch, 'page' | 'pageSize' | 'next' | 'previous'>;
 const FILTER_NAMES = ['person', 'kind', 'from', 'to'] as const satisfies readonly AuditFilterName[];
 
 export const isFiltered = (search: AuditSearch) => FILTER_NAMES.some((name) => Boolean(search[name]));

@@ -31,7 +31,7 @@ import { useNow } from '@/lib/use-now';
 import { ConversationRow } from './components/conversation-row';
 import { applyConversationEvent, conversationsHref, refreshConversation, refreshConversationList } from './conversations.api';
 
-/** `/shell/nuhs/basic?status&assignee&query&page` (staff): the list; a thread opens beside it. */
+/** `/shell/nuhs/basic?status&assignee&query&page&next|previous` (staff): the list; a thread opens beside it. */
 const reads = routeReads(conversationsListReads);
 export const { loader } = reads;
 export const handle = { title: 'Guest conversations', ...reads.handle };
@@ -149,8 +149,11 @@ export function Component() {
             page={search.page}
             pageSize={list.pageSize}
             total={list.total}
+            totalIsLowerBound={list.totalIsLowerBound}
+            next={list.next}
+            previous={list.previous}
             count={list.items.length}
-            hrefFor={(page) => conversationsHref(pathname, { ...search, page })}
+            hrefFor={(page, cursor) => conversationsHref(pathname, { ...search, page, next: cursor?.next ?? '', previous: cursor?.previous ?? '' })}
             label="Conversation pages"
             noun="conversations"
             empty={

@@ -14,14 +14,19 @@ import { byInstant } from '@/lib/format';
 
 /**
  * The search part of a list URL: only what differs from the defaults, so the plain list is the
- * plain path. The thread beside the list keeps these (`pathname` is the list's or a thread's).
+ * plain path; a later page with the cursor of the link that led to it. The thread beside the list
+ * keeps these (`pathname` is the list's or a thread's).
  */
 export function conversationsHref(pathname: string, search: ConversationsSearch): string {
   const params = new URLSearchParams();
   if (search.status !== DEFAULT_CONVERSATIONS_SEARCH.status) params.set('status', search.status);
   if (search.assignee !== DEFAULT_CONVERSATIONS_SEARCH.assignee) params.set('assignee', search.assignee);
   if (search.query) params.set('query', search.query);
-  if (search.page > 1) params.set('page', String(search.page));
+  if (search.page > 1) {
+    params.set('page', String(search.page));
+    if (search.next) params.set('next', search.next);
+    else if (search.previous) params.set('previous', search.previous);
+  }
   const query = params.toString();
   return query ? `${pathname}?${query}` : pathname;
 }

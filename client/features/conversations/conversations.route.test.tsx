@@ -1,5 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { conversationsApi } from '@contracts/conversations.contract';
+import { handle } from '@/test-support/test-server';
 import { FakeEventSource, fakeBff, fakeEventSourceEachTest, fakeNotificationsEachTest, middayEachTest, holdRequests, nextFrame, renderApp } from '@/test-support/test-utils';
 import { SAM, conversation, fakeConversations, message, type FakeConversations } from '@/test-support/conversations.fake-api';
 
@@ -114,6 +116,31 @@ describe('/shell/nuhs/basic (staff)', () => {
     await screen.findByRole('link', { name: /^Ana Lima/ });
     expect(listCalls(api)[0]).toBe('/api/conversations?status=open&assignee=anyone&page=0&pageSize=20');
     expect(screen.getByRole('combobox', { name: 'Status' })).toHaveValue('open');
+  });
+
+  it('after years says "1,000+"; its Next link carries the cursor, and a thread opened from that page keeps it', async () => {
+    const fake = inbox();
+    const [ana, ben] = fake.conversations.map(({ messages: _messages, ...summary }) => summary);
+    const api = fakeBff(
+      [
+        handle(conversationsApi.list, ({ query: { page, pageSize, next } }) =>
+          next === 'c0'
+            ? { items: [ben!], page: 1, pageSize, total: 1_020, totalIsLowerBound: true, next: 'c1', previous: 'p1' }
+            : { items: [ana!], page, pageSize, total: 1_000, totalIsLowerBound: true, next: 'c0' },
+        ),
+        ...fake.handlers,
+      ],
+      { signedIn: true },
+    );
+    renderApp('/shell/nuhs/basic/?query=napkins');
+    const user = userEvent.setup();
+    expect(await screen.findByText('Showing 1–20 of 1,000+ conversations')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Next' }));
+    await user.click(await screen.findByRole('link', { name: /^Ben Okafor/ }));
+    expect(await screen.findByRole('heading', { name: 'Ben Okafor', level: 2 })).toBeInTheDocument();
+    expect(listCalls(api)).toContain('/api/conversations?status=open&assignee=anyone&query=napkins&page=1&next=c0&pageSize=20');
+    expect(row('Ben Okafor')).toHaveAttribute('href', '/shell/nuhs/basic/2?query=napkins&page=2&next=c0');
+    expect(screen.getByRole('link', { name: 'Next' })).toHaveAttribute('href', '/shell/nuhs/basic/2?query=napkins&page=3&next=c1');
   });
 
   it('opens a thread beside the list, oldest first under a day divider, and marks it read', async () => {

@@ -257,6 +257,24 @@ describe('/shell/upload/2', () => {
     await waitFor(() => expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(11));
   });
 
+  it('pages on by the cursor of its Next link, and back a page by its Previous cursor when the last file of a page is deleted', async () => {
+    const files = Array.from({ length: 21 }, (_, i) => storedUpload(i + 1, { name: `file-${i + 1}.pdf` }));
+    const { api, user } = await setup('/shell/upload/2', fakeUploads({ files }));
+    await screen.findByRole('table');
+    await user.click(screen.getByRole('link', { name: 'Next' }));
+    await screen.findByText('Page 2 of 3');
+    const cursorOf = (id: number) => `${Date.parse(storedUpload(id).createdAt)}-${id}`;
+    expect(api.calls.map((c) => c.path)).toContain(`/api/uploads?page=1&next=${cursorOf(12)}&pageSize=10`);
+    await user.click(screen.getByRole('link', { name: 'Next' }));
+    await screen.findByText('Page 3 of 3');
+    expect(api.calls.map((c) => c.path)).toContain(`/api/uploads?page=2&next=${cursorOf(2)}&pageSize=10`);
+    await user.click(screen.getByRole('button', { name: 'Delete file-1.pdf' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete file' }));
+    await screen.findByText('Page 2 of 2');
+    expect(api.calls.map((c) => c.path)).toContain(`/api/uploads?page=1&previous=${cursorOf(1)}&pageSize=10`);
+    expect(within(screen.getByRole('table')).getAllByRole('row')[1]).toHaveTextContent('file-11.pdf');
+  });
+
   it('deletes a stored file only after confirming', async () => {
     const files = [storedUpload(1, { name: 'old.pdf' }), storedUpload(2, { name: 'menu.pdf' })];
     const { api, user, fake } = await setup('/shell/upload/2', fakeUploads({ files }));

@@ -26,7 +26,7 @@ import { MAX_PARALLEL, batchQueue, singleQueue, useAnnouncements, useLeaveGuard,
 import { acceptAttribute } from './upload-rules';
 import { deleteUpload, storedHref } from './uploads.api';
 
-/** `/shell/upload/2?page`: several files by drag-and-drop, and the stored files (1-based pages). */
+/** `/shell/upload/2?page&next|previous`: several files by drag-and-drop, and the stored files (1-based pages, by cursor). */
 const reads = routeReads(uploadManyReads);
 export const { loader } = reads;
 export const handle = { title: 'Upload files', ...reads.handle };
@@ -51,7 +51,7 @@ export function Component() {
   // The hooks themselves rather than `reads.useReads()`: a failed refresh is said on the page, with a retry.
   const limitsQuery = useRead(queryOf(limitsRead), loaded.limits);
   const limits = limitsQuery.data;
-  const filesQuery = useRead(queryOf(storedRead(search.page)), loaded.files);
+  const filesQuery = useRead(queryOf(storedRead(search)), loaded.files);
   const files = filesQuery.data;
   const uploads = useQueue(batchQueue);
   const { unfinished, forget } = useUnfinishedUploads();
@@ -89,7 +89,7 @@ export function Component() {
         // Its row under "Sending" (here, or on the one-file page) would still offer a download of nothing.
         for (const queue of [batchQueue, singleQueue]) queue.forgetStored(file.id);
         // The last row of a later page: the page before still has rows.
-        if (files.items.length === 1 && search.page > 1) void navigate(storedHref(search.page - 1), { replace: true });
+        if (files.items.length === 1 && search.page > 1) void navigate(storedHref(search.page - 1, { previous: files.previous }), { replace: true });
       },
     });
 
@@ -160,6 +160,9 @@ export function Component() {
           page={search.page}
           pageSize={files.pageSize}
           total={files.total}
+          totalIsLowerBound={files.totalIsLowerBound}
+          next={files.next}
+          previous={files.previous}
           count={files.items.length}
           hrefFor={storedHref}
           label="Stored file pages"

@@ -1,13 +1,20 @@
 import { uploadsApi } from '@contracts/uploads.contract';
 import { urlOf } from '@contracts/endpoint.contract';
+import type { PageCursor } from '@/components/pagination';
 import { write } from '@/lib/endpoint-write';
 import { paths } from '@/lib/paths';
 import { invalidate } from '@/lib/reads';
 
 /** Uploads' data beside the pages' first reads (pages/uploads.reads.ts): links, downloads, refreshes and deletes. */
 
-/** `/shell/upload/2?page=` (1-based; page 1 is the plain path). */
-export const storedHref = (page: number) => (page > 1 ? `${paths.uploadMany}?page=${page}` : paths.uploadMany);
+/** `/shell/upload/2?page=&next|previous=` (1-based, with the cursor of its link; page 1 is the plain path). */
+export function storedHref(page: number, cursor?: PageCursor): string {
+  if (page <= 1) return paths.uploadMany;
+  const params = new URLSearchParams({ page: String(page) });
+  if (cursor?.next) params.set('next', cursor.next);
+  else if (cursor?.previous) params.set('previous', cursor.previous);
+  return `${paths.uploadMany}?${params}`;
+}
 
 /** The file as an attachment. */
 export const downloadHref = (id: number) => urlOf(uploadsApi.download, { params: { id } });
