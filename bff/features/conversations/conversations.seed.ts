@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { fillConversationSearch } from '../../db/migrations/032-staff-messages-trail-files.migration';
 import type { Seeder } from '../../db/seed';
 
 /** Two help requests from the floor: one waiting for an answer, one answered and resolved. */
@@ -22,6 +23,7 @@ export const conversationsSeeder: Seeder = {
         { conversation_id: waiting.id, author_kind: 'guest', author_name: 'Priya', body: 'Also, is the laksa very spicy?', created_at: at(9) },
       ])
       .execute();
+    await fillConversationSearch(db, [waiting.id]);
 
     if (!admin) return;
     const answered = await db
@@ -37,5 +39,6 @@ export const conversationsSeeder: Seeder = {
         { conversation_id: answered.id, author_kind: 'guest', author_name: 'Marco Rossi', body: 'It works, thank you!', created_at: at(280) },
       ])
       .execute();
+    await fillConversationSearch(db, [answered.id]);
   },
 };
