@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../bff/db/database';
+import { fillKisiEventChoices } from '../bff/db/kisi-event-choices';
 import { countFiguresAgain } from '../bff/features/pt/figures.repository';
 import { fillConversationSearch } from '../bff/db/migrations/032-staff-messages-trail-files.migration';
 
@@ -83,6 +84,8 @@ export async function fillTwoYears(database: Database): Promise<void> {
        select 'receipt-' || ${text('i')} || '.pdf', 'application/pdf', 120000 + i % 1000, 'history-' || ${text('i')}, ${admin.id}, ${quote(admin.name)}, ${ago('i * 3150')} from ${rows(storedFiles)}`,
   ];
   for (const statement of statements) await sql.raw(statement).execute(database.db);
+  // The door events' filter choices and people, counted as migration 031 counts a venue's events.
+  await fillKisiEventChoices(database.db);
   // The food court's figures by venue hour, counted from the orders as a server's first start after migration 030 does.
   await countFiguresAgain(database);
   // Each conversation's words for the front desk's search, as migration 032 writes them.

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema, IdParamSchema, NoContentSchema, PageQuerySchema, atMost, idText, isoInstant, pageOf } from './common.contract';
+import { CURSOR_PAGE_ENTRIES, EmailSchema, IdParamSchema, NoContentSchema, atMost, idText, isoInstant, pageOf } from './common.contract';
 import { endpoint } from './endpoint.contract';
 
 /**
@@ -42,11 +42,14 @@ export type WebhookAck = v.InferOutput<typeof WebhookAckSchema>;
 /** The Kisi event type of a door unlock (also a refused one: `success` false). */
 export const UNLOCK_EVENT_TYPE = 'lock.unlock';
 
-/** `GET /api/webhook?page=&pageSize=`: received events, newest first. */
+/**
+ * `GET /api/webhook?page=&pageSize=&next=|previous=`: received events, newest first; paged by cursor
+ * (`next` / `previous` of the answer), the total counted no further than 1,000 past the page.
+ */
 export const KisiEventPageSchema = pageOf(KisiEventSchema);
 
-/** `GET /api/webhooks/unlocks?email=&page=&pageSize=`: one person's unlocks (email compared case-insensitively). */
-export const UnlocksQuerySchema = v.object({ ...PageQuerySchema.entries, email: EmailSchema });
+/** `GET /api/webhooks/unlocks?email=&page=&pageSize=&next=|previous=`: one person's unlocks (email compared case-insensitively), paged by cursor. */
+export const UnlocksQuerySchema = v.object({ ...CURSOR_PAGE_ENTRIES, email: EmailSchema });
 export type UnlocksQuery = v.InferOutput<typeof UnlocksQuerySchema>;
 
 /** `?result=`: what Kisi answered the person (`granted`: `success` true; `denied`: refused). */
@@ -90,9 +93,9 @@ const RANGE_OUT_OF_ORDER = 'The end of the time range (before) must be after its
 export const EventFilterSchema = v.pipe(v.object(eventFilterEntries), v.forward(v.check((q) => rangeInOrder(q), RANGE_OUT_OF_ORDER), ['before']));
 export type EventFilter = v.InferOutput<typeof EventFilterSchema>;
 
-/** `GET /api/webhook?page&pageSize&person&doorId&result&type&since&before`. */
+/** `GET /api/webhook?page&pageSize&next|previous&person&doorId&result&type&since&before` (`before` is the time filter; the cursors are `next` and `previous`). */
 export const EventListQuerySchema = v.pipe(
-  v.object({ ...PageQuerySchema.entries, ...eventFilterEntries }),
+  v.object({ ...CURSOR_PAGE_ENTRIES, ...eventFilterEntries }),
   v.forward(v.check((q) => rangeInOrder(q), RANGE_OUT_OF_ORDER), ['before']),
 );
 export type EventListQuery = v.InferOutput<typeof EventListQuerySchema>;
@@ -133,7 +136,7 @@ export const webhookApi = {
   listEvents: endpoint({
     method: 'GET',
     path: '/api/webhook',
-    summary: 'Received Kisi events, newest first; person, door, result, type and a time range narrow them (the total counts what matches)',
+    summary: 'Received Kisi events, newest first, a page from its cursor; person, door, result, type and a time range narrow them (the total stops at 1,000 past the page: totalIsLowerBound)',
     access: ['staff'],
     query: EventListQuerySchema,
     response: KisiEventPageSchema,
@@ -167,7 +170,7 @@ export const webhookApi = {
   unlocksOf: endpoint({
     method: 'GET',
     path: '/api/webhooks/unlocks',
-    summary: "One person's door unlocks (lock.unlock events by actor email), newest first",
+    summary: "One person's door unlocks (lock.unlock events by actor email), newest first, a page from its cursor (the total stops at 1,000 past the page)",
     access: ['staff'],
     query: UnlocksQuerySchema,
     response: KisiEventPageSchema,

@@ -1,6 +1,7 @@
 import type { AuditChange, AuditKind, AuditValue } from '../contracts/audit.contract';
 import type { Db } from './database';
 import { containsText } from './engine';
+import { countEvents } from './kisi-event-choices';
 import { fillConversationSearch } from './migrations/032-staff-messages-trail-files.migration';
 
 /**
@@ -51,10 +52,19 @@ export const erasePersonIn =
     // users stored before their email was known. The Kisi user id goes too, or the email look-up would
     // fill the email back in.
     const kisiUsers = (await db.selectFrom('kisi_events').select('actor_id').distinct().where('actor_email', '=', email).where('actor_id', 'is not', null).execute()).map((r) => r.actor_id!);
+    // Who they were goes from the inbox's people too (migration 031): their events count as the erased person's.
+    const theirs = await db
+      .selectFrom('kisi_events')
+      .select(['actor_name', 'actor_email', (eb) => eb.fn.countAll<number>().as('n')])
+      .where((eb) => eb.or([eb('actor_email', '=', email), ...(kisiUsers.length > 0 ? [eb.and([eb('actor_email', 'is', null), eb('actor_id', 'in', kisiUsers)])] : [])]))
+      .groupBy(['actor_name', 'actor_email'])
+      .execute();
     let doorEvents = changed(await db.updateTable('kisi_events').set(forgotten).where('actor_email', '=', email).executeTakeFirst());
     if (kisiUsers.length > 0) {
       doorEvents += changed(await db.updateTable('kisi_events').set(forgotten).where('actor_email', 'is', null).where('actor_id', 'in', kisiUsers).executeTakeFirst());
     }
+    await countEvents(db, theirs.map((p) => ({ ...p, n: Number(p.n) })), -1);
+    await countEvents(db, [{ actor_name: ERASED_PERSON, actor_email: null, n: doorEvents }], 1);
 
     // Help conversations they started as a guest: their name and email, and their own words.
     const conversationIds = (await db.selectFrom('conversations').select('id').where('guest_email', '=', email).execute()).map((r) => r.id);

@@ -142,6 +142,26 @@ export interface KisiEventsTable {
   payload: string;
 }
 
+/** Each event type among the stored door events, with how many (migration 031, bff/db/kisi-event-choices.ts). */
+export interface KisiEventTypesTable {
+  type: string;
+  events: number;
+}
+
+/** Each door (lock, Kisi's id) among the stored door events, with how many; named at read time by its newest event. */
+export interface KisiEventDoorsTable {
+  id: number;
+  events: number;
+}
+
+/** Each person among the stored door events: their name and email (`''` where Kisi left one out), with how many events are theirs. */
+export interface KisiEventPeopleTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  events: number;
+}
+
 /** The audit trail (append-only): who changed what, when, and each changed field's before and after (JSON). */
 export interface AuditEntriesTable {
   id: Generated<number>;
@@ -437,5 +457,8 @@ export interface DB {
   part_colours: PartColoursTable;
   sample_cache: SampleCacheTable;
   kisi_events: KisiEventsTable;
+  kisi_event_types: KisiEventTypesTable;
+  kisi_event_doors: KisiEventDoorsTable;
+  kisi_event_people: KisiEventPeopleTable;
   audit_entries: AuditEntriesTable;
 }

@@ -30,6 +30,7 @@ import * as m027 from './027-team-accounts.migration';
 import * as m028 from './028-retention-indexes.migration';
 import * as m029 from './029-door-access-outlives-the-member.migration';
 import * as m030 from './030-food-court-figures.migration';
+import * as m031 from './031-door-event-choices.migration';
 import * as m032 from './032-staff-messages-trail-files.migration';
 import * as m033 from './033-member-search.migration';
 
@@ -68,6 +69,7 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '028-retention-indexes': m028,
   '029-door-access-outlives-the-member': m029,
   '030-food-court-figures': m030,
+  '031-door-event-choices': m031,
   '032-staff-messages-trail-files': m032,
   '033-member-search': m033,
 };

@@ -5,6 +5,7 @@ import type { GymMember } from '../../contracts/gym.contract';
 import type { KisiEvent } from '../../contracts/webhook.contract';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 import { untilAsync } from '../../test-support/until';
+import { countEvents } from '../../db/kisi-event-choices';
 
 /**
  * Deleting a member (issue 50): their door access is switched off in Kisi, and with `erase=true`
@@ -38,10 +39,10 @@ let uuid = 0;
 /** A door event as the webhook stores it: the person's Kisi user, name and email, and the raw body that names them too. */
 async function doorEvent(person: { name: string; email: string | null; kisiUserId: number }, at = new Date().toISOString()) {
   const body = { uuid: `erasure-${++uuid}`, action: 'unlock', actor_type: 'User', actor_id: person.kisiUserId, actor_name: person.name, actor_email: person.email, object_type: 'Lock', object_id: 7, object_name: 'Front door' };
-  await ctx.database.db
-    .insertInto('kisi_events')
-    .values({ uuid: body.uuid, type: 'lock.unlock', actor_type: 'User', actor_id: person.kisiUserId, actor_name: person.name, actor_email: person.email, object_type: 'Lock', object_id: 7, object_name: 'Front door', success: 1, created_at: at, received_at: at, payload: JSON.stringify(body) })
-    .execute();
+  const row = { uuid: body.uuid, type: 'lock.unlock', actor_type: 'User', actor_id: person.kisiUserId, actor_name: person.name, actor_email: person.email, object_type: 'Lock', object_id: 7, object_name: 'Front door', success: 1, created_at: at, received_at: at, payload: JSON.stringify(body) };
+  await ctx.database.db.insertInto('kisi_events').values(row).execute();
+  // Counted into the inbox's people and choices as the webhook's store counts it (migration 031).
+  await countEvents(ctx.database.db, [row], 1);
 }
 
 /** A guest's help request with their email, a staff reply and a guest reply. */
@@ -78,6 +79,9 @@ describe('deleting a member', () => {
     expect(events.filter((e) => e.actorName === 'Erased person').every((e) => e.actorEmail === null && e.actorId === null)).toBe(true);
     expect(events.find((e) => e.actorEmail === other.email)).toMatchObject({ actorName: other.name });
     expect(await everything(staff, '/api/webhook', { person: 'Daniel' })).toEqual([]);
+    expect(await everything(staff, '/api/webhook', { person: 'Erased person' })).toHaveLength(4);
+    // Nor does the inbox's table of people (its person filter) keep them.
+    expect(await ctx.database.db.selectFrom('kisi_event_people').select('name').where((eb) => eb.or([eb('name', '=', person.name), eb('email', '=', person.email)])).execute()).toEqual([]);
     expect(await unlocks()).toEqual([]);
     const raw = await ctx.database.db.selectFrom('kisi_events').select('payload').execute();
     expect(raw.filter((r) => r.payload.includes('daniel') || r.payload.includes('Daniel'))).toEqual([]);

@@ -1,5 +1,6 @@
 import type { RetentionKind, RetentionRun } from '../../contracts/operations.contract';
 import type { Db } from '../../db/database';
+import { countEvents } from '../../db/kisi-event-choices';
 
 /**
  * Retention's statements: each purge deletes at most `limit` of a kind's oldest rows older than
@@ -30,15 +31,20 @@ const deleted = (result: { numDeletedRows: bigint } | undefined) => Number(resul
 
 export function retentionRepository(db: Db) {
   return {
-    /** Door events by when they happened (Kisi's clock), off `kisi_events_created_idx`. */
-    doorEvents: async (cutoff: string, limit: number): Promise<PurgedBatch> => ({
-      purged: deleted(
-        await db
+    /**
+     * Door events by when they happened (Kisi's clock), off `kisi_events_created_idx`, counted out of
+     * the inbox's filter choices in the same transaction (a door or person with none left goes).
+     */
+    doorEvents: (cutoff: string, limit: number): Promise<PurgedBatch> =>
+      db.transaction().execute(async (trx) => {
+        const gone = await trx
           .deleteFrom('kisi_events')
-          .where('id', 'in', db.selectFrom('kisi_events').select('id').where('created_at', '<', cutoff).orderBy('created_at').limit(limit))
-          .executeTakeFirst(),
-      ),
-    }),
+          .where('id', 'in', trx.selectFrom('kisi_events').select('id').where('created_at', '<', cutoff).orderBy('created_at').limit(limit))
+          .returning(['type', 'object_type', 'object_id', 'actor_name', 'actor_email'])
+          .execute();
+        await countEvents(trx, gone, -1);
+        return { purged: gone.length };
+      }),
 
     /** Staff chat messages by when they were written, off `messages_chat_created_idx` (a conversation's go with it). */
     chat: async (cutoff: string, limit: number): Promise<PurgedBatch> => ({

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RetentionKind, RetentionReport } from '../../contracts/operations.contract';
+import { countEvents } from '../../db/kisi-event-choices';
 import { blobPath } from '../../db/upload-blobs';
 import { createLogger } from '../../lib/logger';
 import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
@@ -176,6 +177,30 @@ describe('retention runs', () => {
       const report = await instances[1]!.report();
       expect(Math.abs(Date.parse(report.nextRunAt!) - (Date.now() + DAY))).toBeLessThan(60_000);
       expect(report.lastRun?.status).toBe('ok');
+    }));
+
+  it('takes a door and a person whose events are all purged out of the inbox\'s choices and its person filter, and keeps the rest', () =>
+    withTestContext({}, async (ctx) => {
+      // Stored and counted as the webhook's store does (migration 031's tables).
+      const store = async (i: number, door: number, name: string, at: string) => {
+        const row = { uuid: `purged-door-${i}`, type: i === 0 ? 'lock.forced_open' : 'lock.unlock', actor_name: name, actor_email: null, object_type: 'Lock', object_id: door, success: 1, created_at: at, received_at: at, payload: '{}' };
+        await ctx.database.db.insertInto('kisi_events').values(row).execute();
+        await countEvents(ctx.database.db, [row], 1);
+      };
+      for (let i = 0; i < 3; i++) await store(i, 77, 'Olga Oldtimer', daysAgo(400 + i));
+      await store(3, 78, 'Fresh Face', daysAgo(1));
+      await store(4, 77, 'Fresh Face', daysAgo(2));
+      const staff = await ctx.loginAs('staff');
+      const choices = async () => (await staff.get('/api/webhook/filters').expect(200)).body as { doors: { id: number }[]; types: string[] };
+      expect((await choices()).types).toContain('lock.forced_open');
+      expect((await staff.get('/api/webhook?person=oldtimer').expect(200)).body.total).toBe(3);
+
+      await retentionServiceOn({ config: ctx.config, database: ctx.database, logger }, { batchSize: 2 }).run();
+      expect((await staff.get('/api/webhook?person=oldtimer').expect(200)).body.total).toBe(0);
+      expect(await ctx.database.db.selectFrom('kisi_event_people').select('name').where('name', '=', 'Olga Oldtimer').execute()).toEqual([]);
+      expect((await choices()).types).not.toContain('lock.forced_open');
+      expect((await choices()).doors.map((d) => d.id).filter((id) => id >= 77)).toEqual([77, 78]);
+      expect((await staff.get('/api/webhook?person=fresh').expect(200)).body.total).toBe(2);
     }));
 
   it('keeps a kind set to 0 days for ever, and says so', () =>

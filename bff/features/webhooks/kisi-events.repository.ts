@@ -1,10 +1,11 @@
-import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
-import type { PageQuery } from '../../contracts/common.contract';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Selectable, type SqlBool } from 'kysely';
+import type { CursorPageQuery, Page } from '../../contracts/common.contract';
 import { DOOR_OBJECT_TYPE, UNLOCK_EVENT_TYPE, type EventFilter, type EventFilterChoices, type EventListQuery, type KisiEvent } from '../../contracts/webhook.contract';
-import type { Db } from '../../db/database';
+import type { Database, Db } from '../../db/database';
 import { containsText } from '../../db/engine';
+import { countEvents } from '../../db/kisi-event-choices';
 import type { DB, KisiEventsTable } from '../../db/schema';
-import { paginate } from '../../lib/paginate';
+import { keysetPaginate, type KeysetOrder } from '../../lib/paginate';
 
 export const toKisiEvent = (row: Selectable<KisiEventsTable>): KisiEvent => ({
   id: row.id,
@@ -39,21 +40,79 @@ const DELETED_PREFIX = 'kisi_events.deleted:';
 /** Written by db/seed.ts when this database was first started. */
 const FIRST_START_KEY = 'seeded_at';
 
-/** Kisi events received by webhook, one row per uuid. */
-export function kisiEventsRepository(db: Db) {
+/** The inbox's order: when it happened at Kisi, newest first, the id breaking ties (every filter's index ends in these). */
+const NEWEST_FIRST: KeysetOrder = {
+  direction: 'desc',
+  columns: [
+    ['created_at', 'text'],
+    ['id', 'integer'],
+  ],
+};
+
+/**
+ * A page and its count read at most this many matching events along an index ordered as the list
+ * (the page and one more, and the count's 1,000).
+ */
+const PAGE_AND_COUNT_ROWS = 1_012;
+/** The people of a person filter named in a list of bound values (two per person at most), within both engines' limits. */
+const LISTED_PEOPLE = 5_000;
+
+/**
+ * Whether a person filter's events are read along the time order, filtered, rather than off the name
+ * and email indexes and sorted. Along the time order a page and its count read about
+ * PAGE_AND_COUNT_ROWS × all / theirs events; off the indexes, all of theirs. So the time order once
+ * theirs are more than √(PAGE_AND_COUNT_ROWS × all): with 2,000,000 events, past about 45,000 of
+ * them ("Member 17": 111,000, a page and its count within 19,000 rows; "Member 199": 11,100, sorted).
+ */
+const alongTheTimeOrder = (theirs: number, all: number, people: number) => theirs * theirs > PAGE_AND_COUNT_ROWS * all || people > LISTED_PEOPLE;
+
+/**
+ * Kisi events received by webhook, one row per uuid. `containsMatch` (the database's contains index)
+ * finds the people of a person filter; without it (a write's repository) a plain contains does.
+ */
+export function kisiEventsRepository(db: Db, containsMatch: Database['containsMatch'] = (_table, columns, text) => containsText(columns, text)) {
   /**
-   * The events a filter lets through. The person is a contains over name and email (no index helps a
-   * match in the middle of a word; the other conditions and the time order narrow the walk first).
+   * The events of the people whose name or email holds `text`: found in `kisi_event_people` (its
+   * contains index), then their events off `kisi_events_actor_name_idx` / `_email_idx`, or, when they
+   * have a great many ({@link alongTheTimeOrder}), along the time order with their names and emails as
+   * a filter (written so that no index is taken for it: `actor_name || ''`).
    */
-  const matching = (filter: EventFilter) => {
-    let q = db.selectFrom('kisi_events');
-    if (filter.person) q = q.where(containsText(['actor_name', 'actor_email'], filter.person));
-    if (filter.doorId) q = q.where('object_type', '=', DOOR_OBJECT_TYPE).where('object_id', '=', filter.doorId);
-    if (filter.result) q = q.where('success', '=', filter.result === 'granted' ? 1 : 0);
-    if (filter.type) q = q.where('type', '=', filter.type);
-    if (filter.since) q = q.where('created_at', '>=', filter.since);
-    if (filter.before) q = q.where('created_at', '<', filter.before);
-    return q;
+  async function personCondition(text: string): Promise<(eb: ExpressionBuilder<DB, 'kisi_events'>) => Expression<SqlBool>> {
+    const found = db.selectFrom('kisi_event_people').where(containsMatch('kisi_event_people', ['name', 'email'], text));
+    const byName = containsText(['name'], text);
+    const byEmail = containsText(['email'], text);
+    const [{ people, theirs }, { all }] = await Promise.all([
+      found.select((eb) => [eb.fn.countAll<number>().as('people'), eb.fn.coalesce(eb.fn.sum<number>('events'), eb.lit(0)).as('theirs')]).executeTakeFirstOrThrow(),
+      db.selectFrom('kisi_event_types').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('events'), eb.lit(0)).as('all')).executeTakeFirstOrThrow(),
+    ]);
+    if (alongTheTimeOrder(Number(theirs), Number(all), Number(people))) {
+      const names = found.select('name').where(byName);
+      const emails = found.select('email').where(byEmail);
+      return (eb) => eb.or([eb(sql<string>`${sql.ref('actor_name')} || ''`, 'in', names), eb(sql<string>`${sql.ref('actor_email')} || ''`, 'in', emails)]);
+    }
+    const names = (await found.select('name').where(byName).where('name', '<>', '').execute()).map((p) => p.name);
+    const emails = (await found.select('email').where(byEmail).where('email', '<>', '').execute()).map((p) => p.email);
+    return (eb) =>
+      eb.or([
+        ...(names.length > 0 ? [eb('actor_name', 'in', [...new Set(names)])] : []),
+        ...(emails.length > 0 ? [eb('actor_email', 'in', [...new Set(emails)])] : []),
+        ...(names.length + emails.length === 0 ? [sql<SqlBool>`1 = 0`] : []),
+      ]);
+  }
+
+  /** The events a filter lets through (the person's people looked up first), nothing selected yet. */
+  const matching = async (filter: EventFilter) => {
+    const person = filter.person ? await personCondition(filter.person) : undefined;
+    return () => {
+      let q = db.selectFrom('kisi_events');
+      if (person) q = q.where(person);
+      if (filter.doorId) q = q.where('object_type', '=', DOOR_OBJECT_TYPE).where('object_id', '=', filter.doorId);
+      if (filter.result) q = q.where('success', '=', filter.result === 'granted' ? 1 : 0);
+      if (filter.type) q = q.where('type', '=', filter.type);
+      if (filter.since) q = q.where('created_at', '>=', filter.since);
+      if (filter.before) q = q.where('created_at', '<', filter.before);
+      return q;
+    };
   };
   const meta = async (key: string) => (await db.selectFrom('app_meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
   return {
@@ -75,7 +134,10 @@ export function kisiEventsRepository(db: Db) {
       return (await q.limit(limit).execute()).map((row) => Number(row.actor_id));
     },
 
-    /** Gives every event of Kisi user `actorId` stored without an email that email; answers the events it filled. */
+    /**
+     * Gives every event of Kisi user `actorId` stored without an email that email; answers the events
+     * it filled. In a transaction: they move from the person without an email to the one with it.
+     */
     async fillActorEmail(actorId: number, email: string): Promise<KisiEvent[]> {
       const rows = await db
         .updateTable('kisi_events')
@@ -84,6 +146,8 @@ export function kisiEventsRepository(db: Db) {
         .where(userWithoutEmail)
         .returningAll()
         .execute();
+      await countEvents(db, rows.map((r) => ({ actor_name: r.actor_name, actor_email: null })), -1);
+      await countEvents(db, rows, 1);
       return rows.map(toKisiEvent).sort((a, b) => a.id - b.id);
     },
 
@@ -93,67 +157,76 @@ export function kisiEventsRepository(db: Db) {
      */
     async insertOnce(values: Insertable<KisiEventsTable>): Promise<KisiEvent | undefined> {
       const row = await db.insertInto('kisi_events').values(values).onConflict((oc) => oc.column('uuid').doNothing()).returningAll().executeTakeFirst();
-      return row && toKisiEvent(row);
+      if (!row) return undefined;
+      // Its type, door and person counted in the same transaction (the filter choices, the person filter).
+      await countEvents(db, [row], 1);
+      return toKisiEvent(row);
     },
 
-    /** Newest first (when it happened at Kisi; the id breaks ties), off `kisi_events_created_idx`. */
-    list: (query: EventListQuery) =>
-      paginate<KisiEvent>(
-        query,
-        async () => Number((await matching(query).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => (await matching(query).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toKisiEvent),
-      ),
+    /**
+     * Newest first (when it happened at Kisi; the id breaks ties), a page from its cursor along the
+     * index of the narrowest filter, the count stopping at 1,000 past it.
+     */
+    list: async ({ page, pageSize, next, previous, ...filter }: EventListQuery): Promise<Page<KisiEvent>> =>
+      keysetPaginate(db, { page, pageSize, next, previous }, { matching: await matching(filter), order: NEWEST_FIRST, select: (q) => q.selectAll(), toItem: toKisiEvent }),
 
     /**
      * The next `limit` matching events after `last`, in the list's order (newest first, the id breaking
      * ties): a keyset read, so an export of every event never counts past the rows it has written.
      */
     matchingAfter: async (filter: EventFilter, last: KisiEvent | undefined, limit: number) => {
-      let q = matching(filter);
-      if (last) q = q.where((eb) => eb.or([eb('created_at', '<', last.createdAt), eb.and([eb('created_at', '=', last.createdAt), eb('id', '<', last.id)])]));
+      let q = (await matching(filter))();
+      if (last) q = q.where(sql<SqlBool>`(created_at, id) < (${last.createdAt}, ${last.id})`);
       return (await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()).map(toKisiEvent);
     },
 
     /**
      * Each door (lock) once, named as its newest event names it, and each event type: what the
-     * inbox's filters offer. Both reads walk an index of migration 013, not the table.
+     * inbox's filters offer. Read from the small tables the writes keep (migration 031); a door's name
+     * is one step down `kisi_events_object_idx` from its newest end.
      */
     async filterChoices(): Promise<EventFilterChoices> {
-      const newest = db
-        .selectFrom('kisi_events')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .where('object_type', '=', DOOR_OBJECT_TYPE)
-        .where('object_id', 'is not', null)
-        .groupBy('object_id');
       const [doors, types] = await Promise.all([
-        db.selectFrom('kisi_events').select(['object_id', 'object_name']).where('id', 'in', newest).execute(),
-        db.selectFrom('kisi_events').select('type').distinct().orderBy('type').execute(),
+        db
+          .selectFrom('kisi_event_doors as d')
+          .select('d.id')
+          .select((eb) =>
+            eb
+              .selectFrom('kisi_events as e')
+              .select('e.object_name')
+              .where('e.object_type', '=', DOOR_OBJECT_TYPE)
+              .whereRef('e.object_id', '=', 'd.id')
+              .orderBy('e.created_at', 'desc')
+              .orderBy('e.id', 'desc')
+              .limit(1)
+              .as('name'),
+          )
+          .execute(),
+        db.selectFrom('kisi_event_types').select('type').orderBy('type').execute(),
       ]);
       return {
-        doors: doors
-          .map((d) => ({ id: d.object_id!, name: d.object_name ?? `Door #${d.object_id}` }))
-          .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id),
+        doors: doors.map((d) => ({ id: d.id, name: d.name ?? `Door #${d.id}` })).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id),
         types: types.map((t) => t.type),
       };
     },
 
     /**
-     * One person's door unlocks, newest first. Emails are stored lower-cased (the webhook parser
-     * and the Kisi lookup both do it), so an equality on the lower-cased email uses
-     * `kisi_events_actor_idx` (actor_email, type, created_at, and the rowid id) for filter and order.
+     * One person's door unlocks, newest first, a page from its cursor. Emails are stored lower-cased
+     * (the webhook parser and the Kisi lookup both do it), so an equality on the lower-cased email
+     * uses `kisi_events_actor_idx` (actor_email, type, created_at) for filter and order.
      */
-    unlocksOf: (email: string, page: PageQuery) => {
-      const unlocks = () => db.selectFrom('kisi_events').where('actor_email', '=', email.toLowerCase()).where('type', '=', UNLOCK_EVENT_TYPE);
-      return paginate<KisiEvent>(
-        page,
-        async () => Number((await unlocks().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => (await unlocks().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute()).map(toKisiEvent),
-      );
-    },
+    unlocksOf: (email: string, query: CursorPageQuery): Promise<Page<KisiEvent>> =>
+      keysetPaginate(db, query, {
+        matching: () => db.selectFrom('kisi_events').where('actor_email', '=', email.toLowerCase()).where('type', '=', UNLOCK_EVENT_TYPE),
+        order: NEWEST_FIRST,
+        select: (q) => q.selectAll(),
+        toItem: toKisiEvent,
+      }),
 
     /**
      * True when a row was deleted. The uuid is remembered first (with when the event happened), so a
-     * catch-up that reads Kisi's log over that time again does not bring the event back.
+     * catch-up that reads Kisi's log over that time again does not bring the event back. In a
+     * transaction: the event is counted out of the filter choices with it.
      */
     async remove(id: number): Promise<boolean> {
       const row = await db.selectFrom('kisi_events').select(['uuid', 'created_at']).where('id', '=', id).executeTakeFirst();
@@ -163,7 +236,9 @@ export function kisiEventsRepository(db: Db) {
         .values({ key: `${DELETED_PREFIX}${row.uuid}`, value: row.created_at })
         .onConflict((oc) => oc.column('key').doNothing())
         .execute();
-      return Number((await db.deleteFrom('kisi_events').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+      const gone = await db.deleteFrom('kisi_events').where('id', '=', id).returning(['type', 'object_type', 'object_id', 'actor_name', 'actor_email']).execute();
+      await countEvents(db, gone, -1);
+      return gone.length > 0;
     },
 
     // ---- the catch-up's bookkeeping (app_meta) ----

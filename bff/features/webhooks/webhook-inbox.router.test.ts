@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { KisiEvent } from '../../contracts/webhook.contract';
 import { signBody } from '../../kisi/signature';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { fillKisiEventChoices } from '../../db/kisi-event-choices';
 import { kisiEventsRepository } from './kisi-events.repository';
 
 let ctx: TestContext;
@@ -39,7 +40,12 @@ async function store(overrides: Partial<{ type: string; email: string | null; na
   return event!;
 }
 
-const clear = () => ctx.database.db.deleteFrom('kisi_events').execute();
+/** Events written around the app (a clear, a bulk insert) are counted again into the filter choices, as migration 031 counts them. */
+const recount = () => fillKisiEventChoices(ctx.database.db);
+const clear = async () => {
+  await ctx.database.db.deleteFrom('kisi_events').execute();
+  await recount();
+};
 
 describe('access to the inbox', () => {
   it('answers 401 without a session and 403 for a runner on every new endpoint', async () => {
@@ -286,12 +292,14 @@ describe('the inbox filters and their CSV export', () => {
       created_at: i % 2 ? at : new Date(Date.UTC(2026, 3, 2, 0, 0, i)).toISOString(), received_at: at, payload: '{}',
     }));
     for (let i = 0; i < rows1200.length; i += 200) await ctx.database.db.insertInto('kisi_events').values(rows1200.slice(i, i + 200)).execute();
+    await recount();
     const { rows } = await exported('doorId=30');
     expect(rows).toHaveLength(1200);
     expect(new Set(rows.map((r) => r['Kisi event uuid'])).size).toBe(1200);
     const first = await list('doorId=30&pageSize=100');
     expect(rows.slice(0, 100).map((r) => r['Kisi event uuid'])).toEqual(first.items.map((e) => e.uuid));
     await ctx.database.db.deleteFrom('kisi_events').where('object_id', '=', 30).execute();
+    await recount();
   });
 
   it('exports a person stored by the signed webhook with the name as Kisi sent it', async () => {
@@ -301,6 +309,7 @@ describe('the inbox filters and their CSV export', () => {
     const { rows } = await exported('person=zed%40inbox');
     expect(rows).toEqual([expect.objectContaining({ Person: 'Zoë "Zed" O\'Brien, Jr.', Email: 'zed@inbox.test', Door: 'Gym Floor, north', 'Kisi event uuid': 'csv-webhook-zoe' })]);
     await ctx.database.db.deleteFrom('kisi_events').where('uuid', '=', 'csv-webhook-zoe').execute();
+    await recount();
   });
 
   it('is a plain GET a link can start: the CSRF guard lets it through (it changes nothing), the session still decides', async () => {
@@ -318,5 +327,115 @@ describe('the inbox filters and their CSV export', () => {
       ],
       types: ['lock.lockdown', 'lock.unlock', 'user.update'],
     });
+  });
+
+  it('offers a new door after its first event, by the name of its newest, and no longer once its last event is deleted', async () => {
+    const choices = async () => (await staff.get('/api/webhook/filters').expect(200)).body as { doors: { id: number; name: string }[]; types: string[] };
+    expect((await choices()).doors.map((d) => d.id)).not.toContain(21);
+    const first = await store({ doorId: 21, door: 'Annex', type: 'lock.tailgate', at: '2026-03-05T08:00:00.000Z' });
+    expect((await choices()).doors).toContainEqual({ id: 21, name: 'Annex' });
+    expect((await choices()).types).toContain('lock.tailgate');
+    const renamed = await store({ doorId: 21, door: 'Annex (east)', at: '2026-03-05T09:00:00.000Z' });
+    expect((await choices()).doors).toContainEqual({ id: 21, name: 'Annex (east)' });
+    await staff.delete(`/api/webhook/${renamed.id}`).expect(204);
+    expect((await choices()).doors).toContainEqual({ id: 21, name: 'Annex' });
+    await staff.delete(`/api/webhook/${first.id}`).expect(204);
+    const after = await choices();
+    expect(after.doors.map((d) => d.id)).not.toContain(21);
+    expect(after.types).not.toContain('lock.tailgate');
+    expect(after).toEqual({ doors: [{ id: 11, name: 'Front Door' }, { id: 12, name: 'Gym Floor' }], types: ['lock.lockdown', 'lock.unlock', 'user.update'] });
+  });
+
+  it('finds a person by their email once Kisi names it (stored first without one), and by name all along', async () => {
+    const event = await store({ name: 'Cleo Park', email: null, at: '2026-03-06T08:00:00.000Z' });
+    expect(ids(await list('person=cleo.park'))).toEqual([]);
+    expect(ids(await list('person=Cleo'))).toEqual([event.id]);
+    await kisiEventsRepository(ctx.database.db).fillActorEmail(event.actorId!, 'cleo.park@inbox.test');
+    expect(ids(await list('person=cleo.park'))).toEqual([event.id]);
+    expect(ids(await list('person=Cleo'))).toEqual([event.id]);
+    await staff.delete(`/api/webhook/${event.id}`).expect(204);
+    expect(ids(await list('person=Cleo'))).toEqual([]);
+  });
+});
+
+describe('a long inbox, page by page', () => {
+  // 1,100 events of 1,100 people "Crowd <i>" a minute apart, 5 of them at one instant (ties broken by the id).
+  const crowd = 1_100;
+  beforeAll(async () => {
+    await clear();
+    const at = (i: number) => (i % 220 === 0 ? '2026-05-01T12:00:00.000Z' : new Date(Date.UTC(2026, 4, 1, 12, 0, 0) - (i + 1) * 60_000).toISOString());
+    const rows = Array.from({ length: crowd }, (_, i) => ({
+      uuid: `crowd-${i}`, type: 'lock.unlock', actor_type: 'User', actor_id: 5000 + i, actor_name: `Crowd ${i}`, actor_email: `crowd${i}@inbox.test`,
+      object_type: 'Lock', object_id: 40 + (i % 3), object_name: `Crowd door ${i % 3}`, place_id: 1, success: i % 7 === 0 ? 0 : 1, error_code: null, error_message: null,
+      created_at: at(i), received_at: at(i), payload: '{}',
+    }));
+    for (let i = 0; i < rows.length; i += 200) await ctx.database.db.insertInto('kisi_events').values(rows.slice(i, i + 200)).execute();
+    await recount();
+  });
+  afterAll(clear);
+
+  type EventPage = { items: KisiEvent[]; page: number; total: number; totalIsLowerBound?: boolean; next?: string; previous?: string };
+  const get = async (query: string) => (await staff.get(`/api/webhook?${query}`).expect(200)).body as EventPage;
+  /** Every page from the first by its Next link: the uuids in order, and each page's answer. */
+  async function walk(filter: string, pageSize = 100) {
+    const pages: EventPage[] = [await get(`${filter}&pageSize=${pageSize}`)];
+    while (pages.at(-1)!.next) pages.push(await get(`${filter}&pageSize=${pageSize}&page=${pages.length}&next=${pages.at(-1)!.next}`));
+    return { pages, uuids: pages.flatMap((p) => p.items.map((e) => e.uuid)) };
+  }
+  const everyUuid = async (filter: string) => (await exportedUuids(filter));
+  async function exportedUuids(filter: string) {
+    const res = await staff.get(`/api/webhook/export.csv?${filter}`).buffer(true).expect(200);
+    return (parse(res.text.replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[]).map((r) => r['Kisi event uuid']);
+  }
+
+  it('says 1,000+ past a thousand, and Next still reaches every event once, in order', async () => {
+    const first = await get('pageSize=10');
+    expect(first).toMatchObject({ page: 0, total: 1000, totalIsLowerBound: true });
+    expect(first.previous).toBeUndefined();
+    const { pages, uuids } = await walk('');
+    expect(uuids).toHaveLength(crowd);
+    expect(new Set(uuids).size).toBe(crowd);
+    expect(uuids).toEqual(await everyUuid(''));
+    // Near the end the count is exact again, and the last page has no Next.
+    expect(pages.at(-1)).toMatchObject({ page: 10, total: crowd });
+    expect(pages.at(-1)!.totalIsLowerBound).toBeUndefined();
+    // Previous from the third page gives the second again.
+    const back = await get(`pageSize=100&page=1&previous=${pages[2]!.previous}`);
+    expect(back.items.map((e) => e.uuid)).toEqual(pages[1]!.items.map((e) => e.uuid));
+  });
+
+  it('pages a filter along its own index the same way (denied, one door)', async () => {
+    for (const filter of ['result=denied', 'doorId=41', 'doorId=41&result=granted']) {
+      const { uuids } = await walk(filter, 50);
+      expect({ filter, uuids }).toEqual({ filter, uuids: await everyUuid(filter) });
+    }
+    expect((await get('result=denied')).total).toBe(Math.ceil(crowd / 7));
+  });
+
+  it('gives the same events for a person whether their people are many (along the time order) or few (off their names)', async () => {
+    // "crowd": every one of the 1,100; "Crowd 1": 1, 10–19, 100–199, 1000–1099 (211).
+    for (const [filter, expected] of [
+      ['person=crowd', crowd],
+      ['person=Crowd%201', 211],
+      ['person=crowd7%40', 1],
+      ['person=Crowd%201&result=denied', 30],
+    ] as const) {
+      const { uuids } = await walk(filter);
+      expect({ filter, n: uuids.length }).toEqual({ filter, n: expected });
+      expect(uuids).toEqual(await everyUuid(filter));
+    }
+    expect(await get('person=crowd&pageSize=10')).toMatchObject({ total: 1000, totalIsLowerBound: true });
+    expect((await get('person=Crowd%201&pageSize=10')).total).toBe(211);
+  });
+
+  it('pages a member\'s unlocks by cursor', async () => {
+    const email = 'crowd.member@inbox.test';
+    await ctx.database.db.updateTable('kisi_events').set({ actor_email: email }).where('object_id', '=', 42).execute();
+    const first = (await staff.get(`/api/webhooks/unlocks?email=${email}&pageSize=100`).expect(200)).body as EventPage;
+    expect(first.total).toBe(366);
+    const second = (await staff.get(`/api/webhooks/unlocks?email=${email}&pageSize=100&page=1&next=${first.next}`).expect(200)).body as EventPage;
+    expect(second.items[0]!.createdAt <= first.items.at(-1)!.createdAt).toBe(true);
+    expect(second.items.map((e) => e.id)).not.toContain(first.items.at(-1)!.id);
+    expect(second).toMatchObject({ page: 1, total: 366 });
   });
 });

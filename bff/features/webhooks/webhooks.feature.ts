@@ -13,7 +13,7 @@ import { webhookInboxService } from './webhook-inbox.service';
  * a Kisi the catch-up from its event log of what arrived while this server was down.
  */
 export function webhooksFeature({ config, database, logger, bus, mount }: FeatureContext, { kisi }: { kisi?: Kisi }): Feature {
-  const events = kisiEventsRepository(database.db);
+  const events = kisiEventsRepository(database.db, database.containsMatch);
   // Each event stored with the live event that announces it, in one transaction.
   const inTransaction = kisiEventWrites(bus);
   // Actor emails within Kisi's 5 requests/s: known ones at once, the rest filled in after (decision 0017).
@@ -33,7 +33,7 @@ export function webhooksFeature({ config, database, logger, bus, mount }: Featur
       logger,
     });
   return {
-    ...mount([receive, ...webhookInboxRoutes(webhookInboxService({ events }))]),
+    ...mount([receive, ...webhookInboxRoutes(webhookInboxService({ events, inTransaction }))]),
     jobs: [
       ...(actorEmails ? [{ name: 'Kisi actor emails', start: () => actorEmails.start(ACTOR_EMAIL_SWEEP_MS), stop: () => actorEmails.stop() }] : []),
       ...(catchUp ? [{ name: 'Kisi event catch-up', start: () => catchUp.start(config.KISI_CATCH_UP_MINUTES * 60_000), stop: () => catchUp.stop() }] : []),
