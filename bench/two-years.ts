@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../bff/db/database';
 import { fillKisiEventChoices } from '../bff/db/kisi-event-choices';
+import { loadConfig } from '../bff/config';
 import { countFiguresAgain } from '../bff/features/pt/figures.repository';
 import { fillConversationSearch } from '../bff/db/migrations/032-staff-messages-trail-files.migration';
 
@@ -86,8 +87,9 @@ export async function fillTwoYears(database: Database): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(database.db);
   // The door events' filter choices and people, counted as migration 031 counts a venue's events.
   await fillKisiEventChoices(database.db);
-  // The food court's figures by venue hour, counted from the orders as a server's first start after migration 030 does.
-  await countFiguresAgain(database);
+  // The food court's figures by venue hour, counted from the orders as a server's first start after
+  // migration 030 does, in the zone the bench's servers start with.
+  await countFiguresAgain(database, loadConfig({ VENUE_TIME_ZONE: process.env.VENUE_TIME_ZONE }).VENUE_TIME_ZONE);
   // Each conversation's words for the front desk's search, as migration 032 writes them.
   await fillConversationSearch(database.db);
   if (pg) await sql.raw('vacuum analyze').execute(database.db);

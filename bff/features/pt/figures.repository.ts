@@ -220,10 +220,9 @@ export async function keepFiguresInZone(database: Pick<Database, 'db' | 'engine'
 }
 
 /**
- * Counts the figures again from the orders, in the zone they are counted in: for history written
- * straight into the tables (bench/two-years.ts). None yet: the server's next start counts them.
+ * Counts the figures again from the orders in the venue's zone, for history written straight into
+ * the tables (bench/two-years.ts): a server then starts with them counted.
  */
-export async function countFiguresAgain(database: Pick<Database, 'db' | 'engine'>): Promise<void> {
-  const zone = await figuresZone(database.db);
-  if (zone !== undefined) await database.db.transaction().execute((trx) => countFigures(trx, database.engine, zone));
+export async function countFiguresAgain(database: Pick<Database, 'db' | 'engine'>, timeZone: string): Promise<void> {
+  await database.db.transaction().execute((trx) => countFigures(trx, database.engine, timeZone));
 }
