@@ -5,13 +5,14 @@ import { EVENT_RESULTS, webhookApi } from '../bff/contracts/webhook.contract';
 import { pages } from './pages';
 import type { AreaReads, PageAddress } from './reads';
 import { shellLayoutReads } from './shell.reads';
-import { DAY_REASON, PAGE_SIZE_REASON, dayParam, dayRange, ignoredParams, pageParam, pageSizeParam, parseSearch, toApiPage, type IgnoredParam } from './search-params';
+import { DAY_REASON, PAGE_SIZE_REASON, cursorParams, dayParam, dayRange, ignoredParams, pageParam, pageSizeParam, parseSearch, toApiCursorPage, type IgnoredParam } from './search-params';
 
 /** The webhook inbox (door events): its search params (every key falls back; the page names what it ignored) and the read it starts with. */
 
-/** The 1-based page, how many per page, and the filters: `?page&pageSize&person&doorId&result&type&from&to`. */
+/** The 1-based page and the cursor of the link that led to it, how many per page, and the filters: `?page&next|previous&pageSize&person&doorId&result&type&from&to`. */
 const InboxSearchSchema = v.object({
   page: pageParam,
+  ...cursorParams,
   pageSize: pageSizeParam,
   person: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), ''),
   doorId: v.fallback(idText(), 0),
@@ -50,8 +51,8 @@ export function eventFilterOf(search: InboxSearch) {
   };
 }
 
-/** `GET /api/webhook?page=<0-based>&pageSize&…filters` for a 1-based URL page. */
-export const eventsRead = (search: InboxSearch) => read(webhookApi.listEvents, { query: { page: toApiPage(search.page), pageSize: search.pageSize, ...eventFilterOf(search) } });
+/** `GET /api/webhook?page=<0-based>&next|previous&pageSize&…filters`: the page from the cursor of the link that led here. */
+export const eventsRead = (search: InboxSearch) => read(webhookApi.listEvents, { query: { ...toApiCursorPage(search), pageSize: search.pageSize, ...eventFilterOf(search) } });
 
 export const webhookInboxReads = ({ search }: PageAddress) => ({ events: eventsRead(parseInboxSearch(search)) });
 

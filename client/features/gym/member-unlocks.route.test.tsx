@@ -106,3 +106,28 @@ describe('/shell/gymowner/users/:id/unlocks', () => {
     expect(screen.getByText(/When Ada Lovelace opens a door with Kisi/)).toBeInTheDocument();
   });
 });
+
+describe('/shell/gymowner/users/:id/unlocks after years of visits', () => {
+  it('says "1,000+", and its Next link carries the cursor into the address and the read', async () => {
+    const gym = fakeGym({ owners: [marta], members: [ada] });
+    const api = fakeBff(
+      [
+        ...gym.handlers,
+        handle(webhookApi.unlocksOf, ({ query: { page, pageSize, next } }) =>
+          next === 'u0'
+            ? { items: [adaUnlock(5, { objectName: 'Sauna' })], page: 1, pageSize, total: 1_010, totalIsLowerBound: true, next: 'u1', previous: 'p5' }
+            : { items: [adaUnlock(9, { objectName: 'Main Entrance' })], page, pageSize, total: 1_000, totalIsLowerBound: true, next: 'u0' },
+        ),
+      ],
+      { signedIn: true },
+    );
+    renderApp('/shell/gymowner/users/7/unlocks');
+    const user = userEvent.setup();
+    expect(await screen.findByText('Showing 1–10 of 1,000+ unlocks')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Next' }));
+    expect(await screen.findByText('Sauna')).toBeInTheDocument();
+    expect(api.calls.map((c) => c.path).at(-1)).toBe('/api/webhooks/unlocks?email=ada%40members.example&page=1&next=u0&pageSize=10');
+    expect(screen.getByRole('link', { name: 'Next' })).toHaveAttribute('href', '/shell/gymowner/users/7/unlocks?page=3&next=u1');
+    expect(screen.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', '/shell/gymowner/users/7/unlocks');
+  });
+});

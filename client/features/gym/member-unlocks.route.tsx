@@ -7,29 +7,36 @@ import { LiveConnectionBadge } from '@/components/live-connection';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
-import { Pagination } from '@/components/pagination';
+import { Pagination, type PageCursor } from '@/components/pagination';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
 import { load, setQueryData, useRead } from '@/lib/reads';
 import { formatWhenExact } from '@/lib/format';
 import { useLiveEvents, useWhenLiveReopens } from '@/lib/live-events';
-import { pageCount } from '@pages/search-params';
+import { pageCount, type CursorSearch } from '@pages/search-params';
 import { memberLayout, useMember } from './member';
 import { isUnlockOf, parseUnlocksSearch, refreshUnlocksOf, unlocksOf } from './unlocks.api';
 
-type Data = { page: number; unlocks: Page<KisiEvent> };
+type Data = { page: CursorSearch; unlocks: Page<KisiEvent> };
 
 /** The member first (the layout's read, for the email), then their unlocks by email. */
 export async function loader(args: LoaderFunctionArgs): Promise<Data> {
   const { member } = await memberLayout.loader(args);
-  const { page } = parseUnlocksSearch(new URL(args.request.url).searchParams);
+  const page = parseUnlocksSearch(new URL(args.request.url).searchParams);
   return { page, unlocks: await load(unlocksOf(member.email, page)) };
 }
 
 export const handle = { title: 'Unlocks' };
 
-const unlocksHref = (id: number, page: number) => (page > 1 ? `${paths.gymMemberUnlocks(id)}?page=${page}` : paths.gymMemberUnlocks(id));
+/** A page of a member's unlocks: the first at the page's own address, a later one with its link's cursor (`next` or `previous`). */
+function unlocksHref(id: number, page: number, cursor: PageCursor = {}): string {
+  if (page <= 1) return paths.gymMemberUnlocks(id);
+  const params = new URLSearchParams({ page: String(page) });
+  if (cursor.next) params.set('next', cursor.next);
+  else if (cursor.previous) params.set('previous', cursor.previous);
+  return `${paths.gymMemberUnlocks(id)}?${params}`;
+}
 
 export function Component() {
   const loaded = useLoaderData<typeof loader>();
@@ -47,7 +54,7 @@ export function Component() {
     const unlock = event.data as KisiEvent;
     if (!isUnlockOf(unlock, member.email)) return;
     setAnnouncement(`${unlock.success ? 'New unlock' : 'Refused unlock'} at ${unlock.objectName ?? 'a door'}.`);
-    if (loaded.page !== 1) {
+    if (loaded.page.page !== 1) {
       setNewer((n) => n + 1);
     } else {
       setFresh((ids) => new Set(ids).add(unlock.id));
@@ -92,7 +99,19 @@ export function Component() {
         </LoadError>
       ) : null}
       {unlocks.items.length === 0 ? (
-        unlocks.total > 0 ? (
+        unlocks.total > 0 && unlocks.totalIsLowerBound ? (
+          // Counted only so far (years of unlocks): the start is the page to offer.
+          <EmptyState
+            title="This page is past the end"
+            action={
+              <AppLink to={unlocksHref(member.id, 1)} className="btn btn-primary">
+                Go to the first page
+              </AppLink>
+            }
+          >
+            The unlocks have changed since this link was made.
+          </EmptyState>
+        ) : unlocks.total > 0 ? (
           <EmptyState
             title="This page is past the end"
             action={
@@ -127,7 +146,17 @@ export function Component() {
           ))}
         </ul>
       )}
-      <Pagination page={loaded.page} pageSize={unlocks.pageSize} total={unlocks.total} hrefFor={(page) => unlocksHref(member.id, page)} label="Unlock pages" noun="unlocks" />
+      <Pagination
+        page={loaded.page.page}
+        pageSize={unlocks.pageSize}
+        total={unlocks.total}
+        totalIsLowerBound={unlocks.totalIsLowerBound}
+        next={unlocks.next}
+        previous={unlocks.previous}
+        hrefFor={(page, cursor) => unlocksHref(member.id, page, cursor)}
+        label="Unlock pages"
+        noun="unlocks"
+      />
     </section>
   );
 }

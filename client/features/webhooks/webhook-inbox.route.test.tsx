@@ -79,6 +79,50 @@ describe('/shell/webhook', () => {
     expect(rows()[0]).toHaveTextContent('Person 13');
   });
 
+  it('after years says "1,000+", and its Next link carries the cursor into the address and the read, filters kept', async () => {
+    const api = fakeBff(
+      [
+        handle(webhookApi.listEvents, ({ query: { page, pageSize, next } }) =>
+          next === 'c0'
+            ? { items: [kisiEvent(7, { actorName: 'Second Page' })], page: 1, pageSize, total: 1_010, totalIsLowerBound: true, next: 'c1', previous: 'p1' }
+            : { items: [kisiEvent(9, { actorName: 'First Page' })], page, pageSize, total: 1_000, totalIsLowerBound: true, next: 'c0' },
+        ),
+        handle(webhookApi.filterChoices, () => ({ doors: [], types: [] })),
+      ],
+      { signedIn: true },
+    );
+    renderApp('/shell/webhook?result=denied');
+    const user = userEvent.setup();
+    expect(await screen.findByText('Showing 1–10 of 1,000+ events')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Next' }));
+    expect(await screen.findByText('Second Page')).toBeInTheDocument();
+    expect(inboxCalls(api).at(-1)).toBe('GET /api/webhook?page=1&next=c0&pageSize=10&result=denied');
+    expect(screen.getByRole('link', { name: 'Next' })).toHaveAttribute('href', '/shell/webhook?result=denied&page=3&next=c1');
+    expect(screen.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', '/shell/webhook?result=denied');
+    await user.click(screen.getByRole('link', { name: 'Previous' }));
+    expect(await screen.findByText('First Page')).toBeInTheDocument();
+  });
+
+  it('goes back by the Previous cursor when the last event of a later page is deleted', async () => {
+    const events = [kisiEvent(3, { actorName: 'Last One' })];
+    const api = fakeBff(
+      [
+        handle(webhookApi.listEvents, ({ query: { page, pageSize, previous } }) =>
+          previous ? { items: [kisiEvent(4, { actorName: 'Before It' })], page, pageSize, total: 1_000, totalIsLowerBound: true, next: 'n4', previous: 'p4' } : { items: events, page, pageSize, total: 1_000, totalIsLowerBound: true, previous: 'p3' },
+        ),
+        handle(webhookApi.filterChoices, () => ({ doors: [], types: [] })),
+        handle(webhookApi.deleteEvent, () => void events.splice(0, 1)),
+      ],
+      { signedIn: true },
+    );
+    renderApp('/shell/webhook?page=3&next=c2');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^Delete event 3 / }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete event' }));
+    expect(await screen.findByText('Before It')).toBeInTheDocument();
+    expect(inboxCalls(api).at(-1)).toBe('GET /api/webhook?page=1&previous=p3&pageSize=10');
+  });
+
   it('deletes an event only after confirming', async () => {
     const events = [kisiEvent(1, { actorName: 'Alice Moreau' }), kisiEvent(2, { actorName: 'Bruno Costa' })];
     const { api, user } = setup('/shell/webhook', events);

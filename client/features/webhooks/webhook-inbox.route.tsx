@@ -12,6 +12,7 @@ import { Icon } from '@/components/icon';
 import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
+import type { PageCursor } from '@/components/pagination';
 import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { errorMessage } from '@/lib/api-client';
@@ -46,9 +47,9 @@ export function Component() {
   const navigation = useNavigation();
   const navigate = useNavigate();
   const filtered = isFiltered(search);
-  const pageHref = (page: number) => inboxHref({ ...search, page });
+  const pageHref = (page: number, cursor?: PageCursor) => inboxHref({ ...search, page, next: cursor?.next ?? '', previous: cursor?.previous ?? '' });
   // Clearing keeps the page size: it is how many rows the person wants to see, not what they look for.
-  const clearHref = inboxHref({ ...search, page: 1, person: '', doorId: 0, result: '', type: '', from: '', to: '' });
+  const clearHref = inboxHref({ ...search, page: 1, next: '', previous: '', person: '', doorId: 0, result: '', type: '', from: '', to: '' });
   const confirmDelete = useConfirmDelete();
   const toast = useToast();
   // Ids announced on the live stream that the table does not show yet; the banner loads them in.
@@ -123,8 +124,8 @@ export function Component() {
       deleted: `Deleted ${eventInWords(event)}.`,
       afterDelete: (close) => {
         close();
-        // The last row of a later page: go back to the page before, which still has rows.
-        if (events.items.length === 1 && search.page > 1) void navigate(pageHref(search.page - 1), { replace: true });
+        // The last row of a later page: go back to the page before (by this page's Previous cursor), which still has rows.
+        if (events.items.length === 1 && search.page > 1) void navigate(pageHref(search.page - 1, { previous: events.previous }), { replace: true });
       },
     });
 
@@ -166,6 +167,9 @@ export function Component() {
         page={search.page}
         pageSize={events.pageSize}
         total={events.total}
+        totalIsLowerBound={events.totalIsLowerBound}
+        next={events.next}
+        previous={events.previous}
         count={events.items.length}
         hrefFor={pageHref}
         label="Event pages"

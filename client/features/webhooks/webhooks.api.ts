@@ -8,7 +8,7 @@ import { paths } from '@/lib/paths';
 
 /** The webhook inbox's data beside its first read (pages/webhooks.reads.ts): its filters' choices, its links, its deletes. */
 
-export type InboxFilterName = Exclude<keyof InboxSearch, 'page' | 'pageSize'>;
+export type InboxFilterName = Exclude<keyof InboxSearch, 'page' | 'pageSize' | 'next' | 'previous'>;
 const FILTER_NAMES = ['person', 'doorId', 'result', 'type', 'from', 'to'] as const satisfies readonly InboxFilterName[];
 
 export const isFiltered = (search: InboxSearch) => FILTER_NAMES.some((name) => Boolean(search[name]));
@@ -42,7 +42,7 @@ export const filterChoices = query(webhookApi.filterChoices);
 /** The CSV of exactly the filtered list (every page): a plain link, the session cookie goes with it. */
 export const exportHref = (search: InboxSearch) => urlOf(webhookApi.exportEvents, { query: eventFilterOf(search) });
 
-/** The page's URL for a search, defaults left out (`/shell/webhook` is page 1 of everything, 10 a page). */
+/** The page's URL for a search, defaults left out (`/shell/webhook` is page 1 of everything, 10 a page); a later page keeps its link's cursor. */
 export const inboxHref = (search: InboxSearch): string => filteredHref(paths.shellWebhook, search, FILTER_NAMES);
 
 /** Every page of the inbox refetches (or is dropped) after new events arrive; they may bring a new door or type. */
