@@ -4,6 +4,7 @@ import { fillKisiEventChoices } from '../bff/db/kisi-event-choices';
 import { loadConfig } from '../bff/config';
 import { countFiguresAgain } from '../bff/features/pt/figures.repository';
 import { fillConversationSearch } from '../bff/db/migrations/032-staff-messages-trail-files.migration';
+import { fillLastVisits } from '../bff/db/migrations/034-member-last-visit.migration';
 
 /** What {@link fillTwoYears} writes: two years of a busy venue (DESIGN §11's sizes, issue 51). */
 export const TWO_YEARS = {
@@ -92,5 +93,7 @@ export async function fillTwoYears(database: Database): Promise<void> {
   await countFiguresAgain(database, loadConfig({ VENUE_TIME_ZONE: process.env.VENUE_TIME_ZONE }).VENUE_TIME_ZONE);
   // Each conversation's words for the front desk's search, as migration 032 writes them.
   await fillConversationSearch(database.db);
+  // Each member's last visit, as migration 034 fills it from the unlocks.
+  await fillLastVisits(database.db);
   if (pg) await sql.raw('vacuum analyze').execute(database.db);
 }

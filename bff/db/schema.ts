@@ -95,6 +95,8 @@ export interface GymUsersTable {
   /** What Kisi last confirmed (1/0), and when; null: never confirmed. */
   kisi_access_enabled: number | null;
   kisi_confirmed_at: string | null;
+  /** Their newest successful unlock (Kisi's clock); null: never came. Kept by `recordVisitIn` (migration 034). */
+  last_visit_at: string | null;
   created_at: string;
   updated_at: string;
 }

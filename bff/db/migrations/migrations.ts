@@ -33,6 +33,7 @@ import * as m030 from './030-food-court-figures.migration';
 import * as m031 from './031-door-event-choices.migration';
 import * as m032 from './032-staff-messages-trail-files.migration';
 import * as m033 from './033-member-search.migration';
+import * as m034 from './034-member-last-visit.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -72,4 +73,5 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '031-door-event-choices': m031,
   '032-staff-messages-trail-files': m032,
   '033-member-search': m033,
+  '034-member-last-visit': m034,
 };

@@ -1,7 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 import type { AppDeps } from '../../app';
-import { lastVisitOfMember } from './visits.repository';
+import { recordVisitIn } from '../../db/member-visits';
+import { newestVisitOf } from './visits.repository';
 
 /**
  * The desk's member list: last visit (newest successful unlock by the member's email), sorting by
@@ -37,9 +38,10 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 let seq = 0;
-/** A door event as the webhook receiver stores it (lower-cased email, success 0/1). */
+/** A door event as the webhook receiver stores it (lower-cased email, success 0/1), with the member's last visit it moves. */
 async function doorEvent(email: string, at: string, { type = 'lock.unlock', success = true } = {}) {
   seq++;
+  await recordVisitIn(ctx.database.db)({ type, success, actorEmail: email, createdAt: at });
   await ctx.database.db
     .insertInto('kisi_events')
     .values({
@@ -104,6 +106,16 @@ describe('the members list', () => {
     expect(second.items.map((m) => m.name)).toEqual(['Ben Never', 'Dee Refused']);
   });
 
+  it('gives a member added after their unlocks were stored (a returning member) that last visit at once', async () => {
+    await ctx.database.db
+      .insertInto('kisi_events')
+      .values({ uuid: 'returning-1', type: 'lock.unlock', actor_type: 'User', actor_id: 77, actor_name: 'Eve', actor_email: 'eve@desk.test', object_type: 'Lock', object_id: 1, object_name: 'Main Entrance', place_id: 1, success: 1, error_code: null, error_message: null, created_at: '2025-11-30T08:00:00.000Z', received_at: '2025-11-30T08:00:00.000Z', payload: '{}' })
+      .execute();
+    const { id } = await addMember('Eve Returning', 'eve@desk.test');
+    expect((await list('query=eve%20returning')).items).toMatchObject([{ name: 'Eve Returning', lastVisitAt: '2025-11-30T08:00:00.000Z' }]);
+    await staff.delete(`/api/gym/users/${id}`).expect(204);
+  });
+
   it('refuses an unknown sort with a 400 naming the field', async () => {
     const res = await staff.get('/api/gym/users?sort=visits').expect(400);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['query.sort']);
@@ -135,7 +147,7 @@ describe('the last visit read', () => {
   it('walks one member’s unlocks off the email-and-type index, not every unlock of the log, with or without statistics', async () => {
     if (ctx.database.engine !== 'sqlite') return;
     const { db } = ctx.database;
-    const compiled = db.selectFrom('gym_users as u').select((eb) => lastVisitOfMember(eb).as('lastVisitAt')).compile();
+    const compiled = newestVisitOf(db, 'regular1@desk.test').compile();
     const plan = async () =>
       (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]))).rows.map((row) => row.detail);
     for (let i = 0; i < 30; i++) await doorEvent(`regular${i % 3}@desk.test`, `2025-12-0${1 + (i % 9)}T08:00:00.000Z`);

@@ -1,9 +1,10 @@
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
-import type { AccessSync, GymMember, Membership, MemberListQuery, MemberSort } from '../../contracts/gym.contract';
+import type { AccessSync, GymMember, Membership, MemberListQuery } from '../../contracts/gym.contract';
 import type { Database, Db } from '../../db/database';
 import type { DB } from '../../db/schema';
-import { keysetPaginate, paginate, type KeysetOrder } from '../../lib/paginate';
-import { lastVisitOfMember } from './visits.repository';
+import type { Page } from '../../contracts/common.contract';
+import { keysetPaginate, type KeysetOrder } from '../../lib/paginate';
+import { newestVisitOf } from './visits.repository';
 
 type MemberRow = Omit<GymMember, 'accessSync'> & {
   syncState: AccessSync['state'];
@@ -14,6 +15,7 @@ type MemberRow = Omit<GymMember, 'accessSync'> & {
   waitAttempts: number | null;
   waitNextTryAt: string | null;
   waitError: string | null;
+  lastVisitAt: string | null;
 };
 
 export const wantsDoorAccess = (membership: Membership) => membership === 'active';
@@ -32,7 +34,7 @@ const syncColumns = (sync: AccessSyncRecord) => ({
   ...(sync.confirmed !== undefined ? { kisi_access_enabled: sync.confirmed ? 1 : 0, kisi_confirmed_at: sync.at } : {}),
 });
 
-const toMember = ({ syncState, syncError, syncAt, confirmedEnabled, confirmedAt, waitAttempts, waitNextTryAt, waitError, ...row }: MemberRow): GymMember => ({
+const toMember = ({ syncState, syncError, syncAt, confirmedEnabled, confirmedAt, waitAttempts, waitNextTryAt, waitError, lastVisitAt: _lastVisitAt, ...row }: MemberRow): GymMember => ({
   ...row,
   accessSync: {
     state: syncState,
@@ -49,6 +51,7 @@ type Filters = Pick<MemberListQuery, 'query' | 'ownerId' | 'membership'>;
 
 /** A member in the list: with when they last came in (null: never). */
 export type ListedMember = GymMember & { lastVisitAt: string | null };
+const toListed = (row: MemberRow): ListedMember => ({ ...toMember(row), lastVisitAt: row.lastVisitAt });
 
 /** The list by name, the Next and Previous links' cursor: `gym_users_name_idx` (and the filters' indexes) end in these. */
 const BY_NAME: KeysetOrder = { direction: 'asc', columns: [['u.name', 'text'], ['u.id', 'integer']] };
@@ -79,6 +82,7 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
         'w.attempts as waitAttempts',
         'w.next_try_at as waitNextTryAt',
         'w.last_error as waitError',
+        'u.last_visit_at as lastVisitAt',
         'u.created_at as createdAt',
         'u.updated_at as updatedAt',
       ]);
@@ -97,40 +101,35 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
 
   const matching = (filters: Filters) => db.selectFrom('gym_users as u').$if(hasFilters(filters), (qb) => qb.where(filtered(filters)));
   const selectMembers = () => withDetails(db.selectFrom('gym_users as u'));
-  const toListed = ({ lastVisitAt, ...row }: MemberRow & { lastVisitAt: string | null }): ListedMember => ({ ...toMember(row), lastVisitAt: lastVisitAt ?? null });
-  // By last visit every matching member's is looked up (one index probe each) and sorted. NULLS LAST
-  // (SQLite and PostgreSQL alike) puts members who never came at the end in both directions.
-  const byLastVisit = (filters: Filters, sort: Exclude<MemberSort, 'name'>, limit: number, offset: number) =>
-    withDetails(matching(filters))
-      .select((eb) => lastVisitOfMember(eb).as('lastVisitAt'))
-      .orderBy((eb) => lastVisitOfMember(eb), (ob) => (sort === '-last_visit' ? ob.desc() : ob.asc()).nullsLast())
-      .orderBy('u.name')
-      .orderBy('u.id')
-      .limit(limit)
-      .offset(offset);
+  const countOf = async (members: ReturnType<typeof matching>) => Number((await members.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+  /**
+   * By last visit (kept on the row, migration 034): the members who came, newest or oldest first
+   * along `gym_users_last_visit_idx`, then those who never came by name. Read by page number: the
+   * list holds the members, not the years of their visits.
+   */
+  async function byLastVisit(query: MemberListQuery, direction: 'asc' | 'desc'): Promise<Page<ListedMember>> {
+    const { page, pageSize } = query;
+    const came = () => matching(query).where('u.last_visit_at', 'is not', null);
+    const [total, visited] = await Promise.all([countOf(matching(query)), countOf(came())]);
+    const offset = page * pageSize;
+    const rows = offset < visited ? await withDetails(came()).orderBy('u.last_visit_at', direction).orderBy('u.id', direction).limit(pageSize).offset(offset).execute() : [];
+    const rest = pageSize - rows.length;
+    if (rest > 0 && offset + rows.length < total) {
+      rows.push(...(await withDetails(matching(query).where('u.last_visit_at', 'is', null)).orderBy('u.name').orderBy('u.id').limit(rest).offset(Math.max(0, offset - visited)).execute()));
+    }
+    return { items: rows.map(toListed), page, pageSize, total };
+  }
 
   return {
     /**
      * By name (the default) a page is read from its cursor along `gym_users_name_idx`, the count
-     * stopping at 1,000 past it; by last visit by its number, every member counted.
+     * stopping at 1,000 past it; by last visit by its number (see `byLastVisit`).
      */
-    list: async (query: MemberListQuery) => {
-      const { sort } = query;
-      if (sort === 'name') {
-        // The count reads the filtered members alone; the page joins its rows' owner, switch and last visit.
-        return keysetPaginate(db, query, {
-          matching: () => matching(query),
-          order: BY_NAME,
-          select: (members) => withDetails(members).select((eb) => lastVisitOfMember(eb).as('lastVisitAt')),
-          toItem: toListed,
-        });
-      }
-      return paginate<ListedMember>(
-        query,
-        async () => Number((await matching(query).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        async (limit, offset) => (await byLastVisit(query, sort, limit, offset).execute()).map(toListed),
-      );
-    },
+    list: (query: MemberListQuery): Promise<Page<ListedMember>> =>
+      query.sort === 'name'
+        ? keysetPaginate(db, query, { matching: () => matching(query), order: BY_NAME, select: withDetails, toItem: toListed })
+        : byLastVisit(query, query.sort === '-last_visit' ? 'desc' : 'asc'),
 
     /** Whether a member has this (lower-cased) email now. */
     emailInUse: async (email: string) => !!(await db.selectFrom('gym_users').select('id').where('email', '=', email).executeTakeFirst()),
@@ -149,6 +148,8 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
           owner_id: member.ownerId,
           membership: member.membership,
           ...syncColumns(member.sync),
+          // Door events of this email may be there already (a returning member, a Kisi user first).
+          last_visit_at: newestVisitOf(db, member.email),
           created_at: member.now,
           updated_at: member.now,
         })

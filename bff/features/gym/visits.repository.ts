@@ -1,25 +1,24 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { UNLOCK_EVENT_TYPE } from '../../contracts/webhook.contract';
 import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
 
 /**
  * Visits: a member's successful door unlocks, read straight from `kisi_events` (a shared table of
- * db/schema.ts, written only by the webhooks feature). Read in SQL here rather than through a port
- * the webhooks feature would export, because the member list sorts and pages by last visit: only
- * the database can order every member by it and hand back one page. Only reads live here.
+ * db/schema.ts, written only by the webhooks feature), which keeps each member's last visit on their
+ * row as it stores them (bff/db/member-visits.ts). Only reads live here.
  */
 
 /**
- * The newest successful unlock by the member `u` (emails are stored lower-cased on both sides), as a correlated
- * subquery: off `kisi_events_actor_idx` (actor_email, type, created_at), walked newest first, it
- * stops at the first successful unlock instead of reading the person's whole history.
+ * The newest successful unlock of this (lower-cased) email, as a subquery: off
+ * `kisi_events_actor_idx` (actor_email, type, created_at), walked newest first, it stops at the first
+ * successful unlock instead of reading the person's whole history. A new member's last visit starts
+ * from it; from then on the stored unlocks move it (`recordVisitIn`, bff/db/member-visits.ts).
  */
-export const lastVisitOfMember = (eb: ExpressionBuilder<DB & { u: DB['gym_users'] }, 'u'>) =>
-  eb
+export const newestVisitOf = (db: Db, email: string) =>
+  db
     .selectFrom('kisi_events as visit')
     .select('visit.created_at')
-    .whereRef('visit.actor_email', '=', 'u.email')
+    .where('visit.actor_email', '=', email)
     .where('visit.type', '=', UNLOCK_EVENT_TYPE)
     .where('visit.success', '=', 1)
     .orderBy('visit.created_at', 'desc')

@@ -4,6 +4,7 @@ import { DOOR_OBJECT_TYPE, UNLOCK_EVENT_TYPE, type EventFilter, type EventFilter
 import type { Database, Db } from '../../db/database';
 import { containsText } from '../../db/engine';
 import { countEvents } from '../../db/kisi-event-choices';
+import { recordVisitIn } from '../../db/member-visits';
 import type { DB, KisiEventsTable } from '../../db/schema';
 import { keysetPaginate, type KeysetOrder } from '../../lib/paginate';
 
@@ -71,6 +72,7 @@ const alongTheTimeOrder = (theirs: number, all: number, people: number) => their
  * finds the people of a person filter; without it (a write's repository) a plain contains does.
  */
 export function kisiEventsRepository(db: Db, containsMatch: Database['containsMatch'] = (_table, columns, text) => containsText(columns, text)) {
+  const recordVisit = recordVisitIn(db);
   /**
    * The events of the people whose name or email holds `text`: found in `kisi_event_people` (its
    * contains index), then their events off `kisi_events_actor_name_idx` / `_email_idx`, or, when they
@@ -148,7 +150,10 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
         .execute();
       await countEvents(db, rows.map((r) => ({ actor_name: r.actor_name, actor_email: null })), -1);
       await countEvents(db, rows, 1);
-      return rows.map(toKisiEvent).sort((a, b) => a.id - b.id);
+      const events = rows.map(toKisiEvent).sort((a, b) => a.id - b.id);
+      // The member with that email came in when these unlocks happened.
+      for (const event of events) await recordVisit(event);
+      return events;
     },
 
     /**
@@ -158,9 +163,12 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
     async insertOnce(values: Insertable<KisiEventsTable>): Promise<KisiEvent | undefined> {
       const row = await db.insertInto('kisi_events').values(values).onConflict((oc) => oc.column('uuid').doNothing()).returningAll().executeTakeFirst();
       if (!row) return undefined;
-      // Its type, door and person counted in the same transaction (the filter choices, the person filter).
+      // Its type, door and person counted in the same transaction (the filter choices, the person filter),
+      // and a member's unlock moves their last visit (the member list's order).
       await countEvents(db, [row], 1);
-      return toKisiEvent(row);
+      const event = toKisiEvent(row);
+      await recordVisit(event);
+      return event;
     },
 
     /**

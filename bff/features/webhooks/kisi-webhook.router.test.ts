@@ -91,6 +91,31 @@ describe('POST /api/webhooks/kisi bodies', () => {
     expect(published).toHaveLength(1);
   });
 
+  it('moves the member’s last visit with their successful unlock, never back, and not for a refused one', async () => {
+    const now = new Date().toISOString();
+    const { db } = ctx.database;
+    const owner = await db.insertInto('gym_owners').values({ name: 'Visit Owner', email: 'visit.owner@gyms.test', gym_name: 'Visit Gym', created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('gym_users')
+      .values({ email: 'visit.member@harbourside.example', name: 'Visit Member', owner_id: owner.id, membership: 'active', created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const lastVisit = async () => (await ctx.database.db.selectFrom('gym_users').select('last_visit_at').where('id', '=', id).executeTakeFirstOrThrow()).last_visit_at;
+    const deliver = async (overrides: Record<string, unknown>) => {
+      const body = JSON.stringify(unlockEvent({ actor_email: 'Visit.Member@harbourside.example', ...overrides }));
+      await post(body, signBody(body, secret)).expect(200);
+    };
+    await deliver({ created_at: '2026-04-02T08:00:00Z' });
+    expect(await lastVisit()).toBe('2026-04-02T08:00:00.000Z');
+    // A late delivery of an earlier unlock, a refusal and another kind of event leave it.
+    await deliver({ created_at: '2026-04-01T08:00:00Z' });
+    await deliver({ created_at: '2026-04-03T08:00:00Z', success: false });
+    await deliver({ created_at: '2026-04-04T08:00:00Z', type: 'lock.lock' });
+    expect(await lastVisit()).toBe('2026-04-02T08:00:00.000Z');
+    await db.deleteFrom('gym_users').where('id', '=', id).execute();
+    await db.deleteFrom('gym_owners').where('id', '=', owner.id).execute();
+  });
+
   it('answers 413 to an oversize body, 400 to malformed JSON or a non-object', async () => {
     const huge = JSON.stringify(unlockEvent({ object_name: 'x'.repeat(70_000) }));
     await post(huge, signBody(huge, secret)).expect(413);
