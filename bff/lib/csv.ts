@@ -44,11 +44,18 @@ const writable = (res: Response) =>
 const othersTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Streams a CSV attachment: the headings, then each batch of rows as it is read, so an export of
- * every row never holds more than a batch in memory. Between batches the other requests take their
- * turn (an export of two years does not hold up the desk's pages), and the rows wait while the client
- * reads slower than they come. UTF-8 with a byte-order mark, so a spreadsheet reads names such as
- * "Zoë Ørsted" as written. A client gone mid-way stops the reading (no further batch is read).
+ * Sends what is written so far: the compression middleware (bff/app.ts) otherwise holds it until
+ * its buffer fills, so the first bytes of an export waited for many batches to be read.
+ */
+const sendNow = (res: Response) => (res as Response & { flush?: () => void }).flush?.();
+
+/**
+ * Streams a CSV attachment: the headings at once, then each batch of rows as it is read (each sent
+ * on, compressed or not), so an export of every row never holds more than a batch in memory. Between
+ * batches the other requests take their turn (an export of two years does not hold up the desk's
+ * pages), and the rows wait while the client reads slower than they come. UTF-8 with a byte-order
+ * mark, so a spreadsheet reads names such as "Zoë Ørsted" as written. A client gone mid-way stops
+ * the reading (no further batch is read).
  */
 export async function sendCsv<T>(res: Response, filename: string, columns: readonly CsvColumn<T>[], batches: AsyncIterable<readonly T[]>): Promise<void> {
   res.status(200);
@@ -56,10 +63,13 @@ export async function sendCsv<T>(res: Response, filename: string, columns: reado
   res.attachment(filename);
   res.setHeader('Cache-Control', 'no-store');
   res.write(`\uFEFF${csvLine(columns.map((c) => c.heading))}`);
+  sendNow(res);
   for await (const rows of batches) {
     if (res.destroyed) return; // leaving the loop ends the reading of batches
     const text = rows.map((row) => csvLine(columns.map((c) => c.value(row)))).join('');
-    if (!res.write(text)) await writable(res);
+    const more = res.write(text);
+    sendNow(res);
+    if (!more) await writable(res);
     else await othersTurn();
     if (res.destroyed) return;
   }
