@@ -86,6 +86,11 @@ export async function keysetPaginate<Row, Item>(
   spec: {
     /** The list's rows with its filters, nothing selected yet. */
     matching: () => AnyBuilder;
+    /**
+     * The same rows written for the count, when another plan counts them best (a filter whose page
+     * walks the list's order while its rows are quickest counted off an index of their own).
+     */
+    counting?: () => AnyBuilder;
     order: KeysetOrder;
     /** Adds the selection; the rows must hold the order's columns. */
     select: (query: AnyBuilder) => SelectQueryBuilder<never, never, Row>;
@@ -93,6 +98,7 @@ export async function keysetPaginate<Row, Item>(
   },
 ): Promise<Page<Item>> {
   const { matching, order, select, toItem } = spec;
+  const counting = spec.counting ?? matching;
   const { pageSize } = query;
   if (query.next && query.previous) throw badRequest('A page has one cursor: next (from its Next link) or previous (from its Previous link), not both');
   const forward = order.direction === 'desc' ? '<' : '>';
@@ -130,12 +136,12 @@ export async function keysetPaginate<Row, Item>(
   let total: number;
   let totalIsLowerBound: true | undefined;
   if (!first) {
-    const n = await countUpTo(db, matching(), COUNT_STOPS_AT + 1);
+    const n = await countUpTo(db, counting(), COUNT_STOPS_AT + 1);
     [total, totalIsLowerBound] = n > COUNT_STOPS_AT ? [COUNT_STOPS_AT, true] : [n, undefined];
   } else if (!more) {
     total = offset + rows.length;
   } else {
-    const n = await countUpTo(db, matching().where(beyond(order, keyOf(first), `${forward}=` as '<=' | '>=')), COUNT_STOPS_AT + 1);
+    const n = await countUpTo(db, counting().where(beyond(order, keyOf(first), `${forward}=` as '<=' | '>=')), COUNT_STOPS_AT + 1);
     [total, totalIsLowerBound] = n > COUNT_STOPS_AT ? [offset + COUNT_STOPS_AT, true] : [offset + n, undefined];
   }
   return {

@@ -79,7 +79,8 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
    * have a great many ({@link alongTheTimeOrder}), along the time order with their names and emails as
    * a filter (written so that no index is taken for it: `actor_name || ''`).
    */
-  async function personCondition(text: string): Promise<(eb: ExpressionBuilder<DB, 'kisi_events'>) => Expression<SqlBool>> {
+  type PersonCondition = (eb: ExpressionBuilder<DB, 'kisi_events'>) => Expression<SqlBool>;
+  async function personCondition(text: string): Promise<{ page: PersonCondition; count: PersonCondition }> {
     const found = db.selectFrom('kisi_event_people').where(containsMatch('kisi_event_people', ['name', 'email'], text));
     const byName = containsText(['name'], text);
     const byEmail = containsText(['email'], text);
@@ -87,27 +88,27 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
       found.select((eb) => [eb.fn.countAll<number>().as('people'), eb.fn.coalesce(eb.fn.sum<number>('events'), eb.lit(0)).as('theirs')]).executeTakeFirstOrThrow(),
       db.selectFrom('kisi_event_types').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('events'), eb.lit(0)).as('all')).executeTakeFirstOrThrow(),
     ]);
-    if (alongTheTimeOrder(Number(theirs), Number(all), Number(people))) {
-      const names = found.select('name').where(byName);
-      const emails = found.select('email').where(byEmail);
-      return (eb) => eb.or([eb(sql<string>`${sql.ref('actor_name')} || ''`, 'in', names), eb(sql<string>`${sql.ref('actor_email')} || ''`, 'in', emails)]);
-    }
+    const walked: PersonCondition = (eb) =>
+      eb.or([eb(sql<string>`${sql.ref('actor_name')} || ''`, 'in', found.select('name').where(byName)), eb(sql<string>`${sql.ref('actor_email')} || ''`, 'in', found.select('email').where(byEmail))]);
+    if (Number(people) > LISTED_PEOPLE) return { page: walked, count: walked };
     const names = (await found.select('name').where(byName).where('name', '<>', '').execute()).map((p) => p.name);
     const emails = (await found.select('email').where(byEmail).where('email', '<>', '').execute()).map((p) => p.email);
-    return (eb) =>
+    const indexed: PersonCondition = (eb) =>
       eb.or([
         ...(names.length > 0 ? [eb('actor_name', 'in', [...new Set(names)])] : []),
         ...(emails.length > 0 ? [eb('actor_email', 'in', [...new Set(emails)])] : []),
         ...(names.length + emails.length === 0 ? [sql<SqlBool>`1 = 0`] : []),
       ]);
+    // Many events: the page walks the time order; the count (no further than 1,000 past the page) reads their indexes.
+    return alongTheTimeOrder(Number(theirs), Number(all), Number(people)) ? { page: walked, count: indexed } : { page: indexed, count: indexed };
   }
 
-  /** The events a filter lets through (the person's people looked up first), nothing selected yet. */
+  /** The events a filter lets through (the person's people looked up first), nothing selected yet: as the page reads them, and as the count does. */
   const matching = async (filter: EventFilter) => {
     const person = filter.person ? await personCondition(filter.person) : undefined;
-    return () => {
+    const built = (forCount: boolean) => {
       let q = db.selectFrom('kisi_events');
-      if (person) q = q.where(person);
+      if (person) q = q.where(forCount ? person.count : person.page);
       if (filter.doorId) q = q.where('object_type', '=', DOOR_OBJECT_TYPE).where('object_id', '=', filter.doorId);
       if (filter.result) q = q.where('success', '=', filter.result === 'granted' ? 1 : 0);
       if (filter.type) q = q.where('type', '=', filter.type);
@@ -115,6 +116,7 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
       if (filter.before) q = q.where('created_at', '<', filter.before);
       return q;
     };
+    return { rows: () => built(false), counted: () => built(true) };
   };
   const meta = async (key: string) => (await db.selectFrom('app_meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
   return {
@@ -175,15 +177,17 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
      * Newest first (when it happened at Kisi; the id breaks ties), a page from its cursor along the
      * index of the narrowest filter, the count stopping at 1,000 past it.
      */
-    list: async ({ page, pageSize, next, previous, ...filter }: EventListQuery): Promise<Page<KisiEvent>> =>
-      keysetPaginate(db, { page, pageSize, next, previous }, { matching: await matching(filter), order: NEWEST_FIRST, select: (q) => q.selectAll(), toItem: toKisiEvent }),
+    async list({ page, pageSize, next, previous, ...filter }: EventListQuery): Promise<Page<KisiEvent>> {
+      const { rows, counted } = await matching(filter);
+      return keysetPaginate(db, { page, pageSize, next, previous }, { matching: rows, counting: counted, order: NEWEST_FIRST, select: (q) => q.selectAll(), toItem: toKisiEvent });
+    },
 
     /**
      * The next `limit` matching events after `last`, in the list's order (newest first, the id breaking
      * ties): a keyset read, so an export of every event never counts past the rows it has written.
      */
     matchingAfter: async (filter: EventFilter, last: KisiEvent | undefined, limit: number) => {
-      let q = (await matching(filter))();
+      let q = (await matching(filter)).rows();
       if (last) q = q.where(sql<SqlBool>`(created_at, id) < (${last.createdAt}, ${last.id})`);
       return (await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()).map(toKisiEvent);
     },
