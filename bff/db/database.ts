@@ -35,6 +35,9 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
   };
   try {
     await connection.exclusively(() => migrateOnce(url, options, db, connection));
+    // A migration's new indexes have no planner statistics yet: without them SQLite may take another
+    // index until the periodic optimize (the chat messages list: 8 ms instead of 0.05).
+    await connection.optimize();
   } catch (err) {
     await close();
     throw err;
