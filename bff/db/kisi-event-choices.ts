@@ -1,5 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import type { Db } from './database';
+// The schema's own type rather than database.ts's `Db`: migration 031 fills these tables with this
+// file, and database.ts reads the migrations (an import circle otherwise).
+import type { DB } from './schema';
+
+type Db = Kysely<DB>;
 
 /**
  * The door events' small tables (migration 031, decision 0100): each event type, each door (lock)
