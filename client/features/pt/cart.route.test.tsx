@@ -345,6 +345,25 @@ describe('placing the order', () => {
     expect(confirmation).toHaveTextContent('We cannot estimate the wait: not enough recent orders.');
   });
 
+  it('says a cancelled order is cancelled, without the Live badge of an order under way; a cancel undone is followed again', async () => {
+    const { user, pt } = await cartWithLaksaAndPizza();
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+    const stream = FakeEventSource.instances.find((s) => s.url === '/api/pt/orders/1/stream?token=token-1')!;
+    act(() => stream.open());
+    expect(within(confirmation).getByTitle('Order updates: Live')).toBeInTheDocument();
+    const placed = pt.orders[0]!;
+    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'cancelled', updatedAt: new Date(Date.now() + 60_000).toISOString() }, ''));
+    expect(within(confirmation).getByRole('heading', { level: 2 })).toHaveAccessibleName('Order 1 is cancelled');
+    expect(within(confirmation).queryByText('Live')).not.toBeInTheDocument();
+    expect(within(confirmation).queryByTitle(/^Order updates/)).not.toBeInTheDocument();
+    expect(confirmation).toHaveTextContent('Cancelled This order was cancelled.');
+    // The stream is still followed: the stall may bring it back.
+    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'received', updatedAt: new Date(Date.now() + 120_000).toISOString() }, ''));
+    expect(within(confirmation).getByRole('heading', { level: 2 })).toHaveAccessibleName('Order 1 is placed');
+    expect(within(confirmation).getByTitle('Order updates: Live')).toBeInTheDocument();
+  });
+
   it('confirms with the order number, lines and total, clears the cart, and follows the status live, also after a reload', async () => {
     const { user, pt, unmount } = await cartWithLaksaAndPizza();
     await user.click(screen.getByRole('button', { name: /Place order/ }));

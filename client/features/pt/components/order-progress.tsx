@@ -77,10 +77,11 @@ export function OrderConfirmation({ tracked, currency, placedNow = false }: { tr
     <section className="card stack order-confirmation" aria-labelledby={headingId}>
       <div className="card-head">
         <h2 id={headingId} className="card-heading" tabIndex={-1} ref={headingRef}>
-          {/* A tick says "this went through"; a cancelled order does not get one. */}
-          <Icon name={cancelled ? 'cross' : 'check'} /> {placedNow ? `Order ${order.id} is placed` : `Order ${order.id}`}
+          {/* A tick says "this went through"; a cancelled order does not get one, nor the words of one just placed. */}
+          <Icon name={cancelled ? 'cross' : 'check'} /> {cancelled ? `Order ${order.id} is cancelled` : placedNow ? `Order ${order.id} is placed` : `Order ${order.id}`}
         </h2>
-        <LiveStatusBadge state={live.state} label="Order updates" />
+        {/* A green "Live" reads as an order under way. A cancelled one is still followed (the stall can bring it back), without saying so. */}
+        {cancelled ? null : <LiveStatusBadge state={live.state} label="Order updates" />}
       </div>
       <p className="muted">
         Table {order.table} · placed {formatWhen(order.createdAt)}
