@@ -167,6 +167,36 @@ describe('/pt/diner/menu → cart', () => {
   });
 });
 
+describe('the table in the address', () => {
+  // A link to the cart or the order page that carries the table (a table's QR code, the help page) says it, as the menu does.
+  it('shows the table of `?table=` on an empty cart and on the order page, and remembers it', async () => {
+    const { unmount } = setup('/pt/diner/cart?table=12');
+    expect(await screen.findByRole('heading', { name: 'Your cart', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('Table 12', { selector: '.eyebrow' })).toBeInTheDocument();
+    expect(screen.queryByText('Food court', { selector: '.eyebrow' })).not.toBeInTheDocument();
+    expect(window.localStorage.getItem('frontdesk.pt.table')).toBe('12');
+    unmount();
+    window.localStorage.clear();
+    setup('/pt/diner/order?table=7');
+    expect(await screen.findByRole('heading', { name: 'Your order', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('Table 7', { selector: '.eyebrow' })).toBeInTheDocument();
+  });
+
+  it('orders a filled cart for the table of `?table=` without asking again; a table the venue does not have is not taken', async () => {
+    const first = setup('/pt/diner/menu');
+    await addFromMenu(first.user, 'Laksa');
+    first.unmount();
+    const { unmount } = setup('/pt/diner/cart?table=9');
+    expect(await screen.findByText('table 9', { selector: '.table-line strong' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Your table')).not.toBeInTheDocument();
+    unmount();
+    setup('/pt/diner/cart?table=99');
+    await screen.findByRole('list', { name: 'Dishes in your cart' });
+    expect(window.localStorage.getItem('frontdesk.pt.table')).toBe('9');
+    expect(screen.getByText('Table 9', { selector: '.eyebrow' })).toBeInTheDocument();
+  });
+});
+
 describe('placing the order', () => {
   async function cartWithLaksaAndPizza(pt?: FakePt) {
     const view = setup('/pt/diner/menu?table=12', pt);

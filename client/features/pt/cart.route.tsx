@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
+import type { LoaderFunctionArgs } from 'react-router';
 import * as v from 'valibot';
 import { PlaceOrderSchema, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
 import { menuInPageReads } from '@pages/pt.reads';
@@ -16,8 +17,10 @@ import { TablePicker } from './components/table-picker';
 import {
   clearCart,
   idempotencyKeyFor,
+  isTable,
   lineKey,
   rememberTable,
+  rememberTableOfAddress,
   removeLine,
   setQuantity,
   settleSubmission,
@@ -41,7 +44,13 @@ const NOTHING_ORDERABLE = 'None of these dishes can be ordered right now. Remove
  * cannot be read the cart still works (the server prices the order anyway).
  */
 const reads = routeReads(menuInPageReads);
-export const { loader } = reads;
+
+/** `?table=` is the cart's too, as on the menu: a link to the cart that names the table is that table's. */
+export async function loader(args: LoaderFunctionArgs) {
+  const loaded = await reads.loader(args);
+  rememberTableOfAddress(args.request.url, loaded.menu.data?.tables);
+  return loaded;
+}
 export const handle = { title: 'Your cart', ...reads.handle };
 
 /** Messages of a refused order, by the cart line they name (`body.cart.N…`), and the rest. */
@@ -64,7 +73,7 @@ export function Component() {
   const cart = useCart();
   const tracked = useTrackedOrders();
   const remembered = useRememberedTable();
-  const table = remembered !== null && (!menu || remembered <= menu.tables) ? remembered : null;
+  const table = isTable(remembered, menu?.tables) ? remembered : null;
   const [changingTable, setChangingTable] = useState(false);
   const [placing, setPlacing] = useState(false);
   const [failures, setFailures] = useState<Record<string, string>>({});

@@ -13,26 +13,22 @@ import { useRead } from '@/lib/reads';
 import { routeReads } from '@/lib/route-reads';
 import { AddToCartForm } from './components/add-to-cart-form';
 import { TablePicker } from './components/table-picker';
-import { rememberTable, useCart, useRememberedTable } from './diner-store';
+import { isTable, rememberTable, rememberTableOfAddress, useCart, useRememberedTable } from './diner-store';
 import { byCategory } from './menu-groups';
 import { menuQuery } from './pt.api';
 import { formatMoney, formatWait } from './pt-format';
 import { DinerPageHeader } from './components/diner-page-header';
 
-/** A table the venue has: numbered 1 to `tables`. */
-const isTable = (n: number | null, tables: number): n is number => n !== null && n >= 1 && n <= tables;
-
 const reads = routeReads(dinerMenuReads);
 
 /**
  * `/pt/diner/menu?table=12&stall=3`: the open stalls' menus for a diner, the table from the QR code.
- * The QR code's table is remembered here, before the page renders, so the cart (and a later visit
- * without the QR) knows it, and the menu is not drawn a second time when it is.
+ * The QR code's table is remembered before the page renders, so the cart (and a later visit
+ * without the QR) knows it.
  */
 export async function loader(args: LoaderFunctionArgs) {
   const loaded = await reads.loader(args);
-  const { tableGiven, table } = parseDinerSearch(new URL(args.request.url).searchParams);
-  if (tableGiven && isTable(table, loaded.menu.tables)) rememberTable(table);
+  rememberTableOfAddress(args.request.url, loaded.menu.tables);
   return loaded;
 }
 

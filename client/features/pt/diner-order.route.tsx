@@ -1,11 +1,12 @@
 import { useState } from 'react';
+import type { LoaderFunctionArgs } from 'react-router';
 import { menuInPageReads } from '@pages/pt.reads';
 import { EmptyState } from '@/components/empty-state';
 import { AppLink } from '@/lib/app-link';
 import { dinerMenuPath } from '@/lib/paths';
 import { routeReads } from '@/lib/route-reads';
 import { OrderConfirmation, OtherOrders } from './components/order-progress';
-import { useRememberedTable, useTrackedOrders } from './diner-store';
+import { isTable, rememberTableOfAddress, useRememberedTable, useTrackedOrders } from './diner-store';
 import { DinerPageHeader } from './components/diner-page-header';
 
 /**
@@ -14,14 +15,21 @@ import { DinerPageHeader } from './components/diner-page-header';
  * orders still show, their totals unformatted rather than missing.
  */
 const reads = routeReads(menuInPageReads);
-export const { loader } = reads;
+
+/** `?table=` is this page's too, as on the menu and the cart. */
+export async function loader(args: LoaderFunctionArgs) {
+  const loaded = await reads.loader(args);
+  rememberTableOfAddress(args.request.url, loaded.menu.data?.tables);
+  return loaded;
+}
 export const handle = { title: 'Your order', ...reads.handle };
 
 export function Component() {
   const { menu } = reads.useReads();
   const currency = menu.data?.currency ?? '';
   const tracked = useTrackedOrders();
-  const table = useRememberedTable();
+  const remembered = useRememberedTable();
+  const table = isTable(remembered, menu.data?.tables) ? remembered : null;
   const [shownId, setShownId] = useState<number>();
   const shown = tracked.find((t) => t.order.id === shownId) ?? tracked[0];
   const earlier = tracked.filter((t) => t !== shown);

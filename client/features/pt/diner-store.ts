@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { MAX_QUANTITY, OrderSchema, type MenuItem, type Order, type PlacedOrder, type Stall } from '@contracts/pt.contract';
+import { parseDinerSearch } from '@pages/pt.reads';
 import { storedValue, useStored } from '@/lib/stored-value';
 
 /**
@@ -17,6 +18,19 @@ export const useRememberedTable = () => useStored(tableStore);
 export const rememberTable = (table: number | null) => {
   if (tableStore.read() !== table) tableStore.write(table);
 };
+
+/** A table the venue has: numbered 1 to `tables` (any from 1 while the menu, which says how many, is unread: the order is checked when placed). */
+export const isTable = (n: number | null, tables: number | undefined): n is number => n !== null && n >= 1 && (tables === undefined || n <= tables);
+
+/**
+ * For a diner page's loader: the table its address names (`?table=`, from a table's QR code or a
+ * link that carries it) is remembered when the venue has it, before the page renders, so that page
+ * and the next ones are that table's (and the page is not drawn a second time when it is).
+ */
+export function rememberTableOfAddress(url: string, tables: number | undefined) {
+  const { tableGiven, table } = parseDinerSearch(new URL(url).searchParams);
+  if (tableGiven && isTable(table, tables)) rememberTable(table);
+}
 
 // ---- the cart -----------------------------------------------------------------------------------
 
