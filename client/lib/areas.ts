@@ -33,7 +33,7 @@ export const areas: Area[] = withAudience([
   { title: 'Door events', href: paths.shellWebhook, summary: 'Every door unlock Kisi reports, arriving live; remove the ones you have dealt with.', nav: DESK, icon: 'inbox' },
   { title: 'Gym owners', href: paths.gymOwners, summary: 'The gyms whose members use the venue: add, look up and remove owners.', nav: DESK, icon: 'dumbbell' },
   { title: 'Runner board', href: paths.ptRunner, summary: 'The open orders of every stall, live: take, ready and serve them.', nav: ['runner'], icon: 'activity' },
-  { title: 'Kitchen screens', href: paths.ptKitchens, summary: 'One stall’s tickets on the tablet by its pass: bump them as they cook, live.', icon: 'food' },
+  { title: 'Kitchen screens', href: paths.ptKitchens, summary: 'One stall’s tickets on the tablet at its counter: bump them as they cook, live.', icon: 'food' },
   { title: 'Food court', href: paths.pt, summary: 'The stalls and their menus, ordering from your table, and the runners’ live board.', nav: DESK, icon: 'food' },
   { title: 'Food court figures', href: paths.ptReports, summary: 'Orders, revenue, average ticket and cancellations by hour and by stall, for a day or a range; export them as CSV.', icon: 'activity' },
   { title: 'Chat', href: paths.chat, summary: 'The staff’s channels; runners read and write in the Kitchen channel.', nav: WORKERS, icon: 'post' },

@@ -15,7 +15,7 @@ export function Component() {
   return (
     <div className="stack-lg">
       <PageHeader eyebrow="Food court" title="Kitchens">
-        <p>Open one stall’s screen on the tablet by its pass: its tickets only, live.</p>
+        <p>Open one stall’s screen on the tablet at its counter, where dishes are handed over: its tickets only, live.</p>
       </PageHeader>
       {stalls.items.length === 0 ? (
         <EmptyState icon="food" title="No stalls yet" />

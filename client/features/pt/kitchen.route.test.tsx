@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FakeEventSource, fakeAudioEachTest, fakeBff, fakeEventSourceEachTest, renderApp, signedInAs } from '@/test-support/test-utils';
 import { fakePt, order, stall, type FakePt } from '@/test-support/pt.fake-api';
@@ -135,5 +135,17 @@ describe('/pt/kitchen/:stallId', () => {
     setup(kitchen(), '/pt/kitchen');
     const list = await screen.findByRole('list', { name: 'Stalls' });
     expect(within(list).getByRole('link', { name: 'Grill' })).toHaveAttribute('href', '/pt/kitchen/2');
+  });
+
+  // "The pass" is kitchen talk that a reader takes for a password.
+  it('says where the tablet goes in plain words, on the picker and on an empty Ready column', async () => {
+    setup(kitchen(), '/pt/kitchen');
+    await screen.findByRole('list', { name: 'Stalls' });
+    expect(screen.getByText(/on the tablet at its counter, where dishes are handed over/)).toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(/\bpass\b/i);
+    cleanup();
+    setup();
+    expect(within(await screen.findByRole('region', { name: /^Ready/ })).getByText('Nothing waiting to be picked up.')).toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(/\bpass\b/i);
   });
 });

@@ -26,7 +26,7 @@ import { moveTicket } from './pt.api';
 const reads = routeReads(kitchenReads);
 const noStall = (stallId = '') => data(`No stall with id ${stallId}`, { status: 404, statusText: 'Not Found' });
 
-/** `/pt/kitchen/:stallId` (runners, staff, admins): one stall's tickets, for a tablet in landscape by the pass. */
+/** `/pt/kitchen/:stallId` (runners, staff, admins): one stall's tickets, for a tablet in landscape at the stall's counter. */
 export async function loader(args: LoaderFunctionArgs): Promise<{ kitchen: Kitchen }> {
   const { stallId } = args.params;
   const { kitchen } = await reads.loader(args).catch((error: unknown) => {
@@ -41,7 +41,7 @@ export const handle = { title: 'Kitchen', ...reads.handle };
 const COLUMNS = [
   { status: 'received', title: 'New', empty: 'No new tickets.' },
   { status: 'preparing', title: 'Preparing', empty: 'Nothing on the stove.' },
-  { status: 'ready', title: 'Ready', empty: 'Nothing waiting at the pass.' },
+  { status: 'ready', title: 'Ready', empty: 'Nothing waiting to be picked up.' },
 ] as const;
 
 const oldestFirst = (a: KitchenTicket, b: KitchenTicket) => byInstant(a.orderCreatedAt, b.orderCreatedAt) || a.orderId - b.orderId;
