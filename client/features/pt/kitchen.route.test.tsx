@@ -107,6 +107,29 @@ describe('/pt/kitchen/:stallId', () => {
     expect(JSON.parse(window.localStorage.getItem('pt.kitchen-queue')!)).toEqual([]);
   });
 
+  it('does not say Live while it says Offline: the badge waits for the network with the bumps', async () => {
+    const { pt, user } = setup();
+    await screen.findByRole('heading', { name: 'Noodle Bar', level: 1 });
+    act(() => FakeEventSource.current().open());
+    expect(screen.getByTitle('Live tickets: Live')).toBeInTheDocument();
+    // A bump finds no network, though the stream's connection has not noticed yet.
+    pt.kitchenDown = true;
+    await user.click(within(ticket(1)).getByRole('button', { name: 'Start (order 1)' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Offline');
+    expect(screen.queryByText('Live')).not.toBeInTheDocument();
+    expect(screen.getByTitle(/^Live tickets:/)).toHaveTextContent('Offline');
+    pt.kitchenDown = false;
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+    expect(screen.getByTitle('Live tickets: Live')).toBeInTheDocument();
+
+    // The browser's own word for it says the same.
+    jest.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    act(() => void window.dispatchEvent(new Event('offline')));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Offline');
+    expect(screen.getByTitle(/^Live tickets:/)).toHaveTextContent('Offline');
+  });
+
   it("adds a new ticket live with a flash and, once turned on for this device, a chime; another stall's order stays off", async () => {
     const { user } = setup();
     await screen.findByRole('heading', { name: 'Noodle Bar', level: 1 });

@@ -139,7 +139,7 @@ export function Component() {
           <button type="button" className="btn" aria-pressed={soundOn} onClick={toggleSound}>
             <Icon name="chime" /> Sound {soundOn ? 'on' : 'off'}
           </button>
-          <LiveConnectionBadge label="Live tickets" />
+          <LiveConnectionBadge label="Live tickets" offline={!online} />
         </div>
       </header>
 
