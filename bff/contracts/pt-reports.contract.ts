@@ -69,6 +69,12 @@ export const ReportSchema = v.object({
   totals: ReportFiguresSchema,
   /** All 24 wall-clock hours, 0 to 23, over every day of the range (empty hours are zeros). */
   byHour: v.array(ReportHourSchema),
+  /**
+   * The last hour of the day that has begun at the venue, for the report's first day: 23 when it is
+   * past, the hour it is now when it is today, -1 when it is still to come. The hours after it have
+   * not come yet (a zero there is not a quiet hour), so a chart of today stops at it.
+   */
+  lastHourBegun: v.number(),
   /** The stalls with orders in the range, the highest revenue first. */
   byStall: v.array(ReportStallSchema),
 });

@@ -98,6 +98,15 @@ describe('GET /api/pt/reports', () => {
     expect(empty.byHour.every((h) => h.orders === 0)).toBe(true);
   });
 
+  it('says which hours of the day have begun: every one of a past day, up to the hour now of today, none of a day to come', async () => {
+    const hourNow = () => Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
+    expect((await report('?from=2026-03-10')).lastHourBegun).toBe(23);
+    const before = hourNow();
+    const today = await report('');
+    expect([before, hourNow()]).toContain(today.lastHourBegun);
+    expect((await report('?from=2099-01-01')).lastHourBegun).toBe(-1);
+  });
+
   it('refuses a day that is not one, a range backwards and more than 31 days, naming the field', async () => {
     const refused = async (query: string, path: string, message: RegExp) => {
       const res = await staff.get(`/api/pt/reports${query}`).expect(400);

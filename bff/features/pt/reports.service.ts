@@ -1,6 +1,6 @@
 import type { CsvColumn } from '../../lib/csv';
 import { badRequest } from '../../lib/http-error';
-import { addDays, daysBetween, zonedDay } from '../../lib/time-zone';
+import { addDays, daysBetween, zonedDay, zonedDayAndHour } from '../../lib/time-zone';
 import { MAX_REPORT_DAYS, type Report, type ReportFigures, type ReportQuery } from '../../contracts/pt-reports.contract';
 import type { ReportsRepository, Sums } from './reports.repository';
 
@@ -51,6 +51,12 @@ export function reportsService({ figures, venue, now = Date.now }: ReportsServic
     return { from, to };
   }
 
+  /** The last hour of `day` that has begun at the venue: 23 for a past day, the hour now today, -1 for a day to come. */
+  function lastHourBegun(day: string) {
+    const at = zonedDayAndHour(now(), venue.timeZone);
+    return day < at.day ? 23 : day === at.day ? at.hour : -1;
+  }
+
   return {
     async report(query: ReportQuery): Promise<Report> {
       const { from, to } = spanOf(query);
@@ -66,6 +72,8 @@ export function reportsService({ figures, venue, now = Date.now }: ReportsServic
         currency: venue.currency,
         totals: figuresOf(totals),
         byHour: Array.from({ length: 24 }, (_, hour) => ({ hour, ...figuresOf(ofHour.get(hour) ?? none) })),
+        // By the first day: a range that began before today has had every hour on one of its days.
+        lastHourBegun: lastHourBegun(from),
         byStall: stalls
           .sort((a, b) => b.revenueCents - a.revenueCents || b.orders - a.orders || byName(a, b))
           .map(({ stallId, stallName, ...sums }) => ({ stallId, stallName, ...figuresOf(sums) })),

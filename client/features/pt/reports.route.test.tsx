@@ -22,6 +22,7 @@ function reportFor(from: string, to: string): Report {
     currency: 'USD',
     totals: figures(4, 1, 2300),
     byHour,
+    lastHourBegun: 23,
     byStall: [
       { stallId: 1, stallName: 'Burgers', ...figures(3, 0, 2000) },
       { stallId: 2, stallName: 'Noodles', ...figures(2, 1, 300) },
@@ -76,6 +77,18 @@ describe('/pt/reports', () => {
 
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/pt/reports/export.csv');
     expect(screen.getByRole('link', { name: 'Figures' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('charts today only up to the hour it is at the venue: the hours still to come are not hours with nothing sold', async () => {
+    // 05:40 in New York; orders at 01:00 and 04:00.
+    const today = reportFor('2026-03-10', '2026-03-10');
+    today.byHour = today.byHour.map((h) => ({ hour: h.hour, ...(h.hour === 1 ? figures(1, 0, 900) : h.hour === 4 ? figures(2, 0, 1400) : figures(0, 0, 0)) }));
+    fakeBff([handle(ptReportsApi.report, () => ({ ...today, lastHourBegun: 5 }))], { signedIn: true });
+    renderApp('/pt/reports');
+    const hours = await screen.findByRole('table', { name: 'Figures by hour' });
+    const [byHour] = screen.getAllByTestId('bar-chart');
+    expect([...byHour!.querySelectorAll('.bar-chart-label')].map((l) => l.textContent)).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00', '05:00']);
+    expect(rowsOf(hours).map((row) => row[0])).toEqual(['Hour', '01:00', '02:00', '03:00', '04:00', 'Total']);
   });
 
   it('reports the days in the URL and exports the same days', async () => {

@@ -48,16 +48,18 @@ const MIN_CHART_HOURS = 8;
 
 /**
  * The hours from the first with an order to the last, widened to at least `atLeast` (within the
- * day): a day's chart is the food court's open hours, not 24 columns of mostly nothing.
+ * day, and never past the last hour that has begun: today's hours still to come are not quiet
+ * hours): a day's chart is the food court's open hours, not 24 columns of mostly nothing.
  */
 function busyHours(report: Report, atLeast = 1) {
   const busy = report.byHour.filter((h) => h.orders > 0).map((h) => h.hour);
   if (busy.length === 0) return [];
   let first = Math.min(...busy);
   let last = Math.max(...busy);
-  while (last - first + 1 < atLeast && (first > 0 || last < 23)) {
+  const end = Math.max(last, Math.min(23, report.lastHourBegun));
+  while (last - first + 1 < atLeast && (first > 0 || last < end)) {
     if (first > 0) first--;
-    if (last - first + 1 < atLeast && last < 23) last++;
+    if (last - first + 1 < atLeast && last < end) last++;
   }
   return report.byHour.slice(first, last + 1);
 }
