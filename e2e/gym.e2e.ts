@@ -248,6 +248,42 @@ describe('gym front desk', () => {
     ['desktop', { width: 1280, height: 800 }],
     ['phone', { width: 390, height: 844 }],
   ] as const) {
+    it(`a membership choice (${size}): its confirm button comes on screen, and the choice says it is not saved`, async () => {
+      const { page, context, problems } = await signedIn('/shell/gymowner/users', STAFF, viewport);
+      await openMemberByEmail(page, 'alice.moreau@mail.example');
+      await page.getByTestId('kisi-access').waitFor();
+      // As a person does: the choice scrolled to the bottom of the screen, then clicked where it is (a locator's check would scroll).
+      const paused = page.getByRole('radio', { name: /Paused/ });
+      await paused.evaluate((radio) => radio.closest('label')!.scrollIntoView({ block: 'end' }));
+      // Where it rests (the page may still be settling after the scroll).
+      let at = (await paused.boundingBox())!;
+      for (;;) {
+        await page.waitForTimeout(100);
+        const now = (await paused.boundingBox())!;
+        if (now.y === at.y) break;
+        at = now;
+      }
+      await page.mouse.click(at.x + 20, at.y + 20);
+      const confirm = page.getByRole('button', { name: 'Pause membership' });
+      await confirm.waitFor();
+      // Issue 52: at 1280 × 800 the button sat below the fold and the lit choice looked done.
+      await page.waitForFunction((button) => {
+        const box = button!.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      }, await confirm.elementHandle());
+      await page.getByText('Not saved yet: confirm below').waitFor();
+      await screenshot(page, `membership-unsaved-${size}`);
+      await page.getByRole('button', { name: 'Keep it active' }).click();
+      assert.equal(await page.getByRole('radio', { name: /Active/ }).isChecked(), true);
+      assert.deepEqual(problems.messages, []);
+      await context.close();
+    });
+  }
+
+  for (const [size, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     it(`the members list by last visit (${size}): door access and last visit per row, sort kept in the URL, nothing wider than the screen`, async () => {
       const { page, context, problems } = await signedIn('/shell/gymowner/users', STAFF, viewport);
       await page.getByLabel('Sort').selectOption({ label: 'Last visit, newest first' });

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Membership } from '@contracts/gym.contract';
 import { MEMBERSHIP_VALUES, memberProfileReads } from '@pages/gym.reads';
 import { Icon } from '@/components/icon';
@@ -45,8 +45,16 @@ function MembershipSwitch() {
   const [pending, setPending] = useState<Membership | null>(null);
   const [saving, setSaving] = useState(false);
   const fieldsetRef = useRef<HTMLFieldSetElement>(null);
+  const confirmRef = useRef<HTMLDivElement>(null);
   const confirmId = useId();
   const chosen = pending ?? member.membership;
+
+  // A choice does nothing until confirmed: the button that does it is brought on screen with the
+  // choice (at 1280 × 800 it sat below the fold, and a lit choice looked done).
+  const asking = pending !== null;
+  useEffect(() => {
+    if (asking) confirmRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [asking]);
 
   const focusChoice = (membership: Membership) => fieldsetRef.current?.querySelector<HTMLInputElement>(`input[value="${membership}"]`)?.focus();
   const choose = (membership: Membership) => {
@@ -99,17 +107,17 @@ function MembershipSwitch() {
       <legend>Membership</legend>
       <div className="membership-options">
         {MEMBERSHIP_VALUES.map((m) => (
-          <label key={m} className={`membership-option membership-${m}`}>
+          <label key={m} className={`membership-option membership-${m}${pending === m ? ' membership-unsaved' : ''}`}>
             <input type="radio" name="membership" value={m} checked={chosen === m} onChange={() => choose(m)} />
             <span className="membership-option-body">
               <span className="membership-option-label">{MEMBERSHIP_LABELS[m]}</span>
-              <span className="membership-option-hint">{saving && pending === m ? 'Saving…' : MEMBERSHIP_HINTS[m]}</span>
+              <span className="membership-option-hint">{pending === m ? (saving ? 'Saving…' : 'Not saved yet: confirm below') : MEMBERSHIP_HINTS[m]}</span>
             </span>
           </label>
         ))}
       </div>
       {pending !== null ? (
-        <div className="membership-confirm">
+        <div className="membership-confirm" ref={confirmRef}>
           <p id={confirmId}>
             {MEMBERSHIP_LABELS[member.membership]} → {MEMBERSHIP_LABELS[pending]}. {consequence(member.membership, pending)}
           </p>

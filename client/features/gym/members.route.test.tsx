@@ -260,6 +260,24 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     expect(api.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ membership: 'paused' });
   });
 
+  it('a choice not yet confirmed says so and brings its confirm button on screen (issue 52: a lit choice looked done)', async () => {
+    const scrolled: Element[] = [];
+    const scrollIntoView = jest.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    Object.defineProperty(Element.prototype, 'scrollIntoView', { value: scrollIntoView, configurable: true, writable: true });
+    try {
+      const { user } = setup('/shell/gymowner/users/1', withKisi());
+      await screen.findByTestId('kisi-access');
+      await user.click(screen.getByRole('radio', { name: /Paused/ }));
+      expect(screen.getByRole('radio', { name: /Paused/ })).toHaveAccessibleName(/Not saved yet: confirm below/);
+      expect(screen.getByRole('radio', { name: /Active/ })).toHaveAccessibleName(/Doors open/);
+      expect(scrolled.some((element) => element.contains(screen.getByRole('button', { name: 'Pause membership' })))).toBe(true);
+    } finally {
+      delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
+    }
+  });
+
   it('choosing alone changes nothing: arrow keys move through the choices, Keep (or Escape) puts the radio back', async () => {
     const { user, api } = setup('/shell/gymowner/users/1', withKisi());
     await screen.findByTestId('kisi-access');
