@@ -65,6 +65,9 @@ export const erasePersonIn =
     }
     await countEvents(db, theirs.map((p) => ({ ...p, n: Number(p.n) })), -1);
     await countEvents(db, [{ actor_name: ERASED_PERSON, actor_email: null, n: doorEvents }], 1);
+    // Whatever the counts say: an event of theirs committed between the read above and the updates
+    // (PostgreSQL reads each statement afresh) must not leave their email findable.
+    await db.deleteFrom('kisi_event_people').where('email', '=', email).execute();
 
     // Help conversations they started as a guest: their name and email, and their own words.
     const conversationIds = (await db.selectFrom('conversations').select('id').where('guest_email', '=', email).execute()).map((r) => r.id);

@@ -150,11 +150,13 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
         .where(userWithoutEmail)
         .returningAll()
         .execute();
-      await countEvents(db, rows.map((r) => ({ actor_name: r.actor_name, actor_email: null })), -1);
-      await countEvents(db, rows, 1);
       const events = rows.map(toKisiEvent).sort((a, b) => a.id - b.id);
-      // The member with that email came in when these unlocks happened.
+      // The member with that email came in when these unlocks happened. Members before the counts, as
+      // every write of door events and an erasure take them: PostgreSQL never waits on them crosswise.
       for (const event of events) await recordVisit(event);
+      // Only the person changes: from the one without an email to the one with it (type and door stay).
+      await countEvents(db, rows.map((r) => ({ actor_name: r.actor_name, actor_email: null })), -1);
+      await countEvents(db, rows.map((r) => ({ actor_name: r.actor_name, actor_email: r.actor_email })), 1);
       return events;
     },
 
@@ -165,11 +167,11 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
     async insertOnce(values: Insertable<KisiEventsTable>): Promise<KisiEvent | undefined> {
       const row = await db.insertInto('kisi_events').values(values).onConflict((oc) => oc.column('uuid').doNothing()).returningAll().executeTakeFirst();
       if (!row) return undefined;
-      // Its type, door and person counted in the same transaction (the filter choices, the person filter),
-      // and a member's unlock moves their last visit (the member list's order).
-      await countEvents(db, [row], 1);
+      // A member's unlock moves their last visit (the member list's order), and its type, door and
+      // person are counted (the filter choices, the person filter): in this transaction, members first.
       const event = toKisiEvent(row);
       await recordVisit(event);
+      await countEvents(db, [row], 1);
       return event;
     },
 

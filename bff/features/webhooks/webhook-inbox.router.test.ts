@@ -347,6 +347,11 @@ describe('the inbox filters and their CSV export', () => {
   });
 
   it('finds a person by their email once Kisi names it (stored first without one), and by name all along', async () => {
+    const counts = async () => ({
+      types: await ctx.database.db.selectFrom('kisi_event_types').select(['type', 'events']).orderBy('type').execute(),
+      doors: await ctx.database.db.selectFrom('kisi_event_doors').select(['id', 'events']).orderBy('id').execute(),
+    });
+    const before = await counts();
     const event = await store({ name: 'Cleo Park', email: null, at: '2026-03-06T08:00:00.000Z' });
     expect(ids(await list('person=cleo.park'))).toEqual([]);
     expect(ids(await list('person=Cleo'))).toEqual([event.id]);
@@ -355,6 +360,8 @@ describe('the inbox filters and their CSV export', () => {
     expect(ids(await list('person=Cleo'))).toEqual([event.id]);
     await staff.delete(`/api/webhook/${event.id}`).expect(204);
     expect(ids(await list('person=Cleo'))).toEqual([]);
+    // The email filled in changed only who it was: the event's type and door were counted once, and went with it.
+    expect(await counts()).toEqual(before);
   });
 });
 
