@@ -139,7 +139,8 @@ const holdOrderWrites = async (db: Db, engine: Database['engine']) => {
 };
 
 /**
- * Counts every figure again from the orders kept, in `timeZone`, and notes that zone. Inside a
+ * Counts every figure again from the orders kept, in `timeZone`, and notes that zone; the days
+ * before the oldest kept order (purged orders', 0099) keep the figures they had. Inside a
  * transaction (`db`), which it makes order writes wait for. Orders are read 10,000 at a time by id, each one's lines summed by stall in
  * SQL; the hours are found here (`lib/time-zone`, as the writes find them). Two years of a busy venue
  * (500,000 orders) take a few seconds.
@@ -187,8 +188,14 @@ export async function countFigures(db: Db, engine: Database['engine'], timeZone:
     }
     ended();
   }
-  await db.deleteFrom('report_hours').execute();
-  await db.deleteFrom('report_stall_hours').execute();
+  // The days of the orders still kept are counted again; older ones are all that is left of purged
+  // orders, and stay as they were counted. Two days' margin: no zone moves an order further.
+  const oldest = (await db.selectFrom('orders').select((eb) => eb.fn.min('created_at').as('at')).executeTakeFirst())?.at;
+  if (oldest) {
+    const countedFrom = new Date(Date.parse(`${zonedDayAndHour(new Date(oldest), timeZone).day}T00:00:00Z`) - 2 * 86_400_000).toISOString().slice(0, 10);
+    await db.deleteFrom('report_hours').where('day', '>=', countedFrom).execute();
+    await db.deleteFrom('report_stall_hours').where('day', '>=', countedFrom).execute();
+  }
   const rows = [...hours.values()];
   for (let i = 0; i < rows.length; i += INSERT_ROWS) await db.insertInto('report_hours').values(rows.slice(i, i + INSERT_ROWS)).execute();
   const stallRows = [...stallHours.values()];
