@@ -134,18 +134,35 @@ export const KisiGroupLinkCreatedSchema = v.looseObject({
 export type KisiGroupLinkCreated = v.InferOutput<typeof KisiGroupLinkCreatedSchema>;
 
 /**
+ * A link that has ended before it is made opens no door, yet Kisi takes it (and shows it Expired at
+ * once): the form and the BFF's proxy refuse it in these words (issue 52).
+ */
+export const LINK_ENDED = 'That time has passed: the pass would open no door. Pick a later end.';
+/** Whether a link's end is still to come; no end, or one that is not a time (Kisi's 422 says so), is not this check's to refuse. */
+export const linkEndsLater = (validUntil: unknown, now = Date.now()): boolean => {
+  const until = typeof validUntil === 'string' ? Date.parse(validUntil) : NaN;
+  return Number.isNaN(until) || until > now;
+};
+
+/**
  * `POST /api/kisi/group_links` body. `group_id` may be left out: the BFF fills in the configured
  * group (KISI_GROUP_ID; in emulator mode the seeded "Gym Members").
  */
 export const KisiGroupLinkCreateSchema = v.object({
-  group_link: v.object({
-    name: v.string(),
-    email: v.optional(v.nullable(v.string())),
-    quick_response_code_type: v.optional(v.nullable(v.picklist(['online', 'offline']))),
-    group_id: v.optional(v.number()),
-    valid_from: v.optional(dateTime),
-    valid_until: v.optional(dateTime),
-  }),
+  group_link: v.pipe(
+    v.object({
+      name: v.string(),
+      email: v.optional(v.nullable(v.string())),
+      quick_response_code_type: v.optional(v.nullable(v.picklist(['online', 'offline']))),
+      group_id: v.optional(v.number()),
+      valid_from: v.optional(dateTime),
+      valid_until: v.optional(dateTime),
+    }),
+    v.forward(
+      v.check((link) => linkEndsLater(link.valid_until), LINK_ENDED),
+      ['valid_until'],
+    ),
+  ),
 });
 export type KisiGroupLinkCreate = v.InferOutput<typeof KisiGroupLinkCreateSchema>;
 

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import request from 'supertest';
+import { LINK_ENDED } from '../contracts/kisi.contract';
 import { createLogger } from '../lib/logger';
 import { createTestContext, type TestContext } from '../test-support/test-app';
 
@@ -72,6 +73,24 @@ describe('Kisi proxy: who may call what', () => {
     await runner.delete(`/api/kisi/group_links/${created.body.id}`).expect(403);
     await staff.delete(`/api/kisi/group_links/${created.body.id}`).expect(204);
     expect((await staff.get('/api/kisi/group_links?query=staff.test')).body).toEqual([]);
+  });
+
+  it('refuses a day pass that has already ended with a 400 in the form’s words; Kisi never sees it, nothing is audited (issue 52)', async () => {
+    const staff = await ctx.loginAs('staff');
+    const ended = new Date(Date.now() - 60_000).toISOString();
+    const res = await staff
+      .post('/api/kisi/group_links')
+      .send({ group_link: { name: 'Day pass: yesterday', email: 'late.pass@staff.test', quick_response_code_type: 'online', valid_until: ended } })
+      .expect(400);
+    expect(res.type).toBe('application/problem+json');
+    expect(res.body.errors).toEqual([{ path: 'body.group_link.valid_until', message: LINK_ENDED }]);
+    expect((await staff.get('/api/kisi/group_links?query=late.pass').expect(200)).body).toEqual([]);
+    const trail = await ctx.database.db.selectFrom('audit_entries').select('subject').where('subject', 'like', '%late.pass%').execute();
+    expect(trail).toEqual([]);
+    // An end still to come goes through as before.
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const made = await staff.post('/api/kisi/group_links').send({ group_link: { name: 'Day pass: tonight', email: 'late.pass@staff.test', valid_until: later } }).expect(200);
+    await staff.delete(`/api/kisi/group_links/${made.body.id}`).expect(204);
   });
 
   it('answers 404 for anything outside the allowlist and 400 for a malformed id', async () => {

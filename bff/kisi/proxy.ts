@@ -2,7 +2,7 @@ import http, { type ClientRequest } from 'node:http';
 import https from 'node:https';
 import { Router, type Request, type Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, fixRequestBody, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
-import { KISI_PROXY_PREFIX, kisiApi } from '../contracts/kisi.contract';
+import { KISI_PROXY_PREFIX, LINK_ENDED, kisiApi, linkEndsLater } from '../contracts/kisi.contract';
 import type { Endpoint } from '../contracts/endpoint.contract';
 import { assertAccess, parseInput, textWithNul } from '../lib/endpoint-router';
 import type { Audit } from '../db/audit-trail';
@@ -111,6 +111,10 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
       // (A body without a link object goes on to Kisi's own 422.)
       const named = body?.group_link?.group_id;
       if (req.user!.role !== 'admin' && named !== undefined && named !== settings.groupId) throw forbidden('Staff may create access links only for the gym’s own group.');
+      // Kisi would make a link that has already ended (shown Expired at once, its secret handed out, audited): refused first, in the form's words.
+      if (typeof body?.group_link === 'object' && body.group_link !== null && !linkEndsLater(body.group_link.valid_until)) {
+        throw badRequest('The request has invalid fields.', [{ path: 'body.group_link.valid_until', message: LINK_ENDED }]);
+      }
     }
     // The outgoing request copies these headers: drop the browser's credentials before it is built.
     for (const name of STRIPPED_HEADERS) delete req.headers[name];

@@ -6,7 +6,7 @@ import { errorMessage, isApiError, responseFetcherFor, type QueryKey } from './a
 import { invalidate, query, setQueryData, type Query } from './reads';
 import { queryOf } from './route-reads';
 import { write } from './endpoint-write';
-import type { FieldOf, FormErrors } from './problem-fields';
+import { formErrors, type FieldOf, type FormErrors } from './problem-fields';
 
 /**
  * The one client module for Kisi, used by the /kisi pages and the gym member page alike: every
@@ -71,7 +71,8 @@ export const kisiFieldOf =
  */
 export function kisiFormErrors<F extends string>(error: unknown, fields: Record<string, F>): FormErrors<F> {
   const invalid = kisiBody(error, KisiValidationErrorsSchema);
-  if (!invalid) return { fields: {}, form: kisiErrorMessage(error) };
+  // The BFF's own refusal (a day pass that has already ended) names its fields as every problem does.
+  if (!invalid) return isApiError(error) && error.problem ? formErrors(error, kisiFieldOf(fields)) : { fields: {}, form: kisiErrorMessage(error) };
   const result: FormErrors<F> = { fields: {} };
   const unplaced: string[] = [];
   for (const [name, messages] of Object.entries(invalid.errors)) {

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RequestHandler } from 'msw';
-import { kisiApi, type KisiGroupLink } from '@contracts/kisi.contract';
+import { LINK_ENDED, kisiApi, type KisiGroupLink } from '@contracts/kisi.contract';
 import { fakeBff, kisiLink, renderApp, signedInAs } from '@/test-support/test-utils';
-import { handle, problem, refuse } from '@/test-support/test-server';
+import { fieldProblem, handle, problem, refuse } from '@/test-support/test-server';
 import { formatTime } from '@/lib/format';
 import { fakeGym, member, owner } from '@/test-support/gym.fake-api';
 
@@ -114,6 +114,29 @@ describe('/shell/gymowner/users/:id/group_links', () => {
       group_link: { name: 'Day pass: Ada Lovelace', email: 'ada@members.example', quick_response_code_type: 'online', valid_until: new Date(endOfToday()).toISOString() },
     });
     expect(await screen.findByRole('list', { name: 'Access links' })).toHaveTextContent('Day pass: Ada Lovelace');
+  });
+
+  it('refuses a day pass that has already ended: the form says so under Valid until and sends nothing (issue 52)', async () => {
+    const { user, api } = setup([]);
+    await user.click(await screen.findByRole('button', { name: 'New day pass' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New day pass' });
+    const until = within(dialog).getByLabelText('Valid until');
+    await user.clear(until);
+    await user.type(until, '2020-01-01T08:00');
+    await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
+    expect(until).toBeInvalid();
+    expect(until).toHaveAccessibleDescription(LINK_ENDED);
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('puts the server’s refusal of an ended pass under Valid until too (the desk’s clock may be behind)', async () => {
+    const { user } = setup([], [handle(kisiApi.createGroupLink, () => fieldProblem([{ path: 'body.group_link.valid_until', message: LINK_ENDED }]))]);
+    await user.click(await screen.findByRole('button', { name: 'New day pass' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New day pass' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create day pass' }));
+    const until = within(dialog).getByLabelText('Valid until');
+    await waitFor(() => expect(until).toBeInvalid());
+    expect(until).toHaveAccessibleDescription(LINK_ENDED);
   });
 
   it('shows the new pass’s secret and QR code once, with a copy button, then never again', async () => {

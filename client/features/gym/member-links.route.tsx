@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useLoaderData } from 'react-router';
 import type { LoaderFunctionArgs } from 'react-router';
 import type { GymMember } from '@contracts/gym.contract';
-import type { KisiGroupLink, KisiGroupLinkCreated } from '@contracts/kisi.contract';
+import { LINK_ENDED, type KisiGroupLink, type KisiGroupLinkCreated } from '@contracts/kisi.contract';
 import { DeleteButton, useConfirmDelete } from '@/components/confirm-delete';
 import { CreatedLink } from '@/components/created-link';
 import { EmptyState } from '@/components/empty-state';
@@ -36,7 +36,7 @@ function validUntilHint(local: string, now = Date.now()): string {
   const until = local ? Date.parse(local) : NaN;
   if (Number.isNaN(until)) return local ? 'Pick a day and a time, or leave it empty for no end.' : 'No end: the pass works until it is revoked.';
   const left = until - now;
-  if (left <= 0) return 'That time has passed: the pass would open no door. Pick a later end.';
+  if (left <= 0) return LINK_ENDED;
   if (left < SHORT_PASS_MS) {
     const minutes = Math.ceil(left / 60_000);
     return `Ends in ${minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`}, at ${formatTime(new Date(until).toISOString())}: pick a later end for a longer pass.`;
@@ -67,13 +67,15 @@ function DayPassForm({ member, onClose }: { member: GymMember; onClose: () => vo
   });
 
   if (created) return <CreatedLink link={created} onClose={onClose} />;
+  const until = form.field('validUntil');
 
   return (
     <ModalForm form={form}>
       <TextField label="Name" {...form.field('name')} data-autofocus />
       <TextField label="Email" type="email" {...form.field('email')} hint="Kisi also sends the link and QR code to this address." />
       <TextField label="Valid from (optional)" type="datetime-local" {...form.field('validFrom')} hint="Leave empty for a pass that works at once." />
-      <TextField label="Valid until" type="datetime-local" {...form.field('validUntil')} hint={validUntilHint(form.values.validUntil)} />
+      {/* Its error, once there is one, says what the hint would (an end that has passed) or more: not both. */}
+      <TextField label="Valid until" type="datetime-local" {...until} hint={until.error ? undefined : validUntilHint(form.values.validUntil)} />
       <FormActions pending={form.pending} submitLabel="Create day pass" pendingLabel="Creating…" onCancel={onClose} />
     </ModalForm>
   );
