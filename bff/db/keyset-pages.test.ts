@@ -89,10 +89,20 @@ describe('keysetPaginate', () => {
     expect(third.total).toBe(20 + COUNT_STOPS_AT);
   });
 
-  it('reads a page asked for by number alone (an old link) by OFFSET, the same rows as by cursor', async () => {
+  it('reads a page asked for by number alone (an old link) by OFFSET, the same rows as by cursor, but not past 10,000 rows', async () => {
     const first = await list({});
     const byCursor = await list({ page: 1, next: first.next });
     expect((await list({ page: 1 })).items).toEqual(byCursor.items);
+    await expect(list({ page: 101, pageSize: 100 })).rejects.toMatchObject({ status: 400, detail: expect.stringMatching(/follow the Next links/) });
+  });
+
+  it('gives a Previous link back with a page its own link numbered 0 (a hand-made address) when rows come before it', async () => {
+    const first = await list({});
+    const third = await list({ page: 2, next: (await list({ page: 1, next: first.next })).next });
+    const back = await list({ previous: third.previous });
+    expect(back.page).toBe(1);
+    expect(back.previous).toEqual(expect.any(String));
+    expect((await list({ page: 0, previous: back.previous })).items).toEqual(first.items);
   });
 
   it('refuses a cursor it did not make with a 400 in words, before the database sees it', async () => {

@@ -18,6 +18,12 @@ export async function paginate<T>(
  */
 export const COUNT_STOPS_AT = 1_000;
 
+/**
+ * How far a page number alone (an old link, a typed address) is read by OFFSET: further, skipping
+ * the rows before it would cost the years again (`?page=19999&pageSize=100` of two years of door events).
+ */
+export const OFFSET_REACHES = 10_000;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list's own builder, whatever its tables: the helper adds conditions on the order's columns by name
 type AnyBuilder = SelectQueryBuilder<any, any, any>;
 
@@ -77,7 +83,8 @@ export async function countUpTo(db: QueryExecutorProvider, query: AnyBuilder, up
  * Next link's `next`, the Previous link's `previous`) along `order`, never past the rows before it,
  * so page 5,000 costs what page 1 does. The count goes from the page's first row and stops at
  * {@link COUNT_STOPS_AT} past it ("12,000+" deep in a list). A page asked for by number alone (an old
- * link) is read by OFFSET. A Previous link that reaches the start answers the first page (full).
+ * link) is read by OFFSET, up to {@link OFFSET_REACHES} rows in. A Previous link that reaches the
+ * start answers the first page (full).
  */
 export async function keysetPaginate<Row, Item>(
   /** The database (or transaction) the count runs on. */
@@ -114,6 +121,7 @@ export async function keysetPaginate<Row, Item>(
   if (query.previous) {
     const reversed = await read(matching().where(beyond(order, decodeCursor(query.previous, order), backward)), order.direction === 'desc' ? 'asc' : 'desc', 0);
     if (reversed.length > pageSize) {
+      page = Math.max(page, 1); // rows come before it: not the first page, whatever the link said
       rows = reversed.slice(0, pageSize).reverse();
       more = true; // the row the cursor names, at least, comes after this page
     } else {
@@ -124,6 +132,7 @@ export async function keysetPaginate<Row, Item>(
       rows = rows.slice(0, pageSize);
     }
   } else {
+    if (!query.next && page * pageSize > OFFSET_REACHES) throw badRequest(`A page number alone reaches the first ${OFFSET_REACHES.toLocaleString('en')} rows: follow the Next links from the first page`);
     const from = query.next ? matching().where(beyond(order, decodeCursor(query.next, order), forward)) : matching();
     rows = await read(from, order.direction, query.next ? 0 : page * pageSize);
     more = rows.length > pageSize;
