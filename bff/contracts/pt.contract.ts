@@ -291,7 +291,7 @@ export const OrderTokenQuerySchema = v.object({ token: v.optional(v.pipe(v.strin
 
 /**
  * `open`: the board's orders, a page by number with their exact count (they leave as they are
- * served). One status: by its Next/Previous cursors (`after`/`before`) with a count that stops at
+ * served). One status: by its Next/Previous cursors (`next`/`previous`) with a count that stops at
  * 1,000 past the page (`totalIsLowerBound`); served and cancelled orders grow with the years.
  */
 export const OrderListQuerySchema = v.object({
