@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { CURSOR_TEXT } from '../bff/contracts/common.contract';
 
 /**
  * Search-param schemas (docs/ARCHITECTURE.md "Client conventions"): every key has a fallback, so bad input silently becomes the
@@ -18,9 +19,17 @@ export const textParam = v.fallback(v.string(), '');
  * position its Next / Previous link gave, kept in the address so the page can be shared and the back
  * button returns to it. Opaque here; the API says when one is not its own.
  */
-const cursorParam = v.fallback(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,500}$/)), '');
+const cursorParam = v.fallback(v.pipe(v.string(), v.regex(CURSOR_TEXT)), '');
 export const cursorParams = { next: cursorParam, previous: cursorParam };
 export type CursorSearch = { page: number; next: string; previous: string };
+/** A list's page in its address: the page unless 1 and, with it, the cursor its link gave. */
+export function setPageParams(params: URLSearchParams, { page, next, previous }: { page: number; next?: string; previous?: string }): void {
+  if (page <= 1) return;
+  params.set('page', String(page));
+  if (next) params.set('next', next);
+  else if (previous) params.set('previous', previous);
+}
+
 /** A list's page for the API: the 0-based page and the cursor the link carried. */
 export const toApiCursorPage = ({ page, next, previous }: CursorSearch) => ({ page: toApiPage(page), next: next || undefined, previous: previous || undefined });
 
@@ -135,11 +144,7 @@ export function filteredHref<S extends { page: number; pageSize: number; next?: 
   const params = new URLSearchParams();
   for (const name of filterNames) if (search[name]) params.set(name, String(search[name]));
   if (search.pageSize !== DEFAULT_PAGE_SIZE) params.set('pageSize', String(search.pageSize));
-  if (search.page > 1) {
-    params.set('page', String(search.page));
-    if (search.next) params.set('next', search.next);
-    else if (search.previous) params.set('previous', search.previous);
-  }
+  setPageParams(params, search);
   const query = params.toString();
   return query ? `${path}?${query}` : path;
 }

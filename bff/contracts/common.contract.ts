@@ -84,7 +84,9 @@ export type PageQuery = v.InferOutput<typeof PageQuerySchema>;
 /** The words of a cursor the list cannot read (a hand-edited or damaged link). */
 export const CURSOR_MESSAGE = 'Expected a cursor from one of this list’s Next or Previous links';
 /** A list position as its links carry it: the sort key of a row, opaque to the client (base64url). */
-const cursorText = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,500}$/, CURSOR_MESSAGE)));
+/** What a cursor looks like in an address (its JSON, base64url). */
+export const CURSOR_TEXT = /^[A-Za-z0-9_-]{1,500}$/;
+const cursorText = v.optional(v.pipe(v.string(), v.regex(CURSOR_TEXT, CURSOR_MESSAGE)));
 
 /**
  * `?page=&pageSize=&next=|previous=` of a list that grows with the years (door events, orders, the

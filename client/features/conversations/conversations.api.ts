@@ -5,6 +5,7 @@ import { cachedData, invalidate, setQueryData } from '@/lib/reads';
 import { queryOf } from '@/lib/route-reads';
 import { write } from '@/lib/endpoint-write';
 import { byInstant } from '@/lib/format';
+import { setPageParams } from '@pages/search-params';
 
 /**
  * Guest conversations' data layer: the staff list's links, the thread's read, the writes, and how a
@@ -22,11 +23,7 @@ export function conversationsHref(pathname: string, search: ConversationsSearch)
   if (search.status !== DEFAULT_CONVERSATIONS_SEARCH.status) params.set('status', search.status);
   if (search.assignee !== DEFAULT_CONVERSATIONS_SEARCH.assignee) params.set('assignee', search.assignee);
   if (search.query) params.set('query', search.query);
-  if (search.page > 1) {
-    params.set('page', String(search.page));
-    if (search.next) params.set('next', search.next);
-    else if (search.previous) params.set('previous', search.previous);
-  }
+  setPageParams(params, search);
   const query = params.toString();
   return query ? `${pathname}?${query}` : pathname;
 }

@@ -6,6 +6,7 @@ import { setQueryData } from '@/lib/reads';
 import { write } from '@/lib/endpoint-write';
 import { lastListAddress } from '@/lib/last-list';
 import { paths } from '@/lib/paths';
+import { setPageParams } from '@pages/search-params';
 
 /** The gym area's writes, with what each one changes (its reads are declared in pages/gym.reads.ts). */
 export const PAGE_SIZE = GYM_PAGE_SIZE;
@@ -17,11 +18,7 @@ export function membersHref(search: MembersSearch): string {
   if (search.ownerId) params.set('ownerId', String(search.ownerId));
   if (search.membership) params.set('membership', search.membership);
   if (search.sort !== 'name') params.set('sort', search.sort);
-  if (search.page > 1) {
-    params.set('page', String(search.page));
-    if (search.next) params.set('next', search.next);
-    else if (search.previous) params.set('previous', search.previous);
-  }
+  setPageParams(params, search);
   const query = params.toString();
   return query ? `${paths.gymMembers}?${query}` : paths.gymMembers;
 }

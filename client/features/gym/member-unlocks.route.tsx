@@ -14,7 +14,7 @@ import { errorMessage } from '@/lib/api-client';
 import { load, setQueryData, useRead } from '@/lib/reads';
 import { formatWhenExact } from '@/lib/format';
 import { useLiveEvents, useWhenLiveReopens } from '@/lib/live-events';
-import { pageCount, type CursorSearch } from '@pages/search-params';
+import { pageCount, setPageParams, type CursorSearch } from '@pages/search-params';
 import { memberLayout, useMember } from './member';
 import { isUnlockOf, parseUnlocksSearch, refreshUnlocksOf, unlocksOf } from './unlocks.api';
 
@@ -31,11 +31,9 @@ export const handle = { title: 'Unlocks' };
 
 /** A page of a member's unlocks: the first at the page's own address, a later one with its link's cursor (`next` or `previous`). */
 function unlocksHref(id: number, page: number, cursor: PageCursor = {}): string {
-  if (page <= 1) return paths.gymMemberUnlocks(id);
-  const params = new URLSearchParams({ page: String(page) });
-  if (cursor.next) params.set('next', cursor.next);
-  else if (cursor.previous) params.set('previous', cursor.previous);
-  return `${paths.gymMemberUnlocks(id)}?${params}`;
+  const params = new URLSearchParams();
+  setPageParams(params, { page, ...cursor });
+  return params.size > 0 ? `${paths.gymMemberUnlocks(id)}?${params}` : paths.gymMemberUnlocks(id);
 }
 
 export function Component() {

@@ -4,16 +4,15 @@ import type { PageCursor } from '@/components/pagination';
 import { write } from '@/lib/endpoint-write';
 import { paths } from '@/lib/paths';
 import { invalidate } from '@/lib/reads';
+import { setPageParams } from '@pages/search-params';
 
 /** Uploads' data beside the pages' first reads (pages/uploads.reads.ts): links, downloads, refreshes and deletes. */
 
 /** `/shell/upload/2?page=&next|previous=` (1-based, with the cursor of its link; page 1 is the plain path). */
 export function storedHref(page: number, cursor?: PageCursor): string {
-  if (page <= 1) return paths.uploadMany;
-  const params = new URLSearchParams({ page: String(page) });
-  if (cursor?.next) params.set('next', cursor.next);
-  else if (cursor?.previous) params.set('previous', cursor.previous);
-  return `${paths.uploadMany}?${params}`;
+  const params = new URLSearchParams();
+  setPageParams(params, { page, ...cursor });
+  return params.size > 0 ? `${paths.uploadMany}?${params}` : paths.uploadMany;
 }
 
 /** The file as an attachment. */
