@@ -1,6 +1,6 @@
-import type { CallInput, Endpoint, EndpointDefinition, EndpointOutput } from '@contracts/endpoint.contract';
+import { describeEndpoint, type CallInput, type Endpoint, type EndpointDefinition, type EndpointOutput } from '@contracts/endpoint.contract';
 import { call, isApiError, type CallOptions } from './api-client';
-import { invalidate, type ReadFilter } from './reads';
+import { invalidate, invalidateNamed, type ReadFilter } from './reads';
 
 /**
  * The one way the app writes (docs/decisions/0001-one-way-to-write.md): an area's api file declares
@@ -40,6 +40,32 @@ const refresh = (reads: readonly Stale[]) => Promise.all(reads.map((read) => inv
 
 const drop = (reads: readonly Stale[]) => Promise.all(reads.map((read) => invalidate(...parts(read), { gone: true })));
 
+/**
+ * The other tabs of this browser hear what a write left out of date and read it again too: a member's
+ * page left open in one tab follows a switch made on /kisi/users in another (issue 52), as it would
+ * follow its own tab's write.
+ */
+export const WRITES_CHANNEL = 'frontdesk.writes';
+type NamedRead = { endpoint: string; filter: ReadFilter<EndpointDefinition> };
+export type StaleNews = { stale: NamedRead[]; gone: NamedRead[] };
+const named = (reads: readonly Stale[]): NamedRead[] =>
+  reads.map((read) => {
+    const [endpoint, filter] = parts(read);
+    return { endpoint: describeEndpoint(endpoint), filter };
+  });
+export const staleNews = (stale: readonly Stale[], gone: readonly Stale[] = []): StaleNews => ({ stale: named(stale), gone: named(gone) });
+
+const writesNews = typeof BroadcastChannel === 'function' ? new BroadcastChannel(WRITES_CHANNEL) : undefined;
+// (Node's channel, in the client tests, would keep the test process alive; a browser's has no unref.)
+(writesNews as { unref?: () => void } | undefined)?.unref?.();
+const isNamedReads = (value: unknown): value is NamedRead[] =>
+  Array.isArray(value) && value.every((read) => typeof (read as NamedRead | null)?.endpoint === 'string' && typeof (read as NamedRead).filter === 'object');
+writesNews?.addEventListener('message', (event: MessageEvent<Partial<StaleNews> | null>) => {
+  const { stale, gone } = event.data ?? {};
+  if (isNamedReads(gone)) for (const read of gone) void invalidateNamed(read.endpoint, read.filter ?? {}, { gone: true });
+  if (isNamedReads(stale)) for (const read of stale) void invalidateNamed(read.endpoint, read.filter ?? {});
+});
+
 /** Declares a write of `endpoint` and what it changes; see `WriteEffects` for the order things happen in. */
 export function write<E extends Endpoint>(endpoint: E, effects: WriteEffects<E> = {}): Write<E> {
   const run = async (...args: CallOptions<E>): Promise<EndpointOutput<E>> => {
@@ -51,10 +77,12 @@ export function write<E extends Endpoint>(endpoint: E, effects: WriteEffects<E> 
       if (effects.staleWhenRefused && (isApiError(error, 409) || isApiError(error, 422))) await refresh(effects.staleWhenRefused);
       throw error;
     }
-    if (effects.gone) await drop(effects.gone(input));
+    const gone = effects.gone?.(input) ?? [];
+    if (gone.length) await drop(gone);
     await effects.apply?.(answer, input);
-    const stale = typeof effects.stale === 'function' ? effects.stale(input, answer) : effects.stale;
-    if (stale) await refresh(stale);
+    const stale = (typeof effects.stale === 'function' ? effects.stale(input, answer) : effects.stale) ?? [];
+    if (stale.length || gone.length) writesNews?.postMessage(staleNews(stale, gone));
+    if (stale.length) await refresh(stale);
     return answer;
   };
   return Object.assign(run, { endpoint });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Endpoint, EndpointOutput } from '@contracts/endpoint.contract';
 import { KisiErrorSchema, KisiValidationErrorsSchema, kisiApi, parseCollectionRange, type KisiGroupLink, type KisiGroupLinkCreate, type KisiUser } from '@contracts/kisi.contract';
+import { gymApi } from '@contracts/gym.contract';
 import { kisiUserRead } from '@pages/kisi.reads';
 import { errorMessage, isApiError, responseFetcherFor, type QueryKey } from './api-client';
 import { invalidate, query, setQueryData, type Query } from './reads';
@@ -145,8 +146,11 @@ export const deleteGroupLink = write(kisiApi.deleteGroupLink, { stale: [kisiApi.
 
 // ---- the other writes ----------------------------------------------------------------------------
 
-/** Every users page and the members list show access too. */
-const updateUser = write(kisiApi.updateUser, { stale: [kisiApi.listUsers, kisiApi.listMembers] });
+/**
+ * Every users page and the members list show access too, and so do the gym's door card and member
+ * list (an open member page said "Doors open for them" after a switch here until "Check Kisi now").
+ */
+const updateUser = write(kisiApi.updateUser, { stale: [kisiApi.listUsers, kisiApi.listMembers, gymApi.doorAccess, gymApi.listMembers] });
 
 /**
  * Switches a user's door access. Kisi answers 204 and treats `scim_access_enabled` as read-only,

@@ -137,8 +137,12 @@ const sameValues = (values: Readonly<Record<string, string>>, wanted: object = {
  * on screen read again, the others on their next visit. `gone` (after a delete): dropped, not read
  * again. Resolves once the reads on screen have answered.
  */
-export async function invalidate<E extends EndpointDefinition>(endpoint: E, filter: ReadFilter<E> = {}, { gone = false } = {}): Promise<void> {
-  const id = describeEndpoint(endpoint);
+export async function invalidate<E extends EndpointDefinition>(endpoint: E, filter: ReadFilter<E> = {}, options: { gone?: boolean } = {}): Promise<void> {
+  await invalidateNamed(describeEndpoint(endpoint), filter, options);
+}
+
+/** `invalidate` of an endpoint by its name (`describeEndpoint`), as another tab tells it. */
+export async function invalidateNamed(id: string, filter: ReadFilter<EndpointDefinition> = {}, { gone = false } = {}): Promise<void> {
   const matches = (key: unknown) => isQueryKey(key) && key[0] === id && sameValues(key[1].params, filter.params) && sameValues(key[1].query, filter.query);
   for (const { key } of [...preloadedAt.values()]) if (matches(key)) forgetPreload(key);
   await (gone ? mutate(matches, undefined, { revalidate: false }) : mutate(matches));

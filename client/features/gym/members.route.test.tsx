@@ -2,6 +2,11 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SEARCH_DEBOUNCE_MS } from '@/components/search-box';
 import { webhookApi } from '@contracts/webhook.contract';
+import { gymApi } from '@contracts/gym.contract';
+import { kisiApi } from '@contracts/kisi.contract';
+import { setUserAccess } from '@/lib/kisi';
+import { WRITES_CHANNEL, staleNews } from '@/lib/endpoint-write';
+import { kisiUser } from '@/test-support/kisi.fake-api';
 import { fakeBff, holdRequests, renderApp } from '@/test-support/test-utils';
 import { handle } from '@/test-support/test-server';
 import { fakeGym, member, NEXT_TRY_AT, owner } from '@/test-support/gym.fake-api';
@@ -238,6 +243,33 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     expect(await screen.findByTestId('kisi-access')).toHaveTextContent('Disabled');
     expect(screen.getByTestId('door-state')).toHaveTextContent('Doors closed: switched off in Kisi');
     expect(screen.getByText(/Kisi has access disabled, but the membership says it should be on/)).toBeInTheDocument();
+  });
+
+  /** Kisi's switch of a user, as /kisi/users sends it through the proxy: it changes what the member's door card reads. */
+  const kisiSwitch = (gym: FakeGym) =>
+    handle(kisiApi.updateUser, ({ params, body }) => {
+      for (const [email, user] of gym.kisi) if (user.id === params.id) gym.kisi.set(email, { ...user, accessEnabled: body.user.access_enabled ?? user.accessEnabled });
+    });
+
+  it('an open member page follows a switch of their Kisi user made on /kisi/users, in this tab or another (issue 52)', async () => {
+    const gym = withKisi();
+    fakeBff([kisiSwitch(gym), handle(kisiApi.getUser, ({ params }) => kisiUser(params.id, { email: 'member1@members.example', access_enabled: gym.kisi.get('member1@members.example')!.accessEnabled })), ...gym.handlers], { signedIn: true });
+    renderApp('/shell/gymowner/users/1');
+    expect(await screen.findByTestId('kisi-access')).toHaveTextContent('Enabled');
+
+    // This tab's own switch (the Users page's, left open in the same tab a moment ago).
+    await act(() => setUserAccess(501, false));
+    await waitFor(() => expect(screen.getByTestId('door-state')).toHaveTextContent('Doors closed: switched off in Kisi'));
+
+    // Another tab's: it tells the others what its write left out of date.
+    const otherTab = new BroadcastChannel(WRITES_CHANNEL);
+    try {
+      gym.kisi.set('member1@members.example', { ...gym.kisi.get('member1@members.example')!, accessEnabled: true });
+      otherTab.postMessage(staleNews([gymApi.doorAccess]));
+      await waitFor(() => expect(screen.getByTestId('door-state')).toHaveTextContent('Doors open for them'));
+    } finally {
+      otherTab.close();
+    }
   });
 
   it('says there is no door account when no Kisi user has the member’s email', async () => {
