@@ -136,6 +136,11 @@ describe('/quesg', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Could not load a round. PokeAPI did not answer in time.');
     expect(screen.queryByRole('list', { name: 'Choices' })).not.toBeInTheDocument();
+    // The failure stands where the picture would be: no empty picture frame under it, as if a round were still on its way.
+    const stage = screen.getByRole('region', { name: 'The mystery Pokémon' });
+    expect(stage).toContainElement(alert);
+    expect(stage).toHaveAttribute('aria-busy', 'false');
+    expect(stage.querySelector('.smp-skeleton-picture')).toBeNull();
     samples.down = null;
     await user.click(within(alert).getByRole('button', { name: /Try again/ }));
     expect(await screen.findByRole('img', { name: SILHOUETTE })).toBeInTheDocument();

@@ -127,9 +127,7 @@ export function Component() {
         <p>Name the Pokémon from its silhouette. Choose one of four names with the mouse, or press 1 to 4; press N for the next round.</p>
       </PageHeader>
 
-      {error ? (
-        <SampleFailure error={error} what={round ? 'the next round' : 'a round'} service="pokemon" refresh={false} onRetry={() => void next()} retrying={drawing} />
-      ) : null}
+      {error && round ? <SampleFailure error={error} what="the next round" service="pokemon" refresh={false} onRetry={() => void next()} retrying={drawing} /> : null}
 
       <StaleNotice freshness={round?.freshness} service="pokemon" />
 
@@ -138,13 +136,21 @@ export function Component() {
           <h2 id="quiz-question" className="visually-hidden">
             The mystery Pokémon
           </h2>
-          <div className={`smp-quiz-picture${answered ? ' is-revealed' : ''}`}>
-            {showDrawing || !round ? (
-              <span className="smp-skeleton-picture smp-picture-quiz" aria-hidden="true" />
-            ) : (
-              <SampleImage key={round.id} src={round.answer.image} alt={answered ? answerName : 'The mystery Pokémon’s silhouette'} size="quiz" silhouette={!answered} eager />
-            )}
-          </div>
+          {/*
+            No round to show (the first could not be drawn): the failure stands where the picture would be.
+            An empty picture frame there looked like a round still on its way.
+          */}
+          {!round && error ? (
+            <SampleFailure error={error} what="a round" service="pokemon" refresh={false} onRetry={() => void next()} retrying={drawing} />
+          ) : (
+            <div className={`smp-quiz-picture${answered ? ' is-revealed' : ''}`}>
+              {showDrawing || !round ? (
+                <span className="smp-skeleton-picture smp-picture-quiz" aria-hidden="true" />
+              ) : (
+                <SampleImage key={round.id} src={round.answer.image} alt={answered ? answerName : 'The mystery Pokémon’s silhouette'} size="quiz" silhouette={!answered} eager />
+              )}
+            </div>
+          )}
 
           <p className={`smp-verdict${answered ? (right ? ' is-right' : ' is-wrong') : ''}`} role="status" aria-live="polite">
             {answered ? <Icon name={right ? 'check' : 'cross'} size={20} /> : null}
