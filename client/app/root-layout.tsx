@@ -13,6 +13,7 @@ import { ToastProvider, useToast } from '@/components/toast-host';
 import { loginPath, paths } from '@/lib/paths';
 import { useRead } from '@/lib/reads';
 import { useUnreadTotal, withUnread } from '@/lib/unread-title';
+import { useScrollingTabs } from '@/lib/scrolling-tabs';
 
 /** Route handles may carry a `title`; the deepest one names the browser tab, after the unread count pages report. */
 function useDocumentTitle() {
@@ -42,29 +43,6 @@ function useFocusAfterNavigation(main: RefObject<HTMLElement | null>) {
   }, [pathname, main]);
 }
 
-/** The width below which a row of tabs scrolls sideways instead of wrapping (styles.css). */
-const SCROLLING_TABS = '(max-width: 600px)';
-
-/**
- * A row of tabs too wide for a phone scrolls sideways: after each navigation the current tab is
- * brought into its row's view, so the page's own tab is never the one cut off at the edge. Measured
- * in the next frame, with the layout the browser makes for it anyway: read in the effect, the first
- * layout of a page (the longest there is on a phone) would run inside React's task.
- */
-function useCurrentTabsInView() {
-  const { pathname } = useLocation();
-  useEffect(() => {
-    if (!window.matchMedia?.(SCROLLING_TABS).matches) return;
-    const frame = requestAnimationFrame(() => {
-      for (const row of document.querySelectorAll<HTMLElement>('.tabs')) {
-        const current = row.querySelector<HTMLElement>('[aria-current="page"]');
-        if (current && row.scrollWidth > row.clientWidth) row.scrollLeft += current.getBoundingClientRect().left - row.getBoundingClientRect().left - (row.clientWidth - current.offsetWidth) / 2;
-      }
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [pathname]);
-}
-
 /**
  * Where a page's scroll position is kept. Each history entry has its own key, except a page's first
  * load, whose key is always "default": every address typed in the tab shared it, so a new page opened
@@ -77,7 +55,7 @@ export function RootLayout() {
   useDocumentTitle();
   const mainRef = useRef<HTMLElement>(null);
   useFocusAfterNavigation(mainRef);
-  useCurrentTabsInView();
+  useScrollingTabs();
   return (
     <ToastProvider>
       <ModalProvider>

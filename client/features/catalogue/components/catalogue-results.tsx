@@ -39,6 +39,7 @@ export function CategoryLoadError({ error, read }: { error: unknown; read: Pick<
  */
 export function CatalogueResults(props: {
   searchLabel: string;
+  /** Short enough for a phone's box, about 25 characters ("Search by number (10109-1) or name" was cut): the label says it is a search. */
   placeholder: string;
   query: string;
   busy: boolean;

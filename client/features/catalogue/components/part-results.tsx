@@ -48,7 +48,7 @@ export function PartResults(props: { search: PartsSearch; loaded: { parts: Loade
   return (
     <CatalogueResults
       searchLabel="Search parts"
-      placeholder="Search by number (3001) or name"
+      placeholder="Number (3001) or name"
       query={search.query}
       busy={busy}
       filters={

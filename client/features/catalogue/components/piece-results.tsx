@@ -49,7 +49,7 @@ export function PieceResults(props: { search: PiecesSearch; loaded: { pieces: Lo
   return (
     <CatalogueResults
       searchLabel="Search pieces"
-      placeholder={`Search by number (${EXAMPLE_PIECE_NUMBER}) or name`}
+      placeholder={`Number (${EXAMPLE_PIECE_NUMBER}) or name`}
       query={search.query}
       busy={busy}
       filters={
