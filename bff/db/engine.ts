@@ -237,11 +237,11 @@ function connectSqlite(url: string): Connection {
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
   // ANALYZE samples at most this many index rows a table: statistics in milliseconds, not a full scan.
   sqlite.pragma('analysis_limit = 1000');
-  sqlite.pragma('optimize = 0x10002');
+  optimizeIfFree(sqlite, 'optimize = 0x10002');
   // Kysely prepares every query anew; reusing prepared statements by SQL text saves that work per
   // request (46 µs for the members page). Least recently used ones give way: a list of ids makes a
   // new text for each length, and a full map that kept the first 500 would never take a new one.
@@ -309,12 +309,32 @@ function connectSqlite(url: string): Connection {
       return sql<SqlBool>`${sql.ref(idColumn)} in (select rowid from ${index} where ${index} match ${phrase})`;
     },
     refreshTextIndex: rebuildTextIndex,
-    optimize: async () => void sqlite.pragma('optimize'),
+    optimize: async () => optimizeIfFree(sqlite, 'optimize'),
     close: async () => {},
     // No listen connections: one process hears its own events.
     listenersConnected: () => true,
   };
 }
+
+/**
+ * The planner's statistics brought up to date, unless another connection holds the database this
+ * moment (a starting server's work while `npm run account` or a test opens the file: ANALYZE then
+ * waited out the 5 s and failed the open). They are an optimisation: without waiting (the call blocks
+ * its thread), and the next periodic optimize makes them. Other failures are failures.
+ */
+function optimizeIfFree(sqlite: SQLite.Database, pragma: string): void {
+  sqlite.pragma('busy_timeout = 0');
+  try {
+    sqlite.pragma(pragma);
+  } catch (err) {
+    if (!(err instanceof SQLite.SqliteError && err.code.startsWith('SQLITE_BUSY'))) throw err;
+  } finally {
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+/** How long a SQLite statement waits for another connection's write to end. */
+const BUSY_TIMEOUT_MS = 5_000;
 
 /** SQLite's trigram index of a table's {@link EngineDdl.containsIndex} (engine storage, not declared in schema.ts). */
 const containsTable = (table: string) => `${table}_contains`;
