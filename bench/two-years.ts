@@ -4,7 +4,7 @@ import { fillKisiEventChoices } from '../bff/db/kisi-event-choices';
 import { loadConfig } from '../bff/config';
 import { countFiguresAgain } from '../bff/features/pt/figures.repository';
 import { fillConversationSearch } from '../bff/db/migrations/032-staff-messages-trail-files.migration';
-import { fillLastVisits } from '../bff/db/migrations/034-member-last-visit.migration';
+import { fillLastVisits } from '../bff/db/member-visits';
 
 /** What {@link fillTwoYears} writes: two years of a busy venue (DESIGN §11's sizes, issue 51). */
 export const TWO_YEARS = {
