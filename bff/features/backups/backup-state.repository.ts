@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { BackupRunSchema, type BackupRun } from '../../contracts/operations.contract';
 import type { Db } from '../../db/database';
+import { appMetaValue, claimAppMetaLease } from '../../db/app-meta';
 
 /**
  * What every instance knows of backups, in `app_meta` (no table of their own): who is taking one
@@ -37,23 +38,14 @@ const put = (db: Db, key: string, value: string) =>
     .execute();
 
 export function backupStateRepository(db: Db) {
-  const meta = async (key: string) => (await db.selectFrom('app_meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
+  const meta = (key: string) => appMetaValue(db, key);
 
   return {
     /**
      * Takes the lease until `until` when nobody holds it or the holder's has run out (a process that
      * died holds it no longer than that): one statement, so two instances never both get it.
      */
-    async claim(lease: BackupLease, now: string, until: string): Promise<boolean> {
-      const value = leaseValue(until, lease);
-      const taken = await db
-        .insertInto('app_meta')
-        .values({ key: LEASE_KEY, value })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value }).where('app_meta.value', '<', now))
-        .returning('key')
-        .executeTakeFirst();
-      return !!taken;
-    },
+    claim: (lease: BackupLease, now: string, until: string): Promise<boolean> => claimAppMetaLease(db, LEASE_KEY, leaseValue(until, lease), now),
     /** Moves the holder's lease on; false when it is no longer theirs (it ran out and another took it). */
     async renew(lease: BackupLease, until: string): Promise<boolean> {
       const result = await db.updateTable('app_meta').set({ value: leaseValue(until, lease) }).where('key', '=', LEASE_KEY).where('value', 'like', holdersPattern(lease.holder)).executeTakeFirst();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Order } from '../../contracts/pt.contract';
+import { appMetaValue } from '../../db/app-meta';
 import type { Database, Db } from '../../db/database';
 import type { ReportHoursTable, ReportStallHoursTable } from '../../db/schema';
 import { zonedDayAndHour } from '../../lib/time-zone';
@@ -208,7 +209,7 @@ export async function countFigures(db: Db, engine: Database['engine'], timeZone:
 }
 
 /** The zone the figures are counted in; undefined before they ever were (a database from before migration 030). */
-export const figuresZone = async (db: Db) => (await db.selectFrom('app_meta').select('value').where('key', '=', FIGURES_ZONE_KEY).executeTakeFirst())?.value;
+export const figuresZone = (db: Db) => appMetaValue(db, FIGURES_ZONE_KEY);
 
 /**
  * Sees that the figures are counted in the venue's zone: at the first start after migration 030 (a

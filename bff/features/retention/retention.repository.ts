@@ -1,4 +1,5 @@
 import type { RetentionKind, RetentionRun } from '../../contracts/operations.contract';
+import { appMetaValue } from '../../db/app-meta';
 import type { Db } from '../../db/database';
 import { countEvents } from '../../db/kisi-event-choices';
 
@@ -178,7 +179,7 @@ export function retentionRepository(db: Db) {
         .onConflict((oc) => oc.column('key').doUpdateSet({ value: at }))
         .execute();
     },
-    nextRunAt: async (): Promise<string | null> => (await db.selectFrom('app_meta').select('value').where('key', '=', NEXT_RUN_KEY).executeTakeFirst())?.value ?? null,
+    nextRunAt: async (): Promise<string | null> => (await appMetaValue(db, NEXT_RUN_KEY)) ?? null,
 
     async saveRun(run: StoredRun): Promise<void> {
       const value = JSON.stringify(run);
@@ -189,8 +190,8 @@ export function retentionRepository(db: Db) {
         .execute();
     },
     async lastRun(): Promise<StoredRun | null> {
-      const row = await db.selectFrom('app_meta').select('value').where('key', '=', LAST_RUN_KEY).executeTakeFirst();
-      return row ? (JSON.parse(row.value) as StoredRun) : null;
+      const value = await appMetaValue(db, LAST_RUN_KEY);
+      return value ? (JSON.parse(value) as StoredRun) : null;
     },
   };
 }

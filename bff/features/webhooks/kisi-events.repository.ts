@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import type { CursorPageQuery, Page } from '../../contracts/common.contract';
 import { DOOR_OBJECT_TYPE, UNLOCK_EVENT_TYPE, type EventFilter, type EventFilterChoices, type EventListQuery, type KisiEvent } from '../../contracts/webhook.contract';
+import { appMetaValue, claimAppMetaLease } from '../../db/app-meta';
 import type { Database, Db } from '../../db/database';
 import { containsText } from '../../db/engine';
 import { countEvents } from '../../db/kisi-event-choices';
@@ -118,7 +119,7 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
     };
     return { rows: () => built(false), counted: () => built(true) };
   };
-  const meta = async (key: string) => (await db.selectFrom('app_meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
+  const meta = (key: string) => appMetaValue(db, key);
   return {
     exists: async (uuid: string) => !!(await db.selectFrom('kisi_events').select('id').where('uuid', '=', uuid).executeTakeFirst()),
 
@@ -275,16 +276,7 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
      * Takes the catch-up lease until `until` when nobody holds it or the holder's has run out (an
      * instance that died keeps it no longer than that); true when taken. Times are ISO strings.
      */
-    async claimCatchUp(holder: string, now: string, until: string): Promise<boolean> {
-      const value = `${until} ${holder}`;
-      const taken = await db
-        .insertInto('app_meta')
-        .values({ key: LEASE_KEY, value })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value }).where('app_meta.value', '<', now))
-        .returning('key')
-        .executeTakeFirst();
-      return !!taken;
-    },
+    claimCatchUp: (holder: string, now: string, until: string): Promise<boolean> => claimAppMetaLease(db, LEASE_KEY, `${until} ${holder}`, now),
     async releaseCatchUp(holder: string): Promise<void> {
       await db.deleteFrom('app_meta').where('key', '=', LEASE_KEY).where('value', 'like', `% ${holder}`).execute();
     },
