@@ -34,10 +34,10 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
     await db.destroy();
   };
   try {
-    await connection.exclusively(() => migrateOnce(url, options, db, connection));
+    const applied = await connection.exclusively(() => migrateOnce(url, options, db, connection));
     // A migration's new indexes have no planner statistics yet: without them SQLite may take another
     // index until the periodic optimize (the chat messages list: 8 ms instead of 0.05).
-    await connection.optimize();
+    if (applied > 0) await connection.optimize();
   } catch (err) {
     await close();
     throw err;
@@ -48,15 +48,16 @@ export async function openDatabase(url: string, options: ConnectOptions = {}): P
 }
 
 /**
- * Migrates. A migration may rightly run longer than any request should (an index over a big table):
- * with a statement timeout on PostgreSQL it runs on a connection of its own without one.
+ * Migrates; answers how many migrations it applied. A migration may rightly run longer than any
+ * request should (an index over a big table): with a statement timeout on PostgreSQL it runs on a
+ * connection of its own without one.
  */
-async function migrateOnce(url: string, options: ConnectOptions, db: Db, connection: Connection): Promise<void> {
+async function migrateOnce(url: string, options: ConnectOptions, db: Db, connection: Connection): Promise<number> {
   if (!isPostgresUrl(url) || !options.statementTimeoutMs) return migrateToLatest(db, connection, MIGRATIONS);
   const untimed = connect(url, { ...options, statementTimeoutMs: 0, poolSize: 1 });
   const untimedDb = createKysely<DB>(untimed);
   try {
-    await migrateToLatest(untimedDb, untimed, MIGRATIONS);
+    return await migrateToLatest(untimedDb, untimed, MIGRATIONS);
   } finally {
     await untimed.close();
     await untimedDb.destroy();
@@ -72,13 +73,14 @@ async function allApplied(db: Db, names: readonly string[]): Promise<boolean> {
 /**
  * Brings a store's schema up to date with `migrations`, recorded in `tables` (Kysely's own names
  * unless given: a store of its own in the same database names its own). Call it in an `exclusively` turn.
+ * Answers how many it applied.
  */
 export async function migrateToLatest<T>(
   db: Kysely<T>,
   connection: Pick<Connection, 'ddl'>,
   migrations: Record<string, MigrationModule>,
   tables: { migrationTableName?: string; migrationLockTableName?: string } = {},
-): Promise<void> {
+): Promise<number> {
   const withDdl: Record<string, Migration> = Object.fromEntries(
     Object.entries(migrations).map(([name, m]) => [name, { up: (kdb) => m.up(kdb, connection.ddl) }]),
   );
@@ -88,6 +90,7 @@ export async function migrateToLatest<T>(
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Database migration ${failed} failed: ${String(error)}`);
   }
+  return results?.filter((r) => r.status === 'Success').length ?? 0;
 }
 
 export const nowIso = (): string => new Date().toISOString();
