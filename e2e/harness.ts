@@ -70,8 +70,11 @@ export function watchProblems(page: Page, extraExpected: ExpectedFailure[] = [])
 }
 
 /** `env`: settings added to (or overriding) the test server's, e.g. `{ UPLOAD_MAX_FILE_MB: '32' }`. */
+/** The built client the test server serves; `E2E_STATIC_DIR` picks another build (side-by-side work, each with its own). */
+const STATIC_DIR = process.env.E2E_STATIC_DIR ?? 'dist/client';
+
 export async function startApp({ env = {} }: { env?: Record<string, string> } = {}): Promise<E2eApp> {
-  if (!existsSync('dist/client/index.html')) throw new Error('dist/client is missing: run `npm run build` first');
+  if (!existsSync(join(STATIC_DIR, 'index.html'))) throw new Error(`${STATIC_DIR} is missing: run \`npm run build\` first`);
   // The browser first: when it cannot start (not installed), nothing else is left running to keep the test process alive.
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-e2e-'));
@@ -86,7 +89,7 @@ export async function startApp({ env = {} }: { env?: Record<string, string> } = 
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'silent',
-      STATIC_DIR: 'dist/client',
+      STATIC_DIR,
       UPLOADS_DIR: join(dir, 'uploads'),
       ...samples.env,
       SAMPLES_IMAGE_DIR: join(dir, 'sample-images'),
