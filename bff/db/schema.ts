@@ -97,6 +97,8 @@ export interface GymUsersTable {
   kisi_confirmed_at: string | null;
   /** Their newest successful unlock (Kisi's clock); null: never came. Kept by `recordVisitIn` (migration 034). */
   last_visit_at: string | null;
+  /** The venue's day (YYYY-MM-DD) a pause ends on, the membership active again; null: no end (migration 037). */
+  paused_until: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -197,6 +199,8 @@ export interface StallsTable {
   description: string | null;
   cuisine: string | null;
   status: 'open' | 'paused';
+  /** Weekly opening hours in the venue's zone, JSON (`WeeklyHours`); null: open whenever not paused (migration 039). */
+  hours: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -241,6 +245,10 @@ export interface OrderLinesTable {
   unit_price_cents: number;
   quantity: number;
   note: string | null;
+  /** When its stall's kitchen marked it ready (migration 040); null while it is not. */
+  ready_at: Generated<string | null>;
+  /** The dish's allergens when it was ordered, a JSON array of text (migration 040). */
+  allergens: Generated<string>;
 }
 
 /** One stall's part of an order: its kitchen's progress on that order's lines (migration 015). */
@@ -271,6 +279,9 @@ export interface ReportHoursTable {
 export interface ReportStallHoursTable extends ReportHoursTable {
   stall_id: number;
   stall_name: string;
+  /** Its tickets made ready (of that hour's orders) and their seconds from received to ready (migration 040). */
+  prep_seconds: number;
+  prep_tickets: number;
 }
 
 export interface ChatChannelsTable {

@@ -34,6 +34,9 @@ import * as m031 from './031-door-event-choices.migration';
 import * as m032 from './032-staff-messages-trail-files.migration';
 import * as m033 from './033-member-search.migration';
 import * as m034 from './034-member-last-visit.migration';
+import * as m037 from './037-pause-until.migration';
+import * as m039 from './039-stall-hours.migration';
+import * as m040 from './040-kitchen-lines.migration';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped database
 export type MigrationModule = { up: (db: Kysely<any>, ddl: EngineDdl) => Promise<void> };
@@ -74,4 +77,6 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '032-staff-messages-trail-files': m032,
   '033-member-search': m033,
   '034-member-last-visit': m034,
+  '037-pause-until': m037,
+  '040-kitchen-lines': m040,
 };

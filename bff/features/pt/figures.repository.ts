@@ -8,7 +8,8 @@ import { zonedDayAndHour } from '../../lib/time-zone';
 /**
  * The food court's figures by venue hour (`report_hours`, `report_stall_hours`, migration 030,
  * decision 0099), kept by the writes that change them, in their own transaction: an order placed,
- * an order cancelled or brought back, a stall deleted. The reports add them up.
+ * an order cancelled or brought back, a stall's ticket made ready or taken back from ready
+ * (its preparation time, migration 040, decision 0108), a stall deleted. The reports add them up.
  */
 
 /** Figures to add to an hour: an order more, one cancelled more (or less), cents more (or less). */
@@ -42,6 +43,10 @@ type HourRow = ReportHoursTable;
 type StallHourRow = ReportStallHoursTable;
 
 const row = (day: string, hour: number, { orders, cancelled, revenueCents }: Change): HourRow => ({ day, hour, orders, cancelled, revenue_cents: revenueCents });
+const NO_PREP = { prep_seconds: 0, prep_tickets: 0 };
+
+/** A ticket's preparation in whole seconds, from received to ready. */
+export const prepSeconds = (receivedAt: string, readyAt: string) => Math.max(0, Math.round((Date.parse(readyAt) - Date.parse(receivedAt)) / 1000));
 
 /** Adds rows to the figures: new hours and stalls are inserted, known ones added to. Rows must be distinct by key. */
 async function addRows(db: Db, hours: readonly HourRow[], stallHours: readonly StallHourRow[]) {
@@ -67,6 +72,8 @@ async function addRows(db: Db, hours: readonly HourRow[], stallHours: readonly S
           orders: eb('report_stall_hours.orders', '+', eb.ref('excluded.orders')),
           cancelled: eb('report_stall_hours.cancelled', '+', eb.ref('excluded.cancelled')),
           revenue_cents: eb('report_stall_hours.revenue_cents', '+', eb.ref('excluded.revenue_cents')),
+          prep_seconds: eb('report_stall_hours.prep_seconds', '+', eb.ref('excluded.prep_seconds')),
+          prep_tickets: eb('report_stall_hours.prep_tickets', '+', eb.ref('excluded.prep_tickets')),
         })),
       )
       .execute();
@@ -83,7 +90,7 @@ export function figuresRepository(db: Db, timeZone: string) {
     await addRows(
       db,
       [row(day, hour, ofOrder(total))],
-      stalls.map((stall) => ({ ...row(day, hour, ofOrder(stall.revenueCents)), stall_id: stall.stallId, stall_name: stall.stallName })),
+      stalls.map((stall) => ({ ...row(day, hour, ofOrder(stall.revenueCents)), stall_id: stall.stallId, stall_name: stall.stallName, ...NO_PREP })),
     );
   };
 
@@ -96,6 +103,17 @@ export function figuresRepository(db: Db, timeZone: string) {
       change(order, (revenueCents) => (cancelled ? { orders: 0, cancelled: 1, revenueCents: -revenueCents } : { orders: 0, cancelled: -1, revenueCents })),
 
     /**
+     * A stall's ticket made ready (`true`) or taken back from ready (`false`, with the ready time it
+     * had): its seconds from received to ready join (or leave) its stall's figures in the hour its
+     * order was placed (the ticket is received then).
+     */
+    prepared: async (ticket: { stallId: number; receivedAt: string; readyAt: string }, ready: boolean) => {
+      const { day, hour } = zonedDayAndHour(new Date(ticket.receivedAt), timeZone);
+      const sign = ready ? 1 : -1;
+      await addRows(db, [], [{ ...row(day, hour, { orders: 0, cancelled: 0, revenueCents: 0 }), stall_id: ticket.stallId, stall_name: '', prep_seconds: sign * prepSeconds(ticket.receivedAt, ticket.readyAt), prep_tickets: sign }]);
+    },
+
+    /**
      * A stall deleted (in its delete's transaction): its figures stay, under the name it had (id 0,
      * added to those of an earlier deleted stall of that name), so a later stall given its id (SQLite
      * may reuse the highest) starts from nothing.
@@ -103,11 +121,11 @@ export function figuresRepository(db: Db, timeZone: string) {
     stallDeleted: async (stallId: number, name: string) => {
       await db
         .insertInto('report_stall_hours')
-        .columns(['day', 'hour', 'stall_id', 'stall_name', 'orders', 'cancelled', 'revenue_cents'])
+        .columns(['day', 'hour', 'stall_id', 'stall_name', 'orders', 'cancelled', 'revenue_cents', 'prep_seconds', 'prep_tickets'])
         .expression(
           db
             .selectFrom('report_stall_hours')
-            .select((eb) => ['day', 'hour', eb.lit(0).as('stall_id'), sql<string>`cast(${name} as text)`.as('stall_name'), 'orders', 'cancelled', 'revenue_cents'])
+            .select((eb) => ['day', 'hour', eb.lit(0).as('stall_id'), sql<string>`cast(${name} as text)`.as('stall_name'), 'orders', 'cancelled', 'revenue_cents', 'prep_seconds', 'prep_tickets'])
             .where('stall_id', '=', stallId),
         )
         .onConflict((oc) =>
@@ -115,6 +133,8 @@ export function figuresRepository(db: Db, timeZone: string) {
             orders: eb('report_stall_hours.orders', '+', eb.ref('excluded.orders')),
             cancelled: eb('report_stall_hours.cancelled', '+', eb.ref('excluded.cancelled')),
             revenue_cents: eb('report_stall_hours.revenue_cents', '+', eb.ref('excluded.revenue_cents')),
+            prep_seconds: eb('report_stall_hours.prep_seconds', '+', eb.ref('excluded.prep_seconds')),
+            prep_tickets: eb('report_stall_hours.prep_tickets', '+', eb.ref('excluded.prep_tickets')),
           })),
         )
         .execute();
@@ -156,6 +176,13 @@ export async function countFigures(db: Db, engine: Database['engine'], timeZone:
     if (cancelled) r.cancelled += 1;
     else r.revenue_cents += revenueCents;
   };
+  const addPrep = (at: string, stallId: number, stallName: string, tickets: number, seconds: number) => {
+    const { day, hour } = zonedDayAndHour(new Date(at), timeZone);
+    const key = `${day} ${hour} ${stallId} ${stallName}`;
+    const r = stallHours.get(key) ?? stallHours.set(key, { day, hour, stall_id: stallId, stall_name: stallName, orders: 0, cancelled: 0, revenue_cents: 0, ...NO_PREP }).get(key)!;
+    r.prep_tickets += tickets;
+    r.prep_seconds += seconds;
+  };
   const last = Number((await db.selectFrom('orders').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
   for (let after = 0; after < last; after += BATCH_ORDERS) {
     const parts = await db
@@ -185,15 +212,33 @@ export async function countFigures(db: Db, engine: Database['engine'], timeZone:
       const key = { stallId: part.stall_id ?? 0, stallName: part.stall_name };
       const revenue = Number(part.revenue);
       order.revenue += revenue;
-      add(stallHours, `${day} ${hour} ${key.stallId} ${key.stallName}`, () => ({ day, hour, stall_id: key.stallId, stall_name: key.stallName, orders: 0, cancelled: 0, revenue_cents: 0 }), cancelled, revenue);
+      add(stallHours, `${day} ${hour} ${key.stallId} ${key.stallName}`, () => ({ day, hour, stall_id: key.stallId, stall_name: key.stallName, orders: 0, cancelled: 0, revenue_cents: 0, ...NO_PREP }), cancelled, revenue);
     }
     ended();
+    // The batch's tickets made ready: their preparation, to their stall in their order's hour.
+    const ready = await db
+      .selectFrom('order_tickets')
+      .select(['stall_id', 'received_at', 'ready_at'])
+      .where('order_id', '>', after)
+      .where('order_id', '<=', after + BATCH_ORDERS)
+      .where('ready_at', 'is not', null)
+      .execute();
+    for (const ticket of ready) addPrep(ticket.received_at, ticket.stall_id, '', 1, prepSeconds(ticket.received_at, ticket.ready_at!));
   }
   // The days of the orders still kept are counted again; older ones are all that is left of purged
   // orders, and stay as they were counted. Two days' margin: no zone moves an order further.
   const oldest = (await db.selectFrom('orders').select((eb) => eb.fn.min('created_at').as('at')).executeTakeFirst())?.at;
   if (oldest) {
     const countedFrom = new Date(Date.parse(`${zonedDayAndHour(new Date(oldest), timeZone).day}T00:00:00Z`) - 2 * 86_400_000).toISOString().slice(0, 10);
+    // A deleted stall's tickets went with it (its lines keep its name, and so its revenue): the
+    // preparation its figures had is kept as counted, in the hour it was counted in.
+    const deletedPrep = await db.selectFrom('report_stall_hours').select(['day', 'hour', 'stall_name', 'prep_seconds', 'prep_tickets']).where('day', '>=', countedFrom).where('stall_id', '=', 0).where('prep_tickets', '<>', 0).execute();
+    for (const r of deletedPrep) {
+      const key = `${r.day} ${r.hour} 0 ${r.stall_name}`;
+      const kept = stallHours.get(key) ?? stallHours.set(key, { day: r.day, hour: r.hour, stall_id: 0, stall_name: r.stall_name, orders: 0, cancelled: 0, revenue_cents: 0, ...NO_PREP }).get(key)!;
+      kept.prep_tickets += Number(r.prep_tickets);
+      kept.prep_seconds += Number(r.prep_seconds);
+    }
     await db.deleteFrom('report_hours').where('day', '>=', countedFrom).execute();
     await db.deleteFrom('report_stall_hours').where('day', '>=', countedFrom).execute();
   }
