@@ -51,6 +51,7 @@ const shapes = {
   question: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14 M12 17h.01',
   portal: 'M12 21a9 9 0 1 0-9-9 M12 17a5 5 0 1 0-5-5 M12 13a1 1 0 1 0-1-1',
   post: 'M6 3h9l4 4v14H6z M14 3v5h5 M9 12h7 M9 16h5',
+  bell: 'M6 16v-5a6 6 0 0 1 12 0v5l2 2H4z M10 21h4',
 } as const;
 
 export type IconName = keyof typeof shapes;

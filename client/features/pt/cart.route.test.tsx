@@ -367,6 +367,46 @@ describe('placing the order', () => {
     expect(confirmation).toHaveTextContent('A runner is bringing it over.');
   });
 
+  it('buzzes the device once when the order turns ready, if the diner asked with a tap; not before, not twice', async () => {
+    const vibrate = jest.fn(() => true);
+    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
+    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
+    const { user } = await cartWithLaksaAndPizza(pt);
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+    const placed = pt.orders[0]!;
+    const stream = FakeEventSource.instances.find((s) => s.url === '/api/pt/orders/1/stream?token=token-1')!;
+    act(() => stream.open());
+
+    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
+    expect(within(confirmation).getByRole('status')).toHaveTextContent('We will buzz you when it is ready.');
+    expect(vibrate).toHaveBeenCalledTimes(1); // the tap's short buzz: the diner feels it works
+    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'preparing', updatedAt: new Date(Date.now() + 60_000).toISOString() }, ''));
+    expect(vibrate).toHaveBeenCalledTimes(1);
+
+    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'ready', updatedAt: new Date(Date.now() + 120_000).toISOString() }, ''));
+    expect(vibrate).toHaveBeenLastCalledWith([300, 150, 300, 150, 600]);
+    expect(within(confirmation).queryByRole('button', { name: /Buzz me/ })).not.toBeInTheDocument();
+    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'served', updatedAt: new Date(Date.now() + 180_000).toISOString() }, ''));
+    expect(vibrate).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not buzz when the diner took the buzz back', async () => {
+    const vibrate = jest.fn(() => true);
+    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
+    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
+    const { user } = await cartWithLaksaAndPizza(pt);
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
+    await user.click(within(confirmation).getByRole('button', { name: 'Don’t buzz me' }));
+    expect(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' })).toBeInTheDocument();
+    const stream = FakeEventSource.instances.find((s) => s.url === '/api/pt/orders/1/stream?token=token-1')!;
+    act(() => stream.open());
+    act(() => stream.emit('order', { ...pt.orders[0]!, token: undefined, key: undefined, status: 'ready', updatedAt: new Date(Date.now() + 120_000).toISOString() }, ''));
+    expect(vibrate).toHaveBeenCalledTimes(1);
+  });
+
   it('says it cannot estimate the wait when a stall of the order has too few recent orders', async () => {
     const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30, waits: { 1: stallWait([10, 15]) } });
     const { user } = await cartWithLaksaAndPizza(pt);

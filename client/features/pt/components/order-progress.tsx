@@ -5,6 +5,7 @@ import { LiveStatusBadge } from '@/components/live-status';
 import { formatTime, formatWhen } from '@/lib/format';
 import { forgetOrder, type TrackedOrder } from '@/features/pt/diner-store';
 import { useOrderStream } from '@/features/pt/order-stream';
+import { BuzzWhenReady } from './buzz-when-ready';
 import { STATUS_LABELS, formatMoney, formatWait, waitClock } from '@/features/pt/pt-format';
 
 const STEPS = ['received', 'preparing', 'ready', 'served'] as const satisfies readonly OrderStatus[];
@@ -94,6 +95,7 @@ export function OrderConfirmation({ tracked, currency, placedNow = false }: { tr
       </p>
       {cancelled ? null : <OrderSteps status={order.status} />}
       {order.status === 'received' || order.status === 'preparing' ? <OrderWait wait={order.wait} createdAt={order.createdAt} /> : null}
+      <BuzzWhenReady order={order} />
 
       {live.gone ? (
         <div className="banner banner-warning" role="alert">
