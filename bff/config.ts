@@ -158,6 +158,8 @@ const EnvSchema = v.object({
     // The server's own zone: a venue's one machine is usually set to the venue's clock.
     () => canonicalTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC') ?? 'UTC',
   ),
+  /** How often a server looks for pauses that end today (the venue's day): a pause ends at the first look after the venue's midnight. */
+  PAUSE_CHECK_EVERY_MS: v.optional(integer('PAUSE_CHECK_EVERY_MS', 100, 3_600_000), '60000'),
   SAMPLES_POKEAPI_URL: v.optional(httpUrl('SAMPLES_POKEAPI_URL'), 'https://pokeapi.co/api/v2'),
   SAMPLES_JSONPLACEHOLDER_URL: v.optional(httpUrl('SAMPLES_JSONPLACEHOLDER_URL'), 'https://jsonplaceholder.typicode.com'),
   SAMPLES_RICKANDMORTY_URL: v.optional(httpUrl('SAMPLES_RICKANDMORTY_URL'), 'https://rickandmortyapi.com/api'),

@@ -53,6 +53,16 @@ export const optionalText = (max: number) =>
 export const isoInstant = (message = 'Expected an ISO 8601 time such as 2026-03-02T00:00:00.000Z') =>
   v.pipe(v.string(), v.isoTimestamp(message), v.transform((s) => new Date(s).toISOString()));
 
+const DAY_WORDS = 'Expected a day as YYYY-MM-DD';
+/** A real calendar day (no 30 February); what is not shaped as a day at all is said once, by the format's check. */
+const isCalendarDay = (day: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return true;
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
+};
+/** A calendar day as YYYY-MM-DD (a day at the venue: a report's, the day a pause ends). */
+export const CalendarDaySchema = v.pipe(v.string(DAY_WORDS), v.isoDate(DAY_WORDS), v.check(isCalendarDay, 'There is no such day'));
+
 /** `:id` of a path. */
 export const IdParamSchema = v.object({ id: idText() });
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { endpoint } from './endpoint.contract';
+import { CalendarDaySchema } from './common.contract';
 
 /**
  * The food court's figures (`/api/pt/reports`): orders, revenue, average ticket and cancelled
@@ -17,18 +18,15 @@ import { endpoint } from './endpoint.contract';
  *   when there are none;
  * - by stall: an order counts once for each stall it has lines from, with the revenue of those
  *   lines only. So the stalls' orders can add up to more than the total (an order from two stalls
- *   is one order to each), while their revenue adds up to the total.
+ *   is one order to each), while their revenue adds up to the total;
+ * - a stall's preparation time: its tickets of those orders that its kitchen made ready
+ *   (`prepTickets`), from received to ready, on average (`averagePrepSeconds`, whole seconds; null
+ *   when none is ready). A ticket taken back from ready leaves it until it is ready again.
  */
 
 export const MAX_REPORT_DAYS = 31;
 
-const DAY_WORDS = 'Expected a day as YYYY-MM-DD';
-/** A real calendar day (no 30 February). */
-const isCalendarDay = (day: string) => {
-  const date = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
-};
-export const ReportDaySchema = v.pipe(v.string(DAY_WORDS), v.isoDate(DAY_WORDS), v.check(isCalendarDay, 'There is no such day'));
+export const ReportDaySchema = CalendarDaySchema;
 
 /** Either day alone is that one day; neither is the venue's today. */
 export const ReportQuerySchema = v.pipe(
@@ -53,11 +51,16 @@ const figures = {
 export const ReportFiguresSchema = v.object(figures);
 export type ReportFigures = v.InferOutput<typeof ReportFiguresSchema>;
 
+/** A stall's tickets made ready and their average time from received to ready, in seconds (null: none). */
+const prep = { prepTickets: v.number(), averagePrepSeconds: v.nullable(v.number()) };
+export const ReportPrepSchema = v.object(prep);
+export type ReportPrep = v.InferOutput<typeof ReportPrepSchema>;
+
 export const ReportHourSchema = v.object({ hour: v.number(), ...figures });
 export type ReportHour = v.InferOutput<typeof ReportHourSchema>;
 
 /** A stall by its id, or by the name its lines kept when it has since been deleted (id null). */
-export const ReportStallSchema = v.object({ stallId: v.nullable(v.number()), stallName: v.string(), ...figures });
+export const ReportStallSchema = v.object({ stallId: v.nullable(v.number()), stallName: v.string(), ...figures, ...prep });
 export type ReportStall = v.InferOutput<typeof ReportStallSchema>;
 
 export const ReportSchema = v.object({
@@ -84,7 +87,7 @@ export const ptReportsApi = {
   report: endpoint({
     method: 'GET',
     path: '/api/pt/reports',
-    summary: `The food court's figures for the days \`from\`–\`to\` (the venue's days, both included, at most ${MAX_REPORT_DAYS}; today when neither is given): orders, revenue (cancelled orders excluded), average ticket and cancelled orders, in total, by hour and by stall`,
+    summary: `The food court's figures for the days \`from\`–\`to\` (the venue's days, both included, at most ${MAX_REPORT_DAYS}; today when neither is given): orders, revenue (cancelled orders excluded), average ticket and cancelled orders, in total, by hour and by stall (with each stall's average preparation, received to ready)`,
     access: ['staff'],
     query: ReportQuerySchema,
     response: ReportSchema,
@@ -92,7 +95,7 @@ export const ptReportsApi = {
   exportReport: endpoint({
     method: 'GET',
     path: '/api/pt/reports/export.csv',
-    summary: 'The same figures as a CSV attachment (UTF-8, RFC 4180): one row per day, hour and stall that had orders',
+    summary: "The same figures as a CSV attachment (UTF-8, RFC 4180): one row per day, hour and stall that had orders, with the stall's tickets made ready and their average preparation in minutes",
     access: ['staff'],
     query: ReportQuerySchema,
     response: v.unknown(),
