@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { EmailSchema, EraseQuerySchema, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText, CURSOR_PAGE_ENTRIES } from './common.contract';
+import { CalendarDaySchema, EmailSchema, EraseQuerySchema, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, isoInstant, pageOf, requiredText, CURSOR_PAGE_ENTRIES } from './common.contract';
 import { endpoint } from './endpoint.contract';
+import { MemberImportConfirmBodySchema, MemberImportPreviewBodySchema, MemberImportPreviewSchema, MemberImportResultSchema } from './member-import.contract';
 
 const optionalQuery = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search is at most 200 characters')));
 
@@ -75,6 +76,8 @@ export const GymMemberSchema = v.object({
   ownerName: v.string(),
   gymName: v.string(),
   membership: MembershipSchema,
+  /** A paused membership's last day off: the venue's day (YYYY-MM-DD) it comes back to active, by the server's job; null: no end set. */
+  pausedUntil: v.nullable(v.string()),
   accessSync: AccessSyncSchema,
   createdAt: v.string(),
   updatedAt: v.string(),
@@ -89,12 +92,23 @@ export const MEMBER_SORTS = ['name', '-last_visit', 'last_visit'] as const;
 export const MemberSortSchema = v.picklist(MEMBER_SORTS, 'Expected one of name, -last_visit, last_visit');
 export type MemberSort = v.InferOutput<typeof MemberSortSchema>;
 
+/**
+ * The member list's filter by door access as last recorded (issue 52), each member in exactly one:
+ * no Kisi account with their email, their last switch failed, a switch waiting for Kisi, else what
+ * Kisi last confirmed (open or closed), or nothing confirmed yet. Recorded, so it can be an index
+ * (the list's door column asks Kisi itself, and may say otherwise after a change made in Kisi).
+ */
+export const MEMBER_ACCESS_STATES = ['open', 'closed', 'waiting', 'failed', 'no_account', 'unconfirmed'] as const;
+export const MemberAccessStateSchema = v.picklist(MEMBER_ACCESS_STATES, `Expected one of ${MEMBER_ACCESS_STATES.join(', ')}`);
+export type MemberAccessState = v.InferOutput<typeof MemberAccessStateSchema>;
+
 /** `?next=`/`?previous=` follow the name (the default order); the orders by last visit page by number. */
 export const MemberListQuerySchema = v.object({
   ...CURSOR_PAGE_ENTRIES,
   query: optionalQuery,
   ownerId: v.optional(idText('Expected a positive integer owner id')),
   membership: v.optional(MembershipSchema),
+  access: v.optional(MemberAccessStateSchema),
   sort: v.optional(MemberSortSchema, 'name'),
 });
 export type MemberListQuery = v.InferOutput<typeof MemberListQuerySchema>;
@@ -109,15 +123,52 @@ export const CreateMemberSchema = v.object({
 });
 export type CreateMember = v.InferOutput<typeof CreateMemberSchema>;
 
+/**
+ * How far ahead a pause may end: a year. Longer is a cancellation in all but name, and a typo (2062
+ * for 2026) would otherwise keep someone's doors shut for decades without anyone noticing.
+ */
+export const PAUSE_MAX_YEARS = 1;
+
+/** The last day a pause may end on, from the venue's `today` (YYYY-MM-DD): the same date a year on (29 February: 1 March). */
+export function lastPauseEnd(today: string): string {
+  const [y, m, d] = today.split('-').map(Number);
+  return new Date(Date.UTC(y! + PAUSE_MAX_YEARS, m! - 1, d!)).toISOString().slice(0, 10);
+}
+
+/**
+ * Why `day` cannot end a pause begun on the venue's `today`, or null: it must come after today (a
+ * pause that ends today or before is no pause; set Active instead) and at most a year on. The BFF
+ * decides by the venue's day; the form says the same beforehand by the desk's.
+ */
+export function pauseEndProblem(day: string, today: string): string | null {
+  if (day <= today) return 'Choose a day after today: the membership comes back on that day';
+  if (day > lastPauseEnd(today)) return `Choose a day within a year (by ${lastPauseEnd(today)}); for longer, cancel the membership`;
+  return null;
+}
+
 export const UpdateMemberSchema = v.pipe(
   v.object({
     name: v.optional(requiredText('Enter the member’s name', 120)),
     ownerId: v.optional(OwnerIdSchema),
+    /** Set by hand, it ends any pause's date (the date comes with `pausedUntil` in the same change). */
     membership: v.optional(MembershipSchema),
+    /** The day a paused membership comes back (see `pauseEndProblem`); null: paused with no end. Only with paused. */
+    pausedUntil: v.optional(v.nullable(CalendarDaySchema)),
   }),
-  v.check((patch) => Object.values(patch).some((value) => value !== undefined), 'Send at least one of name, ownerId, membership'),
+  v.check((patch) => Object.values(patch).some((value) => value !== undefined), 'Send at least one of name, ownerId, membership, pausedUntil'),
+  v.forward(
+    v.check((patch) => !patch.pausedUntil || patch.membership === undefined || patch.membership === 'paused', 'A pause’s end goes only with a paused membership'),
+    ['pausedUntil'],
+  ),
 );
 export type UpdateMember = v.InferOutput<typeof UpdateMemberSchema>;
+
+/**
+ * The live `member` event (`GET /api/events`): a member the server changed by itself, with no one's
+ * request (a pause that ended on its day), so their open page and the members list read again.
+ */
+export const MemberNewsSchema = v.object({ memberId: v.number(), membership: MembershipSchema });
+export type MemberNews = v.InferOutput<typeof MemberNewsSchema>;
 
 /** The member's Kisi account as the door sees it (null when Kisi has no user with that email). */
 export const MemberDoorAccessSchema = v.object({
@@ -164,6 +215,8 @@ export function doorStateOf(membership: Membership, kisiUser: { accessEnabled: b
 export const GymMemberRowSchema = v.object({
   ...GymMemberSchema.entries,
   lastVisitAt: v.nullable(v.string()),
+  /** The venue days they came in the last 4 weeks (today and the 27 days before it), each day once. */
+  recentVisitDays: v.number(),
   door: DoorStateSchema,
 });
 export type GymMemberRow = v.InferOutput<typeof GymMemberRowSchema>;
@@ -187,6 +240,27 @@ export type VisitCountQuery = v.InferOutput<typeof VisitCountQuerySchema>;
 export const VisitCountSchema = v.object({ since: v.string(), count: v.number() });
 export type VisitCount = v.InferOutput<typeof VisitCountSchema>;
 
+/** The weeks a member's attendance shows, this one last; and the days the list's column counts. */
+export const ATTENDANCE_WEEKS = 12;
+export const RECENT_VISIT_DAYS = 28;
+
+/**
+ * How often a member comes, each venue day (`VENUE_TIME_ZONE`) counted once however many doors they
+ * opened: today, this week (weeks start on Monday) and each of the last 12 weeks, oldest first.
+ */
+export const MemberAttendanceSchema = v.object({
+  timeZone: v.string(),
+  /** The venue's day now (YYYY-MM-DD). */
+  today: v.string(),
+  cameToday: v.boolean(),
+  /** Days they came this week, today included. */
+  thisWeek: v.number(),
+  lastVisitAt: v.nullable(v.string()),
+  /** `start`: the week's Monday (YYYY-MM-DD); `days`: 0–7. The last is this week, up to today. */
+  weeks: v.array(v.object({ start: v.string(), days: v.number() })),
+});
+export type MemberAttendance = v.InferOutput<typeof MemberAttendanceSchema>;
+
 // ---- endpoints (staff and admins) ---------------------------------------------------------------
 
 const staff = ['staff'] as const;
@@ -208,7 +282,7 @@ export const gymApi = {
   listMembers: endpoint({
     method: 'GET',
     path: '/api/gym/users',
-    summary: 'Gym members with their last visit and door access, filtered by search, owner and membership; `sort` by name or last visit (never-visited last)',
+    summary: 'Gym members with their last visit, days they came in the last 4 weeks and door access, filtered by search, owner, membership and recorded door access; `sort` by name or last visit (never-visited last)',
     access: staff,
     query: MemberListQuerySchema,
     response: GymMemberPageSchema,
@@ -227,7 +301,7 @@ export const gymApi = {
   updateMember: endpoint({
     method: 'PATCH',
     path: '/api/gym/users/:id',
-    summary: 'Change a member; a membership change switches their Kisi door access',
+    summary: 'Change a member; a membership change switches their Kisi door access; `pausedUntil` (with paused) is the venue’s day it comes back to active by itself',
     access: staff,
     params: IdParamSchema,
     body: UpdateMemberSchema,
@@ -270,6 +344,15 @@ export const gymApi = {
     response: GymMemberSchema,
     errors: [404],
   }),
+  memberAttendance: endpoint({
+    method: 'GET',
+    path: '/api/gym/users/:id/attendance',
+    summary: "A member's visits by venue day: today, this week and each of the last 12 weeks (a day counted once)",
+    access: staff,
+    params: IdParamSchema,
+    response: MemberAttendanceSchema,
+    errors: [404],
+  }),
   countVisits: endpoint({
     method: 'GET',
     path: '/api/gym/visits/count',
@@ -277,6 +360,24 @@ export const gymApi = {
     access: staff,
     query: VisitCountQuerySchema,
     response: VisitCountSchema,
+  }),
+  previewMemberImport: endpoint({
+    method: 'POST',
+    path: '/api/gym/users/import/preview',
+    summary: 'Read a CSV of members (header row; name, email, owner_email, membership) and say what importing it would do to each row, with each row’s problems; writes nothing',
+    access: staff,
+    body: MemberImportPreviewBodySchema,
+    response: MemberImportPreviewSchema,
+    errors: [413],
+  }),
+  confirmMemberImport: endpoint({
+    method: 'POST',
+    path: '/api/gym/users/import',
+    summary: 'Import the previewed CSV: its new members are added as by hand, in one transaction; refused (409) when the file read again now differs from the preview (`previewHash`)',
+    access: staff,
+    body: MemberImportConfirmBodySchema,
+    response: MemberImportResultSchema,
+    errors: [409, 413],
   }),
 };
 

@@ -523,6 +523,12 @@ export const isUniqueViolation = (err: unknown): boolean => {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 };
 
+/** True when a write failed on a FOREIGN KEY constraint (the row it names went meanwhile: a race the caller reports as 409). */
+export const isForeignKeyViolation = (err: unknown): boolean => {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : undefined;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+};
+
 /**
  * The database cannot be reached or is going away, as each engine says it: a try a little later may
  * well succeed, so the request is answered 503 with Retry-After rather than 500 (a fault of ours).

@@ -95,6 +95,7 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'GET /api/pt/stalls': everyone,
   'GET /api/pt/stalls/:id': everyone,
   'GET /api/pt/menu': everyone,
+  'GET /api/pt/menu/stream': everyone,
   'POST /api/pt/order': everyone,
   'GET /api/pt/orders/:id': everyone,
   'GET /api/pt/orders/:id/stream': everyone,
@@ -113,6 +114,9 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   // A stall's kitchen screen: the crew (a tablet in the kitchen signs in as a runner or staff).
   'GET /api/pt/kitchen/:id/tickets': crew,
   'PATCH /api/pt/kitchen/:id/tickets/:orderId': crew,
+  // A kitchen marks its own stall's dishes sold out (kitchens are not bound to one stall: a tablet signs in as a runner or staff).
+  'PATCH /api/pt/kitchen/:id/items/:itemId': crew,
+  'PATCH /api/pt/kitchen/:id/tickets/:orderId/lines/:lineId': crew,
 
   // Staff chat: runners read and write the channels open to them; only admins open and change channels.
   'GET /api/chat/channels': crew,
@@ -170,6 +174,8 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'GET /api/gym/door-sync': frontDesk,
   'POST /api/gym/users/:id/access/sync': frontDesk,
   'GET /api/gym/visits/count': frontDesk,
+  'POST /api/gym/users/import/preview': frontDesk,
+  'POST /api/gym/users/import': frontDesk,
 
   // Kisi through the proxy: admins only, but staff read, issue and revoke access links (a member's day pass, decision 0057).
   'GET /api/kisi/users': adminsOnly,

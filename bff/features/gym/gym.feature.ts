@@ -8,6 +8,8 @@ import { doorAccessOutboxRepository } from './door-access-outbox.repository';
 import { gymRoutes } from './gym.router';
 import { gymSeeder } from './gym.seed';
 import { gymService, type DoorAccess, type GymService } from './gym.service';
+import { memberImportRepository } from './member-import.repository';
+import { memberImportService } from './member-import.service';
 import { membersRepository } from './members.repository';
 import { ownersRepository } from './owners.repository';
 import { visitsRepository } from './visits.repository';
@@ -63,19 +65,45 @@ export function doorAccessSender(gym: GymService, timing: DoorSyncTiming, log: F
   );
 }
 
+/**
+ * The pause job: every `everyMs` (and at each start) the pauses that end on the venue's today or
+ * before are resumed (`resumeEndedPauses`). It keeps nothing in memory: the day is on the member's
+ * row, and each resume is a conditional update, so any number of instances may run it at once.
+ */
+export function pauseEnder(gym: GymService, everyMs: number, log: FeatureContext['logger']) {
+  return periodicJob(
+    'pause ender',
+    everyMs,
+    async () => {
+      const resumed = await gym.resumeEndedPauses();
+      if (resumed > 0) log.info({ resumed }, 'pauses ended: memberships active again, door access owed to Kisi');
+    },
+    log,
+  );
+}
+
 /** `/api/gym`: owners and members for the front desk, their door access through `door`. */
-export function gymFeature({ database, mount, logger }: FeatureContext, { door, doorSync = DOOR_SYNC_TIMING }: { door: DoorAccess; doorSync?: DoorSyncTiming }): Feature {
+export function gymFeature({ config, database, mount, logger, bus }: FeatureContext, { door, doorSync = DOOR_SYNC_TIMING }: { door: DoorAccess; doorSync?: DoorSyncTiming }): Feature {
   const gym = gymService({
     owners: ownersRepository(database.db),
     members: membersRepository(database.db, database.containsMatch),
-    visits: visitsRepository(database.db),
+    visits: visitsRepository(database.db, config.VENUE_TIME_ZONE),
     outbox: doorAccessOutboxRepository(database.db),
     door,
-    // Each change with its audit entry and the door switch it makes due (and a deleted member's erasure), in one transaction.
+    timeZone: config.VENUE_TIME_ZONE,
+    // Each change with its audit entry and the door switch it makes due (and a deleted member's erasure, an ended pause's live event), in one transaction.
     inTransaction: (work) =>
-      database.db
-        .transaction()
-        .execute((trx) => work({ owners: ownersRepository(trx), members: membersRepository(trx, database.containsMatch), outbox: doorAccessOutboxRepository(trx), audit: auditIn(trx), erase: erasePersonIn(trx) })),
+      bus.write((trx, announce) =>
+        work({
+          owners: ownersRepository(trx),
+          members: membersRepository(trx, database.containsMatch),
+          outbox: doorAccessOutboxRepository(trx),
+          audit: auditIn(trx),
+          erase: erasePersonIn(trx),
+          announce: (news) => announce('member', news),
+        }),
+      ),
   });
-  return { ...mount(gymRoutes(gym)), jobs: [doorAccessSender(gym, doorSync, logger)], seeders: [gymSeeder(KISI_DEMO_PEOPLE)] };
+  const imports = memberImportService({ lookups: memberImportRepository(database.db), gym });
+  return { ...mount(gymRoutes(gym, imports)), jobs: [doorAccessSender(gym, doorSync, logger), pauseEnder(gym, config.PAUSE_CHECK_EVERY_MS, logger)], seeders: [gymSeeder(KISI_DEMO_PEOPLE)] };
 }

@@ -1,25 +1,29 @@
 import {
   doorStateOf,
+  pauseEndProblem,
   type CreateMember,
   type CreateOwner,
   type DoorSyncStatus,
   type GymMember,
   type GymMemberRow,
   type GymOwner,
+  type MemberAttendance,
   type MemberDoorAccess,
   type Membership,
   type MemberListQuery,
+  type MemberNews,
   type OwnerListQuery,
   type UpdateMember,
   type VisitCount,
   type VisitCountQuery,
 } from '../../contracts/gym.contract';
 import type { Page } from '../../contracts/common.contract';
-import { isUniqueViolation } from '../../db/engine';
-import { changesOf, personLabel, type Audit, type AuditActor } from '../../db/audit-trail';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/engine';
+import { changesOf, personLabel, type Audit, type AuditActor, type AuditRecord } from '../../db/audit-trail';
 import { erasedCountsAsChanges, type ErasedCounts, type PersonToErase } from '../../db/personal-data';
 import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
+import { zonedDay } from '../../lib/time-zone';
 import { wantsDoorAccess, type AccessSyncRecord, type MembersRepository } from './members.repository';
 import type { DoorAccessOutboxRepository, OwedSwitch } from './door-access-outbox.repository';
 import type { OwnersRepository } from './owners.repository';
@@ -44,6 +48,8 @@ export interface GymWrite {
   outbox: DoorAccessOutboxRepository;
   audit: Audit;
   erase: (person: PersonToErase) => Promise<ErasedCounts>;
+  /** Tells the open pages (a live `member` event, sent once the transaction commits) that a member changed without anyone's request: a pause that ended. */
+  announce: (news: MemberNews) => void;
 }
 
 export interface GymServiceDeps {
@@ -53,11 +59,15 @@ export interface GymServiceDeps {
   outbox: DoorAccessOutboxRepository;
   door: DoorAccess;
   inTransaction: InTransaction<GymWrite>;
+  /** The venue's clock (`VENUE_TIME_ZONE`): the day a pause ends is its day. */
+  timeZone: string;
   now?: () => string;
 }
 
 const OWNER_FIELDS = ['name', 'email', 'phone', 'gymName'] as const;
-const MEMBER_FIELDS = ['name', 'email', 'ownerName', 'membership'] as const;
+const MEMBER_FIELDS = ['name', 'email', 'ownerName', 'membership', 'pausedUntil'] as const;
+/** Members a run of the pause job resumes at most (the next run takes the rest). */
+const RESUME_BATCH = 200;
 /** The trail's entries about a member: their record, and their door switches. */
 const MEMBER_AUDIT_KINDS = ['member', 'door_access'] as const;
 /** What the trail calls a member once they are deleted and their door is switched off, or erased. */
@@ -65,6 +75,15 @@ const deletedMemberLabel = (id: number) => `member #${id}`;
 /** A membership change in one word for the trail ("paused"); any other change is an update. */
 const memberAction = (before: GymMember, after: GymMember) =>
   before.membership === after.membership ? 'updated' : ({ active: 'reactivated', paused: 'paused', cancelled: 'cancelled' } as const)[after.membership];
+
+/** A member added as by hand, in the caller's transaction: their row, their door switch owed to Kisi (the outbox), their audit entry. */
+async function addMemberIn(tx: GymWrite, actor: AuditActor, input: CreateMember, at: string): Promise<number> {
+  const id = await tx.members.insert({ ...input, sync: switchDue(at), now: at });
+  await tx.outbox.queue(id, wantsDoorAccess(input.membership), at);
+  const created = (await tx.members.find(id))!;
+  await tx.audit(actor, { kind: 'member', action: 'created', subjectId: id, subject: personLabel(created), changes: changesOf(null, created, MEMBER_FIELDS) });
+  return id;
+}
 
 /** Inserts, answering 409 when the email is taken (also when two requests race for it). */
 async function insertUnique<T>(insert: () => Promise<T>, duplicateMessage: string): Promise<T> {
@@ -92,7 +111,7 @@ export const retryDelayMs = (failures: number) => Math.min(MAX_RETRY_MS, FIRST_R
  */
 const switchDue = (at: string): AccessSyncRecord => ({ state: 'pending', error: null, at });
 
-export function gymService({ owners, members, visits, outbox, door, inTransaction, now = () => new Date().toISOString() }: GymServiceDeps) {
+export function gymService({ owners, members, visits, outbox, door, inTransaction, timeZone, now = () => new Date().toISOString() }: GymServiceDeps) {
   const ownerOr404 = async (id: number) => (await owners.find(id)) ?? Promise.reject(notFound(`No gym owner with id ${id}.`));
   const memberOr404 = async (id: number) => (await members.find(id)) ?? Promise.reject(notFound(`No gym member with id ${id}.`));
   const ensureOwnerExists = async (ownerId: number) => {
@@ -222,6 +241,7 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
      */
     async listMembers(query: MemberListQuery): Promise<Page<GymMemberRow>> {
       const page = await members.list(query);
+      const recent = await visits.recentVisitDays(page.items.map((member) => member.id), new Date(now()));
       const kisiUsers = await door.findUsers(page.items.map((member) => member.email)).catch(() => {
         lastContact = { reachable: false, at: now() };
         return undefined;
@@ -230,6 +250,7 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
         ...page,
         items: page.items.map((member) => ({
           ...member,
+          recentVisitDays: recent.get(member.id) ?? 0,
           door: doorStateOf(member.membership, kisiUsers ? (kisiUsers.get(member.email.toLowerCase()) ?? null) : undefined, { unreachable: !kisiUsers }),
         })),
       };
@@ -240,26 +261,46 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       await ensureOwnerExists(input.ownerId);
       const at = now();
       const id = await insertUnique(
-        () =>
-          inTransaction(async (tx) => {
-            const id = await tx.members.insert({ ...input, sync: switchDue(at), now: at });
-            await tx.outbox.queue(id, wantsDoorAccess(input.membership), at);
-            const created = (await tx.members.find(id))!;
-            await tx.audit(actor, { kind: 'member', action: 'created', subjectId: id, subject: personLabel(created), changes: changesOf(null, created, MEMBER_FIELDS) });
-            return id;
-          }),
+        () => inTransaction((tx) => addMemberIn(tx, actor, input, at)),
         `A gym member with email ${input.email} already exists.`,
       );
       return lastContact?.reachable !== false ? syncDoorAccess(actor, id) : memberOr404(id);
     },
 
-    async updateMember(actor: AuditActor, id: number, patch: UpdateMember): Promise<GymMember> {
+    /**
+     * Members from a CSV file (member-import.service.ts reads and checks it): each added as by hand
+     * (`addMemberIn`), all in one transaction with the import's own audit entry, so a file goes in
+     * whole or not at all. An email taken or an owner deleted meanwhile is a 409, nothing added. Their
+     * door switches are left to the sender (Kisi takes 5 requests a second; a file may hold thousands).
+     */
+    async addImportedMembers(actor: AuditActor, inputs: readonly CreateMember[], record: AuditRecord): Promise<void> {
+      const at = now();
+      try {
+        await inTransaction(async (tx) => {
+          for (const input of inputs) await addMemberIn(tx, actor, input, at);
+          await tx.audit(actor, record);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err) || isForeignKeyViolation(err)) throw conflict('A member with one of these emails was added, or an owner deleted, while the file was imported; nothing was imported. Preview the file again.');
+        throw err;
+      }
+    },
+
+    async updateMember(actor: AuditActor, id: number, { pausedUntil: pauseEnd, ...patch }: UpdateMember): Promise<GymMember> {
       const before = await memberOr404(id);
       if (patch.ownerId !== undefined) await ensureOwnerExists(patch.ownerId);
       const membershipChanged = patch.membership !== undefined && patch.membership !== before.membership;
       const at = now();
+      // A pause's end: only with paused, after the venue's today and within a year. A membership set by
+      // hand without one ends the date it had (a pause made open-ended, or the member back by hand).
+      if (pauseEnd) {
+        if ((patch.membership ?? before.membership) !== 'paused') throw badRequest('A pause’s end goes only with a paused membership.', [{ path: 'body.pausedUntil', message: 'Pause the membership to set the day it comes back' }]);
+        const problem = pauseEndProblem(pauseEnd, zonedDay(Date.parse(at), timeZone));
+        if (problem) throw badRequest('That day cannot end the pause.', [{ path: 'body.pausedUntil', message: problem }]);
+      }
+      const pausedUntil = pauseEnd !== undefined ? pauseEnd : patch.membership !== undefined ? null : undefined;
       await inTransaction(async (tx) => {
-        await tx.members.update(id, { ...patch, now: at });
+        await tx.members.update(id, { ...patch, pausedUntil, now: at });
         if (membershipChanged) await queueSwitch(tx, id, patch.membership!, at);
         const after = await tx.members.find(id);
         const changes = after ? changesOf(before, after, MEMBER_FIELDS) : [];
@@ -301,6 +342,32 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
     sendOwed,
 
     /**
+     * The pause job: every paused member whose pause ends on the venue's today or before is active
+     * again, their door switch owed to Kisi (the sender sends it), audited as the server's, and the
+     * open pages told. Each is one conditional update in its own transaction: of two instances (or
+     * two runs) racing, only the one whose update changed the row queues the switch and writes the
+     * trail. The date is on the member's row, so a restart or a server down at midnight loses nothing.
+     */
+    async resumeEndedPauses(): Promise<number> {
+      const at = now();
+      const today = zonedDay(Date.parse(at), timeZone);
+      let resumed = 0;
+      for (const id of await members.pausesDue(today, RESUME_BATCH)) {
+        const done = await inTransaction(async (tx) => {
+          const before = await tx.members.find(id);
+          if (!before || !(await tx.members.resumeIfDue(id, today, at))) return false;
+          await queueSwitch(tx, id, 'active', at);
+          const after = (await tx.members.find(id))!;
+          await tx.audit(null, { kind: 'member', action: 'pause ended', subjectId: id, subject: personLabel(after), changes: changesOf(before, after, MEMBER_FIELDS) });
+          tx.announce({ memberId: id, membership: after.membership });
+          return true;
+        });
+        if (done) resumed++;
+      }
+      return resumed;
+    },
+
+    /**
      * After each start: members whose door access is not confirmed and who have nothing queued (a
      * record from before the outbox) are queued; the sender compares each with Kisi and switches
      * only what differs.
@@ -338,6 +405,13 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       return true;
     },
     kisiSeemsDown: () => lastContact?.reachable === false,
+
+    /** A member's attendance by venue day: today, this week, the last weeks. */
+    async memberAttendance(id: number): Promise<MemberAttendance> {
+      const lastVisitAt = await visits.lastVisitOf(id);
+      if (lastVisitAt === undefined) throw notFound(`No gym member with id ${id}.`);
+      return visits.attendanceOf({ id, lastVisitAt }, new Date(now()));
+    },
 
     /** Visits (successful unlocks) since the start of the desk's day. */
     countVisits: async ({ since }: VisitCountQuery): Promise<VisitCount> => ({ since, count: await visits.countVisitorsSince(since) }),
