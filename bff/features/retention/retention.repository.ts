@@ -47,6 +47,19 @@ export function retentionRepository(db: Db) {
         return { purged: gone.length };
       }),
 
+    /**
+     * Who pressed a remote unlock (a staff member's name and email, migration 035) by when it was
+     * pressed, off `remote_unlock_requests_at_idx`, at the door events' cut-off: one credited on an
+     * event goes with it anyway (cascade); these are those that matched none.
+     */
+    remoteUnlockRequests: async (cutoff: string, limit: number): Promise<number> =>
+      deleted(
+        await db
+          .deleteFrom('remote_unlock_requests')
+          .where('id', 'in', db.selectFrom('remote_unlock_requests').select('id').where('requested_at', '<', cutoff).orderBy('requested_at').limit(limit))
+          .executeTakeFirst(),
+      ),
+
     /** Staff chat messages by when they were written, off `messages_chat_created_idx` (a conversation's go with it). */
     chat: async (cutoff: string, limit: number): Promise<PurgedBatch> => ({
       purged: deleted(
