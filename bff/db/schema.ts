@@ -176,6 +176,23 @@ export interface KisiEventPeopleTable {
   events: number;
 }
 
+/**
+ * A remote unlock as the proxy recorded it before forwarding it (migration 035, bff/db/remote-unlocks.ts):
+ * who pressed it, credited on the door event Kisi logs for it as the API account's (`event_id`).
+ */
+export interface RemoteUnlockRequestsTable {
+  id: Generated<number>;
+  lock_id: number;
+  /** The Kisi user the API key belongs to: the actor Kisi names on the event. */
+  kisi_user_id: number;
+  account_id: number | null;
+  requested_by_name: string;
+  requested_by_email: string | null;
+  requested_at: string;
+  status: 'sent' | 'accepted' | 'refused';
+  event_id: number | null;
+}
+
 /** The audit trail (append-only): who changed what, when, and each changed field's before and after (JSON). */
 export interface AuditEntriesTable {
   id: Generated<number>;
@@ -484,5 +501,6 @@ export interface DB {
   kisi_event_types: KisiEventTypesTable;
   kisi_event_doors: KisiEventDoorsTable;
   kisi_event_people: KisiEventPeopleTable;
+  remote_unlock_requests: RemoteUnlockRequestsTable;
   audit_entries: AuditEntriesTable;
 }

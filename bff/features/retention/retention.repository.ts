@@ -49,6 +49,19 @@ export function retentionRepository(db: Db) {
       }),
 
     /**
+     * Who pressed a remote unlock (a staff member's name and email, migration 035) by when it was
+     * pressed, off `remote_unlock_requests_at_idx`, at the door events' cut-off: one credited on an
+     * event goes with it anyway (cascade); these are those that matched none.
+     */
+    remoteUnlockRequests: async (cutoff: string, limit: number): Promise<number> =>
+      deleted(
+        await db
+          .deleteFrom('remote_unlock_requests')
+          .where('id', 'in', db.selectFrom('remote_unlock_requests').select('id').where('requested_at', '<', cutoff).orderBy('requested_at').limit(limit))
+          .executeTakeFirst(),
+      ),
+
+    /**
      * Members' visits (their attendance's quarter hours, migration 036) by when they came, off
      * `member_visits_at_idx`: they go with the door events they were kept from (decision 0104).
      * Counted apart: the kind counts door events.
