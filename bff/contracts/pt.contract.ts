@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CURSOR_PAGE_ENTRIES, IdParamSchema, NoContentSchema, PageQuerySchema, idNumber, idText, optionalText, pageOf, requiredText } from './common.contract';
 import { endpoint } from './endpoint.contract';
+import { StallAvailabilitySchema, WeeklyHoursSchema } from './stall-hours.contract';
 
 /**
  * The food court (`/api/pt`): stalls and their menus (kept by staff), diners ordering from their
@@ -37,6 +38,8 @@ export const StallSchema = v.object({
   description: v.nullable(v.string()),
   cuisine: v.nullable(v.string()),
   status: StallStatusSchema,
+  /** Weekly opening hours in the venue's zone; null: open whenever not paused (stall-hours.contract.ts). */
+  hours: v.nullable(WeeklyHoursSchema),
   itemCount: v.number(),
   createdAt: v.string(),
   updatedAt: v.string(),
@@ -63,8 +66,10 @@ export const UpdateStallSchema = v.pipe(
     description: optionalText(500),
     cuisine: optionalText(40),
     status: v.optional(StallStatusSchema),
+    /** null: no hours (open whenever not paused). */
+    hours: v.optional(v.nullable(WeeklyHoursSchema)),
   }),
-  atLeastOne('name, description, cuisine, status'),
+  atLeastOne('name, description, cuisine, status, hours'),
 );
 export type UpdateStall = v.InferOutput<typeof UpdateStallSchema>;
 
@@ -122,16 +127,37 @@ export const StallWaitSchema = v.object({
 });
 export type StallWait = v.InferOutput<typeof StallWaitSchema>;
 
-export const MenuStallSchema = v.object({ ...StallWithItemsSchema.entries, wait: StallWaitSchema });
+export const MenuStallSchema = v.object({ ...StallWithItemsSchema.entries, wait: StallWaitSchema, availability: StallAvailabilitySchema });
 export type MenuStall = v.InferOutput<typeof MenuStallSchema>;
 
-/** What a diner's menu shows: the open stalls with every item (sold-out ones flagged) and their wait, and the venue's terms. */
+/**
+ * What a diner's menu shows: every stall with every item (sold-out ones flagged), its wait and whether
+ * it takes orders now (open first, then closed by its hours, then paused), and the venue's terms
+ * (`timeZone`: the zone its hours are in).
+ */
 export const MenuSchema = v.object({
   currency: v.string(),
   tables: v.number(),
+  timeZone: v.string(),
   stalls: v.array(MenuStallSchema),
 });
 export type Menu = v.InferOutput<typeof MenuSchema>;
+
+/**
+ * A change to what diners can order, as the menu's stream (`GET /api/pt/menu/stream`) and `/api/events`
+ * carry it (a `menu` live event, written with the change): an item added or changed (sold out, back),
+ * one removed, a stall changed (paused, opened, its hours) or removed.
+ */
+export const MenuChangeSchema = v.variant('kind', [
+  v.object({ kind: v.literal('item'), item: MenuItemSchema }),
+  v.object({ kind: v.literal('item-removed'), id: v.number(), stallId: v.number() }),
+  v.object({ kind: v.literal('stall'), stall: StallSchema }),
+  v.object({ kind: v.literal('stall-removed'), id: v.number() }),
+]);
+export type MenuChange = v.InferOutput<typeof MenuChangeSchema>;
+
+export const KitchenDishParamsSchema = v.object({ id: idText(), itemId: idText() });
+export const KitchenDishSchema = v.object({ soldOut: v.boolean('Expected true or false') });
 
 // ---- orders -------------------------------------------------------------------------------
 
@@ -325,12 +351,27 @@ export const ptApi = {
   createItem: endpoint({ method: 'POST', path: '/api/pt/stalls/:id/items', summary: "Add an item to a stall's menu", access: keepers, params: IdParamSchema, body: CreateMenuItemSchema, response: CreatedSchema, status: 201, errors: [404] }),
   updateItem: endpoint({ method: 'PATCH', path: '/api/pt/items/:id', summary: 'Change a menu item: price, sold out, fields', access: keepers, params: IdParamSchema, body: UpdateMenuItemSchema, response: MenuItemSchema, errors: [404] }),
   deleteItem: endpoint({ method: 'DELETE', path: '/api/pt/items/:id', summary: 'Remove a menu item (orders keep its name and price)', access: keepers, params: IdParamSchema, response: NoContentSchema, status: 204, errors: [404] }),
-  menu: endpoint({ method: 'GET', path: '/api/pt/menu', summary: "The diners' menu: open stalls with their items (sold-out ones flagged) and their wait (a range from the last hour's tickets and the queue, null with too few), the currency and the number of tables", access: 'public', response: MenuSchema }),
+  menu: endpoint({
+    method: 'GET',
+    path: '/api/pt/menu',
+    summary:
+      "The diners' menu: every stall with its items (sold-out ones flagged), whether it takes orders now (open; closed by its hours, with when it opens; paused) and its wait (a range from the last hour's tickets and the queue, null with too few), the currency, the number of tables and the venue's time zone",
+    access: 'public',
+    response: MenuSchema,
+  }),
+  menuStream: endpoint({
+    method: 'GET',
+    path: '/api/pt/menu/stream',
+    summary: "Changes to the diners' menu as Server-Sent Events (`menu`): a dish sold out or back, a stall paused, opened or given hours. Last-Event-ID resumes",
+    access: 'public',
+    response: MenuChangeSchema,
+    stream: 'sse',
+  }),
   placeOrder: endpoint({
     method: 'POST',
     path: '/api/pt/order',
     summary:
-      'A diner orders from their table, across stalls; priced from the menu. An `Idempotency-Key` header makes a retry answer the same order. 409 names each line that cannot be ordered (sold out, paused stall)',
+      'A diner orders from their table, across stalls; priced from the menu. An `Idempotency-Key` header makes a retry answer the same order. 409 names each line that cannot be ordered (sold out, paused stall, stall closed by its hours)',
     access: 'public',
     body: PlaceOrderSchema,
     response: PlacedOrderSchema,
@@ -369,6 +410,16 @@ export const ptApi = {
     body: MoveTicketSchema,
     response: KitchenTicketSchema,
     errors: [404, 409],
+  }),
+  kitchenDish: endpoint({
+    method: 'PATCH',
+    path: '/api/pt/kitchen/:id/items/:itemId',
+    summary: "A stall's kitchen marks one of its own dishes sold out or back in stock (404 for another stall's dish); diners' menus and carts hear it live",
+    access: board,
+    params: KitchenDishParamsSchema,
+    body: KitchenDishSchema,
+    response: MenuItemSchema,
+    errors: [404],
   }),
   updateOrder: endpoint({
     method: 'PATCH',

@@ -10,7 +10,7 @@ import { CacheProvider, resetCache } from './reads';
 fakeEventSourceEachTest();
 
 const AT = '2025-03-01T09:30:00.000Z';
-const stall = (id: number, name = `Stall ${id}`): Stall => ({ id, name, description: null, cuisine: null, status: 'open', itemCount: 0, createdAt: AT, updatedAt: AT });
+const stall = (id: number, name = `Stall ${id}`): Stall => ({ id, name, description: null, cuisine: null, status: 'open', hours: null, itemCount: 0, createdAt: AT, updatedAt: AT });
 const stallsRead = read(ptApi.listStalls, { query: { page: 0, pageSize: 100 } });
 type Stalls = { items: Stall[]; total: number; page: number; pageSize: number };
 

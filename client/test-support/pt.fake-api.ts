@@ -14,6 +14,7 @@ import {
   type TicketStatus,
   type WaitRange,
 } from '@contracts/pt.contract';
+import type { StallAvailability } from '@contracts/stall-hours.contract';
 import { fieldProblem, handle, offline, problem } from './test-server';
 
 /**
@@ -40,6 +41,9 @@ export type FakePt = {
   failNextOrder?: 'lost' | 'down' | number;
   kitchenDown?: boolean;
   waits: Record<number, StallWait>;
+  /** Stalls closed by their hours now, by id: when each opens (an instant), as the server computes it. */
+  closed: Record<number, string | null>;
+  timeZone: string;
   handlers: RequestHandler[];
 };
 
@@ -49,7 +53,7 @@ export function stallWait(minutes: [number, number] | null, ticketsAhead = 0): S
 }
 
 export function stall(id: number, overrides: Partial<Stall> = {}): Stall {
-  return { id, name: `Stall ${id}`, description: null, cuisine: null, status: 'open', itemCount: 0, createdAt: AT, updatedAt: AT, ...overrides };
+  return { id, name: `Stall ${id}`, description: null, cuisine: null, status: 'open', hours: null, itemCount: 0, createdAt: AT, updatedAt: AT, ...overrides };
 }
 
 export function menuItem(id: number, stallId: number, overrides: Partial<MenuItem> = {}): MenuItem {
@@ -94,9 +98,11 @@ const pageOf = <T>(items: T[], { page: p, pageSize: size }: { page: number; page
 
 const publicOrder = ({ token: _token, key: _key, ...o }: FakeOrder): Order => o;
 
-export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: FakeOrder[]; tables?: number; currency?: string; waits?: Record<number, StallWait> } = {}): FakePt {
+export function fakePt(
+  init: { stalls?: Stall[]; items?: MenuItem[]; orders?: FakeOrder[]; tables?: number; currency?: string; waits?: Record<number, StallWait>; closed?: Record<number, string | null>; timeZone?: string } = {},
+): FakePt {
   // Copies: a test changing the fake's state (sold out, a status) must not change the fixtures of the next test.
-  const pt: FakePt = { stalls: (init.stalls ?? []).map((s) => ({ ...s })), items: (init.items ?? []).map((i) => ({ ...i })), orders: (init.orders ?? []).map((o) => ({ ...o })), currency: init.currency ?? 'EUR', tables: init.tables ?? 20, waits: { ...init.waits }, handlers: [] };
+  const pt: FakePt = { stalls: (init.stalls ?? []).map((s) => ({ ...s })), items: (init.items ?? []).map((i) => ({ ...i })), orders: (init.orders ?? []).map((o) => ({ ...o })), currency: init.currency ?? 'EUR', tables: init.tables ?? 20, waits: { ...init.waits }, closed: { ...init.closed }, timeZone: init.timeZone ?? 'Europe/Lisbon', handlers: [] };
   const waitOf = (stallId: number): StallWait => pt.waits[stallId] ?? stallWait(null);
   const orderWait = (stallIds: number[]): WaitRange | null => {
     const known = stallIds.map((id) => waitOf(id).minutes);
@@ -113,6 +119,8 @@ export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: Fa
   const noStall = (id: number) => problem(404, 'Not Found', `No stall with id ${id}.`);
   const findItem = (id: number) => pt.items.find((i) => i.id === id);
   const noItem = (id: number) => problem(404, 'Not Found', `No menu item with id ${id}.`);
+  const availabilityOf = (s: Stall): StallAvailability =>
+    s.status === 'paused' ? { state: 'paused', opensAt: null, closesAt: null } : s.id in pt.closed ? { state: 'closed', opensAt: pt.closed[s.id] ?? null, closesAt: null } : { state: 'open', opensAt: null, closesAt: null };
   const isOpen = (o: Order) => (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(o.status);
 
   pt.handlers = [
@@ -157,12 +165,18 @@ export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: Fa
       Object.assign(found, Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)));
       return found;
     }),
+    handle(ptApi.kitchenDish, ({ params, body }) => {
+      const found = findItem(params.itemId);
+      if (!found || found.stallId !== params.id) return problem(404, 'Not Found', `No dish with id ${params.itemId} at this stall.`);
+      found.soldOut = body.soldOut;
+      return found;
+    }),
     handle(ptApi.deleteItem, ({ params }) => {
       if (!findItem(params.id)) return noItem(params.id);
       pt.items = pt.items.filter((i) => i.id !== params.id);
     }),
 
-    handle(ptApi.menu, () => ({ currency: pt.currency, tables: pt.tables, stalls: pt.stalls.filter((s) => s.status === 'open').map((s) => ({ ...withItems(s), wait: waitOf(s.id) })) })),
+    handle(ptApi.menu, () => ({ currency: pt.currency, tables: pt.tables, timeZone: pt.timeZone, stalls: pt.stalls.map((s) => ({ ...withItems(s), wait: waitOf(s.id), availability: availabilityOf(s) })) })),
 
     handle(ptApi.placeOrder, ({ body, request }) => {
       const key = request.headers.get('Idempotency-Key') ?? undefined;
@@ -180,6 +194,7 @@ export function fakePt(init: { stalls?: Stall[]; items?: MenuItem[]; orders?: Fa
         if (!item || !owner) return [{ path: `body.cart.${i}`, message: `Item ${line.itemId} is not on the menu` }];
         if (item.soldOut) return [{ path: `body.cart.${i}`, message: `${item.name} is sold out` }];
         if (owner.status === 'paused') return [{ path: `body.cart.${i}`, message: `${owner.name} is not taking orders right now` }];
+        if (owner.id in pt.closed) return [{ path: `body.cart.${i}`, message: `${owner.name} is closed now` }];
         return [];
       });
       if (refused.length) return fieldProblem(refused, 'Some items cannot be ordered.', 409);

@@ -32,10 +32,11 @@ export function ptFeature({ config, database, logger, bus, streams, mount, count
             orders: ordersRepository(trx),
             figures: figuresRepository(trx, config.VENUE_TIME_ZONE),
             announce: (order) => announce('order', order),
+            announceMenu: (change) => announce('menu', change),
             audit: auditIn(trx),
           }),
         ),
-      venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY },
+      venue: { tables: config.VENUE_TABLES, currency: config.VENUE_CURRENCY, timeZone: config.VENUE_TIME_ZONE },
       counted: counters,
     }),
     {

@@ -109,13 +109,13 @@ describe('stalls and menus', () => {
     await staff.delete(`/api/pt/items/${itemIds[0]}`).expect(404);
   });
 
-  it("gives diners the open stalls with every item, sold-out ones flagged, and the venue's terms", async () => {
+  it("gives diners every stall with every item, sold-out ones flagged, a paused one said so, and the venue's terms", async () => {
     const open = await stallWith([{ name: 'Available', priceCents: 500 }, { name: 'Gone', priceCents: 500, soldOut: true }]);
     const paused = await stallWith([{ priceCents: 500 }]);
     await staff.patch(`/api/pt/stalls/${paused.id}`).send({ status: 'paused' }).expect(200);
     const menu = (await request(ctx.app).get('/api/pt/menu').expect(200)).body as { currency: string; tables: number; stalls: StallWithItems[] };
     expect(menu).toMatchObject({ currency: 'EUR', tables: 30 });
-    expect(menu.stalls.some((s) => s.id === paused.id)).toBe(false);
+    expect(menu.stalls.find((s) => s.id === paused.id)).toMatchObject({ availability: { state: 'paused' } });
     expect(menu.stalls.find((s) => s.id === open.id)!.items.map((i) => [i.name, i.soldOut])).toEqual([
       ['Available', false],
       ['Gone', true],

@@ -46,6 +46,9 @@ export function ptRoutes(pt: PtService, options: PtRouteOptions) {
     route(ptApi.updateItem, ({ params, body }, { req }) => pt.updateItem(req.user!, params.id, body)),
     route(ptApi.deleteItem, ({ params }, { req }) => pt.deleteItem(req.user!, params.id)),
     route(ptApi.menu, () => pt.menu()),
+    // What diners can order, as it changes: the `menu` events themselves (their text made once for every stream).
+    // No first frame: the page has the menu and reads it again whenever the stream opens.
+    route(ptApi.menuStream, (_input, { req, res }) => options.streams.stream(req, res, { pick: (event) => (event.type === 'menu' ? event : undefined), maxBacklogBytes: MAX_BACKLOG_BYTES })),
     route(ptApi.placeOrder, ({ body }, { req }) => pt.placeOrder(body, idempotencyKeyOf(req)), { before: [orderLimiter] }),
     route(ptApi.getOrder, ({ params, query }) => pt.orderForDiner(params.id, query.token)),
     route(ptApi.orderStream, ({ params, query }, { req, res }) => {
@@ -67,6 +70,7 @@ export function ptRoutes(pt: PtService, options: PtRouteOptions) {
     route(ptApi.listOrders, ({ query }) => pt.listOrders(query)),
     route(ptApi.kitchen, ({ params }) => pt.kitchen(params.id)),
     route(ptApi.moveTicket, ({ params, body }) => pt.moveTicket(params.id, params.orderId, body)),
+    route(ptApi.kitchenDish, ({ params, body }, { req }) => pt.updateItem(req.user!, params.itemId, { soldOut: body.soldOut }, params.id)),
     route(ptApi.updateOrder, ({ params, body }) => pt.moveOrder(params.id, body.status)),
   ];
 }

@@ -10,6 +10,7 @@ import {
   type MoveTicket,
   type CreateStall,
   type Menu,
+  type MenuChange,
   type MenuItem,
   type Order,
   type OrderListQuery,
@@ -24,6 +25,7 @@ import {
   OPEN_ORDER_STATUSES,
 } from '../../contracts/pt.contract';
 import type { ProblemFieldError } from '../../contracts/problem.contract';
+import { opensWords } from '../../contracts/stall-hours.contract';
 import { isUniqueViolation } from '../../db/engine';
 import { changesOf, type Audit, type AuditActor } from '../../db/audit-trail';
 import type { InTransaction } from '../../lib/event-bus';
@@ -31,6 +33,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error'
 import { NO_COUNTERS, type Counters } from '../../lib/metrics';
 import type { FiguresRepository } from './figures.repository';
 import { publicOrder, type NewOrder, type OrdersRepository, type StoredOrder } from './orders.repository';
+import { stallAvailability } from './opening-hours';
 import type { StallsRepository } from './stalls.repository';
 import { orderWait, waitEstimate, WAIT_WINDOW_MINUTES } from './wait-estimate';
 
@@ -42,6 +45,8 @@ export interface PtWrite {
   figures: FiguresRepository;
   /** Announces an order (new or changed) on the live event stream, once this write commits. */
   announce: (order: Order) => void;
+  /** Announces a change to what diners can order (a `menu` event), once this write commits. */
+  announceMenu: (change: MenuChange) => void;
   /** Records a stall or menu change in the audit trail, in this transaction. */
   audit: Audit;
 }
@@ -50,13 +55,16 @@ export interface PtServiceDeps {
   stalls: StallsRepository;
   orders: OrdersRepository;
   inTransaction: InTransaction<PtWrite>;
-  venue: { tables: number; currency: string };
+  /** `timeZone`: the venue's, which stalls' opening hours are in. */
+  venue: { tables: number; currency: string; timeZone: string };
   /** Counts an order once it is stored (the metrics' orders per minute). */
   counted?: Pick<Counters, 'orderPlaced'>;
   now?: () => string;
 }
 
-const STALL_FIELDS = ['name', 'description', 'cuisine', 'status'] as const;
+const STALL_FIELDS = ['name', 'description', 'cuisine', 'status', 'hours'] as const;
+/** The menu lists the stalls taking orders first, then those closed by their hours, then the paused. */
+const MENU_ORDER = { open: 0, closed: 1, paused: 2 } as const;
 const ITEM_FIELDS = ['name', 'description', 'category', 'priceCents', 'soldOut', 'allergens'] as const;
 const itemLabel = (item: Pick<MenuItem, 'name' | 'stallId'>, stall: Pick<Stall, 'name'> | undefined) => `${item.name} (${stall?.name ?? `stall ${item.stallId}`})`;
 
@@ -68,14 +76,19 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
   const itemOr404 = async (id: number) => (await stalls.findItem(id)) ?? Promise.reject(notFound(`No menu item with id ${id}.`));
   const orderOr404 = async (id: number) => (await orders.find(id)) ?? Promise.reject(notFound(`No order with id ${id}.`));
 
-  /** The lines of a cart that cannot be ordered now, each named by its place in the cart. */
-  function unorderableLines(cart: PlaceOrder['cart'], items: Awaited<ReturnType<StallsRepository['itemsForOrder']>>): ProblemFieldError[] {
+  /** The lines of a cart that cannot be ordered at `at`, each named by its place in the cart. */
+  function unorderableLines(cart: PlaceOrder['cart'], items: Awaited<ReturnType<StallsRepository['itemsForOrder']>>, at: string): ProblemFieldError[] {
     const byId = new Map(items.map((item) => [item.id, item]));
     return cart.flatMap((line, i): ProblemFieldError[] => {
       const item = byId.get(line.itemId);
       const path = `body.cart.${i}`;
       if (!item) return [{ path, message: 'This item is no longer on the menu.' }];
       if (item.stallStatus !== 'open') return [{ path, message: `${item.stallName} is not taking orders right now.` }];
+      const availability = stallAvailability({ status: item.stallStatus, hours: item.stallHours === null ? null : JSON.parse(item.stallHours) }, Date.parse(at), venue.timeZone);
+      if (availability.state === 'closed') {
+        const opens = availability.opensAt ? `; it opens ${opensWords(availability.opensAt, Date.parse(at), venue.timeZone)}` : '';
+        return [{ path, message: `${item.stallName} is closed now${opens}.` }];
+      }
       if (item.soldOut) return [{ path, message: `${item.name} is sold out.` }];
       return [];
     });
@@ -104,6 +117,7 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         const id = await tx.stalls.insert({ name: input.name, description: input.description ?? null, cuisine: input.cuisine ?? null }, now());
         const stall = (await tx.stalls.find(id))!;
         await tx.audit(actor, { kind: 'stall', action: 'created', subjectId: id, subject: stall.name, changes: changesOf(null, stall, STALL_FIELDS) });
+        tx.announceMenu({ kind: 'stall', stall });
         return id;
       });
       return { id };
@@ -115,7 +129,10 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         if (!before || !(await tx.stalls.update(id, patch, now()))) throw notFound(`No stall with id ${id}.`);
         const after = (await tx.stalls.find(id))!;
         const changes = changesOf(before, after, STALL_FIELDS);
-        if (changes.length > 0) await tx.audit(actor, { kind: 'stall', action: 'updated', subjectId: id, subject: after.name, changes });
+        if (changes.length > 0) {
+          await tx.audit(actor, { kind: 'stall', action: 'updated', subjectId: id, subject: after.name, changes });
+          tx.announceMenu({ kind: 'stall', stall: after });
+        }
       });
       return stallOr404(id);
     },
@@ -127,6 +144,7 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         if (!stall || !(await tx.stalls.deleteIfNoOpenOrders(id))) return false;
         await tx.figures.stallDeleted(id, stall.name);
         await tx.audit(actor, { kind: 'stall', action: 'deleted', subjectId: id, subject: stall.name, changes: changesOf(stall, null, STALL_FIELDS) });
+        tx.announceMenu({ kind: 'stall-removed', id });
         return true;
       });
       if (deleted) return;
@@ -140,20 +158,26 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         const id = await tx.stalls.insertItem(stallId, { ...input, description: input.description ?? null }, now());
         const item = (await tx.stalls.findItem(id))!;
         await tx.audit(actor, { kind: 'menu_item', action: 'created', subjectId: id, subject: itemLabel(item, stall), changes: changesOf(null, item, ITEM_FIELDS) });
+        tx.announceMenu({ kind: 'item', item });
         return id;
       });
       return { id };
     },
 
-    async updateItem(actor: AuditActor, id: number, patch: UpdateMenuItem): Promise<MenuItem> {
-      await inTransaction(async (tx) => {
+    /** `ofStall`: only a dish of this stall (a kitchen's own), else 404 as if there were none. */
+    async updateItem(actor: AuditActor, id: number, patch: UpdateMenuItem, ofStall?: number): Promise<MenuItem> {
+      return inTransaction(async (tx) => {
         const before = await tx.stalls.findItem(id);
-        if (!before || !(await tx.stalls.updateItem(id, patch, now()))) throw notFound(`No menu item with id ${id}.`);
+        const missing = ofStall === undefined ? `No menu item with id ${id}.` : `No dish with id ${id} at this stall.`;
+        if (!before || (ofStall !== undefined && before.stallId !== ofStall) || !(await tx.stalls.updateItem(id, patch, now()))) throw notFound(missing);
         const after = (await tx.stalls.findItem(id))!;
         const changes = changesOf(before, after, ITEM_FIELDS);
-        if (changes.length > 0) await tx.audit(actor, { kind: 'menu_item', action: 'updated', subjectId: id, subject: itemLabel(after, await tx.stalls.find(after.stallId)), changes });
+        if (changes.length > 0) {
+          await tx.audit(actor, { kind: 'menu_item', action: 'updated', subjectId: id, subject: itemLabel(after, await tx.stalls.find(after.stallId)), changes });
+          tx.announceMenu({ kind: 'item', item: after });
+        }
+        return after;
       });
-      return itemOr404(id);
     },
 
     async deleteItem(actor: AuditActor, id: number): Promise<void> {
@@ -161,14 +185,19 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         const item = await tx.stalls.findItem(id);
         if (!item || !(await tx.stalls.deleteItem(id))) return false;
         await tx.audit(actor, { kind: 'menu_item', action: 'deleted', subjectId: id, subject: itemLabel(item, await tx.stalls.find(item.stallId)), changes: changesOf(item, null, ITEM_FIELDS) });
+        tx.announceMenu({ kind: 'item-removed', id, stallId: item.stallId });
         return true;
       });
       if (!deleted) throw notFound(`No menu item with id ${id}.`);
     },
 
     async menu(): Promise<Menu> {
-      const [open, waitOf] = await Promise.all([stalls.openWithItems(), stallWaits(orders, now())]);
-      return { currency: venue.currency, tables: venue.tables, stalls: open.map((stall) => ({ ...stall, wait: waitOf(stall.id) })) };
+      const at = now();
+      const [all, waitOf] = await Promise.all([stalls.allWithItems(), stallWaits(orders, at)]);
+      const shown = all.map((stall) => ({ ...stall, wait: waitOf(stall.id), availability: stallAvailability(stall, Date.parse(at), venue.timeZone) }));
+      // Stable: by name within each group, as read.
+      shown.sort((a, b) => MENU_ORDER[a.availability.state] - MENU_ORDER[b.availability.state]);
+      return { currency: venue.currency, tables: venue.tables, timeZone: venue.timeZone, stalls: shown };
     },
 
     /**
@@ -191,7 +220,8 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         let items = await tx.stalls.itemsForOrder(itemIds);
         // Read again once the locks are held: a change that committed while this waited shows.
         if (await tx.stalls.lockStalls(items.map((item) => item.stallId))) items = await tx.stalls.itemsForOrder(itemIds);
-        const refused = unorderableLines(input.cart, items);
+        const at = now();
+        const refused = unorderableLines(input.cart, items, at);
         if (refused.length > 0) {
           throw new HttpError(409, refused.length === 1 ? 'One line of the order cannot be ordered right now.' : `${refused.length} lines of the order cannot be ordered right now.`, { errors: refused });
         }
@@ -200,7 +230,6 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
           const item = byId.get(line.itemId)!;
           return { itemId: item.id, stallId: item.stallId, stallName: item.stallName, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null };
         });
-        const at = now();
         // Read in the transaction, before this order's tickets exist: the queue is exactly the one ahead of it.
         const waitOf = await stallWaits(tx.orders, at, [...new Set(lines.map((line) => line.stallId))]);
         const order: NewOrder = {

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { MenuItem, Stall, StallListQuery, StallWithItems } from '../../contracts/pt.contract';
+import type { WeeklyHours } from '../../contracts/stall-hours.contract';
 import type { Db } from '../../db/database';
 import { containsText } from '../../db/engine';
 import type { MenuItemsTable } from '../../db/schema';
@@ -24,7 +25,11 @@ export interface StallFields {
   description?: string | null;
   cuisine?: string | null;
   status?: Stall['status'];
+  hours?: WeeklyHours | null;
 }
+
+/** A stall as read (its hours stored as JSON text). */
+const toStall = ({ hours, ...row }: Omit<Stall, 'hours'> & { hours: string | null }): Stall => ({ ...row, hours: hours === null ? null : (JSON.parse(hours) as WeeklyHours) });
 
 export interface ItemFields {
   name?: string;
@@ -43,7 +48,7 @@ export function stallsRepository(db: Db, lock: TransactionLock = async () => fal
   const stalls = () =>
     db
       .selectFrom('stalls')
-      .select(['id', 'name', 'description', 'cuisine', 'status', 'created_at as createdAt', 'updated_at as updatedAt'])
+      .select(['id', 'name', 'description', 'cuisine', 'status', 'hours', 'created_at as createdAt', 'updated_at as updatedAt'])
       .select(itemCount);
   // A menu reads in the order its keeper wrote it: categories as first used, items as added.
   const categoryFirstUsed = sql<number>`(select min(m.id) from menu_items m where m.stall_id = menu_items.stall_id and m.category = menu_items.category)`;
@@ -62,26 +67,37 @@ export function stallsRepository(db: Db, lock: TransactionLock = async () => fal
       return paginate<Stall>(
         query,
         async () => Number((await db.selectFrom('stalls').where(matching).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-        (limit, offset) => stalls().where(matching).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
+        async (limit, offset) => (await stalls().where(matching).orderBy('name').orderBy('id').limit(limit).offset(offset).execute()).map(toStall),
       );
     },
 
-    find: (id: number): Promise<Stall | undefined> => stalls().where('id', '=', id).executeTakeFirst(),
-
-    findWithItems: async (id: number): Promise<StallWithItems | undefined> => {
-      const stall = await stalls().where('id', '=', id).executeTakeFirst();
-      return stall && (await withItems([stall]))[0];
+    find: async (id: number): Promise<Stall | undefined> => {
+      const row = await stalls().where('id', '=', id).executeTakeFirst();
+      return row && toStall(row);
     },
 
-    /** Open stalls with every item, for the diners' menu. */
-    openWithItems: async (): Promise<StallWithItems[]> => withItems(await stalls().where('status', '=', 'open').orderBy('name').orderBy('id').execute()),
+    findWithItems: async (id: number): Promise<StallWithItems | undefined> => {
+      const row = await stalls().where('id', '=', id).executeTakeFirst();
+      return row && (await withItems([toStall(row)]))[0];
+    },
+
+    /** Every stall with every item, by name, for the diners' menu (which says which take orders now). */
+    allWithItems: async (): Promise<StallWithItems[]> => withItems((await stalls().orderBy('name').orderBy('id').execute()).map(toStall)),
 
     insert: async (fields: { name: string; description: string | null; cuisine: string | null }, now: string) =>
       (await db.insertInto('stalls').values({ ...fields, status: 'open', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id,
 
     /** True when the stall exists (and was changed). */
-    update: async (id: number, fields: StallFields, now: string) =>
-      Number((await db.updateTable('stalls').set({ ...fields, updated_at: now }).where('id', '=', id).executeTakeFirst()).numUpdatedRows) > 0,
+    update: async (id: number, { hours, ...fields }: StallFields, now: string) =>
+      Number(
+        (
+          await db
+            .updateTable('stalls')
+            .set({ ...fields, ...(hours === undefined ? {} : { hours: hours === null ? null : JSON.stringify(hours) }), updated_at: now })
+            .where('id', '=', id)
+            .executeTakeFirst()
+        ).numUpdatedRows,
+      ) > 0,
 
     /**
      * Inside a transaction: holds these stalls against a delete until it ends (an order being placed
@@ -139,6 +155,7 @@ export function stallsRepository(db: Db, lock: TransactionLock = async () => fal
               'stalls.id as stallId',
               'stalls.name as stallName',
               'stalls.status as stallStatus',
+              'stalls.hours as stallHours',
             ])
             .where('menu_items.id', 'in', ids)
             .execute(),

@@ -163,7 +163,7 @@ describe('/help (guests)', () => {
   });
 
   it('is one tap away from the diner menu, with the table filled in', async () => {
-    const menu = handle(ptApi.menu, () => ({ currency: 'EUR', tables: 20, stalls: [] }));
+    const menu = handle(ptApi.menu, () => ({ currency: 'EUR', tables: 20, timeZone: 'UTC', stalls: [] }));
     const { user, router } = setup('/pt/diner/menu?table=4', fakeConversations({ viewer: 'guest' }), [menu]);
     await user.click(await screen.findByRole('link', { name: 'Need help?' }));
     expect(await screen.findByRole('heading', { name: 'Need help?', level: 1 })).toBeInTheDocument();
