@@ -1,7 +1,6 @@
 import type { Feature, FeatureContext } from '../feature';
 import { kisiApi } from '../contracts/kisi.contract';
 import { auditIn } from '../db/audit-trail';
-import { remoteUnlockRequests } from '../db/remote-unlocks';
 import { HttpError } from '../lib/http-error';
 import { emulatorControlRoutes } from './emulator/emulator-control.router';
 import type { Kisi } from './kisi';
@@ -17,15 +16,7 @@ export function kisiFeature({ database, logger, jsonBody, mount }: FeatureContex
     '/kisi',
     jsonBody,
     kisi
-      ? kisiProxy({
-          settings: kisi.settings,
-          limiter: kisi.limiter,
-          logger,
-          client: kisi.client,
-          audit: auditIn(database.db),
-          userChanged: kisi.door.forgetUser,
-          remoteUnlocks: { apiAccountId: kisi.apiAccountId, requests: remoteUnlockRequests(database.db) },
-        })
+      ? kisiProxy({ settings: kisi.settings, limiter: kisi.limiter, logger, client: kisi.client, audit: auditIn(database.db), userChanged: kisi.door.forgetUser })
       : () => {
           throw new HttpError(503, 'Kisi is not configured on this server.');
         },

@@ -18,7 +18,6 @@ import {
   recordMissing,
   sendCollection,
   validationErrors,
-  withMe,
   type ListParams,
   type Paged,
   type Row,
@@ -183,12 +182,11 @@ export function usersStore(db: EmulatorDb) {
 }
 export type UsersStore = ReturnType<typeof usersStore>;
 
-/** `apiUserId`: the user the key belongs to, whom `user_id=me` picks. */
-export function usersRoutes(store: UsersStore, apiUserId: () => Promise<number | null>) {
+export function usersRoutes(store: UsersStore) {
   const router = Router();
 
   router.get('/users', async (req, res) => {
-    const params = await withMe(listParams(req, LIMITS.users), apiUserId);
+    const params = listParams(req, LIMITS.users);
     sendCollection(res, params, await store.listUsers(params));
   });
 
@@ -235,7 +233,7 @@ export function usersRoutes(store: UsersStore, apiUserId: () => Promise<number |
   router.put('/users/:id', updateUser);
 
   router.get('/members', async (req, res) => {
-    const params = await withMe(listParams(req, LIMITS.members), apiUserId);
+    const params = listParams(req, LIMITS.members);
     res.setHeader('Deprecation', '@1704067200');
     sendCollection(res, params, await store.listMembers(params));
   });
