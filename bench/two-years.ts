@@ -4,7 +4,7 @@ import { fillKisiEventChoices } from '../bff/db/kisi-event-choices';
 import { loadConfig } from '../bff/config';
 import { countFiguresAgain } from '../bff/features/pt/figures.repository';
 import { fillConversationSearch } from '../bff/db/migrations/032-staff-messages-trail-files.migration';
-import { fillLastVisits } from '../bff/db/member-visits';
+import { fillLastVisits, fillMemberVisits } from '../bff/db/member-visits';
 
 /** What {@link fillTwoYears} writes: two years of a busy venue (DESIGN §11's sizes, issue 51). */
 export const TWO_YEARS = {
@@ -95,5 +95,7 @@ export async function fillTwoYears(database: Database): Promise<void> {
   await fillConversationSearch(database.db);
   // Each member's last visit, as migration 034 fills it from the unlocks.
   await fillLastVisits(database.db);
+  // Their attendance's quarter hours, as migration 036 fills them.
+  await fillMemberVisits(database.db);
   if (pg) await sql.raw('vacuum analyze').execute(database.db);
 }

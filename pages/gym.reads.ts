@@ -74,6 +74,7 @@ export const gymReads = {
   gymOwners: ownersListReads,
   gymOwner: ownerReads,
   gymMembers: (address) => ({ ...shellLayoutReads(pages.gymMembers), ...membersListReads(address) }),
+  gymMembersImport: () => shellLayoutReads(pages.gymMembersImport),
   gymMember: (address) => ({ ...shellLayoutReads(pages.gymMember), ...memberLayoutReads(address), ...memberProfileReads(address) }),
   gymMemberUnlocks: (address) => ({ ...shellLayoutReads(pages.gymMemberUnlocks), ...memberLayoutReads(address) }),
   gymMemberLinks: (address) => ({ ...shellLayoutReads(pages.gymMemberLinks), ...memberLayoutReads(address) }),

@@ -63,6 +63,8 @@ export const pages = {
   conversations: page('/shell/nuhs/basic', DESK),
   conversation: page('/shell/nuhs/basic/:conversationId', DESK),
   gymMembers: page('/shell/gymowner/users', DESK),
+  /** Before the member's page: `import` is no member id (the first page a path matches is its page). */
+  gymMembersImport: page('/shell/gymowner/users/import', DESK),
   gymMember: page('/shell/gymowner/users/:id', DESK),
   gymMemberUnlocks: page('/shell/gymowner/users/:id/unlocks', DESK),
   gymMemberLinks: page('/shell/gymowner/users/:id/group_links', DESK),

@@ -222,7 +222,8 @@ const KisiListQuerySchema = v.object({
   query: v.optional(v.string()),
   ids: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}(,\d{1,9})*$/, 'Expected ids separated by commas'))),
 });
-const KisiUserListQuerySchema = v.object({ ...KisiListQuerySchema.entries, email: v.optional(v.string()) });
+/** `user_id=me`: the Kisi user the API key belongs to (Kisi's own filter; the BFF learns the integration's user so). */
+const KisiUserListQuerySchema = v.object({ ...KisiListQuerySchema.entries, email: v.optional(v.string()), user_id: v.optional(v.union([count, v.literal('me')])) });
 /**
  * The event log's filters (docs/kisi-api.md §4 and the emulator's GET /events): `type` a
  * comma-separated list, `since` (at or after) and `until` (before) ISO-8601 times; limit 50 (max 250).

@@ -3,6 +3,14 @@ import { CURSOR_PAGE_ENTRIES, EmailSchema, IdParamSchema, NoContentSchema, atMos
 import { endpoint } from './endpoint.contract';
 
 /**
+ * Who pressed a remote unlock that went through Frontdesk (issue 52 defect 4, decision 0103): Kisi
+ * logs it as the integration's own Kisi user, so the BFF credits the account that asked for it. The
+ * name and email as they were then; after an erasure "Erased person" and no email.
+ */
+export const RequestedBySchema = v.object({ name: v.string(), email: v.nullable(v.string()) });
+export type RequestedBy = v.InferOutput<typeof RequestedBySchema>;
+
+/**
  * A Kisi event as the BFF stored it from a signed webhook (`kisi_events`), and as it is announced
  * on the live event stream (`webhook` events on GET /api/events).
  */
@@ -28,6 +36,8 @@ export const KisiEventSchema = v.object({
   createdAt: v.string(),
   /** When the BFF received it. */
   receivedAt: v.string(),
+  /** A remote unlock pressed in Frontdesk: who pressed it (the actor is then the integration's Kisi user); null for every other event. */
+  requestedBy: v.nullable(RequestedBySchema),
 });
 export type KisiEvent = v.InferOutput<typeof KisiEventSchema>;
 

@@ -12,7 +12,10 @@ type Db = Kysely<DB>;
  * forward here, in its own transaction, so the list sorted by last visit reads one index.
  */
 export function recordVisitIn(db: Db) {
-  /** The person with this (lower-cased) email came in at `at`, if that is newer than their last visit. */
+  /**
+   * The person with this (lower-cased) email came in at `at`: their last visit moves if that is newer,
+   * and the quarter hour is marked as one they came in (`member_visits`, once: their attendance).
+   */
   return async (event: { type: string; success: boolean | number; actorEmail: string | null; createdAt: string }): Promise<void> => {
     if (event.type !== UNLOCK_EVENT_TYPE || !event.success || !event.actorEmail) return;
     await db
@@ -21,7 +24,75 @@ export function recordVisitIn(db: Db) {
       .where('email', '=', event.actorEmail)
       .where((eb) => eb.or([eb('last_visit_at', 'is', null), eb('last_visit_at', '<', event.createdAt)]))
       .execute();
+    const at = quarterHourOf(event.createdAt);
+    if (!at) return;
+    await db
+      .insertInto('member_visits')
+      .columns(['member_id', 'at'])
+      .expression(db.selectFrom('gym_users').select((eb) => ['id', eb.val(at).as('at')]).where('email', '=', event.actorEmail))
+      .onConflict((oc) => oc.columns(['member_id', 'at']).doNothing())
+      .execute();
   };
+}
+
+const QUARTER_MS = 15 * 60_000;
+
+/**
+ * The quarter hour (UTC ISO, minutes 00/15/30/45) an instant falls in: what `member_visits` keeps of
+ * a visit (decision 0104). Every time zone's offset is a whole number of quarter hours, so the venue
+ * day of a quarter hour is the day of every instant in it. Undefined for a time that is not one.
+ */
+export function quarterHourOf(iso: string): string | undefined {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? new Date(Math.floor(ms / QUARTER_MS) * QUARTER_MS).toISOString() : undefined;
+}
+
+/** A quarter hour (see {@link quarterHourOf}) of a stored ISO time column, in SQL both engines run. */
+const quarterHourSql = (column: string) => {
+  const minutes = sql`substr(${sql.ref(column)}, 15, 2)`;
+  return sql<string>`substr(${sql.ref(column)}, 1, 14) || case when ${minutes} < '15' then '00' when ${minutes} < '30' then '15' when ${minutes} < '45' then '30' else '45' end || ':00.000Z'`;
+};
+
+/** Every member's visits from the unlocks already stored: members written in bulk (the demo's seeding, the history bench). */
+export async function fillMemberVisits(db: Db): Promise<void> {
+  await db
+    .insertInto('member_visits')
+    .columns(['member_id', 'at'])
+    .expression(
+      db
+        .selectFrom('kisi_events as e')
+        .innerJoin('gym_users as u', 'u.email', 'e.actor_email')
+        .select(['u.id', quarterHourSql('e.created_at').as('at')])
+        .distinct()
+        .where('e.type', '=', UNLOCK_EVENT_TYPE)
+        .where('e.success', '=', 1),
+    )
+    .onConflict((oc) => oc.columns(['member_id', 'at']).doNothing())
+    .execute();
+}
+
+/**
+ * A member's visits from the unlocks of their email already stored (a returning member, a Kisi user
+ * before they were a member), as migration 036 fills everyone's: off `kisi_events_actor_idx`.
+ */
+export async function fillVisitsOf(db: Db, member: { id: number; email: string }): Promise<void> {
+  await db
+    .insertInto('member_visits')
+    .columns(['member_id', 'at'])
+    .expression(
+      db
+        .selectFrom('kisi_events')
+        .select((eb) => [
+          eb.lit(member.id).as('member_id'),
+          quarterHourSql('created_at').as('at'),
+        ])
+        .distinct()
+        .where('actor_email', '=', member.email)
+        .where('type', '=', UNLOCK_EVENT_TYPE)
+        .where('success', '=', 1),
+    )
+    .onConflict((oc) => oc.columns(['member_id', 'at']).doNothing())
+    .execute();
 }
 
 /**

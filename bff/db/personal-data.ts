@@ -7,9 +7,10 @@ import { fillConversationSearch } from './migrations/032-staff-messages-trail-fi
 /**
  * Erasing a person (issue 50, decision 0097): when a member or an account is deleted with "erase",
  * their name and email go from every record that keeps its place in the venue's history: door events
- * and unlocks, help conversations, the messages they wrote, the files they stored and the audit
- * entries about them. The records stay, so counts (visits, conversations, messages) still add up;
- * only who it was is gone. Runs in the transaction of the delete, like the audit trail.
+ * and unlocks, the remote unlocks they pressed, help conversations, the messages they wrote, the files
+ * they stored and the audit entries about them. The records stay, so counts (visits, conversations,
+ * messages) still add up; only who it was is gone. Runs in the transaction of the delete, like the
+ * audit trail.
  */
 
 /** What an erased person's name becomes where a record keeps its place. */
@@ -37,6 +38,8 @@ export interface ErasedCounts {
   staffMessages: number;
   files: number;
   auditEntries: number;
+  /** Remote unlocks they pressed (migration 035): the door events credited to them name "Erased person". */
+  remoteUnlocks: number;
 }
 
 const changed = (result: { numUpdatedRows: bigint } | undefined) => Number(result?.numUpdatedRows ?? 0);
@@ -92,8 +95,17 @@ export const erasePersonIn =
       await db.deleteFrom('account_links').where((eb) => eb.or([eb('email', '=', email), eb('account_id', '=', accountId)])).execute();
     }
 
+    // The remote unlocks they pressed (by their account, or by email once it was deleted): the events stay credited to an erased person.
+    const remoteUnlocks = changed(
+      await db
+        .updateTable('remote_unlock_requests')
+        .set({ requested_by_name: ERASED_PERSON, requested_by_email: null })
+        .where((eb) => eb.or([eb('requested_by_email', '=', email), ...(accountId !== undefined ? [eb('account_id', '=', accountId)] : [])]))
+        .executeTakeFirst(),
+    );
+
     const auditEntries = await eraseFromTrail(db, person);
-    return { doorEvents, conversations, guestMessages, staffMessages, files, auditEntries };
+    return { doorEvents, conversations, guestMessages, staffMessages, files, auditEntries, remoteUnlocks };
   };
 
 /**

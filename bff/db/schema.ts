@@ -103,6 +103,16 @@ export interface GymUsersTable {
   updated_at: string;
 }
 
+/**
+ * A member came in (a successful unlock of their email) in the quarter hour starting `at` (UTC ISO,
+ * minutes 00/15/30/45): one row however many doors they opened in it. Written with each stored
+ * unlock (`recordVisitIn`); their attendance counts the venue days of these (migration 036).
+ */
+export interface MemberVisitsTable {
+  member_id: number;
+  at: string;
+}
+
 /** A door-access switch still owed to Kisi: one per member, a deleted one's too (migrations 025, 029). */
 export interface DoorAccessOutboxTable {
   member_id: number;
@@ -164,6 +174,23 @@ export interface KisiEventPeopleTable {
   name: string;
   email: string;
   events: number;
+}
+
+/**
+ * A remote unlock as the proxy recorded it before forwarding it (migration 035, bff/db/remote-unlocks.ts):
+ * who pressed it, credited on the door event Kisi logs for it as the API account's (`event_id`).
+ */
+export interface RemoteUnlockRequestsTable {
+  id: Generated<number>;
+  lock_id: number;
+  /** The Kisi user the API key belongs to: the actor Kisi names on the event. */
+  kisi_user_id: number;
+  account_id: number | null;
+  requested_by_name: string;
+  requested_by_email: string | null;
+  requested_at: string;
+  status: 'sent' | 'accepted' | 'refused';
+  event_id: number | null;
 }
 
 /** The audit trail (append-only): who changed what, when, and each changed field's before and after (JSON). */
@@ -442,6 +469,7 @@ export interface DB {
   gym_owners: GymOwnersTable;
   gym_users: GymUsersTable;
   door_access_outbox: DoorAccessOutboxTable;
+  member_visits: MemberVisitsTable;
   live_events: LiveEventsTable;
   rate_limit_counters: RateLimitCountersTable;
   rate_window_starts: RateWindowStartsTable;
@@ -473,5 +501,6 @@ export interface DB {
   kisi_event_types: KisiEventTypesTable;
   kisi_event_doors: KisiEventDoorsTable;
   kisi_event_people: KisiEventPeopleTable;
+  remote_unlock_requests: RemoteUnlockRequestsTable;
   audit_entries: AuditEntriesTable;
 }

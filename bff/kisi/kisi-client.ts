@@ -106,6 +106,15 @@ export function kisiClient(settings: KisiSettings, limiter: RateLimiter) {
       const item = items.find((i) => i.id === id);
       return item ? `${item.name}${item.email ? ` <${item.email}>` : ''}` : null;
     },
+    /**
+     * The Kisi user the API key belongs to (`GET /users?user_id=me`, docs/kisi-api.md §4): the actor
+     * Kisi names on the remote unlocks the proxy forwards (decision 0103).
+     */
+    async currentUserId(): Promise<number> {
+      const [me] = await call(kisiApi.listUsers, { query: { user_id: 'me', limit: 1 } });
+      if (!me) throw new KisiError('Kisi names no user for the API key (GET /users?user_id=me is empty)', 200);
+      return me.id;
+    },
     /** `stop` gives up early, also while waiting for a slot of the rate limit. */
     async getUser(id: number, stop?: AbortSignal): Promise<KisiUserSummary | null> {
       try {

@@ -1,6 +1,7 @@
 import type { Feature, FeatureContext } from '../feature';
 import { kisiApi } from '../contracts/kisi.contract';
 import { auditIn } from '../db/audit-trail';
+import { remoteUnlockRequests } from '../db/remote-unlocks';
 import { HttpError } from '../lib/http-error';
 import { emulatorControlRoutes } from './emulator/emulator-control.router';
 import type { Kisi } from './kisi';
@@ -16,7 +17,15 @@ export function kisiFeature({ database, logger, jsonBody, mount }: FeatureContex
     '/kisi',
     jsonBody,
     kisi
-      ? kisiProxy({ settings: kisi.settings, limiter: kisi.limiter, logger, client: kisi.client, audit: auditIn(database.db), userChanged: kisi.door.forgetUser })
+      ? kisiProxy({
+          settings: kisi.settings,
+          limiter: kisi.limiter,
+          logger,
+          client: kisi.client,
+          audit: auditIn(database.db),
+          userChanged: kisi.door.forgetUser,
+          remoteUnlocks: { apiAccountId: kisi.apiAccountId, requests: remoteUnlockRequests(database.db) },
+        })
       : () => {
           throw new HttpError(503, 'Kisi is not configured on this server.');
         },

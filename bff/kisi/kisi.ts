@@ -19,12 +19,20 @@ export interface Kisi {
   door: KisiDoorAccess;
   /** Present in emulator mode (the control endpoint uses it). */
   emulator?: KisiEmulator;
+  /** The Kisi user the API key belongs to, asked of Kisi once (again after a failure) and kept: the actor of remote unlocks. */
+  apiAccountId: () => Promise<number>;
 }
 
 export function createKisi(settings: KisiSettings, options: { ratePerSecond?: number; emulator?: KisiEmulator; reserve?: ReserveStart } = {}): Kisi {
   const limiter = createRateLimiter({ perSecond: options.ratePerSecond ?? KISI_RATE_LIMIT_PER_SECOND, reserve: options.reserve });
   const client = kisiClient(settings, limiter);
-  return { settings, limiter, client, door: kisiDoorAccess(client), emulator: options.emulator };
+  let apiAccount: Promise<number> | undefined;
+  const apiAccountId = () =>
+    (apiAccount ??= client.currentUserId().catch((err: unknown) => {
+      apiAccount = undefined;
+      throw err;
+    }));
+  return { settings, limiter, client, door: kisiDoorAccess(client), emulator: options.emulator, apiAccountId };
 }
 
 export interface ConnectKisiOptions {

@@ -6,6 +6,7 @@ import { KISI_PROXY_PREFIX, LINK_ENDED, kisiApi, linkEndsLater } from '../contra
 import type { Endpoint } from '../contracts/endpoint.contract';
 import { assertAccess, parseInput, textWithNul } from '../lib/endpoint-router';
 import type { Audit } from '../db/audit-trail';
+import type { RemoteUnlockOutcome, RemoteUnlockRequests } from '../db/remote-unlocks';
 import { badRequest, forbidden, notFound, unauthorized } from '../lib/http-error';
 import type { Logger } from '../lib/logger';
 import { sendProblem } from '../lib/problem';
@@ -34,14 +35,26 @@ export interface KisiProxyDeps {
   audit: Audit;
   /** Told of every change to a Kisi user that Kisi accepted (the gym's memory of Kisi users forgets it). */
   userChanged?: (kisiUserId: number) => void;
+  /**
+   * Remote unlocks recorded before they go (decision 0103): Kisi logs them as the API key's own user,
+   * and the door event is credited to the account that pressed it once it is stored.
+   */
+  remoteUnlocks?: { apiAccountId: () => Promise<number>; requests: RemoteUnlockRequests };
 }
+
+/**
+ * What Kisi made of a remote unlock by its status: 2xx opened the door; Kisi's refusals of the unlock
+ * itself (access disabled or denied, locked down, offline) are logged as a refused event; anything
+ * else (a refused key, the rate limit, a body it could not take) logged nothing.
+ */
+const unlockOutcome = (status: number): RemoteUnlockOutcome => (status < 300 ? 'accepted' : [403, 404, 409, 503].includes(status) ? 'refused' : 'lost');
 
 /**
  * `/api/kisi/*` → `${KISI_BASE_URL}/*` (docs/ARCHITECTURE.md "Kisi"): session and role checks, the
  * allowlist, the outgoing rate limit, the key added on the server; Kisi's status codes, bodies and
  * X-Collection-Range pass through; 502/504 problems when Kisi is unreachable or silent.
  */
-export function kisiProxy({ settings, limiter, logger, client, audit, userChanged }: KisiProxyDeps) {
+export function kisiProxy({ settings, limiter, logger, client, audit, userChanged, remoteUnlocks }: KisiProxyDeps) {
   const timedOut = new WeakSet<Request>();
   // The writes on their way to Kisi, for the audit entry written once Kisi accepts one.
   const writes = new WeakMap<Request, KisiWrite>();
@@ -134,6 +147,33 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
     next();
   });
 
+  // A remote unlock is recorded, committed, before it goes: its webhook may arrive before Kisi's answer
+  // does. Settled once by Kisi's answer, or as lost when none came (Kisi unreachable, silent, or the
+  // caller left first). Without a record (Kisi could not say who the key is, the database failed) the
+  // door still opens, and its event names the integration as before.
+  const unlockSettles = new WeakMap<Request, (outcome: RemoteUnlockOutcome) => void>();
+  router.use(async (req, res, next) => {
+    const write = writes.get(req);
+    if (!remoteUnlocks || write?.endpoint !== kisiApi.unlockLock || !write.id || !req.user) return next();
+    let id: number;
+    try {
+      const kisiUserId = await remoteUnlocks.apiAccountId();
+      id = await remoteUnlocks.requests.record({ lockId: Number(write.id), kisiUserId, account: req.user, at: new Date().toISOString() });
+    } catch (err) {
+      (req.log ?? logger).warn({ err: err instanceof Error ? err.message : String(err) }, 'kisi proxy: a remote unlock goes on without a record of who pressed it');
+      return next();
+    }
+    let settled = false;
+    const settle = (outcome: RemoteUnlockOutcome) => {
+      if (settled) return;
+      settled = true;
+      remoteUnlocks.requests.settle(id, outcome).catch((err: unknown) => logger.error({ err }, 'kisi proxy: the outcome of a remote unlock could not be stored'));
+    };
+    unlockSettles.set(req, settle);
+    res.once('close', () => settle('lost'));
+    next();
+  });
+
   // Kisi allows 5 requests/s: wait for a slot (never drop); a client that leaves gives its place up.
   router.use(async (req, res, next) => {
     const gone = new AbortController();
@@ -171,6 +211,7 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
         },
         proxyRes: (proxyRes, req: Request) => {
           delete proxyRes.headers['set-cookie'];
+          unlockSettles.get(req)?.(unlockOutcome(proxyRes.statusCode!));
           const write = writes.get(req);
           const record = write && proxyRes.statusCode! < 300 ? kisiWriteRecord(write) : undefined;
           if (record) recorded.set(req, audit(req.user ?? null, record).catch((err: unknown) => logger.error({ err }, 'the audit entry of a Kisi write could not be stored')));
@@ -185,6 +226,7 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
         },
         error: (err, req, res) => {
           const request = req as Request;
+          unlockSettles.get(request)?.('lost');
           const late = timedOut.has(request);
           (request.log ?? logger).warn({ code: (err as NodeJS.ErrnoException).code, timedOut: late }, 'kisi proxy: upstream failed');
           const response = res as Response;

@@ -2,6 +2,7 @@ import { chatApi } from '../contracts/chat.contract';
 import { conversationsApi } from '../contracts/conversations.contract';
 import { ROLES, type Access, type Role } from '../contracts/endpoint.contract';
 import type { LiveEvent, LiveEventType } from '../contracts/events.contract';
+import { gymApi } from '../contracts/gym.contract';
 import { ptApi } from '../contracts/pt.contract';
 import { webhookApi } from '../contracts/webhook.contract';
 
@@ -9,13 +10,14 @@ const rolesOf = (access: Access): readonly Role[] => (typeof access === 'string'
 
 /**
  * Who hears each kind of event (admins hear everything): whoever may read what it announces, by
- * that list's own access: the door events, the runner board's orders, a channel's messages, the guest conversations.
+ * that list's own access: the door events, the runner board's orders, a channel's messages, the guest conversations, a gym member.
  */
 export const LIVE_EVENT_AUDIENCE: Record<LiveEventType, readonly Role[]> = {
   webhook: rolesOf(webhookApi.listEvents.access),
   order: rolesOf(ptApi.listOrders.access),
   chat: rolesOf(chatApi.listMessages.access),
   conversation: rolesOf(conversationsApi.list.access),
+  member: rolesOf(gymApi.getMember.access),
   // What diners can order: the menu is public, and so is its stream.
   menu: rolesOf(ptApi.menu.access),
 };

@@ -173,6 +173,7 @@ export const ACCESS_MATRIX: Readonly<Record<EndpointKey, AccessRow>> = {
   'GET /api/gym/users/:id/access': frontDesk,
   'GET /api/gym/door-sync': frontDesk,
   'POST /api/gym/users/:id/access/sync': frontDesk,
+  'GET /api/gym/users/:id/attendance': frontDesk,
   'GET /api/gym/visits/count': frontDesk,
   'POST /api/gym/users/import/preview': frontDesk,
   'POST /api/gym/users/import': frontDesk,

@@ -116,6 +116,7 @@ export const routes: RouteObject[] = [
                     path: 'gymowner/users',
                     children: [
                       { index: true, lazy: pageRoute(pages.gymMembers, () => import('@/features/gym/members-list.route')) },
+                      { path: 'import', lazy: pageRoute(pages.gymMembersImport, () => import('@/features/gym/member-import.route')) },
                       {
                         id: 'gym-member', // MEMBER_ROUTE_ID: the tabs read the member from this loader
                         path: ':id',

@@ -38,6 +38,7 @@ export function member(id: number, o: GymOwner, overrides: Partial<GymMember> = 
     ownerName: o.name,
     gymName: o.gymName,
     membership: 'active',
+    pausedUntil: null,
     accessSync: { state: 'not_needed', wantEnabled: true, error: null, at: null, confirmedEnabled: null, confirmedAt: null, waiting: null },
     createdAt: AT,
     updatedAt: AT,
@@ -139,6 +140,8 @@ export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {
       }
       if (body.name !== undefined) found.name = body.name;
       if (body.membership !== undefined) found.membership = body.membership;
+      // As the server: a membership set by hand ends a pause's date unless the change brings one.
+      if (body.pausedUntil !== undefined || body.membership !== undefined) found.pausedUntil = body.pausedUntil ?? null;
       found.accessSync = { ...found.accessSync, wantEnabled: found.membership === 'active' };
       return body.membership !== undefined && body.membership !== before ? sync(found) : found;
     }),

@@ -305,6 +305,7 @@ export function kisiEvent(id: number, overrides: Partial<KisiEvent> = {}): KisiE
     errorMessage: null,
     createdAt: new Date(Date.UTC(2026, 2, 1, 8, 0, id)).toISOString(),
     receivedAt: new Date(Date.UTC(2026, 2, 1, 8, 0, id)).toISOString(),
+    requestedBy: null,
     ...overrides,
   };
 }

@@ -34,6 +34,8 @@ import * as m031 from './031-door-event-choices.migration';
 import * as m032 from './032-staff-messages-trail-files.migration';
 import * as m033 from './033-member-search.migration';
 import * as m034 from './034-member-last-visit.migration';
+import * as m035 from './035-remote-unlock-requests.migration';
+import * as m036 from './036-member-visits.migration';
 import * as m037 from './037-pause-until.migration';
 import * as m039 from './039-stall-hours.migration';
 import * as m040 from './040-kitchen-lines.migration';
@@ -77,6 +79,8 @@ export const MIGRATIONS: Record<string, MigrationModule> = {
   '032-staff-messages-trail-files': m032,
   '033-member-search': m033,
   '034-member-last-visit': m034,
+  '035-remote-unlock-requests': m035,
+  '036-member-visits': m036,
   '037-pause-until': m037,
   '039-stall-hours': m039,
   '040-kitchen-lines': m040,

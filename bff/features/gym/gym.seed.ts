@@ -1,4 +1,4 @@
-import { fillLastVisits } from '../../db/member-visits';
+import { fillLastVisits, fillMemberVisits } from '../../db/member-visits';
 import type { Seeder } from '../../db/seed';
 import type { Membership } from '../../contracts/gym.contract';
 
@@ -76,6 +76,7 @@ export function gymSeeder(people: GymSeedPerson[] = [], generated = 300): Seeder
       for (let i = 0; i < rows.length; i += 200) await db.insertInto('gym_users').values(rows.slice(i, i + 200)).execute();
       // The demo's door history may be stored already: the members who came start with their last visit.
       await fillLastVisits(db);
+      await fillMemberVisits(db);
     },
   };
 }

@@ -1,9 +1,10 @@
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
-import type { AccessSync, GymMember, Membership, MemberListQuery } from '../../contracts/gym.contract';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import type { AccessSync, GymMember, Membership, MemberAccessState, MemberListQuery } from '../../contracts/gym.contract';
 import type { Database, Db } from '../../db/database';
 import type { DB } from '../../db/schema';
 import type { Page } from '../../contracts/common.contract';
 import { keysetPaginate, type KeysetOrder } from '../../lib/paginate';
+import { fillVisitsOf } from '../../db/member-visits';
 import { newestVisitOf } from './visits.repository';
 
 type MemberRow = Omit<GymMember, 'accessSync'> & {
@@ -47,7 +48,19 @@ const toMember = ({ syncState, syncError, syncAt, confirmedEnabled, confirmedAt,
   },
 });
 
-type Filters = Pick<MemberListQuery, 'query' | 'ownerId' | 'membership'>;
+type Filters = Pick<MemberListQuery, 'query' | 'ownerId' | 'membership' | 'access'>;
+
+/**
+ * A member's door access as recorded (the list's filter, `MEMBER_ACCESS_STATES`): written exactly as
+ * migration 036's indexes `gym_users_door_name_idx` and `gym_users_door_visit_idx` spell it, over
+ * the list's `u`, so both engines filter and order along them.
+ */
+const doorStateColumn = sql<MemberAccessState>`(case when ${sql.ref('u.access_sync_state')} = 'no_kisi_user' then 'no_account'
+ when ${sql.ref('u.access_sync_state')} = 'failed' then 'failed'
+ when ${sql.ref('u.access_sync_state')} = 'pending' then 'waiting'
+ when ${sql.ref('u.kisi_access_enabled')} = 1 then 'open'
+ when ${sql.ref('u.kisi_access_enabled')} = 0 then 'closed'
+ else 'unconfirmed' end)`;
 
 /** A member in the list: with when they last came in (null: never). */
 export type ListedMember = GymMember & { lastVisitAt: string | null };
@@ -74,6 +87,7 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
         'o.name as ownerName',
         'o.gym_name as gymName',
         'u.membership',
+        'u.paused_until as pausedUntil',
         'u.access_sync_state as syncState',
         'u.access_sync_error as syncError',
         'u.access_sync_at as syncAt',
@@ -94,10 +108,11 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
     }
     if (filters.ownerId !== undefined) conditions.push(eb('u.owner_id', '=', filters.ownerId));
     if (filters.membership) conditions.push(eb('u.membership', '=', filters.membership));
+    if (filters.access) conditions.push(eb(doorStateColumn, '=', filters.access));
     return eb.and(conditions);
   };
   // No WHERE at all without filters: `WHERE 1 = 1` would stop SQLite from counting off the index.
-  const hasFilters = (filters: Filters) => !!filters.query || filters.ownerId !== undefined || !!filters.membership;
+  const hasFilters = (filters: Filters) => !!filters.query || filters.ownerId !== undefined || !!filters.membership || !!filters.access;
 
   const matching = (filters: Filters) => db.selectFrom('gym_users as u').$if(hasFilters(filters), (qb) => qb.where(filtered(filters)));
   const selectMembers = () => withDetails(db.selectFrom('gym_users as u'));
@@ -155,16 +170,18 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await fillVisitsOf(db, { id: row.id, email: member.email });
       return row.id;
     },
 
-    update: (id: number, patch: { name?: string; ownerId?: number; membership?: Membership; sync?: AccessSyncRecord; now: string }) =>
+    update: (id: number, patch: { name?: string; ownerId?: number; membership?: Membership; pausedUntil?: string | null; sync?: AccessSyncRecord; now: string }) =>
       db
         .updateTable('gym_users')
         .set({
           ...(patch.name !== undefined ? { name: patch.name } : {}),
           ...(patch.ownerId !== undefined ? { owner_id: patch.ownerId } : {}),
           ...(patch.membership !== undefined ? { membership: patch.membership } : {}),
+          ...(patch.pausedUntil !== undefined ? { paused_until: patch.pausedUntil } : {}),
           ...(patch.sync !== undefined ? syncColumns(patch.sync) : {}),
           updated_at: patch.now,
         })
@@ -184,6 +201,27 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
         .where('w.member_id', 'is', null)
         .select(['u.id', 'u.membership'])
         .execute(),
+
+    /** Paused members whose pause ends on `today` (the venue's day) or before: the job's work, a batch at a time along `gym_users_paused_until_idx`. */
+    pausesDue: async (today: string, limit: number): Promise<number[]> =>
+      (
+        await db.selectFrom('gym_users').select('id').where('paused_until', '<=', today).where('membership', '=', 'paused').orderBy('paused_until').orderBy('id').limit(limit).execute()
+      ).map((row) => row.id),
+
+    /**
+     * The member's pause ends if it is still due: one conditional update, so of two instances (or the
+     * job and a hand-made change) racing for it exactly one changes the row; true for that one.
+     */
+    resumeIfDue: async (id: number, today: string, at: string): Promise<boolean> => {
+      const result = await db
+        .updateTable('gym_users')
+        .set({ membership: 'active', paused_until: null, updated_at: at })
+        .where('id', '=', id)
+        .where('membership', '=', 'paused')
+        .where('paused_until', '<=', today)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
 
     delete: async (id: number) => Number((await db.deleteFrom('gym_users').where('id', '=', id).executeTakeFirst()).numDeletedRows),
   };

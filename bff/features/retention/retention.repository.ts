@@ -1,3 +1,4 @@
+import { sql, type SqlBool } from 'kysely';
 import type { RetentionKind, RetentionRun } from '../../contracts/operations.contract';
 import { appMetaValue } from '../../db/app-meta';
 import type { Db } from '../../db/database';
@@ -46,6 +47,34 @@ export function retentionRepository(db: Db) {
         await countEvents(trx, gone, -1);
         return { purged: gone.length };
       }),
+
+    /**
+     * Who pressed a remote unlock (a staff member's name and email, migration 035) by when it was
+     * pressed, off `remote_unlock_requests_at_idx`, at the door events' cut-off: one credited on an
+     * event goes with it anyway (cascade); these are those that matched none.
+     */
+    remoteUnlockRequests: async (cutoff: string, limit: number): Promise<number> =>
+      deleted(
+        await db
+          .deleteFrom('remote_unlock_requests')
+          .where('id', 'in', db.selectFrom('remote_unlock_requests').select('id').where('requested_at', '<', cutoff).orderBy('requested_at').limit(limit))
+          .executeTakeFirst(),
+      ),
+
+    /**
+     * Members' visits (their attendance's quarter hours, migration 036) by when they came, off
+     * `member_visits_at_idx`: they go with the door events they were kept from (decision 0104).
+     * Counted apart: the kind counts door events.
+     */
+    memberVisits: async (cutoff: string, limit: number): Promise<number> =>
+      deleted(
+        await db
+          .deleteFrom('member_visits')
+          .where(
+            sql<SqlBool>`(member_id, at) in (${db.selectFrom('member_visits').select(['member_id', 'at']).where('at', '<', cutoff).orderBy('at').limit(limit)})`,
+          )
+          .executeTakeFirst(),
+      ),
 
     /** Staff chat messages by when they were written, off `messages_chat_created_idx` (a conversation's go with it). */
     chat: async (cutoff: string, limit: number): Promise<PurgedBatch> => ({

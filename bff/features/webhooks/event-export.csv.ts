@@ -10,6 +10,9 @@ export const EVENT_CSV_COLUMNS: readonly CsvColumn<KisiEvent>[] = [
   { heading: 'Event', value: (e) => e.type },
   { heading: 'Person', value: (e) => e.actorName },
   { heading: 'Email', value: (e) => e.actorEmail },
+  // A remote unlock pressed in Frontdesk: Person is the integration's Kisi user, these the account that pressed it.
+  { heading: 'Requested by', value: (e) => e.requestedBy?.name },
+  { heading: 'Requested by email', value: (e) => e.requestedBy?.email },
   { heading: 'Door', value: (e) => e.objectName },
   { heading: 'Door id', value: (e) => e.objectId },
   { heading: 'Result', value: (e) => (e.success ? 'granted' : 'denied') },

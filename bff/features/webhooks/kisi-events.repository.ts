@@ -6,6 +6,7 @@ import type { Database, Db } from '../../db/database';
 import { containsText } from '../../db/engine';
 import { countEvents } from '../../db/kisi-event-choices';
 import { recordVisitIn } from '../../db/member-visits';
+import { creditRemoteUnlock, withRequesters } from '../../db/remote-unlocks';
 import type { DB, KisiEventsTable } from '../../db/schema';
 import { keysetPaginate, type KeysetOrder } from '../../lib/paginate';
 
@@ -26,6 +27,7 @@ export const toKisiEvent = (row: Selectable<KisiEventsTable>): KisiEvent => ({
   errorMessage: row.error_message,
   createdAt: row.created_at,
   receivedAt: row.received_at,
+  requestedBy: null,
 });
 
 /** Kisi's actor type of a person (the only actors with an email). */
@@ -120,6 +122,8 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
     return { rows: () => built(false), counted: () => built(true) };
   };
   const meta = (key: string) => appMetaValue(db, key);
+  /** A page's events with who pressed each remote unlock among them (one read of `remote_unlock_requests` by event id). */
+  const withRequestersOnPage = async (page: Page<KisiEvent>): Promise<Page<KisiEvent>> => ({ ...page, items: await withRequesters(db, page.items) });
   return {
     exists: async (uuid: string) => !!(await db.selectFrom('kisi_events').select('id').where('uuid', '=', uuid).executeTakeFirst()),
 
@@ -151,7 +155,7 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
         .where(userWithoutEmail)
         .returningAll()
         .execute();
-      const events = rows.map(toKisiEvent).sort((a, b) => a.id - b.id);
+      const events = await withRequesters(db, rows.map(toKisiEvent).sort((a, b) => a.id - b.id));
       // The member with that email came in when these unlocks happened. Members before the counts, as
       // every write of door events and an erasure take them: PostgreSQL never waits on them crosswise.
       for (const event of events) await recordVisit(event);
@@ -173,7 +177,8 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
       const event = toKisiEvent(row);
       await recordVisit(event);
       await countEvents(db, [row], 1);
-      return event;
+      // A remote unlock pressed in Frontdesk: the account that asked for it (decision 0103).
+      return { ...event, requestedBy: await creditRemoteUnlock(db, event) };
     },
 
     /**
@@ -182,7 +187,9 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
      */
     async list({ page, pageSize, next, previous, ...filter }: EventListQuery): Promise<Page<KisiEvent>> {
       const { rows, counted } = await matching(filter);
-      return keysetPaginate(db, { page, pageSize, next, previous }, { matching: rows, counting: counted, order: NEWEST_FIRST, select: (q) => q.selectAll(), toItem: toKisiEvent });
+      return withRequestersOnPage(
+        await keysetPaginate(db, { page, pageSize, next, previous }, { matching: rows, counting: counted, order: NEWEST_FIRST, select: (q) => q.selectAll(), toItem: toKisiEvent }),
+      );
     },
 
     /**
@@ -192,7 +199,7 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
     matchingAfter: async (filter: EventFilter, last: KisiEvent | undefined, limit: number) => {
       let q = (await matching(filter)).rows();
       if (last) q = q.where(sql<SqlBool>`(created_at, id) < (${last.createdAt}, ${last.id})`);
-      return (await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()).map(toKisiEvent);
+      return withRequesters(db, (await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()).map(toKisiEvent));
     },
 
     /**
@@ -230,13 +237,15 @@ export function kisiEventsRepository(db: Db, containsMatch: Database['containsMa
      * (the webhook parser and the Kisi lookup both do it), so an equality on the lower-cased email
      * uses `kisi_events_actor_idx` (actor_email, type, created_at) for filter and order.
      */
-    unlocksOf: (email: string, query: CursorPageQuery): Promise<Page<KisiEvent>> =>
-      keysetPaginate(db, query, {
-        matching: () => db.selectFrom('kisi_events').where('actor_email', '=', email.toLowerCase()).where('type', '=', UNLOCK_EVENT_TYPE),
-        order: NEWEST_FIRST,
-        select: (q) => q.selectAll(),
-        toItem: toKisiEvent,
-      }),
+    unlocksOf: async (email: string, query: CursorPageQuery): Promise<Page<KisiEvent>> =>
+      withRequestersOnPage(
+        await keysetPaginate(db, query, {
+          matching: () => db.selectFrom('kisi_events').where('actor_email', '=', email.toLowerCase()).where('type', '=', UNLOCK_EVENT_TYPE),
+          order: NEWEST_FIRST,
+          select: (q) => q.selectAll(),
+          toItem: toKisiEvent,
+        }),
+      ),
 
     /**
      * True when a row was deleted. The uuid is remembered first (with when the event happened), so a

@@ -271,7 +271,7 @@ describe('the inbox filters and their CSV export', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="?door-events-\d{4}-\d{2}-\d{2}\.csv"?$/);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(text.startsWith('\uFEFFTime (UTC),Event,Person,Email,Door,Door id,Result,Error code,Error message,Kisi event uuid\r\n')).toBe(true);
+    expect(text.startsWith('\uFEFFTime (UTC),Event,Person,Email,Requested by,Requested by email,Door,Door id,Result,Error code,Error message,Kisi event uuid\r\n')).toBe(true);
     expect(text).toContain('"Zoë ""Zed"" O\'Brien, Jr."');
     expect(rows).toEqual([
       expect.objectContaining({ 'Time (UTC)': '2026-03-03T07:00:00.000Z', Person: 'Zoë "Zed" O\'Brien, Jr.', Email: 'zoe@inbox.test', Door: 'Gym Floor', 'Door id': '12', Result: 'granted' }),

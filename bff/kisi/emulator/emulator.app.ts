@@ -19,7 +19,7 @@ import { usersRoutes } from './emulator.users';
 export interface EmulatorAppDeps {
   store: EmulatorStore;
   apiKey: string;
-  /** The API user the key belongs to (creator of links, actor of remote unlocks). */
+  /** The API user the key belongs to (creator of links, actor of remote unlocks, `user_id=me`). */
   apiUserId: () => Promise<number | null>;
   /** Remote unlock by the API user: records the event and sends the webhook. */
   unlock: (lockId: number) => Promise<UnlockOutcome>;
@@ -54,8 +54,8 @@ export function createEmulatorApp(deps: EmulatorAppDeps) {
   app.use(express.json({ limit: '1mb' }));
 
   app.use(
-    usersRoutes(store),
-    roleAssignmentsRoutes(store),
+    usersRoutes(store, deps.apiUserId),
+    roleAssignmentsRoutes(store, deps.apiUserId),
     groupsRoutes(store),
     groupLinksRoutes(store, deps.apiUserId),
     locksRoutes(store, deps.unlock),

@@ -10,6 +10,7 @@ import {
   intParam,
   LIMITS,
   listParams,
+  withMe,
   ORGANIZATION,
   pagedQuery,
   sendCollection,
@@ -93,11 +94,11 @@ export function roleAssignmentsStore(db: EmulatorDb) {
 }
 export type RoleAssignmentsStore = ReturnType<typeof roleAssignmentsStore>;
 
-export function roleAssignmentsRoutes(store: RoleAssignmentsStore) {
+export function roleAssignmentsRoutes(store: RoleAssignmentsStore, apiUserId: () => Promise<number | null>) {
   const router = Router();
 
   router.get('/role_assignments', async (req, res) => {
-    const params = listParams(req, LIMITS.role_assignments);
+    const params = await withMe(listParams(req, LIMITS.role_assignments), apiUserId);
     sendCollection(res, params, await store.listRoleAssignments(params));
   });
 

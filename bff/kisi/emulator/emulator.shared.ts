@@ -101,6 +101,15 @@ export function listParams(req: Request, [defaultLimit, maxLimit]: readonly [num
   return { limit, offset, q };
 }
 
+/**
+ * Kisi's `user_id=me` (users, members, role assignments): the user the API key belongs to, the
+ * emulator's integration user. Any other value is left as sent.
+ */
+export async function withMe(params: ListParams, apiUserId: () => Promise<number | null>): Promise<ListParams> {
+  if (params.q.user_id !== 'me') return params;
+  return { ...params, q: { ...params.q, user_id: String((await apiUserId()) ?? 0) } };
+}
+
 /** Bare array plus `X-Collection-Range: offset-(offset+limit-1)/total` (Kisi does not clamp the end). */
 export function sendCollection(res: Response, params: ListParams, { items, total }: Paged<unknown>) {
   res.setHeader('X-Collection-Range', `${params.offset}-${params.offset + params.limit - 1}/${total}`);

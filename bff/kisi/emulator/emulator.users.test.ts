@@ -56,3 +56,24 @@ describe('PUT /users/{id}', () => {
     expect((await kisi('PUT', '/users/2', { user: { access_enabled: true } }, false)).status).toBe(401);
   });
 });
+
+/** Kisi's `user_id=me` (docs/kisi-api.md §4): the user the API key belongs to, as the BFF learns the integration's own user. */
+describe('user_id=me', () => {
+  it('picks the user the key belongs to in the users, members and role-assignment lists, as the Kisi client reads it', async () => {
+    const integration = await userByEmail('frontdesk-api@harbourside.example');
+    const users = await fetch(`${ctx.kisi!.settings.baseUrl}/users?user_id=me`, { headers: { Authorization: `KISI-LOGIN ${ctx.kisi!.settings.apiKey}` } });
+    expect(users.headers.get('X-Collection-Range')).toBe('0-49/1');
+    expect(((await users.json()) as User[]).map((u) => [u.id, u.name])).toEqual([[integration.id, 'Frontdesk Integration']]);
+    const members = (await kisi('GET', '/members?user_id=me')).json as Array<{ user_id: number }>;
+    expect(members.map((m) => m.user_id)).toEqual([integration.id]);
+    const roles = (await kisi('GET', '/role_assignments?user_id=me')).json as Array<{ user_id: number }>;
+    expect(roles.length).toBeGreaterThan(0);
+    expect(roles.every((r) => r.user_id === integration.id)).toBe(true);
+    // Another user's id and a malformed value are left as they are: that user, or no one.
+    expect(((await kisi('GET', '/users?user_id=2')).json as User[]).map((u) => u.id)).toEqual([2]);
+    expect((await kisi('GET', '/users?user_id=you')).json).toEqual([]);
+
+    expect(await ctx.kisi!.client.currentUserId()).toBe(integration.id);
+    expect(await ctx.kisi!.apiAccountId()).toBe(integration.id);
+  });
+});

@@ -18,6 +18,7 @@ import {
   recordMissing,
   sendCollection,
   validationErrors,
+  withMe,
   type ListParams,
   type Paged,
   type Row,
@@ -182,11 +183,12 @@ export function usersStore(db: EmulatorDb) {
 }
 export type UsersStore = ReturnType<typeof usersStore>;
 
-export function usersRoutes(store: UsersStore) {
+/** `apiUserId`: the user the key belongs to, whom `user_id=me` picks. */
+export function usersRoutes(store: UsersStore, apiUserId: () => Promise<number | null>) {
   const router = Router();
 
   router.get('/users', async (req, res) => {
-    const params = listParams(req, LIMITS.users);
+    const params = await withMe(listParams(req, LIMITS.users), apiUserId);
     sendCollection(res, params, await store.listUsers(params));
   });
 
@@ -233,7 +235,7 @@ export function usersRoutes(store: UsersStore) {
   router.put('/users/:id', updateUser);
 
   router.get('/members', async (req, res) => {
-    const params = listParams(req, LIMITS.members);
+    const params = await withMe(listParams(req, LIMITS.members), apiUserId);
     res.setHeader('Deprecation', '@1704067200');
     sendCollection(res, params, await store.listMembers(params));
   });

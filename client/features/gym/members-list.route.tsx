@@ -9,6 +9,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedList } from '@/components/paged-list';
 import { useModal } from '@/components/modal-host';
 import { paths } from '@/lib/paths';
+import { AppLink } from '@/lib/app-link';
 import { routeReads } from '@/lib/route-reads';
 import { useSearch, useSetSearchParam } from '@/lib/search-params';
 import { useConfirmDelete } from '@/components/confirm-delete';
@@ -18,7 +19,7 @@ import { memberDelete } from './components/gym-deletes';
 import { MemberRows } from './components/member-rows';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
 import { SearchBox } from '@/components/search-box';
-import { membersHref, lastMembersList } from './gym.api';
+import { membersHref, lastMembersList, useMemberNews } from './gym.api';
 
 /** The list's orders, as the Sort picker names them. */
 const SORT_LABELS: Record<MemberSort, string> = { name: 'Name', '-last_visit': 'Last visit, newest first', last_visit: 'Last visit, oldest first' };
@@ -60,6 +61,8 @@ export function Component() {
   const busy = navigation.state === 'loading' && navigation.location.pathname === paths.gymMembers;
   const here = membersHref(search);
   useEffect(() => lastMembersList.remember(here), [here]);
+  // A pause that ended on its day (the server's change) shows without a reload.
+  useMemberNews();
   const filtered = Boolean(search.query || search.ownerId || search.membership);
 
   /** Changes one filter (or the order): back to page 1; typing a search replaces the history entry. By name is the default, kept out of the URL. */
@@ -83,9 +86,14 @@ export function Component() {
         eyebrow="Gym"
         title="Members"
         actions={
-          <button type="button" className="btn btn-primary" onClick={openCreate}>
-            <Icon name="plus" size={18} /> Add member
-          </button>
+          <>
+            <AppLink to={paths.gymMembersImport} className="btn">
+              Import from CSV
+            </AppLink>
+            <button type="button" className="btn btn-primary" onClick={openCreate}>
+              <Icon name="plus" size={18} /> Add member
+            </button>
+          </>
         }
       >
         <p>Look a member up, change their membership and see whether the doors open for them.</p>
