@@ -8,6 +8,9 @@ const time = onFirstUse(() => new Intl.DateTimeFormat(undefined, { timeStyle: 's
 const date = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }));
 const day = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' }));
 const dayWithYear = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
+// A calendar day (no instant): formatted at UTC midnight in UTC, so no reader's zone moves it a day.
+const calendarDay = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }));
+const calendarDayWithYear = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }));
 const count = onFirstUse(() => new Intl.NumberFormat());
 const oneDecimal = onFirstUse(() => new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }));
 const twoDecimals = onFirstUse(() => new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }));
@@ -61,6 +64,12 @@ export function formatDay(iso: string, now: number | Date = Date.now()): string 
   if (key === dayKey(yesterday)) return 'Yesterday';
   const date = new Date(iso);
   return (date.getFullYear() === today.getFullYear() ? day() : dayWithYear()).format(date);
+}
+
+/** A calendar day (YYYY-MM-DD: the venue's day a pause ends) as "Mon 14 Dec", with the year when it is not this one's. */
+export function formatCalendarDay(day: string, now: number | Date = Date.now()): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return (day.slice(0, 4) === dayKey(now).slice(0, 4) ? calendarDay() : calendarDayWithYear()).format(date);
 }
 
 /** A `datetime-local` input's value (local time, no zone) as ISO-8601; empty is null. */

@@ -1,8 +1,10 @@
-import { GYM_PAGE_SIZE, gymApi } from '@contracts/gym.contract';
+import * as v from 'valibot';
+import { GYM_PAGE_SIZE, MemberNewsSchema, gymApi } from '@contracts/gym.contract';
 import type { MembersSearch } from '@pages/gym.reads';
 import { memberRead } from '@pages/gym.reads';
 import { queryOf } from '@/lib/route-reads';
-import { setQueryData } from '@/lib/reads';
+import { invalidate, setQueryData } from '@/lib/reads';
+import { useLiveEvents } from '@/lib/live-events';
 import { write } from '@/lib/endpoint-write';
 import { lastListAddress } from '@/lib/last-list';
 import { paths } from '@/lib/paths';
@@ -54,3 +56,18 @@ export const deleteMember = write(gymApi.deleteMember, {
   gone: ({ params }) => [[gymApi.getMember, { params }], [gymApi.doorAccess, { params }]],
   stale: [gymApi.listMembers, ...OWNERS],
 });
+
+/**
+ * Members the server changed by itself (a pause that ended on its day, the live `member` event): the
+ * member's page (their record and door card) and the members list read again. `memberId`: only that
+ * member's news (their page); without it, anyone's (a list).
+ */
+export function useMemberNews(memberId?: number) {
+  useLiveEvents(['member'], (event) => {
+    if (!v.is(MemberNewsSchema, event.data) || (memberId !== undefined && event.data.memberId !== memberId)) return;
+    const params = { id: event.data.memberId };
+    void invalidate(gymApi.getMember, { params });
+    void invalidate(gymApi.doorAccess, { params });
+    void invalidate(gymApi.listMembers);
+  });
+}

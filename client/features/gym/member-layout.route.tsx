@@ -9,7 +9,7 @@ import { GymNav } from './components/gym-nav';
 import { memberDelete } from './components/gym-deletes';
 import { EditMemberForm } from './components/member-form';
 import { MembershipBadge } from './components/membership-badge';
-import { lastMembersList } from './gym.api';
+import { lastMembersList, useMemberNews } from './gym.api';
 import { memberLayout, useMember } from './member';
 
 /** `/shell/gymowner/users/:id` loads the member once for all tabs (see `member.ts`, where its tabs read it). */
@@ -29,6 +29,8 @@ export function Component() {
   const confirmDelete = useConfirmDelete();
   const navigate = useNavigate();
   const memberTabs = tabs(member.id);
+  // A pause that ends on its day is the server's change: the open page follows it.
+  useMemberNews(member.id);
 
   const openEdit = () =>
     modal.open({
@@ -49,7 +51,7 @@ export function Component() {
           <p className="eyebrow">Gym member</p>
           <h1>{member.name}</h1>
           <p className="lede member-lede">
-            <MembershipBadge membership={member.membership} /> <span>{member.email}</span>
+            <MembershipBadge membership={member.membership} pausedUntil={member.pausedUntil} sayComesBack /> <span>{member.email}</span>
           </p>
         </div>
         <div className="page-actions">

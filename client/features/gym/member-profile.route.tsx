@@ -1,14 +1,16 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { Membership } from '@contracts/gym.contract';
+import { lastPauseEnd, pauseEndProblem, type Membership } from '@contracts/gym.contract';
 import { MEMBERSHIP_VALUES, memberProfileReads } from '@pages/gym.reads';
 import { Icon } from '@/components/icon';
 import { useToast } from '@/components/toast-host';
 import { paths } from '@/lib/paths';
 import { AppLink } from '@/lib/app-link';
 import { errorMessage } from '@/lib/api-client';
+import { formErrors } from '@/lib/problem-fields';
+import { TextField } from '@/components/form-fields';
 import { routeReads } from '@/lib/route-reads';
 import { DoorAccessCard } from './components/door-access';
-import { formatDate, formatWhen } from '@/lib/format';
+import { dayKey, formatCalendarDay, formatDate, formatWhen } from '@/lib/format';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
 import { updateMember } from './gym.api';
 import { useMember } from './member';
@@ -29,10 +31,101 @@ const MEMBERSHIP_HINTS: Record<Membership, string> = {
 
 const CONFIRM_LABELS: Record<Membership, string> = { active: 'Activate membership', paused: 'Pause membership', cancelled: 'Cancel membership' };
 
-/** What a change does to the doors, said before it is made. */
-function consequence(from: Membership, to: Membership): string {
+/** What a change does to the doors, said before it is made; a pause with an end says when they open again. */
+function consequence(from: Membership, to: Membership, pausedUntil = ''): string {
   if (to === 'active') return 'The doors open to them again.';
-  return from === 'active' ? 'The doors close to them.' : 'The doors stay closed to them.';
+  const closed = from === 'active' ? 'The doors close to them' : 'The doors stay closed to them';
+  return pausedUntil ? `${closed} until ${formatCalendarDay(pausedUntil)}, when the membership comes back by itself.` : `${closed}.`;
+}
+
+/**
+ * The desk's today and the days a pause may end on (the day after it, up to a year on). The server
+ * decides by the venue's day (VENUE_TIME_ZONE); a desk is at the venue, so its clock says the same.
+ */
+function pauseDays(now = Date.now()) {
+  const today = dayKey(now);
+  const tomorrow = new Date(now);
+  tomorrow.setDate(tomorrow.getDate() + 1);
+  return { today, min: dayKey(tomorrow), max: lastPauseEnd(today) };
+}
+
+/** The day a pause ends, as typed: what is wrong with it by the desk's today, or null. */
+const dayProblem = (day: string) => (day ? pauseEndProblem(day, pauseDays().today) : null);
+
+const PAUSE_END_HINT = 'On that day the membership is active again and the doors open, by themselves.';
+
+/**
+ * A paused member's end of pause: the day they come back, changed or cleared (a pause with no end).
+ * Saved on its own button; a 400 from the server lands on the field.
+ */
+function PauseEndEditor() {
+  const member = useMember();
+  const toast = useToast();
+  const [day, setDay] = useState(member.pausedUntil ?? '');
+  const [error, setError] = useState<string | undefined>();
+  const [saving, setSaving] = useState(false);
+  // The member changed (a save here, another tab, the job): the field shows what is stored.
+  useEffect(() => {
+    setDay(member.pausedUntil ?? '');
+    setError(undefined);
+  }, [member.pausedUntil]);
+  const { min, max } = pauseDays();
+
+  const save = async (pausedUntil: string | null) => {
+    if (saving) return;
+    const problem = pausedUntil ? dayProblem(pausedUntil) : null;
+    if (problem) return setError(problem);
+    setSaving(true);
+    setError(undefined);
+    try {
+      await updateMember({ params: { id: member.id }, body: { pausedUntil } });
+      toast.show({ tone: 'success', message: pausedUntil ? `Paused until ${formatCalendarDay(pausedUntil)}: the membership comes back that day.` : 'The pause has no end now: it lasts until the membership is changed.' });
+    } catch (err) {
+      const { fields, form } = formErrors(err, ['pausedUntil']);
+      if (fields.pausedUntil) setError(fields.pausedUntil);
+      else toast.show({ tone: 'error', title: 'End of pause not changed', message: form ?? errorMessage(err) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const changed = day !== (member.pausedUntil ?? '');
+  return (
+    <form
+      className="pause-end"
+      aria-busy={saving}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (changed) void save(day || null);
+      }}
+    >
+      <TextField
+        label="Comes back on"
+        type="date"
+        name="pausedUntil"
+        min={min}
+        max={max}
+        value={day}
+        error={error}
+        hint={member.pausedUntil ? PAUSE_END_HINT : 'No end set: paused until the membership is changed. Choose a day for it to come back by itself.'}
+        onChange={(event) => {
+          setDay(event.target.value);
+          setError(undefined);
+        }}
+      />
+      <div className="pause-end-actions">
+        <button type="submit" className="btn btn-small btn-primary" aria-disabled={!changed || saving || undefined} disabled={!changed && !saving}>
+          {saving ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
+          {day ? 'Save the day' : 'Save: no end'}
+        </button>
+        {member.pausedUntil ? (
+          <button type="button" className="btn btn-small" onClick={() => void save(null)} aria-disabled={saving || undefined}>
+            Clear the day
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
 }
 
 /**
@@ -44,6 +137,9 @@ function MembershipSwitch() {
   const toast = useToast();
   const [pending, setPending] = useState<Membership | null>(null);
   const [saving, setSaving] = useState(false);
+  /** With Paused chosen: the day it comes back (empty: no end), and what is wrong with it. */
+  const [pauseDay, setPauseDay] = useState('');
+  const [dayError, setDayError] = useState<string | undefined>();
   const fieldsetRef = useRef<HTMLFieldSetElement>(null);
   const confirmRef = useRef<HTMLDivElement>(null);
   const confirmId = useId();
@@ -58,11 +154,16 @@ function MembershipSwitch() {
 
   const focusChoice = (membership: Membership) => fieldsetRef.current?.querySelector<HTMLInputElement>(`input[value="${membership}"]`)?.focus();
   const choose = (membership: Membership) => {
-    if (!saving) setPending(membership === member.membership ? null : membership);
+    if (saving) return;
+    setPending(membership === member.membership ? null : membership);
+    setPauseDay('');
+    setDayError(undefined);
   };
   const keep = () => {
     if (saving) return;
     setPending(null);
+    setPauseDay('');
+    setDayError(undefined);
     // The confirm row goes away with the button that had focus: back to the choices.
     focusChoice(member.membership);
   };
@@ -70,10 +171,13 @@ function MembershipSwitch() {
   const save = async () => {
     if (pending === null || saving) return;
     const membership = pending;
+    const pausedUntil = membership === 'paused' && pauseDay ? pauseDay : undefined;
+    const problem = pausedUntil ? dayProblem(pausedUntil) : null;
+    if (problem) return setDayError(problem);
     setSaving(true);
     try {
-      const updated = await updateMember({ params: { id: member.id }, body: { membership } });
-      const label = MEMBERSHIP_LABELS[membership].toLowerCase();
+      const updated = await updateMember({ params: { id: member.id }, body: { membership, pausedUntil } });
+      const label = `${MEMBERSHIP_LABELS[membership].toLowerCase()}${pausedUntil ? ` until ${formatCalendarDay(pausedUntil)}` : ''}`;
       if (updated.accessSync.state === 'failed') {
         toast.show({ tone: 'error', title: `Membership ${label}, but the doors were not switched`, message: updated.accessSync.error ?? 'Kisi did not accept the change.' });
       } else if (updated.accessSync.state === 'pending') {
@@ -84,9 +188,12 @@ function MembershipSwitch() {
         toast.show({ tone: 'success', message: `Membership ${label}. Door access is ${updated.accessSync.wantEnabled ? 'on' : 'off'}.` });
       }
       setPending(null);
+      setPauseDay('');
       focusChoice(membership);
     } catch (error) {
-      toast.show({ tone: 'error', title: 'Membership not changed', message: errorMessage(error) });
+      const { fields, form } = formErrors(error, ['pausedUntil']);
+      if (fields.pausedUntil) setDayError(fields.pausedUntil);
+      else toast.show({ tone: 'error', title: 'Membership not changed', message: form ?? errorMessage(error) });
     } finally {
       setSaving(false);
     }
@@ -119,12 +226,28 @@ function MembershipSwitch() {
       {pending !== null ? (
         <div className="membership-confirm" ref={confirmRef}>
           <p id={confirmId}>
-            {MEMBERSHIP_LABELS[member.membership]} → {MEMBERSHIP_LABELS[pending]}. {consequence(member.membership, pending)}
+            {MEMBERSHIP_LABELS[member.membership]} → {MEMBERSHIP_LABELS[pending]}. {consequence(member.membership, pending, pauseDay)}
           </p>
+          {pending === 'paused' ? (
+            <TextField
+              label="Comes back on (optional)"
+              type="date"
+              name="pausedUntil"
+              min={pauseDays().min}
+              max={pauseDays().max}
+              value={pauseDay}
+              error={dayError}
+              hint={pauseDay ? PAUSE_END_HINT : 'Leave empty to pause with no end.'}
+              onChange={(event) => {
+                setPauseDay(event.target.value);
+                setDayError(undefined);
+              }}
+            />
+          ) : null}
           <div className="membership-confirm-actions">
             <button type="button" className="btn btn-primary btn-small" onClick={() => void save()} aria-describedby={confirmId} aria-disabled={saving || undefined} aria-busy={saving}>
               {saving ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
-              {saving ? 'Saving…' : CONFIRM_LABELS[pending]}
+              {saving ? 'Saving…' : pending === 'paused' && pauseDay ? `Pause until ${formatCalendarDay(pauseDay)}` : CONFIRM_LABELS[pending]}
             </button>
             <button type="button" className="btn btn-small" onClick={keep} aria-disabled={saving || undefined}>
               Keep it {MEMBERSHIP_LABELS[member.membership].toLowerCase()}
@@ -132,6 +255,7 @@ function MembershipSwitch() {
           </div>
         </div>
       ) : null}
+      {pending === null && member.membership === 'paused' ? <PauseEndEditor /> : null}
     </fieldset>
   );
 }

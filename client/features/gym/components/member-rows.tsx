@@ -2,7 +2,7 @@ import type { GymMember, GymMemberRow } from '@contracts/gym.contract';
 import { DeleteButton } from '@/components/confirm-delete';
 import { Icon } from '@/components/icon';
 import { AppLink } from '@/lib/app-link';
-import { formatLastVisit, formatWhen } from '@/lib/format';
+import { formatCalendarDay, formatLastVisit, formatWhen } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useNow } from '@/lib/use-now';
 import { DoorStateBadge } from './door-access';
@@ -62,6 +62,7 @@ export function MemberRows({
           ) : null}
           <span className="gym-row-meta">
             <MembershipBadge membership={member.membership} />
+            {member.membership === 'paused' && member.pausedUntil ? <span className="membership-note">until {formatCalendarDay(member.pausedUntil)}</span> : null}
             {member.accessSync.state === 'failed' ? (
               <span className="badge badge-bad" title={member.accessSync.error ?? undefined}>
                 <Icon name="alert" size={14} /> Door sync failed
