@@ -177,15 +177,25 @@ export const OrderLineSchema = v.object({
   unitPriceCents: v.number(),
   quantity: v.number(),
   note: v.nullable(v.string()),
+  /**
+   * The dish's allergens as it had them when it was ordered; when its stall's kitchen marked this
+   * line ready (null: not yet). Optional in: orders a device stored before these existed still read.
+   */
+  allergens: v.optional(v.array(v.string()), []),
+  readyAt: v.optional(v.nullable(v.string()), null),
 });
 export type OrderLine = v.InferOutput<typeof OrderLineSchema>;
+
+/** How many of these lines (an order's, or a ticket's) are ready, of how many: "2 of 3 ready". */
+export const linesReady = (lines: ReadonlyArray<Pick<OrderLine, 'readyAt'>>) => ({ ready: lines.filter((line) => line.readyAt !== null).length, of: lines.length });
 
 // ---- kitchen tickets ------------------------------------------------------------------------
 
 /**
  * A ticket is one stall's part of an order (its lines). Each stall's kitchen moves its own ticket
  * received → preparing → ready, one step on or back; there is no served or cancelled ticket, that is
- * the order's (the runner's) business.
+ * the order's (the runner's) business. A kitchen can also mark its lines ready one by one
+ * (decision 0108): the first one starts the ticket, the last one makes it ready.
  */
 export const TICKET_STATUSES = ['received', 'preparing', 'ready'] as const;
 export const TicketStatusSchema = v.picklist(TICKET_STATUSES, 'Expected one of received, preparing, ready');
@@ -261,6 +271,14 @@ export const KitchenSchema = v.object({
 export type Kitchen = v.InferOutput<typeof KitchenSchema>;
 
 export const KitchenTicketParamsSchema = v.object({ id: idText(), orderId: idText() });
+export const KitchenLineParamsSchema = v.object({ ...KitchenTicketParamsSchema.entries, lineId: idText() });
+
+/**
+ * A kitchen marks one line of its ticket ready (or not ready after all, while the order is not
+ * served). Sent again once done it is answered as it is: a queued tap replayed is not a second one.
+ */
+export const MoveLineSchema = v.object({ ready: v.boolean('Expected ready: true or false') });
+export type MoveLine = v.InferOutput<typeof MoveLineSchema>;
 
 /**
  * A kitchen's bump or undo names the step it saw (`from`), so a bump sent twice (a queued one replayed
@@ -408,6 +426,17 @@ export const ptApi = {
     access: board,
     params: KitchenTicketParamsSchema,
     body: MoveTicketSchema,
+    response: KitchenTicketSchema,
+    errors: [404, 409],
+  }),
+  moveLine: endpoint({
+    method: 'PATCH',
+    path: '/api/pt/kitchen/:id/tickets/:orderId/lines/:lineId',
+    summary:
+      "Mark one line of a stall's ticket ready (`ready: true`) or not ready after all (`false`, until the order is served). Sent again once done it answers the ticket as it is. The first line ready starts the ticket (preparing), the last one makes it ready, and the order follows its tickets; 409 once the order is served or cancelled",
+    access: board,
+    params: KitchenLineParamsSchema,
+    body: MoveLineSchema,
     response: KitchenTicketSchema,
     errors: [404, 409],
   }),

@@ -78,7 +78,7 @@ export function ticketsOf(lines: Order['lines'], status: OrderStatus, at: string
 export function order(id: number, overrides: Partial<Order> & { minutesAgo?: number } = {}): FakeOrder {
   const { minutesAgo = 1, ...rest } = overrides;
   const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
-  const lines = rest.lines ?? [{ id: id * 10, itemId: 1, stallId: 1, stallName: 'Stall 1', name: 'Dish 1', unitPriceCents: 850, quantity: 1, note: null }];
+  const lines = rest.lines ?? [{ id: id * 10, itemId: 1, stallId: 1, stallName: 'Stall 1', name: 'Dish 1', unitPriceCents: 850, quantity: 1, note: null, allergens: [], readyAt: null }];
   return {
     id,
     table: 4,
@@ -202,7 +202,7 @@ export function fakePt(
       const lines = body.cart.map((line, i) => {
         const item = findItem(line.itemId)!;
         const owner = findStall(item.stallId)!;
-        return { id: 1000 + pt.orders.length * 50 + i, itemId: item.id, stallId: owner.id, stallName: owner.name, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null };
+        return { id: 1000 + pt.orders.length * 50 + i, itemId: item.id, stallId: owner.id, stallName: owner.name, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null, allergens: item.allergens, readyAt: null };
       });
       const id = nextId(pt.orders);
       const created: FakeOrder = { id, table: body.table, status: 'received', totalCents: lines.reduce((s, l) => s + l.quantity * l.unitPriceCents, 0), lines, tickets: ticketsOf(lines, 'received', at), wait: orderWait([...new Set(lines.map((l) => l.stallId))]), createdAt: at, updatedAt: at, token: `token-${id}`, key };
@@ -242,6 +242,29 @@ export function fakePt(
         o.tickets = o.tickets.map((t) =>
           t !== ticket ? t : { ...t, status: body.to, preparingAt: body.to === 'received' ? null : body.to === 'preparing' && body.from === 'received' ? at : t.preparingAt, readyAt: body.to === 'ready' ? at : null },
         );
+        // The ticket's lines follow it: all ready with it, none back from it (as the server's, decision 0108).
+        const mine = (l: Order['lines'][number]) => l.stallId === found.id;
+        if (body.to === 'ready') o.lines = o.lines.map((l) => (mine(l) && !l.readyAt ? { ...l, readyAt: at } : l));
+        else if (body.from === 'ready' || body.to === 'received') o.lines = o.lines.map((l) => (mine(l) && (body.to === 'received' || l.readyAt === ticket.readyAt) ? { ...l, readyAt: null } : l));
+        Object.assign(o, { status: orderStatusOfTickets(o.tickets), updatedAt: at });
+      }
+      return kitchenTicketOf(publicOrder(o), found.id)!;
+    }),
+    handle(ptApi.moveLine, ({ params, body }) => {
+      if (pt.kitchenDown) return offline();
+      const found = findStall(params.id);
+      if (!found) return noStall(params.id);
+      const o = pt.orders.find((x) => x.id === params.orderId);
+      const ticket = o?.tickets.find((t) => t.stallId === found.id);
+      const line = o?.lines.find((l) => l.id === params.lineId && l.stallId === found.id);
+      if (!o || !ticket || !line) return problem(404, 'Not Found', `No line ${params.lineId} in order ${params.orderId}.`);
+      if ((line.readyAt !== null) !== body.ready) {
+        if (o.status === 'served' || o.status === 'cancelled') return problem(409, 'Conflict', `Order ${o.id} is ${o.status}; its dishes no longer change.`);
+        const at = now();
+        o.lines = o.lines.map((l) => (l === line ? { ...l, readyAt: body.ready ? at : null } : l));
+        const mine = o.lines.filter((l) => l.stallId === found.id);
+        const to = mine.every((l) => l.readyAt) ? 'ready' : 'preparing';
+        o.tickets = o.tickets.map((t) => (t !== ticket ? t : { ...t, status: to, preparingAt: t.preparingAt ?? at, readyAt: to === 'ready' ? at : null }));
         Object.assign(o, { status: orderStatusOfTickets(o.tickets), updatedAt: at });
       }
       return kitchenTicketOf(publicOrder(o), found.id)!;

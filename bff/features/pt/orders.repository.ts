@@ -29,7 +29,7 @@ export interface NewOrder {
   idempotencyKey: string | null;
   requestHash: string;
   wait: WaitRange | null;
-  lines: Array<{ itemId: number; stallId: number; stallName: string; name: string; unitPriceCents: number; quantity: number; note: string | null }>;
+  lines: Array<{ itemId: number; stallId: number; stallName: string; name: string; unitPriceCents: number; quantity: number; note: string | null; allergens: string[] }>;
 }
 
 /** An order as stored, with what only the server sees (the token, the idempotency key's request). */
@@ -74,6 +74,8 @@ const toOrder = (row: Selectable<OrdersTable>, lineRows: readonly Selectable<Ord
     unitPriceCents: line.unit_price_cents,
     quantity: line.quantity,
     note: line.note,
+    allergens: JSON.parse(line.allergens) as string[],
+    readyAt: line.ready_at,
   }));
   return {
     id: row.id,
@@ -93,6 +95,8 @@ const toOrder = (row: Selectable<OrdersTable>, lineRows: readonly Selectable<Ord
 /** The step times a ticket's move writes: the step reached gets its time, a step undone loses its own. */
 function ticketTimes(from: TicketStatus, to: TicketStatus, now: string): Partial<Pick<OrderTicketsTable, 'preparing_at' | 'ready_at'>> {
   if (to === 'preparing' && from === 'received') return { preparing_at: now };
+  // Straight from received (its only line marked ready): started and done at once.
+  if (to === 'ready' && from === 'received') return { preparing_at: now, ready_at: now };
   if (to === 'ready') return { ready_at: now };
   if (from === 'ready') return { ready_at: null };
   return { preparing_at: null };
@@ -195,6 +199,7 @@ export function ordersRepository(db: Db) {
             unit_price_cents: line.unitPriceCents,
             quantity: line.quantity,
             note: line.note,
+            allergens: JSON.stringify(line.allergens),
           })),
         )
         .returning('id')
@@ -213,7 +218,7 @@ export function ordersRepository(db: Db) {
         status: 'received',
         totalCents: order.totalCents,
         // Ids are drawn in the order the rows were inserted; RETURNING's own row order is not promised.
-        lines: order.lines.map((line, i) => ({ id: lineIds[i]!, ...line })),
+        lines: order.lines.map((line, i) => ({ id: lineIds[i]!, ...line, readyAt: null })),
         tickets,
         wait: order.wait,
         createdAt: now,
@@ -266,6 +271,42 @@ export function ordersRepository(db: Db) {
       return loads;
     },
 
+    /**
+     * Inside a transaction, first: holds the order until the transaction ends (PostgreSQL's row lock;
+     * SQLite has one writer anyway), so two taps on its lines at once are counted one after the
+     * other: the one that finds every line ready makes the ticket ready, exactly once.
+     */
+    lockOrder: async (id: number) => {
+      await db.updateTable('orders').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', id).execute();
+    },
+
+    /** Marks a line of a stall's ticket ready (at `readyAt`) or not (null), only if it is not so already (true). */
+    markLine: async (orderId: number, stallId: number, lineId: number, readyAt: string | null) =>
+      Number(
+        (
+          await db
+            .updateTable('order_lines')
+            .set({ ready_at: readyAt })
+            .where('id', '=', lineId)
+            .where('order_id', '=', orderId)
+            .where('stall_id', '=', stallId)
+            .where('ready_at', readyAt === null ? 'is not' : 'is', null)
+            .executeTakeFirst()
+        ).numUpdatedRows,
+      ) > 0,
+
+    /**
+     * A stall's whole ticket bumped ready: its lines not ready yet are ready `now`. Taken back
+     * (`now` null): the lines made ready at `readyAt` (the tap or bump that made the ticket ready) are
+     * not ready any more, or every line (`readyAt` null: the ticket went back to new).
+     */
+    markTicketLines: async (orderId: number, stallId: number, now: string | null, readyAt: string | null = null) => {
+      const lines = db.updateTable('order_lines').where('order_id', '=', orderId).where('stall_id', '=', stallId);
+      if (now !== null) await lines.set({ ready_at: now }).where('ready_at', 'is', null).execute();
+      else if (readyAt !== null) await lines.set({ ready_at: null }).where('ready_at', '=', readyAt).execute();
+      else await lines.set({ ready_at: null }).where('ready_at', 'is not', null).execute();
+    },
+
     /** Moves a stall's ticket only if it is still `from` (true), so two screens bumping at once cannot both win. */
     moveTicket: async (orderId: number, stallId: number, from: TicketStatus, to: TicketStatus, now: string) =>
       Number(
@@ -283,12 +324,22 @@ export function ordersRepository(db: Db) {
     /**
      * The runner moved the whole order on (the expo's call): every stall's part that is behind it
      * comes along, stamped now — to preparing, the parts not started; to ready, every part not ready.
-     * A stall screen then never shows as new an order the runner has already sent out.
+     * A stall screen then never shows as new an order the runner has already sent out. Answers the
+     * tickets it made ready (their lines are then all ready too), for the preparation figures.
      */
-    bringTicketsTo: async (orderId: number, to: 'preparing' | 'ready', now: string) => {
+    bringTicketsTo: async (orderId: number, to: 'preparing' | 'ready', now: string): Promise<Array<{ stallId: number; receivedAt: string }>> => {
       const behind = db.updateTable('order_tickets').where('order_id', '=', orderId);
-      if (to === 'preparing') await behind.set({ status: 'preparing', preparing_at: now }).where('status', '=', 'received').execute();
-      else await behind.set((eb) => ({ status: 'ready', preparing_at: eb.fn.coalesce('preparing_at', eb.val(now)), ready_at: now })).where('status', '!=', 'ready').execute();
+      if (to === 'preparing') {
+        await behind.set({ status: 'preparing', preparing_at: now }).where('status', '=', 'received').execute();
+        return [];
+      }
+      const made = await behind
+        .set((eb) => ({ status: 'ready', preparing_at: eb.fn.coalesce('preparing_at', eb.val(now)), ready_at: now }))
+        .where('status', '!=', 'ready')
+        .returning(['stall_id', 'received_at'])
+        .execute();
+      await db.updateTable('order_lines').set({ ready_at: now }).where('order_id', '=', orderId).where('stall_id', 'is not', null).where('ready_at', 'is', null).execute();
+      return made.map((t) => ({ stallId: t.stall_id, receivedAt: t.received_at }));
     },
 
     /** Moves the order only if it is still `from` (true), so two runners bumping at once cannot both win. */

@@ -70,6 +70,7 @@ export function ptRoutes(pt: PtService, options: PtRouteOptions) {
     route(ptApi.listOrders, ({ query }) => pt.listOrders(query)),
     route(ptApi.kitchen, ({ params }) => pt.kitchen(params.id)),
     route(ptApi.moveTicket, ({ params, body }) => pt.moveTicket(params.id, params.orderId, body)),
+    route(ptApi.moveLine, ({ params, body }) => pt.moveLine(params.id, params.orderId, params.lineId, body)),
     route(ptApi.kitchenDish, ({ params, body }, { req }) => pt.updateItem(req.user!, params.itemId, { soldOut: body.soldOut }, params.id)),
     route(ptApi.updateOrder, ({ params, body }) => pt.moveOrder(params.id, body.status)),
   ];

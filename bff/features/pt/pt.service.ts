@@ -7,7 +7,10 @@ import {
   type CreateMenuItem,
   type Kitchen,
   type KitchenTicket,
+  type MoveLine,
   type MoveTicket,
+  type OrderTicket,
+  type TicketStatus,
   type CreateStall,
   type Menu,
   type MenuChange,
@@ -68,6 +71,8 @@ const MENU_ORDER = { open: 0, closed: 1, paused: 2 } as const;
 const ITEM_FIELDS = ['name', 'description', 'category', 'priceCents', 'soldOut', 'allergens'] as const;
 const itemLabel = (item: Pick<MenuItem, 'name' | 'stallId'>, stall: Pick<Stall, 'name'> | undefined) => `${item.name} (${stall?.name ?? `stall ${item.stallId}`})`;
 
+const isOpenStatus = (status: OrderStatus) => (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status);
+
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const sameToken = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -99,6 +104,35 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
     const loads = await repository.stallLoads(new Date(Date.parse(at) - WAIT_WINDOW_MINUTES * 60_000).toISOString(), stallIds);
     return (stallId: number) => waitEstimate(loads.get(stallId) ?? { prepMinutes: [], ahead: 0 });
   };
+
+  /** Inside a write, first: the order held until it ends, and this stall's ticket of it (404 when either is not there). */
+  async function ticketIn(tx: PtWrite, stall: Pick<Stall, 'id' | 'name'>, orderId: number) {
+    await tx.orders.lockOrder(orderId);
+    const stored = await tx.orders.find(orderId);
+    if (!stored) throw notFound(`No order with id ${orderId}.`);
+    const current = publicOrder(stored);
+    const ticket = current.tickets.find((t) => t.stallId === stall.id);
+    if (!ticket) throw notFound(`Order ${orderId} has nothing from ${stall.name}.`);
+    return { current, ticket };
+  }
+
+  /**
+   * After a stall's ticket moved to `to` (or stayed, a line changed): its preparation joins or leaves
+   * the figures as it becomes or stops being ready, the order's open status follows its tickets, and
+   * the order's live event carries it all.
+   */
+  async function ticketMoved(tx: PtWrite, current: Order, ticket: OrderTicket, to: TicketStatus, at: string): Promise<KitchenTicket> {
+    if (to === 'ready' && ticket.status !== 'ready') await tx.figures.prepared({ stallId: ticket.stallId, receivedAt: ticket.receivedAt, readyAt: at }, true);
+    if (to !== 'ready' && ticket.status === 'ready' && ticket.readyAt) await tx.figures.prepared({ stallId: ticket.stallId, receivedAt: ticket.receivedAt, readyAt: ticket.readyAt }, false);
+    const tickets = current.tickets.map((t) => (t.stallId === ticket.stallId ? { ...t, status: to } : t));
+    // Always rewritten (its status may stay), so the order's change time says a ticket moved.
+    if (!(await tx.orders.moveStatus(current.id, current.status, orderStatusOfTickets(tickets), at))) {
+      throw conflict(`Order ${current.id} was changed meanwhile; try again.`);
+    }
+    const changed = publicOrder((await tx.orders.find(current.id))!);
+    tx.announce(changed);
+    return kitchenTicketOf(changed, ticket.stallId)!;
+  }
 
   /** A retry with a key already used: the same order again, or 422 when the key came with another order. */
   function replay(existing: StoredOrder, requestHash: string): PlacedOrder {
@@ -228,7 +262,16 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         const byId = new Map(items.map((item) => [item.id, item]));
         const lines: NewOrder['lines'] = input.cart.map((line) => {
           const item = byId.get(line.itemId)!;
-          return { itemId: item.id, stallId: item.stallId, stallName: item.stallName, name: item.name, unitPriceCents: item.priceCents, quantity: line.quantity, note: line.note ?? null };
+          return {
+            itemId: item.id,
+            stallId: item.stallId,
+            stallName: item.stallName,
+            name: item.name,
+            unitPriceCents: item.priceCents,
+            quantity: line.quantity,
+            note: line.note ?? null,
+            allergens: JSON.parse(item.allergens) as string[],
+          };
         });
         // Read in the transaction, before this order's tickets exist: the queue is exactly the one ahead of it.
         const waitOf = await stallWaits(tx.orders, at, [...new Set(lines.map((line) => line.stallId))]);
@@ -286,26 +329,46 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
     async moveTicket(stallId: number, orderId: number, move: MoveTicket): Promise<KitchenTicket> {
       const stall = await stallOr404(stallId);
       return inTransaction(async (tx) => {
-        const stored = await tx.orders.find(orderId);
-        if (!stored) throw notFound(`No order with id ${orderId}.`);
-        const current = publicOrder(stored);
-        const ticket = current.tickets.find((t) => t.stallId === stallId);
-        if (!ticket) throw notFound(`Order ${orderId} has nothing from ${stall.name}.`);
+        const { current, ticket } = await ticketIn(tx, stall, orderId);
         if (ticket.status === move.to) return kitchenTicketOf(current, stallId)!;
-        if (!(OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(current.status)) {
-          throw conflict(`Order ${orderId} is ${current.status}; its tickets no longer move.`);
-        }
-        if (ticket.status !== move.from || !(await tx.orders.moveTicket(orderId, stallId, move.from, move.to, now()))) {
+        if (!isOpenStatus(current.status)) throw conflict(`Order ${orderId} is ${current.status}; its tickets no longer move.`);
+        const at = now();
+        if (ticket.status !== move.from || !(await tx.orders.moveTicket(orderId, stallId, move.from, move.to, at))) {
           throw conflict(`${stall.name}'s ticket of order ${orderId} is ${ticket.status} now, not ${move.from}: another screen moved it. The screen shows it as it is now.`);
         }
-        const tickets = current.tickets.map((t) => (t.stallId === stallId ? { ...t, status: move.to } : t));
-        // Always rewritten (its status may stay), so the order's change time says a ticket moved.
-        if (!(await tx.orders.moveStatus(orderId, current.status, orderStatusOfTickets(tickets), now()))) {
+        // Its lines follow: all ready with it; back from ready, the ones that made it ready are not; back to new, none is.
+        if (move.to === 'ready') await tx.orders.markTicketLines(orderId, stallId, at);
+        else if (move.from === 'ready') await tx.orders.markTicketLines(orderId, stallId, null, ticket.readyAt);
+        else if (move.to === 'received') await tx.orders.markTicketLines(orderId, stallId, null);
+        return ticketMoved(tx, current, ticket, move.to, at);
+      });
+    },
+
+    /**
+     * A kitchen marks one line of its ticket ready, or not ready after all. Already so: answered as
+     * it is, nothing written (a queued tap replayed). The first line ready starts the ticket, the last
+     * makes it ready (exactly once: the order is held, so two taps at once are counted one after the
+     * other), one taken back from a ready ticket makes it preparing again; the order follows its
+     * tickets, and its live event carries the lines. 409 once the order is served or cancelled.
+     */
+    async moveLine(stallId: number, orderId: number, lineId: number, move: MoveLine): Promise<KitchenTicket> {
+      const stall = await stallOr404(stallId);
+      return inTransaction(async (tx) => {
+        const { current, ticket } = await ticketIn(tx, stall, orderId);
+        const lines = current.lines.filter((line) => line.stallId === stallId);
+        const line = lines.find((l) => l.id === lineId);
+        if (!line) throw notFound(`${stall.name}'s ticket of order ${orderId} has no line ${lineId}.`);
+        if ((line.readyAt !== null) === move.ready) return kitchenTicketOf(current, stallId)!;
+        if (!isOpenStatus(current.status)) throw conflict(`Order ${orderId} is ${current.status}; its dishes no longer change.`);
+        const at = now();
+        await tx.orders.markLine(orderId, stallId, lineId, move.ready ? at : null);
+        const allReady = lines.every((l) => (l.id === lineId ? move.ready : l.readyAt !== null));
+        // A new ticket has no line ready (one sent back to new has them all taken back), so any change here starts it.
+        const to: TicketStatus = allReady ? 'ready' : 'preparing';
+        if (to !== ticket.status && !(await tx.orders.moveTicket(orderId, stallId, ticket.status, to, at))) {
           throw conflict(`Order ${orderId} was changed meanwhile; try again.`);
         }
-        const changed = publicOrder((await tx.orders.find(orderId))!);
-        tx.announce(changed);
-        return kitchenTicketOf(changed, stallId)!;
+        return ticketMoved(tx, current, ticket, to, at);
       });
     },
 
@@ -316,7 +379,9 @@ export function ptService({ stalls, orders, inTransaction, venue, counted = NO_C
         const at = now();
         if (!(await tx.orders.moveStatus(id, order.status, to, at))) return undefined;
         // Forward only: an undo corrects the runner's own step, the stalls' work stays as they left it.
-        if ((to === 'preparing' && order.status === 'received') || (to === 'ready' && order.status !== 'ready')) await tx.orders.bringTicketsTo(id, to, at);
+        if ((to === 'preparing' && order.status === 'received') || (to === 'ready' && order.status !== 'ready')) {
+          for (const ticket of await tx.orders.bringTicketsTo(id, to, at)) await tx.figures.prepared({ ...ticket, readyAt: at }, true);
+        }
         const changed = publicOrder((await tx.orders.find(id))!);
         tx.announce(changed);
         // Cancelled, or brought back from cancelled: its revenue leaves (or comes back to) its hour's figures.

@@ -8,10 +8,12 @@ export interface Sums {
   revenueCents: number;
 }
 
-/** A stall's sums: by its id and name now, or (id null) by the name it had when it was deleted. */
+/** A stall's sums: by its id and name now, or (id null) by the name it had when it was deleted; with its tickets made ready and their seconds of preparation. */
 export interface StallSums extends Sums {
   stallId: number | null;
   stallName: string;
+  prepTickets: number;
+  prepSeconds: number;
 }
 
 /** One hour of one day for one stall (the CSV's row). */
@@ -27,12 +29,18 @@ const sums = {
 };
 
 const toSums = (row: Sums): Sums => ({ orders: Number(row.orders), cancelled: Number(row.cancelled), revenueCents: Number(row.revenueCents) });
+const prepSums = {
+  prepTickets: sql<number>`sum(f.prep_tickets)`.as('prepTickets'),
+  prepSeconds: sql<number>`sum(f.prep_seconds)`.as('prepSeconds'),
+};
 
 /** A deleted stall is id 0 in the figures and null to the report; a stall still there goes by its name now. */
-const toStall = <R extends Sums & { stallId: number; storedName: string; nameNow: string | null }>({ stallId, storedName, nameNow, ...figures }: R) => ({
+const toStall = <R extends Sums & { stallId: number; storedName: string; nameNow: string | null; prepTickets: number; prepSeconds: number }>({ stallId, storedName, nameNow, prepTickets, prepSeconds, ...figures }: R): StallSums => ({
   stallId: stallId === 0 ? null : stallId,
   stallName: stallId === 0 ? storedName : (nameNow ?? storedName),
   ...toSums(figures),
+  prepTickets: Number(prepTickets),
+  prepSeconds: Number(prepSeconds),
 });
 
 /**
@@ -65,7 +73,7 @@ export function reportsRepository(db: Db) {
     byStall: async (from: string, to: string): Promise<StallSums[]> =>
       (
         await stallHours(from, to)
-          .select(['f.stall_id as stallId', 'f.stall_name as storedName', 's.name as nameNow', sums.orders, sums.cancelled, sums.revenueCents])
+          .select(['f.stall_id as stallId', 'f.stall_name as storedName', 's.name as nameNow', sums.orders, sums.cancelled, sums.revenueCents, prepSums.prepTickets, prepSums.prepSeconds])
           .groupBy(['f.stall_id', 'f.stall_name', 's.name'])
           .execute()
       ).map(toStall),
@@ -74,7 +82,18 @@ export function reportsRepository(db: Db) {
     byStallHour: async (from: string, to: string): Promise<StallHourSums[]> =>
       (
         await stallHours(from, to)
-          .select(['f.day', 'f.hour', 'f.stall_id as stallId', 'f.stall_name as storedName', 's.name as nameNow', 'f.orders', 'f.cancelled', 'f.revenue_cents as revenueCents'])
+          .select([
+            'f.day',
+            'f.hour',
+            'f.stall_id as stallId',
+            'f.stall_name as storedName',
+            's.name as nameNow',
+            'f.orders',
+            'f.cancelled',
+            'f.revenue_cents as revenueCents',
+            'f.prep_tickets as prepTickets',
+            'f.prep_seconds as prepSeconds',
+          ])
           .orderBy('f.day')
           .orderBy('f.hour')
           .execute()

@@ -74,8 +74,8 @@ describe('GET /api/pt/reports', () => {
 
     // The two-stall order is one order to each stall, with only its own lines' revenue.
     expect(day.byStall).toEqual([
-      { stallId: stalls.burgers, stallName: 'Burgers', orders: 3, cancelled: 0, revenueCents: 2000, averageTicketCents: 667 },
-      { stallId: stalls.noodles, stallName: 'Noodles', orders: 2, cancelled: 1, revenueCents: 300, averageTicketCents: 300 },
+      { stallId: stalls.burgers, stallName: 'Burgers', orders: 3, cancelled: 0, revenueCents: 2000, averageTicketCents: 667, prepTickets: 0, averagePrepSeconds: null },
+      { stallId: stalls.noodles, stallName: 'Noodles', orders: 2, cancelled: 1, revenueCents: 300, averageTicketCents: 300, prepTickets: 0, averagePrepSeconds: null },
     ]);
     expect(day.byStall.reduce((sum, s) => sum + s.revenueCents, 0)).toBe(day.totals.revenueCents);
   });
@@ -172,7 +172,17 @@ describe('figures kept as orders are placed and cancelled', () => {
     await staff.delete(`/api/pt/stalls/${id}`).expect(204);
 
     const today = await report('');
-    expect(today.byStall.find((s) => s.stallName === 'Crêpes')).toEqual({ stallId: null, stallName: 'Crêpes', orders: 1, cancelled: 0, revenueCents: 800, averageTicketCents: 800 });
+    expect(today.byStall.find((s) => s.stallName === 'Crêpes')).toEqual({
+      stallId: null,
+      stallName: 'Crêpes',
+      orders: 1,
+      cancelled: 0,
+      revenueCents: 800,
+      averageTicketCents: 800,
+      // Made ready by the runner: its ticket's preparation stays with its name too.
+      prepTickets: 1,
+      averagePrepSeconds: expect.any(Number),
+    });
     expect(await countedAgain()).toBe(true);
     expect(await report('')).toEqual(today);
     // Counted in the venue's zone already: a start finds nothing to do.
@@ -191,13 +201,13 @@ describe('GET /api/pt/reports/export.csv', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename=food-court-2026-03-09-to-2026-03-10.csv');
     const [heading, ...rows] = (res.body as string).replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(heading).toBe('day,hour,stall,stall id,orders,cancelled,revenue (USD),average ticket (USD)');
+    expect(heading).toBe('day,hour,stall,stall id,orders,cancelled,revenue (USD),average ticket (USD),tickets ready,average prep (minutes)');
     expect(rows).toEqual([
-      `2026-03-09,23:00,Noodles,${stalls.noodles},1,0,6.00,6.00`,
-      `2026-03-10,09:00,Burgers,${stalls.burgers},2,0,15.00,7.50`,
-      `2026-03-10,09:00,Noodles,${stalls.noodles},1,0,3.00,3.00`,
-      `2026-03-10,12:00,Noodles,${stalls.noodles},1,1,0.00,`,
-      `2026-03-10,23:00,Burgers,${stalls.burgers},1,0,5.00,5.00`,
+      `2026-03-09,23:00,Noodles,${stalls.noodles},1,0,6.00,6.00,0,`,
+      `2026-03-10,09:00,Burgers,${stalls.burgers},2,0,15.00,7.50,0,`,
+      `2026-03-10,09:00,Noodles,${stalls.noodles},1,0,3.00,3.00,0,`,
+      `2026-03-10,12:00,Noodles,${stalls.noodles},1,1,0.00,,0,`,
+      `2026-03-10,23:00,Burgers,${stalls.burgers},1,0,5.00,5.00,0,`,
     ]);
 
     // The rows of each stall add up to the report's row for it.
@@ -223,7 +233,7 @@ describe('GET /api/pt/reports/export.csv', () => {
   it('is the headings alone for a day without orders', async () => {
     const res = await staff.get('/api/pt/reports/export.csv?from=2026-01-01').expect(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename=food-court-2026-01-01.csv');
-    expect(res.text.replace(/^\uFEFF/, '')).toBe('day,hour,stall,stall id,orders,cancelled,revenue (USD),average ticket (USD)\r\n');
+    expect(res.text.replace(/^\uFEFF/, '')).toBe('day,hour,stall,stall id,orders,cancelled,revenue (USD),average ticket (USD),tickets ready,average prep (minutes)\r\n');
   });
 });
 

@@ -1,8 +1,8 @@
 import type { CsvColumn } from '../../lib/csv';
 import { badRequest } from '../../lib/http-error';
 import { addDays, daysBetween, zonedDay, zonedDayAndHour } from '../../lib/time-zone';
-import { MAX_REPORT_DAYS, type Report, type ReportFigures, type ReportQuery } from '../../contracts/pt-reports.contract';
-import type { ReportsRepository, Sums } from './reports.repository';
+import { MAX_REPORT_DAYS, type Report, type ReportFigures, type ReportPrep, type ReportQuery } from '../../contracts/pt-reports.contract';
+import type { ReportsRepository, StallSums, Sums } from './reports.repository';
 
 export interface ReportsServiceDeps {
   figures: ReportsRepository;
@@ -11,7 +11,7 @@ export interface ReportsServiceDeps {
 }
 
 /** One row of the CSV export: a stall's figures in one hour of one day. */
-export interface ReportCell extends ReportFigures {
+export interface ReportCell extends ReportFigures, ReportPrep {
   day: string;
   hour: number;
   stallId: number | null;
@@ -29,6 +29,12 @@ const figuresOf = ({ orders, cancelled, revenueCents }: Sums): ReportFigures => 
   cancelled,
   revenueCents,
   averageTicketCents: orders > cancelled ? Math.round(revenueCents / (orders - cancelled)) : null,
+});
+
+/** A stall's preparation as the report gives it: its tickets made ready and their average, in whole seconds. */
+const prepOf = ({ prepTickets, prepSeconds }: Pick<StallSums, 'prepTickets' | 'prepSeconds'>): ReportPrep => ({
+  prepTickets,
+  averagePrepSeconds: prepTickets > 0 ? Math.round(prepSeconds / prepTickets) : null,
 });
 
 const names = new Intl.Collator();
@@ -76,7 +82,7 @@ export function reportsService({ figures, venue, now = Date.now }: ReportsServic
         lastHourBegun: lastHourBegun(from),
         byStall: stalls
           .sort((a, b) => b.revenueCents - a.revenueCents || b.orders - a.orders || byName(a, b))
-          .map(({ stallId, stallName, ...sums }) => ({ stallId, stallName, ...figuresOf(sums) })),
+          .map(({ stallId, stallName, prepTickets, prepSeconds, ...sums }) => ({ stallId, stallName, ...figuresOf(sums), ...prepOf({ prepTickets, prepSeconds }) })),
       };
     },
 
@@ -92,7 +98,7 @@ export function reportsService({ figures, venue, now = Date.now }: ReportsServic
           const last = addDays(first, EXPORT_DAYS_PER_BATCH - 1);
           yield (await figures.byStallHour(first, last < to ? last : to))
             .sort((a, b) => byDay(a, b) || a.hour - b.hour || byName(a, b))
-            .map(({ day, hour, stallId, stallName, ...sums }) => ({ day, hour, stallId, stallName, ...figuresOf(sums) }));
+            .map(({ day, hour, stallId, stallName, prepTickets, prepSeconds, ...sums }) => ({ day, hour, stallId, stallName, ...figuresOf(sums), ...prepOf({ prepTickets, prepSeconds }) }));
         }
       }
       return { filename: from === to ? `food-court-${from}.csv` : `food-court-${from}-to-${to}.csv`, batches: batches() };
@@ -114,4 +120,6 @@ export const reportCsvColumns = (currency: string): CsvColumn<ReportCell>[] => [
   { heading: 'cancelled', value: (c) => c.cancelled },
   { heading: `revenue (${currency})`, value: (c) => units(c.revenueCents) },
   { heading: `average ticket (${currency})`, value: (c) => units(c.averageTicketCents) },
+  { heading: 'tickets ready', value: (c) => c.prepTickets },
+  { heading: 'average prep (minutes)', value: (c) => (c.averagePrepSeconds === null ? null : (c.averagePrepSeconds / 60).toFixed(1)) },
 ];

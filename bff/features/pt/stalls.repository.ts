@@ -152,6 +152,7 @@ export function stallsRepository(db: Db, lock: TransactionLock = async () => fal
               'menu_items.name',
               'menu_items.price_cents as priceCents',
               'menu_items.sold_out as soldOut',
+              'menu_items.allergens',
               'stalls.id as stallId',
               'stalls.name as stallName',
               'stalls.status as stallStatus',

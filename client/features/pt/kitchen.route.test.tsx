@@ -8,8 +8,8 @@ const audio = fakeAudioEachTest();
 beforeEach(() => window.localStorage.clear());
 afterEach(() => jest.restoreAllMocks());
 
-const noodles = (id: number, name = 'Laksa', note: string | null = null) => ({ id, itemId: 11, stallId: 1, stallName: 'Noodle Bar', name, unitPriceCents: 900, quantity: 1, note });
-const grill = (id: number, name = 'Satay') => ({ id, itemId: 21, stallId: 2, stallName: 'Grill', name, unitPriceCents: 800, quantity: 2, note: null });
+const noodles = (id: number, name = 'Laksa', note: string | null = null, allergens: string[] = []) => ({ id, itemId: 11, stallId: 1, stallName: 'Noodle Bar', name, unitPriceCents: 900, quantity: 1, note, allergens, readyAt: null as string | null });
+const grill = (id: number, name = 'Satay') => ({ id, itemId: 21, stallId: 2, stallName: 'Grill', name, unitPriceCents: 800, quantity: 2, note: null, allergens: [], readyAt: null });
 
 function kitchen() {
   return fakePt({

@@ -8,7 +8,7 @@ const notifications = fakeNotificationsEachTest();
 installFormDataShim();
 afterEach(() => jest.restoreAllMocks());
 
-const laksaLine = { id: 501, itemId: 11, stallId: 1, stallName: 'Laksa House', name: 'Laksa', unitPriceCents: 850, quantity: 2, note: 'no chilli' };
+const laksaLine = { id: 501, itemId: 11, stallId: 1, stallName: 'Laksa House', name: 'Laksa', unitPriceCents: 850, quantity: 2, note: 'no chilli', allergens: [], readyAt: null as string | null };
 
 function board() {
   return fakePt({

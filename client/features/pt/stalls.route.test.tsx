@@ -65,7 +65,7 @@ describe('/pt/stalls', () => {
     const pt = fakePt({
       stalls: [stall(1, { name: 'Laksa House' })],
       items: [menuItem(11, 1)],
-      orders: [order(1, { status: 'preparing', lines: [{ id: 1, itemId: 11, stallId: 1, stallName: 'Laksa House', name: 'Laksa', unitPriceCents: 850, quantity: 1, note: null }] })],
+      orders: [order(1, { status: 'preparing', lines: [{ id: 1, itemId: 11, stallId: 1, stallName: 'Laksa House', name: 'Laksa', unitPriceCents: 850, quantity: 1, note: null, allergens: [], readyAt: null }] })],
     });
     const { user } = setup('/pt/stalls', pt, true);
     await user.click(await screen.findByRole('button', { name: 'Delete Laksa House' }));
