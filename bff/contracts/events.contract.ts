@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { endpoint } from './endpoint.contract';
 
 /** Kinds of live events on `GET /api/events` (Server-Sent Events). */
-/** `member`: a gym member the server changed by itself (a pause that ended), see `MemberNewsSchema`. */
+/** `member`: a gym member the server changed by itself (a pause that ended, a door switch Kisi took), see `MemberNewsSchema`. */
 /** `menu`: a change to what diners can order (a dish sold out, a stall paused), see `MenuChangeSchema`. */
 export const LIVE_EVENT_TYPES = ['webhook', 'order', 'chat', 'conversation', 'member', 'menu'] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];

@@ -102,6 +102,16 @@ export const MEMBER_ACCESS_STATES = ['open', 'closed', 'waiting', 'failed', 'no_
 export const MemberAccessStateSchema = v.picklist(MEMBER_ACCESS_STATES, `Expected one of ${MEMBER_ACCESS_STATES.join(', ')}`);
 export type MemberAccessState = v.InferOutput<typeof MemberAccessStateSchema>;
 
+/** A member's recorded door access, as the list's filter sorts them (members.repository.ts spells the same in SQL). */
+export function memberAccessStateOf(sync: Pick<AccessSync, 'state' | 'confirmedEnabled'>): MemberAccessState {
+  if (sync.state === 'no_kisi_user') return 'no_account';
+  if (sync.state === 'failed') return 'failed';
+  if (sync.state === 'pending') return 'waiting';
+  if (sync.confirmedEnabled === true) return 'open';
+  if (sync.confirmedEnabled === false) return 'closed';
+  return 'unconfirmed';
+}
+
 /** `?next=`/`?previous=` follow the name (the default order); the orders by last visit page by number. */
 export const MemberListQuerySchema = v.object({
   ...CURSOR_PAGE_ENTRIES,
@@ -165,7 +175,8 @@ export type UpdateMember = v.InferOutput<typeof UpdateMemberSchema>;
 
 /**
  * The live `member` event (`GET /api/events`): a member the server changed by itself, with no one's
- * request (a pause that ended on its day), so their open page and the members list read again.
+ * request (a pause that ended on its day, a door switch Kisi took), so their open page and the
+ * members list read again.
  */
 export const MemberNewsSchema = v.object({ memberId: v.number(), membership: MembershipSchema });
 export type MemberNews = v.InferOutput<typeof MemberNewsSchema>;

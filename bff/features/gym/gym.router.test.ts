@@ -133,7 +133,7 @@ describe('gym members', () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.ownerId', 'body.membership']);
     const member = await staff.post('/api/gym/users').send({ email: 'patchy@members.test', name: 'Patchy', ownerId }).expect(201);
     const empty = await staff.patch(`/api/gym/users/${member.body.id}`).send({}).expect(400);
-    expect(empty.body.errors[0].message).toBe('Send at least one of name, ownerId, membership');
+    expect(empty.body.errors[0].message).toBe('Send at least one of name, ownerId, membership, pausedUntil');
     await staff.patch('/api/gym/users/nope').send({ name: 'A' }).expect(400);
     await staff.patch('/api/gym/users/999999').send({ name: 'A' }).expect(404);
   });

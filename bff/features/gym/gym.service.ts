@@ -48,7 +48,7 @@ export interface GymWrite {
   outbox: DoorAccessOutboxRepository;
   audit: Audit;
   erase: (person: PersonToErase) => Promise<ErasedCounts>;
-  /** Tells the open pages (a live `member` event, sent once the transaction commits) that a member changed without anyone's request: a pause that ended. */
+  /** Tells the open pages (a live `member` event, sent once the transaction commits) that a member changed without anyone's request: a pause that ended, a switch Kisi took. */
   announce: (news: MemberNews) => void;
 }
 
@@ -166,6 +166,8 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       const at = now();
       if (member && removed > 0) await tx.members.recordAccessSync(owed.memberId, { state, error: null, at, ...(state === 'synced' ? { confirmed: want } : {}) });
       else if (member && state === 'synced') await tx.members.recordConfirmed(owed.memberId, want, at);
+      // The member's open pages stop saying "Waiting for Kisi" (a switch sent by the job, or after a pause ended).
+      if (member && removed > 0) tx.announce({ memberId: owed.memberId, membership: member.membership });
       if (switched) {
         await tx.audit(actor, {
           kind: 'door_access',

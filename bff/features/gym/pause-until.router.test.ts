@@ -51,8 +51,12 @@ const trailOf = async (id: number) => {
   const admin = await ctx.loginAs('admin');
   return ((await admin.get('/api/audit').query({ kind: 'member', pageSize: 100 }).expect(200)).body as Page<AuditEntry>).items.filter((e) => e.subjectId === String(id));
 };
-const memberEvents = async () =>
-  (await ctx.database.db.selectFrom('live_events').select(['type', 'data']).where('type', '=', 'member').execute()).map((e) => JSON.parse(e.data) as { memberId: number; membership: string });
+/** The live `member` events stored after the event id `after` (a pause's own switch-off, sent at once, announces one too). */
+const memberEvents = async (after = 0) =>
+  (await ctx.database.db.selectFrom('live_events').select(['type', 'data']).where('type', '=', 'member').where('id', '>', after).orderBy('id').execute()).map(
+    (e) => JSON.parse(e.data) as { memberId: number; membership: string },
+  );
+const lastEventId = async () => Number((await ctx.database.db.selectFrom('live_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
 const outboxOf = (id: number) => ctx.database.db.selectFrom('door_access_outbox').selectAll().where('member_id', '=', id).execute();
 
 describe('setting the day a pause ends', () => {
@@ -110,6 +114,7 @@ describe('the pause job', () => {
     await patch(m.id, { membership: 'paused', pausedUntil: '2026-12-14' }).expect(200);
     await patch(other.id, { membership: 'paused', pausedUntil: '2026-12-15' }).expect(200);
     expect(await kisiAccessOf(m.email)).toBe(false);
+    const mark = await lastEventId();
 
     // 23:59 on Sunday in New York (04:59 on Monday in UTC): not yet.
     clock.advance(Date.parse('2026-12-14T04:59:00.000Z') - Date.now());
@@ -124,7 +129,7 @@ describe('the pause job', () => {
     expect(resumed).toMatchObject({ membership: 'active', pausedUntil: null, accessSync: { state: 'pending', wantEnabled: true } });
     expect(await member(other.id)).toMatchObject({ membership: 'paused', pausedUntil: '2026-12-15' });
     expect(await outboxOf(m.id)).toEqual([expect.objectContaining({ want_enabled: 1 })]);
-    expect(await memberEvents()).toEqual([{ memberId: m.id, membership: 'active' }]);
+    expect(await memberEvents(mark)).toEqual([{ memberId: m.id, membership: 'active' }]);
     const [entry] = await trailOf(m.id);
     expect(entry).toMatchObject({
       actor: null,
@@ -141,10 +146,16 @@ describe('the pause job', () => {
     await untilAsync(() => kisiAccessOf(m.email), 'Kisi access back on');
     await untilAsync(async () => (await member(m.id)).accessSync.state === 'synced', 'synced');
     await sender.stop();
+    // Kisi took it: the open pages hear that too (they stop saying "Waiting for Kisi").
+    expect(await memberEvents(mark)).toEqual([
+      { memberId: m.id, membership: 'active' },
+      { memberId: m.id, membership: 'active' },
+    ]);
 
     // A second run finds nothing more to do.
+    const again = await lastEventId();
     await runPauseJob();
-    expect(await memberEvents()).toHaveLength(1);
+    expect(await memberEvents(again)).toEqual([]);
     expect((await trailOf(m.id)).filter((e) => e.action === 'pause ended')).toHaveLength(1);
     // Felix comes back a day later.
     clock.advance(24 * 3_600_000);
@@ -185,7 +196,7 @@ describe('instances and restarts', () => {
       await patch(added.id, { membership: 'paused', pausedUntil: '2026-12-18' }).expect(200);
       ids.push(added.id);
     }
-    const eventsBefore = (await memberEvents()).length;
+    const mark = await lastEventId();
     clock.advance(Date.parse('2026-12-18T05:00:01.000Z') - Date.now());
     staff = await ctx.loginAs('staff');
     await Promise.all([runPauseJob(ctx), runPauseJob(second.app), runPauseJob(ctx), runPauseJob(second.app)]);
@@ -196,7 +207,7 @@ describe('instances and restarts', () => {
       expect(await outboxOf(id)).toEqual([expect.objectContaining({ want_enabled: 1, version: 1 })]);
       expect((await trailOf(id)).filter((e) => e.action === 'pause ended')).toHaveLength(1);
     }
-    const events = (await memberEvents()).slice(eventsBefore);
+    const events = await memberEvents(mark);
     expect(events.map((e) => e.memberId).sort((a, b) => a - b)).toEqual(ids);
   });
 
