@@ -67,6 +67,28 @@ describe('/shell/webhook', () => {
     expect(screen.getByText('Showing 1–2 of 2 events')).toBeInTheDocument();
   });
 
+  it('names who pressed a remote unlock, via the integration Kisi names, and a member’s own unlock by the member (issue 52 defect 4)', async () => {
+    const integration = { actorName: 'Frontdesk Integration', actorEmail: 'frontdesk-api@harbourside.example' };
+    const events = [
+      kisiEvent(1, { actorName: 'Alice Moreau', actorEmail: 'alice.moreau@mail.example' }),
+      kisiEvent(2, { ...integration, requestedBy: { name: 'Sam Staff', email: 'sam.staff@frontdesk.test' } }),
+      kisiEvent(3, { ...integration, success: false, errorMessage: 'The door is currently locked down.', requestedBy: { name: 'Erased person', email: null } }),
+    ];
+    const { user } = setup('/shell/webhook', events);
+    await screen.findByRole('table');
+    const [refused, pressed, member] = rows();
+    const who = (row: HTMLElement) => within(row).getByText((_, el) => el?.getAttribute('data-label') === 'Who').textContent;
+    expect(who(pressed!)).toBe('Sam Staffsam.staff@frontdesk.testRemote unlock via Frontdesk Integration');
+    expect(within(pressed!).getByText('Sam Staff')).toHaveClass('event-who');
+    expect(pressed).not.toHaveTextContent('frontdesk-api@harbourside.example');
+    expect(who(refused!)).toBe('Erased personRemote unlock tried via Frontdesk Integration');
+    expect(who(member!)).toBe('Alice Moreaualice.moreau@mail.example');
+    expect(member).not.toHaveTextContent('Remote unlock');
+
+    await user.click(within(pressed!).getByRole('button', { name: 'Delete event 2 (lock.unlock, Sam Staff)' }));
+    expect(await screen.findByRole('dialog')).toHaveTextContent('event of Sam Staff (remote unlock via Frontdesk Integration) at Main Entrance');
+  });
+
   it('pages through the events', async () => {
     const events = Array.from({ length: 13 }, (_, i) => kisiEvent(i + 1));
     const { api, user } = setup('/shell/webhook?page=2', events);

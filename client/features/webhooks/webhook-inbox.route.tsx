@@ -35,8 +35,9 @@ const newEventsLabel = (n: number) => `${n} new ${n === 1 ? 'event' : 'events'}`
 
 /** An event as the desk says it: "Nadia Okoye’s unlock at Front door (Nov 26, 6:52 PM)", never its ids. */
 function eventInWords(event: KisiEvent): string {
-  const what = event.type === 'lock.unlock' ? (event.success ? 'unlock' : 'refused unlock') : `${event.type} event`;
-  return `${event.actorName ?? 'someone'}’s ${what}${event.objectName ? ` at ${event.objectName}` : ''} (${formatWhen(event.createdAt)})`;
+  const unlock = event.requestedBy ? 'remote unlock' : 'unlock';
+  const what = event.type === 'lock.unlock' ? (event.success ? unlock : `refused ${unlock}`) : `${event.type} event`;
+  return `${event.requestedBy?.name ?? event.actorName ?? 'someone'}’s ${what}${event.objectName ? ` at ${event.objectName}` : ''} (${formatWhen(event.createdAt)})`;
 }
 
 export function Component() {
@@ -116,7 +117,7 @@ export function Component() {
       confirmLabel: 'Delete event',
       body: (
         <p>
-          The <code>{event.type}</code> event of {event.actorName ?? 'an unknown person'}
+          The <code>{event.type}</code> event of {event.requestedBy ? `${event.requestedBy.name} (remote unlock via ${event.actorName ?? 'the Kisi integration'})` : (event.actorName ?? 'an unknown person')}
           {event.objectName ? ` at ${event.objectName}` : ''} ({formatWhenExact(event.createdAt)}) leaves the inbox. Kisi keeps its own record.
         </p>
       ),

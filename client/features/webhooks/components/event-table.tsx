@@ -49,10 +49,7 @@ export function EventTable({
                   </div>
                 </td>
                 <td data-label="Who">
-                  <div>
-                    <span className="event-who">{event.actorName ?? 'Unknown person'}</span>
-                    <span className="event-sub">{event.actorEmail ?? 'no email'}</span>
-                  </div>
+                  <Who event={event} />
                 </td>
                 <td data-label="Door">{event.objectName ?? (event.objectId ? `${event.objectType ?? 'Object'} #${event.objectId}` : '—')}</td>
                 <td data-label="Result">
@@ -69,7 +66,7 @@ export function EventTable({
                   <time dateTime={event.createdAt}>{formatWhenExact(event.createdAt)}</time>
                 </td>
                 <td className="event-actions">
-                  <DeleteButton label={`Delete event ${event.id} (${event.type}, ${event.actorName ?? 'unknown person'})`} onClick={() => onDelete(event)} />
+                  <DeleteButton label={`Delete event ${event.id} (${event.type}, ${event.requestedBy?.name ?? event.actorName ?? 'unknown person'})`} onClick={() => onDelete(event)} />
                 </td>
               </tr>
             ))}
@@ -79,6 +76,32 @@ export function EventTable({
     </div>
   );
 }
+
+/**
+ * Who did it: the person Kisi names, or for a remote unlock pressed in Frontdesk the account that
+ * pressed it, said as done through the integration Kisi names (its actor).
+ */
+function Who({ event }: { event: KisiEvent }) {
+  const { requestedBy } = event;
+  if (!requestedBy) {
+    return (
+      <div>
+        <span className="event-who">{event.actorName ?? 'Unknown person'}</span>
+        <span className="event-sub">{event.actorEmail ?? 'no email'}</span>
+      </div>
+    );
+  }
+  return (
+    <div>
+      <span className="event-who">{requestedBy.name}</span>
+      {requestedBy.email ? <span className="event-sub">{requestedBy.email}</span> : null}
+      <span className="event-sub">{remoteUnlockVia(event)}</span>
+    </div>
+  );
+}
+
+/** "Remote unlock via Frontdesk Integration": how a credited remote unlock reached the door. */
+export const remoteUnlockVia = (event: KisiEvent) => `${event.success ? 'Remote unlock' : 'Remote unlock tried'} via ${event.actorName ?? 'the Kisi integration'}`;
 
 /** An event's type in words where it has some ("Unlock"), else as Kisi spells it, set as code. */
 function EventType({ type }: { type: string }) {
