@@ -321,6 +321,20 @@ const OUTCOME_BADGES: Record<ImportOutcome, { text: string; className: string }>
 };
 const DIFFERENCE_LABELS = { name: 'name', owner: 'owner', membership: 'membership' } as const;
 
+/** An email that may break before its @ (a narrow column), not inside a word. */
+function Email({ text }: { text: string }) {
+  const at = text.indexOf('@');
+  if (!text) return <span className="muted">—</span>;
+  if (at <= 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, at)}
+      <wbr />
+      {text.slice(at)}
+    </>
+  );
+}
+
 function PreviewRow({ row }: { row: MemberImportRow }) {
   const badge = OUTCOME_BADGES[row.outcome];
   const membership = row.membership in MEMBERSHIP_LABELS ? MEMBERSHIP_LABELS[row.membership as keyof typeof MEMBERSHIP_LABELS] : row.membership;
@@ -330,11 +344,11 @@ function PreviewRow({ row }: { row: MemberImportRow }) {
         {row.line}
       </td>
       <td data-label="Name">{row.name || <span className="muted">—</span>}</td>
-      <td data-label="Email" className="import-email">
-        {row.email || <span className="muted">—</span>}
+      <td data-label="Email">
+        <Email text={row.email} />
       </td>
-      <td data-label="Owner" className="import-email">
-        {row.ownerEmail || <span className="muted">—</span>}
+      <td data-label="Owner">
+        <Email text={row.ownerEmail} />
       </td>
       <td data-label="Membership">{membership || <span className="muted">—</span>}</td>
       <td data-label="What happens" className="import-outcome">
