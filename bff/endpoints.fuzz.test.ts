@@ -46,8 +46,9 @@ const EXEMPT_COLUMNS = { sessions: ['last_seen_at'] };
  * announces, as it would from the real Kisi.
  */
 const RECORDED_REFUSALS: Partial<Record<EndpointKey, string[]>> = {
-  // The stored event is counted into the inbox's filter choices and people in its own transaction (migration 031).
-  'POST /api/kisi/locks/:id/unlock': ['kisi_emu_events', 'kisi_events', 'kisi_event_types', 'kisi_event_doors', 'kisi_event_people', 'live_events'],
+  // The stored event is counted into the inbox's filter choices and people in its own transaction (migration 031);
+  // the press is recorded before it goes and waits for its refused event, credited to who pressed it (decision 0103).
+  'POST /api/kisi/locks/:id/unlock': ['kisi_emu_events', 'kisi_events', 'kisi_event_types', 'kisi_event_doors', 'kisi_event_people', 'live_events', 'remote_unlock_requests'],
 };
 /** JSON_BODY_LIMIT of bff/app.ts. */
 const JSON_LIMIT_BYTES = 100 * 1024;

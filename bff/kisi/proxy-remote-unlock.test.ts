@@ -3,7 +3,6 @@ import request from 'supertest';
 import type { RemoteUnlockOutcome, RemoteUnlockRequest, RemoteUnlockRequests } from '../db/remote-unlocks';
 import { createLogger } from '../lib/logger';
 import { startStubServer, type StubServer } from '../test-support/stub-server';
-import { until } from '../test-support/until';
 import { kisiProxy } from './proxy';
 
 /**
@@ -20,7 +19,15 @@ beforeAll(async () => {
     log.push(`kisi ${req.method} ${req.url}`);
     const lock = Number(/\/locks\/(\d+)\/unlock/.exec(req.url)?.[1]);
     if (lock === 9) return void res.destroy();
-    const [status, body] = ({ 6: [409, { error: 'The door is currently locked down.', code: 'fad001' }], 7: [429, { error: 'Rate limit exceeded.', code: '000429' }], 8: [401, { error: 'Your login is invalid.', code: '000401' }] } as Record<number, [number, object]>)[lock] ?? [200, { message: 'Unlocked!' }];
+    const [status, body] = (
+      {
+        5: [503, { error: 'The wireless lock is offline.', code: 'fad107' }],
+        6: [409, { error: 'The door is currently locked down.', code: 'fad001' }],
+        7: [429, { error: 'Rate limit exceeded.', code: '000429' }],
+        8: [401, { error: 'Your login is invalid.', code: '000401' }],
+        404: [404, { error: 'The door could not be found.', code: 'fad10e' }],
+      } as Record<number, [number, object]>
+    )[lock] ?? [200, { message: 'Unlocked!' }];
     res.writeHead(status, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(body));
   });
@@ -63,22 +70,28 @@ describe('the Kisi proxy’s record of a remote unlock', () => {
   it('records who pressed it before Kisi gets it, and settles it by Kisi’s answer', async () => {
     const app = proxiedApp();
     await request(app).post('/api/kisi/locks/1/unlock').expect(200);
-    await until(() => log.length === 3, 'the record settled');
     expect(log).toEqual(['record lock 1 as Kisi user 77 by Sam Staff <sam.staff@frontdesk.test>', 'kisi POST /locks/1/unlock', 'settle 1 accepted']);
 
+    // A door locked down or offline: Kisi logs the refused attempt, which the record waits for.
     log.length = 0;
     await request(app).post('/api/kisi/locks/6/unlock').expect(409);
-    await until(() => log.length === 3, 'the refusal settled');
-    expect(log.at(-1)).toBe('settle 2 refused');
+    await request(app).post('/api/kisi/locks/5/unlock').expect(503);
+    expect(log.filter((l) => l.startsWith('settle'))).toEqual(['settle 2 refused', 'settle 3 refused']);
   });
 
-  it('settles as lost what Kisi refused without logging an attempt, or never answered', async () => {
+  it('settles as lost, before the caller has the answer, what Kisi refused without logging an attempt for certain, or never answered', async () => {
     const app = proxiedApp();
-    await request(app).post('/api/kisi/locks/7/unlock').expect(429);
-    await request(app).post('/api/kisi/locks/8/unlock').expect(502);
-    await request(app).post('/api/kisi/locks/9/unlock').expect(502);
-    await until(() => log.filter((l) => l.startsWith('settle')).length === 3, 'three settled');
-    expect(log.filter((l) => l.startsWith('settle'))).toEqual(['settle 1 lost', 'settle 2 lost', 'settle 3 lost']);
+    for (const [lock, status] of [
+      [404, 404],
+      [7, 429],
+      [8, 502],
+      [9, 502],
+    ]) {
+      await request(app).post(`/api/kisi/locks/${lock}/unlock`).expect(status!);
+      // Settled by the time the answer arrived: a refusal leaves no record behind.
+      expect(log.at(-1)).toMatch(/^settle \d+ lost$/);
+    }
+    expect(log.filter((l) => l.startsWith('settle'))).toEqual(['settle 1 lost', 'settle 2 lost', 'settle 3 lost', 'settle 4 lost']);
   });
 
   it('still opens the door when Kisi cannot say whose the key is, without a record; reads and other writes record nothing', async () => {

@@ -43,11 +43,12 @@ export interface KisiProxyDeps {
 }
 
 /**
- * What Kisi made of a remote unlock by its status: 2xx opened the door; Kisi's refusals of the unlock
- * itself (access disabled or denied, locked down, offline) are logged as a refused event; anything
- * else (a refused key, the rate limit, a body it could not take) logged nothing.
+ * What Kisi made of a remote unlock by its status: 2xx opened the door; a door locked down (409) or
+ * offline (503) is a refusal Kisi logs as a refused event of the key's user; anything else logged
+ * nothing for certain (404 is an unknown door as well as a person without access; a refused key, the
+ * rate limit): the record goes, unless its event already came.
  */
-const unlockOutcome = (status: number): RemoteUnlockOutcome => (status < 300 ? 'accepted' : [403, 404, 409, 503].includes(status) ? 'refused' : 'lost');
+const unlockOutcome = (status: number): RemoteUnlockOutcome => (status < 300 ? 'accepted' : status === 409 || status === 503 ? 'refused' : 'lost');
 
 /**
  * `/api/kisi/*` → `${KISI_BASE_URL}/*` (docs/ARCHITECTURE.md "Kisi"): session and role checks, the
@@ -151,7 +152,7 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
   // does. Settled once by Kisi's answer, or as lost when none came (Kisi unreachable, silent, or the
   // caller left first). Without a record (Kisi could not say who the key is, the database failed) the
   // door still opens, and its event names the integration as before.
-  const unlockSettles = new WeakMap<Request, (outcome: RemoteUnlockOutcome) => void>();
+  const unlockSettles = new WeakMap<Request, (outcome: RemoteUnlockOutcome) => Promise<void>>();
   router.use(async (req, res, next) => {
     const write = writes.get(req);
     if (!remoteUnlocks || write?.endpoint !== kisiApi.unlockLock || !write.id || !req.user) return next();
@@ -163,14 +164,13 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
       (req.log ?? logger).warn({ err: err instanceof Error ? err.message : String(err) }, 'kisi proxy: a remote unlock goes on without a record of who pressed it');
       return next();
     }
-    let settled = false;
-    const settle = (outcome: RemoteUnlockOutcome) => {
-      if (settled) return;
-      settled = true;
-      remoteUnlocks.requests.settle(id, outcome).catch((err: unknown) => logger.error({ err }, 'kisi proxy: the outcome of a remote unlock could not be stored'));
-    };
+    // The first outcome holds; the answer goes out once it is stored (as an audit entry), so a refusal
+    // the caller reads has left no record behind.
+    let settled: Promise<void> | undefined;
+    const settle = (outcome: RemoteUnlockOutcome) =>
+      (settled ??= remoteUnlocks.requests.settle(id, outcome).catch((err: unknown) => logger.error({ err }, 'kisi proxy: the outcome of a remote unlock could not be stored')));
     unlockSettles.set(req, settle);
-    res.once('close', () => settle('lost'));
+    res.once('close', () => void settle('lost'));
     next();
   });
 
@@ -211,10 +211,11 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
         },
         proxyRes: (proxyRes, req: Request) => {
           delete proxyRes.headers['set-cookie'];
-          unlockSettles.get(req)?.(unlockOutcome(proxyRes.statusCode!));
+          const unlockSettled = unlockSettles.get(req)?.(unlockOutcome(proxyRes.statusCode!));
           const write = writes.get(req);
           const record = write && proxyRes.statusCode! < 300 ? kisiWriteRecord(write) : undefined;
-          if (record) recorded.set(req, audit(req.user ?? null, record).catch((err: unknown) => logger.error({ err }, 'the audit entry of a Kisi write could not be stored')));
+          const audited = record && audit(req.user ?? null, record).catch((err: unknown) => logger.error({ err }, 'the audit entry of a Kisi write could not be stored'));
+          if (unlockSettled || audited) recorded.set(req, Promise.all([unlockSettled, audited]).then(() => undefined));
           if (write?.endpoint === kisiApi.updateUser && write.id && proxyRes.statusCode! < 300) userChanged?.(Number(write.id));
           // A 401 from Kisi means the server's key is wrong, not the user's session: the browser must not take it
           // for its own 401 (which would send the user to the login page).
@@ -226,7 +227,8 @@ export function kisiProxy({ settings, limiter, logger, client, audit, userChange
         },
         error: (err, req, res) => {
           const request = req as Request;
-          unlockSettles.get(request)?.('lost');
+          const unlockSettled = unlockSettles.get(request)?.('lost');
+          if (unlockSettled) recorded.set(request, unlockSettled);
           const late = timedOut.has(request);
           (request.log ?? logger).warn({ code: (err as NodeJS.ErrnoException).code, timedOut: late }, 'kisi proxy: upstream failed');
           const response = res as Response;
