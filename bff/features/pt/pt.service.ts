@@ -78,7 +78,6 @@ const sameToken = (a: string, b: string) => a.length === b.length && crypto.timi
 
 export function ptService({ stalls, orders, inTransaction, venue, counted = NO_COUNTERS, now = () => new Date().toISOString() }: PtServiceDeps) {
   const stallOr404 = async (id: number) => (await stalls.find(id)) ?? Promise.reject(notFound(`No stall with id ${id}.`));
-  const itemOr404 = async (id: number) => (await stalls.findItem(id)) ?? Promise.reject(notFound(`No menu item with id ${id}.`));
   const orderOr404 = async (id: number) => (await orders.find(id)) ?? Promise.reject(notFound(`No order with id ${id}.`));
 
   /** The lines of a cart that cannot be ordered at `at`, each named by its place in the cart. */

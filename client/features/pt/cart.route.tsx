@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { LoaderFunctionArgs } from 'react-router';
 import * as v from 'valibot';
-import { PlaceOrderSchema, type MenuItem, type PlaceOrder } from '@contracts/pt.contract';
+import { PlaceOrderSchema, type MenuItem, type MenuStall, type PlaceOrder } from '@contracts/pt.contract';
 import { menuInPageReads } from '@pages/pt.reads';
 import { EmptyState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
@@ -32,6 +32,7 @@ import {
   useTrackedOrders,
   type CartLine,
 } from './diner-store';
+import { FollowMenu, stallClosedWords } from './live-menu';
 import { placeOrder } from './pt.api';
 import { formatMoney } from './pt-format';
 import { DinerPageHeader } from './components/diner-page-header';
@@ -81,12 +82,19 @@ export function Component() {
   const [placedId, setPlacedId] = useState<number>();
   const [shownId, setShownId] = useState<number>();
 
-  const items = new Map<number, MenuItem>((menu?.stalls ?? []).flatMap((stall) => stall.items.map((item) => [item.id, item] as const)));
-  const priceOf = (line: CartLine) => items.get(line.itemId)?.priceCents ?? line.unitPriceCents;
-  /** Why a line cannot be ordered now: the server's refusal, or the menu as last read. */
+  const items = new Map<number, { item: MenuItem; stall: MenuStall }>((menu?.stalls ?? []).flatMap((stall) => stall.items.map((item) => [item.id, { item, stall }] as const)));
+  const priceOf = (line: CartLine) => items.get(line.itemId)?.item.priceCents ?? line.unitPriceCents;
+  /**
+   * Why a line cannot be ordered now: the server's refusal, or the menu as last read, which the page
+   * follows live (a dish sold out, its stall paused or closed, while the cart is open).
+   */
   const warningOf = (line: CartLine) => {
-    const item = items.get(line.itemId);
-    return !menu ? undefined : !item ? 'Not on the menu right now.' : item.soldOut ? 'Sold out right now.' : undefined;
+    if (!menu) return undefined;
+    const found = items.get(line.itemId);
+    if (!found) return 'Not on the menu right now — remove it to order.';
+    const closed = stallClosedWords(found.stall, menu);
+    if (closed) return `${closed} — remove it to order now.`;
+    return found.item.soldOut ? 'Sold out — remove it to order.' : undefined;
   };
   const unavailable = (line: CartLine) => Boolean(failures[lineKey(line)] ?? warningOf(line));
   // What will be ordered: the lines that can be; the others stay in the cart, marked, out of the total.
@@ -207,6 +215,8 @@ export function Component() {
         </LoadError>
       ) : null}
 
+      {/* While dishes wait in the cart, what happens to them on the menu shows here at once. */}
+      {cart.length > 0 && menu ? <FollowMenu menu={menu} /> : null}
       {shown ? <OrderConfirmation key={shown.order.id} tracked={shown} currency={currency} placedNow={placedId === shown.order.id} /> : null}
       <OtherOrders orders={earlier} onShow={setShownId} />
 

@@ -14,6 +14,7 @@ import { routeReads } from '@/lib/route-reads';
 import { AddToCartForm } from './components/add-to-cart-form';
 import { TablePicker } from './components/table-picker';
 import { isTable, rememberTable, rememberTableOfAddress, useCart, useRememberedTable } from './diner-store';
+import { canOrder, stallClosedWords, useLiveMenu } from './live-menu';
 import { byCategory } from './menu-groups';
 import { menuQuery } from './pt.api';
 import { formatMoney, formatWait } from './pt-format';
@@ -22,7 +23,8 @@ import { DinerPageHeader } from './components/diner-page-header';
 const reads = routeReads(dinerMenuReads);
 
 /**
- * `/pt/diner/menu?table=12&stall=3`: the open stalls' menus for a diner, the table from the QR code.
+ * `/pt/diner/menu?table=12&stall=3`: the stalls' menus for a diner, the table from the QR code. A stall
+ * closed by its hours or paused is shown as such, its dishes not addable; the page follows the menu live.
  * The QR code's table is remembered before the page renders, so the cart (and a later visit
  * without the QR) knows it.
  */
@@ -38,6 +40,7 @@ export function Component() {
   const loaded = useLoaderData<typeof loader>();
   // The hook itself rather than `reads.useReads()`: a failed refresh is said above the menu still shown.
   const { data: menu, error, isValidating, mutate } = useRead(menuQuery, loaded.menu);
+  useLiveMenu(menu);
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const search = parseDinerSearch(params);
@@ -93,7 +96,7 @@ export function Component() {
       {menu.stalls.length === 0 ? (
         <section className="card">
           <EmptyState icon="food" title="Nothing to order right now">
-            Every stall is paused or still putting its menu up. Please ask at the counter.
+            The stalls are still putting their menus up. Please ask at the counter.
           </EmptyState>
         </section>
       ) : (
@@ -103,18 +106,30 @@ export function Component() {
               All stalls
             </AppLink>
             {menu.stalls.map((stall) => (
-              <AppLink key={stall.id} to={hrefWith({ stall: stall.id })} className="chip" aria-current={chosen?.id === stall.id ? 'page' : undefined} preventScrollReset>
+              <AppLink
+                key={stall.id}
+                to={hrefWith({ stall: stall.id })}
+                className={`chip${stall.availability.state === 'open' ? '' : ' chip-closed'}`}
+                aria-current={chosen?.id === stall.id ? 'page' : undefined}
+                preventScrollReset
+              >
                 {stall.name}
+                {stall.availability.state === 'open' ? null : <span className="visually-hidden"> ({stall.availability.state === 'paused' ? 'paused' : 'closed now'})</span>}
               </AppLink>
             ))}
           </nav>
           {search.stall && !chosen ? (
             <p className="banner banner-info" role="status">
-              That stall is not taking orders right now. Here is everything that is.
+              That stall is not here any more. Here is every stall.
+            </p>
+          ) : null}
+          {menu.stalls.every((stall) => stall.availability.state !== 'open') ? (
+            <p className="banner banner-info" role="status">
+              No stall is taking orders right now. Each says below when it opens.
             </p>
           ) : null}
           {shown.map((stall) => (
-            <StallMenu key={stall.id} stall={stall} currency={menu.currency} onAdded={setAdded} />
+            <StallMenu key={stall.id} stall={stall} menu={menu} onAdded={setAdded} />
           ))}
         </>
       )}
@@ -123,8 +138,10 @@ export function Component() {
   );
 }
 
-function StallMenu({ stall, currency, onAdded }: { stall: MenuStall; currency: string; onAdded: (added: string) => void }) {
+function StallMenu({ stall, menu, onAdded }: { stall: MenuStall; menu: Menu; onAdded: (added: string) => void }) {
   const modal = useModal();
+  const currency = menu.currency;
+  const closed = stallClosedWords(stall, menu);
   const openAdd = (item: MenuItem) =>
     modal.open({
       title: `Add ${item.name}`,
@@ -143,13 +160,20 @@ function StallMenu({ stall, currency, onAdded }: { stall: MenuStall; currency: s
     });
   const headingId = `stall-${stall.id}`;
   return (
-    <section className="card stack diner-stall" aria-labelledby={headingId}>
+    <section className={`card stack diner-stall${closed ? ' is-closed' : ''}`} aria-labelledby={headingId}>
       <div>
         <h2 id={headingId} className="diner-stall-name">
           {stall.name}
         </h2>
         {stall.cuisine || stall.description ? <p className="muted">{[stall.cuisine, stall.description].filter(Boolean).join(' · ')}</p> : null}
-        <StallWaitLine wait={stall.wait} />
+        {closed ? (
+          <p className="diner-stall-closed">
+            <span className="badge badge-warn">{closed}</span>
+            <span className="muted small"> Browse its dishes; they can be ordered once it is open.</span>
+          </p>
+        ) : (
+          <StallWaitLine wait={stall.wait} />
+        )}
       </div>
       {stall.items.length === 0 ? (
         <p className="muted">Nothing on this stall’s menu yet.</p>
@@ -169,7 +193,7 @@ function StallMenu({ stall, currency, onAdded }: { stall: MenuStall; currency: s
                     <span className="menu-item-price tabular">{formatMoney(item.priceCents, currency)}</span>
                     {item.soldOut ? (
                       <span className="badge badge-bad">Sold out</span>
-                    ) : (
+                    ) : !canOrder(stall, item) ? null : (
                       <button type="button" className="btn btn-small btn-primary" onClick={() => openAdd(item)}>
                         <Icon name="plus" size={16} /> Add<span className="visually-hidden"> {item.name}</span>
                       </button>
@@ -199,7 +223,7 @@ function CartBar({ menu, added }: { menu: Menu; added: string }) {
   const cart = useCart();
   const currency = menu.currency;
   // Counted as the cart will order them: a dish that sold out (or whose stall paused) since it was added is left out.
-  const available = new Map(menu.stalls.flatMap((stall) => stall.items.filter((item) => !item.soldOut).map((item) => [item.id, item.priceCents] as const)));
+  const available = new Map(menu.stalls.flatMap((stall) => stall.items.filter((item) => canOrder(stall, item)).map((item) => [item.id, item.priceCents] as const)));
   const orderable = cart.filter((line) => available.has(line.itemId));
   const count = orderable.reduce((sum, line) => sum + line.quantity, 0);
   const total = orderable.reduce((sum, line) => sum + line.quantity * available.get(line.itemId)!, 0);

@@ -17,6 +17,7 @@ import { paths } from '@/lib/paths';
 import { routeReads } from '@/lib/route-reads';
 import { useStored } from '@/lib/stored-value';
 import { useNow } from '@/lib/use-now';
+import { KitchenDishes } from './components/kitchen-dishes';
 import { KitchenTicketCard, STEP_WORDS } from './components/kitchen-ticket';
 import { kitchenQueue, queueMove, queuedStatus, sendQueued, useOnline, type QueuedMove } from './kitchen-queue';
 import { kitchenSound } from './kitchen-sound';
@@ -158,6 +159,8 @@ export function Component() {
           Could not refresh the tickets: {errorMessage(screen.error)}
         </LoadError>
       ) : null}
+
+      <KitchenDishes stallId={stallId} />
 
       <div className="kitchen-columns">
         {COLUMNS.map((column) => {

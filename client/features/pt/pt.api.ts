@@ -38,6 +38,8 @@ export const deleteStall = write(ptApi.deleteStall, { gone: ({ params }) => [[pt
 /** `params.id` is the stall's. Resolves once the stall's page shows the change (the button stays pending until then). */
 export const createItem = write(ptApi.createItem, { stale: ({ params }) => stallChanged(params.id) });
 export const updateItem = write(ptApi.updateItem, { stale: (_input, item) => stallChanged(item.stallId) });
+/** A kitchen marks one of its own dishes sold out or back: its stall's page, the list and the menu read again (diners hear it live). */
+export const setDishSoldOut = write(ptApi.kitchenDish, { stale: (_input, item) => stallChanged(item.stallId) });
 /** A 204 does not say whose item it was: every stall page cached reads again (one is on screen). */
 export const deleteItem = write(ptApi.deleteItem, { stale: [ptApi.getStall, ptApi.listStalls, ptApi.menu] });
 

@@ -17,6 +17,7 @@ import { useRead } from '@/lib/reads';
 import { queryOf, routeReads } from '@/lib/route-reads';
 import { useIsStaff } from './staff-session';
 import { MenuItemForm } from './components/menu-item-form';
+import { StallHoursForm, hoursSummary } from './components/stall-hours-form';
 import { itemDelete, stallDelete } from './components/pt-deletes';
 import { byCategory } from './menu-groups';
 import { menuQuery, updateItem, updateStall } from './pt.api';
@@ -38,7 +39,7 @@ export function Component() {
   const id = Number(useParams().id);
   // The hook itself rather than `reads.useReads()`: a failed refresh is said above the menu still shown.
   const { data: stall, error, isValidating, mutate } = useRead(queryOf(stallRead(id)), loaded.stall);
-  const { currency } = useRead(menuQuery, loaded.menu).data;
+  const { currency, timeZone } = useRead(menuQuery, loaded.menu).data;
   const staff = useIsStaff();
   const modal = useModal();
   const toast = useToast();
@@ -54,10 +55,16 @@ export function Component() {
       content: (close) => <MenuItemForm stallId={stall.id} item={item} currency={currency} categories={categories} onCancel={close} onDone={close} />,
     });
 
+  const openHoursForm = () =>
+    modal.open({
+      title: `Opening hours of ${stall.name}`,
+      content: (close) => <StallHoursForm stall={stall} timeZone={timeZone} onCancel={close} onDone={close} />,
+    });
+
   const togglePause = async () => {
     try {
       await updateStall({ params: { id: stall.id }, body: { status: paused ? 'open' : 'paused' } });
-      toast.show({ tone: 'success', message: paused ? `${stall.name} is open again: diners see it on the menu.` : `${stall.name} is paused: diners no longer see it on the menu.` });
+      toast.show({ tone: 'success', message: paused ? `${stall.name} is open again: diners can order from it.` : `${stall.name} is paused: diners see it as paused and cannot order from it.` });
     } catch (err) {
       toast.show({ tone: 'error', title: paused ? `Could not open ${stall.name}` : `Could not pause ${stall.name}`, message: errorMessage(err) });
     }
@@ -92,6 +99,9 @@ export function Component() {
               <button type="button" className="btn btn-primary" onClick={() => openItemForm()}>
                 <Icon name="plus" size={18} /> Add item
               </button>
+              <button type="button" className="btn" onClick={openHoursForm}>
+                <Icon name="clock" size={18} /> Opening hours
+              </button>
               <AsyncButton className="btn" run={togglePause} pendingLabel={paused ? 'Opening…' : 'Pausing…'}>
                 <Icon name={paused ? 'play' : 'pause'} size={18} /> {paused ? 'Open stall' : 'Pause stall'}
               </AsyncButton>
@@ -114,9 +124,28 @@ export function Component() {
 
       {paused ? (
         <div className="banner banner-warning" role="status">
-          {stall.name} is paused: diners do not see it on the menu{staff ? '. Open it again when it is serving.' : ' until it opens again.'}
+          {stall.name} is paused: diners see it as paused and cannot order from it{staff ? '. Open it again when it is serving.' : ' until it opens again.'}
         </div>
       ) : null}
+
+      <section className="card stall-hours" aria-labelledby="stall-hours-title">
+        <h2 id="stall-hours-title" className="card-heading">
+          <Icon name="clock" /> Opening hours
+        </h2>
+        {stall.hours ? (
+          <dl className="stall-hours-week">
+            {hoursSummary(stall.hours).map(({ day, text }) => (
+              <div key={day}>
+                <dt>{day}</dt>
+                <dd className={`tabular${text === 'Closed' ? ' muted' : ''}`}>{text}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : (
+          <p className="muted">No set hours: open whenever it is not paused.</p>
+        )}
+        {stall.hours ? <p className="muted small">In the venue’s time ({timeZone}).</p> : null}
+      </section>
 
       {error ? (
         <LoadError onRetry={() => void mutate()} retrying={isValidating}>

@@ -105,7 +105,7 @@ describe('/pt/stalls/:id', () => {
     expect(api.calls.find((c) => c.method === 'PATCH')).toMatchObject({ path: '/api/pt/items/31', body: { soldOut: true } });
 
     await user.click(screen.getByRole('button', { name: 'Pause stall' }));
-    expect(await screen.findByText('Laksa House is paused: diners no longer see it on the menu.')).toBeInTheDocument();
+    expect(await screen.findByText('Laksa House is paused: diners see it as paused and cannot order from it.')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Open stall' })).toBeInTheDocument();
     expect(pt.stalls[0]!.status).toBe('paused');
 

@@ -28,7 +28,7 @@ export function AddToCartForm({ stall, item, onDone, onCancel }: { stall: Pick<S
         () => undefined,
       );
       const stallNow = now?.stalls.find((s) => s.id === stall.id);
-      if (now && !stallNow) throw new Error(`${stall.name} has just stopped taking orders, so ${item.name} cannot be added.`);
+      if (now && (!stallNow || stallNow.availability.state !== 'open')) throw new Error(`${stall.name} has just stopped taking orders, so ${item.name} cannot be added.`);
       if (stallNow && !stallNow.items.some((i) => i.id === item.id && !i.soldOut)) throw new Error(`${item.name} has just sold out.`);
       const added = addToCart(stall, item, line.quantity, line.note ?? null);
       onDone(`Added ${line.quantity} × ${item.name} to your cart${added.quantity > line.quantity ? ` (${added.quantity} in all)` : ''}.`);
