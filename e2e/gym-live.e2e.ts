@@ -34,7 +34,7 @@ describe('door events live', () => {
 
     // The member's unlocks tab, found through the member list.
     await page.getByRole('searchbox', { name: 'Search members' }).fill(PERSON.email);
-    await page.getByRole('list', { name: 'Members' }).getByRole('link', { name: new RegExp(PERSON.email.replace(/\./g, '\\.')) }).click();
+    await page.getByRole('table', { name: 'Members' }).getByRole('link', { name: new RegExp(PERSON.email.replace(/\./g, '\\.')) }).click();
     await page.waitForURL(/\/shell\/gymowner\/users\/\d+$/);
     await page.getByRole('link', { name: 'Unlocks' }).click();
     await page.waitForURL(/\/unlocks$/);

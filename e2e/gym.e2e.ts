@@ -47,7 +47,7 @@ async function openMemberByEmail(page: Page, email: string) {
   await page.getByRole('searchbox', { name: 'Search members' }).fill(email);
   // As a person would: the list has filtered before they pick the row.
   await page.waitForURL((url) => url.searchParams.get('query') === email);
-  const row = page.getByRole('list', { name: 'Members' }).getByRole('link', { name: new RegExp(email.replace(/\./g, '\\.')) });
+  const row = page.getByRole('table', { name: 'Members' }).getByRole('link', { name: new RegExp(email.replace(/\./g, '\\.')) });
   await row.click();
   await page.waitForURL(/\/shell\/gymowner\/users\/\d+$/);
 }
@@ -135,7 +135,7 @@ describe('gym front desk', () => {
     // The owner cannot go while they have a member: the dialog says so at once, offers no delete, and leads to the member.
     await page.getByRole('link', { name: OWNER.name }).click();
     await page.getByRole('heading', { name: OWNER.name, level: 1 }).waitFor();
-    await page.getByRole('list', { name: `Members of ${OWNER.gymName}` }).getByRole('link', { name: new RegExp(KISI_PERSON.name) }).waitFor();
+    await page.getByRole('table', { name: `Members of ${OWNER.gymName}` }).getByRole('link', { name: new RegExp(KISI_PERSON.name) }).waitFor();
     await page.getByRole('button', { name: 'Delete' }).click();
     const refuse = page.getByRole('dialog', { name: `Delete ${OWNER.name}?` });
     await refuse.getByRole('alert').getByText(`${OWNER.name} still has 1 member at ${OWNER.gymName}. Move or delete them first:`).waitFor();
@@ -172,15 +172,15 @@ describe('gym front desk', () => {
     await page.getByText(/^Showing 11–20 of [\d,]+\+? members$/).waitFor();
     const pager = page.getByRole('navigation', { name: 'Member pages' });
     await pager.getByText(/^Page 2 of [\d,]+\+?$/).waitFor();
-    const secondPage = await page.getByRole('list', { name: 'Members' }).locator('.gym-row-title').first().textContent();
+    const secondPage = await page.getByRole('table', { name: 'Members' }).locator('.gym-row-title').first().textContent();
     // Next carries the cursor in the address (shareable), Back comes back to the same rows.
     await pager.getByRole('link', { name: 'Next' }).click();
     await page.waitForURL(/[?&]page=3&next=[\w-]+/);
     await pager.getByText(/^Page 3 of [\d,]+\+?$/).waitFor();
-    assert.notEqual(await page.getByRole('list', { name: 'Members' }).locator('.gym-row-title').first().textContent(), secondPage);
+    assert.notEqual(await page.getByRole('table', { name: 'Members' }).locator('.gym-row-title').first().textContent(), secondPage);
     await page.goBack();
     await pager.getByText(/^Page 2 of [\d,]+\+?$/).waitFor();
-    assert.equal(await page.getByRole('list', { name: 'Members' }).locator('.gym-row-title').first().textContent(), secondPage);
+    assert.equal(await page.getByRole('table', { name: 'Members' }).locator('.gym-row-title').first().textContent(), secondPage);
     await page.goto('/shell/gymowner/users?page=nonsense&membership=frozen');
     await page.getByText(/^Showing 1–10 of [\d,]+\+? members$/).waitFor();
 
@@ -233,7 +233,7 @@ describe('gym front desk', () => {
     await filter.locator(`option[value="${owner.id}"]`, { hasText: owner.name }).waitFor({ state: 'attached' });
     assert.equal(await chosen(filter), `${owner.gymName} (${owner.name})`);
 
-    await page.getByRole('list', { name: 'Members' }).getByRole('link').first().click();
+    await page.getByRole('table', { name: 'Members' }).getByRole('link').first().click();
     await page.waitForURL(/\/shell\/gymowner\/users\/\d+$/);
     await page.reload();
     await page.getByRole('button', { name: 'Edit' }).click();
@@ -281,7 +281,7 @@ describe('gym front desk', () => {
       const { page, context, problems } = await signedIn('/shell/gymowner/users', STAFF, viewport);
       await page.getByLabel('Sort').selectOption({ label: 'Last visit, newest first' });
       await page.waitForURL((url) => url.searchParams.get('sort') === '-last_visit');
-      const first = page.getByRole('list', { name: 'Members' }).getByRole('listitem').first();
+      const first = page.getByRole('table', { name: 'Members' }).locator('tbody tr').first();
       // The demo organisation's past door events are stored on first start: someone came in.
       await first.locator('time').waitFor();
       assert.match((await first.getByTestId('door-state').textContent()) ?? '', /^(Doors|No door account|Unknown)/);

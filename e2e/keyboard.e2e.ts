@@ -137,7 +137,7 @@ for (const [i, viewport] of [
       await tabTo(page, page.getByRole('searchbox', { name: 'Search members' }));
       await page.keyboard.type(PERSON.name);
       await page.waitForURL((url) => url.searchParams.get('query') === PERSON.name);
-      const row = page.getByRole('list', { name: 'Members' }).getByRole('link', { name: new RegExp(PERSON.email.replace(/\./g, '\\.')) });
+      const row = page.getByRole('table', { name: 'Members' }).getByRole('link', { name: new RegExp(PERSON.email.replace(/\./g, '\\.')) });
       await row.waitFor();
       await tabTo(page, row);
       await press(page, 'Enter');

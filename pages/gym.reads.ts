@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { idText } from '../bff/contracts/common.contract';
 import { read } from '../bff/contracts/endpoint.contract';
-import { GYM_PAGE_SIZE, gymApi, MEMBER_SORTS, type MemberSort, type Membership } from '../bff/contracts/gym.contract';
+import { GYM_PAGE_SIZE, gymApi, MEMBER_ACCESS_STATES, MEMBER_SORTS, type MemberAccessState, type MemberSort, type Membership } from '../bff/contracts/gym.contract';
 import { pages } from './pages';
 import { idParam, inPage, type AreaReads, type PageAddress } from './reads';
 import { shellLayoutReads } from './shell.reads';
@@ -14,12 +14,14 @@ export const MEMBERSHIP_VALUES = ['active', 'paused', 'cancelled'] as const sati
 const ownerIdParam = v.fallback(idText(), 0);
 const membershipParam = v.fallback(v.picklist(['', ...MEMBERSHIP_VALUES]), '');
 const queryParam = v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(200)), '');
+/** `?access=` of the member list: a recorded door access, any when absent or unknown. */
+const accessParam = v.fallback(v.picklist(['', ...MEMBER_ACCESS_STATES]), '');
 /** `?sort=` of the member list: the contract's orders, by name when absent or unknown. */
 const sortParam = v.fallback(v.picklist(MEMBER_SORTS), 'name');
 
 const OwnersSearchSchema = v.object({ page: pageParam, query: queryParam });
 export type OwnersSearch = v.InferOutput<typeof OwnersSearchSchema>;
-const MembersSearchSchema = v.object({ page: pageParam, ...cursorParams, query: queryParam, ownerId: ownerIdParam, membership: membershipParam, sort: sortParam });
+const MembersSearchSchema = v.object({ page: pageParam, ...cursorParams, query: queryParam, ownerId: ownerIdParam, membership: membershipParam, access: accessParam, sort: sortParam });
 export type MembersSearch = v.InferOutput<typeof MembersSearchSchema>;
 const OwnerPageSearchSchema = v.object({ page: pageParam });
 
@@ -34,7 +36,7 @@ export const ownersRead = (search: { page: number; query?: string }) => read(gym
 export const ownerChoicesRead = read(gymApi.listOwners, { query: { page: 0, pageSize: 100 } });
 
 /** A page of members: by name from the cursor of the link that led here (`next`/`previous`), by last visit by its number. */
-export const membersRead = (search: { page: number; next?: string; previous?: string; query?: string; ownerId?: number; membership?: Membership | ''; sort?: MemberSort }) =>
+export const membersRead = (search: { page: number; next?: string; previous?: string; query?: string; ownerId?: number; membership?: Membership | ''; access?: MemberAccessState | ''; sort?: MemberSort }) =>
   read(gymApi.listMembers, {
     query: {
       ...toApiCursorPage({ page: search.page, next: search.next ?? '', previous: search.previous ?? '' }),
@@ -42,6 +44,7 @@ export const membersRead = (search: { page: number; next?: string; previous?: st
       query: search.query,
       ownerId: search.ownerId || undefined,
       membership: search.membership || undefined,
+      access: search.access || undefined,
       // The default order stays out of the key: the same page by name is one cache entry however it was asked for.
       sort: search.sort === 'name' ? undefined : search.sort,
     },
@@ -68,7 +71,13 @@ export const membersListReads = ({ search }: PageAddress) => ({ members: members
 /** The member layout's read, for every tab. */
 export const memberLayoutReads = (address: PageAddress) => ({ member: memberRead(idParam(address, 'id', 'gym member')) });
 
-export const memberProfileReads = (address: PageAddress) => ({ access: doorAccessRead(idParam(address, 'id', 'gym member')) });
+/** The member's attendance by the venue's days (our own records: a failure is the page's). */
+export const attendanceRead = (id: number | string) => read(gymApi.memberAttendance, { params: { id } });
+
+export const memberProfileReads = (address: PageAddress) => {
+  const id = idParam(address, 'id', 'gym member');
+  return { access: doorAccessRead(id), attendance: attendanceRead(id) };
+};
 
 export const gymReads = {
   gymOwners: ownersListReads,

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'msw';
-import { doorStateOf, gymApi, type GymMember, type GymMemberRow, type GymOwner } from '@contracts/gym.contract';
+import { ATTENDANCE_WEEKS, doorStateOf, gymApi, memberAccessStateOf, type GymMember, type GymMemberRow, type GymOwner, type MemberAttendance } from '@contracts/gym.contract';
 import type { Page } from '@contracts/common.contract';
 import { fieldProblem, handle, problem } from './test-server';
 
@@ -22,6 +22,10 @@ export type FakeGym = {
   visits: Map<string, string>;
   /** What `GET /api/gym/visits/count` answers. */
   visitsToday: number;
+  /** Days each member (by id) came in the last 4 weeks; absent: none. */
+  recentVisitDays: Map<number, number>;
+  /** Each member's attendance (by id); absent: no visits in the 12 weeks before `ATTENDANCE_TODAY`. */
+  attendance: Map<number, MemberAttendance>;
   handlers: RequestHandler[];
 };
 
@@ -46,6 +50,14 @@ export function member(id: number, o: GymOwner, overrides: Partial<GymMember> = 
   };
 }
 
+/** The venue's today of the fake's attendance (a Wednesday), and a member's attendance with these days per week (oldest first). */
+export const ATTENDANCE_TODAY = '2025-03-05';
+export function attendanceOf(weekDays: number[], overrides: Partial<MemberAttendance> = {}): MemberAttendance {
+  const firstMonday = Date.parse('2025-03-03T00:00:00Z') - 7 * (ATTENDANCE_WEEKS - 1) * 86_400_000;
+  const weeks = Array.from({ length: ATTENDANCE_WEEKS }, (_, i) => ({ start: new Date(firstMonday + 7 * i * 86_400_000).toISOString().slice(0, 10), days: weekDays[i] ?? 0 }));
+  return { timeZone: 'Europe/Lisbon', today: ATTENDANCE_TODAY, cameToday: false, thisWeek: weeks.at(-1)!.days, lastVisitAt: null, weeks, ...overrides };
+}
+
 const pageOf = <T>(items: T[], { page, pageSize }: { page: number; pageSize: number }): Page<T> => ({
   items: items.slice(page * pageSize, page * pageSize + pageSize),
   page,
@@ -56,7 +68,7 @@ const pageOf = <T>(items: T[], { page, pageSize }: { page: number; pageSize: num
 const noOwner = (id: number) => fieldProblem([{ path: 'body.ownerId', message: `No gym owner with id ${id}` }], 'The owner does not exist.');
 
 export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {}): FakeGym {
-  const gym: FakeGym = { owners: init.owners ?? [], members: init.members ?? [], kisi: new Map(), kisiDown: false, visits: new Map(), visitsToday: 0, handlers: [] };
+  const gym: FakeGym = { owners: init.owners ?? [], members: init.members ?? [], kisi: new Map(), kisiDown: false, visits: new Map(), visitsToday: 0, recentVisitDays: new Map(), attendance: new Map(), handlers: [] };
   const counted = (o: GymOwner): GymOwner => ({ ...o, memberCount: gym.members.filter((m) => m.ownerId === o.id).length });
   const nextId = (items: { id: number }[]) => Math.max(0, ...items.map((i) => i.id)) + 1;
   const findOwner = (id: number) => gym.owners.find((o) => o.id === id);
@@ -108,9 +120,9 @@ export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {
     handle(gymApi.listMembers, ({ query }) => {
       const q = (query.query ?? '').toLowerCase();
       const items = gym.members.filter(
-        (m) => (!q || `${m.name} ${m.email}`.toLowerCase().includes(q)) && (!query.ownerId || m.ownerId === query.ownerId) && (!query.membership || m.membership === query.membership),
+        (m) => (!q || `${m.name} ${m.email}`.toLowerCase().includes(q)) && (!query.ownerId || m.ownerId === query.ownerId) && (!query.membership || m.membership === query.membership) && (!query.access || memberAccessStateOf(m.accessSync) === query.access),
       );
-      const rows = items.map((m): GymMemberRow => ({ ...m, lastVisitAt: gym.visits.get(m.email) ?? null, door: doorStateOf(m.membership, gym.kisi.get(m.email) ?? null) }));
+      const rows = items.map((m): GymMemberRow => ({ ...m, lastVisitAt: gym.visits.get(m.email) ?? null, recentVisitDays: gym.recentVisitDays.get(m.id) ?? 0, door: doorStateOf(m.membership, gym.kisi.get(m.email) ?? null) }));
       // As the BFF orders them: by name, or by last visit with those who never came last.
       // Names compare as the database does (code points, so "Member 10" before "Member 2").
       const byName = (a: GymMemberRow, b: GymMemberRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id);
@@ -118,6 +130,11 @@ export function fakeGym(init: { owners?: GymOwner[]; members?: GymMember[] } = {
         !a.lastVisitAt || !b.lastVisitAt ? Number(!a.lastVisitAt) - Number(!b.lastVisitAt) || byName(a, b) : direction * a.lastVisitAt.localeCompare(b.lastVisitAt) || byName(a, b);
       rows.sort(query.sort === 'name' ? byName : byVisit(query.sort === 'last_visit' ? 1 : -1));
       return pageOf(rows, query);
+    }),
+    handle(gymApi.memberAttendance, ({ params }) => {
+      const found = findMember(params.id);
+      if (!found) return noMember(params.id);
+      return gym.attendance.get(found.id) ?? attendanceOf([], { lastVisitAt: gym.visits.get(found.email) ?? null });
     }),
     handle(gymApi.countVisits, ({ query }) => ({ since: query.since, count: gym.visitsToday })),
     handle(gymApi.createMember, ({ body }) => {

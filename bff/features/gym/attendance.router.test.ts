@@ -5,7 +5,6 @@ import { quarterHourOf, recordVisitIn } from '../../db/member-visits';
 import { signBody } from '../../kisi/signature';
 import { addDays, zonedDay } from '../../lib/time-zone';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
-import { retentionRepository } from '../retention/retention.repository';
 import { membersRepository } from './members.repository';
 import { mondayOf, visitsRepository } from './visits.repository';
 
@@ -248,6 +247,7 @@ describe('filtering the list by recorded door access', () => {
 });
 
 describe('visits are personal data', () => {
+  // Their retention: bff/features/retention/member-visits-retention.test.ts.
   it('go with the member: deleted, or deleted and erased', async () => {
     const kept = await addMember('Kim Kept', 'kim@gone.test');
     const gone = await addMember('Gil Gone', 'gil@gone.test');
@@ -258,17 +258,5 @@ describe('visits are personal data', () => {
     expect(await visitRows(gone.id)).toEqual([]);
     expect(await visitRows(erased.id)).toEqual([]);
     expect(await visitRows(kept.id)).toHaveLength(1);
-  });
-
-  it('go with the door events’ retention, oldest first a batch at a time', async () => {
-    const { id } = await addMember('Old Timer', 'old@retained.test');
-    for (const at of ['2020-01-01T08:00:00.000Z', '2020-01-02T08:00:00.000Z', '2020-01-03T08:00:00.000Z', '2026-03-01T08:00:00.000Z']) {
-      await recordVisitIn(ctx.database.db)({ type: 'lock.unlock', success: true, actorEmail: 'old@retained.test', createdAt: at });
-    }
-    const retention = retentionRepository(ctx.database.db);
-    expect(await retention.memberVisits('2021-01-01T00:00:00.000Z', 2)).toBe(2);
-    expect((await visitRows(id)).map((r) => r.at)).toEqual(['2020-01-03T08:00:00.000Z', '2026-03-01T08:00:00.000Z']);
-    await retention.memberVisits('2021-01-01T00:00:00.000Z', 1000);
-    expect((await visitRows(id)).map((r) => r.at)).toEqual(['2026-03-01T08:00:00.000Z']);
   });
 });

@@ -13,12 +13,13 @@ import { setPageParams } from '@pages/search-params';
 /** The gym area's writes, with what each one changes (its reads are declared in pages/gym.reads.ts). */
 export const PAGE_SIZE = GYM_PAGE_SIZE;
 
-/** The members list's address for a search: its query, owner, membership, sort, page and its cursor (the defaults left out). */
+/** The members list's address for a search: its query, owner, membership, door access, sort, page and its cursor (the defaults left out). */
 export function membersHref(search: MembersSearch): string {
   const params = new URLSearchParams();
   if (search.query) params.set('query', search.query);
   if (search.ownerId) params.set('ownerId', String(search.ownerId));
   if (search.membership) params.set('membership', search.membership);
+  if (search.access) params.set('access', search.access);
   if (search.sort !== 'name') params.set('sort', search.sort);
   setPageParams(params, search);
   const query = params.toString();

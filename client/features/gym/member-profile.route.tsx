@@ -10,6 +10,7 @@ import { formErrors } from '@/lib/problem-fields';
 import { TextField } from '@/components/form-fields';
 import { routeReads } from '@/lib/route-reads';
 import { DoorAccessCard } from './components/door-access';
+import { MemberAttendanceCard } from './components/member-attendance';
 import { dayKey, formatCalendarDay, formatDate, formatWhen } from '@/lib/format';
 import { MEMBERSHIP_LABELS } from './components/membership-badge';
 import { updateMember } from './gym.api';
@@ -116,7 +117,7 @@ function PauseEndEditor() {
       <div className="pause-end-actions">
         <button type="submit" className="btn btn-small btn-primary" aria-disabled={!changed || saving || undefined} disabled={!changed && !saving}>
           {saving ? <span className="spinner spinner-on-primary" aria-hidden="true" /> : null}
-          {day ? 'Save the day' : 'Save: no end'}
+          {day ? 'Save day' : 'Save: no end'}
         </button>
         {member.pausedUntil ? (
           <button type="button" className="btn btn-small" onClick={() => void save(null)} aria-disabled={saving || undefined}>
@@ -261,7 +262,7 @@ function MembershipSwitch() {
 }
 
 export function Component() {
-  const { access } = reads.useReads();
+  const { access, attendance } = reads.useReads();
   const member = useMember();
   return (
     <div className="gym-detail">
@@ -296,6 +297,7 @@ export function Component() {
         <MembershipSwitch />
       </section>
       <DoorAccessCard member={member} read={access} />
+      <MemberAttendanceCard attendance={attendance} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import './gym.css';
 import { useEffect } from 'react';
 import { useNavigate, useNavigation } from 'react-router';
-import type { DoorSyncStatus, GymMember, MemberSort } from '@contracts/gym.contract';
+import { MEMBER_ACCESS_STATES, type DoorSyncStatus, type GymMember, type MemberAccessState, type MemberSort } from '@contracts/gym.contract';
 import { MEMBERSHIP_VALUES, membersListReads, parseMembersSearch } from '@pages/gym.reads';
 import { EmptyState, NoMatchState } from '@/components/empty-state';
 import { Icon } from '@/components/icon';
@@ -24,7 +24,20 @@ import { membersHref, lastMembersList, useMemberNews } from './gym.api';
 /** The list's orders, as the Sort picker names them. */
 const SORT_LABELS: Record<MemberSort, string> = { name: 'Name', '-last_visit': 'Last visit, newest first', last_visit: 'Last visit, oldest first' };
 
-/** `/shell/gymowner/users?page&query&ownerId&membership&sort`: every param falls back silently. */
+/**
+ * The door filter's choices: the door access recorded of each member's last Kisi switch, in the
+ * member page's words (the door column asks Kisi itself, and can differ after a change made in Kisi).
+ */
+const ACCESS_LABELS: Record<MemberAccessState, string> = {
+  open: 'Doors open (Kisi confirmed)',
+  closed: 'Doors closed (Kisi confirmed)',
+  waiting: 'Waiting for Kisi',
+  failed: 'Door sync failed',
+  no_account: 'No Kisi account',
+  unconfirmed: 'Not confirmed by Kisi yet',
+};
+
+/** `/shell/gymowner/users?page&query&ownerId&membership&access&sort`: every param falls back silently. */
 const reads = routeReads(membersListReads);
 export const { loader } = reads;
 export const handle = { title: 'Gym members', ...reads.handle };
@@ -63,10 +76,10 @@ export function Component() {
   useEffect(() => lastMembersList.remember(here), [here]);
   // A pause that ended on its day (the server's change) shows without a reload.
   useMemberNews();
-  const filtered = Boolean(search.query || search.ownerId || search.membership);
+  const filtered = Boolean(search.query || search.ownerId || search.membership || search.access);
 
   /** Changes one filter (or the order): back to page 1; typing a search replaces the history entry. By name is the default, kept out of the URL. */
-  const setFilter = (name: 'query' | 'ownerId' | 'membership' | 'sort', value: string) => setSearchParam(name, name === 'sort' && value === 'name' ? '' : value, { replace: name === 'query' });
+  const setFilter = (name: 'query' | 'ownerId' | 'membership' | 'access' | 'sort', value: string) => setSearchParam(name, name === 'sort' && value === 'name' ? '' : value, { replace: name === 'query' });
 
   const openCreate = () =>
     modal.open({
@@ -116,6 +129,17 @@ export function Component() {
             </select>
           </label>
           <label className="field-inline">
+            <span>Door access</span>
+            <select value={search.access} onChange={(e) => setFilter('access', e.target.value)} data-testid="access-filter">
+              <option value="">Any</option>
+              {MEMBER_ACCESS_STATES.map((state) => (
+                <option key={state} value={state}>
+                  {ACCESS_LABELS[state]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field-inline">
             <span>Sort</span>
             <select value={search.sort} onChange={(e) => setFilter('sort', e.target.value)}>
               {Object.entries(SORT_LABELS).map(([value, text]) => (
@@ -143,7 +167,7 @@ export function Component() {
         empty={
           filtered ? (
             <NoMatchState title="No members match" clearTo={paths.gymMembers} clearLabel="Clear search and filters">
-              {search.query ? `Nothing matches “${search.query}” with these filters.` : 'No member has this owner and membership.'}
+              {search.query ? `Nothing matches “${search.query}” with these filters.` : search.access ? `No member here is “${ACCESS_LABELS[search.access]}”.` : 'No member has this owner and membership.'}
             </NoMatchState>
           ) : (
             <EmptyState

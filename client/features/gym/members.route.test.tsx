@@ -37,7 +37,7 @@ const memberCalls = (api: { calls: { method: string; path: string }[] }) =>
 describe('/shell/gymowner/users', () => {
   it('maps the URL page and filters onto the call, and shows memberships as badges', async () => {
     const { api } = setup('/shell/gymowner/users?page=1&ownerId=1&membership=paused');
-    const list = await screen.findByRole('list', { name: 'Members' });
+    const list = await screen.findByRole('table', { name: 'Members' });
     expect(memberCalls(api)).toEqual(['/api/gym/users?page=0&pageSize=10&ownerId=1&membership=paused']);
     expect(within(list).getAllByText('Paused')).toHaveLength(2); // members 5 and 15 are Marta's paused ones
     expect(within(list).queryByText('Active')).not.toBeInTheDocument();
@@ -47,7 +47,7 @@ describe('/shell/gymowner/users', () => {
 
   it('ignores filters it does not understand', async () => {
     const { api } = setup('/shell/gymowner/users?page=x&ownerId=abc&membership=frozen');
-    await screen.findByRole('list', { name: 'Members' });
+    await screen.findByRole('table', { name: 'Members' });
     expect(memberCalls(api)).toEqual(['/api/gym/users?page=0&pageSize=10']);
     expect(screen.getByText('Showing 1–10 of 23 members')).toBeInTheDocument();
   });
@@ -66,7 +66,7 @@ describe('/shell/gymowner/users', () => {
     fakeBff([...gym.handlers, handle(webhookApi.unlocksOf, ({ query }) => ({ items: [], page: query.page, pageSize: query.pageSize, total: 0 }))], { signedIn: true });
     const { router } = renderApp('/shell/gymowner/users?query=member&ownerId=2');
     const user = userEvent.setup();
-    const list = await screen.findByRole('list', { name: 'Members' });
+    const list = await screen.findByRole('table', { name: 'Members' });
     await user.click(within(list).getByRole('link', { name: /^Member 2\b/ }));
     expect(await screen.findByRole('heading', { name: 'Member 2', level: 1 })).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Unlocks' }));
@@ -79,7 +79,7 @@ describe('/shell/gymowner/users', () => {
 
   it('searches as you type, debounced, and says when nobody matches', async () => {
     const { router, user, api } = setup('/shell/gymowner/users');
-    await screen.findByRole('list', { name: 'Members' });
+    await screen.findByRole('table', { name: 'Members' });
     await user.type(screen.getByRole('searchbox', { name: 'Search members' }), 'nobody');
     expect(await screen.findByText('No members match')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?query=nobody');
@@ -88,7 +88,7 @@ describe('/shell/gymowner/users', () => {
 
   it('a member clicked while the search still waits for a pause opens: the late search does not take the page back', async () => {
     const { router, user } = setup('/shell/gymowner/users');
-    const list = await screen.findByRole('list', { name: 'Members' });
+    const list = await screen.findByRole('table', { name: 'Members' });
     const held = holdRequests((method, path) => method === 'GET' && path === '/api/gym/users/1');
     jest.useFakeTimers({ advanceTimers: true });
     try {
@@ -186,11 +186,11 @@ describe('/shell/gymowner/users: last visit and door access columns', () => {
     return gym;
   }
   beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(NOW.getTime()));
-  const rowOf = (name: string) => screen.getByRole('link', { name: new RegExp(name) }).closest('li')!;
+  const rowOf = (name: string) => screen.getByRole('link', { name: new RegExp(name) }).closest('tr')!;
 
   it('shows each member’s door access in the door card’s words and their last visit, relative with the exact time on hover', async () => {
     setup('/shell/gymowner/users', desk());
-    await screen.findByRole('list', { name: 'Members' });
+    await screen.findByRole('table', { name: 'Members' });
     expect(within(rowOf('Ada Early')).getByTestId('door-state')).toHaveTextContent('Doors open for them');
     expect(within(rowOf('Ben Never')).getByTestId('door-state')).toHaveTextContent('Doors open, though the membership is not active');
     expect(within(rowOf('Cy Recent')).getByTestId('door-state')).toHaveTextContent('No door account');
@@ -204,7 +204,7 @@ describe('/shell/gymowner/users: last visit and door access columns', () => {
     const { api, user, router } = setup('/shell/gymowner/users?page=2', desk());
     await user.selectOptions(await screen.findByLabelText('Sort'), 'Last visit, newest first');
     await waitFor(() => expect(router.state.location.search).toBe('?sort=-last_visit'));
-    const list = await screen.findByRole('list', { name: 'Members' });
+    const list = await screen.findByRole('table', { name: 'Members' });
     await waitFor(() => expect(within(list).getAllByRole('link').map((a) => a.textContent)).toEqual([expect.stringContaining('Cy Recent'), expect.stringContaining('Ada Early'), expect.stringContaining('Ben Never')]));
     expect(memberCalls(api)).toContain('/api/gym/users?page=0&pageSize=10&sort=-last_visit');
 
@@ -214,7 +214,7 @@ describe('/shell/gymowner/users: last visit and door access columns', () => {
 
   it('an unknown sort in the URL falls back to by name', async () => {
     const { api } = setup('/shell/gymowner/users?sort=shoe-size', desk());
-    await screen.findByRole('list', { name: 'Members' });
+    await screen.findByRole('table', { name: 'Members' });
     expect(screen.getByLabelText('Sort')).toHaveValue('name');
     expect(memberCalls(api)).toEqual(['/api/gym/users?page=0&pageSize=10']);
   });
@@ -360,7 +360,7 @@ describe('/shell/gymowner/users/:id: membership drives door access', () => {
     setup('/shell/gymowner/users', gym);
     const banner = await screen.findByTestId('door-sync-banner');
     expect(banner).toHaveTextContent('Kisi cannot be reached. 1 member waits for door access to follow their membership; the changes are sent by themselves when Kisi answers again.');
-    expect(screen.getAllByText('Waiting for Kisi').length).toBe(1);
+    expect(within(screen.getByRole('table', { name: 'Members' })).getAllByText('Waiting for Kisi').length).toBe(1);
   });
 
   it('says plainly when no Kisi account uses the email', async () => {

@@ -80,7 +80,7 @@ describe('/shell/gymowner/users/:id: pause until a date', () => {
     const field = screen.getByLabelText('Comes back on');
     expect(field).toHaveValue(dayIn(5));
     fireEvent.change(field, { target: { value: dayIn(8) } });
-    await user.click(screen.getByRole('button', { name: 'Save the day' }));
+    await user.click(screen.getByRole('button', { name: 'Save day' }));
     expect(await screen.findByText(`Paused until ${formatCalendarDay(dayIn(8))} · comes back that day`)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Clear the day' }));
@@ -107,7 +107,7 @@ describe('/shell/gymowner/users/:id: pause until a date', () => {
 describe('/shell/gymowner/users: a pause’s day in the membership cell', () => {
   it('says until when under the badge', async () => {
     setup('/shell/gymowner/users', fakeGym({ owners: [marta], members: [member(1, marta, { membership: 'paused', pausedUntil: dayIn(3) }), member(2, marta, { membership: 'paused' })] }));
-    const list = await screen.findByRole('list', { name: 'Members' });
+    const list = await screen.findByRole('table', { name: 'Members' });
     expect(within(list).getAllByText('Paused')).toHaveLength(2);
     expect(within(list).getByText(`until ${formatCalendarDay(dayIn(3))}`)).toBeInTheDocument();
   });

@@ -12,10 +12,17 @@ import { MembershipBadge } from './membership-badge';
 const lastSwitch = (member: GymMember) =>
   member.accessSync.at ? `Last door switch: ${member.accessSync.state.replaceAll('_', ' ')} (${formatWhen(member.accessSync.at)})` : 'No door switch recorded yet';
 
+/** The list's visits column: days they came in the last 4 weeks (each venue day once). */
+export const RECENT_VISITS_HEADER = 'Visits (4 wks)';
+const visitDays = (n: number) => (n === 0 ? 'None' : `${n} day${n === 1 ? '' : 's'}`);
+
 /**
- * Members as rows: name and email link to the member; membership badge; a failed door switch
- * flagged; with the list's rows, whether the doors open for them (the door card's words) and when
- * they last came in (relative, the exact time on hover). Below 600 px the columns fold under the name.
+ * Members as a table with a header row: the member (name and email, a link to them), whether the
+ * doors open for them (the door card's words), the days they came in the last 4 weeks, when they
+ * last came in (relative, the exact time on hover), the membership (a failed or waiting door switch
+ * flagged), and a delete button. Below 600 px each row folds into a card whose cells say their
+ * column's name; the roles are said again in the markup, as a table shown as blocks loses them in
+ * some browsers.
  */
 export function MemberRows({
   members,
@@ -24,7 +31,7 @@ export function MemberRows({
   onDelete,
   busy = false,
 }: {
-  members: Array<GymMember | GymMemberRow>;
+  members: GymMemberRow[];
   label: string;
   showGym?: boolean;
   onDelete?: (member: GymMember) => void;
@@ -33,49 +40,81 @@ export function MemberRows({
   // "today 09:12" becomes "yesterday" past midnight while the list stays open.
   const now = useNow(60_000);
   return (
-    <ul className="gym-list" aria-label={label} aria-busy={busy}>
-      {members.map((member) => (
-        <li key={member.id} className="gym-row">
-          <AppLink to={paths.gymMember(member.id)} className="gym-row-main">
-            <span className="gym-row-title">{member.name}</span>
-            <span className="gym-row-sub">
-              {member.email}
-              {showGym ? ` · ${member.gymName}` : ''}
-            </span>
-          </AppLink>
-          {'door' in member ? (
-            <span className="gym-row-cols">
-              <span className="gym-row-door">
-                <DoorStateBadge door={member.door} membership={member.membership} title={member.door.doors === 'unknown' ? lastSwitch(member) : undefined} />
-              </span>
-              <span className="gym-row-visit">
-                <span className="visually-hidden">Last visit: </span>
-                {member.lastVisitAt ? (
-                  <time dateTime={member.lastVisitAt} title={formatWhen(member.lastVisitAt)}>
-                    {formatLastVisit(member.lastVisitAt, now)}
-                  </time>
-                ) : (
-                  'Never'
-                )}
-              </span>
-            </span>
+    <table className="gym-table" aria-label={label} aria-busy={busy} role="table">
+      <thead role="rowgroup">
+        <tr role="row">
+          <th scope="col" role="columnheader">
+            Member
+          </th>
+          <th scope="col" role="columnheader">
+            Door access
+          </th>
+          <th scope="col" role="columnheader" className="gym-table-num" title="Days they came in the last 4 weeks, each day once">
+            {RECENT_VISITS_HEADER}
+          </th>
+          <th scope="col" role="columnheader">
+            Last visit
+          </th>
+          <th scope="col" role="columnheader">
+            Membership
+          </th>
+          {onDelete ? (
+            <th scope="col" role="columnheader">
+              <span className="visually-hidden">Delete</span>
+            </th>
           ) : null}
-          <span className="gym-row-meta">
-            <MembershipBadge membership={member.membership} />
-            {member.membership === 'paused' && member.pausedUntil ? <span className="membership-note">until {formatCalendarDay(member.pausedUntil)}</span> : null}
-            {member.accessSync.state === 'failed' ? (
-              <span className="badge badge-bad" title={member.accessSync.error ?? undefined}>
-                <Icon name="alert" size={14} /> Door sync failed
+        </tr>
+      </thead>
+      <tbody role="rowgroup">
+        {members.map((member) => (
+          <tr key={member.id} role="row" className="gym-table-row">
+            <td role="cell" className="gym-cell-member">
+              <AppLink to={paths.gymMember(member.id)} className="gym-row-main">
+                <span className="gym-row-title">{member.name}</span>
+                <span className="gym-row-sub">
+                  {member.email}
+                  {showGym ? ` · ${member.gymName}` : ''}
+                </span>
+              </AppLink>
+            </td>
+            <td role="cell" className="gym-cell-door" data-label="Door access">
+              <DoorStateBadge door={member.door} membership={member.membership} title={member.door.doors === 'unknown' ? lastSwitch(member) : undefined} />
+            </td>
+            <td role="cell" className="gym-cell-visits gym-table-num" data-label={RECENT_VISITS_HEADER} data-testid="recent-visits">
+              {visitDays(member.recentVisitDays)}
+            </td>
+            <td role="cell" className="gym-cell-visit" data-label="Last visit">
+              {member.lastVisitAt ? (
+                <time dateTime={member.lastVisitAt} title={formatWhen(member.lastVisitAt)}>
+                  {formatLastVisit(member.lastVisitAt, now)}
+                </time>
+              ) : (
+                'Never'
+              )}
+            </td>
+            <td role="cell" className="gym-cell-membership" data-label="Membership">
+              <span className="gym-row-meta">
+                <MembershipBadge membership={member.membership} />
+                {member.membership === 'paused' && member.pausedUntil ? <span className="membership-note">until {formatCalendarDay(member.pausedUntil)}</span> : null}
+                {member.accessSync.state === 'failed' ? (
+                  <span className="badge badge-bad" title={member.accessSync.error ?? undefined}>
+                    <Icon name="alert" size={14} /> Door sync failed
+                  </span>
+                ) : member.accessSync.state === 'pending' ? (
+                  <span className="badge badge-warn" title={member.accessSync.waiting?.lastError ?? undefined}>
+                    <Icon name="alert" size={14} /> Waiting for Kisi
+                  </span>
+                ) : null}
               </span>
-            ) : member.accessSync.state === 'pending' ? (
-              <span className="badge badge-warn" title={member.accessSync.waiting?.lastError ?? undefined}>
-                <Icon name="alert" size={14} /> Waiting for Kisi
-              </span>
+            </td>
+            {onDelete ? (
+              <td role="cell" className="gym-cell-actions">
+                <DeleteButton label={`Delete ${member.name}`} onClick={() => onDelete(member)} />
+              </td>
             ) : null}
-          </span>
-          {onDelete ? <DeleteButton label={`Delete ${member.name}`} onClick={() => onDelete(member)} /> : null}
-        </li>
-      ))}
-    </ul>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

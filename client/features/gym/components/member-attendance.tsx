@@ -1,0 +1,67 @@
+import type { MemberAttendance } from '@contracts/gym.contract';
+import { Icon } from '@/components/icon';
+import { formatLastVisit, formatWhen } from '@/lib/format';
+
+/** A week's Monday (YYYY-MM-DD, the venue's calendar) as "8 Sep": a calendar day, so read in UTC whatever the reader's zone. */
+const weekLabel = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const labelOf = (day: string) => weekLabel.format(new Date(`${day}T00:00:00Z`));
+const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+
+/**
+ * How often the member comes (issue 52): today, this week and the last 12 weeks, each venue day
+ * counted once however many doors they opened (the server counts by `VENUE_TIME_ZONE`; weeks start
+ * on Monday). The weeks are a small bar chart, written out for screen readers as a list.
+ */
+export function MemberAttendanceCard({ attendance, now = Date.now() }: { attendance: MemberAttendance; now?: number }) {
+  const { weeks, cameToday, thisWeek, lastVisitAt, timeZone } = attendance;
+  const total = weeks.reduce((sum, w) => sum + w.days, 0);
+  const lastToday = cameToday && lastVisitAt ? formatWhen(lastVisitAt) : null;
+  return (
+    <section className="card stack attendance-card" aria-labelledby="attendance-title" data-testid="attendance">
+      <h2 id="attendance-title" className="card-heading">
+        <Icon name="activity" /> Attendance
+      </h2>
+      <dl className="attendance-facts">
+        <div>
+          <dt>Today</dt>
+          <dd data-testid="attendance-today">{cameToday ? 'Came in' : 'Not yet'}</dd>
+        </div>
+        <div>
+          <dt>This week</dt>
+          <dd data-testid="attendance-week">{days(thisWeek)}</dd>
+        </div>
+        <div>
+          <dt>12 weeks</dt>
+          <dd data-testid="attendance-total">
+            {days(total)}
+            <span className="muted"> · {(total / weeks.length).toFixed(1)} a week</span>
+          </dd>
+        </div>
+      </dl>
+      {total === 0 ? (
+        <p className="muted" data-testid="attendance-empty">
+          No visits in the last 12 weeks{lastVisitAt ? `; last came ${formatLastVisit(lastVisitAt, now)}.` : '. They have never opened a door.'}
+        </p>
+      ) : (
+        <ol className="attendance-chart" aria-label="Days they came, each of the last 12 weeks">
+          {weeks.map((week, i) => (
+            <li key={week.start} className={i === weeks.length - 1 ? 'attendance-week attendance-this-week' : 'attendance-week'} data-days={week.days}>
+              <span className="attendance-count" aria-hidden="true">
+                {week.days || ''}
+              </span>
+              <span className="attendance-bar" style={{ blockSize: `${(week.days / 7) * 100}%` }} aria-hidden="true" />
+              <span className="attendance-label">
+                <span className="visually-hidden">{i === weeks.length - 1 ? 'This week, from ' : 'Week of '}</span>
+                <span className="attendance-label-text">{labelOf(week.start)}</span>
+                <span className="visually-hidden">: {days(week.days)}</span>
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      <p className="muted small">
+        {lastToday ? `Last in ${lastToday}. ` : ''}A day counts once however many doors they open; days by the venue’s clock ({timeZone}), weeks from Monday.
+      </p>
+    </section>
+  );
+}
