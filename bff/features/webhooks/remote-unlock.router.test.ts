@@ -1,9 +1,16 @@
+import crypto from 'node:crypto';
 import request from 'supertest';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { KisiEvent } from '../../contracts/webhook.contract';
 import { remoteUnlockRequests } from '../../db/remote-unlocks';
+import { unlockEvent } from '../../kisi/emulator/emulator.events';
+import { emulatorStore } from '../../kisi/emulator/emulator.store';
+import { createLogger } from '../../lib/logger';
 import { signBody } from '../../kisi/signature';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
+import { kisiEventWrites } from './kisi-event.receive';
+import { kisiEventsCatchUp } from './kisi-events.catch-up';
+import { kisiEventsRepository } from './kisi-events.repository';
 
 /**
  * Who pressed a remote unlock (issue 52 defect 4, decision 0103), on this run's engine (the PostgreSQL
@@ -164,6 +171,26 @@ describe('a remote unlock pressed in Frontdesk', () => {
     const stayer = await pressOnce('staying.remote@frontdesk.test');
     await boss.delete(`/api/team/accounts/${stayer.account}`).expect(204);
     expect((await eventById(stayer.event)).requestedBy).toEqual({ name: 'Test admin', email: 'staying.remote@frontdesk.test' });
+  });
+
+  it('credits the event the catch-up stores from Kisi’s log when its webhook never came', async () => {
+    const store = emulatorStore(ctx.kisi!.emulator!.database.db);
+    const integration = (await store.findUserByEmail('frontdesk-api@harbourside.example'))!;
+    const lock = (await store.lockRow(1))!;
+    // Later than every event stored so far (the catch-up reads from the newest one; a test above stored one 3 minutes ahead).
+    await recorded(lock.id, 'Cat Chup', 10);
+    const missed = unlockEvent(crypto.randomUUID(), integration, lock, undefined, new Date(Date.now() + 10 * MIN).toISOString());
+    await store.recordEvent(missed);
+    const catchUp = kisiEventsCatchUp({
+      events: kisiEventsRepository(ctx.database.db),
+      readLog: (query, stop) => ctx.kisi!.client.listEvents(query, stop),
+      emailOfKisiUser: async (id) => (await ctx.kisi!.client.getUser(id))?.email ?? null,
+      inTransaction: kisiEventWrites(ctx.bus),
+      logger: createLogger('silent'),
+    });
+    expect(await catchUp.run()).toMatchObject({ status: 'done' });
+    const page = (await (await staffAgent()).get('/api/webhook').query({ pageSize: 100 }).expect(200)).body as { items: KisiEvent[] };
+    expect(page.items.find((e) => e.uuid === missed.uuid)?.requestedBy).toEqual({ name: 'Cat Chup', email: 'cat.chup@frontdesk.test' });
   });
 
   it('goes with its event when the event is deleted from the inbox', async () => {
