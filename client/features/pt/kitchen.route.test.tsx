@@ -15,7 +15,7 @@ function kitchen() {
   return fakePt({
     stalls: [stall(1, { name: 'Noodle Bar' }), stall(2, { name: 'Grill' })],
     orders: [
-      order(1, { table: 12, minutesAgo: 2, lines: [noodles(101, 'Laksa', 'no chilli'), grill(102), noodles(103, 'Wonton soup')] }),
+      order(1, { table: 12, minutesAgo: 2, lines: [noodles(101, 'Laksa', 'no chilli', ['peanuts', 'shellfish']), grill(102), noodles(103, 'Wonton soup')] }),
       order(2, { table: 5, minutesAgo: 6, lines: [grill(201, 'Chicken wings')] }),
       order(3, { table: 9, status: 'preparing', minutesAgo: 12, lines: [noodles(301, 'Pad thai')] }),
       order(4, { table: 2, status: 'served', minutesAgo: 30, lines: [noodles(401, 'Ramen')] }),
@@ -32,6 +32,7 @@ function setup(pt: FakePt = kitchen(), path = '/pt/kitchen/1') {
 const column = (name: string) => screen.getByRole('region', { name: new RegExp(`^${name}`) });
 const ticket = (order: number) => screen.getByRole('article', { name: new RegExp(`· Order ${order}$`) });
 const patches = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'PATCH').map((c) => ({ path: c.path, body: c.body as { from: string; to: string } }));
+const dish = (order: number, name: string) => within(ticket(order)).getByRole('button', { name: `${name} ready (order ${order})` });
 
 describe('/pt/kitchen/:stallId', () => {
   it("shows only this stall's lines of each open order, in columns by status, with the board's age colours", async () => {
@@ -65,6 +66,60 @@ describe('/pt/kitchen/:stallId', () => {
       { path: '/api/pt/kitchen/1/tickets/1', body: { from: 'received', to: 'preparing' } },
       { path: '/api/pt/kitchen/1/tickets/1', body: { from: 'preparing', to: 'received' } },
     ]);
+  });
+
+  it("shows each dish's allergens as ordered and the diner's note on the ticket, and how many of its dishes are ready", async () => {
+    setup();
+    await screen.findByRole('heading', { name: 'Noodle Bar', level: 1 });
+    expect(ticket(1)).toHaveTextContent('0 of 2 ready');
+    const laksa = dish(1, 'Laksa').closest('li')!;
+    expect(laksa).toHaveTextContent('Allergens: peanuts, shellfish');
+    expect(laksa).toHaveTextContent('Note: no chilli');
+    expect(dish(1, 'Wonton soup').closest('li')).not.toHaveTextContent(/Allergens|Note/);
+    expect(dish(1, 'Laksa')).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('marks dishes ready one tap at a time: the first starts the ticket, the last makes it ready; a tap again takes one back', async () => {
+    const { api, user, pt } = setup();
+    await screen.findByRole('heading', { name: 'Noodle Bar', level: 1 });
+    await user.click(dish(1, 'Laksa'));
+    await waitFor(() => expect(within(column('Preparing')).getAllByRole('article')).toHaveLength(2));
+    expect(dish(1, 'Laksa')).toHaveAttribute('aria-pressed', 'true');
+    expect(ticket(1)).toHaveTextContent('1 of 2 ready');
+    expect(pt.orders[0]!.status).toBe('preparing');
+    await user.click(dish(1, 'Wonton soup'));
+    await waitFor(() => expect(within(column('Ready')).getByRole('article')).toHaveAccessibleName('Table 12 · Order 1'));
+    expect(ticket(1)).toHaveTextContent('2 of 2 ready');
+    expect(screen.getByText('Wonton soup of order 1 is ready.')).toBeInTheDocument();
+    // Taken back: the ticket is preparing again.
+    await user.click(dish(1, 'Laksa'));
+    await waitFor(() => expect(within(column('Preparing')).getAllByRole('article')).toHaveLength(2));
+    expect(api.calls.filter((c) => c.method === 'PATCH').map((c) => `${c.path} ${JSON.stringify(c.body)}`)).toEqual([
+      '/api/pt/kitchen/1/tickets/1/lines/101 {"ready":true}',
+      '/api/pt/kitchen/1/tickets/1/lines/103 {"ready":true}',
+      '/api/pt/kitchen/1/tickets/1/lines/101 {"ready":false}',
+    ]);
+  });
+
+  it('queues dish taps offline with the bumps, shows them at once, and sends each once when the network is back', async () => {
+    const { api, user, pt } = setup();
+    await screen.findByRole('heading', { name: 'Noodle Bar', level: 1 });
+    pt.kitchenDown = true;
+    await user.click(dish(1, 'Laksa'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('1 waiting.');
+    await user.click(dish(1, 'Wonton soup'));
+    await waitFor(() => expect(within(column('Ready')).getByRole('article')).toHaveAccessibleName('Table 12 · Order 1'));
+    expect(within(ticket(1)).getByText('Waiting to send')).toBeInTheDocument();
+    expect(pt.orders[0]!.lines.every((l) => l.readyAt === null)).toBe(true); // nothing reached the server
+
+    const sentBefore = api.calls.filter((c) => c.method === 'PATCH').length;
+    pt.kitchenDown = false;
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(screen.queryByText('Waiting to send')).not.toBeInTheDocument());
+    const sent = api.calls.filter((c) => c.method === 'PATCH').slice(sentBefore);
+    expect(sent.map((c) => `${c.path} ${JSON.stringify(c.body)}`)).toEqual(['/api/pt/kitchen/1/tickets/1/lines/101 {"ready":true}', '/api/pt/kitchen/1/tickets/1/lines/103 {"ready":true}']);
+    expect(pt.orders[0]!.tickets.find((t) => t.stallId === 1)!.status).toBe('ready');
+    expect(JSON.parse(window.localStorage.getItem('pt.kitchen-queue')!)).toEqual([]);
   });
 
   it('tells a stale bump apart: the 409 is shown and the screen reads the ticket as it is now', async () => {

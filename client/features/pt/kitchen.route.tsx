@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { data, useLoaderData, useParams, type LoaderFunctionArgs } from 'react-router';
-import { kitchenTicketOf, type Kitchen, type KitchenTicket, type TicketStatus } from '@contracts/pt.contract';
+import { kitchenTicketOf, type Kitchen, type KitchenTicket, type OrderLine, type TicketStatus } from '@contracts/pt.contract';
 import { kitchenRead, kitchenReads } from '@pages/pt.reads';
 import { AppLink } from '@/lib/app-link';
 import { LiveConnectionBadge } from '@/components/live-connection';
@@ -19,10 +19,10 @@ import { useStored } from '@/lib/stored-value';
 import { useNow } from '@/lib/use-now';
 import { KitchenDishes } from './components/kitchen-dishes';
 import { KitchenTicketCard, STEP_WORDS } from './components/kitchen-ticket';
-import { kitchenQueue, queueMove, queuedStatus, sendQueued, useOnline, type QueuedMove } from './kitchen-queue';
+import { isLineMove, kitchenQueue, queueMove, queuedTicket, sendQueued, useOnline, type QueuedMove } from './kitchen-queue';
 import { kitchenSound } from './kitchen-sound';
 import { AGE_TICK_MS, isOpen, orderOf, useFreshMarks } from './live-orders';
-import { moveTicket } from './pt.api';
+import { moveLine, moveTicket } from './pt.api';
 
 const reads = routeReads(kitchenReads);
 const noStall = (stallId = '') => data(`No stall with id ${stallId}`, { status: 404, statusText: 'Not Found' });
@@ -89,9 +89,18 @@ export function Component() {
   const sendAll = async () => {
     const outcome = await sendQueued(
       stallId,
-      async (move: QueuedMove) => screen.take(await moveTicket({ params: { id: move.stallId, orderId: move.orderId }, body: { from: move.from, to: move.to } })),
+      async (move: QueuedMove) =>
+        screen.take(
+          await (isLineMove(move)
+            ? moveLine({ params: { id: move.stallId, orderId: move.orderId, lineId: move.lineId }, body: { ready: move.ready } })
+            : moveTicket({ params: { id: move.stallId, orderId: move.orderId }, body: { from: move.from, to: move.to } })),
+        ),
       (move, error) =>
-        toast.show({ tone: 'error', title: `Order ${move.orderId} was not moved`, message: `${errorMessage(error)}${isApiError(error, 409) ? ' The screen has been refreshed.' : ''}` }),
+        toast.show({
+          tone: 'error',
+          title: isLineMove(move) ? `A dish of order ${move.orderId} was not marked` : `Order ${move.orderId} was not moved`,
+          message: `${errorMessage(error)}${isApiError(error, 409) ? ' The screen has been refreshed.' : ''}`,
+        }),
     );
     setLost(outcome === 'offline');
     return outcome;
@@ -115,6 +124,11 @@ export function Component() {
     if ((await sendAll()) === 'sent') setAnnouncement(`Order ${ticket.orderId} (table ${ticket.table}) is ${STEP_WORDS[to]}.`);
   };
 
+  const tapLine = async (ticket: KitchenTicket, line: OrderLine, ready: boolean) => {
+    queueMove({ stallId, orderId: ticket.orderId, lineId: line.id, ready });
+    if ((await sendAll()) === 'sent') setAnnouncement(`${line.name} of order ${ticket.orderId} is ${ready ? 'ready' : 'not ready'}.`);
+  };
+
   const toggleSound = () => {
     const next = !soundOn;
     kitchenSound.write(next);
@@ -125,7 +139,7 @@ export function Component() {
     }
   };
 
-  const shown = kitchen.tickets.map((t) => ({ ...t, status: queuedStatus(t, queue, stallId), queued: queue.some((m) => m.stallId === stallId && m.orderId === t.orderId) }));
+  const shown = kitchen.tickets.map((t) => queuedTicket(t, queue, stallId));
 
   return (
     <div className="kitchen stack">
@@ -175,7 +189,7 @@ export function Component() {
                 <ul className="kitchen-tickets" aria-label={`${column.title} tickets`}>
                   {tickets.map((ticket) => (
                     <li key={ticket.orderId}>
-                      <KitchenTicketCard ticket={ticket} now={now} fresh={fresh.has(ticket.orderId)} move={move} />
+                      <KitchenTicketCard ticket={ticket} now={now} fresh={fresh.has(ticket.orderId)} move={move} tapLine={tapLine} />
                     </li>
                   ))}
                 </ul>

@@ -57,3 +57,6 @@ export const moveOrder = write(ptApi.updateOrder, { staleWhenRefused: [ptApi.lis
  * too: a move already done answers as done). A refusal (409: moved on another screen) reads the screen again.
  */
 export const moveTicket = write(ptApi.moveTicket, { staleWhenRefused: [ptApi.kitchen] });
+
+/** A kitchen marks one dish of its ticket ready, or not ready after all (queued like a bump; a tap already done answers as done). */
+export const moveLine = write(ptApi.moveLine, { staleWhenRefused: [ptApi.kitchen] });

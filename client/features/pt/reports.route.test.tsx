@@ -24,8 +24,8 @@ function reportFor(from: string, to: string): Report {
     byHour,
     lastHourBegun: 23,
     byStall: [
-      { stallId: 1, stallName: 'Burgers', ...figures(3, 0, 2000) },
-      { stallId: 2, stallName: 'Noodles', ...figures(2, 1, 300) },
+      { stallId: 1, stallName: 'Burgers', ...figures(3, 0, 2000), prepTickets: 42, averagePrepSeconds: 431 },
+      { stallId: 2, stallName: 'Noodles', ...figures(2, 1, 300), prepTickets: 0, averagePrepSeconds: null },
     ],
   };
 }
@@ -60,9 +60,10 @@ describe('/pt/reports', () => {
     ]);
     const stalls = screen.getByRole('table', { name: 'Figures by stall' });
     expect(rowsOf(stalls)).toEqual([
-      ['Stall', 'Orders', 'Revenue', 'Average ticket', 'Cancelled'],
-      ['Burgers', '3', '$20.00', '$6.67', '0'],
-      ['Noodles', '2', '$3.00', '$3.00', '1'],
+      ['Stall', 'Orders', 'Revenue', 'Average ticket', 'Cancelled', 'Avg prep'],
+      // Each stall's average time from an order coming in to its part ready, over how many tickets.
+      ['Burgers', '3', '$20.00', '$6.67', '0', '7 min (42 tickets)'],
+      ['Noodles', '2', '$3.00', '$3.00', '1', '—'],
     ]);
 
     // The charts are pictures of the tables: hidden from assistive technology, one bar per row, revenue first.

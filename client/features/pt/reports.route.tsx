@@ -1,7 +1,7 @@
 import './reports.css';
 import { useState } from 'react';
 import { useLoaderData, useNavigation } from 'react-router';
-import { MAX_REPORT_DAYS, type Report, type ReportFigures } from '@contracts/pt-reports.contract';
+import { MAX_REPORT_DAYS, type Report, type ReportFigures, type ReportPrep } from '@contracts/pt-reports.contract';
 import { parseReportsSearch, reportRead, reportsReads } from '@pages/pt.reads';
 import { ExportCsvLink } from '@/components/export-csv-link';
 import { EmptyState } from '@/components/empty-state';
@@ -43,6 +43,13 @@ function figureText(figures: ReportFigures, metric: Metric, currency: string): s
   return cents === null ? '—' : formatMoney(cents, currency);
 }
 
+/** A stall's average preparation in whole minutes, and of how many tickets: "7 min (42 tickets)"; a dash with none ready. */
+function prepText({ prepTickets, averagePrepSeconds }: ReportPrep): string {
+  if (averagePrepSeconds === null) return '—';
+  const time = averagePrepSeconds < 60 ? `${averagePrepSeconds} s` : `${Math.round(averagePrepSeconds / 60)} min`;
+  return `${time} (${prepTickets} ${prepTickets === 1 ? 'ticket' : 'tickets'})`;
+}
+
 /** Hours the chart shows at least, so one busy hour reads as one hour of a day, not a chart-wide block. */
 const MIN_CHART_HOURS = 8;
 
@@ -64,7 +71,21 @@ function busyHours(report: Report, atLeast = 1) {
   return report.byHour.slice(first, last + 1);
 }
 
-function FiguresTable({ caption, heading, rows, totals, currency }: { caption: string; heading: string; rows: Array<{ key: string | number; label: string; figures: ReportFigures }>; totals?: ReportFigures; currency: string }) {
+function FiguresTable({
+  caption,
+  heading,
+  rows,
+  totals,
+  currency,
+}: {
+  caption: string;
+  heading: string;
+  /** `prep`: the stall's preparation time, a column of its own when the rows have it. */
+  rows: Array<{ key: string | number; label: string; figures: ReportFigures; prep?: ReportPrep }>;
+  totals?: ReportFigures;
+  currency: string;
+}) {
+  const withPrep = rows.some((row) => row.prep);
   const cells = (figures: ReportFigures) =>
     (['orders', 'revenueCents', 'averageTicketCents', 'cancelled'] as const).map((metric) => (
       <td key={metric} className="tabular">
@@ -82,6 +103,7 @@ function FiguresTable({ caption, heading, rows, totals, currency }: { caption: s
             <th scope="col">Revenue</th>
             <th scope="col">Average ticket</th>
             <th scope="col">Cancelled</th>
+            {withPrep ? <th scope="col">Avg prep</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -89,6 +111,7 @@ function FiguresTable({ caption, heading, rows, totals, currency }: { caption: s
             <tr key={row.key}>
               <th scope="row">{row.label}</th>
               {cells(row.figures)}
+              {withPrep ? <td className="tabular">{row.prep ? prepText(row.prep) : '—'}</td> : null}
             </tr>
           ))}
         </tbody>
@@ -197,9 +220,11 @@ export function Component() {
             <h2 id="report-stalls">By stall</h2>
             <div className="report-pair">
               <BarChart layout="rows" bars={report.byStall.map((s) => bar(s.stallId ?? `name:${s.stallName}`, s.stallName, s))} />
-              <FiguresTable caption="Figures by stall" heading="Stall" rows={report.byStall.map((s) => ({ key: s.stallId ?? `name:${s.stallName}`, label: s.stallName, figures: s }))} currency={currency} />
+              <FiguresTable caption="Figures by stall" heading="Stall" rows={report.byStall.map((s) => ({ key: s.stallId ?? `name:${s.stallName}`, label: s.stallName, figures: s, prep: s }))} currency={currency} />
             </div>
-            <p className="muted">An order from several stalls counts once at each of them, with the revenue of its own dishes.</p>
+            <p className="muted">
+              An order from several stalls counts once at each of them, with the revenue of its own dishes. Avg prep is the time from an order coming in to its stall marking its part ready, over the tickets ready so far.
+            </p>
           </section>
         </>
       )}

@@ -57,6 +57,20 @@ describe('/pt/runner', () => {
     expect(screen.queryByRole('article', { name: /^Table 2 ·/ })).not.toBeInTheDocument();
   });
 
+  it('shows how many dishes of an order being prepared are ready, each ready one marked, per stall and in all', async () => {
+    const lines = [
+      { ...laksaLine, readyAt: '2026-03-10T12:00:00.000Z' },
+      { ...laksaLine, id: 502, name: 'Wonton soup', note: null },
+      { ...laksaLine, id: 503, stallId: 2, stallName: 'Grill', name: 'Satay', note: null },
+    ];
+    const cooking = order(9, { table: 6, status: 'preparing', minutesAgo: 4, lines });
+    setup(fakePt({ orders: [cooking] }));
+    await screen.findByRole('heading', { name: 'Runner board' });
+    expect(ticket(6)).toHaveTextContent('1 of 3 ready');
+    expect([...ticket(6).querySelectorAll('.ticket-lines li')].map((li) => li.textContent)).toEqual(['2 ×Laksa Laksa House readyNote: no chilli', '2 ×Wonton soup Laksa House', '2 ×Satay Grill']);
+    expect(within(within(ticket(6)).getByRole('list', { name: 'Stalls of order 9' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Laksa House · 1 of 2 ready', 'Grill · Preparing']);
+  });
+
   it("shows, per order from several stalls, which stalls' parts are done", async () => {
     const twoStalls = order(7, { table: 3, status: 'preparing', minutesAgo: 3, lines: [laksaLine, { ...laksaLine, id: 502, stallId: 2, stallName: 'Grill', name: 'Satay' }] });
     twoStalls.tickets = twoStalls.tickets.map((t) => (t.stallId === 1 ? { ...t, status: 'ready' } : t));

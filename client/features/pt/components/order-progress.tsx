@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { Order, OrderStatus } from '@contracts/pt.contract';
+import { linesReady, type Order, type OrderStatus } from '@contracts/pt.contract';
 import { Icon } from '@/components/icon';
 import { LiveStatusBadge } from '@/components/live-status';
 import { formatTime, formatWhen } from '@/lib/format';
@@ -92,6 +92,7 @@ export function OrderConfirmation({ tracked, currency, placedNow = false }: { tr
       <p className="order-status-line" aria-live="polite">
         <span className={`badge ${cancelled ? 'badge-bad' : order.status === 'ready' || order.status === 'served' ? 'badge-ok' : 'badge-accent'}`}>{STATUS_LABELS[order.status]}</span>{' '}
         {STEP_HINTS[order.status]}
+        {order.status === 'preparing' && order.lines.length > 1 ? <span className="order-ready-count tabular"> {linesReady(order.lines).ready} of {order.lines.length} dishes ready.</span> : null}
       </p>
       {cancelled ? null : <OrderSteps status={order.status} />}
       {order.status === 'received' || order.status === 'preparing' ? <OrderWait wait={order.wait} createdAt={order.createdAt} /> : null}

@@ -1,4 +1,4 @@
-import { NEXT_ORDER_STATUS, PREVIOUS_ORDER_STATUS, type Order, type OrderStatus } from '@contracts/pt.contract';
+import { NEXT_ORDER_STATUS, PREVIOUS_ORDER_STATUS, linesReady, type Order, type OrderStatus } from '@contracts/pt.contract';
 import { AsyncButton } from '@/components/async-button';
 import { ConfirmDelete } from '@/components/confirm-delete';
 import { Icon } from '@/components/icon';
@@ -29,6 +29,8 @@ export function OrderTicket({ order, now, fresh, move, onCancel }: { order: Orde
   const next = NEXT_ORDER_STATUS[order.status];
   const previous = PREVIOUS_ORDER_STATUS[order.status];
   const headingId = `ticket-${order.id}`;
+  const progress = linesReady(order.lines);
+  const ofStall = (stallId: number) => linesReady(order.lines.filter((line) => line.stallId === stallId));
   return (
     <article className={`ticket ticket-${order.status}${fresh ? ' ticket-fresh' : ''}`} aria-labelledby={headingId}>
       <header className="ticket-head">
@@ -41,20 +43,34 @@ export function OrderTicket({ order, now, fresh, move, onCancel }: { order: Orde
       {fresh ? <span className="badge badge-accent ticket-new">New</span> : null}
       <ul className="ticket-lines">
         {order.lines.map((line) => (
-          <li key={line.id}>
+          <li key={line.id} className={line.readyAt ? 'ticket-line-ready' : undefined}>
             <span className="ticket-qty tabular">{line.quantity} ×</span>
             <span>
               {line.name} <span className="muted small">{line.stallName}</span>
+              {line.readyAt ? (
+                <>
+                  {' '}
+                  <span className="ticket-line-done">
+                    <Icon name="check" size={14} />
+                    ready
+                  </span>
+                </>
+              ) : null}
               {line.note ? <span className="ticket-note">Note: {line.note}</span> : null}
             </span>
           </li>
         ))}
       </ul>
+      {order.status === 'preparing' && progress.of > 1 ? (
+        <p className="ticket-progress tabular">
+          {progress.ready} of {progress.of} ready
+        </p>
+      ) : null}
       {order.tickets.length > 1 ? (
         <ul className="ticket-stalls" aria-label={`Stalls of order ${order.id}`}>
           {order.tickets.map((t) => (
             <li key={t.stallId} className={`stall-chip${t.status === 'ready' ? ' stall-chip-done' : ''}`}>
-              {t.stallName} · {t.status === 'ready' ? '✓ Ready' : STATUS_LABELS[t.status]}
+              {t.stallName} · {t.status === 'ready' ? '✓ Ready' : ofStall(t.stallId).ready > 0 ? `${ofStall(t.stallId).ready} of ${ofStall(t.stallId).of} ready` : STATUS_LABELS[t.status]}
             </li>
           ))}
         </ul>
