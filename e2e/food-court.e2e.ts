@@ -10,8 +10,8 @@ import type { Account, E2eApp, ExpectedFailure } from './harness';
  * The food court end to end (issue 12): a diner without an account orders from two stalls at
  * table 12; the order appears on a runner's board in a second browser with no reload; the runner
  * bumps it to ready and the diner's confirmation follows live. Then staff mark a dish sold out
- * while it sits in another diner's cart: placing that cart is refused for that line only, and the
- * menu no longer lets anyone add it. The demo seed (bff/features/pt/pt.seed.ts) provides the stalls.
+ * while it sits in another diner's cart: the open cart marks that line at once and leaves it out, and
+ * the menu no longer lets anyone add it. The demo seed (bff/features/pt/pt.seed.ts) provides the stalls.
  * With SHOTS_DIR set, the confirmation and the board are saved as screenshots there.
  */
 let app: E2eApp;
@@ -314,7 +314,7 @@ describe('food court', () => {
     for (const open of [context, runner.context, figures.context, ...screens.map((s) => s.context)]) await open.close();
   });
 
-  it('a dish marked sold out while in a cart: that line is refused and marked, the other kept; the menu cannot add it', async () => {
+  it('a dish marked sold out while in a cart: that line is marked live and left out, the other kept; the menu cannot add it', async () => {
     const SOLD = { name: 'Bibimbap', stall: 'Seoul Bowl' };
     const KEPT = { name: 'Tacos al pastor (3)', stall: 'Taquería El Güero' };
 
@@ -337,15 +337,12 @@ describe('food court', () => {
     await menuItem(staff.page, SOLD.name).getByText('Sold out', { exact: true }).waitFor();
     await staff.page.getByRole('button', { name: `Mark available ${SOLD.name}` }).waitFor();
 
-    // Placing the cart is refused for the sold-out line only; nothing is ordered, the cart is kept.
-    await cart.getByRole('button', { name: /^Place order · / }).click();
-    await cart.getByRole('alert').getByText(/^One dish could not be ordered, marked below/).waitFor();
+    // The open cart hears it (issue 52): the line is marked with no reload and left out of the order; nothing is ordered.
     const soldLine = cartLine(cart, SOLD.name);
-    await soldLine.locator('.cart-line-error').getByText(`${SOLD.name} is sold out.`).waitFor();
-    assert.match((await soldLine.getAttribute('class')) ?? '', /\bhas-error\b/);
+    await soldLine.getByText('Sold out — remove it to order.').waitFor();
     const keptLine = cartLine(cart, KEPT.name);
-    assert.equal(await keptLine.locator('.cart-line-error').count(), 0, 'the other line is not marked');
-    assert.doesNotMatch((await keptLine.getAttribute('class')) ?? '', /\bhas-error\b/);
+    assert.equal(await keptLine.locator('.cart-line-warning, .cart-line-error').count(), 0, 'the other line is not marked');
+    await cart.getByRole('button', { name: /^Place order without the marked dish · / }).waitFor();
     assert.equal(await cart.getByRole('list', { name: 'Dishes in your cart' }).getByRole('listitem').count(), 2);
     assert.equal(await page.getByRole('heading', { name: /^Order \d+ is placed$/ }).count(), 0, 'nothing was ordered');
     await soldLine.scrollIntoViewIfNeeded();

@@ -19,6 +19,7 @@ import { useIsStaff } from './staff-session';
 import { MenuItemForm } from './components/menu-item-form';
 import { StallHoursForm, hoursSummary } from './components/stall-hours-form';
 import { itemDelete, stallDelete } from './components/pt-deletes';
+import { stallClosedWords } from './live-menu';
 import { byCategory } from './menu-groups';
 import { menuQuery, updateItem, updateStall } from './pt.api';
 import { formatMoney } from './pt-format';
@@ -39,7 +40,11 @@ export function Component() {
   const id = Number(useParams().id);
   // The hook itself rather than `reads.useReads()`: a failed refresh is said above the menu still shown.
   const { data: stall, error, isValidating, mutate } = useRead(queryOf(stallRead(id)), loaded.stall);
-  const { currency, timeZone } = useRead(menuQuery, loaded.menu).data;
+  const menu = useRead(menuQuery, loaded.menu).data;
+  const { currency, timeZone } = menu;
+  // Whether diners can order from it now (its hours), as the menu says; not paused, and no menu entry yet: open.
+  const onMenu = menu.stalls.find((s) => s.id === id);
+  const closedNow = onMenu && onMenu.availability.state === 'closed' ? stallClosedWords(onMenu, menu) : undefined;
   const staff = useIsStaff();
   const modal = useModal();
   const toast = useToast();
@@ -109,7 +114,7 @@ export function Component() {
                 <Icon name="trash" size={18} /> Delete
               </button>
             </>
-          ) : !paused && stall.items.length ? (
+          ) : !paused && !closedNow && stall.items.length ? (
             <AppLink to={dinerMenuPath({ stall: stall.id })} className="btn btn-primary">
               <Icon name="cart" size={18} /> Order from this stall
             </AppLink>
@@ -117,7 +122,7 @@ export function Component() {
         }
       >
         <p className="stall-lede">
-          {paused ? <span className="badge badge-warn">Paused</span> : <span className="badge badge-ok">Open</span>}
+          {paused ? <span className="badge badge-warn">Paused</span> : closedNow ? <span className="badge badge-warn">{closedNow}</span> : <span className="badge badge-ok">Open</span>}
           {stall.description ? <span>{stall.description}</span> : null}
         </p>
       </PageHeader>
