@@ -103,15 +103,23 @@ function FiguresTable({
             <th scope="col">Revenue</th>
             <th scope="col">Average ticket</th>
             <th scope="col">Cancelled</th>
-            {withPrep ? <th scope="col">Avg prep</th> : null}
+            {withPrep ? (
+              <th scope="col" className="report-col-prep">
+                Avg prep
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
             <tr key={row.key}>
-              <th scope="row">{row.label}</th>
+              <th scope="row">
+                {row.label}
+                {/* A phone has no room for the column: the stall's prep time goes under its name. */}
+                {row.prep ? <span className="report-prep-inline">Avg prep {prepText(row.prep)}</span> : null}
+              </th>
               {cells(row.figures)}
-              {withPrep ? <td className="tabular">{row.prep ? prepText(row.prep) : '—'}</td> : null}
+              {withPrep ? <td className="tabular report-col-prep">{row.prep ? prepText(row.prep) : '—'}</td> : null}
             </tr>
           ))}
         </tbody>
