@@ -20,26 +20,33 @@ export type AuditActor = Pick<SessionUser, 'id' | 'email' | 'name' | 'role'> | n
 
 /** Records a change in the audit trail; called with the transaction of the change itself, so the two commit or fail together. */
 export type Audit = (actor: AuditActor, record: AuditRecord) => Promise<void>;
+/** The trail as `auditIn` writes it: one change, or many at once (a CSV import's members, a few hundred a statement). */
+export type AuditWriter = Audit & ((actor: AuditActor, records: readonly AuditRecord[]) => Promise<void>);
 
 /** The audit trail written through `db` (a transaction's, for a change in it). */
-export const auditIn =
-  (db: Db, now: () => string = () => new Date().toISOString()): Audit =>
-  async (actor, { kind, action, subjectId = null, subject, changes = [] }) => {
-    await db
-      .insertInto('audit_entries')
-      .values({
-        at: now(),
-        actor_id: actor?.id ?? null,
-        actor_email: actor?.email ?? null,
-        actor_name: actor?.name ?? null,
-        actor_role: actor?.role ?? null,
-        kind,
-        action,
-        subject_id: subjectId === null ? null : String(subjectId),
-        subject,
-        changes: JSON.stringify(changes),
-      })
-      .execute();
+export const auditIn = (db: Db, now: () => string = () => new Date().toISOString()): AuditWriter =>
+  async (actor: AuditActor, records: AuditRecord | readonly AuditRecord[]) => {
+    const all: readonly AuditRecord[] = 'kind' in records ? [records] : records;
+    const at = now();
+    for (let i = 0; i < all.length; i += 200) {
+      await db
+        .insertInto('audit_entries')
+        .values(
+          all.slice(i, i + 200).map(({ kind, action, subjectId = null, subject, changes = [] }) => ({
+            at,
+            actor_id: actor?.id ?? null,
+            actor_email: actor?.email ?? null,
+            actor_name: actor?.name ?? null,
+            actor_role: actor?.role ?? null,
+            kind,
+            action,
+            subject_id: subjectId === null ? null : String(subjectId),
+            subject,
+            changes: JSON.stringify(changes),
+          })),
+        )
+        .execute();
+    }
   };
 
 const auditValue = (value: unknown): AuditValue =>

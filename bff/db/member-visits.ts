@@ -72,27 +72,28 @@ export async function fillMemberVisits(db: Db): Promise<void> {
 }
 
 /**
- * A member's visits from the unlocks of their email already stored (a returning member, a Kisi user
- * before they were a member), as migration 036 fills everyone's: off `kisi_events_actor_idx`.
+ * Members' visits from the unlocks of their emails already stored (a returning member, a Kisi user
+ * before they were a member), as migration 036 fills everyone's: off `kisi_events_actor_idx`, a few
+ * hundred members a statement.
  */
-export async function fillVisitsOf(db: Db, member: { id: number; email: string }): Promise<void> {
-  await db
-    .insertInto('member_visits')
-    .columns(['member_id', 'at'])
-    .expression(
-      db
-        .selectFrom('kisi_events')
-        .select((eb) => [
-          eb.lit(member.id).as('member_id'),
-          quarterHourSql('created_at').as('at'),
-        ])
-        .distinct()
-        .where('actor_email', '=', member.email)
-        .where('type', '=', UNLOCK_EVENT_TYPE)
-        .where('success', '=', 1),
-    )
-    .onConflict((oc) => oc.columns(['member_id', 'at']).doNothing())
-    .execute();
+export async function fillVisitsOf(db: Db, memberIds: readonly number[]): Promise<void> {
+  for (let i = 0; i < memberIds.length; i += 200) {
+    await db
+      .insertInto('member_visits')
+      .columns(['member_id', 'at'])
+      .expression(
+        db
+          .selectFrom('gym_users as u')
+          .innerJoin('kisi_events as e', 'e.actor_email', 'u.email')
+          .select(['u.id', quarterHourSql('e.created_at').as('at')])
+          .distinct()
+          .where('u.id', 'in', memberIds.slice(i, i + 200))
+          .where('e.type', '=', UNLOCK_EVENT_TYPE)
+          .where('e.success', '=', 1),
+      )
+      .onConflict((oc) => oc.columns(['member_id', 'at']).doNothing())
+      .execute();
+  }
 }
 
 /**

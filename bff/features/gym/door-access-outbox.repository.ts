@@ -41,6 +41,19 @@ export function doorAccessOutboxRepository(db: Db) {
         )
         .execute(),
 
+    /** Owes Kisi each new member's switch, due at `at`, a few hundred a statement (a CSV import's thousands); supersedes any not yet sent. */
+    queueMany: async (switches: ReadonlyArray<{ memberId: number; wantEnabled: boolean }>, at: string) => {
+      for (let i = 0; i < switches.length; i += 200) {
+        await db
+          .insertInto('door_access_outbox')
+          .values(switches.slice(i, i + 200).map(({ memberId, wantEnabled }) => ({ member_id: memberId, want_enabled: wantEnabled ? 1 : 0, next_try_at: at, created_at: at })))
+          .onConflict((oc) =>
+            oc.column('member_id').doUpdateSet((eb) => ({ want_enabled: eb.ref('excluded.want_enabled'), version: sql<number>`door_access_outbox.version + 1`, attempts: 0, next_try_at: at, last_error: null })),
+          )
+          .execute();
+      }
+    },
+
     /**
      * The member is deleted: their access is owed off, found by the email Kisi knows them by (the row
      * outlives the member's record, migration 029); supersedes a switch not yet sent.

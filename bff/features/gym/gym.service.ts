@@ -19,7 +19,7 @@ import {
 } from '../../contracts/gym.contract';
 import type { Page } from '../../contracts/common.contract';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/engine';
-import { changesOf, personLabel, type Audit, type AuditActor, type AuditRecord } from '../../db/audit-trail';
+import { changesOf, personLabel, type AuditActor, type AuditRecord, type AuditWriter } from '../../db/audit-trail';
 import { erasedCountsAsChanges, type ErasedCounts, type PersonToErase } from '../../db/personal-data';
 import type { InTransaction } from '../../lib/event-bus';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error';
@@ -46,7 +46,7 @@ export interface GymWrite {
   owners: OwnersRepository;
   members: MembersRepository;
   outbox: DoorAccessOutboxRepository;
-  audit: Audit;
+  audit: AuditWriter;
   erase: (person: PersonToErase) => Promise<ErasedCounts>;
   /** Tells the open pages (a live `member` event, sent once the transaction commits) that a member changed without anyone's request: a pause that ended, a switch Kisi took. */
   announce: (news: MemberNews) => void;
@@ -76,13 +76,23 @@ const deletedMemberLabel = (id: number) => `member #${id}`;
 const memberAction = (before: GymMember, after: GymMember) =>
   before.membership === after.membership ? 'updated' : ({ active: 'reactivated', paused: 'paused', cancelled: 'cancelled' } as const)[after.membership];
 
-/** A member added as by hand, in the caller's transaction: their row, their door switch owed to Kisi (the outbox), their audit entry. */
-async function addMemberIn(tx: GymWrite, actor: AuditActor, input: CreateMember, at: string): Promise<number> {
-  const id = await tx.members.insert({ ...input, sync: switchDue(at), now: at });
-  await tx.outbox.queue(id, wantsDoorAccess(input.membership), at);
-  const created = (await tx.members.find(id))!;
-  await tx.audit(actor, { kind: 'member', action: 'created', subjectId: id, subject: personLabel(created), changes: changesOf(null, created, MEMBER_FIELDS) });
-  return id;
+/**
+ * Members added, in the caller's transaction: their rows, their door switches owed to Kisi (the
+ * outbox) and an audit entry each. One member by hand or a CSV import's thousands take this one path,
+ * a few statements for a few hundred members. Answers their ids in the order given.
+ */
+async function addMembersIn(tx: GymWrite, actor: AuditActor, inputs: readonly CreateMember[], at: string): Promise<number[]> {
+  const ids = await tx.members.insertMany(inputs.map((input) => ({ ...input, sync: switchDue(at), now: at })));
+  await tx.outbox.queueMany(ids.map((memberId, i) => ({ memberId, wantEnabled: wantsDoorAccess(inputs[i]!.membership) })), at);
+  const created = new Map((await tx.members.findMany(ids)).map((member) => [member.id, member]));
+  await tx.audit(
+    actor,
+    ids.map((id): AuditRecord => {
+      const member = created.get(id)!;
+      return { kind: 'member', action: 'created', subjectId: id, subject: personLabel(member), changes: changesOf(null, member, MEMBER_FIELDS) };
+    }),
+  );
+  return ids;
 }
 
 /** Inserts, answering 409 when the email is taken (also when two requests race for it). */
@@ -263,7 +273,7 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       await ensureOwnerExists(input.ownerId);
       const at = now();
       const id = await insertUnique(
-        () => inTransaction((tx) => addMemberIn(tx, actor, input, at)),
+        () => inTransaction(async (tx) => (await addMembersIn(tx, actor, [input], at))[0]!),
         `A gym member with email ${input.email} already exists.`,
       );
       return lastContact?.reachable !== false ? syncDoorAccess(actor, id) : memberOr404(id);
@@ -271,7 +281,7 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
 
     /**
      * Members from a CSV file (member-import.service.ts reads and checks it): each added as by hand
-     * (`addMemberIn`), all in one transaction with the import's own audit entry, so a file goes in
+     * (`addMembersIn`), all in one transaction with the import's own audit entry, so a file goes in
      * whole or not at all. An email taken or an owner deleted meanwhile is a 409, nothing added. Their
      * door switches are left to the sender (Kisi takes 5 requests a second; a file may hold thousands).
      */
@@ -279,7 +289,7 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       const at = now();
       try {
         await inTransaction(async (tx) => {
-          for (const input of inputs) await addMemberIn(tx, actor, input, at);
+          await addMembersIn(tx, actor, inputs, at);
           await tx.audit(actor, record);
         });
       } catch (err) {

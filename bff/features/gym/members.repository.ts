@@ -66,6 +66,9 @@ const doorStateColumn = sql<MemberAccessState>`(case when ${sql.ref('u.access_sy
 export type ListedMember = GymMember & { lastVisitAt: string | null };
 const toListed = (row: MemberRow): ListedMember => ({ ...toMember(row), lastVisitAt: row.lastVisitAt });
 
+/** Rows one statement writes or reads by id at most (both engines' bound-parameter limits are far above it). */
+const CHUNK = 200;
+
 /** The list by name, the Next and Previous links' cursor: `gym_users_name_idx` (and the filters' indexes) end in these. */
 const BY_NAME: KeysetOrder = { direction: 'asc', columns: [['u.name', 'text'], ['u.id', 'integer']] };
 
@@ -154,24 +157,42 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
       return row && toMember(row);
     },
 
-    insert: async (member: { email: string; name: string; ownerId: number; membership: Membership; sync: AccessSyncRecord; now: string }) => {
-      const row = await db
-        .insertInto('gym_users')
-        .values({
-          email: member.email,
-          name: member.name,
-          owner_id: member.ownerId,
-          membership: member.membership,
-          ...syncColumns(member.sync),
-          // Door events of this email may be there already (a returning member, a Kisi user first).
-          last_visit_at: newestVisitOf(db, member.email),
-          created_at: member.now,
-          updated_at: member.now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await fillVisitsOf(db, { id: row.id, email: member.email });
-      return row.id;
+    /** The members of these ids, as `find` reads one (any order; a few hundred a statement). */
+    findMany: async (ids: readonly number[]): Promise<GymMember[]> => {
+      const found: GymMember[] = [];
+      for (let i = 0; i < ids.length; i += CHUNK) found.push(...(await selectMembers().where('u.id', 'in', ids.slice(i, i + CHUNK)).execute()).map(toMember));
+      return found;
+    },
+
+    /**
+     * Adds members, a few hundred a statement (a member by hand, or a CSV import's thousands), with
+     * their visits from the door events of their emails already stored (a returning member, a Kisi
+     * user first). Answers their ids in the order given.
+     */
+    insertMany: async (members: ReadonlyArray<{ email: string; name: string; ownerId: number; membership: Membership; sync: AccessSyncRecord; now: string }>): Promise<number[]> => {
+      const idOf = new Map<string, number>();
+      for (let i = 0; i < members.length; i += CHUNK) {
+        const rows = await db
+          .insertInto('gym_users')
+          .values(
+            members.slice(i, i + CHUNK).map((member) => ({
+              email: member.email,
+              name: member.name,
+              owner_id: member.ownerId,
+              membership: member.membership,
+              ...syncColumns(member.sync),
+              last_visit_at: newestVisitOf(db, member.email),
+              created_at: member.now,
+              updated_at: member.now,
+            })),
+          )
+          .returning(['id', 'email'])
+          .execute();
+        for (const row of rows) idOf.set(row.email, row.id);
+      }
+      const ids = members.map((member) => idOf.get(member.email)!);
+      await fillVisitsOf(db, ids);
+      return ids;
     },
 
     update: (id: number, patch: { name?: string; ownerId?: number; membership?: Membership; pausedUntil?: string | null; sync?: AccessSyncRecord; now: string }) =>
