@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import type { Stall } from '@contracts/pt.contract';
-import { MAX_SPANS_PER_DAY, WEEKDAYS, WEEKDAY_NAMES, WeeklyHoursSchema, type HoursSpan, type Weekday, type WeeklyHours } from '@contracts/stall-hours.contract';
+import { MAX_SPANS_PER_DAY, minutesOfTime, WEEKDAYS, WEEKDAY_NAMES, WeeklyHoursSchema, type HoursSpan, type Weekday, type WeeklyHours } from '@contracts/stall-hours.contract';
 import { FormActions } from '@/components/form-fields';
 import { useToast } from '@/components/toast-host';
 import { errorMessage, isApiError } from '@/lib/api-client';
@@ -166,7 +166,7 @@ function DayRow({ day, spans, problems, onChange }: { day: Weekday; spans: Hours
         })}
         {dayProblem ? <span className="field-error">{dayProblem}</span> : null}
         {spans.length < MAX_SPANS_PER_DAY ? (
-          <button type="button" className="link-button" onClick={() => onChange([...spans, { opens: spans.at(-1)?.closes && spans.at(-1)!.closes !== '24:00' ? spans.at(-1)!.closes : '11:00', closes: '22:00' }])}>
+          <button type="button" className="link-button" onClick={() => onChange([...spans, nextSpan(spans.at(-1))])}>
             {spans.length ? 'Add another time' : 'Open this day'}
             <span className="visually-hidden"> on {name}</span>
           </button>
@@ -174,6 +174,15 @@ function DayRow({ day, spans, problems, onChange }: { day: Weekday; spans: Hours
       </div>
     </li>
   );
+}
+
+const timeOf = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** A time added after `last`: from its close, two hours (to midnight at most); the day's first: 11:00–22:00. */
+function nextSpan(last: HoursSpan | undefined): HoursSpan {
+  if (!last || !/^\d\d:\d\d$/.test(last.closes) || last.closes >= '24:00') return { opens: '11:00', closes: '22:00' };
+  const from = minutesOfTime(last.closes);
+  return { opens: last.closes, closes: timeOf(Math.min(from + 120, 1440)) };
 }
 
 /** A stall's week in short ("Mon 11:30–14:30, 18:00–22:00 · Tue closed …"), for its page. */
