@@ -27,7 +27,7 @@ export const orderStreamUrl = (id: number, token: string) => urlOf(ptApi.orderSt
 
 // ---- writes (docs/decisions/0001-one-way-to-write.md) -------------------------------------------
 
-/** A stall's page, the list (item counts, status) and the diners' menu (paused stalls leave it). */
+/** A stall's page, the list (item counts, status) and the diners' menu (where a paused or closed stall says so). */
 const stallChanged = (id: number | string) => [[ptApi.getStall, { params: { id } }], ptApi.listStalls, ptApi.menu] as const;
 
 export const createStall = write(ptApi.createStall, { stale: [ptApi.listStalls, ptApi.menu] });
