@@ -82,19 +82,19 @@ describe('kitchen tickets dish by dish', () => {
       const ticketName = `Table ${viewport.table} · Order ${id}`;
       const ticket = screen.getByRole('article', { name: ticketName });
       await screen.getByRole('list', { name: 'New tickets' }).getByRole('article', { name: ticketName }).waitFor();
-      const noted = ticket.getByRole('listitem').filter({ has: screen.getByRole('button', { name: `${NOTED.name} ready (order ${id})` }) });
+      const noted = ticket.getByRole('listitem').filter({ has: screen.getByRole('button', { name: `${NOTED.name} (order ${id}) ready` }) });
       await noted.getByText(`Note: ${NOTED.note}`).waitFor();
       await noted.getByText(`Allergens: ${NOTED.allergens}`).waitFor();
-      const plain = ticket.getByRole('listitem').filter({ has: screen.getByRole('button', { name: `${PLAIN.name} ready (order ${id})` }) });
+      const plain = ticket.getByRole('listitem').filter({ has: screen.getByRole('button', { name: `${PLAIN.name} (order ${id}) ready` }) });
       await plain.getByText(`Allergens: ${PLAIN.allergens}`).waitFor();
       await ticket.getByText('0 of 2 ready').waitFor();
       await ticket.scrollIntoViewIfNeeded();
       await screenshot(screen, `${viewport.name}-kitchen-new`);
 
       // The first dish: the ticket starts, and the diner hears how far it is.
-      await ticket.getByRole('button', { name: `${NOTED.name} ready (order ${id})` }).click();
+      await ticket.getByRole('button', { name: `${NOTED.name} (order ${id}) ready` }).click();
       await screen.getByRole('list', { name: 'Preparing tickets' }).getByRole('article', { name: ticketName }).waitFor();
-      assert.equal(await ticket.getByRole('button', { name: `${NOTED.name} ready (order ${id})` }).getAttribute('aria-pressed'), 'true');
+      assert.equal(await ticket.getByRole('button', { name: `${NOTED.name} (order ${id}) ready` }).getAttribute('aria-pressed'), 'true');
       await ticket.getByText('1 of 2 ready').waitFor();
       await confirmation.locator('.order-status-line .badge').filter({ hasText: /^Preparing$/ }).waitFor();
       await confirmation.getByText('1 of 2 dishes ready.').waitFor();
@@ -113,7 +113,7 @@ describe('kitchen tickets dish by dish', () => {
       await screenshot(runner.page, `${viewport.name}-runner-one-ready`);
 
       // The last dish: the ticket is ready, and so is the order.
-      await ticket.getByRole('button', { name: `${PLAIN.name} ready (order ${id})` }).click();
+      await ticket.getByRole('button', { name: `${PLAIN.name} (order ${id}) ready` }).click();
       await screen.getByRole('list', { name: 'Ready tickets' }).getByRole('article', { name: ticketName }).waitFor();
       await confirmation.locator('.order-status-line .badge').filter({ hasText: /^Ready$/ }).waitFor();
       await confirmation.getByText('A runner is bringing it over.').waitFor();

@@ -32,7 +32,7 @@ function setup(pt: FakePt = kitchen(), path = '/pt/kitchen/1') {
 const column = (name: string) => screen.getByRole('region', { name: new RegExp(`^${name}`) });
 const ticket = (order: number) => screen.getByRole('article', { name: new RegExp(`· Order ${order}$`) });
 const patches = (api: ReturnType<typeof fakeBff>) => api.calls.filter((c) => c.method === 'PATCH').map((c) => ({ path: c.path, body: c.body as { from: string; to: string } }));
-const dish = (order: number, name: string) => within(ticket(order)).getByRole('button', { name: `${name} ready (order ${order})` });
+const dish = (order: number, name: string) => within(ticket(order)).getByRole('button', { name: `${name} (order ${order}) ready` });
 
 describe('/pt/kitchen/:stallId', () => {
   it("shows only this stall's lines of each open order, in columns by status, with the board's age colours", async () => {

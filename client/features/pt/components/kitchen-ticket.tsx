@@ -15,8 +15,8 @@ function KitchenLine({ line, orderId, tap }: { line: OrderLine; orderId: number;
   const ready = line.readyAt !== null;
   return (
     <li className={`kitchen-line${ready ? ' kitchen-line-ready' : ''}`}>
-      {/* Pressed: ready. Its name says what pressing it means; the note and allergens are read after it. */}
-      <button type="button" className="kitchen-line-toggle" aria-pressed={ready} aria-label={`${line.name} ready (order ${orderId})`} onClick={() => tap(line, !ready)}>
+      {/* Pressed: ready. Named "Laksa (order 4) ready", never containing the whole-ticket bump's "Ready (order 4)"; the note and allergens are read after it. */}
+      <button type="button" className="kitchen-line-toggle" aria-pressed={ready} aria-label={`${line.name} (order ${orderId}) ready`} onClick={() => tap(line, !ready)}>
         <span className="kitchen-line-check" aria-hidden="true">
           {ready ? <Icon name="check" size={18} /> : null}
         </span>
