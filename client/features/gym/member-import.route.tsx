@@ -1,5 +1,5 @@
 import './member-import.css';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { MEMBER_IMPORT_MAX_BYTES, MEMBER_IMPORT_MAX_ROWS, type ImportOutcome, type MemberImportPreview, type MemberImportResult, type MemberImportRow } from '@contracts/member-import.contract';
 import { PageHeader } from '@/components/page-header';
 import { useToast } from '@/components/toast-host';
@@ -62,6 +62,8 @@ export function Component() {
   const [changedNote, setChangedNote] = useState(false);
   const [previewed, setPreviewed] = useState<Previewed | null>(null);
   const [result, setResult] = useState<MemberImportResult | null>(null);
+  const refusalBox = useRef<HTMLDivElement>(null);
+  useFocusOnArrival(refusalBox, refusal);
 
   async function preview(csv: string, source: string) {
     setBusy('previewing');
@@ -183,7 +185,7 @@ export function Component() {
       </section>
 
       {refusal ? (
-        <div className="banner banner-danger" role="alert">
+        <div ref={refusalBox} tabIndex={-1} className="banner banner-danger" role="alert">
           <p>
             <strong>Nothing was imported.</strong> {refusal}
           </p>
@@ -197,13 +199,20 @@ export function Component() {
   );
 }
 
+/** Moves the focus (and so the screen) to `target` when it arrives, and each time `key` changes. */
+function useFocusOnArrival(target: RefObject<HTMLElement | null>, key: unknown) {
+  useEffect(() => target.current?.focus(), [target, key]);
+}
+
 function ImportDone({ result, onAgain }: { result: MemberImportResult; onAgain: () => void }) {
+  const box = useRef<HTMLElement>(null);
+  useFocusOnArrival(box, result);
   const rest = [
     result.members > 0 ? `${plural(result.members, 'was already a member', 'were already members')} and ${result.members === 1 ? 'was' : 'were'} left as they are` : '',
     result.problems > 0 ? `${plural(result.problems, 'row', 'rows')} with problems ${result.problems === 1 ? 'was' : 'were'} left out` : '',
   ].filter(Boolean);
   return (
-    <section className="banner banner-info import-done" role="status" aria-label="Import done">
+    <section ref={box} tabIndex={-1} className="banner banner-info import-done" role="status" aria-label="Import done">
       <p>
         <strong>{result.created === 0 ? 'Nothing new: no member was added.' : `Imported ${plural(result.created, 'member', 'members')}.`}</strong>
         {rest.length ? ` ${rest.join('; ')}.` : ''}
@@ -223,7 +232,10 @@ function ImportDone({ result, onAgain }: { result: MemberImportResult; onAgain: 
 
 function PreviewSection({ previewed, changedNote, importing, onConfirm, onCancel }: { previewed: Previewed; changedNote: boolean; importing: boolean; onConfirm: () => void; onCancel: () => void }) {
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
   const { preview, source } = previewed;
+  // A new preview comes below the file's field (off a phone's screen): the reader is taken to it.
+  useFocusOnArrival(heading, preview.previewHash);
   const { counts } = preview;
   const [filter, setFilter] = useState<Filter>('all');
   const countOf: Record<Filter, number> = { all: counts.rows, new: counts.new, member: counts.members, problem: counts.problems };
@@ -233,7 +245,7 @@ function PreviewSection({ previewed, changedNote, importing, onConfirm, onCancel
 
   return (
     <section className="card stack import-preview" aria-labelledby={headingId}>
-      <h2 id={headingId} className="section-title">
+      <h2 id={headingId} ref={heading} tabIndex={-1} className="section-title">
         Preview of {source}
       </h2>
       {changedNote ? (
@@ -242,7 +254,7 @@ function PreviewSection({ previewed, changedNote, importing, onConfirm, onCancel
         </p>
       ) : null}
       <p className="import-counts" role="status">
-        {plural(counts.rows, 'row', 'rows')}: <strong className="import-count-new">{plural(counts.new, 'new member', 'new members')}</strong>,{' '}
+        {plural(counts.rows, 'row', 'rows')}: <strong className={counts.new ? 'import-count-new' : ''}>{plural(counts.new, 'new member', 'new members')}</strong>,{' '}
         <strong>{plural(counts.members, 'already a member', 'already members')}</strong>, <strong className={counts.problems ? 'import-count-problem' : ''}>{plural(counts.problems, 'row', 'rows')} left out</strong>{' '}
         with problems.
       </p>
