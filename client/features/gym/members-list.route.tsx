@@ -26,15 +26,16 @@ const SORT_LABELS: Record<MemberSort, string> = { name: 'Name', '-last_visit': '
 
 /**
  * The door filter's choices: the door access recorded of each member's last Kisi switch, in the
- * member page's words (the door column asks Kisi itself, and can differ after a change made in Kisi).
+ * member page's words ("Last confirmed by Kisi", "Door sync failed", "Waiting for Kisi"), short enough
+ * for a phone's half row. The door column asks Kisi itself, and can differ after a change made in Kisi.
  */
 const ACCESS_LABELS: Record<MemberAccessState, string> = {
-  open: 'Doors open (Kisi confirmed)',
-  closed: 'Doors closed (Kisi confirmed)',
+  open: 'Open (confirmed)',
+  closed: 'Closed (confirmed)',
   waiting: 'Waiting for Kisi',
   failed: 'Door sync failed',
   no_account: 'No Kisi account',
-  unconfirmed: 'Not confirmed by Kisi yet',
+  unconfirmed: 'Never confirmed',
 };
 
 /** `/shell/gymowner/users?page&query&ownerId&membership&access&sort`: every param falls back silently. */

@@ -34,7 +34,7 @@ export function MemberAttendanceCard({ attendance, now = Date.now() }: { attenda
           <dt>12 weeks</dt>
           <dd data-testid="attendance-total">
             {days(total)}
-            <span className="muted"> · {(total / weeks.length).toFixed(1)} a week</span>
+            <span className="muted attendance-average">{(total / weeks.length).toFixed(1)} a week on average</span>
           </dd>
         </div>
       </dl>
@@ -49,7 +49,7 @@ export function MemberAttendanceCard({ attendance, now = Date.now() }: { attenda
               <span className="attendance-count" aria-hidden="true">
                 {week.days || ''}
               </span>
-              <span className="attendance-bar" style={{ blockSize: `${(week.days / 7) * 100}%` }} aria-hidden="true" />
+              <span className="attendance-bar" style={{ blockSize: `${(week.days / 7) * 5}rem` }} aria-hidden="true" />
               <span className="attendance-label">
                 <span className="visually-hidden">{i === weeks.length - 1 ? 'This week, from ' : 'Week of '}</span>
                 <span className="attendance-label-text">{labelOf(week.start)}</span>

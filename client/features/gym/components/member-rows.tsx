@@ -41,6 +41,14 @@ export function MemberRows({
   const now = useNow(60_000);
   return (
     <table className="gym-table" aria-label={label} aria-busy={busy} role="table">
+      <colgroup>
+        <col />
+        <col className="gym-col-door" />
+        <col className="gym-col-visits" />
+        <col className="gym-col-visit" />
+        <col className="gym-col-membership" />
+        {onDelete ? <col className="gym-col-actions" /> : null}
+      </colgroup>
       <thead role="rowgroup">
         <tr role="row">
           <th scope="col" role="columnheader">
