@@ -102,6 +102,10 @@ describe('preview', () => {
       // Row 5 is the empty cells, row 6 the empty line: as a spreadsheet numbers them.
       [7, 'Last Row', 'last.row@mail.test', 'theo@northside.test', 'active', 'new'],
     ]);
+    // Excel's own separator line, which it does not show as a row.
+    const excel = await preview('\uFEFFsep=;\r\nname;email;owner_email\r\nAda, Countess;ada@mail.test;theo@northside.test\r\n');
+    expect(excel.separator).toBe(';');
+    expect(excel.rows.map((r) => [r.line, r.name, r.outcome])).toEqual([[2, 'Ada, Countess', 'new']]);
     const split = await preview('First name\tLast name\tEmail\tOwner\nGrace\tHopper\tgrace@mail.test\ttheo@northside.test\n');
     expect(split.separator).toBe('\t');
     expect(split.rows[0]).toMatchObject({ name: 'Grace Hopper', outcome: 'new' });

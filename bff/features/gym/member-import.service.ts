@@ -126,9 +126,12 @@ export function memberImportService({ lookups, gym }: { lookups: MemberImportRep
     if (bytes > MEMBER_IMPORT_MAX_BYTES) {
       throw tooLarge(`The file is ${megabytes(bytes)}; an import takes at most ${megabytes(MEMBER_IMPORT_MAX_BYTES)} (about ${MEMBER_IMPORT_MAX_ROWS.toLocaleString('en')} members). Split it and import each part.`);
     }
-    if (csv.replace(/^\uFEFF/, '').trim() === '') throw unreadable('The file is empty.');
-    const separator = separatorOf(csv.replace(/^\uFEFF/, ''));
-    const [header, ...records] = recordsOf(csv, separator);
+    // Excel may write its separator first ("sep=;"), a line it does not show (nor number) itself.
+    const hint = /^\uFEFF?sep=([,;\t])\r?\n/i.exec(csv);
+    const text = hint ? csv.slice(hint[0].length) : csv.replace(/^\uFEFF/, '');
+    if (text.trim() === '') throw unreadable('The file is empty.');
+    const separator = hint ? (hint[1] as Separator) : separatorOf(text);
+    const [header, ...records] = recordsOf(text, separator);
     if (records.length > MEMBER_IMPORT_MAX_ROWS) {
       throw tooLarge(`The file has ${records.length.toLocaleString('en')} rows; an import takes at most ${MEMBER_IMPORT_MAX_ROWS.toLocaleString('en')}. Split it and import each part.`);
     }
