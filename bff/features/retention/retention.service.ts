@@ -75,15 +75,13 @@ export function retentionService({ retention, removeUnusedBlob, settings, logger
       // A conversation's messages first, so no one batch takes a long thread with its conversation.
       await inBatches(kind, async (limit) => ({ purged: await retention.conversationMessages(cutoff, limit) }), stop);
     }
-    if (kind === 'doorEvents') {
-      // Members' visits are kept from the door events, and go with them (decision 0104).
-      await inBatches(kind, async (limit) => ({ purged: await retention.memberVisits(cutoff, limit) }), stop);
-    }
     const purged = await inBatches(kind, (limit) => retention[kind](cutoff, limit), stop);
     if (kind === 'doorEvents') {
       // Who pressed a remote unlock that matched no event goes at the same cut-off (one that matched went
       // with its event); counted apart: the kind counts door events.
       await inBatches(kind, async (limit) => ({ purged: await retention.remoteUnlockRequests(cutoff, limit) }), stop);
+      // Members' visits are kept from the door events, and go at their cut-off too (decision 0104).
+      await inBatches(kind, async (limit) => ({ purged: await retention.memberVisits(cutoff, limit) }), stop);
     }
     return purged;
   }
