@@ -65,6 +65,23 @@ it('gives each due row to one sender when senders on every instance claim at onc
   expect(await doorAccessOutboxRepository(instances[1]!.db).claim(T1, LEASE)).toEqual([]);
 });
 
+it('claims at most its limit of due rows, longest waiting first, and the next claim the next ones (thousands due at once: an import)', async () => {
+  const outbox = doorAccessOutboxRepository(instances[0]!.db);
+  const ids = await memberIds();
+  // Queued newest first: the last members have waited longest.
+  for (const [i, id] of ids.entries()) await outbox.queue(id, false, `2026-11-29T07:${String(59 - i).padStart(2, '0')}:00.000Z`);
+  const first = await outbox.claim(T1, LEASE, undefined, 15);
+  expect(first.map((c) => c.memberId)).toEqual(expect.arrayContaining(ids.slice(-15)));
+  expect(first).toHaveLength(15);
+  // At once on every instance: each due row to one sender, none beyond each claim's limit.
+  const claims = await Promise.all(Array.from({ length: 4 }, (_, i) => doorAccessOutboxRepository(instances[i % instances.length]!.db).claim(T1, LEASE, undefined, 10)));
+  for (const claim of claims) expect(claim.length).toBeLessThanOrEqual(10);
+  const all = [...first, ...claims.flat()].map((c) => c.memberId);
+  expect(new Set(all).size).toBe(all.length);
+  const rest = await outbox.claim(T1, LEASE, undefined, 100);
+  expect([...all, ...rest.map((c) => c.memberId)].sort((a, b) => a - b)).toEqual(ids);
+});
+
 it('brings every waiting row forward when Kisi answers again', async () => {
   const outbox = doorAccessOutboxRepository(instances[0]!.db);
   const ids = (await memberIds()).slice(0, 3);

@@ -14,6 +14,12 @@ export interface OwedSwitch {
 }
 
 /**
+ * Switches one claim takes at most: two Kisi requests each at Kisi's 5 a second, 50 are sent in about
+ * 20 s, well inside the sender's lease (`SEND_LEASE_MS`, a minute).
+ */
+export const CLAIM_BATCH = 50;
+
+/**
  * The door-access outbox (migration 025): one row per member whose Kisi access does not follow their
  * membership yet. Every decision is one statement, so instances sharing PostgreSQL agree: a claim is
  * an update of the due rows nobody holds that sets their lease (`claimed_until`), and PostgreSQL
@@ -67,14 +73,31 @@ export function doorAccessOutboxRepository(db: Db) {
         )
         .execute(),
 
-    /** The rows due at `now` (or the one member's, due or not), each leased to this sender until `leaseUntil`. */
-    claim: async (now: string, leaseUntil: string, memberId?: number): Promise<OwedSwitch[]> =>
+    /**
+     * The rows due at `now`, at most `limit` of them, longest waiting first (or the one member's, due
+     * or not), each leased to this sender until `leaseUntil`. The limit keeps a claim sendable within
+     * its lease when thousands are due at once (a CSV import); the next run takes the next ones.
+     */
+    claim: async (now: string, leaseUntil: string, memberId?: number, limit = CLAIM_BATCH): Promise<OwedSwitch[]> =>
       (
         await db
           .updateTable('door_access_outbox')
           .set({ claimed_until: leaseUntil })
           .where(unheld(now))
-          .$if(memberId === undefined, (qb) => qb.where('next_try_at', '<=', now))
+          .$if(memberId === undefined, (qb) =>
+            qb
+              .where('next_try_at', '<=', now)
+              .where('member_id', 'in', (eb) =>
+                eb
+                  .selectFrom('door_access_outbox as due')
+                  .select('due.member_id')
+                  .where('due.next_try_at', '<=', now)
+                  .where((due) => due.or([due('due.claimed_until', 'is', null), due('due.claimed_until', '<=', now)]))
+                  .orderBy('due.next_try_at')
+                  .orderBy('due.member_id')
+                  .limit(limit),
+              ),
+          )
           .$if(memberId !== undefined, (qb) => qb.where('member_id', '=', memberId!))
           .returning(['member_id', 'want_enabled', 'version', 'attempts', 'email'])
           .execute()
