@@ -1,6 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeBff, renderApp } from '@/test-support/test-utils';
+import { FakeEventSource, fakeBff, fakeEventSourceEachTest, kisiEvent, renderApp } from '@/test-support/test-utils';
 import { attendanceOf, fakeGym, member, owner, type FakeGym } from '@/test-support/gym.fake-api';
 
 /**
@@ -8,6 +8,7 @@ import { attendanceOf, fakeGym, member, owner, type FakeGym } from '@/test-suppo
  * weeks on their page; the list's header row, its "Visits (4 wks)" column and its filter by
  * recorded door access, kept in the address.
  */
+fakeEventSourceEachTest();
 afterEach(() => jest.restoreAllMocks());
 
 const marta = owner(1, { name: 'Marta Kowalski', gymName: 'Iron Harbour' });
@@ -49,6 +50,20 @@ describe('a member’s attendance on their page', () => {
     expect(weeks[2]).toHaveTextContent('Week of 30 Dec: 0 days');
     expect(weeks[11]).toHaveTextContent('This week, from 3 Mar: 2 days');
     expect(within(card).getByText(/Europe\/Lisbon/)).toBeInTheDocument();
+  });
+
+  it('reads again when one of the member’s unlocks arrives live, not someone else’s', async () => {
+    const { api, gym } = setup('/shell/gymowner/users/1');
+    const card = await screen.findByRole('region', { name: 'Attendance' });
+    act(() => FakeEventSource.current().open());
+    const reads = () => api.calls.filter((c) => c.path === '/api/gym/users/1/attendance').length;
+    await waitFor(() => expect(reads()).toBeGreaterThanOrEqual(1));
+    const before = reads();
+    act(() => FakeEventSource.current().emit('webhook', kisiEvent(50, { actorEmail: 'someone@else.example' }), '30'));
+    gym.attendance.set(1, attendanceOf([2, 3, 0, 1, 2, 3, 2, 1, 0, 2, 3, 3], { cameToday: true }));
+    act(() => FakeEventSource.current().emit('webhook', kisiEvent(51, { actorEmail: 'ADA@desk.example' }), '31'));
+    await waitFor(() => expect(within(card).getByTestId('attendance-week')).toHaveTextContent('3 days'));
+    expect(reads()).toBe(before + 1);
   });
 
   it('says so when they have not come in 12 weeks, with when they last came', async () => {

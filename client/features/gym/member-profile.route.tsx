@@ -297,7 +297,7 @@ export function Component() {
         <MembershipSwitch />
       </section>
       <DoorAccessCard member={member} read={access} />
-      <MemberAttendanceCard attendance={attendance} />
+      <MemberAttendanceCard member={member} attendance={attendance} />
     </div>
   );
 }

@@ -1,6 +1,10 @@
-import type { MemberAttendance } from '@contracts/gym.contract';
+import { gymApi, type MemberAttendance } from '@contracts/gym.contract';
+import type { KisiEvent } from '@contracts/webhook.contract';
 import { Icon } from '@/components/icon';
 import { formatLastVisit, formatWhen } from '@/lib/format';
+import { useLiveEvents, useWhenLiveReopens } from '@/lib/live-events';
+import { invalidate } from '@/lib/reads';
+import { isUnlockOf } from '../unlocks.api';
 
 /** A week's Monday (YYYY-MM-DD, the venue's calendar) as "8 Sep": a calendar day, so read in UTC whatever the reader's zone. */
 const weekLabel = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
@@ -10,9 +14,16 @@ const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 /**
  * How often the member comes (issue 52): today, this week and the last 12 weeks, each venue day
  * counted once however many doors they opened (the server counts by `VENUE_TIME_ZONE`; weeks start
- * on Monday). The weeks are a small bar chart, written out for screen readers as a list.
+ * on Monday). The weeks are a small bar chart, written out for screen readers as a list. Read again
+ * when one of the member's unlocks arrives on the live stream, and when the stream reopens.
  */
-export function MemberAttendanceCard({ attendance, now = Date.now() }: { attendance: MemberAttendance; now?: number }) {
+export function MemberAttendanceCard({ member, attendance, now = Date.now() }: { member: { id: number; email: string }; attendance: MemberAttendance; now?: number }) {
+  const readAgain = () => void invalidate(gymApi.memberAttendance, { params: { id: member.id } });
+  useLiveEvents(['webhook'], (event) => {
+    const unlock = event.data as KisiEvent;
+    if (isUnlockOf(unlock, member.email) && unlock.success) readAgain();
+  });
+  useWhenLiveReopens(readAgain);
   const { weeks, cameToday, thisWeek, lastVisitAt, timeZone } = attendance;
   const total = weeks.reduce((sum, w) => sum + w.days, 0);
   const lastToday = cameToday && lastVisitAt ? formatWhen(lastVisitAt) : null;
