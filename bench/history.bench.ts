@@ -65,6 +65,10 @@ function readsOf(ids: Ids): Read[] {
     { name: 'members, first page', path: '/api/gym/users?page=0' },
     { name: 'members, search "Member 17"', path: `/api/gym/users?page=0&query=${person}` },
     { name: 'members, by last visit', path: '/api/gym/users?page=0&sort=-last_visit' },
+    { name: 'members, 100 with their 4 weeks', path: '/api/gym/users?page=0&pageSize=100' },
+    { name: 'members, door access never confirmed', path: '/api/gym/users?page=0&access=unconfirmed' },
+    { name: 'members, door access never confirmed, by last visit', path: '/api/gym/users?page=0&access=unconfirmed&sort=-last_visit' },
+    { name: "a member's attendance (12 weeks)", path: `/api/gym/users/${ids.member}/attendance` },
     // Deep in the list as its Next links reach it: the cursor of the member before the page.
     { name: 'members, page 1,500 (by its cursor)', path: `/api/gym/users?page=1500&next=${ids.memberCursor}` },
     { name: 'orders, open (runner board)', path: '/api/pt/orders?status=open' },
@@ -162,6 +166,8 @@ interface Ids {
   stall: number;
   /** The member list's cursor 15,000 members in by name (as far in as there are, on the seeded data). */
   memberCursor: string;
+  /** "Member 17" (history17@members.example): their attendance. */
+  member: number;
 }
 
 async function idsOf(database: Database): Promise<Ids> {
@@ -169,7 +175,8 @@ async function idsOf(database: Database): Promise<Ids> {
   const stall = (await database.db.selectFrom('stalls').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   const members = Number((await database.db.selectFrom('gym_users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const deep = await database.db.selectFrom('gym_users').select(['name', 'id']).orderBy('name').orderBy('id').offset(Math.min(15_000, members) - 1).limit(1).executeTakeFirstOrThrow();
-  return { channel, stall, memberCursor: encodeCursor([deep.name, deep.id]) };
+  const member = (await database.db.selectFrom('gym_users').select('id').where('email', '=', 'history17@members.example').executeTakeFirstOrThrow()).id;
+  return { channel, stall, memberCursor: encodeCursor([deep.name, deep.id]), member };
 }
 
 const ms = (n: number) => (n >= 100 ? fmt(n) : fmt(n, 1));
