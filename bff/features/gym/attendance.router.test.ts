@@ -128,6 +128,26 @@ describe('counting by the venue’s day', () => {
     ]);
   });
 
+  it('reads a range of the primary key for each member, never the whole table, on either engine', async () => {
+    const { db, engine } = ctx.database;
+    const captured: RootOperationNode[] = [];
+    const capture: KyselyPlugin = { transformQuery: ({ node }) => (captured.push(node), node), transformResult: async ({ result }) => result };
+    await visitsRepository(db.withPlugin(capture), 'Europe/Lisbon').recentVisitDays([1, 2, 3], new Date('2026-03-04T12:00:00.000Z'));
+    const q = db.getExecutor().compileQuery(captured[0]!, { queryId: 'plan' });
+    if (engine === 'sqlite') {
+      const plan = (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]))).rows.map((r) => r.detail).join('\n');
+      expect(plan).toMatch(/SEARCH member_visits USING (COVERING )?INDEX sqlite_autoindex_member_visits_1 \(member_id=\? AND at>\? AND at<\?\)/);
+      return;
+    }
+    // A handful of rows: PostgreSQL reads the whole table unless told not to; what matters is that the key can serve it.
+    await db.transaction().execute(async (trx) => {
+      await trx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
+      const plan = (await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${q.sql}`, [...q.parameters]))).rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/member_visits_pk/);
+      expect(plan).toMatch(/Index Cond: \(\(member_id = ANY/);
+    });
+  });
+
   it('starts weeks on Monday', () => {
     expect(mondayOf('2026-03-04')).toBe('2026-03-02');
     expect(mondayOf('2026-03-02')).toBe('2026-03-02');
