@@ -110,6 +110,13 @@ describe('the members list’s columns and door filter', () => {
     expect(memberCalls(api)).toEqual(['/api/gym/users?page=0&pageSize=10&access=waiting']);
   });
 
+  it('says, when no member is confirmed open, when Kisi confirms a member’s doors', async () => {
+    const gym = desk();
+    gym.members = gym.members.filter((m) => m.id !== 1);
+    setup('/shell/gymowner/users?access=open', gym);
+    expect(await screen.findByText('No member here is “Open (confirmed)”. Kisi confirms a member’s doors when their membership switches them.')).toBeInTheDocument();
+  });
+
   it('an unknown door state in the address falls back to any', async () => {
     const { api } = setup('/shell/gymowner/users?access=ajar');
     await screen.findByRole('table', { name: 'Members' });
