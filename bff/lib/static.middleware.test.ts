@@ -190,8 +190,8 @@ describe("a page's first reads, in its HTML for the session that may make them",
       `${gymApi.listMembers.path}?page=1&pageSize=10&query=ann&sort=-last_visit`,
       gymApi.doorSyncStatus.path,
     ]);
-    // A member's page names the member (the layout's read) and their door access (the profile's).
-    expect(await preloads('/shell/gymowner/users/7', 'staff')).toEqual([authApi.session.path, ...shell, '/api/gym/users/7', '/api/gym/users/7/access']);
+    // A member's page names the member (the layout's read), their door access and their attendance (the profile's).
+    expect(await preloads('/shell/gymowner/users/7', 'staff')).toEqual([authApi.session.path, ...shell, '/api/gym/users/7', '/api/gym/users/7/access', '/api/gym/users/7/attendance']);
     expect(await preloads('/gymowners/3?page=2', 'staff')).toEqual([authApi.session.path, '/api/gym/owners/3', `${gymApi.listMembers.path}?page=1&pageSize=10&ownerId=3`]);
   });
 
