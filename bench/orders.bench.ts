@@ -35,7 +35,7 @@ const NOTES = ['no chilli', 'extra sauce on the side', 'no ice please', 'less su
 
 /** Realistic carts from the diners' menu: 2–3 different available items, mostly one of each, a note on some lines, any table of the venue. */
 function cartBodies(menu: Menu): string[] {
-  const available = menu.stalls.flatMap((stall) => stall.items.filter((item) => !item.soldOut).map((item) => item.id));
+  const available = menu.stalls.filter((stall) => stall.availability.state === 'open').flatMap((stall) => stall.items.filter((item) => !item.soldOut).map((item) => item.id));
   if (available.length < 3) throw new Error(`orders bench: the demo menu has only ${available.length} items that are not sold out; a cart needs 3`);
   const pick = <T>(list: readonly T[]): T => list[crypto.randomInt(list.length)]!;
   return Array.from({ length: CART_POOL }, () => {

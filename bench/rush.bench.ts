@@ -86,7 +86,7 @@ const markerOf = (order: Order, pattern: RegExp) => {
  */
 async function rush(bff: ChildServer, cookie: string): Promise<Rush> {
   const menu = await readJson<Menu>(`${bff.url}/api/pt/menu`);
-  const stalls = menu.stalls.map((stall) => ({ id: stall.id, items: stall.items.filter((item) => !item.soldOut).map((item) => item.id) })).filter((s) => s.items.length > 0);
+  const stalls = menu.stalls.filter((stall) => stall.availability.state === 'open').map((stall) => ({ id: stall.id, items: stall.items.filter((item) => !item.soldOut).map((item) => item.id) })).filter((s) => s.items.length > 0);
   if (stalls.length < 2) throw new Error(`rush bench: the demo menu has ${stalls.length} stalls with dishes; a two-stall order needs 2`);
   const openBefore = (await readJson<Page<Order>>(`${bff.url}${OPEN_PATH}&pageSize=1`, { headers: { cookie } })).total;
 
@@ -223,7 +223,7 @@ async function rush(bff: ChildServer, cookie: string): Promise<Rush> {
 /** Places orders side by side until `open` orders are open (the lunch's leftovers and more): the board's worst case. */
 async function buildBacklog(bff: ChildServer, cookie: string, open: number): Promise<number> {
   const menu = await readJson<Menu>(`${bff.url}/api/pt/menu`);
-  const items = menu.stalls.flatMap((stall) => stall.items.filter((item) => !item.soldOut).map((item) => item.id));
+  const items = menu.stalls.filter((stall) => stall.availability.state === 'open').flatMap((stall) => stall.items.filter((item) => !item.soldOut).map((item) => item.id));
   let now = (await readJson<Page<Order>>(`${bff.url}${OPEN_PATH}&pageSize=1`, { headers: { cookie } })).total;
   let next = 0;
   const worker = async () => {

@@ -90,7 +90,7 @@ function traffic(url: string, cookie: string, menu: Menu, until: () => boolean, 
     }
   };
   const lists = ['/api/gym/users?pageSize=50', '/api/pt/orders?status=open', '/api/chat/channels/1/messages', '/api/rest/pieces?query=house', '/api/audit', '/api/uploads', '/api/webhooks/unlocks?email=alice.moreau%40mail.example', '/api/pt/menu'];
-  const items = menu.stalls.flatMap((stall) => stall.items.filter((item) => !item.soldOut).map((item) => item.id));
+  const items = menu.stalls.filter((stall) => stall.availability.state === 'open').flatMap((stall) => stall.items.filter((item) => !item.soldOut).map((item) => item.id));
   const tag = crypto.randomBytes(4).toString('hex');
   const upload = Buffer.concat([Buffer.from(PDF_SIGNATURE, 'latin1'), crypto.randomBytes(UPLOAD_BYTES - PDF_SIGNATURE.length)]);
   const meta = `${UPLOAD_METADATA_KEYS.name} ${Buffer.from('soak.pdf').toString('base64')},${UPLOAD_METADATA_KEYS.type} ${Buffer.from('application/pdf').toString('base64')}`;

@@ -132,7 +132,7 @@ it('restores a backup taken under a write load into a new place: the app starts 
   const server = await start(live);
   const cookie = await signIn(server.url);
   const menu = (await (await fetch(`${server.url}${ptApi.menu.path}`)).json()) as Menu;
-  const items = menu.stalls.flatMap((stall) => stall.items.filter((item) => !item.soldOut));
+  const items = menu.stalls.filter((stall) => stall.availability.state === 'open').flatMap((stall) => stall.items.filter((item) => !item.soldOut));
   const channels = (await (await fetch(`${server.url}${chatApi.listChannels.path}`, { headers: { cookie } })).json()) as ChannelList;
   const channel = channels.channels.find((c) => !c.archivedAt)!;
 
