@@ -391,6 +391,23 @@ describe('placing the order', () => {
     expect(vibrate).toHaveBeenCalledTimes(2);
   });
 
+  it('does not buzz for an order first seen served (the page was closed while it was ready), and says a browser without vibration only chimes', async () => {
+    Object.defineProperty(navigator, 'vibrate', { value: undefined, configurable: true });
+    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
+    const { user } = await cartWithLaksaAndPizza(pt);
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+    expect(confirmation).toHaveTextContent('This browser cannot vibrate for a web page, so you will hear a chime when the food is ready');
+    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
+    const vibrate = jest.fn(() => true);
+    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
+    const stream = FakeEventSource.instances.find((s) => s.url === '/api/pt/orders/1/stream?token=token-1')!;
+    act(() => stream.open());
+    act(() => stream.emit('order', { ...pt.orders[0]!, token: undefined, key: undefined, status: 'served', updatedAt: new Date(Date.now() + 180_000).toISOString() }, ''));
+    expect(confirmation).toHaveTextContent('Enjoy your meal!');
+    expect(vibrate).not.toHaveBeenCalled();
+  });
+
   it('does not buzz when the diner took the buzz back', async () => {
     const vibrate = jest.fn(() => true);
     Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });

@@ -47,11 +47,12 @@ export function stopBuzz(orderId: number): void {
 }
 
 /**
- * Buzzes for `order` if the diner asked and it has become ready (or already gone further): the
- * vibration, the chime a few times, and a notification when the page is not on screen. Once only.
+ * Buzzes for `order` if the diner asked and it is ready: the vibration, the chime a few times, and a
+ * notification when the page is not on screen. Once only; an order already served (the page was
+ * closed while it was ready) does not buzz, as the food is at the table.
  */
 export function buzzIfReady(order: Pick<Order, 'id' | 'status' | 'table'>): boolean {
-  if (order.status !== 'ready' && order.status !== 'served') return false;
+  if (order.status !== 'ready') return false;
   if (buzzStore.read()[order.id] !== 'asked') return false;
   buzzStore.write({ ...buzzStore.read(), [order.id]: 'buzzed' });
   if (buzzAbilities().vibrates) navigator.vibrate(BUZZ_PATTERN);

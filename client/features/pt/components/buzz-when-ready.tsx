@@ -4,10 +4,13 @@ import { Icon } from '@/components/icon';
 import { useStored } from '@/lib/stored-value';
 import { askToBuzz, buzzAbilities, buzzIfReady, buzzStore, stopBuzz } from '@/features/pt/order-buzz';
 
+/** How the device will tell the diner: a browser without vibration for web pages (an iPhone's) can only chime. */
+const buzzWays = () => (buzzAbilities().vibrates ? 'This device vibrates and chimes' : 'This browser cannot vibrate for a web page, so you will hear a chime');
+
 /** What the diner can count on, in their browser's terms: a promise the page cannot keep is worse than none. */
 function buzzHint(): string {
-  const { vibrates, notifies } = buzzAbilities();
-  const how = vibrates ? 'This device vibrates and chimes' : 'This browser cannot vibrate for a web page: you will hear a chime';
+  const { notifies } = buzzAbilities();
+  const how = buzzWays();
   const away =
     notifies === 'granted'
       ? 'with the page in the background you get a notification too.'
@@ -34,7 +37,7 @@ export function BuzzWhenReady({ order }: { order: Pick<Order, 'id' | 'status' | 
         <button type="button" className="btn" onClick={() => void askToBuzz(order.id).then(() => setAnswered((n) => n + 1))}>
           <Icon name="bell" /> Buzz me when it’s ready
         </button>
-        <p className="muted small">Your phone vibrates and chimes when the food is ready: keep this page open.</p>
+        <p className="muted small">{buzzWays()} when the food is ready: keep this page open.</p>
       </div>
     );
   }
