@@ -115,6 +115,13 @@ describe('preview', () => {
     const refused = async (csv: string, status: number) => (await staff.post('/api/gym/users/import/preview').send({ csv }).expect(status)).body as { detail: string; errors: Array<{ path: string; message: string }> };
     expect((await refused('', 400)).detail).toBe('The file is empty.');
     expect((await refused('\uFEFF  \n', 400)).detail).toBe('The file is empty.');
+    // What a blank spreadsheet exports: separators and nothing in any cell (no header row at all).
+    for (const blank of [',,\n', ';;;\n;;;\n', 'sep=;\n;;\n']) {
+      const empty = await refused(blank, 400);
+      expect(empty).toMatchObject({ detail: 'The file is empty.', errors: [{ path: 'body.csv', message: 'The file is empty.' }] });
+      const notImported = await staff.post('/api/gym/users/import').send({ csv: blank, previewHash: '0'.repeat(64) }).expect(400);
+      expect(notImported.body.detail).toBe('The file is empty.');
+    }
     const noColumns = await refused('Nom,Courriel\nAna,ana@mail.test\n', 400);
     expect(noColumns.detail).toMatch(/^The first row must name the columns: it has no name, no email, no owner_email column \(it names “Nom”, “Courriel”\)/);
     expect(noColumns.errors).toEqual([{ path: 'body.csv', message: noColumns.detail }]);

@@ -132,13 +132,15 @@ export function memberImportService({ lookups, gym }: { lookups: MemberImportRep
     if (text.trim() === '') throw unreadable('The file is empty.');
     const separator = hint ? (hint[1] as Separator) : separatorOf(text);
     const [header, ...records] = recordsOf(text, separator);
+    // Lines of separators alone (",,", ";;;": what a blank spreadsheet exports) are no rows, so no header either.
+    if (!header) throw unreadable('The file is empty.');
     if (records.length > MEMBER_IMPORT_MAX_ROWS) {
       throw tooLarge(`The file has ${records.length.toLocaleString('en')} rows; an import takes at most ${MEMBER_IMPORT_MAX_ROWS.toLocaleString('en')}. Split it and import each part.`);
     }
 
     // The header row: each column's field (the first column of a field wins; others are ignored).
     const index = new Map<ImportField, number>();
-    const columns = header!.cells.map((text, i) => {
+    const columns = header.cells.map((text, i) => {
       const field = HEADERS[headerKey(text)] ?? null;
       if (field && !index.has(field)) {
         index.set(field, i);
@@ -196,21 +198,22 @@ export function memberImportService({ lookups, gym }: { lookups: MemberImportRep
       if (!membership) problems.push(`Membership “${shown(membershipText)}” is not one of active, paused, cancelled`);
 
       const base = { line, name: shown(name), email: shown(memberEmail ?? email), ownerEmail: shown(owner?.email ?? ownerEmail), membership: membership ?? shown(membershipText), memberId: null, differences: [] };
-      if (problems.length > 0) return { row: { ...base, outcome: 'problem', problems }, ownerId: owner?.id ?? null };
-      const already = members.get(memberEmail!);
+      // (Each of email, owner and membership missing is a problem above; the checks again narrow their types.)
+      if (problems.length > 0 || !memberEmail || !owner || !membership) return { row: { ...base, outcome: 'problem', problems }, ownerId: owner?.id ?? null };
+      const already = members.get(memberEmail);
       if (already) {
         const differences: ImportDifference[] = [
           ...(already.name !== name ? [{ field: 'name' as const, member: already.name, file: shown(name) }] : []),
-          ...(already.ownerEmail.toLowerCase() !== owner!.email.toLowerCase() ? [{ field: 'owner' as const, member: already.ownerEmail, file: owner!.email }] : []),
+          ...(already.ownerEmail.toLowerCase() !== owner.email.toLowerCase() ? [{ field: 'owner' as const, member: already.ownerEmail, file: owner.email }] : []),
           // An empty cell says nothing about the membership: only one written is compared.
-          ...(membershipText !== '' && already.membership !== membership ? [{ field: 'membership' as const, member: already.membership, file: membership! }] : []),
+          ...(membershipText !== '' && already.membership !== membership ? [{ field: 'membership' as const, member: already.membership, file: membership }] : []),
         ];
-        return { row: { ...base, outcome: 'member', problems: [], memberId: already.id, differences }, ownerId: owner!.id };
+        return { row: { ...base, outcome: 'member', problems: [], memberId: already.id, differences }, ownerId: owner.id };
       }
       // The same checks as a member added by hand (the form's body schema), so an import adds nothing the form would refuse.
-      const checked = v.safeParse(CreateMemberSchema, { email: memberEmail, name, ownerId: owner!.id, membership });
-      if (!checked.success) return { row: { ...base, outcome: 'problem', problems: checked.issues.map((issue) => issue.message) }, ownerId: owner!.id };
-      return { row: { ...base, outcome: 'new', problems: [] }, ownerId: owner!.id, create: checked.output };
+      const checked = v.safeParse(CreateMemberSchema, { email: memberEmail, name, ownerId: owner.id, membership });
+      if (!checked.success) return { row: { ...base, outcome: 'problem', problems: checked.issues.map((issue) => issue.message) }, ownerId: owner.id };
+      return { row: { ...base, outcome: 'new', problems: [] }, ownerId: owner.id, create: checked.output };
     });
 
     const count = (outcome: MemberImportRow['outcome']) => planned.filter((p) => p.row.outcome === outcome).length;
