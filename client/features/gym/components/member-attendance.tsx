@@ -71,7 +71,7 @@ export function MemberAttendanceCard({ member, attendance, now = Date.now() }: {
         </ol>
       )}
       <p className="muted small">
-        {lastToday ? `Last in ${lastToday}. ` : ''}A day counts once however many doors they open; days by the venue’s clock ({timeZone}), weeks from Monday.
+        {lastToday ? `Last came in ${lastToday}. ` : ''}A day counts once however many doors they open; days by the venue’s clock ({timeZone}), weeks from Monday.
       </p>
     </section>
   );
