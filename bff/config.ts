@@ -129,6 +129,8 @@ const EnvSchema = v.object({
   KISI_CATCH_UP_MINUTES: v.optional(integer('KISI_CATCH_UP_MINUTES', 1, 1440), '5'),
   VENUE_TABLES: v.optional(integer('VENUE_TABLES', 1, 999), '40'),
   ORDERS_PER_MINUTE: v.optional(integer('ORDERS_PER_MINUTE', 30, 100_000), '60'),
+  /** Diners' menu streams one address may hold open on an instance; past it the oldest gives way (a venue's Wi-Fi is one address). */
+  MENU_STREAMS_PER_ADDRESS: v.optional(integer('MENU_STREAMS_PER_ADDRESS', 1, 100_000), '200'),
   UPLOADS_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('UPLOADS_DIR must not be empty')), './data/uploads'),
   UPLOAD_MAX_FILE_MB: v.optional(integer('UPLOAD_MAX_FILE_MB', 1, 100_000), '250'),
   UPLOAD_MAX_BATCH_MB: v.optional(integer('UPLOAD_MAX_BATCH_MB', 1, 1_000_000), '1000'),

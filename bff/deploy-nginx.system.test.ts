@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { isEndpoint } from './contracts/endpoint.contract';
 import { freePort } from './test-support/free-port';
 import { spawnBff, type SpawnedBff } from './test-support/spawn-bff';
 import { testEngine } from './test-support/test-database';
@@ -143,6 +144,25 @@ const instances: { port: number; bff?: SpawnedBff }[] = [];
 /** A port nothing listens on: the sample pages' services and their picture host, away. */
 let awayUrl: string;
 let env: Record<string, string>;
+
+// Read from the template's text: needs no nginx, so it runs wherever the system tier does.
+it("every Server-Sent Events endpoint of the contracts takes nginx's streaming location (unbuffered, held open)", () => {
+  const template = fs.readFileSync(path.resolve('deploy/nginx.conf.template'), 'utf8');
+  const streaming = /location ~ (\^\/api\/\S+) \{\n\s*proxy_pass http:\/\/frontdesk;\n\s*proxy_buffering off;/.exec(template)?.[1];
+  expect(streaming).toBeDefined();
+  const dir = path.resolve('bff/contracts');
+  const paths: string[] = [];
+  for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.contract.ts'))) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the contract files are found at run time
+    for (const value of Object.values(require(path.join(dir, file)) as Record<string, unknown>)) {
+      if (typeof value !== 'object' || value === null) continue;
+      for (const candidate of Object.values(value)) if (isEndpoint(candidate) && candidate.stream === 'sse') paths.push(candidate.path);
+    }
+  }
+  expect(paths).toContain('/api/pt/menu/stream');
+  const regex = new RegExp(streaming!);
+  expect(paths.filter((p) => !regex.test(p.replace(/:\w+/g, '42')))).toEqual([]);
+});
 
 describeIfNginx(why ?? 'nginx in front of two instances (deploy/nginx.conf.template)', () => {
   beforeAll(async () => {

@@ -380,7 +380,7 @@ export const ptApi = {
   menuStream: endpoint({
     method: 'GET',
     path: '/api/pt/menu/stream',
-    summary: "Changes to the diners' menu as Server-Sent Events (`menu`): a dish sold out or back, a stall paused, opened or given hours. Last-Event-ID resumes",
+    summary: "Changes to the diners' menu as Server-Sent Events (`menu`): a dish sold out or back, a stall paused, opened or given hours. From now: no Last-Event-ID replay (read the menu when it opens); at most MENU_STREAMS_PER_ADDRESS per address, the oldest closed",
     access: 'public',
     response: MenuChangeSchema,
     stream: 'sse',

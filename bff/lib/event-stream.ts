@@ -38,6 +38,12 @@ export interface StreamSpec {
    */
   resumeAfter?: number;
   /**
+   * false: the stream starts at now whatever Last-Event-ID says, and replays nothing. For a client that
+   * reads the state again each time its stream opens (a replay would be work for nothing), and a public
+   * stream, whose reconnect loop with `Last-Event-ID: 0` would otherwise read the log at each connect.
+   */
+  resume?: boolean;
+  /**
    * The frames that open the stream (the state as it is now), read once the stream hears live events
    * and before its answer starts, so a throw is the request's answer (a 404) and an event heard
    * meanwhile follows them (`pick` sees it after `first` has run).
@@ -123,7 +129,7 @@ export function eventStreams(deps: EventStreamDeps) {
 
     const pick = spec.pick ?? ((event: LiveEvent) => event);
     const maxBacklogBytes = spec.maxBacklogBytes ?? settings.maxBacklogBytes;
-    const resumeAfter = spec.resumeAfter ?? lastEventIdOf(req);
+    const resumeAfter = spec.resume === false ? undefined : (spec.resumeAfter ?? lastEventIdOf(req));
     let lastSent = resumeAfter ?? -1;
 
     const write = (frame: StreamFrame) => {

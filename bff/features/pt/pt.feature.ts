@@ -42,6 +42,7 @@ export function ptFeature({ config, database, logger, bus, streams, mount, count
     {
       counterStore,
       ordersPerMinute: options.ordersPerMinute ?? config.ORDERS_PER_MINUTE,
+      menuStreamsPerAddress: config.MENU_STREAMS_PER_ADDRESS,
       streams,
     },
   );

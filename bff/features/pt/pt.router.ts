@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 import { IDEMPOTENCY_KEY, ptApi, type Order } from '../../contracts/pt.contract';
 import { route } from '../../lib/endpoint-router';
 import { badRequest } from '../../lib/http-error';
@@ -12,6 +13,8 @@ export interface PtRouteOptions {
   ordersPerMinute: number;
   /** The app's event streams (the diner's stream picks out their order). */
   streams: EventStreams;
+  /** Menu streams one client address may hold open here; the oldest gives way (MENU_STREAMS_PER_ADDRESS). */
+  menuStreamsPerAddress: number;
 }
 
 const MAX_STREAMS_PER_ORDER = 5;
@@ -47,8 +50,17 @@ export function ptRoutes(pt: PtService, options: PtRouteOptions) {
     route(ptApi.deleteItem, ({ params }, { req }) => pt.deleteItem(req.user!, params.id)),
     route(ptApi.menu, () => pt.menu()),
     // What diners can order, as it changes: the `menu` events themselves (their text made once for every stream).
-    // No first frame: the page has the menu and reads it again whenever the stream opens.
-    route(ptApi.menuStream, (_input, { req, res }) => options.streams.stream(req, res, { pick: (event) => (event.type === 'menu' ? event : undefined), maxBacklogBytes: MAX_BACKLOG_BYTES })),
+    route(ptApi.menuStream, (_input, { req, res }) =>
+      options.streams.stream(req, res, {
+        pick: (event) => (event.type === 'menu' ? event : undefined),
+        // No first frame and no replay: the page reads the menu again whenever the stream opens, so what
+        // it missed is in that read, and a reconnect loop (Last-Event-ID: 0) reads nothing from the log.
+        resume: false,
+        // Public, so capped per address; generously, as a venue's diners share its Wi-Fi's one address (decision 0107).
+        group: { key: `menu:${ipKeyGenerator(req.ip ?? '')}`, max: options.menuStreamsPerAddress },
+        maxBacklogBytes: MAX_BACKLOG_BYTES,
+      }),
+    ),
     route(ptApi.placeOrder, ({ body }, { req }) => pt.placeOrder(body, idempotencyKeyOf(req)), { before: [orderLimiter] }),
     route(ptApi.getOrder, ({ params, query }) => pt.orderForDiner(params.id, query.token)),
     route(ptApi.orderStream, ({ params, query }, { req, res }) => {
