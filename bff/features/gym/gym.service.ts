@@ -124,8 +124,8 @@ const switchDue = (at: string): AccessSyncRecord => ({ state: 'pending', error: 
 export function gymService({ owners, members, visits, outbox, door, inTransaction, timeZone, now = () => new Date().toISOString() }: GymServiceDeps) {
   const ownerOr404 = async (id: number) => (await owners.find(id)) ?? Promise.reject(notFound(`No gym owner with id ${id}.`));
   const memberOr404 = async (id: number) => (await members.find(id)) ?? Promise.reject(notFound(`No gym member with id ${id}.`));
-  const ensureOwnerExists = async (ownerId: number) => {
-    if (!(await owners.find(ownerId))) throw badRequest('The owner does not exist.', [{ path: 'body.ownerId', message: `No gym owner with id ${ownerId}` }]);
+  const ensureOwnerExists = async (ownerId: number, from: Pick<OwnersRepository, 'find'> = owners) => {
+    if (!(await from.find(ownerId))) throw badRequest('The owner does not exist.', [{ path: 'body.ownerId', message: `No gym owner with id ${ownerId}` }]);
   };
 
   const later = (ms: number) => new Date(Date.parse(now()) + ms).toISOString();
@@ -299,24 +299,28 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
     },
 
     async updateMember(actor: AuditActor, id: number, { pausedUntil: pauseEnd, ...patch }: UpdateMember): Promise<GymMember> {
-      const before = await memberOr404(id);
-      if (patch.ownerId !== undefined) await ensureOwnerExists(patch.ownerId);
-      const membershipChanged = patch.membership !== undefined && patch.membership !== before.membership;
       const at = now();
-      // A pause's end: only with paused, after the venue's today and within a year. A membership set by
-      // hand without one ends the date it had (a pause made open-ended, or the member back by hand).
-      if (pauseEnd) {
-        if ((patch.membership ?? before.membership) !== 'paused') throw badRequest('A pause’s end goes only with a paused membership.', [{ path: 'body.pausedUntil', message: 'Pause the membership to set the day it comes back' }]);
-        const problem = pauseEndProblem(pauseEnd, zonedDay(Date.parse(at), timeZone));
-        if (problem) throw badRequest('That day cannot end the pause.', [{ path: 'body.pausedUntil', message: problem }]);
-      }
-      const pausedUntil = pauseEnd !== undefined ? pauseEnd : patch.membership !== undefined ? null : undefined;
-      await inTransaction(async (tx) => {
+      // Decided on the member as they are in the transaction, their row held: the pause job (another
+      // instance's) may have resumed them since the page read them, and two saves take turns.
+      const membershipChanged = await inTransaction(async (tx) => {
+        const before = (await tx.members.lock(id)) ? await tx.members.find(id) : undefined;
+        if (!before) throw notFound(`No gym member with id ${id}.`);
+        if (patch.ownerId !== undefined) await ensureOwnerExists(patch.ownerId, tx.owners);
+        // A pause's end: only with paused, after the venue's today and within a year. A membership set by
+        // hand without one ends the date it had (a pause made open-ended, or the member back by hand).
+        if (pauseEnd) {
+          if ((patch.membership ?? before.membership) !== 'paused') throw badRequest('A pause’s end goes only with a paused membership.', [{ path: 'body.pausedUntil', message: 'Pause the membership to set the day it comes back' }]);
+          const problem = pauseEndProblem(pauseEnd, zonedDay(Date.parse(at), timeZone));
+          if (problem) throw badRequest('That day cannot end the pause.', [{ path: 'body.pausedUntil', message: problem }]);
+        }
+        const pausedUntil = pauseEnd !== undefined ? pauseEnd : patch.membership !== undefined ? null : undefined;
         await tx.members.update(id, { ...patch, pausedUntil, now: at });
-        if (membershipChanged) await queueSwitch(tx, id, patch.membership!, at);
+        const changed = patch.membership !== undefined && patch.membership !== before.membership;
+        if (changed && patch.membership) await queueSwitch(tx, id, patch.membership, at);
         const after = await tx.members.find(id);
         const changes = after ? changesOf(before, after, MEMBER_FIELDS) : [];
         if (after && changes.length > 0) await tx.audit(actor, { kind: 'member', action: memberAction(before, after), subjectId: id, subject: personLabel(after), changes });
+        return changed;
       });
       // Tried at once while Kisi answers; while it is known to be away the change answers at once, pending, and the sender follows.
       return membershipChanged && lastContact?.reachable !== false ? syncDoorAccess(actor, id) : memberOr404(id);
@@ -366,7 +370,8 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       let resumed = 0;
       for (const id of await members.pausesDue(today, RESUME_BATCH)) {
         const done = await inTransaction(async (tx) => {
-          const before = await tx.members.find(id);
+          // The row held first: a save of the member by hand (which holds it too) is before or after, never between the read and the update.
+          const before = (await tx.members.lock(id)) ? await tx.members.find(id) : undefined;
           if (!before || !(await tx.members.resumeIfDue(id, today, at))) return false;
           await queueSwitch(tx, id, 'active', at);
           const after = (await tx.members.find(id))!;

@@ -157,6 +157,14 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
       return row && toMember(row);
     },
 
+    /**
+     * Inside a transaction, first: holds the member's row until the transaction ends (PostgreSQL's row
+     * lock, waiting for a write to it that has not committed; SQLite has one writer anyway), so what is
+     * read of them after it stays true until the transaction's own writes. False: no such member.
+     */
+    lock: async (id: number): Promise<boolean> =>
+      Number((await db.updateTable('gym_users').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', id).executeTakeFirst()).numUpdatedRows) === 1,
+
     /** The members of these ids, as `find` reads one (any order; a few hundred a statement). */
     findMany: async (ids: readonly number[]): Promise<GymMember[]> => {
       const found: GymMember[] = [];

@@ -222,4 +222,42 @@ describe('instances and restarts', () => {
     expect(await member(m.id)).toMatchObject({ membership: 'active', pausedUntil: null, accessSync: { state: 'pending', wantEnabled: true } });
     await restarted.bus.close();
   });
+
+  it('a save racing the job decides on the member as the job left them: never an active member with a pause’s end, one return in the trail', async () => {
+    const racers = async (prefix: string) => {
+      const ids: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const added = await addMember(`${prefix}${i}@members.test`, `Race ${prefix} ${i}`);
+        await patch(added.id, { membership: 'paused', pausedUntil: '2026-12-23' }).expect(200);
+        ids.push(added.id);
+      }
+      return ids;
+    };
+    const datesOnly = await racers('until');
+    const byHand = await racers('back');
+    // Midnight on the 23rd in New York: every one of them is due.
+    clock.advance(Date.parse('2026-12-23T05:00:01.000Z') - Date.now());
+    staff = await ctx.loginAs('staff');
+    const saves = [...datesOnly, ...datesOnly, ...datesOnly].map((id) => patch(id, { pausedUntil: '2026-12-30' }));
+    const returns = [...byHand, ...byHand].map((id) => patch(id, { membership: 'active' }));
+    // The job on the other instance (its own connections on PostgreSQL) while the saves are made.
+    const [answers] = await Promise.all([Promise.all([...saves, ...returns]), runPauseJob(second.app), runPauseJob(ctx)]);
+    // A save after the job is refused (the member is no longer paused), never a 500.
+    for (const answer of answers) expect([200, 400]).toContain(answer.status);
+
+    const returnsOf = async (id: number) =>
+      (await ctx.database.db.selectFrom('audit_entries').select('action').where('kind', '=', 'member').where('subject_id', '=', String(id)).where('action', 'in', ['pause ended', 'reactivated']).execute()).length;
+    for (const id of datesOnly) {
+      const row = await ctx.database.db.selectFrom('gym_users').select(['membership', 'paused_until']).where('id', '=', id).executeTakeFirstOrThrow();
+      // Either the job came first (active, no day) or the saves did (paused until the 30th, not resumed).
+      expect([{ membership: 'active', paused_until: null }, { membership: 'paused', paused_until: '2026-12-30' }]).toContainEqual(row);
+      expect(await returnsOf(id)).toBe(row.membership === 'active' ? 1 : 0);
+    }
+    for (const id of byHand) {
+      expect(await ctx.database.db.selectFrom('gym_users').select(['membership', 'paused_until']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ membership: 'active', paused_until: null });
+      // Back once: by the job or by hand, one entry and one switch-on owed (a second would have raised the row's version).
+      expect(await returnsOf(id)).toBe(1);
+      expect((await outboxOf(id)).filter((row) => row.version > 1)).toEqual([]);
+    }
+  });
 });
