@@ -66,8 +66,10 @@ export function ptRoutes(pt: PtService, options: PtRouteOptions) {
     route(ptApi.orderStream, ({ params, query }, { req, res }) => {
       let order: Order;
       return options.streams.stream(req, res, {
-        // The order as it is now, then each change: a reconnect needs no replay to be up to date.
+        // The order as it is now, then each change: a reconnect needs no replay to be up to date, so none
+        // is made (a public stream's reconnect loop with Last-Event-ID: 0 would read the log at each connect).
         // Read before the stream opens, so a wrong token is a plain 404.
+        resume: false,
         first: async () => [{ type: 'order', data: (order = await pt.orderForDiner(params.id, query.token)) }],
         pick: (event) => {
           const changed = event.data as Order;
