@@ -53,3 +53,24 @@ it('the list row and the door card say the same, for each membership × Kisi acc
     expect(row.door).toEqual(card);
   }
 });
+
+it('a look at Kisi from the member page is kept as what Kisi last confirmed, so the list’s door filter follows a switch made in Kisi', async () => {
+  const owner = (await staff.post('/api/gym/owners').send({ name: 'Filter Owner', email: 'filter-owner@gyms.test', gymName: 'Filter Gym' }).expect(201)).body as { id: number };
+  const email = 'gabriela.souza@mail.example';
+  const { id } = (await staff.post('/api/gym/users').send({ name: 'Gabriela Souza', email, ownerId: owner.id, membership: 'active' }).expect(201)).body as { id: number };
+  const listed = async (access: string) =>
+    ((await staff.get(`/api/gym/users?ownerId=${owner.id}&access=${access}&pageSize=100`).expect(200)).body.items as Array<{ id: number }>).map((m) => m.id);
+  expect(await listed('open')).toEqual([id]);
+
+  // An admin switches them off in Kisi itself; the desk has not looked since.
+  const kisiUserId = ((await admin.get(`/api/kisi/users?email=${encodeURIComponent(email)}`).expect(200)).body as Array<{ id: number }>)[0]!.id;
+  await admin.patch(`/api/kisi/users/${kisiUserId}`).send({ user: { access_enabled: false } }).expect(204);
+  expect(await listed('open')).toEqual([id]);
+
+  // The member page (or "Check Kisi now") asks Kisi: what it says is now what Kisi last confirmed.
+  const access = (await staff.get(`/api/gym/users/${id}/access`).expect(200)).body as MemberDoorAccess;
+  expect(access.kisiUser?.accessEnabled).toBe(false);
+  expect(access.accessSync.confirmedEnabled).toBe(false);
+  expect(await listed('open')).toEqual([]);
+  expect(await listed('closed')).toEqual([id]);
+});

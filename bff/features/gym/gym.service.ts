@@ -433,13 +433,22 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
     /** Visits (successful unlocks) since the start of the desk's day. */
     countVisits: async ({ since }: VisitCountQuery): Promise<VisitCount> => ({ since, count: await visits.countVisitorsSince(since) }),
 
-    /** The member's Kisi user, asked now: a 502 (or 504) problem when Kisi cannot answer; the member's own read still says what is known. */
+    /**
+     * The member's Kisi user, asked now: a 502 (or 504) problem when Kisi cannot answer; the member's own
+     * read still says what is known. What Kisi answers is kept as what it last confirmed (the list's door
+     * filter reads it), unless a switch is owed: the sender's answer will say that one.
+     */
     async doorAccess(id: number): Promise<MemberDoorAccess> {
       const member = await memberOr404(id);
       try {
         const kisiUser = await door.findUser(member.email);
-        lastContact = { reachable: true, at: now() };
-        return { kisiUser, accessSync: member.accessSync };
+        const at = now();
+        lastContact = { reachable: true, at };
+        const sync = member.accessSync;
+        if (kisiUser && (await members.recordSeenInKisi(id, kisiUser.accessEnabled, at))) {
+          return { kisiUser, accessSync: { ...sync, confirmedEnabled: kisiUser.accessEnabled, confirmedAt: at } };
+        }
+        return { kisiUser, accessSync: sync };
       } catch (err) {
         if (!(err instanceof Error && err.name === 'KisiError')) throw err;
         lastContact = { reachable: false, at: now() };

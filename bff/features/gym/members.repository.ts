@@ -220,6 +220,19 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
     recordAccessSync: (id: number, sync: AccessSyncRecord) => db.updateTable('gym_users').set(syncColumns(sync)).where('id', '=', id).execute(),
     /** What Kisi said the member's access is, without changing the sync's state (a newer switch is still owed). */
     recordConfirmed: (id: number, enabled: boolean, at: string) => db.updateTable('gym_users').set({ kisi_access_enabled: enabled ? 1 : 0, kisi_confirmed_at: at }).where('id', '=', id).execute(),
+    /**
+     * What Kisi said when the desk looked, kept as what it last confirmed while no switch is owed: one
+     * queued meanwhile (its sender's answer is newer than this look) leaves the row as it is.
+     */
+    recordSeenInKisi: (id: number, enabled: boolean, at: string) =>
+      db
+        .updateTable('gym_users')
+        .set({ kisi_access_enabled: enabled ? 1 : 0, kisi_confirmed_at: at })
+        .where('id', '=', id)
+        .where('access_sync_state', '!=', 'pending')
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('door_access_outbox').select('member_id').where('door_access_outbox.member_id', '=', id))))
+        .executeTakeFirst()
+        .then((result) => Number(result.numUpdatedRows) > 0),
 
     /** Members whose door access is not confirmed (a switch owed or failed) and who have no switch queued. */
     unconfirmedWithoutQueued: async (): Promise<Array<{ id: number; membership: Membership }>> =>
