@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { signIn, simulateUnlock, startApp } from './harness';
+import { shotsOf, signIn, simulateUnlock, startApp } from './harness';
 import type { E2eApp } from './harness';
 
 /**
@@ -24,12 +22,7 @@ after(async () => {
 const PERSON = { name: 'Carmen Ruiz', email: 'carmen.ruiz@mail.example' };
 const LIST = '/shell/gymowner/users';
 
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `attendance-${name}.png`), fullPage: true });
-}
+const screenshot = shotsOf('attendance', { fullPage: true });
 
 async function signedIn(path: string, viewport: { width: number; height: number }) {
   const { page, context, problems } = await app.newPage({ viewport });

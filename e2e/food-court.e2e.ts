@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { signIn, startApp, watchProblems } from './harness';
+import { shotsOf, signIn, startApp, watchProblems } from './harness';
 import type { Account, E2eApp, ExpectedFailure } from './harness';
 
 /**
@@ -53,13 +51,7 @@ async function signedIn(account: Account, path: string) {
 const markDocument = (page: Page) => page.evaluate(() => ((window as unknown as { e2eMark: string }).e2eMark = 'still here'));
 const documentMarked = (page: Page) => page.evaluate(() => (window as unknown as { e2eMark?: string }).e2eMark === 'still here');
 
-/** The viewport as the person sees it (a full-page shot of a scrolled phone page paints its sticky header mid-page). */
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `food-court-${name}.png`) });
-}
+const screenshot = shotsOf('food-court');
 
 /** Money as shown ("€6.50", "6,50 €", "€1,590.00") in cents: its digits, as every price has two decimals. */
 async function cents(locator: Locator): Promise<number> {

@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
-import { signIn, startApp } from './harness';
+import { shotsOf, signIn, startApp } from './harness';
 import type { Account, E2eApp } from './harness';
 
 /**
@@ -35,13 +33,7 @@ async function signedIn(path: string, as?: Account, viewport?: { width: number; 
   return { page, context, problems };
 }
 
-/** With SHOTS_DIR set, the viewport as the person sees it is saved there. */
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `gym-${name}.png`) });
-}
+const screenshot = shotsOf('gym');
 
 async function openMemberByEmail(page: Page, email: string) {
   await page.getByRole('searchbox', { name: 'Search members' }).fill(email);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Page, PageScreenshotOptions } from 'playwright-core';
 import { startServer } from '../bff/server';
 import { startSampleUpstreams, type SampleUpstreams } from '../bff/test-support/sample-upstreams';
 import { openDatabase, type Database } from '../bff/db/database';
@@ -153,4 +153,18 @@ export async function simulateUnlock(page: Page, email: string): Promise<UnlockR
   }, email);
   assert.equal(status, 200, JSON.stringify(body));
   return body as UnlockResult;
+}
+
+/**
+ * A test file's screenshots: with SHOTS_DIR set, what the person sees (the viewport by default; a
+ * full-page shot of a scrolled phone page paints its sticky header mid-page) saved there as
+ * `<prefix>-<name>.png`; without it, nothing.
+ */
+export function shotsOf(prefix: string, options: Omit<PageScreenshotOptions, 'path'> = {}) {
+  return async (page: Page, name: string) => {
+    const dir = process.env.SHOTS_DIR;
+    if (!dir) return;
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ ...options, path: join(dir, `${prefix}-${name}.png`) });
+  };
 }

@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { signIn, startApp } from './harness';
+import { shotsOf, signIn, startApp } from './harness';
 import type { Account, E2eApp } from './harness';
 
 /**
@@ -34,12 +32,7 @@ const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800, table: 22 },
 ];
 
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `kitchen-tickets-${name}.png`), fullPage: false });
-}
+const screenshot = shotsOf('kitchen-tickets');
 
 async function addDish(page: Page, name: string, note = '') {
   await page.getByRole('button', { name: `Add ${name}`, exact: true }).click();

@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
-import { signIn, startApp } from './harness';
+import { shotsOf, signIn, startApp } from './harness';
 import type { Account, E2eApp } from './harness';
 
 /**
@@ -22,13 +19,7 @@ after(async () => {
   await app?.close();
 });
 
-/** With SHOTS_DIR set, the viewport as the person sees it is saved there. */
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `member-import-${name}.png`) });
-}
+const screenshot = shotsOf('member-import');
 
 /** A file as a venue's spreadsheet saves it: semicolons, a byte-order mark, headers in its own words; the seeded owner Marta, one owner nobody has. */
 const fileFor = (tag: string) =>

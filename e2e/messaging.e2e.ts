@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { APIResponse, Locator, Page } from 'playwright-core';
-import { signIn, startApp, watchProblems } from './harness';
+import { shotsOf, signIn, startApp, watchProblems } from './harness';
 import type { Account, E2eApp, ExpectedFailure } from './harness';
 
 /**
@@ -55,13 +53,7 @@ async function signedIn(account: Account, path: string) {
 const markDocument = (page: Page) => page.evaluate(() => ((window as unknown as { e2eMark: string }).e2eMark = 'still here'));
 const documentMarked = (page: Page) => page.evaluate(() => (window as unknown as { e2eMark?: string }).e2eMark === 'still here');
 
-/** The viewport as the person sees it. */
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `messaging-${name}.png`) });
-}
+const screenshot = shotsOf('messaging');
 
 /** Waits until `check` holds (what a user sees settling), failing with `what` after the usual wait. */
 async function until(check: () => Promise<boolean>, what: string, timeout = WAIT_MS) {

@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { signIn, startApp, watchProblems } from './harness';
+import { shotsOf, signIn, startApp, watchProblems } from './harness';
 import type { Account, E2eApp } from './harness';
 
 /**
@@ -54,12 +52,7 @@ async function diner(viewport: { width: number; height: number }) {
 
 const recorded = (page: Page) => page.evaluate(() => (window as unknown as { e2eBuzz: Recorded }).e2eBuzz);
 
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `order-buzz-${name}.png`) });
-}
+const screenshot = shotsOf('order-buzz');
 
 async function placeOrder(page: Page, table: number): Promise<number> {
   await page.goto(`/pt/diner/menu?table=${table}`);

@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { signIn, startApp } from './harness';
+import { shotsOf, signIn, startApp } from './harness';
 import type { Account, E2eApp } from './harness';
 
 /**
@@ -31,13 +29,7 @@ async function signedIn(path: string, as: Account | undefined, viewport: { width
   return { page, context, problems };
 }
 
-/** With SHOTS_DIR set, the viewport as the person sees it is saved there. */
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `pause-${name}.png`), fullPage: true });
-}
+const screenshot = shotsOf('pause', { fullPage: true });
 
 /** The members list (a list of rows, or a table with a header row: found by its name either way). */
 const membersList = (page: Page) => page.getByLabel('Members', { exact: true });

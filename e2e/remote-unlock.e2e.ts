@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { signIn, startApp } from './harness';
+import { shotsOf, signIn, startApp } from './harness';
 import type { Account, E2eApp } from './harness';
 
 /**
@@ -25,13 +23,7 @@ after(async () => {
   await app?.close();
 });
 
-/** With SHOTS_DIR set, the viewport as the person sees it is saved there. */
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `remote-unlock-${name}.png`) });
-}
+const screenshot = shotsOf('remote-unlock');
 
 /** Until the door event of `email`'s press is stored (the emulator's webhook may come just after Kisi's answer). */
 async function pressStored(page: Page, email: string) {

@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { signIn, startApp, watchProblems } from './harness';
+import { shotsOf, signIn, startApp, watchProblems } from './harness';
 import type { Account, E2eApp } from './harness';
 
 /**
@@ -31,12 +29,7 @@ after(async () => {
   await app?.close();
 });
 
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `stall-hours-${name}.png`) });
-}
+const screenshot = shotsOf('stall-hours');
 
 async function signedIn(account: Account, path: string, viewport = DESKTOP) {
   const context = await app.browser.newContext({ baseURL: app.url, viewport });

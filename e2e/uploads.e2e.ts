@@ -1,13 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import type { Download, FileChooser, JSHandle, Locator, Page, Route } from 'playwright-core';
-import { signIn, startApp, watchProblems } from './harness';
+import { shotsOf, signIn, startApp, watchProblems } from './harness';
 import type { Account, E2eApp, ExpectedFailure } from './harness';
 
 /**
@@ -59,13 +59,7 @@ async function signedIn(account: Account, path: string, { baseURL = app.url, exp
   return { page, context, problems };
 }
 
-/** The viewport as the person sees it. */
-async function screenshot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `uploads-${name}.png`), fullPage: true, animations: 'disabled' });
-}
+const screenshot = shotsOf('uploads', { fullPage: true, animations: 'disabled' });
 
 /** Waits until `check` holds, failing with `what` after the usual wait. */
 async function until(check: () => Promise<boolean>, what: string, timeout = WAIT_MS) {
