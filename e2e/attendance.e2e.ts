@@ -127,11 +127,11 @@ for (const [size, viewport] of [
       await noWiderThanTheScreen(page);
       await screenshot(page, `filtered-${size}`);
 
-      // The demo's members were never switched, so Kisi never confirmed them: Carmen is among those, not the walk-in.
-      await page.getByLabel('Door access').selectOption({ label: 'Never confirmed' });
-      await page.waitForURL((url) => url.searchParams.get('access') === 'unconfirmed');
+      // Carmen's page (the test before) asked Kisi, which said her doors open: she is confirmed open, the walk-in is not.
+      await page.getByLabel('Door access').selectOption({ label: 'Open (confirmed)' });
+      await page.waitForURL((url) => url.searchParams.get('access') === 'open');
       await page.getByRole('searchbox', { name: 'Search members' }).fill(PERSON.email);
-      await page.waitForURL((url) => url.searchParams.get('query') === PERSON.email && url.searchParams.get('access') === 'unconfirmed');
+      await page.waitForURL((url) => url.searchParams.get('query') === PERSON.email && url.searchParams.get('access') === 'open');
       await table.locator('tbody tr').filter({ hasText: PERSON.email }).waitFor();
       await page.getByRole('searchbox', { name: 'Search members' }).fill(walkIn.email);
       await page.getByText('No members match').waitFor();

@@ -114,7 +114,7 @@ describe('the members list’s columns and door filter', () => {
     const gym = desk();
     gym.members = gym.members.filter((m) => m.id !== 1);
     setup('/shell/gymowner/users?access=open', gym);
-    expect(await screen.findByText('No member here is “Open (confirmed)”. Kisi confirms a member’s doors when their membership switches them.')).toBeInTheDocument();
+    expect(await screen.findByText('No member here is “Open (confirmed)”. Kisi confirms a member’s doors when their membership switches them, or when their page checks Kisi.')).toBeInTheDocument();
   });
 
   it('an unknown door state in the address falls back to any', async () => {

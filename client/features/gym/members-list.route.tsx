@@ -38,7 +38,7 @@ const ACCESS_LABELS: Record<MemberAccessState, string> = {
   unconfirmed: 'Never confirmed',
 };
 
-/** The states only a switch Kisi agreed to records (a member never switched is "Never confirmed"). */
+/** The states only Kisi's word records: a switch it agreed to, or the desk's look at Kisi on the member's page (else "Never confirmed"). */
 const CONFIRMED: ReadonlySet<MemberAccessState> = new Set(['open', 'closed']);
 
 /** `/shell/gymowner/users?page&query&ownerId&membership&access&sort`: every param falls back silently. */
@@ -171,7 +171,7 @@ export function Component() {
         empty={
           filtered ? (
             <NoMatchState title="No members match" clearTo={paths.gymMembers} clearLabel="Clear search and filters">
-              {search.query ? `Nothing matches “${search.query}” with these filters.` : search.access ? `No member here is “${ACCESS_LABELS[search.access]}”.${CONFIRMED.has(search.access) ? ' Kisi confirms a member’s doors when their membership switches them.' : ''}` : 'No member has this owner and membership.'}
+              {search.query ? `Nothing matches “${search.query}” with these filters.` : search.access ? `No member here is “${ACCESS_LABELS[search.access]}”.${CONFIRMED.has(search.access) ? ' Kisi confirms a member’s doors when their membership switches them, or when their page checks Kisi.' : ''}` : 'No member has this owner and membership.'}
             </NoMatchState>
           ) : (
             <EmptyState
