@@ -89,7 +89,7 @@ describe('/shell/sse', () => {
   });
 
   it('hands its stream to the next live page: one EventSource per tab, not one per page', async () => {
-    fakeBff([handle(webhookApi.listEvents, () => ({ items: [], page: 0, pageSize: 10, total: 0 }))], { signedIn: true });
+    fakeBff([handle(webhookApi.listEvents, () => ({ items: [], page: 0, pageSize: 10, total: 0 })), handle(webhookApi.filterChoices, () => ({ doors: [], types: [] }))], { signedIn: true });
     const { router } = renderApp('/shell/sse');
     await screen.findByRole('heading', { name: 'Live stream', level: 1 });
     act(() => FakeEventSource.current().open());
