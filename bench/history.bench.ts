@@ -166,7 +166,7 @@ interface Ids {
   stall: number;
   /** The member list's cursor 15,000 members in by name (as far in as there are, on the seeded data). */
   memberCursor: string;
-  /** "Member 17" (history17@members.example): their attendance. */
+  /** "Member 17" (history17@members.example), or the first member on the seeded data: their attendance. */
   member: number;
 }
 
@@ -175,7 +175,10 @@ async function idsOf(database: Database): Promise<Ids> {
   const stall = (await database.db.selectFrom('stalls').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   const members = Number((await database.db.selectFrom('gym_users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const deep = await database.db.selectFrom('gym_users').select(['name', 'id']).orderBy('name').orderBy('id').offset(Math.min(15_000, members) - 1).limit(1).executeTakeFirstOrThrow();
-  const member = (await database.db.selectFrom('gym_users').select('id').where('email', '=', 'history17@members.example').executeTakeFirstOrThrow()).id;
+  // On the seeded data (before the two years are written) Member 17 is not there yet: the first member stands in.
+  const member =
+    (await database.db.selectFrom('gym_users').select('id').where('email', '=', 'history17@members.example').executeTakeFirst())?.id ??
+    (await database.db.selectFrom('gym_users').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   return { channel, stall, memberCursor: encodeCursor([deep.name, deep.id]), member };
 }
 
