@@ -68,6 +68,21 @@ async function placeOrder(page: Page, table: number): Promise<number> {
   return Number(/(\d+)/.exec((await placed.textContent()) ?? '')?.[1]);
 }
 
+/** A runner signed in on their own browser, moving order `id` a step through the API as the board does. */
+async function runnerFor(id: number) {
+  const runnerContext = await app.browser.newContext({ baseURL: app.url });
+  const runner = await runnerContext.newPage();
+  await runner.goto('/login?redirect=%2Fpt%2Frunner');
+  await signIn(runner, RUNNER.email, RUNNER.password);
+  await runner.waitForURL((url) => url.pathname === '/pt/runner');
+  const move = (status: string) =>
+    runner.evaluate(
+      async ({ id, status }) => (await fetch(`/api/pt/orders/${id}`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status }) })).status,
+      { id, status },
+    );
+  return { move, runnerContext };
+}
+
 describe('buzz when the order is ready', () => {
   for (const [label, viewport] of [
     ['phone', { width: 390, height: 844 }],
@@ -89,16 +104,7 @@ describe('buzz when the order is ready', () => {
 
       // The diner puts the phone away; the runner moves the order along.
       await page.evaluate(() => ((window as unknown as { e2eBuzz: Recorded }).e2eBuzz.hidden = true));
-      const runnerContext = await app.browser.newContext({ baseURL: app.url });
-      const runner = await runnerContext.newPage();
-      await runner.goto('/login?redirect=%2Fpt%2Frunner');
-      await signIn(runner, RUNNER.email, RUNNER.password);
-      await runner.waitForURL((url) => url.pathname === '/pt/runner');
-      const move = (status: string) =>
-        runner.evaluate(
-          async ({ id, status }) => (await fetch(`/api/pt/orders/${id}`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status }) })).status,
-          { id, status },
-        );
+      const { move, runnerContext } = await runnerFor(id);
       assert.equal(await move('preparing'), 200);
       await confirmation.locator('.order-status-line .badge').filter({ hasText: /^Preparing$/ }).waitFor();
       assert.equal((await recorded(page)).vibrations.length, 1, 'no buzz before it is ready');
@@ -119,6 +125,27 @@ describe('buzz when the order is ready', () => {
       await page.getByRole('heading', { name: `Order ${id}` }).waitFor();
       assert.deepEqual((await recorded(page)).vibrations, [], 'the reopened page did not buzz again');
       await screenshot(page, `served-${label}`);
+
+      assert.deepEqual(problems.messages, []);
+      await runnerContext.close();
+      await context.close();
+    });
+
+    it(`at ${viewport.width} px: a diner who asked and went back to the menu for more is buzzed there`, async () => {
+      const { page, context, problems } = await diner(viewport);
+      const id = await placeOrder(page, 9);
+      const confirmation = page.getByRole('region', { name: `Order ${id} is placed` });
+      await confirmation.getByRole('button', { name: 'Buzz me when it’s ready' }).click();
+      await confirmation.getByRole('status').filter({ hasText: 'We will buzz you when it is ready.' }).waitFor();
+
+      await page.getByRole('navigation', { name: 'Food court' }).getByRole('link', { name: 'Menu' }).click();
+      await page.getByRole('heading', { name: 'Menu', level: 1 }).waitFor();
+      const { move, runnerContext } = await runnerFor(id);
+      assert.equal(await move('preparing'), 200);
+      assert.equal(await move('ready'), 200);
+      await page.waitForFunction(() => (window as unknown as { e2eBuzz: Recorded }).e2eBuzz.chimes >= 6);
+      assert.deepEqual((await recorded(page)).vibrations, [80, [300, 150, 300, 150, 600]]);
+      assert.equal(new URL(page.url()).pathname, '/pt/diner/menu', 'the diner stayed on the menu');
 
       assert.deepEqual(problems.messages, []);
       await runnerContext.close();

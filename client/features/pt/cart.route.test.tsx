@@ -408,6 +408,29 @@ describe('placing the order', () => {
     expect(vibrate).not.toHaveBeenCalled();
   });
 
+  it('still buzzes after the diner went back to the menu for more, through one stream for the order at a time', async () => {
+    const vibrate = jest.fn(() => true);
+    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
+    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
+    const { user } = await cartWithLaksaAndPizza(pt);
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
+    const url = '/api/pt/orders/1/stream?token=token-1';
+    const openStreams = () => FakeEventSource.instances.filter((s) => s.url === url && s.readyState !== FakeEventSource.CLOSED);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    expect(openStreams()).toHaveLength(1); // the confirmation's own: the watcher leaves a shown order alone
+
+    await user.click(within(screen.getByRole('navigation', { name: 'Food court' })).getByRole('link', { name: 'Menu' }));
+    await screen.findByRole('heading', { name: 'Menu', level: 1 });
+    await waitFor(() => expect(openStreams()).toHaveLength(1)); // now the watcher's
+    const stream = openStreams()[0]!;
+    act(() => stream.open());
+    act(() => stream.emit('order', { ...pt.orders[0]!, token: undefined, key: undefined, status: 'ready', updatedAt: new Date(Date.now() + 120_000).toISOString() }, ''));
+    expect(vibrate).toHaveBeenLastCalledWith([300, 150, 300, 150, 600]);
+    await waitFor(() => expect(openStreams()).toHaveLength(0)); // buzzed: nothing left to follow
+  });
+
   it('does not buzz when the diner took the buzz back', async () => {
     const vibrate = jest.fn(() => true);
     Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import * as v from 'valibot';
 import type { Order } from '@contracts/pt.contract';
 import { playChime, wakeAudio } from '@/lib/chime-sound';
@@ -70,3 +71,38 @@ export function buzzIfReady(order: Pick<Order, 'id' | 'status' | 'table'>): bool
   }
   return true;
 }
+
+/**
+ * The orders a page on screen follows already (their confirmation is shown, with its own stream):
+ * the food court's watcher (`BuzzWatcher`) opens a stream only for the other asked ones, so an order
+ * is never followed twice in a tab. In memory: it is this tab's, and only while the page is up.
+ */
+const followedHere = new Map<number, number>();
+const followedListeners = new Set<() => void>();
+let followedSnapshot: readonly number[] = [];
+const followedChanged = () => {
+  followedSnapshot = [...followedHere.keys()];
+  followedListeners.forEach((listener) => listener());
+};
+
+/** Marks `orderId` as followed by a mounted confirmation; the returned function (an effect's clean-up) lets it go. */
+export function followedOnScreen(orderId: number): () => void {
+  followedHere.set(orderId, (followedHere.get(orderId) ?? 0) + 1);
+  followedChanged();
+  return () => {
+    const left = (followedHere.get(orderId) ?? 1) - 1;
+    if (left > 0) followedHere.set(orderId, left);
+    else followedHere.delete(orderId);
+    followedChanged();
+  };
+}
+
+export const useFollowedOnScreen = (): readonly number[] =>
+  useSyncExternalStore(
+    (listener) => {
+      followedListeners.add(listener);
+      return () => followedListeners.delete(listener);
+    },
+    () => followedSnapshot,
+    () => followedSnapshot,
+  );

@@ -6,6 +6,7 @@ import { helpPath, paths } from '@/lib/paths';
 import { askSession } from '@/lib/session';
 import { useIsRunner, useIsStaff } from './staff-session';
 import { useCart, useRememberedTable } from './diner-store';
+import { BuzzWatcher } from './components/buzz-watcher';
 
 export const handle = { title: 'Food court' };
 
@@ -81,6 +82,7 @@ export function Component() {
         ) : null}
       </nav>
       <Outlet />
+      <BuzzWatcher />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Order } from '@contracts/pt.contract';
 import { Icon } from '@/components/icon';
 import { useStored } from '@/lib/stored-value';
-import { askToBuzz, buzzAbilities, buzzIfReady, buzzStore, stopBuzz } from '@/features/pt/order-buzz';
+import { askToBuzz, buzzAbilities, buzzIfReady, buzzStore, followedOnScreen, stopBuzz } from '@/features/pt/order-buzz';
 
 /** How the device will tell the diner: a browser without vibration for web pages (an iPhone's) can only chime. */
 const buzzWays = () => (buzzAbilities().vibrates ? 'This device vibrates and chimes' : 'This browser cannot vibrate for a web page, so you will hear a chime');
@@ -14,7 +14,7 @@ function buzzHint(): string {
   const away =
     notifies === 'granted'
       ? 'with the page in the background you get a notification too.'
-      : 'keep this page open (notifications are off, so the browser may hold the buzz while the page is in the background).';
+      : 'keep a food-court page open, the menu or this one (notifications are off, so the browser may hold the buzz while it is in the background).';
   return `${how}; ${away}`;
 }
 
@@ -29,6 +29,8 @@ export function BuzzWhenReady({ order }: { order: Pick<Order, 'id' | 'status' | 
   useEffect(() => {
     buzzIfReady(order);
   }, [order]);
+  // This confirmation's stream follows the order: the food court's watcher leaves it alone meanwhile.
+  useEffect(() => followedOnScreen(order.id), [order.id]);
 
   if (order.status !== 'received' && order.status !== 'preparing') return null;
   if (!asked) {
@@ -37,7 +39,7 @@ export function BuzzWhenReady({ order }: { order: Pick<Order, 'id' | 'status' | 
         <button type="button" className="btn" onClick={() => void askToBuzz(order.id).then(() => setAnswered((n) => n + 1))}>
           <Icon name="bell" /> Buzz me when it’s ready
         </button>
-        <p className="muted small">{buzzWays()} when the food is ready: keep this page open.</p>
+        <p className="muted small">{buzzWays()} when the food is ready, on this page or the menu.</p>
       </div>
     );
   }
