@@ -67,8 +67,9 @@ export async function fillTwoYears(database: Database): Promise<void> {
               'Lock', 1 + i % 12, 'Door ' || ${text('i % 12')}, 1, case when i % 50 = 0 then 0 else 1 end, ${ago('i * 31')}, ${ago('i * 31')}, ${payload} from ${rows(doorEvents)}`,
     `${counting(orders)}insert into orders (table_number, status, total_cents, token, request_hash, created_at, updated_at)
        select 1 + i % 40, case when i % 20 = 0 then 'cancelled' else 'served' end, 850, 'history-' || ${text('i')}, 'history-' || ${text('i')}, ${ago('i * 126 + 600')}, ${ago('i * 126')} from ${rows(orders)}`,
-    `insert into order_lines (order_id, stall_id, stall_name, name, unit_price_cents, quantity)
-       select o.id, ${stallOf('id')}, ${stallOf('name')}, 'Ramen', 850, 1 from orders o where o.token like 'history-%'`,
+    // Each ticket is ready, so its one dish is ticked ready when the ticket became ready (migration 040).
+    `insert into order_lines (order_id, stall_id, stall_name, name, unit_price_cents, quantity, ready_at)
+       select o.id, ${stallOf('id')}, ${stallOf('name')}, 'Ramen', 850, 1, o.updated_at from orders o where o.token like 'history-%'`,
     `insert into order_tickets (order_id, stall_id, stall_name, status, received_at, preparing_at, ready_at)
        select o.id, ${stallOf('id')}, ${stallOf('name')}, 'ready', o.created_at, o.created_at, o.updated_at from orders o where o.token like 'history-%'`,
     `${counting(chatMessages)}insert into messages (channel_id, author_kind, author_name, body, created_at)
