@@ -127,7 +127,20 @@ for (const [size, viewport] of [
       await noWiderThanTheScreen(page);
       await screenshot(page, `filtered-${size}`);
 
-      // Carmen's page (the test before) asked Kisi, which said her doors open: she is confirmed open, the walk-in is not.
+      // Carmen's page asks Kisi, which says her doors open: that is kept as confirmed (once no switch of
+      // hers is owed: the door sender goes through the demo's members after the start).
+      const confirmed = await page.evaluate(async (email) => {
+        const query = encodeURIComponent(email);
+        const { items } = (await (await fetch(`/api/gym/users?query=${query}`)).json()) as { items: Array<{ id: number }> };
+        for (let tries = 0; tries < 40; tries++) {
+          await fetch(`/api/gym/users/${items[0]!.id}/access`);
+          const open = (await (await fetch(`/api/gym/users?access=open&query=${query}`)).json()) as { items: unknown[] };
+          if (open.items.length === 1) return true;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        return false;
+      }, PERSON.email);
+      assert.ok(confirmed, 'Kisi’s answer on Carmen’s page was kept as confirmed open');
       await page.getByLabel('Door access').selectOption({ label: 'Open (confirmed)' });
       await page.waitForURL((url) => url.searchParams.get('access') === 'open');
       await page.getByRole('searchbox', { name: 'Search members' }).fill(PERSON.email);

@@ -193,8 +193,10 @@ export function eventStreams(deps: EventStreamDeps) {
       group = groups.get(spec.group.key);
       if (!group) groups.set(spec.group.key, (group = new Set()));
       group.add(res);
-      const oldest = group.values().next().value;
-      if (group.size > spec.group.max && oldest) endStream(oldest);
+      // An ended stream stays in its group until its socket closes: only the live ones count, so a
+      // burst of arrivals cannot each "evict" the same ended one and pass the cap.
+      const live = [...group].filter((r) => !r.writableEnded);
+      if (live.length > spec.group.max) endStream(live[0]!);
     }
     const heartbeat = setInterval(async () => {
       if (spec.session !== undefined && !(await deps.isSessionAlive(spec.session, spec.audience).catch(() => true))) return endStream(res, SESSION_ENDED_FRAME);

@@ -73,4 +73,13 @@ it('a look at Kisi from the member page is kept as what Kisi last confirmed, so 
   expect(access.accessSync.confirmedEnabled).toBe(false);
   expect(await listed('open')).toEqual([]);
   expect(await listed('closed')).toEqual([id]);
+
+  // A switch recorded after the look was asked (here: stamped later than any look) is newer than what
+  // the look brings back: the look leaves it as it is.
+  await ctx.database.db.updateTable('gym_users').set({ access_sync_at: '2999-01-01T00:00:00.000Z' }).where('id', '=', id).execute();
+  await admin.patch(`/api/kisi/users/${kisiUserId}`).send({ user: { access_enabled: true } }).expect(204);
+  const later = (await staff.get(`/api/gym/users/${id}/access`).expect(200)).body as MemberDoorAccess;
+  expect(later.kisiUser?.accessEnabled).toBe(true);
+  expect(later.accessSync.confirmedEnabled).toBe(false);
+  expect(await listed('closed')).toEqual([id]);
 });

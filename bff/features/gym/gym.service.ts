@@ -164,6 +164,8 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
       lastContact = { reachable: false, at: now() };
       const error = `Could not switch door access ${want ? 'on' : 'off'}: ${reason(err)}`;
       await inTransaction(async (tx) => {
+        // The member's row first, then the outbox's, as a save and the pause job take them (PostgreSQL: no deadlock).
+        if (member) await tx.members.lock(owed.memberId);
         await tx.outbox.failed(owed, error, later(retryDelayMs(owed.attempts + 1)));
         if (member) await tx.members.recordAccessSync(owed.memberId, { state: 'pending', error, at: now() });
       });
@@ -171,6 +173,7 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
     }
     lastContact = { reachable: true, at: now() };
     await inTransaction(async (tx) => {
+      if (member) await tx.members.lock(owed.memberId);
       const removed = Number((await tx.outbox.done(owed))[0]?.numDeletedRows ?? 0);
       // A newer change came while this one was sent: the member stays pending until that one is.
       const at = now();
@@ -441,11 +444,12 @@ export function gymService({ owners, members, visits, outbox, door, inTransactio
     async doorAccess(id: number): Promise<MemberDoorAccess> {
       const member = await memberOr404(id);
       try {
+        const asked = now();
         const kisiUser = await door.findUser(member.email);
         const at = now();
         lastContact = { reachable: true, at };
         const sync = member.accessSync;
-        if (kisiUser && (await members.recordSeenInKisi(id, kisiUser.accessEnabled, at))) {
+        if (kisiUser && (await members.recordSeenInKisi(id, kisiUser.accessEnabled, { asked, at }))) {
           return { kisiUser, accessSync: { ...sync, confirmedEnabled: kisiUser.accessEnabled, confirmedAt: at } };
         }
         return { kisiUser, accessSync: sync };

@@ -221,15 +221,19 @@ export function membersRepository(db: Db, containsMatch: Database['containsMatch
     /** What Kisi said the member's access is, without changing the sync's state (a newer switch is still owed). */
     recordConfirmed: (id: number, enabled: boolean, at: string) => db.updateTable('gym_users').set({ kisi_access_enabled: enabled ? 1 : 0, kisi_confirmed_at: at }).where('id', '=', id).execute(),
     /**
-     * What Kisi said when the desk looked, kept as what it last confirmed while no switch is owed: one
-     * queued meanwhile (its sender's answer is newer than this look) leaves the row as it is.
+     * What Kisi said when the desk looked (`asked`: when the question went), kept as what it last
+     * confirmed while no switch is owed and nothing newer was recorded: a switch queued, sent or
+     * confirmed while the answer was on its way is newer than this look and leaves the row as it is.
      */
-    recordSeenInKisi: (id: number, enabled: boolean, at: string) =>
+    recordSeenInKisi: (id: number, enabled: boolean, { asked, at }: { asked: string; at: string }) =>
       db
         .updateTable('gym_users')
         .set({ kisi_access_enabled: enabled ? 1 : 0, kisi_confirmed_at: at })
         .where('id', '=', id)
         .where('access_sync_state', '!=', 'pending')
+        .where((eb) => eb.or([eb('kisi_confirmed_at', 'is', null), eb('kisi_confirmed_at', '<', asked)]))
+        .where((eb) => eb.or([eb('access_sync_at', 'is', null), eb('access_sync_at', '<', asked)]))
+        .where('updated_at', '<', asked)
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('door_access_outbox').select('member_id').where('door_access_outbox.member_id', '=', id))))
         .executeTakeFirst()
         .then((result) => Number(result.numUpdatedRows) > 0),

@@ -431,6 +431,27 @@ describe('placing the order', () => {
     await waitFor(() => expect(openStreams()).toHaveLength(0)); // buzzed: nothing left to follow
   });
 
+  it('follows an asked order the stall cancelled, off its page too, and buzzes if it comes back and turns ready', async () => {
+    const vibrate = jest.fn(() => true);
+    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
+    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
+    const { user } = await cartWithLaksaAndPizza(pt);
+    await user.click(screen.getByRole('button', { name: /Place order/ }));
+    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
+    const url = '/api/pt/orders/1/stream?token=token-1';
+    const openStreams = () => FakeEventSource.instances.filter((s) => s.url === url && s.readyState !== FakeEventSource.CLOSED);
+    const update = (status: string, minutes: number) => ({ ...pt.orders[0]!, token: undefined, key: undefined, status, updatedAt: new Date(Date.now() + minutes * 60_000).toISOString() });
+    act(() => openStreams()[0]!.emit('order', update('cancelled', 1), ''));
+
+    await user.click(within(screen.getByRole('navigation', { name: 'Food court' })).getByRole('link', { name: 'Menu' }));
+    await screen.findByRole('heading', { name: 'Menu', level: 1 });
+    await waitFor(() => expect(openStreams()).toHaveLength(1));
+    act(() => openStreams()[0]!.emit('order', update('received', 2), ''));
+    act(() => openStreams()[0]!.emit('order', update('ready', 3), ''));
+    expect(vibrate).toHaveBeenLastCalledWith([300, 150, 300, 150, 600]);
+  });
+
   it('does not buzz when the diner took the buzz back', async () => {
     const vibrate = jest.fn(() => true);
     Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });

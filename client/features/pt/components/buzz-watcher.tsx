@@ -17,8 +17,9 @@ function FollowToBuzz({ tracked }: { tracked: TrackedOrder }) {
 /**
  * The buzz on every food-court page, not only the order's own: a diner who asked to be buzzed and
  * went back to the menu (or the cart) for more is still told when the food is ready. Each asked order
- * not yet ready, and not shown by a confirmation on this page (which follows it already), is followed
- * by its own stream until it buzzes.
+ * not yet buzzed (a cancelled one too: the stall can bring it back), and not shown by a confirmation
+ * on this page (which follows it already), is followed by its own stream until it buzzes. As a page
+ * hands an order over to the watcher or back, the two streams overlap for a moment.
  */
 export function BuzzWatcher() {
   // From the tick after the first paint: by then the page's confirmation has said which order it
@@ -31,7 +32,7 @@ export function BuzzWatcher() {
   const tracked = useTrackedOrders();
   const buzz = useStored(buzzStore);
   const onScreen = useFollowedOnScreen();
-  const waiting = tracked.filter((t) => settled && buzz[t.order.id] === 'asked' && !onScreen.includes(t.order.id) && ['received', 'preparing', 'ready'].includes(t.order.status));
+  const waiting = tracked.filter((t) => settled && buzz[t.order.id] === 'asked' && !onScreen.includes(t.order.id) && ['received', 'preparing', 'ready', 'cancelled'].includes(t.order.status));
   return (
     <>
       {waiting.map((t) => (
