@@ -58,19 +58,24 @@ export interface Frame {
   data: unknown;
 }
 
-/** A real Server-Sent Events connection to `url`; frames are parsed as they arrive. */
-export async function openSseStream(url: string, cookie: string) {
+/**
+ * A real Server-Sent Events connection to `url`; frames are parsed as they arrive. `cookie` empty: a
+ * visitor's (a public stream); `headers`: more of the request's (Last-Event-ID, X-Forwarded-For).
+ */
+export async function openSseStream(url: string, cookie: string, headers: Record<string, string> = {}) {
   let text = '';
   let ended = false;
   /** Says 'news' as each piece of the stream arrives, and when it ends. */
   const news = new EventEmitter();
-  const req = http.get(url, { headers: { cookie } });
+  const req = http.get(url, { headers: { ...(cookie ? { cookie } : {}), ...headers } });
   req.on('error', () => {});
   const { status, type } = await new Promise<{ status: number; type: string }>((resolve) => {
     req.on('response', (res) => {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => news.emit('news', (text += chunk)));
       res.on('end', () => news.emit('news', (ended = true)));
+      // A stream the server ends (or lets go) may close without a clean end.
+      res.on('close', () => news.emit('news', (ended = true)));
       resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
     });
   });
@@ -99,5 +104,9 @@ export async function openSseStream(url: string, cookie: string) {
   };
   // Subscribed once the stream has opened (the retry line comes after the subscription).
   if (status === 200) await until(() => text.includes('retry:'), 'its retry line');
-  return { status, type, text: () => text, frames, next, close: () => req.destroy() };
+  /** Resolves once the server has ended the stream. */
+  const whenEnded = async () => {
+    while (!ended) await once(news, 'news');
+  };
+  return { status, type, text: () => text, frames, next, ended: () => ended, whenEnded, close: () => req.destroy() };
 }

@@ -1,6 +1,4 @@
-import { EventEmitter, once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnAnyPort, openSseStream, type Frame } from '../../test-support/live-client';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
 /**
@@ -11,59 +9,28 @@ import { createTestContext, type TestContext } from '../../test-support/test-app
 const PER_ADDRESS = 3;
 let ctx: TestContext;
 let staff: Awaited<ReturnType<TestContext['loginAs']>>;
-let server: http.Server;
+let live: Awaited<ReturnType<typeof listenOnAnyPort>>;
 
 beforeAll(async () => {
   // The client's address as a balancer on this machine names it (X-Forwarded-For), so one test plays several addresses.
   ctx = await createTestContext({ MENU_STREAMS_PER_ADDRESS: String(PER_ADDRESS), TRUST_PROXY: 'loopback' });
   staff = await ctx.loginAs('staff');
-  server = await new Promise<http.Server>((resolve) => {
-    const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  live = await listenOnAnyPort(ctx);
 });
 afterAll(async () => {
-  ctx.endStreams();
-  await new Promise((r) => server.close(r));
+  await live.close();
   await ctx.close();
 });
 
-interface OpenedStream {
-  text: () => string;
-  ended: () => boolean;
-  /** Resolves once the text matches; fails if the stream ends first. */
-  waitFor: (pattern: RegExp) => Promise<void>;
-  /** Resolves once the stream has ended. */
-  end: () => Promise<void>;
-  close: () => void;
-}
+/** A visitor's menu stream from `address`, open (its opening line come) once this resolves. */
+const openStream = (address: string, headers: Record<string, string> = {}) =>
+  openSseStream(`${live.base}/api/pt/menu/stream`, '', { 'X-Forwarded-For': address, ...headers });
 
-function openStream(address: string, headers: Record<string, string> = {}): OpenedStream {
-  let text = '';
-  let ended = false;
-  const arrived = new EventEmitter();
-  const req = http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/pt/menu/stream`, { headers: { 'X-Forwarded-For': address, ...headers } });
-  req.on('error', () => {});
-  req.on('response', (res) => {
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => arrived.emit('text', (text += chunk)));
-    res.on('end', () => arrived.emit('text', (ended = true)));
-    res.on('close', () => arrived.emit('text', (ended = true)));
-  });
-  return {
-    text: () => text,
-    ended: () => ended,
-    waitFor: async (pattern) => {
-      while (!pattern.test(text) && !ended) await once(arrived, 'text');
-      expect(text).toMatch(pattern);
-    },
-    end: async () => {
-      while (!ended) await once(arrived, 'text');
-    },
-    close: () => req.destroy(),
-  };
-}
-
-const OPENING = /^retry: 3000\nid: \d+\n\n/;
+/** The `menu` event of this dish marked sold out (`soldOut`) or back. */
+const dishChange = (itemId: number, soldOut: boolean) => (frame: Frame) => {
+  const item = (frame.data as { item?: { id: number; soldOut: boolean } }).item;
+  return frame.event === 'menu' && item?.id === itemId && item.soldOut === soldOut;
+};
 
 async function soldOutDish(): Promise<{ stallId: number; itemId: number }> {
   const { id: stallId } = (await staff.post('/api/pt/stalls').send({ name: `Stream stall ${Date.now()}` }).expect(201)).body as { id: number };
@@ -72,24 +39,25 @@ async function soldOutDish(): Promise<{ stallId: number; itemId: number }> {
 }
 
 it('holds at most MENU_STREAMS_PER_ADDRESS streams per address, the oldest giving way, and the others still hear the menu', async () => {
-  const venue = Array.from({ length: PER_ADDRESS }, () => openStream('203.0.113.7'));
-  for (const s of venue) await s.waitFor(OPENING);
+  const venue = [];
+  for (let n = 0; n < PER_ADDRESS; n++) venue.push(await openStream('203.0.113.7'));
   // Another address has its own allowance.
-  const elsewhere = openStream('198.51.100.9');
-  await elsewhere.waitFor(OPENING);
+  const elsewhere = await openStream('198.51.100.9');
   expect(venue.map((s) => s.ended())).toEqual(Array(PER_ADDRESS).fill(false));
 
-  const newest = openStream('203.0.113.7');
-  await newest.waitFor(OPENING);
-  await venue[0]!.end();
+  const newest = await openStream('203.0.113.7');
+  await venue[0]!.whenEnded();
   expect(venue.map((s) => s.ended())).toEqual([true, ...Array(PER_ADDRESS - 1).fill(false)]);
   expect(elsewhere.ended()).toBe(false);
 
   const { stallId, itemId } = await soldOutDish();
   await staff.patch(`/api/pt/items/${itemId}`).send({ soldOut: true }).expect(200);
-  const change = new RegExp(`id: \\d+\\nevent: menu\\ndata: \\{"kind":"item","item":\\{"id":${itemId},"stallId":${stallId},`);
-  for (const s of [...venue.slice(1), newest, elsewhere]) await s.waitFor(change);
-  expect(venue[0]!.text()).not.toMatch(change);
+  for (const s of [...venue.slice(1), newest, elsewhere]) {
+    const change = await s.next(dishChange(itemId, true));
+    expect(change.id).toMatch(/^\d+$/);
+    expect(change.data).toMatchObject({ kind: 'item', item: { id: itemId, stallId, soldOut: true } });
+  }
+  expect(venue[0]!.frames().some(dishChange(itemId, true))).toBe(false);
   [...venue, newest, elsewhere].forEach((s) => s.close());
 });
 
@@ -97,12 +65,11 @@ it('replays nothing, whatever Last-Event-ID says: it starts at now, and hears wh
   const { itemId } = await soldOutDish();
   await staff.patch(`/api/pt/items/${itemId}`).send({ soldOut: true }).expect(200);
   await ctx.bus.idle();
-  const resumed = openStream('192.0.2.44', { 'Last-Event-ID': '0' });
-  await resumed.waitFor(OPENING);
+  const resumed = await openStream('192.0.2.44', { 'Last-Event-ID': '0' });
   // The opening names the position now, not 0: an earlier menu event is not sent again.
   expect(Number(/^retry: 3000\nid: (\d+)/.exec(resumed.text())![1])).toBeGreaterThan(0);
   await staff.patch(`/api/pt/items/${itemId}`).send({ soldOut: false }).expect(200);
-  await resumed.waitFor(new RegExp(`"item":\\{"id":${itemId},[^\\n]*"soldOut":false`));
-  expect(resumed.text().match(/event: menu/g)).toHaveLength(1);
+  await resumed.next(dishChange(itemId, false));
+  expect(resumed.frames().filter((f) => f.event === 'menu')).toHaveLength(1);
   resumed.close();
 });

@@ -1,11 +1,9 @@
-import { EventEmitter, once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CompiledQuery, sql } from 'kysely';
 import request from 'supertest';
 import type { Page } from '../../contracts/common.contract';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { Kitchen, KitchenTicket, Menu, Order, PlacedOrder, StallWithItems } from '../../contracts/pt.contract';
+import { listenOnAnyPort, openSseStream } from '../../test-support/live-client';
 import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 import { matchingOrders, orderPageQuery, queuesQuery, recentTicketsQuery } from './orders.repository';
 
@@ -240,33 +238,18 @@ describe("a diner's own order", () => {
   it('streams its status to the diner as the runner moves it', async () => {
     const { itemIds } = await stallWith([{ priceCents: 500 }]);
     const placed = (await order({ table: 5, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201)).body as PlacedOrder;
-    const server = await new Promise<http.Server>((resolve) => {
-      const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    let text = '';
-    let ended = false;
-    const arrived = new EventEmitter();
-    const req = http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/pt/orders/${placed.id}/stream?token=${placed.token}`);
-    req.on('error', () => {});
-    req.on('response', (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => arrived.emit('text', (text += chunk)));
-      res.on('end', () => arrived.emit('text', (ended = true)));
-    });
-    /** Resolves once the stream's text matches, looking again as each piece arrives; fails if it ends first. */
-    const waitFor = async (pattern: RegExp) => {
-      while (!pattern.test(text) && !ended) await once(arrived, 'text');
-      expect(text).toMatch(pattern);
-    };
-    await waitFor(/"status":"received"/);
+    const live = await listenOnAnyPort(ctx);
+    const stream = await openSseStream(`${live.base}/api/pt/orders/${placed.id}/stream?token=${placed.token}`, '');
     // Its first message says where it stands, so a reconnect before any change resumes from there.
-    expect(text).toMatch(/^retry: 3000\nid: \d+\n\n/);
+    expect(stream.text()).toMatch(/^retry: 3000\nid: \d+\n\n/);
+    expect((await stream.next((frame) => frame.event === 'order')).data).toMatchObject({ id: placed.id, table: 5, status: 'received' });
     await runner.patch(`/api/pt/orders/${placed.id}`).send({ status: 'preparing' }).expect(200);
     // Each change carries its event's id (the browser's Last-Event-ID moves with it).
-    await waitFor(/id: \d+\nevent: order\ndata: \{"id":\d+,"table":5,"status":"preparing"/);
-    req.destroy();
-    ctx.endStreams();
-    await new Promise((r) => server.close(r));
+    const preparing = await stream.next((frame) => frame.event === 'order' && (frame.data as { status: string }).status === 'preparing');
+    expect(preparing.id).toMatch(/^\d+$/);
+    expect(preparing.data).toMatchObject({ id: placed.id, table: 5 });
+    stream.close();
+    await live.close();
     const stranger = await request(ctx.app).get(`/api/pt/orders/${placed.id}/stream?token=wrong`).expect(404);
     expect(stranger.type).toBe('application/problem+json');
   });

@@ -1,10 +1,8 @@
-import { EventEmitter, once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { LiveEvent } from '../../contracts/events.contract';
 import type { Menu, MenuItem, Stall } from '../../contracts/pt.contract';
 import { WEEKDAYS, type WeeklyHours } from '../../contracts/stall-hours.contract';
+import { listenOnAnyPort, openSseStream } from '../../test-support/live-client';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 
 /** Opening hours, closing the stall for good, opening it from the ordering side, a kitchen's sold-out switch, and the menu's live changes. */
@@ -136,31 +134,17 @@ describe("a kitchen's sold-out switch", () => {
 
   it("reaches a diner's menu stream (no account) live, and nothing else does", async () => {
     const { id, itemIds } = await stallWith([500]);
-    const server = await new Promise<http.Server>((resolve) => {
-      const s = ctx.app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    let text = '';
-    let ended = false;
-    const arrived = new EventEmitter();
-    const req = http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/pt/menu/stream`);
-    req.on('error', () => {});
-    req.on('response', (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => arrived.emit('text', (text += chunk)));
-      res.on('end', () => arrived.emit('text', (ended = true)));
-    });
-    const waitFor = async (pattern: RegExp) => {
-      while (!pattern.test(text) && !ended) await once(arrived, 'text');
-      expect(text).toMatch(pattern);
-    };
-    await waitFor(/^retry: 3000\nid: \d+\n\n/);
+    const live = await listenOnAnyPort(ctx);
+    const stream = await openSseStream(`${live.base}/api/pt/menu/stream`, '');
+    expect(stream.text()).toMatch(/^retry: 3000\nid: \d+\n\n/);
     // An order is no menu change: it is not on this stream.
     await request(ctx.app).post('/api/pt/order').send({ table: 1, cart: [{ itemId: itemIds[0], quantity: 1 }] }).expect(201);
     await runner.patch(`/api/pt/kitchen/${id}/items/${itemIds[0]}`).send({ soldOut: true }).expect(200);
-    await waitFor(new RegExp(`id: \\d+\\nevent: menu\\ndata: \\{"kind":"item","item":\\{"id":${itemIds[0]},"stallId":${id},`));
-    expect(text).not.toContain('event: order');
-    req.destroy();
-    ctx.endStreams();
-    await new Promise((r) => server.close(r));
+    const change = await stream.next((frame) => frame.event === 'menu');
+    expect(change.id).toMatch(/^\d+$/);
+    expect(change.data).toMatchObject({ kind: 'item', item: { id: itemIds[0], stallId: id, soldOut: true } });
+    expect(stream.frames().some((frame) => frame.event === 'order')).toBe(false);
+    stream.close();
+    await live.close();
   });
 });
