@@ -50,16 +50,24 @@ export type NoticeOptions = { sound?: boolean };
 export function showNotice(notice: Notice, go: (url: string) => void, options: NoticeOptions = {}): void {
   const choices = notifyChoices.read();
   if (options.sound ?? choices.sound) playChime();
-  if (!choices.alerts || !document.hidden || alertPermission() !== 'granted') return;
+  if (choices.alerts && document.hidden) showBrowserNotification(notice, () => go(notice.url));
+}
+
+/**
+ * A browser notification, where the person allowed them (the caller decides it is wanted: the tab
+ * hidden, an opted-in choice); a click brings the tab forward and runs `onClick`.
+ */
+export function showBrowserNotification(notice: Pick<Notice, 'title' | 'body' | 'tag'>, onClick: () => void = () => undefined): void {
+  if (alertPermission() !== 'granted') return;
   try {
     const shown = new Notification(notice.title, { body: notice.body, tag: notice.tag });
     shown.onclick = () => {
       window.focus();
-      go(notice.url);
+      onClick();
       shown.close();
     };
   } catch {
-    // Chrome on Android refuses `new Notification` (it wants a service worker): the chime has to do there.
+    // Chrome on Android refuses `new Notification` (it wants a service worker): the sound has to do there.
   }
 }
 

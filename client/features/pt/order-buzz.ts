@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import * as v from 'valibot';
 import type { Order } from '@contracts/pt.contract';
 import { playChime, wakeAudio } from '@/lib/chime-sound';
-import { askAlertPermission, alertPermission, type AlertPermission } from '@/lib/notify';
+import { askAlertPermission, alertPermission, showBrowserNotification, type AlertPermission } from '@/lib/notify';
 import { storedValue } from '@/lib/stored-value';
 
 /**
@@ -58,17 +58,7 @@ export function buzzIfReady(order: Pick<Order, 'id' | 'status' | 'table'>): bool
   buzzStore.write({ ...buzzStore.read(), [order.id]: 'buzzed' });
   if (buzzAbilities().vibrates) navigator.vibrate(BUZZ_PATTERN);
   for (let n = 0; n < CHIMES; n++) setTimeout(playChime, n * CHIME_GAP_MS);
-  if (document.hidden && alertPermission() === 'granted') {
-    try {
-      const notice = new Notification(`Order ${order.id} is ready`, { body: `A runner is bringing it to table ${order.table}.`, tag: `order-ready-${order.id}` });
-      notice.onclick = () => {
-        window.focus();
-        notice.close();
-      };
-    } catch {
-      // Chrome on Android refuses `new Notification` (it wants a service worker): the vibration and chime have to do there.
-    }
-  }
+  if (document.hidden) showBrowserNotification({ title: `Order ${order.id} is ready`, body: `A runner is bringing it to table ${order.table}.`, tag: `order-ready-${order.id}` });
   return true;
 }
 
