@@ -367,105 +367,104 @@ describe('placing the order', () => {
     expect(confirmation).toHaveTextContent('A runner is bringing it over.');
   });
 
-  it('buzzes the device once when the order turns ready, if the diner asked with a tap; not before, not twice', async () => {
-    const vibrate = jest.fn(() => true);
-    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
-    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
-    const { user } = await cartWithLaksaAndPizza(pt);
-    await user.click(screen.getByRole('button', { name: /Place order/ }));
-    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
-    const placed = pt.orders[0]!;
-    const stream = FakeEventSource.instances.find((s) => s.url === '/api/pt/orders/1/stream?token=token-1')!;
-    act(() => stream.open());
+  describe('buzz when the order is ready', () => {
+    const openStreams = () => FakeEventSource.instances.filter((s) => s.url === '/api/pt/orders/1/stream?token=token-1' && s.readyState !== FakeEventSource.CLOSED);
+    /** The device's vibration, recorded; `works` false: a browser without one for web pages (an iPhone's). */
+    const vibration = (works = true) => {
+      const vibrate = jest.fn(() => true);
+      Object.defineProperty(navigator, 'vibrate', { value: works ? vibrate : undefined, configurable: true });
+      return vibrate;
+    };
+    /** Order 1 placed from the cart, its confirmation shown; `update` is the order as its stream sends it at `status`, `minutes` on. */
+    async function placed() {
+      const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
+      const { user } = await cartWithLaksaAndPizza(pt);
+      await user.click(screen.getByRole('button', { name: /Place order/ }));
+      const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
+      return {
+        user,
+        confirmation,
+        update: (status: string, minutes: number) => ({ ...pt.orders[0]!, token: undefined, key: undefined, status, updatedAt: new Date(Date.now() + minutes * 60_000).toISOString() }),
+        askToBuzz: () => user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' })),
+        backToMenu: async () => {
+          await user.click(within(screen.getByRole('navigation', { name: 'Food court' })).getByRole('link', { name: 'Menu' }));
+          await screen.findByRole('heading', { name: 'Menu', level: 1 });
+        },
+      };
+    }
 
-    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
-    expect(within(confirmation).getByRole('status')).toHaveTextContent('We will buzz you when it is ready.');
-    expect(vibrate).toHaveBeenCalledTimes(1); // the tap's short buzz: the diner feels it works
-    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'preparing', updatedAt: new Date(Date.now() + 60_000).toISOString() }, ''));
-    expect(vibrate).toHaveBeenCalledTimes(1);
+    it('buzzes the device once when the order turns ready, if the diner asked with a tap; not before, not twice', async () => {
+      const vibrate = vibration();
+      const { confirmation, update, askToBuzz } = await placed();
+      const stream = openStreams()[0]!;
+      act(() => stream.open());
 
-    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'ready', updatedAt: new Date(Date.now() + 120_000).toISOString() }, ''));
-    expect(vibrate).toHaveBeenLastCalledWith([300, 150, 300, 150, 600]);
-    expect(within(confirmation).queryByRole('button', { name: /Buzz me/ })).not.toBeInTheDocument();
-    act(() => stream.emit('order', { ...placed, token: undefined, key: undefined, status: 'served', updatedAt: new Date(Date.now() + 180_000).toISOString() }, ''));
-    expect(vibrate).toHaveBeenCalledTimes(2);
-  });
+      await askToBuzz();
+      expect(within(confirmation).getByRole('status')).toHaveTextContent('We will buzz you when it is ready.');
+      expect(vibrate).toHaveBeenCalledTimes(1); // the tap's short buzz: the diner feels it works
+      act(() => stream.emit('order', update('preparing', 1), ''));
+      expect(vibrate).toHaveBeenCalledTimes(1);
 
-  it('does not buzz for an order first seen served (the page was closed while it was ready), and says a browser without vibration only chimes', async () => {
-    Object.defineProperty(navigator, 'vibrate', { value: undefined, configurable: true });
-    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
-    const { user } = await cartWithLaksaAndPizza(pt);
-    await user.click(screen.getByRole('button', { name: /Place order/ }));
-    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
-    expect(confirmation).toHaveTextContent('This browser cannot vibrate for a web page, so you will hear a chime when the food is ready');
-    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
-    const vibrate = jest.fn(() => true);
-    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
-    const stream = FakeEventSource.instances.find((s) => s.url === '/api/pt/orders/1/stream?token=token-1')!;
-    act(() => stream.open());
-    act(() => stream.emit('order', { ...pt.orders[0]!, token: undefined, key: undefined, status: 'served', updatedAt: new Date(Date.now() + 180_000).toISOString() }, ''));
-    expect(confirmation).toHaveTextContent('Enjoy your meal!');
-    expect(vibrate).not.toHaveBeenCalled();
-  });
+      act(() => stream.emit('order', update('ready', 2), ''));
+      expect(vibrate).toHaveBeenLastCalledWith([300, 150, 300, 150, 600]);
+      expect(within(confirmation).queryByRole('button', { name: /Buzz me/ })).not.toBeInTheDocument();
+      act(() => stream.emit('order', update('served', 3), ''));
+      expect(vibrate).toHaveBeenCalledTimes(2);
+    });
 
-  it('still buzzes after the diner went back to the menu for more, through one stream for the order at a time', async () => {
-    const vibrate = jest.fn(() => true);
-    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
-    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
-    const { user } = await cartWithLaksaAndPizza(pt);
-    await user.click(screen.getByRole('button', { name: /Place order/ }));
-    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
-    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
-    const url = '/api/pt/orders/1/stream?token=token-1';
-    const openStreams = () => FakeEventSource.instances.filter((s) => s.url === url && s.readyState !== FakeEventSource.CLOSED);
-    await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
-    expect(openStreams()).toHaveLength(1); // the confirmation's own: the watcher leaves a shown order alone
+    it('does not buzz for an order first seen served (the page was closed while it was ready), and says a browser without vibration only chimes', async () => {
+      vibration(false);
+      const { confirmation, update, askToBuzz } = await placed();
+      expect(confirmation).toHaveTextContent('This browser cannot vibrate for a web page, so you will hear a chime when the food is ready');
+      await askToBuzz();
+      const vibrate = vibration();
+      const stream = openStreams()[0]!;
+      act(() => stream.open());
+      act(() => stream.emit('order', update('served', 3), ''));
+      expect(confirmation).toHaveTextContent('Enjoy your meal!');
+      expect(vibrate).not.toHaveBeenCalled();
+    });
 
-    await user.click(within(screen.getByRole('navigation', { name: 'Food court' })).getByRole('link', { name: 'Menu' }));
-    await screen.findByRole('heading', { name: 'Menu', level: 1 });
-    await waitFor(() => expect(openStreams()).toHaveLength(1)); // now the watcher's
-    const stream = openStreams()[0]!;
-    act(() => stream.open());
-    act(() => stream.emit('order', { ...pt.orders[0]!, token: undefined, key: undefined, status: 'ready', updatedAt: new Date(Date.now() + 120_000).toISOString() }, ''));
-    expect(vibrate).toHaveBeenLastCalledWith([300, 150, 300, 150, 600]);
-    await waitFor(() => expect(openStreams()).toHaveLength(0)); // buzzed: nothing left to follow
-  });
+    it('still buzzes after the diner went back to the menu for more, through one stream for the order at a time', async () => {
+      const vibrate = vibration();
+      const { update, askToBuzz, backToMenu } = await placed();
+      await askToBuzz();
+      await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+      expect(openStreams()).toHaveLength(1); // the confirmation's own: the watcher leaves a shown order alone
 
-  it('follows an asked order the stall cancelled, off its page too, and buzzes if it comes back and turns ready', async () => {
-    const vibrate = jest.fn(() => true);
-    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
-    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
-    const { user } = await cartWithLaksaAndPizza(pt);
-    await user.click(screen.getByRole('button', { name: /Place order/ }));
-    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
-    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
-    const url = '/api/pt/orders/1/stream?token=token-1';
-    const openStreams = () => FakeEventSource.instances.filter((s) => s.url === url && s.readyState !== FakeEventSource.CLOSED);
-    const update = (status: string, minutes: number) => ({ ...pt.orders[0]!, token: undefined, key: undefined, status, updatedAt: new Date(Date.now() + minutes * 60_000).toISOString() });
-    act(() => openStreams()[0]!.emit('order', update('cancelled', 1), ''));
+      await backToMenu();
+      await waitFor(() => expect(openStreams()).toHaveLength(1)); // now the watcher's
+      const stream = openStreams()[0]!;
+      act(() => stream.open());
+      act(() => stream.emit('order', update('ready', 2), ''));
+      expect(vibrate).toHaveBeenLastCalledWith([300, 150, 300, 150, 600]);
+      await waitFor(() => expect(openStreams()).toHaveLength(0)); // buzzed: nothing left to follow
+    });
 
-    await user.click(within(screen.getByRole('navigation', { name: 'Food court' })).getByRole('link', { name: 'Menu' }));
-    await screen.findByRole('heading', { name: 'Menu', level: 1 });
-    await waitFor(() => expect(openStreams()).toHaveLength(1));
-    act(() => openStreams()[0]!.emit('order', update('received', 2), ''));
-    act(() => openStreams()[0]!.emit('order', update('ready', 3), ''));
-    expect(vibrate).toHaveBeenLastCalledWith([300, 150, 300, 150, 600]);
-  });
+    it('follows an asked order the stall cancelled, off its page too, and buzzes if it comes back and turns ready', async () => {
+      const vibrate = vibration();
+      const { update, askToBuzz, backToMenu } = await placed();
+      await askToBuzz();
+      act(() => openStreams()[0]!.emit('order', update('cancelled', 1), ''));
 
-  it('does not buzz when the diner took the buzz back', async () => {
-    const vibrate = jest.fn(() => true);
-    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
-    const pt = fakePt({ stalls: [laksaHouse, pizza], items: [laksa, margherita], tables: 30 });
-    const { user } = await cartWithLaksaAndPizza(pt);
-    await user.click(screen.getByRole('button', { name: /Place order/ }));
-    const confirmation = (await screen.findByRole('heading', { name: 'Order 1 is placed' })).closest('section')!;
-    await user.click(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' }));
-    await user.click(within(confirmation).getByRole('button', { name: 'Don’t buzz me' }));
-    expect(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' })).toBeInTheDocument();
-    const stream = FakeEventSource.instances.find((s) => s.url === '/api/pt/orders/1/stream?token=token-1')!;
-    act(() => stream.open());
-    act(() => stream.emit('order', { ...pt.orders[0]!, token: undefined, key: undefined, status: 'ready', updatedAt: new Date(Date.now() + 120_000).toISOString() }, ''));
-    expect(vibrate).toHaveBeenCalledTimes(1);
+      await backToMenu();
+      await waitFor(() => expect(openStreams()).toHaveLength(1));
+      act(() => openStreams()[0]!.emit('order', update('received', 2), ''));
+      act(() => openStreams()[0]!.emit('order', update('ready', 3), ''));
+      expect(vibrate).toHaveBeenLastCalledWith([300, 150, 300, 150, 600]);
+    });
+
+    it('does not buzz when the diner took the buzz back', async () => {
+      const vibrate = vibration();
+      const { user, confirmation, update, askToBuzz } = await placed();
+      await askToBuzz();
+      await user.click(within(confirmation).getByRole('button', { name: 'Don’t buzz me' }));
+      expect(within(confirmation).getByRole('button', { name: 'Buzz me when it’s ready' })).toBeInTheDocument();
+      const stream = openStreams()[0]!;
+      act(() => stream.open());
+      act(() => stream.emit('order', update('ready', 2), ''));
+      expect(vibrate).toHaveBeenCalledTimes(1);
+    });
   });
 
   it('says it cannot estimate the wait when a stall of the order has too few recent orders', async () => {
