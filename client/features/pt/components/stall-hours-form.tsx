@@ -121,38 +121,9 @@ function DayRow({ day, spans, problems, onChange }: { day: Weekday; spans: Hours
           const problemId = `hours-${day}-${i}-problem`;
           return (
             <div key={i} className="stall-hours-span">
-              <label>
-                <span className="visually-hidden">
-                  {name} opening time {i + 1}, opens
-                </span>
-                <input
-                  type="text"
-                  inputMode="numeric"
-                  className="stall-hours-time"
-                  placeholder="11:00"
-                  value={span.opens}
-                  aria-invalid={problem ? true : undefined}
-                  aria-describedby={problem ? problemId : undefined}
-                  onChange={(e) => change(i, 'opens', e.target.value.trim())}
-                />
-              </label>
+              <SpanTime label={`${name} opening time ${i + 1}, opens`} placeholder="11:00" value={span.opens} problemId={problem ? problemId : undefined} onChange={(value) => change(i, 'opens', value)} />
               <span aria-hidden="true">–</span>
-              <label>
-                <span className="visually-hidden">
-                  {name} opening time {i + 1}, closes
-                </span>
-                {/* Text, not a time field: a time field cannot say 24:00, the end of the day. */}
-                <input
-                  type="text"
-                  inputMode="numeric"
-                  className="stall-hours-time"
-                  placeholder="22:00"
-                  value={span.closes}
-                  aria-invalid={problem ? true : undefined}
-                  aria-describedby={problem ? problemId : undefined}
-                  onChange={(e) => change(i, 'closes', e.target.value.trim())}
-                />
-              </label>
+              <SpanTime label={`${name} opening time ${i + 1}, closes`} placeholder="22:00" value={span.closes} problemId={problem ? problemId : undefined} onChange={(value) => change(i, 'closes', value)} />
               <button type="button" className="btn btn-small danger-hover" onClick={() => onChange(spans.filter((_, n) => n !== i))}>
                 Remove<span className="visually-hidden"> {name} opening time {i + 1}</span>
               </button>
@@ -188,4 +159,23 @@ function nextSpan(last: HoursSpan | undefined): HoursSpan {
 /** A stall's week in short ("Mon 11:30–14:30, 18:00–22:00 · Tue closed …"), for its page. */
 export function hoursSummary(hours: WeeklyHours): Array<{ day: string; text: string }> {
   return WEEKDAYS.map((day) => ({ day: WEEKDAY_NAMES[day], text: hours[day].length ? hours[day].map((span) => `${span.opens}–${span.closes}`).join(', ') : 'Closed' }));
+}
+
+/** One end of an opening span. Text, not a time field: a time field cannot say 24:00, the end of the day. */
+function SpanTime({ label, placeholder, value, problemId, onChange }: { label: string; placeholder: string; value: string; problemId: string | undefined; onChange: (value: string) => void }) {
+  return (
+    <label>
+      <span className="visually-hidden">{label}</span>
+      <input
+        type="text"
+        inputMode="numeric"
+        className="stall-hours-time"
+        placeholder={placeholder}
+        value={value}
+        aria-invalid={problemId ? true : undefined}
+        aria-describedby={problemId}
+        onChange={(e) => onChange(e.target.value.trim())}
+      />
+    </label>
+  );
 }
