@@ -38,3 +38,8 @@ export function stopWallClock(at: number = Date.now()) {
 export function fakeTimersBesideIo() {
   jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
 }
+
+export const DAY_MS = 86_400_000;
+
+/** The instant `days` days before now, as the database stores times (UTC ISO-8601). */
+export const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();

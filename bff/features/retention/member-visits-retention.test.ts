@@ -1,5 +1,6 @@
 import { recordVisitIn } from '../../db/member-visits';
 import { createLogger } from '../../lib/logger';
+import { daysAgo } from '../../test-support/clock';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 import { retentionServiceOn } from './retention.feature';
 
@@ -8,8 +9,6 @@ import { retentionServiceOn } from './retention.feature';
  * as the door events they come from: the daily run removes those older than the door events' cut-off,
  * a batch at a time, and keeps the newer ones. On this run's engine.
  */
-const DAY = 86_400_000;
-const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
 let ctx: TestContext;
 beforeAll(async () => {

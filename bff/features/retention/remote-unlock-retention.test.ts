@@ -1,4 +1,5 @@
 import { createLogger } from '../../lib/logger';
+import { daysAgo } from '../../test-support/clock';
 import { createTestContext, type TestContext } from '../../test-support/test-app';
 import { retentionServiceOn } from './retention.feature';
 
@@ -7,8 +8,6 @@ import { retentionServiceOn } from './retention.feature';
  * door events: retention removes the requests older than the door events' cut-off, those that matched
  * no event by their own age and those that did with their event; newer ones stay. On this run's engine.
  */
-const DAY = 86_400_000;
-const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import type { RetentionKind, RetentionReport } from '../../contracts/operations.
 import { countEvents } from '../../db/kisi-event-choices';
 import { blobPath } from '../../db/upload-blobs';
 import { createLogger } from '../../lib/logger';
+import { DAY_MS, daysAgo } from '../../test-support/clock';
 import { createTestContext, withTestContext, type TestContext } from '../../test-support/test-app';
 import { retentionServiceOn } from './retention.feature';
 import type { PurgedBatch } from './retention.repository';
@@ -13,8 +14,6 @@ import type { PurgedBatch } from './retention.repository';
  * older than each kind's cut-off, a small batch per transaction, while the app keeps answering writes;
  * what is newer stays, files' bytes go once no row holds them, and admins read what went.
  */
-const DAY = 86_400_000;
-const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const logger = createLogger('silent');
 
 /** Old rows past every default cut-off, and fresh rows of each kind, written straight to the tables. */
@@ -156,7 +155,7 @@ describe('retention', () => {
     expect(report.lastRun).toMatchObject({ status: 'ok', error: null });
     const doors = report.kinds.find((k) => k.kind === 'doorEvents')!;
     expect(doors).toMatchObject({ days: 400, purged: 120 });
-    expect(Math.abs(Date.parse(doors.cutoff!) - (Date.now() - 400 * DAY))).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(doors.cutoff!) - (Date.now() - 400 * DAY_MS))).toBeLessThan(60_000);
     expect(report.kinds.map((k) => k.kind)).toEqual(['doorEvents', 'chat', 'conversations', 'files', 'audit', 'orders', 'liveEvents']);
     await staff.get('/api/operations/retention').expect(403);
 
@@ -175,7 +174,7 @@ describe('retention runs', () => {
       expect(runs.filter((r) => r !== undefined)).toHaveLength(1);
       expect(await instances[0]!.runIfDue(stop)).toBeUndefined();
       const report = await instances[1]!.report();
-      expect(Math.abs(Date.parse(report.nextRunAt!) - (Date.now() + DAY))).toBeLessThan(60_000);
+      expect(Math.abs(Date.parse(report.nextRunAt!) - (Date.now() + DAY_MS))).toBeLessThan(60_000);
       expect(report.lastRun?.status).toBe('ok');
     }));
 
